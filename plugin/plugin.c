@@ -1,0 +1,116 @@
+/* plugin.c - the Wireshark plugin entry points for sqlnet.
+ *
+ * Wireshark loads plugins/<release>/epan/sqlnet.so and calls plugin_register();
+ * everything else (protocol, fields, preferences, handoffs) is registered from
+ * packet-sqlnet.c through sqlnet_register() / sqlnet_handoff().
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define WS_LOG_DOMAIN "sqlnet"
+
+#include <epan/packet.h>
+#include <epan/proto.h>
+
+#include "compat.h"
+#include "sqlnet.h"
+
+WS_DLL_PUBLIC_DEF const gchar plugin_version[] = SQLNET_VERSION;
+WS_DLL_PUBLIC_DEF const int plugin_want_major = WIRESHARK_VERSION_MAJOR;
+WS_DLL_PUBLIC_DEF const int plugin_want_minor = WIRESHARK_VERSION_MINOR;
+
+WS_DLL_PUBLIC void plugin_register(void);
+
+void
+plugin_register(void)
+{
+    static proto_plugin plug;
+
+    plug.register_protoinfo = sqlnet_register;
+    plug.register_handoff = sqlnet_handoff;
+    proto_register_plugin(&plug);
+}
+
+#if SQLNET_HAVE_PLUGIN_DESCRIBE
+WS_DLL_PUBLIC uint32_t plugin_describe(void);
+
+uint32_t
+plugin_describe(void)
+{
+    return WS_PLUGIN_DESC_DISSECTOR;
+}
+#endif
+
+/* ---- protocol, preferences, handoff ------------------------------------ */
+
+#include <epan/prefs.h>
+#include <epan/conversation.h>
+
+#include "tns.h"
+#include "ano.h"
+
+static int proto_sqlnet = -1;
+static dissector_handle_t sqlnet_tcp_handle;
+static sqlnet_prefs_t sqlnet_pref_values = { TRUE };
+
+int
+sqlnet_proto(void)
+{
+    return proto_sqlnet;
+}
+
+const sqlnet_prefs_t *
+sqlnet_prefs(void)
+{
+    return &sqlnet_pref_values;
+}
+
+gboolean
+sqlnet_is_server_port(guint32 port)
+{
+    range_t *ports = prefs_get_range_value(SQLNET_FILTER, "tcp.port");
+    return ports != NULL && value_is_in_range(ports, port);
+}
+
+/* TNS on a port outside the range: claim the conversation at its CONNECT. */
+static gboolean
+dissect_sqlnet_heur(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
+{
+    conversation_t *conv;
+
+    if (!tns_looks_like_handshake(tvb, pinfo))
+        return FALSE;
+    conv = find_or_create_conversation(pinfo);
+    conversation_set_dissector(conv, sqlnet_tcp_handle);
+    tns_dissect_tcp(tvb, pinfo, tree, data);
+    return TRUE;
+}
+
+void
+sqlnet_register(void)
+{
+    module_t *module;
+
+    proto_sqlnet = proto_register_protocol(SQLNET_PROTO_NAME, SQLNET_PROTO_SHORT, SQLNET_FILTER);
+    tns_register(proto_sqlnet);
+    ano_register(proto_sqlnet);
+
+    sqlnet_tcp_handle = register_dissector(SQLNET_FILTER, tns_dissect_tcp, proto_sqlnet);
+
+    module = prefs_register_protocol(proto_sqlnet, NULL);
+    prefs_register_bool_preference(module, "desegment",
+        "Reassemble TNS packets spanning multiple TCP segments",
+        "Whether sqlnet should reassemble TNS packets that span several TCP segments. "
+        "To use this option, you must also enable \"Allow subdissectors to reassemble "
+        "TCP streams\" in the TCP protocol settings.",
+        &sqlnet_pref_values.desegment);
+}
+
+void
+sqlnet_handoff(void)
+{
+    /* Registered after the built-in dissectors, so these ports are ours;
+     * the built-in "tns" stays available through Decode As. */
+    dissector_add_uint_range_with_preference("tcp.port", SQLNET_DEFAULT_PORTS, sqlnet_tcp_handle);
+    heur_dissector_add("tcp", dissect_sqlnet_heur, "Oracle SQL*Net over TCP (handshake)",
+                       "sqlnet_tcp", proto_sqlnet, HEURISTIC_ENABLE);
+}

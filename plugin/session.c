@@ -1,0 +1,75 @@
+/* session.c - per-conversation state (see session.h).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define WS_LOG_DOMAIN "sqlnet"
+
+#include <epan/packet.h>
+#include <epan/conversation.h>
+
+#include "sqlnet.h"
+#include "session.h"
+
+sqlnet_session_t *
+session_get(packet_info *pinfo)
+{
+    conversation_t *conv = find_or_create_conversation(pinfo);
+    sqlnet_session_t *sess =
+        (sqlnet_session_t *)conversation_get_proto_data(conv, sqlnet_proto());
+
+    if (!sess) {
+        sess = wmem_new0(wmem_file_scope(), sqlnet_session_t);
+        conversation_add_proto_data(conv, sqlnet_proto(), sess);
+    }
+    return sess;
+}
+
+void
+session_set_server(sqlnet_session_t *sess, packet_info *pinfo, gboolean server_is_dst)
+{
+    if (sess->srv_known)
+        return;
+    if (server_is_dst) {
+        copy_address_wmem(wmem_file_scope(), &sess->srv_addr, &pinfo->dst);
+        sess->srv_port = pinfo->destport;
+    } else {
+        copy_address_wmem(wmem_file_scope(), &sess->srv_addr, &pinfo->src);
+        sess->srv_port = pinfo->srcport;
+    }
+    sess->srv_known = TRUE;
+}
+
+sqlnet_dir_t
+session_direction(sqlnet_session_t *sess, packet_info *pinfo)
+{
+    if (!sess->srv_known) {
+        /* No handshake seen yet: the listener port tells, else the lower port. */
+        gboolean dst_is_server;
+        if (sqlnet_is_server_port(pinfo->destport) != sqlnet_is_server_port(pinfo->srcport))
+            dst_is_server = sqlnet_is_server_port(pinfo->destport);
+        else
+            dst_is_server = pinfo->destport < pinfo->srcport;
+        session_set_server(sess, pinfo, dst_is_server);
+    }
+    if (pinfo->destport == sess->srv_port && addresses_equal(&pinfo->dst, &sess->srv_addr))
+        return SQLNET_TO_SERVER;
+    return SQLNET_TO_CLIENT;
+}
+
+gboolean
+session_negotiated(const sqlnet_session_t *sess, const packet_info *pinfo)
+{
+    return sess->accept_frame != 0 && pinfo->num >= sess->accept_frame;
+}
+
+gboolean
+session_encrypted(const sqlnet_session_t *sess, const packet_info *pinfo)
+{
+    return sess->nne_algorithm != 0 && pinfo->num > sess->ano_reply_frame;
+}
+
+gboolean
+session_integrity(const sqlnet_session_t *sess, const packet_info *pinfo)
+{
+    return sess->integrity_algorithm != 0 && pinfo->num > sess->ano_reply_frame;
+}

@@ -1,0 +1,71 @@
+/* session.h - per-conversation state of one Oracle Net connection.
+ *
+ * Everything a later packet needs to know about earlier ones (negotiated
+ * version and SDU, which side is the server, framing verdicts, encryption)
+ * is stored here, keyed by the TCP conversation.  Values that change during
+ * a conversation carry the frame number where they took effect, so that a
+ * revisit (second pass, GUI click) decodes exactly as the first pass did.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef SQLNET_SESSION_H
+#define SQLNET_SESSION_H
+
+#include <epan/packet.h>
+#include <epan/address.h>
+
+typedef enum {
+    SQLNET_TO_SERVER,
+    SQLNET_TO_CLIENT
+} sqlnet_dir_t;
+
+typedef struct sqlnet_session {
+    /* Server endpoint: learned from CONNECT/ACCEPT, else from the ports. */
+    address  srv_addr;
+    guint32  srv_port;
+    gboolean srv_known;
+
+    /* CONNECT (the last one before the ACCEPT, after RESENDs). */
+    guint32  connect_frame;
+    guint32  connect_version;
+    guint32  connect_sdu, connect_tdu;
+    gboolean connect_data_deferred;  /* descriptor > 230 bytes sent in a DATA packet */
+
+    /* ACCEPT: the negotiated values, valid from accept_frame on. */
+    guint32  accept_frame;
+    guint32  version;
+    guint32  sdu, tdu;
+    guint32  accept_flags2;
+    gboolean accept_has_flags2;
+
+    /* REDIRECT whose data follows in the next DATA packet. */
+    guint32  redirect_frame;
+    gboolean redirect_data_deferred;
+
+    /* No handshake in the capture: length-field width decided once. */
+    guint8   guessed_width;          /* 2 or 4; 0 = undecided */
+    guint32  guess_frame;
+
+    /* Advanced Networking Option negotiation (DE AD BE EF). */
+    guint32  ano_reply_frame;        /* server reply that settled ANO */
+    guint8   nne_algorithm;          /* encryption algorithm id, 0 = none */
+    guint8   integrity_algorithm;    /* data integrity algorithm id, 0 = none */
+} sqlnet_session_t;
+
+/* The session of this packet's TCP conversation (created on first use). */
+sqlnet_session_t *session_get(packet_info *pinfo);
+
+/* Direction of this packet; learns the server endpoint when still unknown. */
+sqlnet_dir_t session_direction(sqlnet_session_t *sess, packet_info *pinfo);
+
+/* Record the server endpoint (CONNECT: destination; ACCEPT: source). */
+void session_set_server(sqlnet_session_t *sess, packet_info *pinfo, gboolean server_is_dst);
+
+/* Negotiated values known for this frame? (at or after the ACCEPT) */
+gboolean session_negotiated(const sqlnet_session_t *sess, const packet_info *pinfo);
+
+/* Payload of DATA packets in this frame is encrypted / integrity-protected? */
+gboolean session_encrypted(const sqlnet_session_t *sess, const packet_info *pinfo);
+gboolean session_integrity(const sqlnet_session_t *sess, const packet_info *pinfo);
+
+#endif /* SQLNET_SESSION_H */

@@ -1,0 +1,30 @@
+/* sqlnet.h - declarations shared by the sqlnet modules.
+ *
+ * Data flows one way: TCP -> TNS packet (tns.c) -> ANO (ano.c) or TTC.
+ * Per-conversation state lives in session.c.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef SQLNET_H
+#define SQLNET_H
+
+#include <glib.h>
+
+#define SQLNET_PROTO_NAME   "Oracle SQL*Net (TNS/TTC)"
+#define SQLNET_PROTO_SHORT  "SQL*Net"
+#define SQLNET_FILTER       "sqlnet"
+#define SQLNET_DEFAULT_PORTS "1521,1522,1526"
+
+/* User preferences (read-only outside plugin.c). */
+typedef struct {
+    gboolean desegment;         /* reassemble TNS packets spanning TCP segments */
+} sqlnet_prefs_t;
+
+/* plugin.c */
+void sqlnet_register(void);
+void sqlnet_handoff(void);
+int  sqlnet_proto(void);
+const sqlnet_prefs_t *sqlnet_prefs(void);
+gboolean sqlnet_is_server_port(guint32 port);
+
+#endif /* SQLNET_H */

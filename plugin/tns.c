@@ -1,0 +1,1067 @@
+/* tns.c - the TNS packet layer of Oracle Net.
+ *
+ * Framing: every TNS packet starts with an 8-byte header.  CONNECT, ACCEPT,
+ * REFUSE, REDIRECT and RESEND always carry a 16-bit length.  After an ACCEPT
+ * with version >= 315 every other packet, in both directions, carries a
+ * 32-bit length.  The width is therefore taken from the conversation's
+ * handshake, never guessed per packet; only when the handshake is not in
+ * the capture is it decided once, from the headers, and flagged.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define WS_LOG_DOMAIN "sqlnet"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <epan/packet.h>
+#include <epan/expert.h>
+#include <epan/unit_strings.h>
+#include <epan/dissectors/packet-tcp.h>
+
+#include "sqlnet.h"
+#include "session.h"
+#include "tns.h"
+#include "ano.h"
+
+/* ---- fields ------------------------------------------------------------ */
+
+static int proto_tns_layer = -1;
+
+static int hf_length = -1;
+static int hf_packet_checksum = -1;
+static int hf_type = -1;
+static int hf_flags = -1;
+static int hf_flags_sid = -1;
+static int hf_flags_redirect_data = -1;
+static int hf_flags_redirected = -1;
+static int hf_flags_tls_reneg = -1;
+static int hf_flags_large_sdu = -1;
+static int hf_header_checksum = -1;
+static int hf_length_width = -1;
+static int hf_direction = -1;
+
+static int hf_version = -1;
+static int hf_sdu = -1;
+static int hf_tdu = -1;
+static int hf_sdu_fill = -1;
+
+static int hf_data_flags = -1;
+static int hf_df_send_token = -1;
+static int hf_df_req_confirm = -1;
+static int hf_df_confirm = -1;
+static int hf_df_reserved = -1;
+static int hf_df_more = -1;
+static int hf_df_eof = -1;
+static int hf_df_imm_confirm = -1;
+static int hf_df_rts = -1;
+static int hf_df_nt_trailer = -1;
+static int hf_df_compressed = -1;
+static int hf_df_end_of_request = -1;
+static int hf_df_begin_pipeline = -1;
+static int hf_df_end_of_response = -1;
+static int hf_data_len = -1;
+static int hf_data_payload = -1;
+static int hf_data_encrypted = -1;
+static int hf_data_compressed = -1;
+
+static int hf_cn_version = -1;
+static int hf_cn_compat_version = -1;
+static int hf_cn_service_options = -1;
+static int hf_cn_sdu16 = -1;
+static int hf_cn_tdu16 = -1;
+static int hf_cn_nt_characteristics = -1;
+static int hf_cn_line_turnaround = -1;
+static int hf_cn_value_of_one = -1;
+static int hf_cn_data_length = -1;
+static int hf_cn_data_offset = -1;
+static int hf_cn_max_receivable = -1;
+static int hf_cn_nsi_flags0 = -1;
+static int hf_cn_nsi_flags1 = -1;
+static int hf_cn_trace_info = -1;
+static int hf_cn_sdu = -1;
+static int hf_cn_tdu = -1;
+static int hf_cn_flags1 = -1;
+static int hf_cn_flags2 = -1;
+static int hf_cn_data = -1;
+static int hf_cn_service_name = -1;
+static int hf_cn_sid = -1;
+static int hf_cn_program = -1;
+static int hf_cn_host = -1;
+static int hf_cn_user = -1;
+static int hf_cn_data_deferred = -1;
+
+static int hf_so_dont_care = -1;
+static int hf_so_half_duplex = -1;
+static int hf_so_full_duplex = -1;
+static int hf_so_header_checksum = -1;
+static int hf_so_packet_checksum = -1;
+static int hf_so_broken_notify = -1;
+static int hf_so_vectored_io = -1;
+static int hf_so_os_auth = -1;
+static int hf_so_can_send_attention = -1;
+static int hf_so_can_recv_attention = -1;
+static int hf_so_no_attention = -1;
+static int hf_so_raw_io = -1;
+
+static int hf_nsi_na_wanted = -1;
+static int hf_nsi_interchange = -1;
+static int hf_nsi_na_disabled = -1;
+static int hf_nsi_no_na_linked = -1;
+static int hf_nsi_na_required = -1;
+static int hf_nsi_auth_wanted = -1;
+static int hf_nsi_sec_reneg = -1;
+
+static int hf_ac_version = -1;
+static int hf_ac_service_options = -1;
+static int hf_ac_sdu16 = -1;
+static int hf_ac_tdu16 = -1;
+static int hf_ac_value_of_one = -1;
+static int hf_ac_data_length = -1;
+static int hf_ac_data_offset = -1;
+static int hf_ac_nsi_flags0 = -1;
+static int hf_ac_nsi_flags1 = -1;
+static int hf_ac_sdu = -1;
+static int hf_ac_tdu = -1;
+static int hf_ac_compression = -1;
+static int hf_ac_flags2 = -1;
+static int hf_ac_f2_check_oob = -1;
+static int hf_ac_f2_poll_check = -1;
+static int hf_ac_f2_eor = -1;
+static int hf_ac_f2_fast_auth = -1;
+static int hf_ac_uuid = -1;
+static int hf_ac_data = -1;
+
+static int hf_rf_user_reason = -1;
+static int hf_rf_system_reason = -1;
+static int hf_rf_data_length = -1;
+static int hf_rf_data = -1;
+static int hf_rf_err = -1;
+
+static int hf_rd_data_length = -1;
+static int hf_rd_data = -1;
+
+static int hf_mk_type = -1;
+static int hf_mk_data_byte = -1;
+static int hf_mk_marker = -1;
+
+static int hf_ct_command = -1;
+static int hf_ct_error = -1;
+static int hf_ct_data = -1;
+
+static int hf_ab_user_reason = -1;
+static int hf_ab_system_reason = -1;
+static int hf_ab_data = -1;
+
+static int hf_raw = -1;
+static int hf_unsync = -1;
+
+static gint ett_tns = -1;
+static gint ett_flags = -1;
+static gint ett_data_flags = -1;
+static gint ett_service_options = -1;
+static gint ett_nsi = -1;
+static gint ett_flags2 = -1;
+static gint ett_connect_data = -1;
+
+static expert_field ei_unsync = EI_INIT;
+static expert_field ei_bad_header = EI_INIT;
+static expert_field ei_short_packet = EI_INIT;
+static expert_field ei_framing_guessed = EI_INIT;
+static expert_field ei_connect_deferred = EI_INIT;
+static expert_field ei_refused = EI_INIT;
+static expert_field ei_redirect = EI_INIT;
+static expert_field ei_marker = EI_INIT;
+static expert_field ei_control_error = EI_INIT;
+static expert_field ei_abort = EI_INIT;
+static expert_field ei_exceeds_sdu = EI_INIT;
+static expert_field ei_eof = EI_INIT;
+static expert_field ei_encrypted = EI_INIT;
+static expert_field ei_compressed = EI_INIT;
+
+/* ---- value strings ----------------------------------------------------- */
+
+static const value_string tns_type_vals[] = {
+    { TNS_TYPE_CONNECT,   "CONNECT" },
+    { TNS_TYPE_ACCEPT,    "ACCEPT" },
+    { TNS_TYPE_ACK,       "ACK" },
+    { TNS_TYPE_REFUSE,    "REFUSE" },
+    { TNS_TYPE_REDIRECT,  "REDIRECT" },
+    { TNS_TYPE_DATA,      "DATA" },
+    { TNS_TYPE_NULL,      "NULL" },
+    { TNS_TYPE_ABORT,     "ABORT" },
+    { TNS_TYPE_RESEND,    "RESEND" },
+    { TNS_TYPE_MARKER,    "MARKER" },
+    { TNS_TYPE_ATTENTION, "ATTENTION" },
+    { TNS_TYPE_CONTROL,   "CONTROL" },
+    { TNS_TYPE_DD,        "DATA DESCRIPTOR" },
+    { 0, NULL }
+};
+
+static const value_string direction_vals[] = {
+    { 0, "client to server" },
+    { 1, "server to client" },
+    { 0, NULL }
+};
+
+static const value_string marker_type_vals[] = {
+    { 0, "Data marker (no data)" },
+    { 1, "Data marker" },
+    { 2, "Attention marker" },
+    { 0, NULL }
+};
+
+static const value_string marker_vals[] = {
+    { 1, "BREAK" },
+    { 2, "RESET" },
+    { 3, "INTERRUPT" },
+    { 0, NULL }
+};
+
+static const value_string control_cmd_vals[] = {
+    { 1, "Oracle trace" },
+    { 8, "Error / in-band notification" },
+    { 9, "Reset out-of-band" },
+    { 0, NULL }
+};
+
+/* ---- small helpers ----------------------------------------------------- */
+
+static gboolean
+tns_type_has_short_length(guint8 type)
+{
+    return type == TNS_TYPE_CONNECT || type == TNS_TYPE_ACCEPT ||
+           type == TNS_TYPE_REFUSE || type == TNS_TYPE_REDIRECT ||
+           type == TNS_TYPE_RESEND;
+}
+
+/* Length-field width fixed by the handshake for this packet, 0 if unknown. */
+static guint
+tns_width_from_session(const sqlnet_session_t *sess, const packet_info *pinfo, guint8 type)
+{
+    if (tns_type_has_short_length(type))
+        return 2;
+    if (sess->accept_frame && pinfo->num > sess->accept_frame)
+        return sess->version >= TNS_VERSION_MIN_LARGE_SDU ? 4 : 2;
+    if (sess->connect_frame && pinfo->num >= sess->connect_frame)
+        return 2;           /* between CONNECT and ACCEPT: still 16-bit */
+    return sess->guessed_width;
+}
+
+/* Width suggested by the header bytes alone (mid-stream capture), 0 if the
+ * bytes do not look like a TNS header in either form. */
+static guint
+tns_width_from_header(tvbuff_t *tvb, int offset)
+{
+    guint16 hi = tvb_get_ntohs(tvb, offset);
+    guint16 lo = tvb_get_ntohs(tvb, offset + 2);
+    guint8 type = tvb_get_guint8(tvb, offset + 4);
+    guint32 len32 = ((guint32)hi << 16) | lo;
+    gboolean ok16, ok32;
+
+    if (type == 0 || type > TNS_TYPE_MAX || tvb_get_ntohs(tvb, offset + 6) != 0)
+        return 0;
+    ok16 = lo == 0 && hi >= TNS_HDR_LEN;
+    ok32 = len32 >= TNS_HDR_LEN && len32 <= TNS_MAX_PACKET_LEN;
+    if (ok16)   /* 16-bit form; a 32-bit packet of an exact multiple of 64 KiB is rarer */
+        return 2;
+    if (ok32)
+        return 4;
+    return 0;
+}
+
+static guint32
+tns_read_length(tvbuff_t *tvb, int offset, guint width)
+{
+    return width == 4 ? tvb_get_ntohl(tvb, offset) : tvb_get_ntohs(tvb, offset);
+}
+
+static gboolean
+tns_header_valid(tvbuff_t *tvb, int offset, guint width)
+{
+    guint8 type = tvb_get_guint8(tvb, offset + 4);
+    guint32 len;
+
+    if (width == 0 || type == 0 || type > TNS_TYPE_MAX)
+        return FALSE;
+    len = tns_read_length(tvb, offset, width);
+    return len >= TNS_HDR_LEN && len <= TNS_MAX_PACKET_LEN;
+}
+
+/* Width for the packet at offset: from the session, else decided once per
+ * conversation from the headers (first pass only). */
+static guint
+tns_width(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, int offset)
+{
+    guint8 type = tvb_get_guint8(tvb, offset + 4);
+    guint width = tns_width_from_session(sess, pinfo, type);
+
+    if (width == 0 && !PINFO_FD_VISITED(pinfo)) {
+        width = tns_width_from_header(tvb, offset);
+        if (width) {
+            sess->guessed_width = (guint8)width;
+            sess->guess_frame = pinfo->num;
+        }
+    }
+    return width;
+}
+
+static guint
+get_tns_pdu_len(packet_info *pinfo, tvbuff_t *tvb, int offset, void *data _U_)
+{
+    sqlnet_session_t *sess = session_get(pinfo);
+    guint width = tns_width(sess, pinfo, tvb, offset);
+
+    /* Not at a packet boundary or a corrupt header: take the rest of the
+     * segment as one undecodable chunk so that the next segment starts afresh
+     * instead of waiting for a bogus length to be reassembled. */
+    if (!tns_header_valid(tvb, offset, width))
+        return tvb_reported_length_remaining(tvb, offset);
+    return tns_read_length(tvb, offset, width);
+}
+
+/* Value of KEY= inside a connect descriptor, or NULL. */
+static const char *
+descriptor_value(wmem_allocator_t *scope, const char *desc, const char *key)
+{
+    size_t klen = strlen(key);
+    const char *p;
+
+    for (p = desc; (p = strchr(p, '(')) != NULL; p++) {
+        const char *k = p + 1, *end;
+        while (*k == ' ')
+            k++;
+        if (g_ascii_strncasecmp(k, key, klen) != 0)
+            continue;
+        k += klen;
+        while (*k == ' ')
+            k++;
+        if (*k != '=')
+            continue;
+        k++;
+        end = strchr(k, ')');
+        if (!end)
+            return NULL;
+        return wmem_strndup(scope, k, end - k);
+    }
+    return NULL;
+}
+
+static void
+add_descriptor_details(proto_tree *tree, tvbuff_t *tvb, int offset, int len,
+                       packet_info *pinfo, const char *desc)
+{
+    static const struct { const char *key; int *hf; } keys[] = {
+        { "SERVICE_NAME", &hf_cn_service_name },
+        { "SID",          &hf_cn_sid },
+        { "PROGRAM",      &hf_cn_program },
+        { "HOST",         &hf_cn_host },
+        { "USER",         &hf_cn_user },
+    };
+    guint i;
+
+    for (i = 0; i < G_N_ELEMENTS(keys); i++) {
+        const char *v = descriptor_value(pinfo->pool, desc, keys[i].key);
+        if (v) {
+            proto_item *pi = proto_tree_add_string(tree, *keys[i].hf, tvb, offset, len, v);
+            proto_item_set_generated(pi);
+        }
+    }
+}
+
+static void
+add_connect_data(proto_tree *tree, tvbuff_t *tvb, int offset, int len, packet_info *pinfo)
+{
+    const char *desc;
+    proto_item *pi;
+
+    if (len <= 0)
+        return;
+    desc = (const char *)tvb_get_string_enc(pinfo->pool, tvb, offset, len, ENC_ASCII);
+    pi = proto_tree_add_string(tree, hf_cn_data, tvb, offset, len, desc);
+    add_descriptor_details(proto_item_add_subtree(pi, ett_connect_data), tvb, offset, len, pinfo, desc);
+}
+
+/* ---- packet types ------------------------------------------------------ */
+
+static int * const flags_bits[] = {
+    &hf_flags_sid, &hf_flags_redirect_data, &hf_flags_redirected,
+    &hf_flags_tls_reneg, &hf_flags_large_sdu, NULL
+};
+
+static int * const data_flags_bits[] = {
+    &hf_df_send_token, &hf_df_req_confirm, &hf_df_confirm, &hf_df_reserved,
+    &hf_df_more, &hf_df_eof, &hf_df_imm_confirm, &hf_df_rts, &hf_df_nt_trailer,
+    &hf_df_compressed, &hf_df_end_of_request, &hf_df_begin_pipeline,
+    &hf_df_end_of_response, NULL
+};
+
+static int * const service_option_bits[] = {
+    &hf_so_dont_care, &hf_so_half_duplex, &hf_so_full_duplex,
+    &hf_so_header_checksum, &hf_so_packet_checksum, &hf_so_broken_notify,
+    &hf_so_vectored_io, &hf_so_os_auth, &hf_so_can_send_attention,
+    &hf_so_can_recv_attention, &hf_so_no_attention, &hf_so_raw_io, NULL
+};
+
+static int * const nsi_bits[] = {
+    &hf_nsi_na_wanted, &hf_nsi_interchange, &hf_nsi_na_disabled,
+    &hf_nsi_no_na_linked, &hf_nsi_na_required, &hf_nsi_auth_wanted,
+    &hf_nsi_sec_reneg, NULL
+};
+
+static int * const accept_flags2_bits[] = {
+    &hf_ac_f2_check_oob, &hf_ac_f2_poll_check, &hf_ac_f2_eor, &hf_ac_f2_fast_auth, NULL
+};
+
+/* A fixed-offset field fits before `end`? */
+#define FITS(off, size, end) ((guint32)(off) + (guint32)(size) <= (guint32)(end))
+
+static void
+dissect_connect(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+                sqlnet_session_t *sess, guint32 len)
+{
+    guint32 version = 0, sdu16 = 0, tdu16 = 0, sdu = 0, tdu = 0;
+    guint32 data_len = 0, data_off = 0, hdr_end = len;
+    proto_item *pi;
+
+    if (!FITS(28, 0, len)) {
+        proto_tree_add_expert_format(tree, pinfo, &ei_short_packet, tvb, 0, len,
+                                     "CONNECT of %u bytes is shorter than its 28-byte header", len);
+        return;
+    }
+    proto_tree_add_item_ret_uint(tree, hf_cn_version, tvb, 8, 2, ENC_BIG_ENDIAN, &version);
+    proto_tree_add_item(tree, hf_cn_compat_version, tvb, 10, 2, ENC_BIG_ENDIAN);
+    proto_tree_add_bitmask(tree, tvb, 12, hf_cn_service_options, ett_service_options,
+                           service_option_bits, ENC_BIG_ENDIAN);
+    proto_tree_add_item_ret_uint(tree, hf_cn_sdu16, tvb, 14, 2, ENC_BIG_ENDIAN, &sdu16);
+    proto_tree_add_item_ret_uint(tree, hf_cn_tdu16, tvb, 16, 2, ENC_BIG_ENDIAN, &tdu16);
+    proto_tree_add_item(tree, hf_cn_nt_characteristics, tvb, 18, 2, ENC_BIG_ENDIAN);
+    proto_tree_add_item(tree, hf_cn_line_turnaround, tvb, 20, 2, ENC_BIG_ENDIAN);
+    pi = proto_tree_add_item(tree, hf_cn_value_of_one, tvb, 22, 2, ENC_NA);
+    proto_item_append_text(pi, tvb_get_guint8(tvb, 22) == 1 ? " (little-endian client host)"
+                                                             : " (big-endian / network order)");
+    proto_tree_add_item_ret_uint(tree, hf_cn_data_length, tvb, 24, 2, ENC_BIG_ENDIAN, &data_len);
+    proto_tree_add_item_ret_uint(tree, hf_cn_data_offset, tvb, 26, 2, ENC_BIG_ENDIAN, &data_off);
+    if (data_off >= 28 && data_off < len)
+        hdr_end = data_off;
+
+    if (FITS(28, 4, hdr_end))
+        proto_tree_add_item(tree, hf_cn_max_receivable, tvb, 28, 4, ENC_BIG_ENDIAN);
+    if (FITS(32, 2, hdr_end)) {
+        proto_tree_add_bitmask(tree, tvb, 32, hf_cn_nsi_flags0, ett_nsi, nsi_bits, ENC_NA);
+        proto_tree_add_bitmask(tree, tvb, 33, hf_cn_nsi_flags1, ett_nsi, nsi_bits, ENC_NA);
+    }
+    if (FITS(34, 24, hdr_end))
+        proto_tree_add_item(tree, hf_cn_trace_info, tvb, 34, 24, ENC_NA);
+
+    /* 32-bit SDU/TDU exist only when the descriptor starts at 66 or later. */
+    sdu = sdu16;
+    tdu = tdu16;
+    if (data_off >= 66 && FITS(58, 8, len)) {
+        proto_tree_add_item_ret_uint(tree, hf_cn_sdu, tvb, 58, 4, ENC_BIG_ENDIAN, &sdu);
+        proto_tree_add_item_ret_uint(tree, hf_cn_tdu, tvb, 62, 4, ENC_BIG_ENDIAN, &tdu);
+    } else {
+        proto_item_set_generated(proto_tree_add_uint(tree, hf_cn_sdu, tvb, 14, 2, sdu));
+        proto_item_set_generated(proto_tree_add_uint(tree, hf_cn_tdu, tvb, 16, 2, tdu));
+    }
+    if (data_off >= 70 && FITS(66, 4, len))
+        proto_tree_add_item(tree, hf_cn_flags1, tvb, 66, 4, ENC_BIG_ENDIAN);
+    if (data_off >= 74 && FITS(70, 4, len))
+        proto_tree_add_item(tree, hf_cn_flags2, tvb, 70, 4, ENC_BIG_ENDIAN);
+
+    if (data_len > 0 && data_off >= 28 && FITS(data_off, data_len, len)) {
+        add_connect_data(tree, tvb, data_off, data_len, pinfo);
+    } else if (data_len > 0) {
+        pi = proto_tree_add_boolean(tree, hf_cn_data_deferred, tvb, 24, 2, TRUE);
+        proto_item_set_generated(pi);
+        expert_add_info_format(pinfo, pi, &ei_connect_deferred,
+                               "Connect data (%u bytes) follows in the next DATA packet", data_len);
+    }
+
+    if (!PINFO_FD_VISITED(pinfo)) {
+        session_set_server(sess, pinfo, TRUE);
+        sess->connect_frame = pinfo->num;
+        sess->connect_version = version;
+        sess->connect_sdu = sdu;
+        sess->connect_tdu = tdu;
+        if (data_len > 0 && !FITS(data_off, data_len, len))
+            sess->connect_data_deferred = TRUE;
+    }
+    col_append_fstr(pinfo->cinfo, COL_INFO, " v%u, SDU %u, TDU %u", version, sdu, tdu);
+}
+
+static void
+dissect_accept(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+               sqlnet_session_t *sess, guint32 len)
+{
+    guint32 version = 0, sdu16 = 0, tdu16 = 0, sdu, tdu, data_len = 0, data_off = 0;
+    guint32 flags2 = 0;
+    gboolean has_flags2 = FALSE;
+
+    if (!FITS(24, 0, len)) {
+        proto_tree_add_expert_format(tree, pinfo, &ei_short_packet, tvb, 0, len,
+                                     "ACCEPT of %u bytes is shorter than its 24-byte header", len);
+        return;
+    }
+    proto_tree_add_item_ret_uint(tree, hf_ac_version, tvb, 8, 2, ENC_BIG_ENDIAN, &version);
+    proto_tree_add_bitmask(tree, tvb, 10, hf_ac_service_options, ett_service_options,
+                           service_option_bits, ENC_BIG_ENDIAN);
+    proto_tree_add_item_ret_uint(tree, hf_ac_sdu16, tvb, 12, 2, ENC_BIG_ENDIAN, &sdu16);
+    proto_tree_add_item_ret_uint(tree, hf_ac_tdu16, tvb, 14, 2, ENC_BIG_ENDIAN, &tdu16);
+    proto_tree_add_item(tree, hf_ac_value_of_one, tvb, 16, 2, ENC_NA);
+    proto_tree_add_item_ret_uint(tree, hf_ac_data_length, tvb, 18, 2, ENC_BIG_ENDIAN, &data_len);
+    proto_tree_add_item_ret_uint(tree, hf_ac_data_offset, tvb, 20, 2, ENC_BIG_ENDIAN, &data_off);
+    proto_tree_add_bitmask(tree, tvb, 22, hf_ac_nsi_flags0, ett_nsi, nsi_bits, ENC_NA);
+    proto_tree_add_bitmask(tree, tvb, 23, hf_ac_nsi_flags1, ett_nsi, nsi_bits, ENC_NA);
+
+    sdu = sdu16;
+    tdu = tdu16;
+    if (version >= TNS_VERSION_MIN_LARGE_SDU && FITS(32, 8, len)) {
+        proto_tree_add_item_ret_uint(tree, hf_ac_sdu, tvb, 32, 4, ENC_BIG_ENDIAN, &sdu);
+        proto_tree_add_item_ret_uint(tree, hf_ac_tdu, tvb, 36, 4, ENC_BIG_ENDIAN, &tdu);
+        if (FITS(40, 1, len))
+            proto_tree_add_item(tree, hf_ac_compression, tvb, 40, 1, ENC_NA);
+        if (version >= TNS_VERSION_MIN_FLAGS2 && FITS(41, 4, len)) {
+            guint64 f2 = 0;
+            proto_tree_add_bitmask_ret_uint64(tree, tvb, 41, hf_ac_flags2, ett_flags2,
+                                              accept_flags2_bits, ENC_BIG_ENDIAN, &f2);
+            flags2 = (guint32)f2;
+            has_flags2 = TRUE;
+        }
+        if (version >= TNS_VERSION_MIN_EOR && FITS(45, 16, len) && (data_off == 0 || data_off >= 61))
+            proto_tree_add_item(tree, hf_ac_uuid, tvb, 45, 16, ENC_NA);
+    } else {
+        proto_item_set_generated(proto_tree_add_uint(tree, hf_ac_sdu, tvb, 12, 2, sdu));
+        proto_item_set_generated(proto_tree_add_uint(tree, hf_ac_tdu, tvb, 14, 2, tdu));
+    }
+    if (data_len > 0 && data_off >= 24 && FITS(data_off, data_len, len))
+        proto_tree_add_item(tree, hf_ac_data, tvb, data_off, data_len, ENC_NA);
+
+    if (!PINFO_FD_VISITED(pinfo)) {
+        session_set_server(sess, pinfo, FALSE);
+        sess->accept_frame = pinfo->num;
+        sess->version = version;
+        sess->sdu = sdu;
+        sess->tdu = tdu;
+        sess->accept_flags2 = flags2;
+        sess->accept_has_flags2 = has_flags2;
+    }
+    col_append_fstr(pinfo->cinfo, COL_INFO, " v%u, SDU %u, TDU %u%s", version, sdu, tdu,
+                    (version >= TNS_VERSION_MIN_EOR && (flags2 & TNS_AF2_END_OF_RESPONSE))
+                        ? ", end-of-response" : "");
+}
+
+static void
+dissect_refuse(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len)
+{
+    guint32 data_len = 0;
+
+    if (!FITS(12, 0, len)) {
+        proto_tree_add_expert(tree, pinfo, &ei_short_packet, tvb, 0, len);
+        return;
+    }
+    proto_tree_add_item(tree, hf_rf_user_reason, tvb, 8, 1, ENC_NA);
+    proto_tree_add_item(tree, hf_rf_system_reason, tvb, 9, 1, ENC_NA);
+    proto_tree_add_item_ret_uint(tree, hf_rf_data_length, tvb, 10, 2, ENC_BIG_ENDIAN, &data_len);
+    if (data_len > len - 12)
+        data_len = len - 12;
+    if (data_len > 0) {
+        const char *text = (const char *)tvb_get_string_enc(pinfo->pool, tvb, 12, data_len, ENC_ASCII);
+        const char *err = descriptor_value(pinfo->pool, text, "ERR");
+        proto_item *pi;
+
+        proto_tree_add_string(tree, hf_rf_data, tvb, 12, data_len, text);
+        if (err) {
+            guint32 code = (guint32)strtoul(err, NULL, 10);
+            pi = proto_tree_add_uint(tree, hf_rf_err, tvb, 12, data_len, code);
+            proto_item_set_generated(pi);
+            expert_add_info_format(pinfo, pi, &ei_refused, "Connection refused: TNS-%05u", code);
+            col_append_fstr(pinfo->cinfo, COL_INFO, " ERR=%u", code);
+            return;
+        }
+    }
+    proto_tree_add_expert_format(tree, pinfo, &ei_refused, tvb, 0, len, "Connection refused");
+}
+
+static void
+dissect_redirect(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+                 sqlnet_session_t *sess, guint32 len)
+{
+    guint32 data_len = 0;
+    proto_item *pi;
+
+    if (!FITS(10, 0, len)) {
+        proto_tree_add_expert(tree, pinfo, &ei_short_packet, tvb, 0, len);
+        return;
+    }
+    pi = proto_tree_add_item_ret_uint(tree, hf_rd_data_length, tvb, 8, 2, ENC_BIG_ENDIAN, &data_len);
+    if (data_len > 0 && FITS(10, data_len, len)) {
+        proto_tree_add_item(tree, hf_rd_data, tvb, 10, data_len, ENC_ASCII);
+    } else if (data_len > 0) {
+        expert_add_info_format(pinfo, pi, &ei_redirect,
+                               "Redirect data (%u bytes) follows in the next DATA packet", data_len);
+        if (!PINFO_FD_VISITED(pinfo)) {
+            sess->redirect_frame = pinfo->num;
+            sess->redirect_data_deferred = TRUE;
+        }
+        return;
+    }
+    expert_add_info(pinfo, pi, &ei_redirect);
+}
+
+static void
+dissect_marker(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len)
+{
+    guint32 marker;
+    proto_item *pi;
+
+    if (!FITS(11, 0, len)) {
+        proto_tree_add_expert(tree, pinfo, &ei_short_packet, tvb, 0, len);
+        return;
+    }
+    proto_tree_add_item(tree, hf_mk_type, tvb, 8, 1, ENC_NA);
+    proto_tree_add_item(tree, hf_mk_data_byte, tvb, 9, 1, ENC_NA);
+    pi = proto_tree_add_item_ret_uint(tree, hf_mk_marker, tvb, 10, 1, ENC_NA, &marker);
+    col_append_fstr(pinfo->cinfo, COL_INFO, " %s", val_to_str_const(marker, marker_vals, "?"));
+    expert_add_info_format(pinfo, pi, &ei_marker, "%s marker",
+                           val_to_str(marker, marker_vals, "Unknown (%u)"));
+}
+
+static void
+dissect_control(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len)
+{
+    guint32 cmd;
+
+    if (!FITS(10, 0, len)) {
+        proto_tree_add_expert(tree, pinfo, &ei_short_packet, tvb, 0, len);
+        return;
+    }
+    proto_tree_add_item_ret_uint(tree, hf_ct_command, tvb, 8, 2, ENC_BIG_ENDIAN, &cmd);
+    col_append_fstr(pinfo->cinfo, COL_INFO, " %s", val_to_str(cmd, control_cmd_vals, "command %u"));
+    if (cmd == 8 && FITS(14, 4, len)) {
+        guint32 err;
+        proto_item *pi = proto_tree_add_item_ret_uint(tree, hf_ct_error, tvb, 14, 4, ENC_BIG_ENDIAN, &err);
+        expert_add_info_format(pinfo, pi, &ei_control_error, "In-band error notification %u", err);
+    } else if (len > 10) {
+        proto_tree_add_item(tree, hf_ct_data, tvb, 10, len - 10, ENC_NA);
+    }
+}
+
+static void
+dissect_abort(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len)
+{
+    proto_item *pi;
+
+    if (!FITS(10, 0, len)) {
+        proto_tree_add_expert(tree, pinfo, &ei_short_packet, tvb, 0, len);
+        return;
+    }
+    pi = proto_tree_add_item(tree, hf_ab_user_reason, tvb, 8, 1, ENC_NA);
+    proto_tree_add_item(tree, hf_ab_system_reason, tvb, 9, 1, ENC_NA);
+    if (len > 10)
+        proto_tree_add_item(tree, hf_ab_data, tvb, 10, len - 10, ENC_NA);
+    expert_add_info(pinfo, pi, &ei_abort);
+}
+
+static void
+dissect_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+             sqlnet_session_t *sess, sqlnet_dir_t dir, guint32 len)
+{
+    guint32 payload_len;
+    guint64 dflags = 0;
+    proto_item *pi;
+    tvbuff_t *payload;
+
+    if (!FITS(TNS_DATA_HDR_LEN, 0, len)) {
+        proto_tree_add_expert_format(tree, pinfo, &ei_short_packet, tvb, 0, len,
+                                     "DATA packet of %u bytes has no data flags", len);
+        return;
+    }
+    proto_tree_add_bitmask_ret_uint64(tree, tvb, 8, hf_data_flags, ett_data_flags,
+                                      data_flags_bits, ENC_BIG_ENDIAN, &dflags);
+    payload_len = len - TNS_DATA_HDR_LEN;
+    pi = proto_tree_add_uint(tree, hf_data_len, tvb, TNS_DATA_HDR_LEN, payload_len, payload_len);
+    proto_item_set_generated(pi);
+
+    if (dflags & TNS_DF_EOF)
+        expert_add_info(pinfo, pi, &ei_eof);
+
+    if (dflags & TNS_DF_EOF)
+        col_append_str(pinfo->cinfo, COL_INFO, " EOF");
+    if (dflags & TNS_DF_END_OF_RESPONSE)
+        col_append_str(pinfo->cinfo, COL_INFO, dir == SQLNET_TO_CLIENT ? " end-of-response" : " end-of-request");
+
+    if (payload_len == 0)
+        return;
+    payload = tvb_new_subset_length(tvb, TNS_DATA_HDR_LEN, payload_len);
+
+    /* Connect descriptor longer than 230 bytes: sent after the CONNECT. */
+    if (dir == SQLNET_TO_SERVER && sess->connect_data_deferred && sess->connect_frame &&
+        pinfo->num >= sess->connect_frame &&
+        (sess->accept_frame == 0 || pinfo->num < sess->accept_frame)) {
+        add_connect_data(tree, payload, 0, payload_len, pinfo);
+        col_append_str(pinfo->cinfo, COL_INFO, " (connect data)");
+        return;
+    }
+    if (dir == SQLNET_TO_CLIENT && sess->redirect_data_deferred && pinfo->num >= sess->redirect_frame &&
+        (sess->accept_frame == 0 || pinfo->num < sess->accept_frame)) {
+        proto_tree_add_item(tree, hf_rd_data, payload, 0, payload_len, ENC_ASCII);
+        col_append_str(pinfo->cinfo, COL_INFO, " (redirect data)");
+        return;
+    }
+    if (ano_is_ano(payload)) {
+        ano_dissect(payload, pinfo, tree, sess, dir == SQLNET_TO_CLIENT);
+        return;
+    }
+    if (session_encrypted(sess, pinfo)) {
+        pi = proto_tree_add_item(tree, hf_data_encrypted, payload, 0, payload_len, ENC_NA);
+        expert_add_info(pinfo, pi, &ei_encrypted);
+        col_append_str(pinfo->cinfo, COL_INFO, " (encrypted)");
+        return;
+    }
+    if (dflags & TNS_DF_COMPRESSED) {
+        pi = proto_tree_add_item(tree, hf_data_compressed, payload, 0, payload_len, ENC_NA);
+        expert_add_info(pinfo, pi, &ei_compressed);
+        col_append_str(pinfo->cinfo, COL_INFO, " (compressed)");
+        return;
+    }
+    proto_tree_add_item(tree, hf_data_payload, payload, 0, payload_len, ENC_NA);
+}
+
+/* Generated per-packet facts from the conversation. */
+static void
+add_session_summary(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+                    const sqlnet_session_t *sess, guint32 len)
+{
+    proto_item *pi;
+
+    ano_add_session_summary(tvb, pinfo, tree, sess);
+    if (!session_negotiated(sess, pinfo))
+        return;
+    pi = proto_tree_add_uint(tree, hf_version, tvb, 0, 0, sess->version);
+    proto_item_set_generated(pi);
+    pi = proto_tree_add_uint(tree, hf_sdu, tvb, 0, 0, sess->sdu);
+    proto_item_set_generated(pi);
+    pi = proto_tree_add_uint(tree, hf_tdu, tvb, 0, 0, sess->tdu);
+    proto_item_set_generated(pi);
+    if (sess->sdu > 0) {
+        pi = proto_tree_add_double(tree, hf_sdu_fill, tvb, 0, 0, 100.0 * len / sess->sdu);
+        proto_item_set_generated(pi);
+        if (len > sess->sdu && sess->accept_frame != pinfo->num)
+            expert_add_info_format(pinfo, pi, &ei_exceeds_sdu,
+                                   "TNS packet of %u bytes exceeds the negotiated SDU of %u", len, sess->sdu);
+    }
+}
+
+static int
+dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data _U_)
+{
+    sqlnet_session_t *sess = session_get(pinfo);
+    sqlnet_dir_t dir = session_direction(sess, pinfo);
+    guint width = tns_width(sess, pinfo, tvb, 0);
+    guint32 len = tvb_reported_length(tvb);
+    guint8 type;
+    proto_item *ti, *pi;
+    proto_tree *tns_tree;
+
+    ti = proto_tree_add_item(tree, proto_tns_layer, tvb, 0, -1, ENC_NA);
+    tns_tree = proto_item_add_subtree(ti, ett_tns);
+    pi = proto_tree_add_uint(tns_tree, hf_direction, tvb, 0, 0, dir == SQLNET_TO_CLIENT);
+    proto_item_set_generated(pi);
+
+    col_append_sep_str(pinfo->cinfo, COL_INFO, " | ", dir == SQLNET_TO_SERVER ? "C\u2192S" : "S\u2192C");
+
+    if (!tns_header_valid(tvb, 0, width)) {
+        pi = proto_tree_add_item(tns_tree, hf_unsync, tvb, 0, -1, ENC_NA);
+        if (width == 0)
+            expert_add_info_format(pinfo, pi, &ei_unsync,
+                                   "Not at a TNS packet boundary (capture started mid-packet?): %u bytes skipped", len);
+        else
+            expert_add_info_format(pinfo, pi, &ei_bad_header,
+                                   "Invalid TNS header (type %u, length %u): %u bytes skipped to the next segment",
+                                   tvb_get_guint8(tvb, 4), tns_read_length(tvb, 0, width), len);
+        col_append_str(pinfo->cinfo, COL_INFO, " [not a TNS header]");
+        return tvb_captured_length(tvb);
+    }
+
+    type = tvb_get_guint8(tvb, 4);
+    proto_item_append_text(ti, ", %s", val_to_str(type, tns_type_vals, "type %u"));
+    col_append_fstr(pinfo->cinfo, COL_INFO, " %s", val_to_str(type, tns_type_vals, "type %u"));
+    if (type != TNS_TYPE_CONNECT && type != TNS_TYPE_ACCEPT) {
+        if (session_negotiated(sess, pinfo) && sess->sdu)
+            col_append_fstr(pinfo->cinfo, COL_INFO, " len %u/%u (%.0f%%)", len, sess->sdu,
+                            100.0 * len / sess->sdu);
+        else
+            col_append_fstr(pinfo->cinfo, COL_INFO, " len %u", len);
+    }
+
+    if (width == 4) {
+        proto_tree_add_item(tns_tree, hf_length, tvb, 0, 4, ENC_BIG_ENDIAN);
+    } else {
+        proto_tree_add_item(tns_tree, hf_length, tvb, 0, 2, ENC_BIG_ENDIAN);
+        proto_tree_add_item(tns_tree, hf_packet_checksum, tvb, 2, 2, ENC_BIG_ENDIAN);
+    }
+    pi = proto_tree_add_uint(tns_tree, hf_length_width, tvb, 0, width, width);
+    proto_item_set_generated(pi);
+    if (sess->guess_frame == pinfo->num && sess->guessed_width)
+        expert_add_info_format(pinfo, pi, &ei_framing_guessed,
+                               "No TNS handshake in the capture: %u-byte length fields assumed for this "
+                               "conversation from the packet headers", width);
+    proto_tree_add_item(tns_tree, hf_type, tvb, 4, 1, ENC_NA);
+    proto_tree_add_bitmask(tns_tree, tvb, 5, hf_flags, ett_flags, flags_bits, ENC_NA);
+    proto_tree_add_item(tns_tree, hf_header_checksum, tvb, 6, 2, ENC_BIG_ENDIAN);
+
+    switch (type) {
+    case TNS_TYPE_CONNECT:  dissect_connect(tvb, pinfo, tns_tree, sess, len); break;
+    case TNS_TYPE_ACCEPT:   dissect_accept(tvb, pinfo, tns_tree, sess, len); break;
+    case TNS_TYPE_REFUSE:   dissect_refuse(tvb, pinfo, tns_tree, len); break;
+    case TNS_TYPE_REDIRECT: dissect_redirect(tvb, pinfo, tns_tree, sess, len); break;
+    case TNS_TYPE_DATA:     dissect_data(tvb, pinfo, tns_tree, sess, dir, len); break;
+    case TNS_TYPE_MARKER:   dissect_marker(tvb, pinfo, tns_tree, len); break;
+    case TNS_TYPE_CONTROL:  dissect_control(tvb, pinfo, tns_tree, len); break;
+    case TNS_TYPE_ABORT:    dissect_abort(tvb, pinfo, tns_tree, len); break;
+    case TNS_TYPE_RESEND:   break;
+    default:
+        if (len > TNS_HDR_LEN)
+            proto_tree_add_item(tns_tree, hf_raw, tvb, TNS_HDR_LEN, len - TNS_HDR_LEN, ENC_NA);
+        break;
+    }
+
+    add_session_summary(tvb, pinfo, tns_tree, sess, len);
+    return tvb_captured_length(tvb);
+}
+
+int
+tns_dissect_tcp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
+{
+    col_set_str(pinfo->cinfo, COL_PROTOCOL, SQLNET_PROTO_SHORT);
+    col_clear(pinfo->cinfo, COL_INFO);
+    tcp_dissect_pdus(tvb, pinfo, tree, sqlnet_prefs()->desegment, TNS_HDR_LEN,
+                     get_tns_pdu_len, dissect_tns_pdu, data);
+    return tvb_captured_length(tvb);
+}
+
+gboolean
+tns_looks_like_handshake(tvbuff_t *tvb, packet_info *pinfo _U_)
+{
+    guint16 len, version;
+    guint8 type;
+
+    if (tvb_captured_length(tvb) < 24)
+        return FALSE;
+    len = tvb_get_ntohs(tvb, 0);
+    type = tvb_get_guint8(tvb, 4);
+    version = tvb_get_ntohs(tvb, 8);
+    if (tvb_get_ntohs(tvb, 2) != 0 || tvb_get_ntohs(tvb, 6) != 0)
+        return FALSE;
+    if (version < 300 || version > 399)
+        return FALSE;
+    if (type == TNS_TYPE_CONNECT) {
+        guint16 compat = tvb_get_ntohs(tvb, 10);
+        guint16 dlen = tvb_get_ntohs(tvb, 24);
+        guint16 doff, sdu = tvb_get_ntohs(tvb, 14);
+        if (len < 34 || tvb_captured_length(tvb) < 28 || compat > version || compat < 200 || sdu < 256)
+            return FALSE;
+        doff = tvb_get_ntohs(tvb, 26);
+        if (doff < 28 || doff > len)
+            return FALSE;
+        if (dlen > 0 && doff + dlen <= len && tvb_captured_length(tvb) > doff)
+            return tvb_get_guint8(tvb, doff) == '(';
+        return TRUE;
+    }
+    if (type == TNS_TYPE_ACCEPT)
+        return len >= 24 && tvb_get_ntohs(tvb, 20) <= len;
+    return FALSE;
+}
+
+/* ---- registration ------------------------------------------------------ */
+
+void
+tns_register(int proto)
+{
+    static hf_register_info hf[] = {
+        { &hf_length, { "Packet length", "sqlnet.length", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "TNS packet length including the 8-byte header (16 or 32 bits on the wire)", HFILL } },
+        { &hf_packet_checksum, { "Packet checksum", "sqlnet.packet_checksum", FT_UINT16, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_type, { "Packet type", "sqlnet.type", FT_UINT8, BASE_DEC, VALS(tns_type_vals), 0x0, NULL, HFILL } },
+        { &hf_flags, { "Header flags", "sqlnet.flags", FT_UINT8, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_flags_sid, { "SID present", "sqlnet.flags.sid", FT_BOOLEAN, 8, NULL, 0x01, NULL, HFILL } },
+        { &hf_flags_redirect_data, { "Redirect data is address + connect data", "sqlnet.flags.redirect_data", FT_BOOLEAN, 8, NULL, 0x02, NULL, HFILL } },
+        { &hf_flags_redirected, { "Connect after a redirect", "sqlnet.flags.redirected", FT_BOOLEAN, 8, NULL, 0x04, NULL, HFILL } },
+        { &hf_flags_tls_reneg, { "TLS renegotiation", "sqlnet.flags.tls_reneg", FT_BOOLEAN, 8, NULL, 0x08, NULL, HFILL } },
+        { &hf_flags_large_sdu, { "Large SDU", "sqlnet.flags.large_sdu", FT_BOOLEAN, 8, NULL, 0x20, NULL, HFILL } },
+        { &hf_header_checksum, { "Header checksum", "sqlnet.header_checksum", FT_UINT16, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_length_width, { "Length field width", "sqlnet.length_width", FT_UINT8, BASE_DEC|BASE_UNIT_STRING, &units_byte_bytes, 0x0,
+            "2 before/without a version >= 315 ACCEPT, 4 after it", HFILL } },
+        { &hf_direction, { "Direction", "sqlnet.direction", FT_UINT8, BASE_DEC, VALS(direction_vals), 0x0, NULL, HFILL } },
+
+        { &hf_version, { "Negotiated TNS version", "sqlnet.version", FT_UINT16, BASE_DEC, NULL, 0x0,
+            "Version accepted by the server for this conversation", HFILL } },
+        { &hf_sdu, { "Negotiated SDU", "sqlnet.sdu", FT_UINT32, BASE_DEC|BASE_UNIT_STRING, &units_byte_bytes, 0x0,
+            "Session data unit: largest TNS packet of this conversation", HFILL } },
+        { &hf_tdu, { "Negotiated TDU", "sqlnet.tdu", FT_UINT32, BASE_DEC|BASE_UNIT_STRING, &units_byte_bytes, 0x0,
+            "Transport data unit of this conversation", HFILL } },
+        { &hf_sdu_fill, { "SDU fill", "sqlnet.sdu_fill", FT_DOUBLE, BASE_NONE|BASE_UNIT_STRING, &units_percent, 0x0,
+            "This TNS packet's length as a percentage of the negotiated SDU", HFILL } },
+
+        { &hf_data_flags, { "Data flags", "sqlnet.data.flags", FT_UINT16, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_df_send_token, { "Send token", "sqlnet.data.flags.send_token", FT_BOOLEAN, 16, NULL, TNS_DF_SEND_TOKEN, NULL, HFILL } },
+        { &hf_df_req_confirm, { "Request confirmation", "sqlnet.data.flags.req_confirm", FT_BOOLEAN, 16, NULL, TNS_DF_REQ_CONFIRM, NULL, HFILL } },
+        { &hf_df_confirm, { "Confirmation", "sqlnet.data.flags.confirm", FT_BOOLEAN, 16, NULL, TNS_DF_CONFIRM, NULL, HFILL } },
+        { &hf_df_reserved, { "Reserved", "sqlnet.data.flags.reserved", FT_BOOLEAN, 16, NULL, TNS_DF_RESERVED, NULL, HFILL } },
+        { &hf_df_more, { "More data", "sqlnet.data.flags.more", FT_BOOLEAN, 16, NULL, TNS_DF_MORE_DATA, NULL, HFILL } },
+        { &hf_df_eof, { "End of file", "sqlnet.data.flags.eof", FT_BOOLEAN, 16, NULL, TNS_DF_EOF, NULL, HFILL } },
+        { &hf_df_imm_confirm, { "Do immediate confirmation", "sqlnet.data.flags.imm_confirm", FT_BOOLEAN, 16, NULL, TNS_DF_IMM_CONFIRM, NULL, HFILL } },
+        { &hf_df_rts, { "Request to send", "sqlnet.data.flags.rts", FT_BOOLEAN, 16, NULL, TNS_DF_RTS, NULL, HFILL } },
+        { &hf_df_nt_trailer, { "Send NT trailer", "sqlnet.data.flags.nt_trailer", FT_BOOLEAN, 16, NULL, TNS_DF_NT_TRAILER, NULL, HFILL } },
+        { &hf_df_compressed, { "Compressed", "sqlnet.data.flags.compressed", FT_BOOLEAN, 16, NULL, TNS_DF_COMPRESSED, NULL, HFILL } },
+        { &hf_df_end_of_request, { "End of request", "sqlnet.data.flags.end_of_request", FT_BOOLEAN, 16, NULL, TNS_DF_END_OF_REQUEST, NULL, HFILL } },
+        { &hf_df_begin_pipeline, { "Begin pipeline", "sqlnet.data.flags.begin_pipeline", FT_BOOLEAN, 16, NULL, TNS_DF_BEGIN_PIPELINE, NULL, HFILL } },
+        { &hf_df_end_of_response, { "End of response", "sqlnet.data.flags.end_of_response", FT_BOOLEAN, 16, NULL, TNS_DF_END_OF_RESPONSE, NULL, HFILL } },
+        { &hf_data_len, { "Data length", "sqlnet.data.len", FT_UINT32, BASE_DEC|BASE_UNIT_STRING, &units_byte_bytes, 0x0,
+            "Bytes after the data flags in this TNS DATA packet", HFILL } },
+        { &hf_data_payload, { "Payload", "sqlnet.data.payload", FT_BYTES, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_data_encrypted, { "Encrypted payload", "sqlnet.data.encrypted", FT_BYTES, BASE_NONE, NULL, 0x0,
+            "Payload protected by Oracle native network encryption", HFILL } },
+        { &hf_data_compressed, { "Compressed payload", "sqlnet.data.compressed", FT_BYTES, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+
+        { &hf_cn_version, { "Version", "sqlnet.connect.version", FT_UINT16, BASE_DEC, NULL, 0x0, "TNS version the client asks for", HFILL } },
+        { &hf_cn_compat_version, { "Lowest compatible version", "sqlnet.connect.compat_version", FT_UINT16, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_cn_service_options, { "Service options", "sqlnet.connect.service_options", FT_UINT16, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_cn_sdu16, { "SDU (16-bit field)", "sqlnet.connect.sdu16", FT_UINT16, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_cn_tdu16, { "TDU (16-bit field)", "sqlnet.connect.tdu16", FT_UINT16, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_cn_nt_characteristics, { "NT protocol characteristics", "sqlnet.connect.nt_characteristics", FT_UINT16, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_cn_line_turnaround, { "Line turnaround", "sqlnet.connect.line_turnaround", FT_UINT16, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_cn_value_of_one, { "Value of 1 in hardware", "sqlnet.connect.value_of_one", FT_BYTES, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_cn_data_length, { "Connect data length", "sqlnet.connect.data_length", FT_UINT16, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_cn_data_offset, { "Connect data offset", "sqlnet.connect.data_offset", FT_UINT16, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_cn_max_receivable, { "Max receivable connect data", "sqlnet.connect.max_receivable", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_cn_nsi_flags0, { "NSI flags 0", "sqlnet.connect.nsi_flags0", FT_UINT8, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_cn_nsi_flags1, { "NSI flags 1", "sqlnet.connect.nsi_flags1", FT_UINT8, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_cn_trace_info, { "Trace and connection id items", "sqlnet.connect.trace_info", FT_BYTES, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_cn_sdu, { "Requested SDU", "sqlnet.connect.sdu", FT_UINT32, BASE_DEC|BASE_UNIT_STRING, &units_byte_bytes, 0x0,
+            "SDU the client asks for (32-bit field when present)", HFILL } },
+        { &hf_cn_tdu, { "Requested TDU", "sqlnet.connect.tdu", FT_UINT32, BASE_DEC|BASE_UNIT_STRING, &units_byte_bytes, 0x0,
+            "TDU the client asks for (32-bit field when present)", HFILL } },
+        { &hf_cn_flags1, { "Connect flags 1", "sqlnet.connect.flags1", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_cn_flags2, { "Connect flags 2", "sqlnet.connect.flags2", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_cn_data, { "Connect data", "sqlnet.connect.data", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_cn_service_name, { "Service name", "sqlnet.connect.service_name", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_cn_sid, { "SID", "sqlnet.connect.sid", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_cn_program, { "Program", "sqlnet.connect.program", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_cn_host, { "Host", "sqlnet.connect.host", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_cn_user, { "OS user", "sqlnet.connect.user", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_cn_data_deferred, { "Connect data in next DATA packet", "sqlnet.connect.data_deferred", FT_BOOLEAN, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+
+        { &hf_so_dont_care, { "Don't care", "sqlnet.sopt.dont_care", FT_BOOLEAN, 16, NULL, 0x0001, NULL, HFILL } },
+        { &hf_so_half_duplex, { "Half duplex", "sqlnet.sopt.half_duplex", FT_BOOLEAN, 16, NULL, 0x0002, NULL, HFILL } },
+        { &hf_so_full_duplex, { "Full duplex", "sqlnet.sopt.full_duplex", FT_BOOLEAN, 16, NULL, 0x0004, NULL, HFILL } },
+        { &hf_so_header_checksum, { "Header checksum", "sqlnet.sopt.header_checksum", FT_BOOLEAN, 16, NULL, 0x0008, NULL, HFILL } },
+        { &hf_so_packet_checksum, { "Packet checksum", "sqlnet.sopt.packet_checksum", FT_BOOLEAN, 16, NULL, 0x0010, NULL, HFILL } },
+        { &hf_so_broken_notify, { "Broken connection notify", "sqlnet.sopt.broken_notify", FT_BOOLEAN, 16, NULL, 0x0020, NULL, HFILL } },
+        { &hf_so_vectored_io, { "Vectored I/O", "sqlnet.sopt.vectored_io", FT_BOOLEAN, 16, NULL, 0x0040, NULL, HFILL } },
+        { &hf_so_os_auth, { "OS authentication", "sqlnet.sopt.os_auth", FT_BOOLEAN, 16, NULL, 0x0080, NULL, HFILL } },
+        { &hf_so_can_send_attention, { "Can send attention", "sqlnet.sopt.can_send_attention", FT_BOOLEAN, 16, NULL, 0x0200, NULL, HFILL } },
+        { &hf_so_can_recv_attention, { "Can receive attention", "sqlnet.sopt.can_recv_attention", FT_BOOLEAN, 16, NULL, 0x0400, NULL, HFILL } },
+        { &hf_so_no_attention, { "No attention processing", "sqlnet.sopt.no_attention", FT_BOOLEAN, 16, NULL, 0x0800, NULL, HFILL } },
+        { &hf_so_raw_io, { "Raw I/O", "sqlnet.sopt.raw_io", FT_BOOLEAN, 16, NULL, 0x1000, NULL, HFILL } },
+
+        { &hf_nsi_na_wanted, { "NA services wanted", "sqlnet.nsi.na_wanted", FT_BOOLEAN, 8, NULL, 0x01, NULL, HFILL } },
+        { &hf_nsi_interchange, { "Interchange", "sqlnet.nsi.interchange", FT_BOOLEAN, 8, NULL, 0x02, NULL, HFILL } },
+        { &hf_nsi_na_disabled, { "NA disabled for connection", "sqlnet.nsi.na_disabled", FT_BOOLEAN, 8, NULL, 0x04, NULL, HFILL } },
+        { &hf_nsi_no_na_linked, { "No NA services linked", "sqlnet.nsi.no_na_linked", FT_BOOLEAN, 8, NULL, 0x08, NULL, HFILL } },
+        { &hf_nsi_na_required, { "NA services required", "sqlnet.nsi.na_required", FT_BOOLEAN, 8, NULL, 0x10, NULL, HFILL } },
+        { &hf_nsi_auth_wanted, { "Authentication wanted", "sqlnet.nsi.auth_wanted", FT_BOOLEAN, 8, NULL, 0x20, NULL, HFILL } },
+        { &hf_nsi_sec_reneg, { "Supports security renegotiation", "sqlnet.nsi.sec_reneg", FT_BOOLEAN, 8, NULL, 0x80, NULL, HFILL } },
+
+        { &hf_ac_version, { "Version", "sqlnet.accept.version", FT_UINT16, BASE_DEC, NULL, 0x0, "TNS version accepted by the server", HFILL } },
+        { &hf_ac_service_options, { "Service options", "sqlnet.accept.service_options", FT_UINT16, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_ac_sdu16, { "SDU (16-bit field)", "sqlnet.accept.sdu16", FT_UINT16, BASE_DEC, NULL, 0x0, "Meaningful only for versions below 315", HFILL } },
+        { &hf_ac_tdu16, { "TDU (16-bit field)", "sqlnet.accept.tdu16", FT_UINT16, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_ac_value_of_one, { "Value of 1 in hardware", "sqlnet.accept.value_of_one", FT_BYTES, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_ac_data_length, { "Accept data length", "sqlnet.accept.data_length", FT_UINT16, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_ac_data_offset, { "Accept data offset", "sqlnet.accept.data_offset", FT_UINT16, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_ac_nsi_flags0, { "NSI flags 0", "sqlnet.accept.nsi_flags0", FT_UINT8, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_ac_nsi_flags1, { "NSI flags 1", "sqlnet.accept.nsi_flags1", FT_UINT8, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_ac_sdu, { "Accepted SDU", "sqlnet.accept.sdu", FT_UINT32, BASE_DEC|BASE_UNIT_STRING, &units_byte_bytes, 0x0,
+            "Negotiated SDU (offset 32 for version >= 315, else offset 12)", HFILL } },
+        { &hf_ac_tdu, { "Accepted TDU", "sqlnet.accept.tdu", FT_UINT32, BASE_DEC|BASE_UNIT_STRING, &units_byte_bytes, 0x0,
+            "Negotiated TDU (offset 36 for version >= 315, else offset 14)", HFILL } },
+        { &hf_ac_compression, { "Compression", "sqlnet.accept.compression", FT_UINT8, BASE_HEX, NULL, 0x0,
+            "0x80 on, 0x40 auto, (b & 0x3C) >> 2 scheme", HFILL } },
+        { &hf_ac_flags2, { "Flags 2", "sqlnet.accept.flags2", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_ac_f2_check_oob, { "Check out-of-band", "sqlnet.accept.flags2.check_oob", FT_BOOLEAN, 32, NULL, TNS_AF2_CHECK_OOB, NULL, HFILL } },
+        { &hf_ac_f2_poll_check, { "Poll and check", "sqlnet.accept.flags2.poll_check", FT_BOOLEAN, 32, NULL, TNS_AF2_POLL_AND_CHECK, NULL, HFILL } },
+        { &hf_ac_f2_eor, { "End of response supported", "sqlnet.accept.flags2.end_of_response", FT_BOOLEAN, 32, NULL, TNS_AF2_END_OF_RESPONSE, NULL, HFILL } },
+        { &hf_ac_f2_fast_auth, { "Fast authentication", "sqlnet.accept.flags2.fast_auth", FT_BOOLEAN, 32, NULL, TNS_AF2_FAST_AUTH, NULL, HFILL } },
+        { &hf_ac_uuid, { "Connection identifier", "sqlnet.accept.uuid", FT_BYTES, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_ac_data, { "Accept data", "sqlnet.accept.data", FT_BYTES, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+
+        { &hf_rf_user_reason, { "User reason", "sqlnet.refuse.user_reason", FT_UINT8, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_rf_system_reason, { "System reason", "sqlnet.refuse.system_reason", FT_UINT8, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_rf_data_length, { "Refuse data length", "sqlnet.refuse.data_length", FT_UINT16, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_rf_data, { "Refuse data", "sqlnet.refuse.data", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_rf_err, { "Refuse error (ERR=)", "sqlnet.refuse.err", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "TNS error code from the refuse text, e.g. 12514", HFILL } },
+
+        { &hf_rd_data_length, { "Redirect data length", "sqlnet.redirect.data_length", FT_UINT16, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_rd_data, { "Redirect data", "sqlnet.redirect.data", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+
+        { &hf_mk_type, { "Marker type", "sqlnet.marker.type", FT_UINT8, BASE_DEC, VALS(marker_type_vals), 0x0, NULL, HFILL } },
+        { &hf_mk_data_byte, { "Marker data byte", "sqlnet.marker.data_byte", FT_UINT8, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_mk_marker, { "Marker", "sqlnet.marker", FT_UINT8, BASE_DEC, VALS(marker_vals), 0x0, NULL, HFILL } },
+
+        { &hf_ct_command, { "Control command", "sqlnet.control.command", FT_UINT16, BASE_DEC, VALS(control_cmd_vals), 0x0, NULL, HFILL } },
+        { &hf_ct_error, { "Control error", "sqlnet.control.error", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_ct_data, { "Control data", "sqlnet.control.data", FT_BYTES, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+
+        { &hf_ab_user_reason, { "User reason", "sqlnet.abort.user_reason", FT_UINT8, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_ab_system_reason, { "System reason", "sqlnet.abort.system_reason", FT_UINT8, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_ab_data, { "Abort data", "sqlnet.abort.data", FT_BYTES, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+
+        { &hf_raw, { "Packet body", "sqlnet.body", FT_BYTES, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_unsync, { "Undecodable bytes", "sqlnet.undecoded", FT_BYTES, BASE_NONE, NULL, 0x0,
+            "Bytes that do not start with a valid TNS header", HFILL } },
+    };
+    static gint *ett[] = {
+        &ett_tns, &ett_flags, &ett_data_flags, &ett_service_options, &ett_nsi,
+        &ett_flags2, &ett_connect_data,
+    };
+    static ei_register_info ei[] = {
+        { &ei_unsync, { "sqlnet.unsynchronized", PI_UNDECODED, PI_NOTE,
+            "Not at a TNS packet boundary", EXPFILL } },
+        { &ei_bad_header, { "sqlnet.bad_header", PI_MALFORMED, PI_ERROR,
+            "Invalid TNS header", EXPFILL } },
+        { &ei_short_packet, { "sqlnet.short_packet", PI_MALFORMED, PI_ERROR,
+            "TNS packet shorter than its type's header", EXPFILL } },
+        { &ei_framing_guessed, { "sqlnet.framing_guessed", PI_PROTOCOL, PI_NOTE,
+            "No TNS handshake in the capture: length-field width decided from the headers", EXPFILL } },
+        { &ei_connect_deferred, { "sqlnet.connect.deferred", PI_SEQUENCE, PI_CHAT,
+            "Connect data follows in the next DATA packet", EXPFILL } },
+        { &ei_refused, { "sqlnet.refused", PI_RESPONSE_CODE, PI_WARN,
+            "Connection refused", EXPFILL } },
+        { &ei_redirect, { "sqlnet.redirected", PI_SEQUENCE, PI_NOTE,
+            "Connection redirected", EXPFILL } },
+        { &ei_marker, { "sqlnet.marker.expert", PI_SEQUENCE, PI_NOTE,
+            "Break/reset marker", EXPFILL } },
+        { &ei_control_error, { "sqlnet.control.expert", PI_RESPONSE_CODE, PI_NOTE,
+            "In-band error notification", EXPFILL } },
+        { &ei_abort, { "sqlnet.aborted", PI_SEQUENCE, PI_WARN,
+            "Connection aborted", EXPFILL } },
+        { &ei_exceeds_sdu, { "sqlnet.exceeds_sdu", PI_PROTOCOL, PI_WARN,
+            "TNS packet longer than the negotiated SDU", EXPFILL } },
+        { &ei_eof, { "sqlnet.eof", PI_SEQUENCE, PI_CHAT,
+            "End of session (EOF)", EXPFILL } },
+        { &ei_encrypted, { "sqlnet.encrypted", PI_UNDECODED, PI_CHAT,
+            "Payload encrypted by native network encryption", EXPFILL } },
+        { &ei_compressed, { "sqlnet.compressed", PI_UNDECODED, PI_NOTE,
+            "Compressed payload (network compression) is not decoded", EXPFILL } },
+    };
+    expert_module_t *expert;
+
+    proto_tns_layer = proto;
+    proto_register_field_array(proto, hf, array_length(hf));
+    proto_register_subtree_array(ett, array_length(ett));
+    expert = expert_register_protocol(proto);
+    expert_register_field_array(expert, ei, array_length(ei));
+}

@@ -1,0 +1,66 @@
+/* tns.h - the TNS packet layer: framing, packet types, handshake.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef SQLNET_TNS_H
+#define SQLNET_TNS_H
+
+#include <epan/packet.h>
+
+/* Packet types (byte 4 of every TNS header). */
+#define TNS_TYPE_CONNECT    1
+#define TNS_TYPE_ACCEPT     2
+#define TNS_TYPE_ACK        3
+#define TNS_TYPE_REFUSE     4
+#define TNS_TYPE_REDIRECT   5
+#define TNS_TYPE_DATA       6
+#define TNS_TYPE_NULL       7
+#define TNS_TYPE_ABORT      9
+#define TNS_TYPE_RESEND     11
+#define TNS_TYPE_MARKER     12
+#define TNS_TYPE_ATTENTION  13
+#define TNS_TYPE_CONTROL    14
+#define TNS_TYPE_DD         15
+#define TNS_TYPE_MAX        19
+
+#define TNS_HDR_LEN         8
+#define TNS_DATA_HDR_LEN    10
+
+/* Versions that change the wire format. */
+#define TNS_VERSION_MIN_LARGE_SDU  315   /* 32-bit lengths after ACCEPT; SDU at ACCEPT 32 */
+#define TNS_VERSION_MIN_FLAGS2     318   /* ACCEPT flags2 at offset 41 */
+#define TNS_VERSION_MIN_EOR        319   /* end-of-response */
+
+/* Largest SDU Oracle Net negotiates (2 MiB); no TNS packet is longer. */
+#define TNS_MAX_PACKET_LEN  2097152u
+
+/* DATA flags (offset 8). */
+#define TNS_DF_SEND_TOKEN     0x0001
+#define TNS_DF_REQ_CONFIRM    0x0002
+#define TNS_DF_CONFIRM        0x0004
+#define TNS_DF_RESERVED       0x0008
+#define TNS_DF_MORE_DATA      0x0020
+#define TNS_DF_EOF            0x0040
+#define TNS_DF_IMM_CONFIRM    0x0080
+#define TNS_DF_RTS            0x0100
+#define TNS_DF_NT_TRAILER     0x0200
+#define TNS_DF_COMPRESSED     0x0400
+#define TNS_DF_END_OF_REQUEST 0x0800
+#define TNS_DF_BEGIN_PIPELINE 0x1000
+#define TNS_DF_END_OF_RESPONSE 0x2000
+
+/* ACCEPT flags2 (offset 41, version >= 318). */
+#define TNS_AF2_CHECK_OOB        0x00000001u
+#define TNS_AF2_POLL_AND_CHECK   0x01000000u
+#define TNS_AF2_END_OF_RESPONSE  0x02000000u
+#define TNS_AF2_FAST_AUTH        0x10000000u
+
+void tns_register(int proto);
+
+/* TCP entry point: reassembles TNS packets and dissects each. */
+int tns_dissect_tcp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data);
+
+/* Heuristic test: does the segment start with a TNS CONNECT or ACCEPT? */
+gboolean tns_looks_like_handshake(tvbuff_t *tvb, packet_info *pinfo);
+
+#endif /* SQLNET_TNS_H */

@@ -1,0 +1,92 @@
+"""Run tshark with the staged sqlnet plugin, the way a user would.
+
+tshark run as root ignores WIRESHARK_PLUGIN_DIR, so as root every run drops
+to an unprivileged user with setpriv; captures and the plugin are first copied
+into a private world-readable folder so that user can read them wherever the
+checkout lives.
+"""
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD = Path(os.environ.get("SQLNET_BUILD_DIR", ROOT / "build"))
+SHARED = ROOT.parent / "shared"
+PUBLIC = SHARED / "captures" / "public"
+TEST_CAPTURES = ROOT / "test-captures"
+
+
+def staged_plugin():
+    hits = sorted((BUILD / "plugins").glob("*/epan/sqlnet.so"))
+    return hits[-1] if hits else None
+
+
+class Tshark:
+    """One sandbox (plugin dir + home) shared by all runs of a test session."""
+
+    def __init__(self):
+        plugin = staged_plugin()
+        if plugin is None:
+            raise RuntimeError(f"sqlnet.so not staged under {BUILD}/plugins: build first")
+        self.root_mode = os.geteuid() == 0
+        self.sandbox = Path(tempfile.mkdtemp(prefix="sqlnet-tshark-"))
+        os.chmod(self.sandbox, 0o755)
+        release = plugin.parent.parent.name
+        self.plugin_dir = self.sandbox / "plugins"
+        (self.plugin_dir / release / "epan").mkdir(parents=True)
+        shutil.copy2(plugin, self.plugin_dir / release / "epan" / "sqlnet.so")
+        lua_src = ROOT / "lua"
+        if lua_src.is_dir():
+            for f in lua_src.glob("*.lua"):
+                shutil.copy2(f, self.plugin_dir / f.name)
+        self.home = self.sandbox / "home"
+        self.home.mkdir()
+        self.captures = self.sandbox / "captures"
+        self.captures.mkdir()
+        for d in self.sandbox.rglob("*"):
+            os.chmod(d, 0o777 if d == self.home else (0o755 if d.is_dir() else 0o644))
+        self._copied = {}
+
+    def close(self):
+        shutil.rmtree(self.sandbox, ignore_errors=True)
+
+    def readable(self, path):
+        """Path of a copy of `path` that the unprivileged user can read."""
+        path = Path(path)
+        if not self.root_mode:
+            return path
+        if path not in self._copied:
+            dst = self.captures / f"{len(self._copied)}_{path.name}"
+            shutil.copyfile(path, dst)
+            os.chmod(dst, 0o644)
+            self._copied[path] = dst
+        return self._copied[path]
+
+    def command(self, args):
+        env_args = [f"HOME={self.home}", f"WIRESHARK_PLUGIN_DIR={self.plugin_dir}",
+                    "LC_ALL=C.UTF-8"]
+        base = ["env"] + env_args + ["tshark"] + list(args)
+        if self.root_mode:
+            base = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"] + base
+        return base
+
+    def run(self, capture, args=(), check=True, timeout=600):
+        """tshark -r capture args...; returns CompletedProcess (text)."""
+        cmd = self.command(["-r", str(self.readable(capture))] + list(args))
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        if check and proc.returncode != 0:
+            raise AssertionError(f"tshark failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stderr}")
+        return proc
+
+    def fields(self, capture, fields, display_filter=None, extra=()):
+        """Rows of -T fields output as lists of strings (one per field)."""
+        args = ["-T", "fields", "-E", "separator=\t", "-E", "occurrence=a", "-E", "aggregator=,"]
+        for f in fields:
+            args += ["-e", f]
+        if display_filter:
+            args += ["-Y", display_filter]
+        args += list(extra)
+        out = self.run(capture, args).stdout
+        return [line.split("\t") for line in out.splitlines()]
