@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""python-oracledb (thin mode) client driver for the capture generator.
+
+Usage: client.py '<json plan>'
+The plan gives the server address, credentials, requested SDU and a list of
+steps; the driver runs them with the real python-oracledb thin driver and
+prints ONE JSON line with its settings and the rows it actually received.
+
+Plan keys: host, port, service, user, password, sdu, arraysize, prefetchrows,
+sessions (concurrent connections, default 1), steps: list of
+  {"sql": "...", "arraysize": n, "prefetchrows": m, "repeat": k}
+  {"commit": true} | {"ping": true}
+"""
+
+import json
+import sys
+import threading
+
+import oracledb
+
+
+def run_session(plan, idx, out):
+    dsn = (f"(DESCRIPTION=(SDU={plan['sdu']})(ADDRESS=(PROTOCOL=tcp)(HOST={plan['host']})"
+           f"(PORT={plan['port']}))(CONNECT_DATA=(SERVICE_NAME={plan.get('service', 'freepdb1')})))")
+    res = {"session": idx, "statements": [], "rows_received": 0, "errors": []}
+    conn = oracledb.connect(user=plan.get("user", "scott"), password=plan.get("password", "tiger"),
+                            dsn=dsn)
+    res["server_version"] = conn.version
+    try:
+        for step in plan.get("steps", []):
+            if step.get("commit"):
+                conn.commit()
+                res["statements"].append({"action": "commit"})
+                continue
+            if step.get("ping"):
+                conn.ping()
+                res["statements"].append({"action": "ping"})
+                continue
+            for _ in range(int(step.get("repeat", 1))):
+                cur = conn.cursor()
+                cur.arraysize = int(step.get("arraysize", plan.get("arraysize", 100)))
+                cur.prefetchrows = int(step.get("prefetchrows", plan.get("prefetchrows", 2)))
+                entry = {"sql": step["sql"], "arraysize": cur.arraysize,
+                         "prefetchrows": cur.prefetchrows, "rows": 0, "error": None}
+                n = 0
+                nbytes = 0
+                try:
+                    cur.execute(step["sql"])
+                    while True:
+                        rows = cur.fetchmany(cur.arraysize)
+                        if not rows:
+                            break
+                        n += len(rows)
+                        for r in rows:
+                            nbytes += sum(len(str(v)) for v in r)
+                    entry["rows"] = n
+                    entry["value_chars"] = nbytes
+                except oracledb.Error as exc:
+                    err = exc.args[0]
+                    entry["error"] = getattr(err, "full_code", str(err))
+                    entry["error_message"] = getattr(err, "message", str(err))
+                    # rows the driver had received from the server before the error
+                    entry["rows"] = max(n, cur.rowcount or 0)
+                    entry["rows_consumed_before_error"] = n
+                    res["errors"].append(entry["error"])
+                res["rows_received"] += entry["rows"]
+                res["statements"].append(entry)
+                if step.get("keep_open") is not True:
+                    cur.close()
+    finally:
+        conn.close()
+    out[idx] = res
+
+
+def main():
+    plan = json.loads(sys.argv[1])
+    nsess = int(plan.get("sessions", 1))
+    out = [None] * nsess
+    errors = []
+
+    def target(i):
+        try:
+            run_session(plan, i, out)
+        except Exception as exc:  # report, do not hide
+            errors.append(f"session {i}: {exc!r}")
+
+    threads = [threading.Thread(target=target, args=(i,)) for i in range(nsess)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=float(plan.get("timeout_s", 600)))
+    report = {
+        "driver": "python-oracledb", "driver_version": oracledb.__version__, "thin": True,
+        "arraysize": plan.get("arraysize", 100), "prefetchrows": plan.get("prefetchrows", 2),
+        "sdu_requested": plan["sdu"], "sessions": [s for s in out if s],
+        "rows_received": sum(s["rows_received"] for s in out if s),
+        "statements": [st["sql"] for s in out if s for st in s["statements"] if "sql" in st],
+        "fatal_errors": errors,
+    }
+    print(json.dumps(report))
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

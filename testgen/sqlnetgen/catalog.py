@@ -1,0 +1,147 @@
+"""The scenario catalogue committed under test-captures/ (and the benchmark)."""
+
+from __future__ import annotations
+
+ROWS_TABLE = "SQLNET_ROWS"
+
+
+def table(name=ROWS_TABLE, rows=1000, row_bytes=100, **kw) -> dict:
+    d = {"name": name, "rows": rows, "row_bytes": row_bytes, "bvc": True}
+    d.update(kw)
+    return d
+
+
+def server(tns=319, eor=True, sdu_limit=2097152, fv=24, think=0, tables=None, **kw) -> dict:
+    d = {"tns_version": tns, "end_of_response": eor, "sdu_limit": sdu_limit, "field_version": fv,
+         "think_time_ms": think, "tables": tables or [table()]}
+    d.update(kw)
+    return d
+
+
+def plan(sdu=8192, arraysize=100, prefetchrows=2, steps=None, **kw) -> dict:
+    d = {"sdu": sdu, "arraysize": arraysize, "prefetchrows": prefetchrows,
+         "user": "scott", "password": "tiger", "service": "freepdb1",
+         "steps": steps if steps is not None else [{"sql": f"SELECT * FROM {ROWS_TABLE.lower()}"}]}
+    d.update(kw)
+    return d
+
+
+ARRAY_SIZES = [1, 2, 10, 15, 50, 100, 500, 1000, 5000]
+SDUS = [1024, 2048, 4096, 8192, 32767, 65535, 2097152]
+BENCH_ARRAY_SIZES = [10, 50, 100, 500, 1000, 5000]
+
+PUBLISHED_ROW_SIZES = [1511, 410, 730, 300, 200, 500]
+
+
+def scenarios() -> list[dict]:
+    out: list[dict] = []
+    sel = f"SELECT * FROM {ROWS_TABLE.lower()}"
+    for n in ARRAY_SIZES:
+        out.append({"name": f"arraysize_{n}", "client": "python", "mtu": 1500,
+                    "description": f"python-oracledb, 1000 rows x ~100 B, arraysize {n}, "
+                                   "prefetchrows 2, SDU 8192, TNS 319 + end-of-response",
+                    "server": server(), "plan": plan(arraysize=n)})
+    out.append({"name": "sweep_arraysize", "client": "python", "mtu": 1500,
+                "description": "bundled demo: one session, the same 1000-row table fetched at "
+                               "array sizes " + ", ".join(map(str, ARRAY_SIZES)),
+                "server": server(),
+                "plan": plan(steps=[{"sql": f"SELECT /* arraysize {n} */ * FROM {ROWS_TABLE.lower()}",
+                                     "arraysize": n} for n in ARRAY_SIZES])})
+    for mtu in (1500, 9000):
+        for sdu in SDUS:
+            out.append({"name": f"sdu_{sdu}_mtu_{mtu}", "client": "python", "mtu": mtu,
+                        "description": f"requested SDU {sdu} (server limit 2 MiB), MTU {mtu}; "
+                                       "1000 rows x ~100 B, arraysize 1000",
+                        "server": server(sdu_limit=2097152, tables=[table(bvc=False)]),
+                        "plan": plan(sdu=sdu, arraysize=1000)})
+    out.append({"name": "published_example", "client": "python", "mtu": 1500,
+                "description": "published worked example: SDU 2048, array size 3, rows of "
+                               "1511, 410, 730, 300, 200, 500 bytes (TNS 315, classic)",
+                "server": server(tns=315, eor=False, fv=12, sdu_limit=2048, tables=[
+                    {"name": "PUBLISHED_ROWS", "rows": 6, "row_sizes": PUBLISHED_ROW_SIZES,
+                     "columns": [{"name": "PAYLOAD", "type": "varchar", "size": 2000}]}]),
+                "plan": plan(sdu=2048, arraysize=3, prefetchrows=3,
+                             steps=[{"sql": "SELECT payload FROM published_rows"}])})
+    out.append({"name": "error_midfetch", "client": "python", "mtu": 1500,
+                "description": "ORA-01722 at row 750 during the 8th fetch: BREAK/RESET markers, "
+                               "client RESET, OER with the error (rowcount includes undelivered rows)",
+                "server": server(tables=[table(name="SQLNET_BAD", error_at_row=750,
+                                               error_code=1722), table(rows=50)]),
+                "plan": plan(steps=[{"sql": "SELECT * FROM sqlnet_bad"},
+                                    {"sql": "SELECT * FROM sqlnet_rows"}],
+                             arraysize=100)})
+    out.append({"name": "tns315_classic", "client": "python", "mtu": 1500,
+                "description": "TNS 315, field version 12, no end-of-response: responses end "
+                               "with the first OER/STA",
+                "server": server(tns=315, eor=False, fv=12, tables=[table(rows=500)]),
+                "plan": plan(arraysize=50, steps=[{"sql": "SELECT * FROM sqlnet_rows"},
+                                                  {"commit": True}, {"ping": True}])})
+    out.append({"name": "tns319_eor", "client": "python", "mtu": 1500,
+                "description": "TNS 319 with end-of-response (ACCEPT flags2 0x02000000): msg 29 and "
+                               "data flag 0x2000 on the last packet of every response after PRO/DTY",
+                "server": server(tables=[table(rows=500)]),
+                "plan": plan(arraysize=50, steps=[{"sql": "SELECT * FROM sqlnet_rows"},
+                                                  {"commit": True}, {"ping": True}])})
+    long_sql = ("SELECT /* long statement: " + "padding " * 60 + "*/ id, category, name, payload "
+                "FROM sqlnet_rows WHERE id > 0")
+    out.append({"name": "long_sql", "client": "python", "mtu": 1500,
+                "description": f"SQL of {len(long_sql)} bytes (> 252: DALC long form in OALL8)",
+                "server": server(tables=[table(rows=100)]),
+                "plan": plan(arraysize=50, steps=[{"sql": long_sql}])})
+    big_sql = ("SELECT /* large request: " + "0123456789abcdef " * 300 + "*/ * FROM sqlnet_rows")
+    out.append({"name": "large_request", "client": "python", "mtu": 1500,
+                "description": f"OALL8 of ~{len(big_sql) + 100} bytes with SDU 1024: the request "
+                               "spans several TNS DATA packets",
+                "server": server(sdu_limit=1024, tables=[table(rows=200)]),
+                "plan": plan(sdu=1024, arraysize=100, steps=[{"sql": big_sql}])})
+    out.append({"name": "two_sessions", "client": "python", "mtu": 1500,
+                "description": "two concurrent python-oracledb sessions in one capture",
+                "server": server(tables=[table(rows=300)]),
+                "plan": plan(arraysize=20, sessions=2)})
+    out.append({"name": "mtu_576", "client": "python", "mtu": 576,
+                "description": "MTU 576 (TCP payload <= 536), SDU 8192, arraysize 100",
+                "server": server(tables=[table(rows=500)]),
+                "plan": plan(arraysize=100)})
+    out.append({"name": "nonstd_port", "client": "python", "mtu": 1500, "port": 49161,
+                "description": "server on port 49161 (heuristic detection)",
+                "server": server(tables=[table(rows=200)]),
+                "plan": plan(arraysize=25)})
+    out.append({"name": "cursor_reexec", "client": "python", "mtu": 1500,
+                "description": "same query executed 3 times: OALL8 then re-execute-and-fetch (0x4E) "
+                               "with num_iters = prefetchrows on the cached cursor",
+                "server": server(tables=[table(rows=120)]),
+                "plan": plan(arraysize=50, prefetchrows=5,
+                             steps=[{"sql": "SELECT * FROM sqlnet_rows", "repeat": 3}])})
+    out.append({"name": "think_time", "client": "python", "mtu": 1500,
+                "description": "server think time 20 ms per call (service time visible in frame times)",
+                "server": server(think=20, tables=[table(rows=200)]),
+                "plan": plan(arraysize=50)})
+    out.append({"name": "node_basic", "client": "node", "mtu": 1500,
+                "description": "node-oracledb thin: fetchArraySize 40, prefetchRows 5, SDU 4096",
+                "server": server(tables=[table(rows=300)]),
+                "plan": plan(sdu=4096, arraysize=40, prefetchrows=5)})
+    out.append({"name": "node_tns315", "client": "node", "mtu": 1500,
+                "description": "node-oracledb thin against a TNS 315 / fv 12 server (no EOR)",
+                "server": server(tns=315, eor=False, fv=12, tables=[table(rows=200)]),
+                "plan": plan(sdu=8192, arraysize=100, prefetchrows=2)})
+    out.append({"name": "goora_basic", "client": "goora", "mtu": 1500,
+                "description": "go-ora v2: PREFETCH_ROWS 30, SDU 8192 (ANO negotiation, OVERSION)",
+                "server": server(tables=[table(rows=300)]),
+                "plan": plan(sdu=8192, arraysize=30, prefetchrows=30)})
+    return out
+
+
+def bench_scenario(rows: int = 1_000_000) -> dict:
+    return {"name": "bench", "client": "python", "mtu": 1500, "timeout_s": 3600,
+            "description": f"benchmark: {rows} rows x ~100 B fetched at array sizes "
+                           + ", ".join(map(str, BENCH_ARRAY_SIZES)),
+            "server": server(tables=[table(rows=rows, bvc=False)]),
+            "plan": plan(steps=[{"sql": f"SELECT /* arraysize {n} */ * FROM sqlnet_rows",
+                                 "arraysize": n} for n in BENCH_ARRAY_SIZES], timeout_s=3600)}
+
+
+CI_SCENARIOS = ["arraysize_100", "error_midfetch", "node_basic", "goora_basic"]
+
+
+def by_name() -> dict:
+    return {s["name"]: s for s in scenarios()}

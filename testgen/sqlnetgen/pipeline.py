@@ -1,0 +1,405 @@
+"""Capture pipeline: network namespaces + veth + dumpcap + scripted server + real client.
+
+netns mode (root / CAP_NET_ADMIN):
+    sqlnetgen-<rand>-s  (10.200.0.1, server, dumpcap on its veth end)
+    sqlnetgen-<rand>-c  (10.200.0.2, client)
+  joined by a veth pair with the scenario MTU and TSO/GSO/GRO off, so every
+  frame on the wire is really at most MTU bytes.
+loopback mode: server on 127.0.0.1, dumpcap on lo (no MTU control).
+text2pcap mode: the server itself hex-dumps both directions; text2pcap -D -T
+  turns that into a pcap (no capture privileges needed).
+
+Everything started here is killed and every namespace deleted in `finally`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from . import GENERATOR_VERSION
+
+TESTGEN = Path(__file__).resolve().parent.parent
+CLIENTS = TESTGEN / "clients"
+SERVER_ADDR = "10.200.0.1"
+CLIENT_ADDR = "10.200.0.2"
+
+
+class PipelineError(RuntimeError):
+    pass
+
+
+def _run(cmd, check=True, timeout=30, **kw):
+    return subprocess.run(cmd, check=check, timeout=timeout, capture_output=True, text=True, **kw)
+
+
+def have_tool(name: str) -> bool:
+    return shutil.which(name) is not None
+
+
+def netns_available() -> tuple[bool, str]:
+    if os.geteuid() != 0:
+        return False, "not root"
+    if not have_tool("ip"):
+        return False, "iproute2 (ip) missing"
+    name = f"sqlnetgen-probe{secrets.token_hex(3)}"
+    try:
+        r = _run(["ip", "netns", "add", name], check=False)
+        if r.returncode != 0:
+            return False, f"ip netns add failed: {r.stderr.strip()}"
+        return True, "ok"
+    finally:
+        _run(["ip", "netns", "del", name], check=False)
+
+
+# --- client commands ---------------------------------------------------------
+def client_command(driver: str, plan: dict) -> list[str]:
+    arg = json.dumps(plan)
+    if driver == "python":
+        return [sys.executable, str(CLIENTS / "python" / "client.py"), arg]
+    if driver == "node":
+        node = shutil.which("node")
+        if not node:
+            raise PipelineError("node not installed")
+        if not (CLIENTS / "node" / "node_modules" / "oracledb").exists():
+            raise PipelineError("node-oracledb not installed (run testgen/setup.sh)")
+        return [node, str(CLIENTS / "node" / "client.js"), arg]
+    if driver == "goora":
+        binary = goora_binary()
+        return [str(binary), arg]
+    raise PipelineError(f"unknown driver {driver}")
+
+
+def go_tool() -> str | None:
+    for cand in (shutil.which("go"), "/usr/local/go/bin/go"):
+        if cand and os.path.exists(cand):
+            return cand
+    return None
+
+
+def goora_binary() -> Path:
+    src = CLIENTS / "goora"
+    out = src / "bin" / "goora-client"
+    newest_src = max((p.stat().st_mtime for p in src.glob("*.go")), default=0)
+    for extra in ("go.mod", "go.sum"):
+        if (src / extra).exists():
+            newest_src = max(newest_src, (src / extra).stat().st_mtime)
+    if out.exists() and out.stat().st_mtime >= newest_src:
+        return out
+    go = go_tool()
+    if not go:
+        raise PipelineError("go toolchain not installed")
+    env = dict(os.environ, GOFLAGS="-mod=mod", CGO_ENABLED="0")
+    r = subprocess.run([go, "build", "-o", str(out), "."], cwd=src, env=env,
+                       capture_output=True, text=True, timeout=600)
+    if r.returncode != 0:
+        raise PipelineError(f"go build failed: {r.stderr[-2000:]}")
+    return out
+
+
+def driver_available(driver: str) -> tuple[bool, str]:
+    try:
+        if driver == "python":
+            import importlib.util
+            if importlib.util.find_spec("oracledb") is None:
+                return False, "python-oracledb not installed"
+            return True, "ok"
+        if driver == "node":
+            if not shutil.which("node"):
+                return False, "node not installed"
+            if not (CLIENTS / "node" / "node_modules" / "oracledb").exists():
+                return False, "node-oracledb not installed (npm ci in testgen/clients/node)"
+            return True, "ok"
+        if driver == "goora":
+            if not go_tool() and not (CLIENTS / "goora" / "bin" / "goora-client").exists():
+                return False, "go toolchain not installed"
+            goora_binary()
+            return True, "ok"
+    except PipelineError as exc:
+        return False, str(exc)
+    return False, f"unknown driver {driver}"
+
+
+# --- the run ---------------------------------------------------------------
+class Run:
+    def __init__(self, scenario: dict, outdir: Path, mode: str | None = None, verbose=False):
+        self.scn = scenario
+        self.outdir = Path(outdir)
+        self.verbose = verbose
+        self.tag = secrets.token_hex(3)
+        self.ns_s = f"sqlnetgen-{self.tag}-s"
+        self.ns_c = f"sqlnetgen-{self.tag}-c"
+        self.veth_s = f"sg{self.tag}s"
+        self.veth_c = f"sg{self.tag}c"
+        self.procs: list[subprocess.Popen] = []
+        self.namespaces: list[str] = []
+        self.tmp = Path(tempfile.mkdtemp(prefix="sqlnetgen-"))
+        self.mode = mode
+
+    def log(self, *a):
+        if self.verbose:
+            print(f"[{self.scn['name']}]", *a, file=sys.stderr)
+
+    # namespaces ---------------------------------------------------------
+    def setup_netns(self, mtu: int):
+        for ns in (self.ns_s, self.ns_c):
+            _run(["ip", "netns", "add", ns])
+            self.namespaces.append(ns)
+        _run(["ip", "link", "add", self.veth_s, "netns", self.ns_s, "type", "veth",
+              "peer", "name", self.veth_c, "netns", self.ns_c])
+        for ns, dev, addr in ((self.ns_s, self.veth_s, SERVER_ADDR),
+                              (self.ns_c, self.veth_c, CLIENT_ADDR)):
+            ex = ["ip", "netns", "exec", ns]
+            _run(ex + ["ip", "link", "set", "lo", "up"])
+            _run(ex + ["ip", "link", "set", dev, "mtu", str(mtu)])
+            _run(ex + ["ip", "addr", "add", f"{addr}/24", "dev", dev])
+            _run(ex + ["ip", "link", "set", dev, "up"])
+            if have_tool("ethtool"):
+                _run(ex + ["ethtool", "-K", dev, "tso", "off", "gso", "off", "gro", "off"],
+                     check=False)
+                for feat in ("tx-checksumming", "rx-checksumming"):
+                    # keep checksums valid in the capture (no checksum offload on veth)
+                    _run(ex + ["ethtool", "-K", dev, feat, "off"], check=False)
+
+    def teardown(self):
+        for p in reversed(self.procs):
+            if p.poll() is None:
+                try:
+                    os.killpg(p.pid, signal.SIGTERM)
+                except (ProcessLookupError, PermissionError):
+                    pass
+        deadline = time.time() + 5
+        for p in self.procs:
+            try:
+                p.wait(timeout=max(0.1, deadline - time.time()))
+            except subprocess.TimeoutExpired:
+                try:
+                    os.killpg(p.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+                p.wait(timeout=5)
+        for ns in self.namespaces:
+            _run(["ip", "netns", "del", ns], check=False)
+        self.namespaces.clear()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def popen(self, cmd, ns=None, **kw):
+        if ns:
+            cmd = ["ip", "netns", "exec", ns] + cmd
+        p = subprocess.Popen(cmd, start_new_session=True, **kw)
+        self.procs.append(p)
+        return p
+
+    # main -------------------------------------------------------------------
+    def execute(self) -> dict:
+        scn = self.scn
+        name = scn["name"]
+        mtu = int(scn.get("mtu", 1500))
+        port = int(scn.get("port", 1521))
+        mode = self.mode or ("netns" if netns_available()[0] else
+                             ("loopback" if os.geteuid() == 0 and have_tool("dumpcap") else "text2pcap"))
+        self.mode = mode
+        self.outdir.mkdir(parents=True, exist_ok=True)
+        pcap = self.outdir / f"{name}.pcapng"
+        if pcap.exists():
+            pcap.unlink()
+        server_addr = SERVER_ADDR if mode == "netns" else "127.0.0.1"
+        if mode != "netns" and port == 1521 and scn.get("loopback_port_shift", True):
+            pass
+        cfg = dict(scn.get("server", {}))
+        cfg.update({"address": server_addr, "port": port,
+                    "max_connections": int(scn.get("plan", {}).get("sessions", 1)) * int(scn.get("client_runs", 1)),
+                    "max_runtime_s": float(scn.get("timeout_s", 900))})
+        if mode == "text2pcap":
+            cfg["hexdump"] = str(self.tmp / "dump.txt")
+        cfg_path = self.tmp / "server.json"
+        cfg_path.write_text(json.dumps(cfg))
+        stats_path = self.tmp / "stats.json"
+        ready = self.tmp / "ready"
+        env = dict(os.environ, PYTHONPATH=str(TESTGEN) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        try:
+            ns_s = ns_c = None
+            iface = "lo"
+            if mode == "netns":
+                self.setup_netns(mtu)
+                ns_s, ns_c, iface = self.ns_s, self.ns_c, self.veth_s
+            cap = None
+            if mode in ("netns", "loopback"):
+                capfile = self.tmp / "cap.pcapng"
+                cap_filter = f"tcp port {port}"
+                cap_err = open(self.tmp / "dumpcap.err", "w")
+                cap = self.popen(["dumpcap", "-q", "-i", iface, "-f", cap_filter, "-w", str(capfile)],
+                                 ns=ns_s, stdout=subprocess.DEVNULL, stderr=cap_err)
+                self._wait_for(lambda: capfile.exists() and capfile.stat().st_size > 0, 15,
+                               "dumpcap did not start")
+                time.sleep(0.3)
+            srv_log = open(self.tmp / "server.log", "w")
+            srv = self.popen([sys.executable, "-m", "sqlnetgen.server", "--config", str(cfg_path),
+                              "--stats", str(stats_path), "--ready", str(ready)],
+                             ns=ns_s, env=env, stdout=srv_log, stderr=subprocess.STDOUT)
+            self._wait_for(lambda: ready.exists(), 20, "server did not start")
+            plan = dict(scn["plan"])
+            plan.update({"host": server_addr, "port": port})
+            reports = []
+            for _ in range(int(scn.get("client_runs", 1))):
+                cmd = client_command(scn["client"], plan)
+                self.log("client:", " ".join(cmd[:2]))
+                cp = subprocess.run((["ip", "netns", "exec", ns_c] if ns_c else []) + cmd,
+                                    capture_output=True, text=True,
+                                    timeout=float(scn.get("timeout_s", 900)), env=env)
+                lines = [ln for ln in cp.stdout.splitlines() if ln.startswith("{")]
+                if cp.returncode != 0 or not lines:
+                    raise PipelineError(f"client failed rc={cp.returncode}: {cp.stderr[-3000:]} "
+                                        f"{cp.stdout[-2000:]}\nserver log: "
+                                        f"{(self.tmp / 'server.log').read_text()[-3000:]}")
+                reports.append(json.loads(lines[-1]))
+            # wait until the server has recorded every connection as closed
+            nconn = cfg["max_connections"]
+
+            def _all_closed():
+                if not stats_path.exists():
+                    return False
+                try:
+                    st = json.loads(stats_path.read_text())
+                except json.JSONDecodeError:
+                    return False
+                cs = st.get("connections", [])
+                return len(cs) >= nconn and all(c.get("closed_reason") for c in cs)
+            self._wait_for(_all_closed, 30, "server did not record all connections")
+            srv.send_signal(signal.SIGTERM)
+            srv.wait(timeout=15)
+            if cap is not None:
+                time.sleep(0.5)                 # let FIN/ACK reach the capture
+                cap.send_signal(signal.SIGTERM)
+                cap.wait(timeout=15)
+                shutil.move(str(self.tmp / "cap.pcapng"), pcap)
+            else:
+                self._text2pcap(Path(cfg["hexdump"]), pcap, port)
+            stats = json.loads(stats_path.read_text())
+            manifest = build_manifest(scn, mode, mtu, server_addr, port, cfg, reports, stats, pcap)
+            (self.outdir / f"{name}.json").write_text(json.dumps(manifest, indent=1) + "\n")
+            return manifest
+        finally:
+            self.teardown()
+
+    def _text2pcap(self, dump: Path, pcap: Path, port: int):
+        r = _run(["text2pcap", "-q", "-D", "-n", "-t", "%s.", "-T", f"54321,{port}",
+                  str(dump), str(pcap)], check=False, timeout=300)
+        if r.returncode != 0:
+            raise PipelineError(f"text2pcap failed: {r.stderr}")
+
+    def _wait_for(self, cond, timeout, what):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if cond():
+                return
+            for p in self.procs:
+                if p.poll() is not None and p.returncode not in (0, None):
+                    log = self.tmp / "server.log"
+                    raise PipelineError(f"{what}: process {p.args[:6]} exited {p.returncode}; "
+                                        f"{log.read_text()[-2000:] if log.exists() else ''}")
+            time.sleep(0.05)
+        raise PipelineError(what)
+
+
+# --- manifest ------------------------------------------------------------------
+def tcp_segments(pcap: Path) -> list[dict]:
+    """Frames via tshark *core* fields only (no Oracle dissector involved)."""
+    r = _run(["tshark", "-r", str(pcap), "-n", "-o", "tcp.relative_sequence_numbers:TRUE",
+              "-T", "fields", "-E", "separator=,", "-e", "frame.number", "-e", "frame.time_epoch",
+              "-e", "tcp.srcport", "-e", "tcp.dstport", "-e", "tcp.seq", "-e", "tcp.len"],
+             timeout=900)
+    out = []
+    for line in r.stdout.splitlines():
+        parts = line.split(",")
+        if len(parts) < 6 or not parts[4]:
+            continue
+        out.append({"frame": int(parts[0]), "time": float(parts[1]), "sport": int(parts[2]),
+                    "dport": int(parts[3]), "seq": int(parts[4]), "len": int(parts[5] or 0)})
+    return out
+
+
+def _annotate_segments(conn: dict, segs: list[dict], server_port: int):
+    cport = conn["client_port"]
+    s2c = [s for s in segs if s["sport"] == server_port and s["dport"] == cport and s["len"] > 0]
+    c2s = [s for s in segs if s["sport"] == cport and s["dport"] == server_port and s["len"] > 0]
+    conn["tcp_segments_server"] = len(s2c)
+    conn["tcp_segments_client"] = len(c2s)
+    conn["max_tcp_payload_server"] = max((s["len"] for s in s2c), default=0)
+    conn["max_tcp_payload_client"] = max((s["len"] for s in c2s), default=0)
+
+    def covering(stream, lo, hi):
+        res = [s for s in stream if s["seq"] - 1 < hi and s["seq"] - 1 + s["len"] > lo]
+        return res
+    for req in conn["requests"]:
+        resp = req["response"]
+        lo, hi = resp.get("stream_offset", [0, 0])
+        cov = covering(s2c, lo, hi)
+        resp["tcp_segments"] = len(cov)
+        if cov:
+            resp["first_frame"] = cov[0]["frame"]
+            resp["last_frame"] = cov[-1]["frame"]
+            resp["first_frame_time"] = cov[0]["time"]
+            resp["last_frame_time"] = cov[-1]["time"]
+        rlo, rhi = req.get("request_stream_offset") or [None, None]
+        if rlo is not None:
+            rc = covering(c2s, rlo, rhi)
+            req["request_tcp_segments"] = len(rc)
+            if rc:
+                req["request_first_frame"] = rc[0]["frame"]
+                req["request_frame_time"] = rc[0]["time"]
+
+
+def build_manifest(scn, mode, mtu, server_addr, port, cfg, reports, stats, pcap: Path) -> dict:
+    plan = scn["plan"]
+    rep = reports[0]
+    rows_received = sum(r.get("rows_received", 0) for r in reports)
+    statements = [s for r in reports for s in r.get("statements", [])]
+    client = {
+        "driver": rep.get("driver"), "driver_version": rep.get("driver_version"),
+        "arraysize": plan.get("arraysize"), "prefetchrows": plan.get("prefetchrows"),
+        "sdu_requested": plan.get("sdu"), "rows_received": rows_received,
+        "statements": statements, "sessions": plan.get("sessions", 1),
+        "steps": plan.get("steps"), "report": reports if len(reports) > 1 else rep,
+    }
+    conns = stats["connections"]
+    segs = tcp_segments(pcap) if pcap.exists() else []
+    for c in conns:
+        c.pop("connect_data", None)
+        if segs:
+            _annotate_segments(c, segs, port)
+    server = {"address": server_addr, "port": port,
+              "tns_version": cfg.get("tns_version", 319),
+              "end_of_response": bool(cfg.get("end_of_response", True)),
+              "sdu_limit": cfg.get("sdu_limit", 8192),
+              "think_time_ms": cfg.get("think_time_ms", 0),
+              "field_version": cfg.get("field_version", 24),
+              "tables": cfg.get("tables", [])}
+    return {
+        "scenario": scn["name"], "capture": pcap.name, "mode": mode, "mtu": mtu if mode == "netns" else None,
+        "generator_version": GENERATOR_VERSION, "description": scn.get("description", ""),
+        "client": client, "server": server, "connections": conns,
+        "capture_bytes": pcap.stat().st_size if pcap.exists() else None,
+        "notes": {
+            "round_trips": "TTC requests answered by the server (PRO, DTY, auth and every "
+                           "function call); CONNECT/ACCEPT, ANO and the closing EOF packet excluded",
+            "bytes_tns": "sum of TNS packet lengths (header included) after the ACCEPT, all packet "
+                         "types (DATA, MARKER); ANO and EOF packets are in other_*_tns_bytes",
+            "bytes_socket": "everything written/read on the socket incl. CONNECT/ACCEPT",
+            "response.packet_lengths": "TNS packets of the response in order, MARKER packets of an "
+                                       "error response included",
+            "stream_offset": "[first, end) byte offsets of the response in the server->client TCP "
+                             "stream (request_stream_offset: client->server)",
+            "rows_requested": "row count the client put on the wire as parsed by the server: "
+                              "OALL8 prefetch rows (new cursor) or al8i4[1] (open cursor), "
+                              "OFETCH rows, OEXFEN num_iters",
+        },
+    }

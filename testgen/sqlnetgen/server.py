@@ -1,0 +1,1126 @@
+"""Scripted Oracle SQL*Net (TNS/TTC) server for capture generation.
+
+It speaks just enough of the protocol for real thin clients (python-oracledb,
+node-oracledb, go-ora) to connect, authenticate (O5LOGON, 11g verifier 0x1B25),
+run queries over synthetic tables, fetch, commit, ping and log off.  Every
+response is cut into DATA packets no larger than the negotiated SDU, and the
+server keeps V$-style counters per connection and a record of every request /
+response, which the pipeline writes into the capture's ground-truth manifest.
+
+Run:  python3 -m sqlnetgen.server --config cfg.json --stats out.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import re
+import signal
+import socket
+import struct
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+
+from . import tns
+from .tables import DUAL, CHARSET_AL32UTF8, Table
+from .ttc import (NeedMore, Reader, bytes_with_length, dalc, enc_sint, keyword_value,
+                  oracle_date, str_with_length, ub1, ub2, ub4, ub8)
+
+# --- message types / function codes (doc section 3) ------------------------
+MSG_PROTOCOL, MSG_DATA_TYPES, MSG_FUNCTION, MSG_ERROR = 1, 2, 3, 4
+MSG_ROW_HEADER, MSG_ROW_DATA, MSG_PARAMETER, MSG_STATUS = 6, 7, 8, 9
+MSG_DESCRIBE_INFO, MSG_PIGGYBACK, MSG_BIT_VECTOR, MSG_END_OF_RESPONSE = 16, 17, 21, 29
+MSG_FAST_AUTH = 34
+
+FUNC_NAMES = {
+    0x02: "OOPEN", 0x04: "OREEXECUTE", 0x05: "OFETCH", 0x08: "OCLOSE", 0x09: "OLOGOFF",
+    0x0E: "OCOMMIT", 0x0F: "OROLLBACK", 0x14: "OCANCEL", 0x3B: "OVERSION",
+    0x4E: "OEXFEN", 0x5E: "OALL8", 0x69: "OCCA", 0x73: "OAUTH", 0x76: "OSESSKEY",
+    0x78: "OCANA", 0x87: "OSETE2E", 0x93: "OPING", 0x9A: "OKEYVAL", 0xB0: "OSESSSTATE",
+}
+
+EXEC_PARSE, EXEC_EXECUTE, EXEC_FETCH = 0x01, 0x20, 0x40
+
+CCAP_FIELD_VERSION = 7
+CCAP_UB2_DTY = 27
+CCAP_TTC3 = 37
+CCAP_TTC4 = 40
+CCAP_BIG_CHUNK_CLR = 0x20
+CCAP_END_OF_RESPONSE = 0x20
+DTY_SB1 = 27
+
+VERIFIER_11G = 0x1B25
+ORA_MESSAGES = {
+    942: "ORA-00942: table or view does not exist",
+    1403: "ORA-01403: no data found",
+    1722: "ORA-01722: invalid number",
+    1001: "ORA-01001: invalid cursor",
+    3115: "ORA-03115: unsupported network datatype or representation",
+}
+
+# Server "format descriptor" (FDO) in the PRO reply, as sent by 19c/23ai servers;
+# bytes [5],[6] give the two leading array lengths, the db charset and the
+# national charset (AL16UTF16 = 2000) follow at ix+1..ix+4 (ix = 6 + fdo[5] + fdo[6]).
+_FDO_HEAD = bytes.fromhex(
+    "0000006001240f050b0c030c0c0504050d06090708050505050f05050505050a0505050505"
+    "04050607080823472347081123081141b04700")
+
+
+def _fdo(charset: int) -> bytes:
+    head = bytearray(_FDO_HEAD)
+    ix = 6 + head[5] + head[6]
+    body = head[:ix] + bytes((0x83,)) + struct.pack(">HH", charset, 2000) + b"\x03"
+    return bytes(body) + bytes(100 - len(body))
+
+
+def _server_compile_caps(fv: int) -> bytes:
+    """Server compile-time capabilities (PRO reply).  [7] = field version.
+    TTC4 (40) leaves EXPLICIT_BOUNDARY (0x40) clear so that clients do not try
+    session-state (request boundary) piggybacks on us."""
+    caps = bytearray.fromhex(
+        "0601010" "16f07010c010101010101017fff030e03030101ff01ffff010b0101ff01060be2017f050f0f0d")
+    caps[CCAP_FIELD_VERSION] = fv
+    caps[CCAP_TTC4] = 0x0F | CCAP_END_OF_RESPONSE if fv >= 24 else 0x0F
+    return bytes(caps)
+
+
+_SERVER_RUNTIME_CAPS = bytes.fromhex("02010001180077")  # [6] & 0x04: 32K strings; no 0x10
+
+
+# ---------------------------------------------------------------------------
+@dataclass
+class Cursor:
+    cid: int
+    sql: str
+    table: Table | None
+    pos: int = 0           # rows already processed (cumulative row count)
+    last_values: list | None = None
+    failed: bool = False
+
+
+@dataclass
+class Session:
+    fv: int = 24                 # effective TTC field version
+    client_fv: int = 0
+    eor: bool = False            # end-of-response in use (ACCEPT flags2 + client DTY ccap[40])
+    accept_eor: bool = False
+    big_chunks: bool = True
+    sb1_universal: bool = False  # DTY rep of SB1 == 1 (go-ora, JDBC) vs raw (python)
+    ub2_dty: bool = True
+    client_name: str = ""
+    seq: int = 0                 # end-to-end seq counter for OER/STA
+    cursors: dict = field(default_factory=dict)
+    next_cursor: int = 2
+    verifier_salt: bytes = b""
+    server_sesskey: bytes = b""
+    password_key: bytes = b""
+    combo_key: bytes = b""
+    user: str = ""
+
+
+class ClientGone(Exception):
+    pass
+
+
+# ---------------------------------------------------------------------------
+class Connection:
+    """One client connection; runs in its own thread."""
+
+    def __init__(self, server: "OracleServer", sock: socket.socket, addr):
+        self.srv = server
+        self.cfg = server.cfg
+        self.sock = sock
+        self.addr = addr
+        self.large = False
+        self.sdu = 8192
+        self.tdu = 8192
+        self.s = Session(fv=int(self.cfg.get("field_version", 24)))
+        self.rbuf = bytearray()
+        self.rpos = 0          # bytes of the client->server stream consumed so far
+        self.wpos = 0          # bytes of the server->client stream written so far
+        self.stats = {
+            "round_trips": 0, "bytes_sent_tns": 0, "bytes_received_tns": 0,
+            "bytes_sent_socket": 0, "bytes_received_socket": 0, "rows_sent": 0,
+            "execute_count": 0, "fetch_calls": 0, "parse_count": 0, "user_commits": 0,
+            "markers_sent": 0, "markers_received": 0,
+            "other_sent_tns_bytes": 0, "other_received_tns_bytes": 0,
+        }
+        self.info = {"client_address": addr[0], "client_port": addr[1]}
+        self.requests: list[dict] = []
+        self.rng = random.Random(hash((addr[1], self.cfg.get("seed", 1))))
+        self.closed_reason = None
+        self.session_start = time.time()
+
+    # --- socket / packet I/O ---------------------------------------------
+    def _recv_exact(self, n: int) -> bytes:
+        while len(self.rbuf) < n:
+            chunk = self.sock.recv(max(65536, n - len(self.rbuf)))
+            if not chunk:
+                raise ClientGone("client closed")
+            self.stats["bytes_received_socket"] += len(chunk)
+            self.rbuf += chunk
+        out = bytes(self.rbuf[:n])
+        del self.rbuf[:n]
+        self.rpos += n
+        return out
+
+    def read_packet(self) -> tuple[int, int, bytes]:
+        hdr = self._recv_exact(8)
+        length, ptype, flags = tns.parse_header(hdr, self.large)
+        if length < 8:
+            raise ClientGone(f"bad packet length {length}")
+        body = self._recv_exact(length - 8)
+        pkt = hdr + body
+        if self.large:
+            self.stats["bytes_received_tns"] += length
+        return ptype, flags, pkt
+
+    def send_raw(self, data: bytes):
+        self.sock.sendall(data)
+        self.stats["bytes_sent_socket"] += len(data)
+        self.wpos += len(data)
+
+    def send_packets(self, packets: list[bytes]) -> list[int]:
+        """Send TNS packets (one sendall each: a server writes one packet at a time)."""
+        lengths = []
+        for p in packets:
+            self.send_raw(p)
+            lengths.append(len(p))
+            if self.large:
+                self.stats["bytes_sent_tns"] += len(p)
+        return lengths
+
+    # --- handshake ----------------------------------------------------------
+    def handshake(self):
+        ptype, _, pkt = self.read_packet()
+        if ptype != tns.CONNECT:
+            raise ClientGone(f"expected CONNECT, got {ptype}")
+        c = tns.parse_connect(pkt)
+        if c.data_length and not c.connect_data:
+            # descriptor > 230 bytes: follows in a DATA packet (2-byte length)
+            ptype2, _, pkt2 = self.read_packet()
+            c.connect_data = pkt2[10:].decode("latin-1")
+        cfg = self.cfg
+        version = min(int(cfg.get("tns_version", 319)), c.version)
+        if version < 315:
+            version = 315
+        sdu_limit = int(cfg.get("sdu_limit", 8192))
+        self.sdu = max(512, min(c.sdu or 8192, sdu_limit))
+        self.tdu = min(c.tdu or self.sdu, int(cfg.get("tdu_limit", 2097152)))
+        flags2 = 0
+        if version >= 319 and cfg.get("end_of_response", True):
+            flags2 |= tns.ACCEPT_FLAG2_HAS_END_OF_RESPONSE
+            self.s.accept_eor = True
+        uuid = self.rng.getrandbits(128).to_bytes(16, "big")
+        acc = tns.build_accept(version, self.sdu, self.tdu, flags2, uuid=uuid)
+        self.send_raw(acc)
+        self.large = version >= 315
+        self.info.update({
+            "connect_version": c.version, "accepted_version": version,
+            "connect_sdu_requested": c.sdu, "connect_tdu_requested": c.tdu,
+            "negotiated_sdu": self.sdu, "negotiated_tdu": self.tdu,
+            "accept_flags2": flags2, "connect_data": c.connect_data,
+        })
+
+    # --- request assembly -------------------------------------------------
+    def read_request(self) -> tuple[bytes, list[int], int] | None:
+        """Read one TTC request (possibly spread over several DATA packets).
+        Returns (payload, packet lengths, data flags of last packet) or None on EOF."""
+        payload = bytearray()
+        lengths: list[int] = []
+        self.req_stream_start = None
+        while True:
+            start = self.rpos
+            ptype, hflags, pkt = self.read_packet()
+            if ptype == tns.DATA and self.req_stream_start is None:
+                self.req_stream_start = start
+            if ptype == tns.MARKER:
+                self.stats["markers_received"] += 1
+                self.stats["other_received_tns_bytes"] += len(pkt)
+                continue
+            if ptype != tns.DATA:
+                self.stats["other_received_tns_bytes"] += len(pkt)
+                continue
+            dflags = struct.unpack(">H", pkt[8:10])[0]
+            if dflags & tns.DATA_FLAG_EOF:
+                self.stats["other_received_tns_bytes"] += len(pkt)
+                return None
+            payload += pkt[10:]
+            lengths.append(len(pkt))
+            full = len(pkt) >= self.sdu
+            state = self.request_complete(bytes(payload))
+            if state == "complete":
+                return bytes(payload), lengths, dflags
+            if state == "unknown" and not full:
+                return bytes(payload), lengths, dflags
+            if state == "need_more" and not full:
+                # the parser wants more although the packet was not full: wait
+                # briefly for a continuation, else take what we have
+                self.sock.settimeout(2.0)
+                try:
+                    if not self.rbuf:
+                        peek = self.sock.recv(65536, socket.MSG_PEEK)
+                        if not peek:
+                            return bytes(payload), lengths, dflags
+                except socket.timeout:
+                    return bytes(payload), lengths, dflags
+                finally:
+                    self.sock.settimeout(None)
+
+    def request_complete(self, payload: bytes) -> str:
+        try:
+            msgs = self.parse_request(payload)
+        except NeedMore:
+            return "need_more"
+        except Exception:
+            return "unknown"
+        if msgs and msgs[-1].get("complete") is False:
+            return "unknown"
+        return "complete"
+
+    # --- request parsing --------------------------------------------------
+    def parse_request(self, payload: bytes) -> list[dict]:
+        r = Reader(payload, big_chunks=self.s.big_chunks)
+        msgs = []
+        while r.remaining() > 0:
+            mtype = r.u8()
+            if mtype == MSG_PROTOCOL:
+                r.raw(2)
+                end = payload.index(b"\x00", r.pos) if b"\x00" in payload[r.pos:] else None
+                if end is None:
+                    raise NeedMore("PRO name")
+                name = payload[r.pos:end].decode("latin-1")
+                r.pos = end + 1
+                msgs.append({"type": "PRO", "function": "PRO", "client_name": name})
+            elif mtype == MSG_DATA_TYPES:
+                msgs.append(self.parse_dty(r))
+            elif mtype == MSG_FAST_AUTH:
+                msgs.append({"type": "FAST_AUTH", "function": "FAST_AUTH", "complete": False})
+                r.pos = len(payload)
+            elif mtype in (MSG_FUNCTION, MSG_PIGGYBACK):
+                msgs.append(self.parse_function(r, piggyback=(mtype == MSG_PIGGYBACK)))
+                if msgs[-1].get("complete") is False:
+                    r.pos = len(payload)
+            else:
+                msgs.append({"type": f"MSG{mtype}", "function": f"MSG{mtype}", "complete": False})
+                r.pos = len(payload)
+        return msgs
+
+    def parse_dty(self, r: Reader) -> dict:
+        charset = r.u16le()
+        ncharset = r.u16le()
+        flags = r.u8()
+        ncc = r.u8()
+        ccaps = r.raw(ncc)
+        nrc = r.u8()
+        rcaps = r.raw(nrc)
+        if len(rcaps) > 1 and rcaps[1] & 0x01:
+            r.raw(11)                      # client time zone
+            if len(ccaps) > CCAP_TTC3 and ccaps[CCAP_TTC3] & 0x02:
+                r.raw(4)
+            r.raw(2)                       # client ncharset
+        ub2_dty = len(ccaps) > CCAP_UB2_DTY and ccaps[CCAP_UB2_DTY] != 0
+        reps = {}
+        while True:
+            if ub2_dty:
+                dty = r.u16be()
+                if dty == 0:
+                    break
+                conv = r.u16be()
+                if conv != 0:
+                    rep = r.u16be()
+                    r.u16be()
+                    reps[dty] = rep
+            else:
+                dty = r.u8()
+                if dty == 0:
+                    break
+                conv = r.u8()
+                if conv != 0:
+                    rep = r.u8()
+                    r.u8()
+                    reps[dty] = rep
+        return {"type": "DTY", "function": "DTY", "charset": charset, "ncharset": ncharset,
+                "flags": flags, "ccaps": ccaps, "rcaps": rcaps, "reps": reps}
+
+    def parse_function(self, r: Reader, piggyback: bool) -> dict:
+        func = r.u8()
+        seq = r.u8()
+        m = {"type": "PIGGYBACK" if piggyback else "FUNCTION", "func_code": func, "seq": seq,
+             "function": FUNC_NAMES.get(func, f"FUNC_0x{func:02X}")}
+        if self.s.fv >= 18:
+            m["token"] = r.ub8()
+        if func == 0x5E:
+            self.parse_oall8(r, m)
+        elif func == 0x05:
+            m["cursor"] = r.ub4()
+            m["rows_requested"] = r.ub4()
+        elif func == 0x4E:
+            m["cursor"] = r.ub4()
+            m["rows_requested"] = r.ub4()
+            m["options"] = r.ub4()
+            m["options2"] = r.ub4()
+            if r.remaining() and r.data[r.pos] == MSG_ROW_DATA:
+                m["complete"] = False       # bind values follow: not parsed
+        elif func == 0x04:
+            m["cursor"] = r.ub4()
+            m["num_iters"] = r.ub4()
+            r.ub4()
+            r.ub4()
+            if r.remaining() and r.data[r.pos] == MSG_ROW_DATA:
+                m["complete"] = False
+        elif func in (0x76, 0x73):
+            self.parse_auth(r, m)
+        elif func == 0x69:                  # close cursors: 01 <ub4 n> n x ub4
+            r.u8()
+            n = r.ub4()
+            m["cursors"] = [r.ub4() for _ in range(n)]
+        elif func == 0xB0:
+            m["flags"] = r.ub8()
+        elif func == 0x3B:                  # OVERSION (go-ora): ptr, ub4 len, ptr, ptr
+            r.u8()
+            m["buflen"] = r.ub4()
+            r.u8()
+            r.u8()
+        elif func in (0x09, 0x0E, 0x0F, 0x93):
+            pass
+        else:
+            m["complete"] = False
+        return m
+
+    def parse_auth(self, r: Reader, m: dict):
+        has_user = r.u8()
+        userlen = r.ub4()
+        m["auth_mode"] = r.ub4()
+        r.u8()
+        npairs = r.ub4()
+        r.u8()
+        r.u8()
+        user = b""
+        if has_user and userlen:
+            user = r.dalc() or b""
+        m["user"] = user.decode("latin-1")
+        kv = {}
+        for _ in range(npairs):
+            klen = r.ub4()
+            key = r.dalc() if klen else b""
+            vlen = r.ub4()
+            val = r.dalc() if vlen else b""
+            fl = r.ub4()
+            kv[(key or b"").decode("latin-1")] = ((val or b"").decode("latin-1"), fl)
+        m["kv"] = kv
+
+    def parse_oall8(self, r: Reader, m: dict):
+        fv = self.s.fv
+        m["options"] = r.ub4()
+        m["cursor"] = r.ub4()
+        sql_ptr = r.u8()
+        sql_len = r.ub4()
+        r.u8()                          # al8i4 pointer
+        al8i4_len = r.ub4()
+        r.u8()
+        r.u8()                          # al8o4, al8o4l
+        m["prefetch_buffer"] = r.ub4()
+        m["prefetch_rows"] = r.ub4()
+        m["max_long"] = r.ub4()
+        r.u8()
+        m["num_binds"] = r.ub4()
+        for _ in range(5):              # al8app, al8txn, al8txl, al8kv, al8kvl
+            r.u8()
+        r.u8()
+        m["num_defines"] = r.ub4()
+        r.ub4()                         # registration id lsb
+        r.u8()
+        r.u8()
+        r.u8()                          # al8objlist, al8objlen, al8blv
+        r.ub4()                         # al8blvl
+        r.u8()
+        r.ub4()                         # al8dnam, al8dnaml
+        r.ub4()                         # registration id msb
+        r.u8()
+        r.ub4()
+        r.u8()                          # al8pidmlrc, al8pidmlrcbl, al8pidmlrcl
+        if fv >= 8:
+            r.u8()
+            r.ub4()
+            r.u8()
+            r.ub4()
+            r.u8()
+        if fv >= 9:
+            r.u8()
+            r.ub4()
+        sql = ""
+        if sql_ptr and sql_len:
+            # thin drivers send a DALC; JDBC sends the text raw (no length byte)
+            first = r.data[r.pos] if r.remaining() else None
+            if first is None:
+                raise NeedMore("sql")
+            if first == 0xFE or (first == sql_len and sql_len <= 252):
+                data = r.dalc() or b""
+            else:
+                data = r.raw(sql_len)
+            sql = data.decode("utf-8", "replace")
+        m["sql"] = sql
+        al8i4 = [r.ub4() for _ in range(al8i4_len)]
+        m["al8i4"] = al8i4
+        if m["num_binds"] or m["num_defines"]:
+            m["complete"] = False       # bind/define metadata follows: not parsed
+
+    # --- response building -------------------------------------------------
+    def next_seq(self) -> int:
+        self.s.seq = (self.s.seq + 1) & 0xFFFF or 1
+        return self.s.seq
+
+    def oer(self, cursor: int = 0, rowcount: int = 0, error: int = 0, call_seq: int = 0,
+            sql_type: int = 0, message: str | None = None, call_status: int | None = None) -> bytes:
+        fv = self.s.fv
+        if call_status is None:
+            call_status = 0x10001 if error not in (0, 1403) else 1
+        b = bytearray(b"\x04")
+        b += ub4(call_status) + ub2(self.next_seq()) + ub4(rowcount) + ub2(error)
+        b += b"\x00\x00"                          # array elem errors
+        b += ub2(cursor) + enc_sint(0)           # cursor id, error position
+        b += bytes((sql_type, 0, 0, 0, 0, 0))     # sql type, fatal, flags, opts, upi, warn
+        b += b"\x00\x00\x00\x00\x00"              # rowid
+        b += b"\x00"                              # OS error
+        b += bytes((0, call_seq & 0xFF))          # statement#, call#
+        b += b"\x00" + ub4(1 if error in (0, 1403) and cursor else 0)  # padding, success iters
+        b += b"\x00"                              # oerrdd
+        b += b"\x00\x00\x00"                      # batch error codes/offsets/messages
+        if fv >= 7:
+            b += ub4(error) + ub8(rowcount)
+        if fv >= 14:
+            b += ub4(sql_type) + ub4(0)
+        if error:
+            msg = (message or ORA_MESSAGES.get(error, f"ORA-{error:05d}: error")) + "\n"
+            b += dalc(msg.encode())
+        return bytes(b)
+
+    def sta(self, call_status: int = 1) -> bytes:
+        return b"\x09" + ub4(call_status) + ub2(self.next_seq())
+
+    def sb1(self, v: int) -> bytes:
+        if self.s.sb1_universal:
+            return enc_sint(v)
+        return bytes((v & 0xFF,))
+
+    def dcb(self, table: Table, cursor: Cursor, prefetch: int) -> bytes:
+        fv = self.s.fv
+        b = bytearray(b"\x10")
+        now = time.gmtime()
+        ident = hashlib.md5(f"{cursor.sql}|{cursor.cid}".encode()).digest()
+        b += dalc(ident + oracle_date(now.tm_year, now.tm_mon, now.tm_mday,
+                                      now.tm_hour, now.tm_min, now.tm_sec))
+        b += ub4(table.max_row_size()) + ub4(len(table.columns))
+        b += b"\x5c"
+        for pos, col in enumerate(table.columns, 1):
+            if col.type == "number":
+                b += bytes((2, 0)) + self.sb1(0) + self.sb1(-127)
+                b += ub4(22) + b"\x00\x00\x00" + ub2(0) + ub2(0) + b"\x00" + ub4(22)
+            else:
+                b += bytes((1, 0x80)) + self.sb1(0) + self.sb1(0)
+                b += ub4(col.size) + b"\x00\x00\x00" + ub2(0) + ub2(CHARSET_AL32UTF8) + b"\x01"
+                b += ub4(col.size)
+            if fv >= 8:
+                b += ub4(0x3FFE if pos == 1 else 0)             # oaccolid
+            b += b"\x01" + bytes((len(col.name),))              # nulls allowed, v7 name len
+            b += str_with_length(col.name, count=len(col.name) * 3)
+            b += b"\x00\x00"                                     # schema, type name
+            b += ub2(pos) + ub4(0)                               # column position, uds flags
+            if fv >= 17:
+                b += b"\x00\x00"
+            if fv >= 20:
+                b += b"\x00"
+            if fv >= 24:
+                b += b"\x00\x00\x00"
+        b += bytes_with_length(oracle_date(now.tm_year, now.tm_mon, now.tm_mday,
+                                           now.tm_hour, now.tm_min, now.tm_sec))
+        b += b"\x00" + ub4(0x1FE8) + ub4(prefetch) + ub4(prefetch) + b"\x00"
+        return bytes(b)
+
+    def rows_block(self, cursor: Cursor, n: int, requested: int, flags: int) -> tuple[bytes, int]:
+        """RXH followed by up to n rows (RXD, with BVC for suppressed duplicate
+        columns when the table asks for it).  Returns (bytes, rows)."""
+        table = cursor.table
+        enc = table.encoded_rows()
+        ncols = len(table.columns)
+        start = cursor.pos
+        end = min(table.nrows, start + n)
+        out = bytearray()
+        prev = cursor.last_values
+        first_vector = b""
+        parts = []
+        for i in range(start, end):
+            row = enc[i]
+            if table.bvc and prev is not None:
+                present = [row[k] != prev[k] for k in range(ncols)]
+            else:
+                present = [True] * ncols
+            if all(present):
+                if i != start:
+                    parts.append(b"\x07" + b"".join(row))
+                else:
+                    parts.append(b"\x07" + b"".join(row))
+            else:
+                vec = bytearray((ncols + 7) // 8)
+                for k, p in enumerate(present):
+                    if p:
+                        vec[k // 8] |= 1 << (k % 8)
+                body = b"\x07" + b"".join(row[k] for k in range(ncols) if present[k])
+                if i == start:
+                    first_vector = bytes(vec)
+                    parts.append(body)
+                else:
+                    parts.append(b"\x15" + ub2(sum(present)) + bytes(vec) + body)
+            prev = row
+        nsent_cols = ncols
+        rxh = bytearray(b"\x06") + bytes((flags,)) + ub2(nsent_cols) + b"\x00" + ub4(requested) + b"\x00"
+        if first_vector:
+            rxh += ub4(len(first_vector)) + bytes((len(first_vector),)) + first_vector
+        else:
+            rxh += b"\x00"
+        rxh += b"\x00"                                             # rxhrid
+        out += rxh
+        out += b"".join(parts)
+        cursor.pos = end
+        cursor.last_values = prev
+        return bytes(out), end - start
+
+    def rpa_execute(self, cursor: Cursor) -> bytes:
+        vals = [self.rng.getrandbits(32), 0, cursor.cid, 0, 0, 0]
+        return b"\x08" + ub2(len(vals)) + b"".join(ub4(v) for v in vals) + b"\x00\x00\x00"
+
+    # --- sending responses ------------------------------------------------
+    def send_response(self, payload: bytes, rec: dict | None, eor_allowed: bool = True,
+                      think_time: bool = True) -> dict:
+        think = float(self.cfg.get("think_time_ms", 0)) / 1000.0 if think_time else 0
+        if think:
+            time.sleep(think)
+        use_eor = self.s.eor and eor_allowed
+        if use_eor:
+            payload += bytes((MSG_END_OF_RESPONSE,))
+        pkts = tns.split_payload(payload, self.sdu,
+                                 last_flags=tns.DATA_FLAG_END_OF_RESPONSE if use_eor else 0,
+                                 large=self.large)
+        lengths = self.send_packets(pkts)
+        resp = {"tns_packets": len(lengths), "tns_bytes": sum(lengths),
+                "packet_lengths": lengths, "end_of_response_flag": use_eor,
+                "ttc_bytes": len(payload)}
+        return resp
+
+    def send_error_with_markers(self, payload: bytes) -> dict:
+        """Error path of a real server: BREAK, RESET, wait for the client's RESET,
+        then the OER (+ EOR)."""
+        think = float(self.cfg.get("think_time_ms", 0)) / 1000.0
+        if think:
+            time.sleep(think)
+        mlens = self.send_packets([tns.marker_packet(tns.MARKER_BREAK, self.large),
+                                   tns.marker_packet(tns.MARKER_RESET, self.large)])
+        self.stats["markers_sent"] += 2
+        client_marker_bytes = 0
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            ptype, _, pkt = self.read_packet()
+            if ptype == tns.MARKER:
+                self.stats["markers_received"] += 1
+                client_marker_bytes += len(pkt)
+                if pkt[10] == tns.MARKER_RESET:
+                    break
+            else:
+                # unexpected data while waiting for the reset: count it and go on
+                self.stats["other_received_tns_bytes"] += len(pkt)
+        self.stats["other_received_tns_bytes"] += client_marker_bytes
+        resp = self.send_response(payload, None, think_time=False)
+        resp["packet_lengths"] = mlens + resp["packet_lengths"]
+        resp["tns_packets"] += len(mlens)
+        resp["tns_bytes"] += sum(mlens)
+        resp["markers"] = True
+        resp["client_marker_bytes"] = client_marker_bytes
+        return resp
+
+    # --- main loop -----------------------------------------------------------
+    def run(self):
+        try:
+            self.handshake()
+            while True:
+                req = self.read_request()
+                if req is None:
+                    self.closed_reason = "client EOF"
+                    break
+                payload, lengths, dflags = req
+                if payload[:4] == b"\xde\xad\xbe\xef":
+                    self.handle_ano(payload, lengths)
+                    continue
+                done = self.dispatch(payload, lengths, dflags)
+                if done:
+                    # after LOGOFF the client sends an EOF DATA packet and closes
+                    try:
+                        self.sock.settimeout(5)
+                        while True:
+                            ptype, _, pkt = self.read_packet()
+                            self.stats["other_received_tns_bytes"] += len(pkt)
+                    except (ClientGone, OSError):
+                        pass
+                    self.closed_reason = "logoff"
+                    break
+        except ClientGone as exc:
+            self.closed_reason = str(exc)
+        except Exception as exc:  # record, never hang
+            import traceback
+            traceback.print_exc()
+            self.closed_reason = f"server error: {exc!r}"
+        finally:
+            try:
+                self.sock.close()
+            except OSError:
+                pass
+            self.srv.connection_done(self)
+
+    def handle_ano(self, payload: bytes, lengths: list[int]):
+        """Answer the ANO (network services) negotiation of go-ora / JDBC with
+        'no services' (see anoreply in ano.py)."""
+        from .ano import ano_reply
+        self.stats["other_received_tns_bytes"] += sum(lengths)
+        reply = ano_reply(payload)
+        pkt = tns.data_packet(reply, 0, self.large, hflags=tns.HEADER_FLAG_LARGE_SDU)
+        self.send_packets([pkt])
+        self.stats["other_sent_tns_bytes"] += len(pkt)
+
+    def dispatch(self, payload: bytes, lengths: list[int], dflags: int) -> bool:
+        try:
+            msgs = self.parse_request(payload)
+        except Exception as exc:
+            msgs = [{"type": "UNPARSED", "function": "UNPARSED", "error": repr(exc)}]
+        main = msgs[-1] if msgs else {"function": "EMPTY"}
+        for m in msgs[:-1]:
+            if m.get("func_code") == 0x69:
+                for cid in m.get("cursors", []):
+                    self.s.cursors.pop(cid, None)
+        rec = {"index": len(self.requests), "function": main.get("function"),
+               "request_stream_offset": [self.req_stream_start, self.rpos],
+               "func_code": main.get("func_code"), "seq": main.get("seq"),
+               "cursor": main.get("cursor"), "rows_requested": None, "sql": None,
+               "request_tns_packets": len(lengths), "request_tns_bytes": sum(lengths),
+               "request_data_flags": dflags}
+        pigg = [m.get("function") for m in msgs[:-1]]
+        if pigg:
+            rec["piggybacks"] = pigg
+        self.stats["round_trips"] += 1
+        done = False
+        resp_extra = {}
+        t0 = time.time()
+        w0 = self.wpos
+        mtype = main.get("type")
+        if mtype == "PRO":
+            self.s.client_name = main["client_name"]
+            resp = self.send_response(self.pro_reply(), rec, eor_allowed=False)
+        elif mtype == "DTY":
+            self.apply_dty(main)
+            resp = self.send_response(b"\x02\x00\x00", rec, eor_allowed=False)
+        elif mtype in ("FUNCTION", "PIGGYBACK"):
+            func = main["func_code"]
+            if func == 0x76:
+                resp = self.send_response(self.auth_phase_one(main), rec)
+            elif func == 0x73:
+                resp = self.send_response(self.auth_phase_two(main), rec)
+            elif func == 0x5E:
+                resp, resp_extra = self.do_oall8(main, rec)
+            elif func == 0x05:
+                resp, resp_extra = self.do_fetch(main, rec)
+            elif func == 0x4E:
+                resp, resp_extra = self.do_reexec_fetch(main, rec)
+            elif func == 0x04:
+                resp = self.send_response(self.rpa_dml() + self.oer(call_seq=main["seq"]), rec)
+                self.stats["execute_count"] += 1
+            elif func in (0x0E, 0x0F):
+                if func == 0x0E:
+                    self.stats["user_commits"] += 1
+                resp = self.send_response(self.sta(), rec)
+            elif func == 0x93:
+                resp = self.send_response(self.sta(), rec)
+            elif func == 0x09:
+                resp = self.send_response(self.sta(), rec)
+                done = True
+            elif func == 0x3B:
+                resp = self.send_response(self.version_reply(), rec)
+            elif func == 0x69:      # close cursors on its own
+                for cid in main.get("cursors", []):
+                    self.s.cursors.pop(cid, None)
+                resp = self.send_response(self.oer(call_seq=main["seq"]), rec)
+            else:
+                resp = self.send_response(self.oer(call_seq=main.get("seq", 0)), rec)
+        elif mtype == "FAST_AUTH":
+            raise ClientGone("client sent FAST_AUTH although the server did not offer it")
+        else:
+            resp = self.send_response(self.oer(error=3115), rec)
+        resp.setdefault("markers", False)
+        resp.setdefault("rows_sent", 0)
+        resp.setdefault("cursor", None)
+        resp.setdefault("rowcount", None)
+        resp.setdefault("ora_error", 0)
+        resp.setdefault("ora_message", None)
+        resp.update(resp_extra)
+        resp["server_time_s"] = round(time.time() - t0, 6)
+        resp["stream_offset"] = [w0, self.wpos]
+        rec["response"] = resp
+        if rec["rows_requested"] is None and main.get("rows_requested") is not None:
+            rec["rows_requested"] = main["rows_requested"]
+        self.requests.append(rec)
+        self.srv.progress(self)
+        return done
+
+    # --- handshake replies -------------------------------------------------
+    def pro_reply(self) -> bytes:
+        banner = self.cfg.get("platform", "x86_64/Linux 2.4.xx").encode()
+        b = bytearray(b"\x01\x06\x00") + banner + b"\x00"
+        b += struct.pack("<H", CHARSET_AL32UTF8) + b"\x01" + struct.pack("<H", 0)
+        fdo = _fdo(CHARSET_AL32UTF8)
+        b += struct.pack(">H", len(fdo)) + fdo
+        ccaps = _server_compile_caps(int(self.cfg.get("field_version", 24)))
+        b += bytes((len(ccaps),)) + ccaps
+        b += bytes((len(_SERVER_RUNTIME_CAPS),)) + _SERVER_RUNTIME_CAPS
+        return bytes(b)
+
+    def apply_dty(self, m: dict):
+        ccaps = m["ccaps"]
+        server_fv = int(self.cfg.get("field_version", 24))
+        self.s.client_fv = ccaps[CCAP_FIELD_VERSION] if len(ccaps) > CCAP_FIELD_VERSION else 0
+        self.s.fv = min(self.s.client_fv, server_fv)
+        self.s.big_chunks = len(ccaps) > CCAP_TTC3 and bool(ccaps[CCAP_TTC3] & CCAP_BIG_CHUNK_CLR)
+        client_eor = len(ccaps) > CCAP_TTC4 and bool(ccaps[CCAP_TTC4] & CCAP_END_OF_RESPONSE)
+        self.s.eor = self.s.accept_eor and client_eor
+        self.s.sb1_universal = m["reps"].get(DTY_SB1, 1) == 1
+        self.info.update({"client_field_version": self.s.client_fv, "field_version": self.s.fv,
+                          "end_of_response": self.s.eor, "client_dty_eor": client_eor,
+                          "sb1_representation": m["reps"].get(DTY_SB1),
+                          "big_chunk_clr": self.s.big_chunks,
+                          "client_program": self.s.client_name})
+
+    # --- O5LOGON (11g verifier) ----------------------------------------------
+    def auth_phase_one(self, m: dict) -> bytes:
+        from .auth import aes_cbc_encrypt
+        password = self.cfg.get("password", "tiger").encode()
+        self.s.user = m.get("user", "")
+        salt = self.rng.getrandbits(80).to_bytes(10, "big")
+        self.s.verifier_salt = salt
+        self.s.password_key = hashlib.sha1(password + salt).digest() + bytes(4)
+        self.s.server_sesskey = self.rng.getrandbits(320).to_bytes(40, "big") + bytes([8] * 8)
+        enc = aes_cbc_encrypt(self.s.password_key, self.s.server_sesskey)
+        kv = [("AUTH_SESSKEY", enc.hex().upper(), 0),
+              ("AUTH_VFR_DATA", salt.hex().upper(), VERIFIER_11G),
+              ("AUTH_GLOBALLY_UNIQUE_DBID", None, 0)]
+        b = bytearray(b"\x08") + ub2(len(kv))
+        for k, v, f in kv:
+            b += keyword_value(k, v, f)
+        return bytes(b) + self.oer(call_seq=m["seq"])
+
+    def auth_phase_two(self, m: dict) -> bytes:
+        from .auth import aes_cbc_decrypt, aes_cbc_encrypt
+        kv = m.get("kv", {})
+        cli_hex = kv.get("AUTH_SESSKEY", ("", 0))[0]
+        cli = aes_cbc_decrypt(self.s.password_key, bytes.fromhex(cli_hex[:96]))
+        srv = self.s.server_sesskey
+        x = bytes(a ^ b for a, b in zip(srv[16:40], cli[16:40]))
+        combo = (hashlib.md5(x[:16]).digest() + hashlib.md5(x[16:24]).digest())[:24]
+        self.s.combo_key = combo
+        plain = self.rng.getrandbits(128).to_bytes(16, "big") + b"SERVER_TO_CLIENT" + bytes([16] * 16)
+        svr_response = aes_cbc_encrypt(combo, plain).hex().upper()
+        ver = self.cfg.get("db_version", [23, 4, 0, 24, 5])
+        if self.s.fv >= 11:
+            vno = (ver[0] << 24) | (ver[1] << 16) | (ver[2] << 12) | (ver[3] << 4) | ver[4]
+        else:
+            vno = (ver[0] << 24) | (ver[1] << 20) | (ver[2] << 12) | (ver[3] << 8) | ver[4]
+        sid = 100 + (self.addr[1] % 800)
+        pairs = [
+            ("AUTH_VERSION_STRING", "- Develop, Learn, and Run for Free", 0),
+            ("AUTH_VERSION_SQL", "26", 0),
+            ("AUTH_XACTION_TRAITS", "3", 0),
+            ("AUTH_VERSION_NO", str(vno), 0),
+            ("AUTH_VERSION_STATUS", "0", 0),
+            ("AUTH_CAPABILITY_TABLE", None, 0),
+            ("AUTH_DBNAME", "SQLNETGEN", 0),
+            ("AUTH_DB_MOUNT_ID", "1512908809", 0),
+            ("AUTH_DB_ID", "3961433309", 0),
+            ("AUTH_USER_ID", "109", 0),
+            ("AUTH_SESSION_ID", str(sid), 0),
+            ("AUTH_SERIAL_NUM", str(20000 + sid), 0),
+            ("AUTH_INSTANCE_NO", "1", 0),
+            ("AUTH_FAILOVER_ID", "1", 0),
+            ("AUTH_SERVER_PID", str(4000 + sid), 0),
+            ("AUTH_SC_SERVER_HOST", "sqlnetgen", 0),
+            ("AUTH_SC_DBUNIQUE_NAME", "SQLNETGEN", 0),
+            ("AUTH_SC_INSTANCE_NAME", "SQLNETGEN", 0),
+            ("AUTH_SC_INSTANCE_ID", "1", 0),
+            ("AUTH_SC_SERVICE_NAME", "freepdb1", 0),
+            ("AUTH_INSTANCENAME", "SQLNETGEN", 0),
+            ("AUTH_NLS_LXLAN", "AMERICAN", 0),
+            ("AUTH_NLS_LXCTERRITORY", "AMERICA", 0),
+            ("AUTH_NLS_LXCCURRENCY", "$", 0),
+            ("AUTH_NLS_LXCISOCURR", "AMERICA", 0),
+            ("AUTH_NLS_LXCNUMERICS", ".,", 0),
+            ("AUTH_NLS_LXCDATEFM", "DD-MON-RR", 0),
+            ("AUTH_NLS_LXCDATELANG", "AMERICAN", 0),
+            ("AUTH_NLS_LXCSORT", "BINARY", 0),
+            ("AUTH_NLS_LXCCALENDAR", "GREGORIAN", 0),
+            ("AUTH_NLS_LXCUNIONCUR", "$", 0),
+            ("AUTH_NLS_LXCTIMEFM", "HH.MI.SSXFF AM", 0),
+            ("AUTH_NLS_LXCSTMPFM", "DD-MON-RR HH.MI.SSXFF AM", 0),
+            ("AUTH_NLS_LXCTTZNFM", "HH.MI.SSXFF AM TZR", 0),
+            ("AUTH_NLS_LXCSTZNFM", "DD-MON-RR HH.MI.SSXFF AM TZR", 0),
+            ("AUTH_NLS_LXLENSEMANTICS", "BYTE", 0),
+            ("AUTH_NLS_LXNCHARCONVEXCP", "FALSE", 0),
+            ("AUTH_NLS_LXCOMP", "BINARY", 0),
+            ("AUTH_SVR_RESPONSE", svr_response, 0),
+            ("AUTH_MAX_OPEN_CURSORS", "300", 0),
+            ("AUTH_MAX_IDEN_LENGTH", "128", 0),
+        ]
+        b = bytearray(b"\x08") + ub2(len(pairs))
+        for k, v, f in pairs:
+            b += keyword_value(k, v, f)
+        return bytes(b) + self.oer(call_seq=m["seq"])
+
+    def version_reply(self) -> bytes:
+        banner = self.cfg.get("banner", "Oracle AI Database 26ai Free Release 23.26.2.0.0 - "
+                              "Develop, Learn, and Run for Free\nVersion 23.26.2.0.0").encode()
+        ver = self.cfg.get("db_version", [23, 4, 0, 24, 5])
+        vno = (ver[0] << 24) | (ver[1] << 16) | (ver[2] << 12) | (ver[3] << 4) | ver[4]
+        return b"\x08" + ub2(len(banner)) + dalc(banner) + ub4(vno) + self.oer()
+
+    def rpa_dml(self) -> bytes:
+        return b"\x08" + ub2(0) + b"\x00\x00\x00"
+
+    # --- SQL ----------------------------------------------------------------
+    def lookup_table(self, sql: str) -> tuple[str, Table | None]:
+        """'query' with a table, 'query' with None (unknown table -> ORA-00942), or 'other'."""
+        text = re.sub(r"/\*.*?\*/", " ", sql, flags=re.S).strip()
+        if not re.match(r"(?is)^\s*(select|with)\b", text):
+            return "other", None
+        mt = re.search(r"(?is)\bfrom\s+([A-Za-z_][A-Za-z0-9_$#.]*)", text)
+        name = mt.group(1).upper().split(".")[-1] if mt else "DUAL"
+        tables = self.srv.tables
+        if name in tables:
+            return "query", tables[name]
+        return "query", None
+
+    def _resp_meta(self, cursor: Cursor, rows: int, error: int, msg: str | None) -> dict:
+        return {"rows_sent": rows, "cursor": cursor.cid if cursor else 0,
+                "rowcount": cursor.pos if cursor else 0, "ora_error": error,
+                "ora_message": msg}
+
+    def _fetch_into(self, cursor: Cursor, n: int, requested: int, rxh_flags: int,
+                    seq: int, prefix: bytes = b"", suffix_rpa: bool = False):
+        """Common fetch body: rows then OER (or the error-mid-fetch path)."""
+        t = cursor.table
+        err_row = t.error_at_row
+        if err_row and cursor.pos < err_row <= cursor.pos + n and n > 0:
+            # the batch reaches the failing row: break/reset, OER with error;
+            # rows processed before the failure are counted but not delivered
+            cursor.pos = err_row - 1
+            cursor.failed = True
+            code = t.error_code
+            msg = ORA_MESSAGES.get(code, f"ORA-{code:05d}: error")
+            body = self.oer(cursor=cursor.cid, rowcount=cursor.pos, error=code,
+                            call_seq=seq, sql_type=3, message=msg)
+            resp = self.send_error_with_markers(prefix + body if prefix else body)
+            return resp, self._resp_meta(cursor, 0, code, msg + "\n")
+        if n > 0:
+            block, sent = self.rows_block(cursor, n, requested, rxh_flags)
+        else:
+            block, sent = b"", 0
+        error = 1403 if sent < n else 0
+        msg = ORA_MESSAGES[1403] + "\n" if error else None
+        body = prefix + block
+        if suffix_rpa:
+            body += self.rpa_execute(cursor)
+        body += self.oer(cursor=cursor.cid, rowcount=cursor.pos, error=error, call_seq=seq,
+                         sql_type=3)
+        self.stats["rows_sent"] += sent
+        resp = self.send_response(body, None)
+        return resp, self._resp_meta(cursor, sent, error, msg)
+
+    def do_oall8(self, m: dict, rec: dict):
+        self.stats["execute_count"] += 1
+        seq = m["seq"]
+        cid = m.get("cursor", 0)
+        rec["sql"] = m.get("sql") or None
+        rec["options"] = m.get("options")
+        rec["prefetch_rows"] = m.get("prefetch_rows")
+        rec["al8i4_1"] = (m.get("al8i4") or [0, 0])[1] if len(m.get("al8i4") or []) > 1 else None
+        if cid == 0:
+            self.stats["parse_count"] += 1
+            kind, table = self.lookup_table(m.get("sql", ""))
+            if kind == "other":
+                body = self.rpa_dml() + self.oer(call_seq=seq)
+                return self.send_response(body, rec), {"rows_sent": 0, "cursor": 0,
+                                                       "rowcount": 0, "ora_error": 0}
+            if table is None:
+                body = self.oer(error=942, call_seq=seq, sql_type=3)
+                resp = self.send_error_with_markers(body)
+                return resp, {"rows_sent": 0, "cursor": 0, "rowcount": 0, "ora_error": 942,
+                              "ora_message": ORA_MESSAGES[942] + "\n"}
+            cursor = Cursor(self.s.next_cursor, m.get("sql", ""), table)
+            self.s.next_cursor += 1
+            self.s.cursors[cursor.cid] = cursor
+            n = m.get("prefetch_rows", 0)
+            rec["rows_requested"] = n
+            rec["cursor"] = 0
+            prefix = self.dcb(table, cursor, n)
+            if n == 0:
+                body = prefix + self.rpa_execute(cursor) + self.oer(cursor=cursor.cid, call_seq=seq,
+                                                                   sql_type=3)
+                return self.send_response(body, rec), self._resp_meta(cursor, 0, 0, None)
+            return self._fetch_into(cursor, n, n, 0x22, seq, prefix=prefix, suffix_rpa=True)
+        cursor = self.s.cursors.get(cid)
+        if cursor is None:
+            body = self.oer(error=1001, call_seq=seq)
+            return self.send_error_with_markers(body), {"ora_error": 1001,
+                                                        "ora_message": ORA_MESSAGES[1001] + "\n"}
+        al = m.get("al8i4") or []
+        n = al[1] if len(al) > 1 and al[1] else m.get("prefetch_rows", 0)
+        rec["rows_requested"] = n
+        if m.get("options", 0) & EXEC_EXECUTE:
+            cursor.pos = 0
+            cursor.last_values = None
+            cursor.failed = False
+            return self._fetch_into(cursor, n, n, 0x22, seq, suffix_rpa=True)
+        self.stats["fetch_calls"] += 1
+        return self._fetch_into(cursor, n, n, 0x02, seq)
+
+    def do_fetch(self, m: dict, rec: dict):
+        self.stats["fetch_calls"] += 1
+        cursor = self.s.cursors.get(m["cursor"])
+        rec["rows_requested"] = m["rows_requested"]
+        if cursor is None:
+            body = self.oer(error=1001, call_seq=m["seq"])
+            return self.send_error_with_markers(body), {"ora_error": 1001,
+                                                        "ora_message": ORA_MESSAGES[1001] + "\n"}
+        return self._fetch_into(cursor, m["rows_requested"], m["rows_requested"], 0x02, m["seq"])
+
+    def do_reexec_fetch(self, m: dict, rec: dict):
+        self.stats["execute_count"] += 1
+        cursor = self.s.cursors.get(m["cursor"])
+        rec["rows_requested"] = m["rows_requested"]
+        if cursor is None:
+            body = self.oer(error=1001, call_seq=m["seq"])
+            return self.send_error_with_markers(body), {"ora_error": 1001,
+                                                        "ora_message": ORA_MESSAGES[1001] + "\n"}
+        rec["sql"] = cursor.sql
+        cursor.pos = 0
+        cursor.last_values = None
+        cursor.failed = False
+        return self._fetch_into(cursor, m["rows_requested"], m["rows_requested"], 0x22, m["seq"])
+
+    def result(self) -> dict:
+        d = dict(self.info)
+        d["end_of_response"] = self.s.eor
+        d["stats"] = dict(self.stats)
+        d["requests"] = self.requests
+        d["closed_reason"] = self.closed_reason
+        return d
+
+
+# ---------------------------------------------------------------------------
+class OracleServer:
+    def __init__(self, cfg: dict, stats_path: str | None):
+        self.cfg = cfg
+        self.stats_path = stats_path
+        self.tables: dict[str, Table] = {"DUAL": Table(DUAL)}
+        for spec in cfg.get("tables", []):
+            t = Table(spec)
+            self.tables[t.name] = t
+        if cfg.get("preencode", True):
+            for t in self.tables.values():
+                t.encoded_rows()
+        self.lock = threading.Lock()
+        self.done: list[Connection] = []
+        self.active: list[Connection] = []
+        self.stop = threading.Event()
+
+    def connection_done(self, conn: Connection):
+        with self.lock:
+            if conn in self.active:
+                self.active.remove(conn)
+            self.done.append(conn)
+        self.write_stats()
+
+    def progress(self, conn: Connection):
+        pass
+
+    def write_stats(self):
+        if not self.stats_path:
+            return
+        with self.lock:
+            conns = [c.result() for c in sorted(self.done + self.active,
+                                                key=lambda c: c.session_start)]
+        out = {"server": {k: self.cfg.get(k) for k in (
+            "address", "port", "tns_version", "end_of_response", "sdu_limit",
+            "think_time_ms", "field_version")},
+            "connections": conns}
+        tmp = self.stats_path + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(out, f)
+        os.replace(tmp, self.stats_path)
+
+    def serve(self, ready_file: str | None = None):
+        addr = self.cfg.get("address", "127.0.0.1")
+        port = int(self.cfg.get("port", 1521))
+        ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        ls.bind((addr, port))
+        ls.listen(16)
+        ls.settimeout(0.2)
+        if ready_file:
+            with open(ready_file, "w") as f:
+                f.write(str(os.getpid()))
+        max_conn = int(self.cfg.get("max_connections", 0))
+        served = 0
+        deadline = time.time() + float(self.cfg.get("max_runtime_s", 3600))
+        threads = []
+        try:
+            while not self.stop.is_set() and time.time() < deadline:
+                try:
+                    sock, peer = ls.accept()
+                except socket.timeout:
+                    if max_conn and served >= max_conn and not any(t.is_alive() for t in threads):
+                        break
+                    continue
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                conn = Connection(self, sock, peer)
+                with self.lock:
+                    self.active.append(conn)
+                th = threading.Thread(target=conn.run, daemon=True)
+                th.start()
+                threads.append(th)
+                served += 1
+        finally:
+            ls.close()
+            for th in threads:
+                th.join(timeout=5)
+            self.write_stats()
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--config", required=True, help="JSON config file")
+    ap.add_argument("--stats", help="write connection stats JSON here")
+    ap.add_argument("--ready", help="file created once the server listens")
+    args = ap.parse_args(argv)
+    with open(args.config) as f:
+        cfg = json.load(f)
+    srv = OracleServer(cfg, args.stats)
+
+    def _stop(*_):
+        srv.stop.set()
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
+    srv.serve(args.ready)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,119 @@
+"""Synthetic tables served by the scripted server.
+
+A table is described by a JSON-able spec so that the pipeline, the server and
+the tests agree on it:
+
+    {"name": "SQLNET_ROWS", "rows": 1000, "row_bytes": 100,
+     "columns": "standard" | [{"name": ..., "type": "number"|"varchar", ...}],
+     "row_sizes": [1511, 410, ...]        # optional: per-row payload sizes (cycled)
+     "error_at_row": 750, "error_code": 1722,  # optional: fetch fails at that row
+     "bvc": true}                          # duplicate-column suppression (bit vectors)
+
+Rows are generated deterministically and pre-encoded once per table (the RXD
+column bytes), so the benchmark can stream a million rows cheaply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .ttc import dalc, oracle_number
+
+ORA_TYPE_VARCHAR = 1
+ORA_TYPE_NUMBER = 2
+CHARSET_AL32UTF8 = 873
+
+_WORDS = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel",
+          "india", "juliet", "kilo", "lima", "mike", "november", "oscar", "papa")
+
+
+@dataclass
+class Column:
+    name: str
+    type: str            # "number" | "varchar"
+    size: int = 22       # max byte size (VARCHAR2(size)); NUMBER buffer 22
+
+    @property
+    def ora_type(self) -> int:
+        return ORA_TYPE_NUMBER if self.type == "number" else ORA_TYPE_VARCHAR
+
+
+class Table:
+    def __init__(self, spec: dict):
+        self.spec = spec
+        self.name = spec["name"].upper()
+        self.nrows = int(spec.get("rows", 1000))
+        self.row_bytes = int(spec.get("row_bytes", 100))
+        self.row_sizes = spec.get("row_sizes")
+        self.error_at_row = spec.get("error_at_row")
+        self.error_code = int(spec.get("error_code", 1722))
+        self.bvc = bool(spec.get("bvc", False))
+        self.columns = self._columns(spec.get("columns", "standard"))
+        self._encoded: list[list[bytes]] | None = None
+        self._payload_bytes: list[int] | None = None
+
+    def _columns(self, cols) -> list[Column]:
+        if cols == "standard":
+            return [Column("ID", "number", 22), Column("CATEGORY", "varchar", 16),
+                    Column("NAME", "varchar", 30), Column("PAYLOAD", "varchar", 4000)]
+        if cols == "blob_like":
+            return [Column("ID", "number", 22), Column("DATA", "varchar", 4000)]
+        return [Column(c["name"].upper(), c["type"], int(c.get("size", 22))) for c in cols]
+
+    # ------------------------------------------------------------------
+    def row_values(self, i: int) -> list:
+        """Python values of row i (0-based)."""
+        vals = []
+        target = self.row_sizes[i % len(self.row_sizes)] if self.row_sizes else self.row_bytes
+        fixed = 0
+        for c in self.columns:
+            if c.name == "ID":
+                vals.append(i + 1)
+                fixed += len(oracle_number(i + 1))
+            elif c.name == "CATEGORY":
+                v = "cat-" + _WORDS[(i // 7) % len(_WORDS)]   # runs of 7 equal values
+                vals.append(v)
+                fixed += len(v)
+            elif c.name == "NAME":
+                v = f"{_WORDS[i % 16]}-{i + 1:07d}"
+                vals.append(v)
+                fixed += len(v)
+            else:
+                vals.append(None)   # filler column, sized below
+        fill = [k for k, v in enumerate(vals) if v is None]
+        for k in fill:
+            c = self.columns[k]
+            if c.type == "number":
+                vals[k] = (i * 7919) % 1000003
+                continue
+            n = max(1, min(c.size, target - fixed)) if len(fill) == 1 else max(1, c.size // 2)
+            base = f"row {i + 1:07d} " + _WORDS[(i * 3) % 16] + " "
+            vals[k] = (base * (n // len(base) + 1))[:n]
+        return vals
+
+    def encode_value(self, col: Column, value) -> bytes:
+        if value is None:
+            return b"\x00"
+        if col.type == "number":
+            return dalc(oracle_number(int(value)))
+        return dalc(str(value).encode())
+
+    def encoded_rows(self) -> list[list[bytes]]:
+        """Per row, per column the encoded column bytes (DALC)."""
+        if self._encoded is None:
+            enc = []
+            sizes = []
+            for i in range(self.nrows):
+                vals = self.row_values(i)
+                cols = [self.encode_value(c, v) for c, v in zip(self.columns, vals)]
+                enc.append(cols)
+                sizes.append(sum(len(x) for x in cols))
+            self._encoded = enc
+            self._payload_bytes = sizes
+        return self._encoded
+
+    def max_row_size(self) -> int:
+        return sum(c.size for c in self.columns)
+
+
+DUAL = {"name": "DUAL", "rows": 1, "columns": [{"name": "DUMMY", "type": "varchar", "size": 1}]}

@@ -1,0 +1,94 @@
+"""Self-consistency checks of a generated capture + manifest.
+
+Everything here compares numbers that come from *different* sources: the
+client's own report (settings, rows it received), the server's counters, and
+the capture read with tshark core fields (tcp.len) only.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+
+def statement_settings(manifest: dict) -> list[dict]:
+    """Per executed statement of the client report: sql, arraysize, prefetchrows."""
+    rep = manifest["client"]["report"]
+    reps = rep if isinstance(rep, list) else [rep]
+    out = []
+    for r in reps:
+        for s in r.get("sessions", []):
+            out.extend(st for st in s.get("statements", []) if "sql" in st)
+    return out
+
+
+def verify(manifest: dict, pcap: Path | None = None) -> list[str]:
+    problems: list[str] = []
+    conns = manifest["connections"]
+    client = manifest["client"]
+    if not conns:
+        return ["no connections recorded"]
+    # 1. rows: client report vs server counters
+    sent = sum(c["stats"]["rows_sent"] for c in conns)
+    if client["rows_received"] != sent:
+        problems.append(f"client rows_received {client['rows_received']} != server rows_sent {sent}")
+    for c in conns:
+        st = c["stats"]
+        sdu = c["negotiated_sdu"]
+        rs = sum(r["response"]["rows_sent"] for r in c["requests"])
+        if rs != st["rows_sent"]:
+            problems.append(f"per-response rows {rs} != rows_sent {st['rows_sent']}")
+        # 2. every TNS packet within the negotiated SDU
+        for r in c["requests"]:
+            resp = r["response"]
+            if any(length > sdu for length in resp["packet_lengths"]):
+                problems.append(f"request {r['index']}: packet > SDU {sdu}: {resp['packet_lengths']}")
+            if sum(resp["packet_lengths"]) != resp["tns_bytes"]:
+                problems.append(f"request {r['index']}: tns_bytes mismatch")
+            if len(resp["packet_lengths"]) != resp["tns_packets"]:
+                problems.append(f"request {r['index']}: tns_packets mismatch")
+            if r["request_tns_bytes"] > sdu * r["request_tns_packets"]:
+                problems.append(f"request {r['index']}: request packets exceed SDU")
+        # 3. byte counters = sum of packet lengths
+        tot_sent = sum(r["response"]["tns_bytes"] for r in c["requests"]) + st["other_sent_tns_bytes"]
+        if tot_sent != st["bytes_sent_tns"]:
+            problems.append(f"bytes_sent_tns {st['bytes_sent_tns']} != sum of packets {tot_sent}")
+        tot_recv = sum(r["request_tns_bytes"] for r in c["requests"]) + st["other_received_tns_bytes"]
+        if tot_recv != st["bytes_received_tns"]:
+            problems.append(f"bytes_received_tns {st['bytes_received_tns']} != sum {tot_recv}")
+        # 4. round trips = requests answered
+        if st["round_trips"] != len(c["requests"]):
+            problems.append("round_trips != number of requests")
+        # 5. EOR flag only when negotiated, never on PRO/DTY
+        for r in c["requests"]:
+            eor = r["response"]["end_of_response_flag"]
+            if r["function"] in ("PRO", "DTY") and eor:
+                problems.append("EOR on PRO/DTY reply")
+            if r["function"] not in ("PRO", "DTY") and eor != c["end_of_response"]:
+                problems.append(f"request {r['index']}: EOR flag {eor} but session EOR {c['end_of_response']}")
+        # 6. TCP: socket byte totals vs capture, segment sizes vs MTU
+        if "tcp_segments_server" in c:
+            if manifest["mode"] == "netns":
+                limit = manifest["mtu"] - 40
+                for key in ("max_tcp_payload_server", "max_tcp_payload_client"):
+                    if c[key] > limit:
+                        problems.append(f"{key} {c[key]} > MTU-40 {limit}")
+    return problems
+
+
+def main(argv=None):
+    import argparse
+    ap = argparse.ArgumentParser()
+    ap.add_argument("manifests", nargs="+")
+    args = ap.parse_args(argv)
+    bad = 0
+    for m in args.manifests:
+        man = json.loads(Path(m).read_text())
+        probs = verify(man)
+        print(f"{m}: {'OK' if not probs else '; '.join(probs)}")
+        bad += bool(probs)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
