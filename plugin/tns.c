@@ -245,7 +245,9 @@ tns_width_from_session(const sqlnet_session_t *sess, const packet_info *pinfo, g
         return sess->version >= TNS_VERSION_MIN_LARGE_SDU ? 4 : 2;
     if (sess->connect_frame && pinfo->num >= sess->connect_frame)
         return 2;           /* between CONNECT and ACCEPT: still 16-bit */
-    return sess->guessed_width;
+    if (sess->guessed_width && pinfo->num >= sess->guess_frame)
+        return sess->guessed_width;
+    return 0;
 }
 
 /* Width suggested by the header bytes alone (mid-stream capture), 0 if the
