@@ -80,6 +80,13 @@ class Tshark:
             raise AssertionError(f"tshark failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stderr}")
         return proc
 
+    def run_plain(self, args, timeout=300):
+        """tshark with arguments but no capture (e.g. -G fields)."""
+        proc = subprocess.run(self.command(list(args)), capture_output=True, text=True, timeout=timeout)
+        if proc.returncode != 0:
+            raise AssertionError(f"tshark {args} failed: {proc.stderr}")
+        return proc
+
     def fields(self, capture, fields, display_filter=None, extra=()):
         """Rows of -T fields output as lists of strings (one per field)."""
         args = ["-T", "fields", "-E", "separator=\t", "-E", "occurrence=a", "-E", "aggregator=,"]

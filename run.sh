@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# sqlnet - one entry point for setting up, building, installing, demonstrating and testing.
+#
+#   ./run.sh demo        install what is missing, build, install the plugin, report on the bundled capture
+#   ./run.sh test        install what is missing, build, run every test
+#   ./run.sh build       configure and build into ./build (plugin staged in build/plugins)
+#   ./run.sh install     build, then install into the personal (or, as root, the global) plugin folder
+#   ./run.sh report CAP  report on any capture with the installed plugin
+#
+# Runs unattended on a fresh Debian 12 as root (apt) or as a user with sudo.
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$PWD
+BUILD=${SQLNET_BUILD_DIR:-$ROOT/build}
+VENV=${SQLNET_VENV:-$ROOT/.venv}
+DEMO_CAPTURE=${SQLNET_DEMO_CAPTURE:-$ROOT/test-captures/sweep_arraysize.pcapng}
+
+log() { printf '== %s\n' "$*" >&2; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"
+  elif command -v sudo >/dev/null 2>&1; then sudo "$@"
+  else log "need root to run: $*"; exit 1
+  fi
+}
+
+APT_UPDATED=0
+apt_install() {
+  local missing=() pkg
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  log "installing Debian packages: ${missing[*]}"
+  if [ $APT_UPDATED -eq 0 ]; then as_root apt-get update -qq; APT_UPDATED=1; fi
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+setup_build_deps() {
+  apt_install tshark libwireshark-dev wireshark-dev cmake make gcc libc6-dev pkg-config libglib2.0-dev
+}
+
+setup_python() {
+  apt_install python3 python3-venv
+  if [ ! -x "$VENV/bin/python" ]; then
+    log "creating Python environment in $VENV"
+    python3 -m venv "$VENV"
+  fi
+  local reqs=(-r "$ROOT/requirements.txt")
+  [ -f "$ROOT/testgen/requirements.txt" ] && reqs+=(-r "$ROOT/testgen/requirements.txt")
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check "${reqs[@]}"
+}
+
+setup_test_deps() {
+  apt_install util-linux lua5.2
+  setup_python
+  if [ -f "$ROOT/testgen/setup.sh" ]; then
+    PYTHON="$VENV/bin/python" bash "$ROOT/testgen/setup.sh"
+  fi
+}
+
+build() {
+  setup_build_deps
+  log "building sqlnet in $BUILD"
+  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSQLNET_WERROR=ON >/dev/null
+  cmake --build "$BUILD" -j "$(nproc)" >/dev/null
+}
+
+install_plugin() {
+  build
+  if [ "$(id -u)" -eq 0 ]; then
+    # tshark run as root ignores the personal plugin folder.
+    cmake -S "$ROOT" -B "$BUILD" -DSQLNET_INSTALL_GLOBAL=ON >/dev/null
+  else
+    cmake -S "$ROOT" -B "$BUILD" -DSQLNET_INSTALL_GLOBAL=OFF >/dev/null
+  fi
+  cmake --install "$BUILD" | sed 's/^/   /' >&2
+}
+
+report() {
+  python3 "$ROOT/scripts/report.py" "$@"
+}
+
+case "${1:-demo}" in
+  demo)
+    install_plugin
+    log "report on $DEMO_CAPTURE"
+    report "$DEMO_CAPTURE"
+    ;;
+  test)
+    build
+    setup_test_deps
+    shift || true
+    log "running tests"
+    "$VENV/bin/python" -m pytest "$ROOT/tests" -q -rs "$@"
+    ;;
+  build) build ;;
+  install) install_plugin ;;
+  report) shift; report "$@" ;;
+  *) sed -n '2,10p' "$0"; exit 2 ;;
+esac

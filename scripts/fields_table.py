@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Print the README's field reference table from the plugin's registered fields.
+
+    python3 scripts/fields_table.py [--tshark PATH] > table.md
+    python3 scripts/fields_table.py --update README.md   (rewrites between the markers)
+"""
+import argparse
+import os
+import re
+import subprocess
+
+BEGIN, END = "<!-- fields:begin -->", "<!-- fields:end -->"
+TYPES = {"FT_UINT8": "uint8", "FT_UINT16": "uint16", "FT_UINT32": "uint32", "FT_UINT64": "uint64",
+         "FT_INT32": "int32", "FT_INT64": "int64", "FT_BOOLEAN": "bool", "FT_STRING": "string",
+         "FT_BYTES": "bytes", "FT_NONE": "label", "FT_DOUBLE": "double", "FT_FRAMENUM": "frame",
+         "FT_RELATIVE_TIME": "time (s)", "FT_FLOAT": "float"}
+
+
+def table(tshark):
+    out = subprocess.run([tshark, "-G", "fields"], capture_output=True, text=True, check=True).stdout
+    rows = ["| field | type | meaning |", "|---|---|---|"]
+    for line in out.splitlines():
+        p = line.split("\t")
+        if len(p) >= 8 and p[0] == "F" and p[4] == "sqlnet":
+            meaning = p[1] + (f": {p[7]}" if p[7] else "")
+            rows.append(f"| `{p[2]}` | {TYPES.get(p[3], p[3])} | {meaning.replace('|', '/')} |")
+    return "\n".join(rows)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tshark", default=os.environ.get("TSHARK", "tshark"))
+    ap.add_argument("--update", metavar="README")
+    a = ap.parse_args()
+    t = table(a.tshark)
+    if not a.update:
+        print(t)
+        return
+    text = open(a.update).read()
+    text = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), f"{BEGIN}\n{t}\n{END}", text, flags=re.S)
+    open(a.update, "w").write(text)
+
+
+if __name__ == "__main__":
+    main()
