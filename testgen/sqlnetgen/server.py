@@ -67,8 +67,9 @@ ORA_MESSAGES = {
 # bytes [5],[6] give the two leading array lengths, the db charset and the
 # national charset (AL16UTF16 = 2000) follow at ix+1..ix+4 (ix = 6 + fdo[5] + fdo[6]).
 _FDO_HEAD = bytes.fromhex(
-    "0000006001240f050b0c030c0c0504050d06090708050505050f05050505050a0505050505"
+    "0000006001240f050b0c030c0c0504050d0609070805050505050f05050505050a0505050505"
     "04050607080823472347081123081141b04700")
+assert len(_FDO_HEAD) == 6 + _FDO_HEAD[5] + _FDO_HEAD[6], len(_FDO_HEAD)
 
 
 def _fdo(charset: int) -> bytes:
@@ -217,7 +218,14 @@ class Connection:
             flags2 |= tns.ACCEPT_FLAG2_HAS_END_OF_RESPONSE
             self.s.accept_eor = True
         uuid = self.rng.getrandbits(128).to_bytes(16, "big")
-        acc = tns.build_accept(version, self.sdu, self.tdu, flags2, uuid=uuid)
+        # NA (ANO) handling like a real listener: a client that disables NA or has
+        # no NA services (python 0x84, node 0x08) gets NSI 0xC5/0x00 and skips the
+        # DE AD BE EF exchange; others (go-ora 0x01, JDBC 0x81) get 0x41/0x01 and negotiate.
+        if c.nsi_flags0 & 0x0C:
+            nsi0, nsi1 = 0xC5, 0x00
+        else:
+            nsi0, nsi1 = 0x41, 0x01
+        acc = tns.build_accept(version, self.sdu, self.tdu, flags2, nsi0=nsi0, nsi1=nsi1, uuid=uuid)
         self.send_raw(acc)
         self.large = version >= 315
         self.info.update({
@@ -382,11 +390,13 @@ class Connection:
             m["cursors"] = [r.ub4() for _ in range(n)]
         elif func == 0xB0:
             m["flags"] = r.ub8()
-        elif func == 0x3B:                  # OVERSION (go-ora): ptr, ub4 len, ptr, ptr
+        elif func == 0x3B:                  # OVERSION (go-ora): ptr, ub2 buflen, ptr, ptr, [ub4 1]
             r.u8()
-            m["buflen"] = r.ub4()
+            m["buflen"] = r.ub2()
             r.u8()
             r.u8()
+            if self.s.fv >= 11:
+                r.ub4()
         elif func in (0x09, 0x0E, 0x0F, 0x93):
             pass
         else:
@@ -695,7 +705,8 @@ class Connection:
         try:
             msgs = self.parse_request(payload)
         except Exception as exc:
-            msgs = [{"type": "UNPARSED", "function": "UNPARSED", "error": repr(exc)}]
+            msgs = [{"type": "UNPARSED", "function": "UNPARSED", "error": repr(exc),
+                     "head": payload[:64].hex()}]
         main = msgs[-1] if msgs else {"function": "EMPTY"}
         for m in msgs[:-1]:
             if m.get("func_code") == 0x69:
@@ -707,6 +718,8 @@ class Connection:
                "cursor": main.get("cursor"), "rows_requested": None, "sql": None,
                "request_tns_packets": len(lengths), "request_tns_bytes": sum(lengths),
                "request_data_flags": dflags}
+        if main.get("type") == "UNPARSED":
+            rec["unparsed"] = {"error": main["error"], "head": main["head"]}
         pigg = [m.get("function") for m in msgs[:-1]]
         if pigg:
             rec["piggybacks"] = pigg
@@ -721,7 +734,7 @@ class Connection:
             resp = self.send_response(self.pro_reply(), rec, eor_allowed=False)
         elif mtype == "DTY":
             self.apply_dty(main)
-            resp = self.send_response(b"\x02\x00\x00", rec, eor_allowed=False)
+            resp = self.send_response(self.dty_reply(main), rec, eor_allowed=False)
         elif mtype in ("FUNCTION", "PIGGYBACK"):
             func = main["func_code"]
             if func == 0x76:
@@ -784,6 +797,18 @@ class Connection:
         ccaps = _server_compile_caps(int(self.cfg.get("field_version", 24)))
         b += bytes((len(ccaps),)) + ccaps
         b += bytes((len(_SERVER_RUNTIME_CAPS),)) + _SERVER_RUNTIME_CAPS
+        return bytes(b)
+
+    def dty_reply(self, m: dict) -> bytes:
+        """DTY reply: [DB time zone (11 bytes) + TZ version when the client sent its
+        time zone (rcaps[1] & 1, go-ora)], then an empty type list (terminator)."""
+        b = bytearray(b"\x02")
+        ccaps, rcaps = m["ccaps"], m["rcaps"]
+        if len(rcaps) > 1 and rcaps[1] & 0x01:
+            b += bytes.fromhex("800000003c3c3c80000000")      # DB time zone +00:00
+            if len(ccaps) > CCAP_TTC3 and ccaps[CCAP_TTC3] & 0x02:
+                b += struct.pack(">I", 0x2A)                   # TZ file version 42
+        b += b"\x00\x00" if (len(ccaps) > CCAP_UB2_DTY and ccaps[CCAP_UB2_DTY]) else b"\x00"
         return bytes(b)
 
     def apply_dty(self, m: dict):
@@ -889,7 +914,7 @@ class Connection:
                               "Develop, Learn, and Run for Free\nVersion 23.26.2.0.0").encode()
         ver = self.cfg.get("db_version", [23, 4, 0, 24, 5])
         vno = (ver[0] << 24) | (ver[1] << 16) | (ver[2] << 12) | (ver[3] << 4) | ver[4]
-        return b"\x08" + ub2(len(banner)) + dalc(banner) + ub4(vno) + self.oer()
+        return b"\x08" + ub2(len(banner)) + dalc(banner) + ub4(vno) + self.sta()
 
     def rpa_dml(self) -> bytes:
         return b"\x08" + ub2(0) + b"\x00\x00\x00"

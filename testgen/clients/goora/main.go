@@ -1,0 +1,186 @@
+// go-ora (github.com/sijms/go-ora/v2) client driver for the capture generator.
+// Usage: goora-client '<json plan>'  (same plan format as clients/python/client.py)
+// Prints ONE JSON line with its settings and the rows it actually received.
+//
+// go-ora has no per-statement array size: PREFETCH_ROWS (connection option)
+// is used for the first execute and every following fetch. Its requested SDU
+// is fixed by the driver (2 MiB); the server's SDU limit decides.
+package main
+
+import (
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+
+	go_ora "github.com/sijms/go-ora/v2"
+)
+
+type step struct {
+	SQL    string `json:"sql"`
+	Repeat int    `json:"repeat"`
+	Commit bool   `json:"commit"`
+	Ping   bool   `json:"ping"`
+}
+
+type plan struct {
+	Host         string `json:"host"`
+	Port         int    `json:"port"`
+	Service      string `json:"service"`
+	User         string `json:"user"`
+	Password     string `json:"password"`
+	SDU          int    `json:"sdu"`
+	ArraySize    int    `json:"arraysize"`
+	PrefetchRows int    `json:"prefetchrows"`
+	Sessions     int    `json:"sessions"`
+	Steps        []step `json:"steps"`
+}
+
+type stmtResult struct {
+	SQL          string  `json:"sql,omitempty"`
+	Action       string  `json:"action,omitempty"`
+	PrefetchRows int     `json:"prefetchrows,omitempty"`
+	ArraySize    int     `json:"arraysize,omitempty"`
+	Rows         int     `json:"rows"`
+	ValueChars   int     `json:"value_chars"`
+	Error        *string `json:"error"`
+}
+
+type sessionResult struct {
+	Session      int          `json:"session"`
+	Statements   []stmtResult `json:"statements"`
+	RowsReceived int          `json:"rows_received"`
+	Errors       []string     `json:"errors"`
+}
+
+func runSession(p plan, idx int) (*sessionResult, error) {
+	service := p.Service
+	if service == "" {
+		service = "freepdb1"
+	}
+	url := go_ora.BuildUrl(p.Host, p.Port, service, p.User, p.Password,
+		map[string]string{"PREFETCH_ROWS": strconv.Itoa(p.PrefetchRows)})
+	db, err := sql.Open("oracle", url)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	conn := db
+	res := &sessionResult{Session: idx, Statements: []stmtResult{}, Errors: []string{}}
+	for _, s := range p.Steps {
+		if s.Commit {
+			tx, err := conn.Begin()
+			if err == nil {
+				err = tx.Commit()
+			}
+			if err != nil {
+				return res, err
+			}
+			res.Statements = append(res.Statements, stmtResult{Action: "commit"})
+			continue
+		}
+		if s.Ping {
+			if err := conn.Ping(); err != nil {
+				return res, err
+			}
+			res.Statements = append(res.Statements, stmtResult{Action: "ping"})
+			continue
+		}
+		rep := s.Repeat
+		if rep < 1 {
+			rep = 1
+		}
+		for k := 0; k < rep; k++ {
+			r := stmtResult{SQL: s.SQL, PrefetchRows: p.PrefetchRows, ArraySize: p.PrefetchRows}
+			rows, err := conn.Query(s.SQL)
+			if err == nil {
+				cols, _ := rows.Columns()
+				vals := make([]interface{}, len(cols))
+				ptrs := make([]interface{}, len(cols))
+				for i := range vals {
+					ptrs[i] = &vals[i]
+				}
+				for rows.Next() {
+					if err = rows.Scan(ptrs...); err != nil {
+						break
+					}
+					r.Rows++
+					for _, v := range vals {
+						r.ValueChars += len(fmt.Sprint(v))
+					}
+				}
+				if err == nil {
+					err = rows.Err()
+				}
+				rows.Close()
+			}
+			if err != nil {
+				msg := err.Error()
+				code := strings.SplitN(msg, ":", 2)[0]
+				r.Error = &code
+				res.Errors = append(res.Errors, code)
+			}
+			res.RowsReceived += r.Rows
+			res.Statements = append(res.Statements, r)
+		}
+	}
+	return res, nil
+}
+
+func main() {
+	var p plan
+	if err := json.Unmarshal([]byte(os.Args[1]), &p); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	if p.Sessions < 1 {
+		p.Sessions = 1
+	}
+	results := make([]*sessionResult, p.Sessions)
+	fatal := []string{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for i := 0; i < p.Sessions; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			r, err := runSession(p, i)
+			mu.Lock()
+			defer mu.Unlock()
+			results[i] = r
+			if err != nil {
+				fatal = append(fatal, fmt.Sprintf("session %d: %v", i, err))
+			}
+		}(i)
+	}
+	wg.Wait()
+	total := 0
+	stmts := []string{}
+	sessions := []*sessionResult{}
+	for _, r := range results {
+		if r == nil {
+			continue
+		}
+		sessions = append(sessions, r)
+		total += r.RowsReceived
+		for _, s := range r.Statements {
+			if s.SQL != "" {
+				stmts = append(stmts, s.SQL)
+			}
+		}
+	}
+	out := map[string]interface{}{
+		"driver": "go-ora", "driver_version": goOraVersion, "arraysize": p.PrefetchRows,
+		"prefetchrows": p.PrefetchRows, "sdu_requested": p.SDU, "sessions": sessions,
+		"rows_received": total, "statements": stmts, "fatal_errors": fatal,
+	}
+	b, _ := json.Marshal(out)
+	fmt.Println(string(b))
+	if len(fatal) > 0 {
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// node-oracledb (thin mode) client driver for the capture generator.
+// Usage: node client.js '<json plan>'  (same plan format as clients/python/client.py)
+// Prints ONE JSON line with its settings and the rows it actually received.
+'use strict';
+
+const oracledb = require('oracledb');
+
+async function runSession(plan, idx) {
+  const connectString = `(DESCRIPTION=(SDU=${plan.sdu})(ADDRESS=(PROTOCOL=tcp)(HOST=${plan.host})` +
+    `(PORT=${plan.port}))(CONNECT_DATA=(SERVICE_NAME=${plan.service || 'freepdb1'})))`;
+  const res = { session: idx, statements: [], rows_received: 0, errors: [] };
+  const conn = await oracledb.getConnection({
+    user: plan.user || 'scott', password: plan.password || 'tiger', connectString,
+  });
+  res.server_version = conn.oracleServerVersionString;
+  try {
+    for (const step of plan.steps || []) {
+      if (step.commit) { await conn.commit(); res.statements.push({ action: 'commit' }); continue; }
+      if (step.ping) { await conn.ping(); res.statements.push({ action: 'ping' }); continue; }
+      const repeat = step.repeat || 1;
+      for (let k = 0; k < repeat; k++) {
+        const arraysize = step.arraysize || plan.arraysize || 100;
+        const prefetchrows = step.prefetchrows !== undefined ? step.prefetchrows
+          : (plan.prefetchrows !== undefined ? plan.prefetchrows : 2);
+        const entry = { sql: step.sql, arraysize, prefetchrows, rows: 0, error: null };
+        let n = 0;
+        try {
+          const result = await conn.execute(step.sql, [], {
+            resultSet: true, fetchArraySize: arraysize, prefetchRows: prefetchrows,
+            outFormat: oracledb.OUT_FORMAT_ARRAY,
+          });
+          const rs = result.resultSet;
+          let chars = 0;
+          for (;;) {
+            const rows = await rs.getRows(arraysize);
+            if (!rows.length) break;
+            n += rows.length;
+            for (const r of rows) for (const v of r) chars += String(v).length;
+          }
+          await rs.close();
+          entry.rows = n;
+          entry.value_chars = chars;
+        } catch (err) {
+          entry.error = err.message.split(':')[0];
+          entry.error_message = err.message;
+          entry.rows = n;
+          res.errors.push(entry.error);
+        }
+        res.rows_received += entry.rows;
+        res.statements.push(entry);
+      }
+    }
+  } finally {
+    await conn.close();
+  }
+  return res;
+}
+
+async function main() {
+  const plan = JSON.parse(process.argv[2]);
+  const nsess = plan.sessions || 1;
+  const fatal = [];
+  const sessions = await Promise.all([...Array(nsess).keys()].map((i) =>
+    runSession(plan, i).catch((e) => { fatal.push(`session ${i}: ${e.message}`); return null; })));
+  const ok = sessions.filter((s) => s);
+  const report = {
+    driver: 'node-oracledb', driver_version: oracledb.versionString, thin: oracledb.thin,
+    arraysize: plan.arraysize, prefetchrows: plan.prefetchrows, sdu_requested: plan.sdu,
+    sessions: ok, rows_received: ok.reduce((a, s) => a + s.rows_received, 0),
+    statements: ok.flatMap((s) => s.statements.filter((x) => x.sql).map((x) => x.sql)),
+    fatal_errors: fatal,
+  };
+  process.stdout.write(JSON.stringify(report) + '\n');
+  process.exitCode = fatal.length ? 1 : 0;
+}
+
+main();
