@@ -42,18 +42,18 @@ def scenarios() -> list[dict]:
                                    "prefetchrows 2, SDU 8192, TNS 319 + end-of-response",
                     "server": server(), "plan": plan(arraysize=n)})
     out.append({"name": "sweep_arraysize", "client": "python", "mtu": 1500,
-                "description": "bundled demo: one session, the same 1000-row table fetched at "
+                "description": "bundled demo: one session, the same 500-row table fetched at "
                                "array sizes " + ", ".join(map(str, ARRAY_SIZES)),
-                "server": server(),
+                "server": server(tables=[table(rows=500)]),
                 "plan": plan(steps=[{"sql": f"SELECT /* arraysize {n} */ * FROM {ROWS_TABLE.lower()}",
                                      "arraysize": n} for n in ARRAY_SIZES])})
     for mtu in (1500, 9000):
         for sdu in SDUS:
             out.append({"name": f"sdu_{sdu}_mtu_{mtu}", "client": "python", "mtu": mtu,
                         "description": f"requested SDU {sdu} (server limit 2 MiB), MTU {mtu}; "
-                                       "1000 rows x ~100 B, arraysize 1000",
-                        "server": server(sdu_limit=2097152, tables=[table(bvc=False)]),
-                        "plan": plan(sdu=sdu, arraysize=1000)})
+                                       "700 rows x ~100 B, arraysize 700 (one ~72 KB response)",
+                        "server": server(sdu_limit=2097152, tables=[table(rows=700, bvc=False)]),
+                        "plan": plan(sdu=sdu, arraysize=700)})
     out.append({"name": "published_example", "client": "python", "mtu": 1500,
                 "description": "published worked example: SDU 2048, array size 3, rows of "
                                "1511, 410, 730, 300, 200, 500 bytes (TNS 315, classic)",
@@ -125,9 +125,14 @@ def scenarios() -> list[dict]:
                 "server": server(tns=315, eor=False, fv=12, tables=[table(rows=200)]),
                 "plan": plan(sdu=8192, arraysize=100, prefetchrows=2)})
     out.append({"name": "goora_basic", "client": "goora", "mtu": 1500,
-                "description": "go-ora v2: PREFETCH_ROWS 30, SDU 8192 (ANO negotiation, OVERSION)",
-                "server": server(tables=[table(rows=300)]),
-                "plan": plan(sdu=8192, arraysize=30, prefetchrows=30)})
+                "description": "go-ora v2.9.0: PREFETCH_ROWS 30 (first execute and every fetch); "
+                               "go-ora always asks SDU 2 MiB, the server limit 8192 decides; "
+                               "ANO negotiation, OVERSION, NLS PL/SQL block answered with ORA-06550",
+                "server": server(sdu_limit=8192, tables=[table(rows=300)]),
+                "plan": plan(sdu=2097152, arraysize=30, prefetchrows=30,
+                             steps=[{"sql": "SELECT * FROM sqlnet_rows"},
+                                    {"sql": "SELECT * FROM sqlnet_rows", "repeat": 2},
+                                    {"commit": True}, {"ping": True}])})
     return out
 
 

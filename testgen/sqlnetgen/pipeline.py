@@ -285,13 +285,14 @@ class Run:
                 self._text2pcap(Path(cfg["hexdump"]), pcap, port)
             stats = json.loads(stats_path.read_text())
             manifest = build_manifest(scn, mode, mtu, server_addr, port, cfg, reports, stats, pcap)
-            (self.outdir / f"{name}.json").write_text(json.dumps(manifest, indent=1) + "\n")
+            (self.outdir / f"{name}.json").write_text(dump_manifest(manifest))
+            os.chmod(pcap, 0o644)
             return manifest
         finally:
             self.teardown()
 
     def _text2pcap(self, dump: Path, pcap: Path, port: int):
-        r = _run(["text2pcap", "-q", "-D", "-n", "-t", "%s.", "-T", f"54321,{port}",
+        r = _run(["text2pcap", "-q", "-D", "-n", "-t", "%s.%f", "-T", f"54321,{port}",
                   str(dump), str(pcap)], check=False, timeout=300)
         if r.returncode != 0:
             raise PipelineError(f"text2pcap failed: {r.stderr}")
@@ -311,6 +312,31 @@ class Run:
 
 
 # --- manifest ------------------------------------------------------------------
+def dump_manifest(manifest: dict) -> str:
+    """Pretty JSON, but one line per request record (keeps files small and diffable)."""
+    conns = manifest["connections"]
+    reqs = [c.pop("requests") for c in conns]
+    text = json.dumps(manifest, indent=1)
+    for c, rq in zip(conns, reqs):
+        c["requests"] = rq
+    lines = text.rstrip().split("\n")
+    # re-insert requests: rebuild connections block by hand
+    head = {k: v for k, v in manifest.items() if k != "connections"}
+    out = json.dumps(head, indent=1)[:-2] + ',\n "connections": [\n'
+    cparts = []
+    for c in conns:
+        cc = {k: v for k, v in c.items() if k != "requests"}
+        body = json.dumps(cc, indent=1)
+        body = "  " + body[:-2].replace("\n", "\n  ") + ',\n   "requests": [\n'
+        body += ",\n".join("    " + json.dumps(r, separators=(",", ":")) for r in c["requests"])
+        body += "\n   ]\n  }"
+        cparts.append(body)
+    out += ",\n".join(cparts) + "\n ]\n}\n"
+    json.loads(out)            # must stay valid JSON
+    del lines
+    return out
+
+
 def tcp_segments(pcap: Path) -> list[dict]:
     """Frames via tshark *core* fields only (no Oracle dissector involved)."""
     r = _run(["tshark", "-r", str(pcap), "-n", "-o", "tcp.relative_sequence_numbers:TRUE",
@@ -347,15 +373,18 @@ def _annotate_segments(conn: dict, segs: list[dict], server_port: int):
         if cov:
             resp["first_frame"] = cov[0]["frame"]
             resp["last_frame"] = cov[-1]["frame"]
-            resp["first_frame_time"] = cov[0]["time"]
-            resp["last_frame_time"] = cov[-1]["time"]
+            resp["first_frame_time"] = round(cov[0]["time"], 6)
+            resp["last_frame_time"] = round(cov[-1]["time"], 6)
         rlo, rhi = req.get("request_stream_offset") or [None, None]
         if rlo is not None:
             rc = covering(c2s, rlo, rhi)
             req["request_tcp_segments"] = len(rc)
             if rc:
                 req["request_first_frame"] = rc[0]["frame"]
-                req["request_frame_time"] = rc[0]["time"]
+        req.pop("request_stream_offset", None)
+        resp.pop("server_time_s", None)
+        if not req.get("request_data_flags"):
+            req.pop("request_data_flags", None)
 
 
 def build_manifest(scn, mode, mtu, server_addr, port, cfg, reports, stats, pcap: Path) -> dict:
@@ -374,6 +403,9 @@ def build_manifest(scn, mode, mtu, server_addr, port, cfg, reports, stats, pcap:
     segs = tcp_segments(pcap) if pcap.exists() else []
     for c in conns:
         c.pop("connect_data", None)
+        if mode == "text2pcap":
+            c["client_port_real"] = c["client_port"]
+            c["client_port"] = 54321          # text2pcap -T 54321,<port>
         if segs:
             _annotate_segments(c, segs, port)
     server = {"address": server_addr, "port": port,

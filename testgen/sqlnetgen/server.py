@@ -61,6 +61,7 @@ ORA_MESSAGES = {
     1722: "ORA-01722: invalid number",
     1001: "ORA-01001: invalid cursor",
     3115: "ORA-03115: unsupported network datatype or representation",
+    6550: "ORA-06550: line 1, column 7:\nPLS-00201: identifier must be declared",
 }
 
 # Server "format descriptor" (FDO) in the PRO reply, as sent by 19c/23ai servers;
@@ -91,6 +92,18 @@ def _server_compile_caps(fv: int) -> bytes:
 
 
 _SERVER_RUNTIME_CAPS = bytes.fromhex("02010001180077")  # [6] & 0x04: 32K strings; no 0x10
+
+
+def rxh(flags: int, ncols_sent: int, requested: int, vector: bytes = b"") -> bytes:
+    """Row header: flags, ub2 columns sent, ub4 iteration#, ub4 num iters (= rows
+    requested), ub2 buffer length, ub4 bit-vector length [+ repeated length byte
+    + vector], bytes_with_length rxhrid."""
+    b = bytearray(b"\x06") + bytes((flags,)) + ub2(ncols_sent) + b"\x00" + ub4(requested) + b"\x00"
+    if vector:
+        b += ub4(len(vector)) + bytes((len(vector),)) + vector
+    else:
+        b += b"\x00"
+    return bytes(b + b"\x00")
 
 
 # ---------------------------------------------------------------------------
@@ -165,6 +178,7 @@ class Connection:
                 raise ClientGone("client closed")
             self.stats["bytes_received_socket"] += len(chunk)
             self.rbuf += chunk
+            self.srv.hexdump("I", chunk)
         out = bytes(self.rbuf[:n])
         del self.rbuf[:n]
         self.rpos += n
@@ -183,6 +197,7 @@ class Connection:
 
     def send_raw(self, data: bytes):
         self.sock.sendall(data)
+        self.srv.hexdump("O", data)
         self.stats["bytes_sent_socket"] += len(data)
         self.wpos += len(data)
 
@@ -487,7 +502,8 @@ class Connection:
         return self.s.seq
 
     def oer(self, cursor: int = 0, rowcount: int = 0, error: int = 0, call_seq: int = 0,
-            sql_type: int = 0, message: str | None = None, call_status: int | None = None) -> bytes:
+            sql_type: int = 0, message: str | None = None, call_status: int | None = None,
+            success_iters: int = 0) -> bytes:
         fv = self.s.fv
         if call_status is None:
             call_status = 0x10001 if error not in (0, 1403) else 1
@@ -499,7 +515,7 @@ class Connection:
         b += b"\x00\x00\x00\x00\x00"              # rowid
         b += b"\x00"                              # OS error
         b += bytes((0, call_seq & 0xFF))          # statement#, call#
-        b += b"\x00" + ub4(1 if error in (0, 1403) and cursor else 0)  # padding, success iters
+        b += b"\x00" + ub4(success_iters)       # padding, success iters
         b += b"\x00"                              # oerrdd
         b += b"\x00\x00\x00"                      # batch error codes/offsets/messages
         if fv >= 7:
@@ -565,18 +581,18 @@ class Connection:
         prev = cursor.last_values
         first_vector = b""
         parts = []
+        bvc_active = False
         for i in range(start, end):
             row = enc[i]
             if table.bvc and prev is not None:
                 present = [row[k] != prev[k] for k in range(ncols)]
             else:
                 present = [True] * ncols
-            if all(present):
-                if i != start:
-                    parts.append(b"\x07" + b"".join(row))
-                else:
-                    parts.append(b"\x07" + b"".join(row))
+            if all(present) and not bvc_active:
+                parts.append(b"\x07" + b"".join(row))
             else:
+                # once a bit vector was sent in this response, every later row
+                # carries one (go-ora keeps the last vector until the next one)
                 vec = bytearray((ncols + 7) // 8)
                 for k, p in enumerate(present):
                     if p:
@@ -587,15 +603,10 @@ class Connection:
                     parts.append(body)
                 else:
                     parts.append(b"\x15" + ub2(sum(present)) + bytes(vec) + body)
+                bvc_active = True
             prev = row
-        nsent_cols = ncols
-        rxh = bytearray(b"\x06") + bytes((flags,)) + ub2(nsent_cols) + b"\x00" + ub4(requested) + b"\x00"
-        if first_vector:
-            rxh += ub4(len(first_vector)) + bytes((len(first_vector),)) + first_vector
-        else:
-            rxh += b"\x00"
-        rxh += b"\x00"                                             # rxhrid
-        out += rxh
+        out += rxh(flags, sum(1 for _ in table.columns) if not first_vector else
+                   bin(int.from_bytes(first_vector, "little")).count("1"), requested, first_vector)
         out += b"".join(parts)
         cursor.pos = end
         cursor.last_values = prev
@@ -923,6 +934,8 @@ class Connection:
     def lookup_table(self, sql: str) -> tuple[str, Table | None]:
         """'query' with a table, 'query' with None (unknown table -> ORA-00942), or 'other'."""
         text = re.sub(r"/\*.*?\*/", " ", sql, flags=re.S).strip()
+        if re.match(r"(?is)^\s*(begin|declare)\b", text):
+            return "plsql", None
         if not re.match(r"(?is)^\s*(select|with)\b", text):
             return "other", None
         mt = re.search(r"(?is)\bfrom\s+([A-Za-z_][A-Za-z0-9_$#.]*)", text)
@@ -963,7 +976,7 @@ class Connection:
         if suffix_rpa:
             body += self.rpa_execute(cursor)
         body += self.oer(cursor=cursor.cid, rowcount=cursor.pos, error=error, call_seq=seq,
-                         sql_type=3)
+                         sql_type=3, success_iters=1 if rxh_flags & 0x20 else 0)
         self.stats["rows_sent"] += sent
         resp = self.send_response(body, None)
         return resp, self._resp_meta(cursor, sent, error, msg)
@@ -979,6 +992,13 @@ class Connection:
         if cid == 0:
             self.stats["parse_count"] += 1
             kind, table = self.lookup_table(m.get("sql", ""))
+            if kind == "plsql":
+                # PL/SQL with OUT binds (go-ora's NLS query) is not emulated:
+                # answer like a failing block (markers + ORA-06550); drivers tolerate it
+                body = self.oer(error=6550, call_seq=seq)
+                resp = self.send_error_with_markers(body)
+                return resp, {"rows_sent": 0, "cursor": 0, "rowcount": 0, "ora_error": 6550,
+                              "ora_message": ORA_MESSAGES[6550] + "\n"}
             if kind == "other":
                 body = self.rpa_dml() + self.oer(call_seq=seq)
                 return self.send_response(body, rec), {"rows_sent": 0, "cursor": 0,
@@ -1005,6 +1025,7 @@ class Connection:
             body = self.oer(error=1001, call_seq=seq)
             return self.send_error_with_markers(body), {"ora_error": 1001,
                                                         "ora_message": ORA_MESSAGES[1001] + "\n"}
+        rec["sql"] = cursor.sql
         al = m.get("al8i4") or []
         n = al[1] if len(al) > 1 and al[1] else m.get("prefetch_rows", 0)
         rec["rows_requested"] = n
@@ -1020,6 +1041,8 @@ class Connection:
         self.stats["fetch_calls"] += 1
         cursor = self.s.cursors.get(m["cursor"])
         rec["rows_requested"] = m["rows_requested"]
+        if cursor is not None:
+            rec["sql"] = cursor.sql
         if cursor is None:
             body = self.oer(error=1001, call_seq=m["seq"])
             return self.send_error_with_markers(body), {"ora_error": 1001,
@@ -1062,9 +1085,24 @@ class OracleServer:
             for t in self.tables.values():
                 t.encoded_rows()
         self.lock = threading.Lock()
+        self.dump = open(cfg["hexdump"], "w") if cfg.get("hexdump") else None
         self.done: list[Connection] = []
         self.active: list[Connection] = []
         self.stop = threading.Event()
+
+    def hexdump(self, direction: str, data: bytes):
+        """text2pcap -D input: 'I' = received from the client, 'O' = sent by the
+        server; convert with text2pcap -D -t '%s.%f' -T 54321,<port>."""
+        if not self.dump:
+            return
+        ts = time.time()
+        with self.lock:
+            self.dump.write(f"{direction} {int(ts)}.{int((ts % 1) * 1e6):06d}\n")
+            for off in range(0, len(data), 16):
+                chunk = data[off:off + 16]
+                self.dump.write(f"{off:06x} " + " ".join(f"{b:02x}" for b in chunk) + "\n")
+            self.dump.write("\n")
+            self.dump.flush()
 
     def connection_done(self, conn: Connection):
         with self.lock:

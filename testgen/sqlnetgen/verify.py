@@ -28,8 +28,11 @@ def verify(manifest: dict, pcap: Path | None = None) -> list[str]:
     client = manifest["client"]
     if not conns:
         return ["no connections recorded"]
-    # 1. rows: client report vs server counters
-    sent = sum(c["stats"]["rows_sent"] for c in conns)
+    # 1. rows: client report vs server counters (only statements the client ran
+    #    itself: drivers may run internal queries, e.g. go-ora's SYSTIMESTAMP)
+    client_sql = set(client.get("statements") or [])
+    sent = sum(r["response"]["rows_sent"] for c in conns for r in c["requests"]
+               if r.get("sql") in client_sql)
     if client["rows_received"] != sent:
         problems.append(f"client rows_received {client['rows_received']} != server rows_sent {sent}")
     for c in conns:

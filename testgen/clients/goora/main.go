@@ -47,6 +47,7 @@ type stmtResult struct {
 	Rows         int     `json:"rows"`
 	ValueChars   int     `json:"value_chars"`
 	Error        *string `json:"error"`
+	ErrorMessage string  `json:"error_message,omitempty"`
 }
 
 type sessionResult struct {
@@ -122,6 +123,7 @@ func runSession(p plan, idx int) (*sessionResult, error) {
 				msg := err.Error()
 				code := strings.SplitN(msg, ":", 2)[0]
 				r.Error = &code
+				r.ErrorMessage = msg
 				res.Errors = append(res.Errors, code)
 			}
 			res.RowsReceived += r.Rows

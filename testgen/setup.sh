@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Install everything the capture generator needs on a fresh Debian 12 (run as root).
+# Idempotent: installs only what is missing.  Clients whose toolchain is absent
+# (node/npm, go) are skipped with a message; tests then skip them too.
+#
+#   PYTHON=python3 bash testgen/setup.sh
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+PYTHON="${PYTHON:-python3}"
+export DEBIAN_FRONTEND=noninteractive
+
+need_pkgs=()
+command -v tshark    >/dev/null 2>&1 || need_pkgs+=(tshark)
+command -v dumpcap   >/dev/null 2>&1 || need_pkgs+=(tshark)
+command -v text2pcap >/dev/null 2>&1 || need_pkgs+=(tshark)
+command -v ip        >/dev/null 2>&1 || need_pkgs+=(iproute2)
+command -v ethtool   >/dev/null 2>&1 || [ -x /usr/sbin/ethtool ] || need_pkgs+=(ethtool)
+if [ ${#need_pkgs[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: need root to install: ${need_pkgs[*]}" >&2
+  else
+    # tshark asks whether non-root users may capture: answer no, non-interactively
+    echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections || true
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends $(printf '%s\n' "${need_pkgs[@]}" | sort -u)
+  fi
+fi
+
+# Python: server + python-oracledb client
+if ! "$PYTHON" -c 'import oracledb, cryptography' >/dev/null 2>&1 \
+   || [ "$("$PYTHON" -c 'import oracledb; print(oracledb.__version__)')" != "26.1.0" ]; then
+  "$PYTHON" -m pip install -q -r "$HERE/requirements.txt"
+fi
+
+# node-oracledb
+if command -v npm >/dev/null 2>&1; then
+  if [ ! -d "$HERE/clients/node/node_modules/oracledb" ]; then
+    (cd "$HERE/clients/node" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+else
+  echo "setup: npm not found - node-oracledb client skipped" >&2
+fi
+
+# go-ora
+GO="$(command -v go || true)"
+[ -z "$GO" ] && [ -x /usr/local/go/bin/go ] && GO=/usr/local/go/bin/go
+if [ -n "$GO" ]; then
+  (cd "$HERE/clients/goora" && "$GO" mod download && CGO_ENABLED=0 "$GO" build -o bin/goora-client .)
+else
+  echo "setup: go not found - go-ora client skipped" >&2
+fi
+
+echo "setup: done"

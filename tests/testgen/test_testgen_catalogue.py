@@ -1,0 +1,247 @@
+"""Checks of the committed capture catalogue (test-captures/*.pcapng + *.json).
+
+Sources compared: the client's own report (settings, rows received), the
+server's counters, and the capture read with tshark core TCP fields plus a TNS
+header walker written in tests/testgen/helpers.py."""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from testgen_helpers import CAPTURES, ROOT, have_tshark, streams, tcp_frames, tns_packets
+
+sys.path.insert(0, str(ROOT / "testgen"))
+from sqlnetgen import catalog  # noqa: E402
+from sqlnetgen.verify import verify  # noqa: E402
+
+SCENARIOS = [s["name"] for s in catalog.scenarios()]
+
+
+def manifest(name):
+    p = CAPTURES / f"{name}.json"
+    if not p.exists():
+        pytest.skip(f"{p.name} not generated")
+    return json.loads(p.read_text())
+
+
+def client_settings(m):
+    """sql -> (arraysize, prefetchrows) from the client's own report."""
+    rep = m["client"]["report"]
+    reps = rep if isinstance(rep, list) else [rep]
+    out = {}
+    for r in reps:
+        for s in r["sessions"]:
+            for st in s["statements"]:
+                if st.get("sql"):
+                    out[st["sql"]] = (st["arraysize"], st["prefetchrows"])
+    return out
+
+
+def test_catalogue_complete_and_small():
+    missing = [n for n in SCENARIOS
+               if not (CAPTURES / f"{n}.pcapng").exists() or not (CAPTURES / f"{n}.json").exists()]
+    assert not missing, f"run python3 testgen/generate.py --all (missing {missing})"
+    total = sum(p.stat().st_size for p in CAPTURES.iterdir())
+    assert total < 8 * 1024 * 1024
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_manifest_schema_and_consistency(name):
+    m = manifest(name)
+    for key in ("scenario", "capture", "mode", "mtu", "generator_version", "client", "server",
+                "connections"):
+        assert key in m
+    assert m["scenario"] == name and m["capture"] == f"{name}.pcapng"
+    assert m["mode"] in ("netns", "loopback", "text2pcap")
+    for key in ("driver", "driver_version", "arraysize", "prefetchrows", "sdu_requested",
+                "rows_received", "statements"):
+        assert key in m["client"]
+    for key in ("address", "port", "tns_version", "end_of_response", "sdu_limit",
+                "think_time_ms", "field_version"):
+        assert key in m["server"]
+    for c in m["connections"]:
+        for key in ("client_address", "client_port", "connect_version", "negotiated_sdu",
+                    "negotiated_tdu", "end_of_response", "stats", "requests"):
+            assert key in c
+        for key in ("round_trips", "bytes_sent_tns", "bytes_received_tns", "bytes_sent_socket",
+                    "bytes_received_socket", "rows_sent"):
+            assert key in c["stats"]
+        for r in c["requests"]:
+            for key in ("index", "function", "func_code", "seq", "cursor", "rows_requested", "sql",
+                        "request_tns_packets", "request_tns_bytes", "response"):
+                assert key in r
+            for key in ("rows_sent", "tns_packets", "tns_bytes", "packet_lengths", "cursor",
+                        "rowcount", "ora_error", "ora_message", "markers", "end_of_response_flag"):
+                assert key in r["response"]
+    assert verify(m) == []
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_rows_client_vs_server(name):
+    m = manifest(name)
+    sqls = set(client_settings(m))
+    server_rows = sum(r["response"]["rows_sent"] for c in m["connections"] for r in c["requests"]
+                      if r["sql"] in sqls)
+    assert m["client"]["rows_received"] == server_rows
+    tables = {t["name"]: t for t in m["server"]["tables"]}
+    # every client statement that did not fail received the whole table
+    rep = m["client"]["report"]
+    for s in (rep if isinstance(rep, list) else [rep])[0]["sessions"]:
+        for st in s["statements"]:
+            if st.get("sql") and not st.get("error"):
+                tname = st["sql"].split()[-1].upper() if "FROM" in st["sql"].upper() else None
+                tname = st["sql"].upper().split(" FROM ")[1].split()[0]
+                assert st["rows"] == tables[tname]["rows"], st["sql"]
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_rows_requested_matches_client_settings(name):
+    m = manifest(name)
+    settings = client_settings(m)
+    seen = set()
+    node = m["client"]["driver"] == "node-oracledb"
+    for c in m["connections"]:
+        first_fetch = set()
+        for r in c["requests"]:
+            if r["sql"] not in settings:
+                continue
+            arraysize, prefetch = settings[r["sql"]]
+            f = r["function"]
+            if f == "OFETCH":
+                if node and r["cursor"] not in first_fetch:
+                    # node-oracledb tops up the prefetched rows to one full
+                    # fetchArraySize: its first OFETCH asks arraysize - prefetchRows
+                    assert r["rows_requested"] == arraysize - prefetch, r
+                else:
+                    assert r["rows_requested"] == arraysize, r
+                first_fetch.add(r["cursor"])
+                seen.add(f)
+            elif f in ("OALL8", "OEXFEN"):
+                first_fetch.discard(r["cursor"])
+            if f == "OALL8" and r.get("prefetch_rows") is not None and r["rows_requested"] is not None:
+                if m["client"]["driver"] == "go-ora":
+                    assert r["rows_requested"] == prefetch
+                elif r.get("al8i4_1"):
+                    assert r["rows_requested"] == arraysize
+                else:
+                    assert r["rows_requested"] == prefetch, r
+                seen.add(f)
+            elif f == "OEXFEN":
+                assert r["rows_requested"] == prefetch
+                seen.add(f)
+    assert "OALL8" in seen or "OEXFEN" in seen
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_capture_matches_manifest(name):
+    """Reassemble the server->client stream from tcp.payload and walk TNS headers:
+    the packet sequence must be ACCEPT [+ ANO] + every response's packet_lengths,
+    every packet <= negotiated SDU, EOR flag exactly on the last packet of each
+    response in EOR sessions, and TCP segments <= MTU-40 in netns mode."""
+    if not have_tshark():
+        pytest.skip("tshark not installed")
+    m = manifest(name)
+    pcap = CAPTURES / m["capture"]
+    port = m["server"]["port"]
+    st = streams(pcap, port)
+    assert len(st) == len(m["connections"])
+    for c in m["connections"]:
+        pk = tns_packets(st[c["client_port"]]["s2c"])
+        assert pk[0][1] == 2                                  # ACCEPT first
+        rest = pk[1:]
+        if c["stats"]["other_sent_tns_bytes"]:
+            assert rest[0][0] == c["stats"]["other_sent_tns_bytes"]   # ANO reply
+            rest = rest[1:]
+        expected = [n for r in c["requests"] for n in r["response"]["packet_lengths"]]
+        assert [p[0] for p in rest] == expected
+        assert sum(p[0] for p in pk[1:]) == c["stats"]["bytes_sent_tns"]
+        assert all(p[0] <= c["negotiated_sdu"] for p in pk[1:])
+        accept = st[c["client_port"]]["s2c"][:pk[0][0]]
+        assert int.from_bytes(accept[32:36], "big") == c["negotiated_sdu"]
+        assert c["negotiated_sdu"] == min(c["connect_sdu_requested"], m["server"]["sdu_limit"])
+        # EOR flags per response
+        i = 0
+        for r in c["requests"]:
+            n = len(r["response"]["packet_lengths"])
+            pkts = rest[i:i + n]
+            i += n
+            data = [p for p in pkts if p[1] == 6]
+            flags = [p[2] & 0x2000 for p in data]
+            if c["end_of_response"] and r["function"] not in ("PRO", "DTY"):
+                assert flags[-1] and not any(flags[:-1]), r["index"]
+            else:
+                assert not any(flags)
+            markers = [p for p in pkts if p[1] == 12]
+            assert bool(markers) == r["response"]["markers"]
+    if m["mode"] == "netns":
+        limit = m["mtu"] - 40
+        assert max(f[2] for f in tcp_frames(pcap)) <= limit
+
+
+def test_sdu_sweep_packets_follow_sdu():
+    """Same data at different SDUs: the largest response is cut into
+    ceil(bytes / (SDU-10)) packets, all full except the last."""
+    for mtu in (1500, 9000):
+        for sdu in catalog.SDUS:
+            m = manifest(f"sdu_{sdu}_mtu_{mtu}")
+            c = m["connections"][0]
+            assert c["negotiated_sdu"] == sdu
+            big = max(c["requests"], key=lambda r: r["response"]["ttc_bytes"])
+            lens = big["response"]["packet_lengths"]
+            assert all(n == sdu for n in lens[:-1]) and lens[-1] <= sdu
+            assert len(lens) == -(-big["response"]["ttc_bytes"] // (sdu - 10))
+
+
+def test_arraysize_sweep_round_trips():
+    """Fetch calls per array size: rows 1000, prefetch 2 -> ceil((1000-2)/n) OFETCH
+    calls, plus one more when the last batch is exactly full (server cannot know)."""
+    for n in catalog.ARRAY_SIZES:
+        m = manifest(f"arraysize_{n}")
+        c = m["connections"][0]
+        fetches = [r for r in c["requests"] if r["function"] == "OFETCH"]
+        remaining = 1000 - 2
+        expected = remaining // n + 1
+        assert len(fetches) == expected, n
+        assert fetches[-1]["response"]["ora_error"] == 1403
+
+
+def test_published_example():
+    m = manifest("published_example")
+    c = m["connections"][0]
+    assert c["negotiated_sdu"] == 2048
+    rows = [r for r in c["requests"] if r["response"]["rows_sent"]]
+    assert [r["response"]["rows_sent"] for r in rows] == [3, 3]
+    # rows 1-3 (1511+410+730 payload bytes) need two SDU-2048 packets, rows 4-6 one
+    assert len(rows[0]["response"]["packet_lengths"]) == 2
+    assert rows[0]["response"]["packet_lengths"][0] == 2048
+    assert len(rows[1]["response"]["packet_lengths"]) == 1
+
+
+def test_error_midfetch():
+    m = manifest("error_midfetch")
+    c = m["connections"][0]
+    err = [r for r in c["requests"] if r["response"]["ora_error"] == 1722]
+    assert len(err) == 1
+    resp = err[0]["response"]
+    assert resp["markers"] and resp["rows_sent"] == 0
+    assert resp["rowcount"] == 749                 # rows processed before row 750 failed
+    assert resp["ora_message"].startswith("ORA-01722")
+    st = m["client"]["report"]["sessions"][0]["statements"][0]
+    assert st["error"] == "ORA-01722"
+
+
+def test_modes_and_ports():
+    assert manifest("nonstd_port")["server"]["port"] == 49161
+    assert manifest("mtu_576")["mtu"] == 576
+    assert len(manifest("two_sessions")["connections"]) == 2
+    assert manifest("tns315_classic")["connections"][0]["accepted_version"] == 315
+    assert not manifest("tns315_classic")["connections"][0]["end_of_response"]
+    assert manifest("tns319_eor")["connections"][0]["end_of_response"]
+    lr = manifest("large_request")["connections"][0]
+    assert max(r["request_tns_packets"] for r in lr["requests"]) >= 4
+    ls = manifest("long_sql")["connections"][0]
+    assert max(len(r["sql"] or "") for r in ls["requests"]) > 252
+    re_ = manifest("cursor_reexec")["connections"][0]
+    assert sum(r["function"] == "OEXFEN" for r in re_["requests"]) == 2
