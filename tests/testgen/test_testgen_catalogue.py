@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from testgen_helpers import CAPTURES, ROOT, have_tshark, streams, tcp_frames, tns_packets
+from testgen_helpers import (CAPTURES, ROOT, check_capture, check_rows_requested,
+                             client_settings, have_tshark)
 
 sys.path.insert(0, str(ROOT / "testgen"))
 from sqlnetgen import catalog  # noqa: E402
@@ -24,19 +25,6 @@ def manifest(name):
     if not p.exists():
         pytest.skip(f"{p.name} not generated")
     return json.loads(p.read_text())
-
-
-def client_settings(m):
-    """sql -> (arraysize, prefetchrows) from the client's own report."""
-    rep = m["client"]["report"]
-    reps = rep if isinstance(rep, list) else [rep]
-    out = {}
-    for r in reps:
-        for s in r["sessions"]:
-            for st in s["statements"]:
-                if st.get("sql"):
-                    out[st["sql"]] = (st["arraysize"], st["prefetchrows"])
-    return out
 
 
 def test_catalogue_complete_and_small():
@@ -98,40 +86,7 @@ def test_rows_client_vs_server(name):
 
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_rows_requested_matches_client_settings(name):
-    m = manifest(name)
-    settings = client_settings(m)
-    seen = set()
-    node = m["client"]["driver"] == "node-oracledb"
-    for c in m["connections"]:
-        first_fetch = set()
-        for r in c["requests"]:
-            if r["sql"] not in settings:
-                continue
-            arraysize, prefetch = settings[r["sql"]]
-            f = r["function"]
-            if f == "OFETCH":
-                if node and r["cursor"] not in first_fetch:
-                    # node-oracledb tops up the prefetched rows to one full
-                    # fetchArraySize: its first OFETCH asks arraysize - prefetchRows
-                    assert r["rows_requested"] == arraysize - prefetch, r
-                else:
-                    assert r["rows_requested"] == arraysize, r
-                first_fetch.add(r["cursor"])
-                seen.add(f)
-            elif f in ("OALL8", "OEXFEN"):
-                first_fetch.discard(r["cursor"])
-            if f == "OALL8" and r.get("prefetch_rows") is not None and r["rows_requested"] is not None:
-                if m["client"]["driver"] == "go-ora":
-                    assert r["rows_requested"] == prefetch
-                elif r.get("al8i4_1"):
-                    assert r["rows_requested"] == arraysize
-                else:
-                    assert r["rows_requested"] == prefetch, r
-                seen.add(f)
-            elif f == "OEXFEN":
-                assert r["rows_requested"] == prefetch
-                seen.add(f)
-    assert "OALL8" in seen or "OEXFEN" in seen
+    check_rows_requested(manifest(name))
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
@@ -142,42 +97,7 @@ def test_capture_matches_manifest(name):
     response in EOR sessions, and TCP segments <= MTU-40 in netns mode."""
     if not have_tshark():
         pytest.skip("tshark not installed")
-    m = manifest(name)
-    pcap = CAPTURES / m["capture"]
-    port = m["server"]["port"]
-    st = streams(pcap, port)
-    assert len(st) == len(m["connections"])
-    for c in m["connections"]:
-        pk = tns_packets(st[c["client_port"]]["s2c"])
-        assert pk[0][1] == 2                                  # ACCEPT first
-        rest = pk[1:]
-        if c["stats"]["other_sent_tns_bytes"]:
-            assert rest[0][0] == c["stats"]["other_sent_tns_bytes"]   # ANO reply
-            rest = rest[1:]
-        expected = [n for r in c["requests"] for n in r["response"]["packet_lengths"]]
-        assert [p[0] for p in rest] == expected
-        assert sum(p[0] for p in pk[1:]) == c["stats"]["bytes_sent_tns"]
-        assert all(p[0] <= c["negotiated_sdu"] for p in pk[1:])
-        accept = st[c["client_port"]]["s2c"][:pk[0][0]]
-        assert int.from_bytes(accept[32:36], "big") == c["negotiated_sdu"]
-        assert c["negotiated_sdu"] == min(c["connect_sdu_requested"], m["server"]["sdu_limit"])
-        # EOR flags per response
-        i = 0
-        for r in c["requests"]:
-            n = len(r["response"]["packet_lengths"])
-            pkts = rest[i:i + n]
-            i += n
-            data = [p for p in pkts if p[1] == 6]
-            flags = [p[2] & 0x2000 for p in data]
-            if c["end_of_response"] and r["function"] not in ("PRO", "DTY"):
-                assert flags[-1] and not any(flags[:-1]), r["index"]
-            else:
-                assert not any(flags)
-            markers = [p for p in pkts if p[1] == 12]
-            assert bool(markers) == r["response"]["markers"]
-    if m["mode"] == "netns":
-        limit = m["mtu"] - 40
-        assert max(f[2] for f in tcp_frames(pcap)) <= limit
+    check_capture(manifest(name), CAPTURES)
 
 
 def test_sdu_sweep_packets_follow_sdu():

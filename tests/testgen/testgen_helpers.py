@@ -64,3 +64,95 @@ def streams(pcap: Path, server_port: int) -> dict:
         elif dp == server_port:
             res.setdefault(sp, {"s2c": b"", "c2s": b""})["c2s"] += payload
     return res
+
+
+def client_settings(m):
+    """sql -> (arraysize, prefetchrows) from the client's own report."""
+    rep = m["client"]["report"]
+    reps = rep if isinstance(rep, list) else [rep]
+    out = {}
+    for r in reps:
+        for s in r["sessions"]:
+            for st in s["statements"]:
+                if st.get("sql"):
+                    out[st["sql"]] = (st["arraysize"], st["prefetchrows"])
+    return out
+
+
+def check_capture(m: dict, capdir: Path):
+    """Reassembled capture vs manifest (see test_testgen_catalogue)."""
+    pcap = capdir / m["capture"]
+    port = m["server"]["port"]
+    st = streams(pcap, port)
+    assert len(st) == len(m["connections"])
+    for c in m["connections"]:
+        pk = tns_packets(st[c["client_port"]]["s2c"])
+        assert pk[0][1] == 2                                  # ACCEPT first
+        rest = pk[1:]
+        if c["stats"]["other_sent_tns_bytes"]:
+            assert rest[0][0] == c["stats"]["other_sent_tns_bytes"]   # ANO reply
+            rest = rest[1:]
+        expected = [n for r in c["requests"] for n in r["response"]["packet_lengths"]]
+        assert [p[0] for p in rest] == expected
+        assert sum(p[0] for p in pk[1:]) == c["stats"]["bytes_sent_tns"]
+        assert all(p[0] <= c["negotiated_sdu"] for p in pk[1:])
+        accept = st[c["client_port"]]["s2c"][:pk[0][0]]
+        assert int.from_bytes(accept[32:36], "big") == c["negotiated_sdu"]
+        assert c["negotiated_sdu"] == min(c["connect_sdu_requested"], m["server"]["sdu_limit"])
+        # EOR flags per response
+        i = 0
+        for r in c["requests"]:
+            n = len(r["response"]["packet_lengths"])
+            pkts = rest[i:i + n]
+            i += n
+            data = [p for p in pkts if p[1] == 6]
+            flags = [p[2] & 0x2000 for p in data]
+            if c["end_of_response"] and r["function"] not in ("PRO", "DTY"):
+                assert flags[-1] and not any(flags[:-1]), r["index"]
+            else:
+                assert not any(flags)
+            markers = [p for p in pkts if p[1] == 12]
+            assert bool(markers) == r["response"]["markers"]
+    if m["mode"] == "netns":
+        limit = m["mtu"] - 40
+        assert max(f[2] for f in tcp_frames(pcap)) <= limit
+
+
+
+def check_rows_requested(m: dict):
+    """rows_requested on the wire (as the server parsed it) vs the client's own settings."""
+    settings = client_settings(m)
+    seen = set()
+    node = m["client"]["driver"] == "node-oracledb"
+    for c in m["connections"]:
+        first_fetch = set()
+        for r in c["requests"]:
+            if r["sql"] not in settings:
+                continue
+            arraysize, prefetch = settings[r["sql"]]
+            f = r["function"]
+            if f == "OFETCH":
+                if node and r["cursor"] not in first_fetch:
+                    # node-oracledb tops up the prefetched rows to one full
+                    # fetchArraySize: its first OFETCH asks arraysize - prefetchRows
+                    assert r["rows_requested"] == arraysize - prefetch, r
+                else:
+                    assert r["rows_requested"] == arraysize, r
+                first_fetch.add(r["cursor"])
+                seen.add(f)
+            elif f in ("OALL8", "OEXFEN"):
+                first_fetch.discard(r["cursor"])
+            if f == "OALL8" and r.get("prefetch_rows") is not None and r["rows_requested"] is not None:
+                if m["client"]["driver"] == "go-ora":
+                    assert r["rows_requested"] == prefetch
+                elif r.get("al8i4_1"):
+                    assert r["rows_requested"] == arraysize
+                else:
+                    assert r["rows_requested"] == prefetch, r
+                seen.add(f)
+            elif f == "OEXFEN":
+                assert r["rows_requested"] == prefetch
+                seen.add(f)
+    assert "OALL8" in seen or "OEXFEN" in seen
+
+
