@@ -47,10 +47,12 @@ plugin_describe(void)
 
 #include "tns.h"
 #include "ano.h"
+#include "ttc.h"
+#include "metrics.h"
 
 static int proto_sqlnet = -1;
 static dissector_handle_t sqlnet_tcp_handle;
-static sqlnet_prefs_t sqlnet_pref_values = { TRUE };
+static sqlnet_prefs_t sqlnet_pref_values = { TRUE, 50, 10000 };
 
 int
 sqlnet_proto(void)
@@ -93,6 +95,8 @@ sqlnet_register(void)
     proto_sqlnet = proto_register_protocol(SQLNET_PROTO_NAME, SQLNET_PROTO_SHORT, SQLNET_FILTER);
     tns_register(proto_sqlnet);
     ano_register(proto_sqlnet);
+    ttc_register(proto_sqlnet);
+    metrics_register(proto_sqlnet);
 
     sqlnet_tcp_handle = register_dissector(SQLNET_FILTER, tns_dissect_tcp, proto_sqlnet);
 
@@ -103,6 +107,15 @@ sqlnet_register(void)
         "To use this option, you must also enable \"Allow subdissectors to reassemble "
         "TCP streams\" in the TCP protocol settings.",
         &sqlnet_pref_values.desegment);
+    prefs_register_uint_preference(module, "small_fetch",
+        "Small fetch size threshold",
+        "Flag calls that ask for fewer rows than this on queries that return more rows than this "
+        "(the client's array size / fetch size is too small)",
+        10, &sqlnet_pref_values.small_fetch);
+    prefs_register_uint_preference(module, "max_cursors",
+        "Cursors remembered per conversation",
+        "Upper bound on the cursors (statement text, describe) kept per connection",
+        10, &sqlnet_pref_values.max_cursors);
 }
 
 void
@@ -113,4 +126,5 @@ sqlnet_handoff(void)
     dissector_add_uint_range_with_preference("tcp.port", SQLNET_DEFAULT_PORTS, sqlnet_tcp_handle);
     heur_dissector_add("tcp", dissect_sqlnet_heur, "Oracle SQL*Net over TCP (handshake)",
                        "sqlnet_tcp", proto_sqlnet, HEURISTIC_ENABLE);
+    metrics_handoff();
 }

@@ -25,10 +25,14 @@ session_get(packet_info *pinfo)
 }
 
 void
-session_set_server(sqlnet_session_t *sess, packet_info *pinfo, gboolean server_is_dst)
+session_set_server(sqlnet_session_t *sess, packet_info *pinfo, gboolean server_is_dst,
+                   gboolean from_handshake)
 {
-    if (sess->srv_known)
+    if (sess->srv_known && (sess->srv_from_handshake || !from_handshake))
         return;
+    if (PINFO_FD_VISITED(pinfo) && sess->srv_known)
+        return;
+    sess->srv_from_handshake = from_handshake;
     if (server_is_dst) {
         copy_address_wmem(wmem_file_scope(), &sess->srv_addr, &pinfo->dst);
         sess->srv_port = pinfo->destport;
@@ -49,7 +53,7 @@ session_direction(sqlnet_session_t *sess, packet_info *pinfo)
             dst_is_server = sqlnet_is_server_port(pinfo->destport);
         else
             dst_is_server = pinfo->destport < pinfo->srcport;
-        session_set_server(sess, pinfo, dst_is_server);
+        session_set_server(sess, pinfo, dst_is_server, FALSE);
     }
     if (pinfo->destport == sess->srv_port && addresses_equal(&pinfo->dst, &sess->srv_addr))
         return SQLNET_TO_SERVER;

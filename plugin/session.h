@@ -50,6 +50,10 @@ typedef struct sqlnet_session {
     guint32  ano_reply_frame;        /* server reply that settled ANO */
     guint8   nne_algorithm;          /* encryption algorithm id, 0 = none */
     guint8   integrity_algorithm;    /* data integrity algorithm id, 0 = none */
+
+    /* TTC layer state (ttc_session_t, ttc_stream.c), created on first use. */
+    void    *ttc;
+    gboolean srv_from_handshake;     /* server side known from CONNECT/ACCEPT */
 } sqlnet_session_t;
 
 /* The session of this packet's TCP conversation (created on first use). */
@@ -58,8 +62,10 @@ sqlnet_session_t *session_get(packet_info *pinfo);
 /* Direction of this packet; learns the server endpoint when still unknown. */
 sqlnet_dir_t session_direction(sqlnet_session_t *sess, packet_info *pinfo);
 
-/* Record the server endpoint (CONNECT: destination; ACCEPT: source). */
-void session_set_server(sqlnet_session_t *sess, packet_info *pinfo, gboolean server_is_dst);
+/* Record the server endpoint (CONNECT: destination; ACCEPT: source).  A
+ * handshake packet overrides a guess made from the ports. */
+void session_set_server(sqlnet_session_t *sess, packet_info *pinfo, gboolean server_is_dst,
+                        gboolean from_handshake);
 
 /* Negotiated values known for this frame? (at or after the ACCEPT) */
 gboolean session_negotiated(const sqlnet_session_t *sess, const packet_info *pinfo);

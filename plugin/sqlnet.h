@@ -18,6 +18,8 @@
 /* User preferences (read-only outside plugin.c). */
 typedef struct {
     gboolean desegment;         /* reassemble TNS packets spanning TCP segments */
+    guint    small_fetch;       /* expert: fetch sizes below this are small */
+    guint    max_cursors;       /* cursors remembered per conversation */
 } sqlnet_prefs_t;
 
 /* plugin.c */

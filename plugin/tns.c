@@ -23,6 +23,8 @@
 #include "session.h"
 #include "tns.h"
 #include "ano.h"
+#include "ttc.h"
+#include "metrics.h"
 
 /* ---- fields ------------------------------------------------------------ */
 
@@ -319,6 +321,7 @@ get_tns_pdu_len(packet_info *pinfo, tvbuff_t *tvb, int offset, void *data _U_)
      * instead of waiting for a bogus length to be reassembled. */
     if (!tns_header_valid(tvb, offset, width))
         return tvb_reported_length_remaining(tvb, offset);
+    ttc_note_pdu_start(pinfo, sess, session_direction(sess, pinfo), tvb_get_guint8(tvb, offset + 4));
     return tns_read_length(tvb, offset, width);
 }
 
@@ -481,7 +484,7 @@ dissect_connect(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
     }
 
     if (!PINFO_FD_VISITED(pinfo)) {
-        session_set_server(sess, pinfo, TRUE);
+        session_set_server(sess, pinfo, TRUE, TRUE);
         sess->connect_frame = pinfo->num;
         sess->connect_version = version;
         sess->connect_sdu = sdu;
@@ -540,7 +543,7 @@ dissect_accept(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
         proto_tree_add_item(tree, hf_ac_data, tvb, data_off, data_len, ENC_NA);
 
     if (!PINFO_FD_VISITED(pinfo)) {
-        session_set_server(sess, pinfo, FALSE);
+        session_set_server(sess, pinfo, FALSE, TRUE);
         sess->accept_frame = pinfo->num;
         sess->version = version;
         sess->sdu = sdu;
@@ -612,7 +615,8 @@ dissect_redirect(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 }
 
 static void
-dissect_marker(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len)
+dissect_marker(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len,
+               sqlnet_session_t *sess, sqlnet_dir_t dir)
 {
     guint32 marker;
     proto_item *pi;
@@ -621,6 +625,7 @@ dissect_marker(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len)
         proto_tree_add_expert(tree, pinfo, &ei_short_packet, tvb, 0, len);
         return;
     }
+    ttc_note_packet(pinfo, sess, dir, TNS_TYPE_MARKER, len, 0, FALSE);
     proto_tree_add_item(tree, hf_mk_type, tvb, 8, 1, ENC_NA);
     proto_tree_add_item(tree, hf_mk_data_byte, tvb, 9, 1, ENC_NA);
     pi = proto_tree_add_item_ret_uint(tree, hf_mk_marker, tvb, 10, 1, ENC_NA, &marker);
@@ -693,8 +698,11 @@ dissect_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
     if (dflags & TNS_DF_END_OF_RESPONSE)
         col_append_str(pinfo->cinfo, COL_INFO, dir == SQLNET_TO_CLIENT ? " end-of-response" : " end-of-request");
 
-    if (payload_len == 0)
+    if (payload_len == 0) {
+        if (!(dflags & TNS_DF_EOF))
+            ttc_note_packet(pinfo, sess, dir, TNS_TYPE_DATA, len, (guint16)dflags, FALSE);
         return;
+    }
     payload = tvb_new_subset_length(tvb, TNS_DATA_HDR_LEN, payload_len);
 
     /* Connect descriptor longer than 230 bytes: sent after the CONNECT. */
@@ -712,9 +720,11 @@ dissect_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
         return;
     }
     if (ano_is_ano(payload)) {
+        ttc_note_packet(pinfo, sess, dir, TNS_TYPE_DATA, len, (guint16)dflags, TRUE);
         ano_dissect(payload, pinfo, tree, sess, dir == SQLNET_TO_CLIENT);
         return;
     }
+    ttc_note_packet(pinfo, sess, dir, TNS_TYPE_DATA, len, (guint16)dflags, FALSE);
     if (session_encrypted(sess, pinfo)) {
         pi = proto_tree_add_item(tree, hf_data_encrypted, payload, 0, payload_len, ENC_NA);
         expert_add_info(pinfo, pi, &ei_encrypted);
@@ -727,7 +737,12 @@ dissect_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
         col_append_str(pinfo->cinfo, COL_INFO, " (compressed)");
         return;
     }
-    proto_tree_add_item(tree, hf_data_payload, payload, 0, payload_len, ENC_NA);
+    if (!session_negotiated(sess, pinfo) || pinfo->num == sess->accept_frame) {
+        proto_tree_add_item(tree, hf_data_payload, payload, 0, payload_len, ENC_NA);
+        return;
+    }
+    ttc_dissect_payload(payload, pinfo, tree, sess, dir, (guint16)dflags, len);
+    metrics_add_summary(payload, pinfo, tree, sess, dir);
 }
 
 /* Generated per-packet facts from the conversation. */
@@ -756,8 +771,9 @@ add_session_summary(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 }
 
 static int
-dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data _U_)
+dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
 {
+    const struct tcpinfo *tcpi = (const struct tcpinfo *)data;
     sqlnet_session_t *sess = session_get(pinfo);
     sqlnet_dir_t dir = session_direction(sess, pinfo);
     guint width = tns_width(sess, pinfo, tvb, 0);
@@ -787,6 +803,8 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data 
     }
 
     type = tvb_get_guint8(tvb, 4);
+    if (tcpi && tcpi->is_reassembled)
+        metrics_note_multi_segment(pinfo, sess, dir, len);
     proto_item_append_text(ti, ", %s", val_to_str(type, tns_type_vals, "type %u"));
     col_append_fstr(pinfo->cinfo, COL_INFO, " %s", val_to_str(type, tns_type_vals, "type %u"));
     if (type != TNS_TYPE_CONNECT && type != TNS_TYPE_ACCEPT) {
@@ -819,7 +837,7 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data 
     case TNS_TYPE_REFUSE:   dissect_refuse(tvb, pinfo, tns_tree, len); break;
     case TNS_TYPE_REDIRECT: dissect_redirect(tvb, pinfo, tns_tree, sess, len); break;
     case TNS_TYPE_DATA:     dissect_data(tvb, pinfo, tns_tree, sess, dir, len); break;
-    case TNS_TYPE_MARKER:   dissect_marker(tvb, pinfo, tns_tree, len); break;
+    case TNS_TYPE_MARKER:   dissect_marker(tvb, pinfo, tns_tree, len, sess, dir); break;
     case TNS_TYPE_CONTROL:  dissect_control(tvb, pinfo, tns_tree, len); break;
     case TNS_TYPE_ABORT:    dissect_abort(tvb, pinfo, tns_tree, len); break;
     case TNS_TYPE_RESEND:   break;

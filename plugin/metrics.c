@@ -1,0 +1,306 @@
+/* metrics.c - what a response cost on the wire, as fields a person can filter on.
+ *
+ * TCP segments per response: TCP hands a subdissector only the segments that
+ * start or complete a TNS packet, so the middle segments of a large packet
+ * are never seen by sqlnet.  A listener on the "tcp" tap counts every server
+ * segment with payload into the response whose frame range covers it.  Taps
+ * run after a frame is dissected, so the completing frame itself is added
+ * when it has not been counted yet; the count is therefore the same in one
+ * pass, two passes and the GUI.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define WS_LOG_DOMAIN "sqlnet"
+
+#include <epan/packet.h>
+#include <epan/expert.h>
+#include <epan/conversation.h>
+#include <epan/tap.h>
+#include <epan/strutil.h>
+#include <epan/dissectors/packet-tcp.h>
+
+#include "sqlnet.h"
+#include "session.h"
+#include "ttc.h"
+#include "metrics.h"
+
+static int hf_fetch_rows = -1;
+static int hf_stmt_sql = -1;
+static int hf_rows = -1;
+static int hf_rowcount = -1;
+static int hf_ora_error = -1;
+static int hf_ora_error_msg = -1;
+static int hf_resp_packets = -1;
+static int hf_resp_segments = -1;
+static int hf_resp_bytes = -1;
+static int hf_time = -1;
+static int hf_time_first = -1;
+static int hf_request_in = -1;
+static int hf_response_in = -1;
+static int hf_resp_cursor = -1;
+static int hf_req_func = -1;
+
+static expert_field ei_small_fetch = EI_INIT;
+static expert_field ei_more_data = EI_INIT;
+static expert_field ei_multi_segment = EI_INIT;
+static expert_field ei_ora_error = EI_INIT;
+
+static int proto_metrics = -1;
+
+guint32
+metrics_max_cursors(void)
+{
+    return sqlnet_prefs()->max_cursors;
+}
+
+static ttc_response_t *
+response_covering(ttc_session_t *ts, guint32 frame)
+{
+    ttc_response_t *resp = (ttc_response_t *)wmem_tree_lookup32_le(ts->responses, frame);
+    if (!resp || frame < resp->first_frame)
+        return NULL;
+    if (resp->last_frame && frame > resp->last_frame && resp->complete)
+        return NULL;
+    if (ts->resp != resp && resp->last_frame && frame > resp->last_frame)
+        return NULL;
+    return resp;
+}
+
+static tap_packet_status
+tcp_segment_tap(void *tapdata _U_, packet_info *pinfo, epan_dissect_t *edt _U_,
+                const void *data, tap_flags_t flags _U_)
+{
+    const struct tcpheader *th = (const struct tcpheader *)data;
+    conversation_t *conv;
+    sqlnet_session_t *sess;
+    ttc_session_t *ts;
+    ttc_response_t *resp;
+
+    if (!th || !th->th_have_seglen || th->th_seglen == 0)
+        return TAP_PACKET_DONT_REDRAW;
+    conv = find_conversation(pinfo->num, &th->ip_src, &th->ip_dst, CONVERSATION_TCP,
+                             th->th_sport, th->th_dport, 0);
+    if (!conv)
+        return TAP_PACKET_DONT_REDRAW;
+    sess = (sqlnet_session_t *)conversation_get_proto_data(conv, proto_metrics);
+    if (!sess || !sess->ttc || !sess->srv_known)
+        return TAP_PACKET_DONT_REDRAW;
+    if (th->th_sport != sess->srv_port || !addresses_equal(&th->ip_src, &sess->srv_addr))
+        return TAP_PACKET_DONT_REDRAW;
+    ts = (ttc_session_t *)sess->ttc;
+    resp = response_covering(ts, pinfo->num);
+    if (resp && pinfo->num > resp->tap_upto) {
+        resp->tap_segments++;
+        resp->tap_upto = pinfo->num;
+    }
+    return TAP_PACKET_DONT_REDRAW;
+}
+
+static guint32
+response_segments(const ttc_response_t *resp, guint32 frame)
+{
+    return resp->tap_segments + (resp->tap_upto < frame ? 1 : 0);
+}
+
+void
+metrics_note_multi_segment(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir, guint32 tns_len)
+{
+    ttc_session_t *ts;
+    (void)tns_len;
+    if (PINFO_FD_VISITED(pinfo) || dir != SQLNET_TO_CLIENT || !sess->ttc)
+        return;
+    ts = (ttc_session_t *)sess->ttc;
+    if (ts->resp)
+        ts->resp->multi_segment_packet = TRUE;
+}
+
+static const char *
+func_name(const ttc_request_t *req)
+{
+    switch (req->kind) {
+    case TTC_REQ_PROTOCOL: return "PRO";
+    case TTC_REQ_DATA_TYPES: return "DTY";
+    case TTC_REQ_FAST_AUTH: return "FAST_AUTH";
+    case TTC_REQ_ANO: return "ANO";
+    case TTC_REQ_FUNCTION: return val_to_str_const(req->func, ttc_function_vals, "function");
+    default: return "request";
+    }
+}
+
+static void
+add_request(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const ttc_request_t *req)
+{
+    proto_item *pi;
+
+    col_append_fstr(pinfo->cinfo, COL_INFO, " %s", func_name(req));
+    if (req->kind == TTC_REQ_FUNCTION) {
+        pi = proto_tree_add_uint(tree, hf_req_func, tvb, 0, 0, req->func);
+        proto_item_set_generated(pi);
+    }
+    if (req->has_cursor)
+        col_append_fstr(pinfo->cinfo, COL_INFO, " cursor=%u", req->cursor);
+    if (req->has_fetch_rows) {
+        pi = proto_tree_add_uint(tree, hf_fetch_rows, tvb, 0, 0, req->fetch_rows);
+        proto_item_set_generated(pi);
+        col_append_fstr(pinfo->cinfo, COL_INFO, " rows=%u", req->fetch_rows);
+    }
+    if (req->stmt_sql && req->stmt_sql != req->sql) {
+        pi = proto_tree_add_string(tree, hf_stmt_sql, tvb, 0, 0, req->stmt_sql);
+        proto_item_set_generated(pi);
+    }
+    if (req->sql)
+        col_append_fstr(pinfo->cinfo, COL_INFO, " %s", format_text(pinfo->pool, (const guchar *)req->sql, MIN(strlen(req->sql), 60)));
+    if (req->response && req->response->complete && req->response->last_frame) {
+        pi = proto_tree_add_uint(tree, hf_response_in, tvb, 0, 0, req->response->last_frame);
+        proto_item_set_generated(pi);
+    }
+}
+
+static void
+add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const ttc_response_t *resp,
+             gboolean completes)
+{
+    const ttc_request_t *req = resp->req;
+    proto_item *pi;
+    nstime_t dt;
+    guint32 segs;
+
+    if (req) {
+        pi = proto_tree_add_uint(tree, hf_request_in, tvb, 0, 0, req->frame);
+        proto_item_set_generated(pi);
+    }
+    if (!completes)
+        return;
+
+    pi = proto_tree_add_uint(tree, hf_rows, tvb, 0, 0, resp->rows);
+    proto_item_set_generated(pi);
+    if (resp->has_oer) {
+        proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_cursor, tvb, 0, 0, resp->cursor));
+        proto_item_set_generated(proto_tree_add_uint64(tree, hf_rowcount, tvb, 0, 0, resp->rowcount));
+        pi = proto_tree_add_uint(tree, hf_ora_error, tvb, 0, 0, resp->ora_error);
+        proto_item_set_generated(pi);
+        if (resp->ora_error != 0 && resp->ora_error != TTC_ERR_NO_DATA_FOUND)
+            expert_add_info_format(pinfo, pi, &ei_ora_error, "ORA-%05u%s%s", resp->ora_error,
+                                   resp->ora_message ? ": " : "", resp->ora_message ? resp->ora_message : "");
+        if (resp->ora_message)
+            proto_item_set_generated(proto_tree_add_string(tree, hf_ora_error_msg, tvb, 0, 0, resp->ora_message));
+    }
+    pi = proto_tree_add_uint(tree, hf_resp_packets, tvb, 0, 0, resp->packets);
+    proto_item_set_generated(pi);
+    if (resp->data_packets > 1)
+        expert_add_info_format(pinfo, pi, &ei_more_data,
+                               "Response spans %u TNS packets (SQL*Net more data to client), largest %u bytes",
+                               resp->data_packets, resp->largest_packet);
+    segs = response_segments(resp, pinfo->num);
+    pi = proto_tree_add_uint(tree, hf_resp_segments, tvb, 0, 0, segs);
+    proto_item_set_generated(pi);
+    if (resp->multi_segment_packet)
+        expert_add_info_format(pinfo, pi, &ei_multi_segment,
+                               "TNS packets of this response were cut into several TCP segments "
+                               "(SDU above the path MTU?)");
+    proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_bytes, tvb, 0, 0, resp->bytes));
+    if (req) {
+        nstime_delta(&dt, &resp->last_time, &req->time);
+        proto_item_set_generated(proto_tree_add_time(tree, hf_time, tvb, 0, 0, &dt));
+        nstime_delta(&dt, &resp->first_time, &req->time);
+        proto_item_set_generated(proto_tree_add_time(tree, hf_time_first, tvb, 0, 0, &dt));
+        if (req->stmt_sql)
+            proto_item_set_generated(proto_tree_add_string(tree, hf_stmt_sql, tvb, 0, 0, req->stmt_sql));
+        if (req->has_fetch_rows && req->fetch_rows > 0 && req->fetch_rows < sqlnet_prefs()->small_fetch &&
+            resp->rowcount > sqlnet_prefs()->small_fetch)
+            expert_add_info_format(pinfo, pi, &ei_small_fetch,
+                                   "Small fetch size: %u rows asked per round trip on a query that has "
+                                   "returned %" G_GUINT64_FORMAT " rows; a larger array size saves round trips",
+                                   req->fetch_rows, resp->rowcount);
+    }
+
+    col_append_fstr(pinfo->cinfo, COL_INFO, " Response: %u rows, %u pkts, %u segs, %.1f KB",
+                    resp->rows, resp->packets, segs, resp->bytes / 1024.0);
+    if (req) {
+        nstime_delta(&dt, &resp->last_time, &req->time);
+        col_append_fstr(pinfo->cinfo, COL_INFO, ", %.1f ms", nstime_to_msec(&dt));
+    }
+    if (resp->has_oer && resp->ora_error != 0)
+        col_append_fstr(pinfo->cinfo, COL_INFO, " ORA-%05u", resp->ora_error);
+}
+
+void
+metrics_add_summary(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
+                    sqlnet_session_t *sess, sqlnet_dir_t dir)
+{
+    ttc_request_t *req;
+    ttc_response_t *resp;
+    gboolean completes, carries_call;
+
+    (void)sess;
+    if (!ttc_pdu_lookup(pinfo, payload, &req, &resp, &completes, &carries_call))
+        return;
+    if (dir == SQLNET_TO_SERVER) {
+        if (req && carries_call)
+            add_request(payload, pinfo, tree, req);
+    } else if (resp) {
+        add_response(payload, pinfo, tree, resp, completes);
+    }
+}
+
+void
+metrics_register(int proto)
+{
+    static hf_register_info hf[] = {
+        { &hf_fetch_rows, { "Rows requested", "sqlnet.fetch.rows", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Rows this call asks the server to return now: OFETCH rows, re-execute-and-fetch iterations, "
+            "OALL8 prefetch rows or execution count (the array size)", HFILL } },
+        { &hf_req_func, { "Call", "sqlnet.call", FT_UINT8, BASE_DEC, VALS(ttc_function_vals), 0x0,
+            "Main function of the request", HFILL } },
+        { &hf_stmt_sql, { "SQL", "sqlnet.sql", FT_STRING, BASE_NONE, NULL, 0x0,
+            "SQL text of the statement this call or response belongs to", HFILL } },
+        { &hf_rows, { "Rows delivered", "sqlnet.rows", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Rows returned by this response (row data messages)", HFILL } },
+        { &hf_rowcount, { "Cumulative row count", "sqlnet.rowcount", FT_UINT64, BASE_DEC, NULL, 0x0,
+            "Rows fetched so far on the cursor (rows affected for DML), from the end-of-call status", HFILL } },
+        { &hf_ora_error, { "ORA error", "sqlnet.ora_error", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Oracle error of the response (0 = success, 1403 = no more rows)", HFILL } },
+        { &hf_ora_error_msg, { "ORA error message", "sqlnet.ora_error.msg", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_resp_cursor, { "Response cursor", "sqlnet.response.cursor", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Cursor id in the response's end-of-call status", HFILL } },
+        { &hf_resp_packets, { "TNS packets", "sqlnet.response.packets", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "TNS packets of this response (markers included)", HFILL } },
+        { &hf_resp_segments, { "TCP segments", "sqlnet.response.segments", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "TCP segments with payload that carried this response", HFILL } },
+        { &hf_resp_bytes, { "TNS bytes", "sqlnet.response.bytes", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Bytes of the response's TNS packets, headers included", HFILL } },
+        { &hf_time, { "Response time", "sqlnet.time", FT_RELATIVE_TIME, BASE_NONE, NULL, 0x0,
+            "From the request to the end of its response", HFILL } },
+        { &hf_time_first, { "Time to first response packet", "sqlnet.time.first", FT_RELATIVE_TIME, BASE_NONE, NULL, 0x0,
+            "From the request to the first response segment: server think time, before transfer", HFILL } },
+        { &hf_request_in, { "Request in", "sqlnet.request_in", FT_FRAMENUM, BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_REQUEST), 0x0,
+            "Frame of the request this response answers", HFILL } },
+        { &hf_response_in, { "Response in", "sqlnet.response_in", FT_FRAMENUM, BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_RESPONSE), 0x0,
+            "Frame that completes the response to this request", HFILL } },
+    };
+    static ei_register_info ei[] = {
+        { &ei_small_fetch, { "sqlnet.small_fetch", PI_PROTOCOL, PI_WARN,
+            "Small fetch size on a query returning many rows", EXPFILL } },
+        { &ei_more_data, { "sqlnet.more_data", PI_PROTOCOL, PI_NOTE,
+            "Response spans several TNS packets (SQL*Net more data to client)", EXPFILL } },
+        { &ei_multi_segment, { "sqlnet.multi_segment", PI_PROTOCOL, PI_NOTE,
+            "TNS packets cut into several TCP segments", EXPFILL } },
+        { &ei_ora_error, { "sqlnet.ora_error.expert", PI_RESPONSE_CODE, PI_WARN,
+            "ORA error", EXPFILL } },
+    };
+    expert_module_t *expert;
+
+    proto_metrics = proto;
+    proto_register_field_array(proto, hf, array_length(hf));
+    expert = expert_register_protocol(proto);
+    expert_register_field_array(expert, ei, array_length(ei));
+}
+
+void
+metrics_handoff(void)
+{
+    GString *err = register_tap_listener("tcp", NULL, NULL, TL_REQUIRES_NOTHING, NULL,
+                                         tcp_segment_tap, NULL, NULL);
+    if (err)
+        g_string_free(err, TRUE);
+}

@@ -1,0 +1,243 @@
+/* ttc.h - the TTC layer: messages inside TNS DATA, request/response pairing.
+ *
+ * Each direction of a conversation carries a stream of TTC messages cut at
+ * TNS packet boundaries (mid-message, mid-integer).  ttc_stream.c feeds the
+ * DATA payloads of each direction through the message decoders
+ * (ttc_calls.c for the client, ttc_replies.c for the server), keeps the one
+ * message that spans a packet boundary, and groups packets into requests
+ * and responses whose metrics metrics.c turns into fields and tap records.
+ *
+ * On the first pass every TNS packet records the decoder state at its start
+ * (and the bytes of a message that began in earlier packets); a revisit
+ * decodes the packet again from that record, so results never depend on the
+ * order in which packets are visited.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef SQLNET_TTC_H
+#define SQLNET_TTC_H
+
+#include <epan/packet.h>
+#include "session.h"
+#include "ttc_codec.h"
+
+/* Message types (first byte of every TTC message). */
+#define TTC_MSG_PROTOCOL        1
+#define TTC_MSG_DATA_TYPES      2
+#define TTC_MSG_FUNCTION        3
+#define TTC_MSG_ERROR           4
+#define TTC_MSG_ROW_HEADER      6
+#define TTC_MSG_ROW_DATA        7
+#define TTC_MSG_PARAMETER       8
+#define TTC_MSG_STATUS          9
+#define TTC_MSG_IO_VECTOR       11
+#define TTC_MSG_LOB_DATA        14
+#define TTC_MSG_WARNING         15
+#define TTC_MSG_DESCRIBE_INFO   16
+#define TTC_MSG_PIGGYBACK       17
+#define TTC_MSG_FLUSH_OUT_BINDS 19
+#define TTC_MSG_BIT_VECTOR      21
+#define TTC_MSG_SERVER_PIGGYBACK 23
+#define TTC_MSG_ONEWAY_FN       26
+#define TTC_MSG_IMPLICIT_RESULTSET 27
+#define TTC_MSG_RENEGOTIATE     28
+#define TTC_MSG_END_OF_RESPONSE 29
+#define TTC_MSG_TOKEN           33
+#define TTC_MSG_FAST_AUTH       34
+
+/* Function codes. */
+#define TTC_FN_OPEN             2
+#define TTC_FN_PARSE            3
+#define TTC_FN_REEXECUTE        4
+#define TTC_FN_FETCH            5
+#define TTC_FN_CLOSE            8
+#define TTC_FN_LOGOFF           9
+#define TTC_FN_COMMIT           14
+#define TTC_FN_ROLLBACK         15
+#define TTC_FN_CANCEL           20
+#define TTC_FN_VERSION          59
+#define TTC_FN_OALL7            71
+#define TTC_FN_REEXECUTE_FETCH  78
+#define TTC_FN_OALL8            94
+#define TTC_FN_LOB_OP           96
+#define TTC_FN_DESCRIBE         98
+#define TTC_FN_CLOSE_CURSORS    105
+#define TTC_FN_SESSION_SWITCH   107
+#define TTC_FN_AUTH_PHASE_TWO   115
+#define TTC_FN_AUTH_PHASE_ONE   118
+#define TTC_FN_CANCEL_ALL       120
+#define TTC_FN_END_TO_END       135
+#define TTC_FN_PING             147
+#define TTC_FN_SESSION_STATE    176
+
+/* OALL8 options. */
+#define TTC_OPT_PARSE     0x00000001u
+#define TTC_OPT_BIND      0x00000008u
+#define TTC_OPT_DEFINE    0x00000010u
+#define TTC_OPT_EXECUTE   0x00000020u
+#define TTC_OPT_FETCH     0x00000040u
+#define TTC_OPT_COMMIT    0x00000100u
+#define TTC_OPT_PLSQL_BIND 0x00000400u
+#define TTC_OPT_NOT_PLSQL 0x00008000u
+#define TTC_OPT_DESCRIBE  0x00020000u
+
+#define TTC_ERR_NO_DATA_FOUND 1403
+
+/* Kinds of client request. */
+typedef enum {
+    TTC_REQ_NONE,
+    TTC_REQ_PROTOCOL,      /* PRO */
+    TTC_REQ_DATA_TYPES,    /* DTY */
+    TTC_REQ_FAST_AUTH,
+    TTC_REQ_FUNCTION,
+    TTC_REQ_ANO,
+    TTC_REQ_OTHER
+} ttc_req_kind_t;
+
+typedef struct ttc_column {
+    guint8  type;         /* Oracle type number */
+    guint8  csfrm;
+    guint32 buffer_size;
+    const char *name;
+} ttc_column_t;
+
+typedef struct ttc_describe {
+    guint32 ncols;
+    ttc_column_t *cols;
+} ttc_describe_t;
+
+struct ttc_response;
+
+typedef struct ttc_request {
+    ttc_req_kind_t kind;
+    guint32 frame;             /* frame of the (last) request packet */
+    guint32 first_frame;
+    nstime_t time;             /* when the request was complete (last packet) */
+    guint8  func;              /* main function code (TTC_REQ_FUNCTION) */
+    guint8  seq;
+    gboolean has_cursor;
+    guint32 cursor;
+    gboolean has_fetch_rows;
+    guint32 fetch_rows;        /* rows this call asks for now (sqlnet.fetch.rows) */
+    guint32 options;
+    guint32 exec_count;        /* OALL8 al8i4[1] */
+    guint32 prefetch;          /* OALL8 prefetch rows */
+    guint32 exec_flags;        /* OALL8 al8i4[9] */
+    gboolean is_query;         /* al8i4[7] or a fetch call */
+    const char *sql;           /* SQL text sent with this call */
+    const char *stmt_sql;      /* statement the call belongs to (cursor's SQL) */
+    guint32 tns_packets, tns_bytes, segments;
+    struct ttc_response *response;
+} ttc_request_t;
+
+typedef struct ttc_response {
+    ttc_request_t *req;
+    guint32 first_frame;       /* first TCP segment carrying the response */
+    nstime_t first_time;
+    guint32 last_frame;        /* frame completing it; 0 while open */
+    nstime_t last_time;
+    guint32 packets, bytes;    /* TNS packets and bytes (markers included) */
+    guint32 data_packets, markers;
+    guint32 rows;              /* row data messages */
+    gboolean has_oer;
+    guint32 cursor;
+    guint64 rowcount;
+    guint32 ora_error;
+    const char *ora_message;
+    guint32 call_status;
+    gboolean complete;         /* ended by EOR / its terminal message */
+    gboolean undecoded;        /* part of it could not be decoded */
+    const ttc_describe_t *describe;
+    /* TCP segments, counted by a tap on "tcp" (see metrics.c) */
+    guint32 tap_segments, tap_upto;
+    guint32 largest_packet;
+    gboolean multi_segment_packet;
+} ttc_response_t;
+
+/* Decoder state that later messages depend on. */
+typedef struct ttc_state {
+    const ttc_dialect_t *dialect;
+    const ttc_describe_t *describe;   /* columns of the rows being received */
+    const guint8 *bitvec;             /* columns sent in the next row (NULL = all) */
+    guint16 bitvec_len;
+    ttc_request_t *req;
+    ttc_response_t *resp;
+} ttc_state_t;
+
+/* What decoding one message found (applied to aggregates on the first pass). */
+typedef struct ttc_msg_result {
+    guint8  type;
+    gboolean terminal;         /* ends a response in classic (pre-EOR) mode */
+    gboolean eor;              /* message 29 */
+    gboolean row;              /* one row of data */
+    gboolean has_oer;
+    guint32 oer_cursor, oer_error, call_status;
+    guint64 oer_rowcount;
+    const char *oer_message;
+    /* client calls */
+    gboolean is_call;
+    ttc_request_t call;        /* fields of the call, when is_call */
+    gboolean stop;             /* call data (binds/defines) follows: not walked */
+    /* handshake facts */
+    gboolean dialect_update;
+    ttc_dialect_t dialect;
+} ttc_msg_result_t;
+
+/* Per-conversation TTC state. */
+typedef struct ttc_stream {
+    guint8  *pending;          /* bytes of a message not yet complete */
+    guint32  pending_len;
+    ttc_state_t state;
+    gboolean opaque;           /* undecodable until the next request/response */
+} ttc_stream_t;
+
+typedef struct ttc_cursor {
+    const char *sql;
+    const ttc_describe_t *describe;
+    guint64 rowcount;
+} ttc_cursor_t;
+
+typedef struct ttc_session {
+    ttc_dialect_t dialect;             /* working copy */
+    const ttc_dialect_t *dialect_ptr;  /* immutable snapshot of it */
+    ttc_stream_t dir[2];               /* [SQLNET_TO_SERVER], [SQLNET_TO_CLIENT] */
+    ttc_request_t *req;                /* latest request */
+    ttc_response_t *resp;              /* open response, NULL between them */
+    wmem_tree_t *responses;            /* by first_frame (segment counting) */
+    wmem_map_t *cursors;               /* cursor id -> ttc_cursor_t */
+    guint32 ncursors;
+    ttc_req_kind_t pending_kind;       /* kind of the request being received */
+    guint32 nrequests;
+} ttc_session_t;
+
+/* Shared between the decoders: message name table. */
+extern const value_string ttc_msg_type_vals[];
+extern const value_string ttc_function_vals[];
+
+/* ttc_stream.c */
+void ttc_register(int proto);
+ttc_session_t *ttc_session(sqlnet_session_t *sess);
+/* A DATA payload of this conversation (not ANO, not encrypted). */
+void ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
+                         sqlnet_session_t *sess, sqlnet_dir_t dir, guint16 data_flags,
+                         guint32 tns_len);
+/* Every TNS packet (DATA or not) for response accounting. */
+void ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
+                     guint8 type, guint32 tns_len, guint16 data_flags, gboolean is_ano);
+/* First segment of a server packet seen (tcp_dissect_pdus length callback). */
+void ttc_note_pdu_start(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir, guint8 type);
+/* The request/response a DATA payload belongs to (from the first pass). */
+gboolean ttc_pdu_lookup(packet_info *pinfo, tvbuff_t *payload, ttc_request_t **req,
+                        ttc_response_t **resp, gboolean *completes, gboolean *carries_call);
+
+/* ttc_calls.c: one client message. */
+void ttc_calls_register(int proto);
+void ttc_decode_client(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
+                       ttc_state_t *st, ttc_msg_result_t *res, wmem_allocator_t *scope);
+
+/* ttc_replies.c: one server message. */
+void ttc_replies_register(int proto);
+void ttc_decode_server(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
+                       ttc_state_t *st, ttc_msg_result_t *res, wmem_allocator_t *scope);
+
+#endif /* SQLNET_TTC_H */

@@ -1,0 +1,678 @@
+/* ttc_calls.c - client TTC messages: function calls and piggybacks,
+ * protocol and data-type negotiation, fast authentication.
+ *
+ * A call is decoded as far as the facts this plugin reports (function,
+ * cursor, rows asked for, SQL text, options); bind and define data that
+ * follow an execute are shown as call data, not walked.  Authentication
+ * shows the user and key names, never secret values.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define WS_LOG_DOMAIN "sqlnet"
+
+#include <string.h>
+
+#include <epan/packet.h>
+
+#include "sqlnet.h"
+#include "ttc.h"
+
+#define FV_12_2       8
+#define FV_12_2_EXT1  9
+#define FV_23_1_EXT_1 18
+#define MAX_AL8I4     64
+#define MAX_PAIRS     256
+#define MAX_CURSORS   65536
+
+static int hf_msg = -1;
+static int hf_func = -1;
+static int hf_seq = -1;
+static int hf_token = -1;
+static int hf_piggyback = -1;
+static int hf_cursor = -1;
+static int hf_sql = -1;
+static int hf_fetch_rows = -1;
+static int hf_options = -1;
+static int hf_opt_parse = -1;
+static int hf_opt_bind = -1;
+static int hf_opt_define = -1;
+static int hf_opt_execute = -1;
+static int hf_opt_fetch = -1;
+static int hf_opt_commit = -1;
+static int hf_opt_plsql_bind = -1;
+static int hf_opt_not_plsql = -1;
+static int hf_opt_describe = -1;
+static int hf_prefetch = -1;
+static int hf_exec_count = -1;
+static int hf_is_query = -1;
+static int hf_exec_flags = -1;
+static int hf_num_binds = -1;
+static int hf_num_defines = -1;
+static int hf_iters = -1;
+static int hf_close_cursor = -1;
+static int hf_user = -1;
+static int hf_auth_key = -1;
+static int hf_auth_value = -1;
+static int hf_pro_platform = -1;
+static int hf_dty_fv = -1;
+static int hf_dty_eor = -1;
+static int hf_e2e_module = -1;
+static int hf_e2e_action = -1;
+static int hf_e2e_client_id = -1;
+
+static gint ett_call = -1;
+static gint ett_options = -1;
+
+static int * const option_bits[] = {
+    &hf_opt_parse, &hf_opt_bind, &hf_opt_define, &hf_opt_execute, &hf_opt_fetch,
+    &hf_opt_commit, &hf_opt_plsql_bind, &hf_opt_not_plsql, &hf_opt_describe, NULL
+};
+
+/* Key names whose values are not secrets and help to identify a session. */
+static const char *const shown_keys[] = {
+    "AUTH_TERMINAL", "AUTH_PROGRAM_NM", "AUTH_MACHINE", "AUTH_PID", "AUTH_SID",
+    "AUTH_CONNECT_STRING", "AUTH_COPYRIGHT", "AUTH_ACL", "AUTH_LOGICAL_SESSION_ID",
+    "AUTH_FAILOVER_ID", "SESSION_CLIENT_CHARSET", "SESSION_CLIENT_LIB_TYPE",
+    "SESSION_CLIENT_DRIVER_NAME", "SESSION_CLIENT_VERSION", "SESSION_CLIENT_LOBATTR",
+    "AUTH_ALTER_SESSION", NULL
+};
+
+static gboolean
+key_is_shown(const char *key)
+{
+    guint i;
+    for (i = 0; shown_keys[i]; i++)
+        if (strcmp(key, shown_keys[i]) == 0)
+            return TRUE;
+    return FALSE;
+}
+
+#define SPAN(r, start) (start), ((r)->off - (start))
+
+static void
+add_uint(proto_tree *tree, int hf, ttc_rd_t *r, gint start, guint32 v)
+{
+    if (tree && ttc_rd_ok(r))
+        proto_tree_add_uint(tree, hf, r->tvb, SPAN(r, start), v);
+}
+
+/* SQL text of an OALL8: a DALC for most clients, raw bytes for JDBC.  The
+ * al8i4 vector that follows starts with 1 (parse), which tells the two apart. */
+static const char *
+read_sql(ttc_rd_t *r, guint32 sql_len, gint *start, gint *len, wmem_allocator_t *scope)
+{
+    ttc_rd_t as_dalc = *r;
+    const char *sql = ttc_rd_dalc_str(&as_dalc, scope, start, len);
+
+    if (ttc_rd_ok(&as_dalc)) {
+        ttc_rd_t probe = as_dalc;
+        if (ttc_rd_ub4(&probe) == 1 && ttc_rd_ok(&probe)) {
+            *r = as_dalc;
+            return sql;
+        }
+    }
+    if (sql_len > 0 && sql_len < 0x1000000 && ttc_rd_have(r, (gint)sql_len)) {
+        ttc_rd_t probe = *r;
+        probe.off += sql_len;
+        if (ttc_rd_ub4(&probe) == 1 && ttc_rd_ok(&probe)) {
+            *start = r->off;
+            *len = sql_len;
+            sql = (const char *)tvb_get_string_enc(scope, r->tvb, r->off, sql_len, ENC_UTF_8);
+            r->off += sql_len;
+            return sql;
+        }
+    }
+    /* Neither probe fits (short data): fall back on the DALC reading. */
+    *r = as_dalc;
+    return sql;
+}
+
+static void
+decode_oall8(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_t *res,
+             wmem_allocator_t *scope)
+{
+    const ttc_dialect_t *d = r->d;
+    guint32 sql_ptr, sql_len, al8i4_len, nbinds, ndefines, i;
+    guint32 al8i4[MAX_AL8I4];
+    gint s, ss = 0, sl = 0;
+    const char *sql = NULL;
+
+    s = r->off;
+    call->options = ttc_rd_ub4(r);
+    if (tree && ttc_rd_ok(r))
+        proto_tree_add_bitmask_value(tree, r->tvb, s, hf_options, ett_options, option_bits, call->options);
+    s = r->off; call->cursor = ttc_rd_ub4(r); add_uint(tree, hf_cursor, r, s, call->cursor);
+    call->has_cursor = TRUE;
+    sql_ptr = ttc_rd_ptr(r);
+    sql_len = ttc_rd_ub4(r);
+    ttc_rd_ptr(r);                     /* al8i4 */
+    al8i4_len = ttc_rd_ub4(r);
+    ttc_rd_ptr(r);                     /* al8o4 */
+    ttc_rd_ptr(r);                     /* al8o4l */
+    ttc_rd_ub4(r);                     /* prefetch buffer size */
+    s = r->off; call->prefetch = ttc_rd_ub4(r); add_uint(tree, hf_prefetch, r, s, call->prefetch);
+    ttc_rd_ub4(r);                     /* max LONG size */
+    ttc_rd_ptr(r);                     /* binds */
+    s = r->off; nbinds = ttc_rd_ub4(r); add_uint(tree, hf_num_binds, r, s, nbinds);
+    for (i = 0; i < 5; i++)
+        ttc_rd_ptr(r);                 /* al8app, al8txn, al8txl, al8kv, al8kvl */
+    ttc_rd_ptr(r);                     /* defines */
+    s = r->off; ndefines = ttc_rd_ub4(r); add_uint(tree, hf_num_defines, r, s, ndefines);
+    ttc_rd_ub4(r);                     /* registration id (LSB) */
+    ttc_rd_ptr(r);                     /* al8objlist */
+    ttc_rd_ptr(r);                     /* al8objlen */
+    ttc_rd_ptr(r);                     /* al8blv */
+    ttc_rd_ub4(r);                     /* al8blvl */
+    ttc_rd_ptr(r);                     /* al8dnam */
+    ttc_rd_ub4(r);                     /* al8dnaml */
+    ttc_rd_ub4(r);                     /* registration id (MSB) */
+    ttc_rd_ptr(r);                     /* al8pidmlrc */
+    ttc_rd_ub4(r);                     /* al8pidmlrcbl */
+    ttc_rd_ptr(r);                     /* al8pidmlrcl */
+    if (d->fv >= FV_12_2) {
+        ttc_rd_ptr(r);                 /* al8sqlsig */
+        ttc_rd_ub4(r);
+        ttc_rd_ptr(r);                 /* SQL id */
+        ttc_rd_ub4(r);
+        ttc_rd_ptr(r);
+    }
+    if (d->fv >= FV_12_2_EXT1) {
+        ttc_rd_ptr(r);                 /* chunk ids */
+        ttc_rd_ub4(r);
+    }
+    if (!ttc_rd_ok(r))
+        return;
+    if (al8i4_len > MAX_AL8I4) {
+        r->bad = TRUE;
+        return;
+    }
+    if (sql_ptr || (sql_len > 0 && call->cursor == 0)) {
+        sql = read_sql(r, sql_len, &ss, &sl, scope);
+        if (tree && sql && ttc_rd_ok(r))
+            proto_tree_add_string(tree, hf_sql, r->tvb, ss, sl, sql);
+    }
+    memset(al8i4, 0, sizeof(al8i4));
+    s = r->off;
+    for (i = 0; i < al8i4_len && ttc_rd_ok(r); i++)
+        al8i4[i] = ttc_rd_ub4(r);
+    if (!ttc_rd_ok(r))
+        return;
+    call->sql = sql;
+    call->exec_count = al8i4[1];
+    call->is_query = al8i4_len > 7 && al8i4[7] != 0;
+    call->exec_flags = al8i4_len > 9 ? al8i4[9] : 0;
+    if (tree) {
+        proto_tree_add_uint(tree, hf_exec_count, r->tvb, s, r->off - s, call->exec_count);
+        proto_tree_add_boolean(tree, hf_is_query, r->tvb, s, r->off - s, call->is_query);
+        proto_tree_add_uint(tree, hf_exec_flags, r->tvb, s, r->off - s, call->exec_flags);
+    }
+    /* Rows this call asks for now. */
+    if (call->is_query || (call->options & TTC_OPT_FETCH)) {
+        call->has_fetch_rows = TRUE;
+        if ((call->options & TTC_OPT_FETCH) && !(call->options & TTC_OPT_EXECUTE))
+            call->fetch_rows = call->exec_count;      /* fetch-only call (SQL*Plus 10g) */
+        else if (call->cursor != 0 && call->exec_count > 0)
+            call->fetch_rows = call->exec_count;      /* re-execute of an open cursor */
+        else
+            call->fetch_rows = call->prefetch;
+    }
+    /* Bind metadata and values (or defines) follow: shown as call data. */
+    if (nbinds > 0 || ndefines > 0)
+        res->stop = TRUE;
+}
+
+static void
+decode_auth(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope)
+{
+    guint32 user_ptr, user_len, npairs, i;
+    gint s, l;
+
+    user_ptr = ttc_rd_ptr(r);
+    user_len = ttc_rd_ub4(r);
+    ttc_rd_ub4(r);                     /* auth mode */
+    ttc_rd_ptr(r);
+    npairs = ttc_rd_ub4(r);
+    ttc_rd_ptr(r);
+    ttc_rd_ptr(r);
+    if (!ttc_rd_ok(r))
+        return;
+    if (npairs > MAX_PAIRS) {
+        r->bad = TRUE;
+        return;
+    }
+    if (user_ptr && user_len > 0) {
+        const char *user = ttc_rd_dalc_str(r, scope, &s, &l);
+        if (tree && user && ttc_rd_ok(r))
+            proto_tree_add_string(tree, hf_user, r->tvb, s, l, user);
+    }
+    for (i = 0; i < npairs && ttc_rd_ok(r); i++) {
+        const char *key = NULL, *value = NULL;
+        gint ks = 0, kl = 0, vs = 0, vl = 0;
+        if (ttc_rd_ub4(r) > 0)
+            key = ttc_rd_dalc_str(r, scope, &ks, &kl);
+        if (ttc_rd_ub4(r) > 0)
+            value = ttc_rd_dalc_str(r, scope, &vs, &vl);
+        ttc_rd_ub4(r);                 /* flags */
+        if (!tree || !ttc_rd_ok(r) || !key)
+            continue;
+        proto_tree_add_string(tree, hf_auth_key, r->tvb, ks, kl, key);
+        if (value && key_is_shown(key))
+            proto_tree_add_string(tree, hf_auth_value, r->tvb, vs, vl, value);
+    }
+}
+
+/* Piggybacked calls whose bodies we know; FALSE if unknown. */
+static gboolean
+decode_piggyback_body(ttc_rd_t *r, proto_tree *tree, guint8 func, wmem_allocator_t *scope)
+{
+    guint32 n, i, lens[5];
+    gint s;
+
+    switch (func) {
+    case TTC_FN_CLOSE_CURSORS:
+        ttc_rd_ptr(r);
+        n = ttc_rd_ub4(r);
+        if (n > MAX_CURSORS) {
+            r->bad = TRUE;
+            return TRUE;
+        }
+        for (i = 0; i < n && ttc_rd_ok(r); i++) {
+            s = r->off;
+            add_uint(tree, hf_close_cursor, r, s, ttc_rd_ub4(r));
+        }
+        return TRUE;
+    case TTC_FN_SESSION_STATE:
+        ttc_rd_ub8(r);
+        return TRUE;
+    case 152:                          /* set schema */
+        ttc_rd_ptr(r);
+        if (ttc_rd_ub4(r) > 0)
+            ttc_rd_dalc(r, NULL);
+        return TRUE;
+    case 199:                          /* pipeline begin */
+        ttc_rd_ub2(r);
+        ttc_rd_u8(r);
+        ttc_rd_u8(r);
+        return TRUE;
+    case TTC_FN_END_TO_END: {
+        static int *const string_hf[5] = { &hf_e2e_client_id, &hf_e2e_module, &hf_e2e_action, NULL, NULL };
+        ttc_rd_ptr(r);
+        ttc_rd_ptr(r);
+        ttc_rd_ub4(r);                 /* flags */
+        for (i = 0; i < 3; i++) {      /* client identifier, module, action */
+            ttc_rd_ptr(r);
+            lens[i] = ttc_rd_ub4(r);
+        }
+        ttc_rd_ptr(r);                 /* cideci */
+        ttc_rd_ub4(r);
+        ttc_rd_u8(r);                  /* cidcct */
+        ttc_rd_ub4(r);                 /* cidecs */
+        ttc_rd_ptr(r);                 /* client info */
+        lens[3] = ttc_rd_ub4(r);
+        ttc_rd_ptr(r);                 /* cidkstk */
+        ttc_rd_ub4(r);
+        ttc_rd_ptr(r);                 /* cidktgt */
+        ttc_rd_ub4(r);
+        ttc_rd_ptr(r);                 /* dbop */
+        lens[4] = ttc_rd_ub4(r);
+        for (i = 0; i < 5 && ttc_rd_ok(r); i++) {
+            gint ss, sl;
+            const char *v;
+            if (lens[i] == 0)
+                continue;
+            v = ttc_rd_dalc_str(r, scope, &ss, &sl);
+            if (tree && v && string_hf[i] && ttc_rd_ok(r))
+                proto_tree_add_string(tree, *string_hf[i], r->tvb, ss, sl, v);
+        }
+        return TRUE;
+    }
+    default:
+        return FALSE;
+    }
+}
+
+static gboolean
+is_known_function(guint8 f)
+{
+    switch (f) {
+    case TTC_FN_REEXECUTE: case TTC_FN_FETCH: case TTC_FN_LOGOFF: case TTC_FN_COMMIT:
+    case TTC_FN_ROLLBACK: case TTC_FN_VERSION: case TTC_FN_OALL7: case TTC_FN_REEXECUTE_FETCH:
+    case TTC_FN_OALL8: case TTC_FN_LOB_OP: case TTC_FN_AUTH_PHASE_TWO: case TTC_FN_AUTH_PHASE_ONE:
+    case TTC_FN_PING: case TTC_FN_CLOSE_CURSORS: case TTC_FN_SESSION_STATE: case TTC_FN_END_TO_END:
+    case TTC_FN_SESSION_SWITCH: case TTC_FN_CANCEL_ALL:
+        return TRUE;
+    default:
+        return FALSE;
+    }
+}
+
+/* After a piggyback we cannot walk: find the next call header. */
+static void
+resync_to_next_call(ttc_rd_t *r, guint8 seq)
+{
+    gint p;
+    for (p = r->off; p + 3 <= r->end; p++) {
+        guint8 t = tvb_get_guint8(r->tvb, p);
+        guint8 f = tvb_get_guint8(r->tvb, p + 1);
+        guint8 q = tvb_get_guint8(r->tvb, p + 2);
+        if ((t == TTC_MSG_FUNCTION || t == TTC_MSG_PIGGYBACK) && is_known_function(f) &&
+            (q == (guint8)(seq + 1) || q == seq || (seq == 255 && q == 1))) {
+            r->off = p;
+            return;
+        }
+    }
+    r->need_more = TRUE;
+}
+
+static void
+decode_call_header(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, gboolean piggyback)
+{
+    gint s = r->off;
+
+    call->func = ttc_rd_u8(r);
+    add_uint(tree, piggyback ? hf_piggyback : hf_func, r, s, call->func);
+    s = r->off; call->seq = ttc_rd_u8(r); add_uint(tree, hf_seq, r, s, call->seq);
+    if (r->d->fv >= FV_23_1_EXT_1) {
+        guint64 tok;
+        s = r->off;
+        tok = ttc_rd_ub8(r);
+        if (tree && ttc_rd_ok(r))
+            proto_tree_add_uint64(tree, hf_token, r->tvb, SPAN(r, s), tok);
+    }
+}
+
+static void
+decode_function(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res, wmem_allocator_t *scope)
+{
+    ttc_request_t *call = &res->call;
+    gint s;
+
+    decode_call_header(r, tree, call, FALSE);
+    if (!ttc_rd_ok(r))
+        return;
+    res->is_call = TRUE;
+    call->kind = TTC_REQ_FUNCTION;
+    switch (call->func) {
+    case TTC_FN_OALL8:
+        decode_oall8(r, tree, call, res, scope);
+        break;
+    case TTC_FN_FETCH:
+        s = r->off; call->cursor = ttc_rd_ub4(r); add_uint(tree, hf_cursor, r, s, call->cursor);
+        s = r->off; call->fetch_rows = ttc_rd_ub4(r); add_uint(tree, hf_fetch_rows, r, s, call->fetch_rows);
+        call->has_cursor = call->has_fetch_rows = call->is_query = TRUE;
+        break;
+    case TTC_FN_REEXECUTE_FETCH:
+    case TTC_FN_REEXECUTE:
+        s = r->off; call->cursor = ttc_rd_ub4(r); add_uint(tree, hf_cursor, r, s, call->cursor);
+        s = r->off; call->exec_count = ttc_rd_ub4(r); add_uint(tree, hf_iters, r, s, call->exec_count);
+        s = r->off; call->options = ttc_rd_ub4(r);
+        if (tree && ttc_rd_ok(r))
+            proto_tree_add_bitmask_value(tree, r->tvb, s, hf_options, ett_options, option_bits, call->options);
+        ttc_rd_ub4(r);                 /* options 2 */
+        call->has_cursor = TRUE;
+        if (call->func == TTC_FN_REEXECUTE_FETCH) {
+            call->has_fetch_rows = call->is_query = TRUE;
+            call->fetch_rows = call->exec_count;
+        }
+        res->stop = TRUE;              /* bind values may follow */
+        break;
+    case TTC_FN_AUTH_PHASE_ONE:
+    case TTC_FN_AUTH_PHASE_TWO:
+        if (r->d->native)
+            res->stop = TRUE;
+        else
+            decode_auth(r, tree, scope);
+        break;
+    case TTC_FN_LOGOFF:
+    case TTC_FN_COMMIT:
+    case TTC_FN_ROLLBACK:
+    case TTC_FN_PING:
+        break;
+    default:
+        res->stop = TRUE;              /* named, body not decoded */
+        break;
+    }
+}
+
+static void
+decode_piggyback(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope)
+{
+    ttc_request_t pb;
+
+    memset(&pb, 0, sizeof(pb));
+    decode_call_header(r, tree, &pb, TRUE);
+    if (!ttc_rd_ok(r))
+        return;
+    if (!decode_piggyback_body(r, tree, pb.func, scope))
+        resync_to_next_call(r, pb.seq);
+}
+
+static void
+decode_protocol_request(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope)
+{
+    gint s, i;
+
+    for (i = 0; ttc_rd_ok(r) && ttc_rd_u8(r) != 0; i++)
+        if (i > 64) { r->bad = TRUE; return; }
+    s = r->off;
+    for (i = 0; ttc_rd_ok(r) && ttc_rd_u8(r) != 0; i++)
+        if (i > 1024) { r->bad = TRUE; return; }
+    if (tree && ttc_rd_ok(r))
+        proto_tree_add_string(tree, hf_pro_platform, r->tvb, s, r->off - s,
+                              (const char *)tvb_get_string_enc(scope, r->tvb, s, r->off - s - 1, ENC_UTF_8));
+}
+
+/* Representation code -> native width. */
+static guint8
+rep_width(guint16 rep, guint8 fallback)
+{
+    switch (rep) {
+    case 1:  return 0;                 /* universal */
+    case 12: return 8;                 /* 64-bit pointer */
+    default: return fallback;
+    }
+}
+
+static void
+decode_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res)
+{
+    guint8 ccap_len, rcap_len, ccaps[64], rcaps[16];
+    gint ccap_off, s;
+    gboolean ub2_dty;
+    ttc_dialect_t d = *r->d;
+    guint32 n;
+    guint16 rep_ub2 = 1, rep_ub4 = 1, rep_sb1 = 10, rep_ptr = 1;
+
+    memset(ccaps, 0, sizeof(ccaps));
+    memset(rcaps, 0, sizeof(rcaps));
+    ttc_rd_u16le(r);                   /* charset */
+    ttc_rd_u16le(r);                   /* ncharset */
+    ttc_rd_u8(r);                      /* flags */
+    ccap_len = ttc_rd_u8(r);
+    ccap_off = r->off;
+    if (ttc_rd_have(r, ccap_len))
+        tvb_memcpy(r->tvb, ccaps, r->off, MIN(ccap_len, sizeof(ccaps)));
+    ttc_rd_skip(r, ccap_len);
+    rcap_len = ttc_rd_u8(r);
+    if (ttc_rd_have(r, rcap_len))
+        tvb_memcpy(r->tvb, rcaps, r->off, MIN(rcap_len, sizeof(rcaps)));
+    ttc_rd_skip(r, rcap_len);
+    if (!ttc_rd_ok(r))
+        return;
+    if (rcap_len > 1 && (rcaps[1] & 0x01)) {
+        ttc_rd_skip(r, 11);            /* client time zone */
+        if (ccap_len > 37 && (ccaps[37] & 0x02))
+            ttc_rd_skip(r, 4);         /* time-zone file version */
+    }
+    ub2_dty = ccap_len > 27 && ccaps[27] != 0;
+    for (n = 0; n < 4096 && ttc_rd_ok(r); n++) {
+        guint16 dty = ub2_dty ? ttc_rd_u16be(r) : ttc_rd_u8(r);
+        guint16 conv, rep;
+        if (!ttc_rd_ok(r) || dty == 0)
+            break;
+        conv = ub2_dty ? ttc_rd_u16be(r) : ttc_rd_u8(r);
+        if (conv == 0)
+            continue;
+        rep = ub2_dty ? ttc_rd_u16be(r) : ttc_rd_u8(r);
+        if (ub2_dty) ttc_rd_u16be(r); else ttc_rd_u8(r);
+        switch (dty) {
+        case 25: rep_ub2 = rep; break;
+        case 26: rep_ub4 = rep; break;
+        case 27: rep_sb1 = rep; break;
+        case 32: rep_ptr = rep; break;
+        default: break;
+        }
+    }
+    if (n >= 4096)
+        r->bad = TRUE;
+    if (!ttc_rd_ok(r))
+        return;
+
+    d.fv_client = ccap_len > 7 ? ccaps[7] : 0;
+    d.fv = d.fv_server ? MIN(d.fv_client, d.fv_server) : d.fv_client;
+    d.big_chunk = ccap_len > 37 && (ccaps[37] & 0x20);
+    d.eor = ccap_len > 40 && (ccaps[40] & 0x20);
+    d.call_status = ccap_len > 15 && (ccaps[15] & 0x01);
+    d.sb1_universal = rep_sb1 == 1;
+    d.native = rep_ub4 != 1;
+    d.ub2_width = rep_ub2 == 1 ? 2 : 2;
+    d.ub4_width = 4;
+    d.ptr_width = rep_width(rep_ptr, 4);
+    d.known = TRUE;
+    res->dialect_update = TRUE;
+    res->dialect = d;
+    if (tree) {
+        s = ccap_off + 7;
+        if (ccap_len > 7)
+            proto_item_set_generated(proto_tree_add_uint(tree, hf_dty_fv, r->tvb, s, 1, d.fv_client));
+        if (ccap_len > 40)
+            proto_item_set_generated(proto_tree_add_boolean(tree, hf_dty_eor, r->tvb, ccap_off + 40, 1, d.eor));
+    }
+}
+
+void
+ttc_decode_client(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
+                  ttc_state_t *st, ttc_msg_result_t *res, wmem_allocator_t *scope)
+{
+    gint start = r->off;
+    guint8 type = ttc_rd_u8(r);
+    proto_item *mi = NULL;
+    proto_tree *mt = NULL;
+
+    (void)pinfo;
+    (void)st;
+    if (!ttc_rd_ok(r))
+        return;
+    res->type = type;
+    if (tree) {
+        mi = proto_tree_add_uint(tree, hf_msg, r->tvb, start, 1, type);
+        mt = proto_item_add_subtree(mi, ett_call);
+    }
+    switch (type) {
+    case TTC_MSG_PROTOCOL:
+        decode_protocol_request(r, mt, scope);
+        res->is_call = TRUE;
+        res->call.kind = TTC_REQ_PROTOCOL;
+        break;
+    case TTC_MSG_DATA_TYPES:
+        decode_data_types_request(r, mt, res);
+        res->is_call = TRUE;
+        res->call.kind = TTC_REQ_DATA_TYPES;
+        break;
+    case TTC_MSG_FUNCTION:
+        decode_function(r, mt, res, scope);
+        break;
+    case TTC_MSG_PIGGYBACK:
+        decode_piggyback(r, mt, scope);
+        break;
+    case TTC_MSG_FLUSH_OUT_BINDS:
+        break;
+    case TTC_MSG_FAST_AUTH: {
+        ttc_dialect_t fa = *r->d;
+        ttc_rd_t sub;
+        ttc_msg_result_t part;
+        ttc_rd_skip(r, 3);             /* version, flags */
+        if (!ttc_rd_ok(r))
+            break;
+        memset(&part, 0, sizeof(part));
+        ttc_decode_client(r, mt, pinfo, st, &part, scope);      /* PRO */
+        ttc_rd_skip(r, 5);             /* server charset, flag, ncharset (unused) */
+        fa.fv = ttc_rd_u8(r);          /* field version the rest is written in */
+        if (!ttc_rd_ok(r))
+            break;
+        ttc_rd_init(&sub, r->tvb, r->off, r->end, &fa);
+        memset(&part, 0, sizeof(part));
+        ttc_decode_client(&sub, mt, pinfo, st, &part, scope);   /* DTY */
+        if (part.dialect_update)
+            res->dialect_update = TRUE, res->dialect = part.dialect;
+        if (ttc_rd_ok(&sub)) {
+            ttc_msg_result_t call;
+            memset(&call, 0, sizeof(call));
+            ttc_decode_client(&sub, mt, pinfo, st, &call, scope); /* OSESSKEY */
+        }
+        r->off = sub.off;
+        r->need_more = sub.need_more;
+        r->bad = sub.bad;
+        res->is_call = TRUE;
+        res->call.kind = TTC_REQ_FAST_AUTH;
+        res->call.func = TTC_FN_AUTH_PHASE_ONE;
+        break;
+    }
+    default:
+        r->bad = TRUE;
+        break;
+    }
+    if (mi && ttc_rd_ok(r))
+        proto_item_set_len(mi, r->off - start);
+}
+
+void
+ttc_calls_register(int proto)
+{
+    static hf_register_info hf[] = {
+        { &hf_msg, { "TTC message", "sqlnet.ttc.msg", FT_UINT8, BASE_DEC, VALS(ttc_msg_type_vals), 0x0, NULL, HFILL } },
+        { &hf_func, { "Function", "sqlnet.func", FT_UINT8, BASE_DEC, VALS(ttc_function_vals), 0x0, NULL, HFILL } },
+        { &hf_piggyback, { "Piggybacked function", "sqlnet.piggyback", FT_UINT8, BASE_DEC, VALS(ttc_function_vals), 0x0, NULL, HFILL } },
+        { &hf_seq, { "Sequence number", "sqlnet.seq", FT_UINT8, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_token, { "Token", "sqlnet.ttc.token", FT_UINT64, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_cursor, { "Cursor", "sqlnet.cursor", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Cursor id of the call or of its end-of-call status", HFILL } },
+        { &hf_sql, { "SQL", "sqlnet.sql", FT_STRING, BASE_NONE, NULL, 0x0,
+            "SQL text of the statement (generated on later calls and responses of the same cursor)", HFILL } },
+        { &hf_fetch_rows, { "Rows", "sqlnet.ofetch.rows", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Rows asked for by OFETCH", HFILL } },
+        { &hf_options, { "Options", "sqlnet.oall8.options", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_opt_parse, { "Parse", "sqlnet.oall8.options.parse", FT_BOOLEAN, 32, NULL, TTC_OPT_PARSE, NULL, HFILL } },
+        { &hf_opt_bind, { "Bind", "sqlnet.oall8.options.bind", FT_BOOLEAN, 32, NULL, TTC_OPT_BIND, NULL, HFILL } },
+        { &hf_opt_define, { "Define", "sqlnet.oall8.options.define", FT_BOOLEAN, 32, NULL, TTC_OPT_DEFINE, NULL, HFILL } },
+        { &hf_opt_execute, { "Execute", "sqlnet.oall8.options.execute", FT_BOOLEAN, 32, NULL, TTC_OPT_EXECUTE, NULL, HFILL } },
+        { &hf_opt_fetch, { "Fetch", "sqlnet.oall8.options.fetch", FT_BOOLEAN, 32, NULL, TTC_OPT_FETCH, NULL, HFILL } },
+        { &hf_opt_commit, { "Commit", "sqlnet.oall8.options.commit", FT_BOOLEAN, 32, NULL, TTC_OPT_COMMIT, NULL, HFILL } },
+        { &hf_opt_plsql_bind, { "PL/SQL bind", "sqlnet.oall8.options.plsql_bind", FT_BOOLEAN, 32, NULL, TTC_OPT_PLSQL_BIND, NULL, HFILL } },
+        { &hf_opt_not_plsql, { "Not PL/SQL", "sqlnet.oall8.options.not_plsql", FT_BOOLEAN, 32, NULL, TTC_OPT_NOT_PLSQL, NULL, HFILL } },
+        { &hf_opt_describe, { "Describe", "sqlnet.oall8.options.describe", FT_BOOLEAN, 32, NULL, TTC_OPT_DESCRIBE, NULL, HFILL } },
+        { &hf_prefetch, { "Prefetch rows", "sqlnet.oall8.prefetch", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_exec_count, { "Execution count (al8i4[1])", "sqlnet.oall8.exec_count", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_is_query, { "Query", "sqlnet.oall8.is_query", FT_BOOLEAN, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_exec_flags, { "Execute flags (al8i4[9])", "sqlnet.oall8.exec_flags", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_num_binds, { "Binds", "sqlnet.oall8.binds", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_num_defines, { "Defines", "sqlnet.oall8.defines", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_iters, { "Iterations", "sqlnet.reexec.iterations", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_close_cursor, { "Cursor to close", "sqlnet.close_cursor", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_user, { "User", "sqlnet.auth.user", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_auth_key, { "Key", "sqlnet.auth.key", FT_STRING, BASE_NONE, NULL, 0x0,
+            "Authentication key name (values of secret keys are never shown)", HFILL } },
+        { &hf_auth_value, { "Value", "sqlnet.auth.value", FT_STRING, BASE_NONE, NULL, 0x0,
+            "Value of a non-secret key (program, machine, terminal...)", HFILL } },
+        { &hf_pro_platform, { "Client platform", "sqlnet.pro.client", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_dty_fv, { "Client TTC field version", "sqlnet.dty.field_version", FT_UINT8, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_dty_eor, { "Client asks for end-of-response", "sqlnet.dty.end_of_response", FT_BOOLEAN, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_e2e_module, { "Module", "sqlnet.e2e.module", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_e2e_action, { "Action", "sqlnet.e2e.action", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_e2e_client_id, { "Client identifier", "sqlnet.e2e.client_id", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+    };
+    static gint *ett[] = { &ett_call, &ett_options };
+
+    proto_register_field_array(proto, hf, array_length(hf));
+    proto_register_subtree_array(ett, array_length(ett));
+}

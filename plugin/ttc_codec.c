@@ -1,0 +1,324 @@
+/* ttc_codec.c - TTC primitives (see ttc_codec.h).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define WS_LOG_DOMAIN "sqlnet"
+
+#include <string.h>
+
+#include "ttc_codec.h"
+
+#define DALC_NULL       0xFF
+#define DALC_LONG       0xFE
+#define DALC_MAX_CHUNKS 65536
+
+void
+ttc_dialect_init_universal(ttc_dialect_t *d, guint8 fv)
+{
+    memset(d, 0, sizeof(*d));
+    d->fv = d->fv_client = d->fv_server = fv;
+    d->big_chunk = TRUE;
+    d->call_status = TRUE;
+}
+
+void
+ttc_rd_init(ttc_rd_t *r, tvbuff_t *tvb, gint off, gint end, const ttc_dialect_t *d)
+{
+    r->tvb = tvb;
+    r->off = off;
+    r->end = end;
+    r->d = d;
+    r->need_more = FALSE;
+    r->bad = FALSE;
+}
+
+gboolean
+ttc_rd_have(ttc_rd_t *r, gint n)
+{
+    if (r->need_more || r->bad)
+        return FALSE;
+    if (n < 0 || r->off + n > r->end) {
+        r->need_more = TRUE;
+        return FALSE;
+    }
+    return TRUE;
+}
+
+void
+ttc_rd_skip(ttc_rd_t *r, gint n)
+{
+    if (ttc_rd_have(r, n))
+        r->off += n;
+}
+
+guint8
+ttc_rd_u8(ttc_rd_t *r)
+{
+    guint8 v;
+    if (!ttc_rd_have(r, 1))
+        return 0;
+    v = tvb_get_guint8(r->tvb, r->off);
+    r->off += 1;
+    return v;
+}
+
+guint16
+ttc_rd_u16be(ttc_rd_t *r)
+{
+    guint16 v;
+    if (!ttc_rd_have(r, 2))
+        return 0;
+    v = tvb_get_ntohs(r->tvb, r->off);
+    r->off += 2;
+    return v;
+}
+
+guint16
+ttc_rd_u16le(ttc_rd_t *r)
+{
+    guint16 v;
+    if (!ttc_rd_have(r, 2))
+        return 0;
+    v = tvb_get_letohs(r->tvb, r->off);
+    r->off += 2;
+    return v;
+}
+
+guint32
+ttc_rd_u32be(ttc_rd_t *r)
+{
+    guint32 v;
+    if (!ttc_rd_have(r, 4))
+        return 0;
+    v = tvb_get_ntohl(r->tvb, r->off);
+    r->off += 4;
+    return v;
+}
+
+guint64
+ttc_rd_universal(ttc_rd_t *r, guint maxlen, gboolean *negative)
+{
+    guint8 len;
+    guint64 v = 0;
+    guint i;
+
+    if (negative)
+        *negative = FALSE;
+    if (!ttc_rd_have(r, 1))
+        return 0;
+    len = tvb_get_guint8(r->tvb, r->off);
+    if (len & 0x80) {
+        if (negative)
+            *negative = TRUE;
+        len &= 0x7F;
+    }
+    if (len > maxlen) {
+        r->bad = TRUE;
+        return 0;
+    }
+    if (!ttc_rd_have(r, 1 + len))
+        return 0;
+    for (i = 0; i < len; i++)
+        v = (v << 8) | tvb_get_guint8(r->tvb, r->off + 1 + i);
+    r->off += 1 + len;
+    return v;
+}
+
+/* Native fixed-width little-endian integer of `width` bytes. */
+static guint64
+rd_native(ttc_rd_t *r, guint width)
+{
+    guint64 v = 0;
+    guint i;
+
+    if (width == 0 || width > 8) {
+        r->bad = TRUE;
+        return 0;
+    }
+    if (!ttc_rd_have(r, width))
+        return 0;
+    for (i = 0; i < width; i++)
+        v |= (guint64)tvb_get_guint8(r->tvb, r->off + i) << (8 * i);
+    r->off += width;
+    return v;
+}
+
+guint32
+ttc_rd_ub2(ttc_rd_t *r)
+{
+    if (r->d->native)
+        return (guint32)rd_native(r, r->d->ub2_width);
+    return (guint32)ttc_rd_universal(r, 2, NULL);
+}
+
+guint32
+ttc_rd_ub4(ttc_rd_t *r)
+{
+    if (r->d->native)
+        return (guint32)rd_native(r, r->d->ub4_width);
+    return (guint32)ttc_rd_universal(r, 4, NULL);
+}
+
+guint64
+ttc_rd_ub8(ttc_rd_t *r)
+{
+    /* OCI keeps ub8 universal too. */
+    return ttc_rd_universal(r, 8, NULL);
+}
+
+static gint32
+signed_native(guint64 v, guint width)
+{
+    if (width == 2)
+        return (gint16)(guint16)v;
+    if (width == 1)
+        return (gint8)(guint8)v;
+    return (gint32)(guint32)v;
+}
+
+gint32
+ttc_rd_sb2(ttc_rd_t *r)
+{
+    gboolean neg;
+    guint64 v;
+    if (r->d->native)
+        return signed_native(rd_native(r, r->d->ub2_width), r->d->ub2_width);
+    v = ttc_rd_universal(r, 2, &neg);
+    return neg ? -(gint32)v : (gint32)v;
+}
+
+gint32
+ttc_rd_sb4(ttc_rd_t *r)
+{
+    gboolean neg;
+    guint64 v;
+    if (r->d->native)
+        return signed_native(rd_native(r, r->d->ub4_width), r->d->ub4_width);
+    v = ttc_rd_universal(r, 4, &neg);
+    return neg ? -(gint32)v : (gint32)v;
+}
+
+gint32
+ttc_rd_sb1(ttc_rd_t *r)
+{
+    gboolean neg;
+    guint64 v;
+    if (!r->d->sb1_universal)
+        return (gint8)ttc_rd_u8(r);
+    v = ttc_rd_universal(r, 1, &neg);
+    return neg ? -(gint32)v : (gint32)v;
+}
+
+guint32
+ttc_rd_ptr(ttc_rd_t *r)
+{
+    if (r->d->native && r->d->ptr_width > 0)
+        return rd_native(r, r->d->ptr_width) != 0;
+    return ttc_rd_u8(r) != 0;
+}
+
+/* Chunk length of a long-form DALC. */
+static guint32
+rd_chunk_len(ttc_rd_t *r)
+{
+    if (r->d->big_chunk)
+        return ttc_rd_ub4(r);
+    return ttc_rd_u8(r);
+}
+
+guint32
+ttc_rd_dalc(ttc_rd_t *r, gint *first)
+{
+    guint8 len;
+    guint32 total = 0, chunk, n;
+
+    if (first)
+        *first = r->off;
+    len = ttc_rd_u8(r);
+    if (!ttc_rd_ok(r) || len == 0 || len == DALC_NULL)
+        return 0;
+    if (len != DALC_LONG) {
+        if (first)
+            *first = r->off;
+        ttc_rd_skip(r, len);
+        return len;
+    }
+    for (n = 0; n < DALC_MAX_CHUNKS; n++) {
+        chunk = rd_chunk_len(r);
+        if (!ttc_rd_ok(r) || chunk == 0)
+            return total;
+        if (n == 0 && first)
+            *first = r->off;
+        if (chunk > (guint32)G_MAXINT32 - total) {
+            r->bad = TRUE;
+            return 0;
+        }
+        ttc_rd_skip(r, (gint)chunk);
+        total += chunk;
+    }
+    r->bad = TRUE;
+    return 0;
+}
+
+char *
+ttc_rd_dalc_str(ttc_rd_t *r, wmem_allocator_t *scope, gint *start, gint *len)
+{
+    gint begin = r->off, first;
+    guint8 lenbyte;
+    guint32 total;
+    wmem_strbuf_t *buf;
+    ttc_rd_t again;
+    guint32 n, chunk;
+
+    if (!ttc_rd_have(r, 1))
+        return NULL;
+    lenbyte = tvb_get_guint8(r->tvb, r->off);
+    total = ttc_rd_dalc(r, &first);
+    if (start)
+        *start = begin;
+    if (len)
+        *len = r->off - begin;
+    if (!ttc_rd_ok(r) || total == 0)
+        return NULL;
+    if (lenbyte != DALC_LONG)
+        return (char *)tvb_get_string_enc(scope, r->tvb, first, total, ENC_UTF_8);
+
+    /* Long form: join the chunks. */
+    buf = wmem_strbuf_new(scope, "");
+    ttc_rd_init(&again, r->tvb, begin + 1, r->off, r->d);
+    for (n = 0; n < DALC_MAX_CHUNKS; n++) {
+        chunk = rd_chunk_len(&again);
+        if (!ttc_rd_ok(&again) || chunk == 0 || !ttc_rd_have(&again, (gint)chunk))
+            break;
+        wmem_strbuf_append(buf, (const char *)tvb_get_string_enc(scope, again.tvb, again.off, chunk, ENC_UTF_8));
+        again.off += chunk;
+    }
+    return wmem_strbuf_finalize(buf);
+}
+
+char *
+ttc_rd_str_with_length(ttc_rd_t *r, wmem_allocator_t *scope)
+{
+    guint32 n = ttc_rd_ub4(r);
+    if (!ttc_rd_ok(r) || n == 0)
+        return NULL;
+    return ttc_rd_dalc_str(r, scope, NULL, NULL);
+}
+
+void
+ttc_rd_skip_bytes_with_length(ttc_rd_t *r)
+{
+    guint32 n = ttc_rd_ub4(r);
+    if (ttc_rd_ok(r) && n > 0)
+        ttc_rd_dalc(r, NULL);
+}
+
+void
+ttc_rd_skip_rowid(ttc_rd_t *r)
+{
+    ttc_rd_ub4(r);
+    ttc_rd_ub2(r);
+    ttc_rd_u8(r);
+    ttc_rd_ub4(r);
+    ttc_rd_ub2(r);
+}

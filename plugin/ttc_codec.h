@@ -1,0 +1,82 @@
+/* ttc_codec.h - TTC primitives: universal and native integers, DALC strings.
+ *
+ * TTC has no message lengths: a message ends where its last field ends, so
+ * every read goes through a cursor that never reads past the bytes it was
+ * given.  A read beyond them sets `need_more` (the message continues in a
+ * later TNS packet); a value that cannot be valid sets `bad`.  Neither ever
+ * throws, so the stream layer can wait for more bytes or resynchronise.
+ *
+ * Which encoding a primitive uses is the session's dialect: thin drivers
+ * send universal integers (length byte + big-endian bytes); OCI clients send
+ * the fixed-width native forms they declared in their DTY message.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef SQLNET_TTC_CODEC_H
+#define SQLNET_TTC_CODEC_H
+
+#include <epan/packet.h>
+
+typedef struct ttc_dialect {
+    gboolean native;          /* fixed-width little-endian integers (OCI) */
+    guint8   ub2_width;       /* native: bytes of a ub2/sb2 */
+    guint8   ub4_width;       /* native: bytes of a ub4/sb4 */
+    guint8   ptr_width;       /* native: bytes of a pointer; 0 = one byte (thin) */
+    gboolean sb1_universal;   /* sb1 as a universal integer (go-ora, JDBC) */
+    guint8   fv;              /* TTC field version in effect */
+    guint8   fv_client, fv_server;
+    gboolean big_chunk;       /* DALC long form: ub4 chunk lengths */
+    gboolean call_status;     /* OER starts with the end-of-call status */
+    gboolean eor;             /* server ends every response with msg 29 + flag 0x2000 */
+    gboolean known;           /* learned from the handshake (else inferred) */
+} ttc_dialect_t;
+
+/* The thin, universal dialect at a given field version. */
+void ttc_dialect_init_universal(ttc_dialect_t *d, guint8 fv);
+
+typedef struct ttc_rd {
+    tvbuff_t *tvb;
+    gint      off;            /* next byte */
+    gint      end;            /* one past the last byte that may be read */
+    const ttc_dialect_t *d;
+    gboolean  need_more;      /* ran past `end`: message continues later */
+    gboolean  bad;            /* impossible value */
+} ttc_rd_t;
+
+void ttc_rd_init(ttc_rd_t *r, tvbuff_t *tvb, gint off, gint end, const ttc_dialect_t *d);
+
+static inline gboolean ttc_rd_ok(const ttc_rd_t *r) { return !r->need_more && !r->bad; }
+static inline gint ttc_rd_left(const ttc_rd_t *r) { return r->end - r->off; }
+
+/* Reserve n bytes; FALSE (and need_more) if they are not there. */
+gboolean ttc_rd_have(ttc_rd_t *r, gint n);
+void     ttc_rd_skip(ttc_rd_t *r, gint n);
+guint8   ttc_rd_u8(ttc_rd_t *r);
+guint16  ttc_rd_u16be(ttc_rd_t *r);
+guint16  ttc_rd_u16le(ttc_rd_t *r);
+guint32  ttc_rd_u32be(ttc_rd_t *r);
+
+/* Universal integer: length byte (bit 0x80 = negative) + big-endian bytes. */
+guint64  ttc_rd_universal(ttc_rd_t *r, guint maxlen, gboolean *negative);
+
+/* Dialect-dependent primitives. */
+guint32  ttc_rd_ub2(ttc_rd_t *r);
+guint32  ttc_rd_ub4(ttc_rd_t *r);
+guint64  ttc_rd_ub8(ttc_rd_t *r);
+gint32   ttc_rd_sb2(ttc_rd_t *r);
+gint32   ttc_rd_sb4(ttc_rd_t *r);
+gint32   ttc_rd_sb1(ttc_rd_t *r);
+guint32  ttc_rd_ptr(ttc_rd_t *r);         /* 0 = null pointer, 1 = present */
+
+/* DALC ("CLR"): returns the total data length (0 for NULL/empty); *first is
+ * the offset of the first data byte.  Long form (0xFE) chunks are skipped. */
+guint32  ttc_rd_dalc(ttc_rd_t *r, gint *first);
+/* DALC as a string in `scope` (chunks joined), NULL when empty/NULL. */
+char    *ttc_rd_dalc_str(ttc_rd_t *r, wmem_allocator_t *scope, gint *start, gint *len);
+/* ub4 length, then a DALC when the length is not 0 (str_with_length). */
+char    *ttc_rd_str_with_length(ttc_rd_t *r, wmem_allocator_t *scope);
+void     ttc_rd_skip_bytes_with_length(ttc_rd_t *r);
+/* Rowid: ub4 rba, ub2 partition, ub1, ub4 block, ub2 slot. */
+void     ttc_rd_skip_rowid(ttc_rd_t *r);
+
+#endif /* SQLNET_TTC_CODEC_H */

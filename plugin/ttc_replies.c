@@ -1,0 +1,867 @@
+/* ttc_replies.c - server TTC messages: PRO/DTY replies, describe, row header,
+ * rows, bit vector, return parameters, OER, status, warnings, piggybacks.
+ *
+ * Layouts follow ../shared/docs/tns-wire-format.md section 5.  Every decoder
+ * reads through a ttc_rd_t, so a message cut by a TNS packet boundary is
+ * reported as incomplete, never misread.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define WS_LOG_DOMAIN "sqlnet"
+
+#include <string.h>
+
+#include <epan/packet.h>
+
+#include "sqlnet.h"
+#include "ttc.h"
+
+/* Oracle type numbers that change how a column travels. */
+#define ORA_VARCHAR     1
+#define ORA_NUMBER      2
+#define ORA_LONG        8
+#define ORA_ROWID       11
+#define ORA_LONG_RAW    24
+#define ORA_CURSOR      102
+#define ORA_OBJECT      109
+#define ORA_CLOB        112
+#define ORA_BLOB        113
+#define ORA_BFILE       114
+#define ORA_JSON        119
+#define ORA_VECTOR      127
+#define ORA_UROWID      208
+
+#define MAX_COLUMNS     4096
+#define MAX_KV_PAIRS    4096
+#define MAX_LIST        65536
+
+/* Field versions that add fields (python constants). */
+#define FV_12_1   7
+#define FV_12_2   8
+#define FV_20_1   14
+#define FV_23_1   17
+#define FV_23_1_EXT_3 20
+#define FV_23_4   24
+
+static int hf_msg = -1;
+static int hf_cursor = -1;
+static int hf_oer_call_status = -1;
+static int hf_oer_e2e_seq = -1;
+static int hf_oer_cur_row = -1;
+static int hf_oer_error16 = -1;
+static int hf_oer_pos = -1;
+static int hf_oer_sql_type = -1;
+static int hf_oer_call_num = -1;
+static int hf_oer_success_iters = -1;
+static int hf_ora_error = -1;
+static int hf_ora_error_msg = -1;
+static int hf_rowcount = -1;
+static int hf_rxh_flags = -1;
+static int hf_rxh_nreq = -1;
+static int hf_rxh_iter = -1;
+static int hf_rxh_niters = -1;
+static int hf_row = -1;
+static int hf_bvc_sent = -1;
+static int hf_dcb_columns = -1;
+static int hf_dcb_column = -1;
+static int hf_dcb_column_type = -1;
+static int hf_dcb_column_size = -1;
+static int hf_sta_call_status = -1;
+static int hf_wrn_error = -1;
+static int hf_wrn_msg = -1;
+static int hf_spb_opcode = -1;
+static int hf_pro_version = -1;
+static int hf_pro_banner = -1;
+static int hf_field_version = -1;
+static int hf_rpa_key = -1;
+static int hf_rpa_banner = -1;
+static int hf_token = -1;
+
+static gint ett_msg = -1;
+static gint ett_column = -1;
+
+static const value_string ora_type_vals[] = {
+    { 1, "VARCHAR2" }, { 2, "NUMBER" }, { 3, "BINARY_INTEGER" }, { 8, "LONG" },
+    { 11, "ROWID" }, { 12, "DATE" }, { 23, "RAW" }, { 24, "LONG RAW" }, { 96, "CHAR" },
+    { 100, "BINARY_FLOAT" }, { 101, "BINARY_DOUBLE" }, { 102, "REF CURSOR" },
+    { 109, "OBJECT" }, { 112, "CLOB" }, { 113, "BLOB" }, { 114, "BFILE" },
+    { 119, "JSON" }, { 127, "VECTOR" }, { 180, "TIMESTAMP" },
+    { 181, "TIMESTAMP WITH TIME ZONE" }, { 182, "INTERVAL YEAR TO MONTH" },
+    { 183, "INTERVAL DAY TO SECOND" }, { 208, "UROWID" },
+    { 231, "TIMESTAMP WITH LOCAL TIME ZONE" }, { 252, "BOOLEAN" },
+    { 0, NULL }
+};
+
+static const value_string spb_vals[] = {
+    { 1, "Query cache invalidation" }, { 2, "OS pid (MTS)" }, { 3, "Trace event" },
+    { 4, "Session return" }, { 5, "Sync" }, { 7, "LTXID" }, { 8, "AC replay context" },
+    { 9, "Extended sync" }, { 10, "Session signature" },
+    { 0, NULL }
+};
+
+/* Add a field covering the bytes the reader consumed since `start`. */
+#define SPAN(r, start) (start), ((r)->off - (start))
+
+static proto_item *
+add_uint(proto_tree *tree, int hf, ttc_rd_t *r, gint start, guint32 v)
+{
+    if (!tree || !ttc_rd_ok(r))
+        return NULL;
+    return proto_tree_add_uint(tree, hf, r->tvb, SPAN(r, start), v);
+}
+
+/* ---- OER: end of call / error ------------------------------------------ */
+
+static void
+decode_oer(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, ttc_state_t *st,
+           ttc_msg_result_t *res, wmem_allocator_t *scope)
+{
+    const ttc_dialect_t *d = r->d;
+    guint32 call_status = 0, cur_row, err16, cursor, num, i;
+    guint64 rowcount;
+    guint32 error;
+    gint s;
+    proto_item *pi;
+
+    (void)pinfo;
+    if (d->call_status) {
+        s = r->off; call_status = ttc_rd_ub4(r);
+        add_uint(tree, hf_oer_call_status, r, s, call_status);
+    }
+    s = r->off; add_uint(tree, hf_oer_e2e_seq, r, s, ttc_rd_ub2(r));
+    s = r->off; cur_row = ttc_rd_ub4(r); add_uint(tree, hf_oer_cur_row, r, s, cur_row);
+    s = r->off; err16 = ttc_rd_ub2(r); add_uint(tree, hf_oer_error16, r, s, err16);
+    ttc_rd_ub2(r);                              /* array element errors */
+    ttc_rd_ub2(r);
+    s = r->off; cursor = ttc_rd_ub2(r); add_uint(tree, hf_cursor, r, s, cursor);
+    s = r->off;
+    {
+        gint32 pos = ttc_rd_sb2(r);
+        if (tree && ttc_rd_ok(r))
+            proto_tree_add_int(tree, hf_oer_pos, r->tvb, SPAN(r, s), pos);
+    }
+    s = r->off; add_uint(tree, hf_oer_sql_type, r, s, ttc_rd_u8(r));
+    ttc_rd_skip(r, 5);                          /* fatal, flags, user cursor opts, UPI param, warning flags */
+    ttc_rd_skip_rowid(r);
+    ttc_rd_ub4(r);                              /* OS error */
+    ttc_rd_u8(r);                               /* statement number */
+    s = r->off; add_uint(tree, hf_oer_call_num, r, s, ttc_rd_u8(r));
+    ttc_rd_ub2(r);                              /* padding */
+    s = r->off; add_uint(tree, hf_oer_success_iters, r, s, ttc_rd_ub4(r));
+    ttc_rd_skip_bytes_with_length(r);           /* oerrdd */
+
+    /* batch error codes */
+    num = ttc_rd_ub2(r);
+    if (num > MAX_LIST) { r->bad = TRUE; return; }
+    if (num > 0) {
+        guint8 first = ttc_rd_u8(r);
+        for (i = 0; i < num && ttc_rd_ok(r); i++) {
+            if (first == 0xFE)
+                ttc_rd_ub4(r);
+            ttc_rd_ub2(r);
+        }
+        if (first == 0xFE)
+            ttc_rd_skip(r, 1);
+    }
+    /* batch error offsets */
+    num = ttc_rd_ub4(r);
+    if (num > MAX_LIST) { r->bad = TRUE; return; }
+    if (num > 0) {
+        guint8 first = ttc_rd_u8(r);
+        for (i = 0; i < num && ttc_rd_ok(r); i++) {
+            if (first == 0xFE)
+                ttc_rd_ub4(r);
+            ttc_rd_ub4(r);
+        }
+        if (first == 0xFE)
+            ttc_rd_skip(r, 1);
+    }
+    /* batch error messages */
+    num = ttc_rd_ub2(r);
+    if (num > MAX_LIST) { r->bad = TRUE; return; }
+    if (num > 0) {
+        ttc_rd_skip(r, 1);
+        for (i = 0; i < num && ttc_rd_ok(r); i++) {
+            ttc_rd_ub2(r);
+            ttc_rd_dalc(r, NULL);
+            ttc_rd_skip(r, 2);
+        }
+    }
+
+    error = err16;
+    rowcount = cur_row;
+    if (d->fv >= FV_12_1) {
+        s = r->off; error = ttc_rd_ub4(r);
+        s = r->off; rowcount = ttc_rd_ub8(r);
+        (void)s;
+    }
+    if (d->fv >= FV_20_1) {
+        ttc_rd_ub4(r);                          /* sql type */
+        ttc_rd_ub4(r);                          /* server checksum */
+    }
+    res->oer_message = NULL;
+    if (error != 0) {
+        gint ms, ml;
+        const char *msg = ttc_rd_dalc_str(r, scope, &ms, &ml);
+        if (msg) {
+            /* Messages end with a newline: keep the field clean. */
+            gsize n = strlen(msg);
+            char *clean = wmem_strndup(scope, msg, n);
+            while (n > 0 && (clean[n - 1] == '\n' || clean[n - 1] == ' '))
+                clean[--n] = '\0';
+            res->oer_message = clean;
+            if (tree && ttc_rd_ok(r))
+                proto_tree_add_string(tree, hf_ora_error_msg, r->tvb, ms, ml, clean);
+        }
+    }
+    if (!ttc_rd_ok(r))
+        return;
+    if (tree) {
+        pi = proto_tree_add_uint(tree, hf_ora_error, r->tvb, r->off, 0, error);
+        proto_item_set_generated(pi);
+        pi = proto_tree_add_uint64(tree, hf_rowcount, r->tvb, r->off, 0, rowcount);
+        proto_item_set_generated(pi);
+    }
+    res->has_oer = TRUE;
+    res->oer_cursor = cursor;
+    res->oer_error = error;
+    res->oer_rowcount = rowcount;
+    res->call_status = call_status;
+    res->terminal = TRUE;
+    (void)st;
+}
+
+/* ---- describe ----------------------------------------------------------- */
+
+static void
+skip_str_with_length(ttc_rd_t *r)
+{
+    ttc_rd_skip_bytes_with_length(r);
+}
+
+/* Column metadata; fills col. */
+static void
+decode_column(ttc_rd_t *r, proto_tree *tree, ttc_column_t *col, wmem_allocator_t *scope)
+{
+    const ttc_dialect_t *d = r->d;
+    gint s = r->off;
+    guint32 n, i;
+    proto_item *ci = NULL;
+    proto_tree *ct = NULL;
+
+    col->type = ttc_rd_u8(r);
+    ttc_rd_u8(r);                     /* flags */
+    ttc_rd_sb1(r);                    /* precision */
+    ttc_rd_sb1(r);                    /* scale */
+    col->buffer_size = ttc_rd_ub4(r);
+    ttc_rd_ub4(r);                    /* max array elements */
+    ttc_rd_ub8(r);                    /* cont flags */
+    ttc_rd_skip_bytes_with_length(r); /* OID */
+    ttc_rd_ub2(r);                    /* version */
+    ttc_rd_ub2(r);                    /* charset id */
+    col->csfrm = ttc_rd_u8(r);
+    ttc_rd_ub4(r);                    /* max size */
+    if (d->fv >= FV_12_2)
+        ttc_rd_ub4(r);                /* oaccolid */
+    ttc_rd_u8(r);                     /* nulls allowed */
+    ttc_rd_u8(r);                     /* v7 name length */
+    col->name = ttc_rd_str_with_length(r, scope);
+    skip_str_with_length(r);          /* schema */
+    skip_str_with_length(r);          /* type name */
+    ttc_rd_ub2(r);                    /* column position */
+    ttc_rd_ub4(r);                    /* UDS flags */
+    if (d->fv >= FV_23_1) {
+        skip_str_with_length(r);      /* domain schema */
+        skip_str_with_length(r);      /* domain name */
+    }
+    if (d->fv >= FV_23_1_EXT_3) {
+        n = ttc_rd_ub4(r);            /* annotations */
+        if (n > 0 && ttc_rd_ok(r)) {
+            ttc_rd_u8(r);
+            n = ttc_rd_ub4(r);
+            ttc_rd_u8(r);
+            if (n > MAX_KV_PAIRS) { r->bad = TRUE; return; }
+            for (i = 0; i < n && ttc_rd_ok(r); i++) {
+                skip_str_with_length(r);
+                skip_str_with_length(r);
+                ttc_rd_ub4(r);
+            }
+            ttc_rd_ub4(r);
+        }
+    }
+    if (d->fv >= FV_23_4) {
+        ttc_rd_ub4(r);                /* vector dimensions */
+        ttc_rd_u8(r);                 /* vector format */
+        ttc_rd_u8(r);                 /* vector flags */
+    }
+    if (tree && ttc_rd_ok(r)) {
+        ci = proto_tree_add_string(tree, hf_dcb_column, r->tvb, SPAN(r, s), col->name ? col->name : "");
+        ct = proto_item_add_subtree(ci, ett_column);
+        proto_tree_add_uint(ct, hf_dcb_column_type, r->tvb, s, 1, col->type);
+        proto_tree_add_uint(ct, hf_dcb_column_size, r->tvb, s, 0, col->buffer_size);
+    }
+}
+
+/* Describe body (after the leading DALC in message 16, or nested in a
+ * REF CURSOR column). Returns the new describe. */
+static const ttc_describe_t *
+decode_describe_body(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope)
+{
+    ttc_describe_t *desc;
+    guint32 ncols, i;
+    gint s;
+
+    ttc_rd_ub4(r);                    /* max row size */
+    s = r->off;
+    ncols = ttc_rd_ub4(r);
+    if (!ttc_rd_ok(r))
+        return NULL;
+    if (ncols > MAX_COLUMNS) {
+        r->bad = TRUE;
+        return NULL;
+    }
+    add_uint(tree, hf_dcb_columns, r, s, ncols);
+    if (ncols > 0)
+        ttc_rd_u8(r);
+    desc = wmem_new0(scope, ttc_describe_t);
+    desc->ncols = ncols;
+    desc->cols = wmem_alloc0_array(scope, ttc_column_t, ncols ? ncols : 1);
+    for (i = 0; i < ncols && ttc_rd_ok(r); i++)
+        decode_column(r, tree, &desc->cols[i], scope);
+    ttc_rd_skip_bytes_with_length(r); /* current date */
+    ttc_rd_ub4(r);                    /* dcbflag */
+    ttc_rd_ub4(r);                    /* dcbmdbz */
+    ttc_rd_ub4(r);                    /* dcbmnpr */
+    ttc_rd_ub4(r);                    /* dcbmxpr */
+    ttc_rd_skip_bytes_with_length(r); /* dcbqcky */
+    return ttc_rd_ok(r) ? desc : NULL;
+}
+
+/* ---- rows --------------------------------------------------------------- */
+
+static void
+skip_lob(ttc_rd_t *r, guint8 type)
+{
+    guint32 n = ttc_rd_ub4(r);
+    if (!ttc_rd_ok(r) || n == 0)
+        return;
+    if (type != ORA_BFILE) {
+        ttc_rd_ub8(r);                /* size */
+        ttc_rd_ub4(r);                /* chunk size */
+    }
+    ttc_rd_dalc(r, NULL);             /* locator */
+}
+
+static void
+skip_column_value(ttc_rd_t *r, const ttc_column_t *col, wmem_allocator_t *scope)
+{
+    guint8 n;
+
+    if (col->buffer_size == 0 && col->type != ORA_LONG && col->type != ORA_LONG_RAW &&
+        col->type != ORA_UROWID)
+        return;                       /* NULL by describe: nothing on the wire */
+    switch (col->type) {
+    case ORA_ROWID:
+        n = ttc_rd_u8(r);
+        if (n != 0 && n != 0xFF)
+            ttc_rd_skip_rowid(r);
+        break;
+    case ORA_UROWID:
+        ttc_rd_dalc(r, NULL);
+        ttc_rd_dalc(r, NULL);
+        break;
+    case ORA_CLOB:
+    case ORA_BLOB:
+    case ORA_BFILE:
+        skip_lob(r, col->type);
+        break;
+    case ORA_JSON:
+    case ORA_VECTOR:
+        if (ttc_rd_ub4(r) > 0 && ttc_rd_ok(r)) {
+            ttc_rd_ub8(r);
+            ttc_rd_ub4(r);
+            ttc_rd_dalc(r, NULL);
+            ttc_rd_dalc(r, NULL);
+        }
+        break;
+    case ORA_CURSOR:
+        ttc_rd_u8(r);
+        ttc_rd_dalc(r, NULL);         /* leading opaque of the nested describe */
+        decode_describe_body(r, NULL, scope);
+        ttc_rd_ub2(r);
+        break;
+    case ORA_OBJECT:
+        ttc_rd_skip_bytes_with_length(r);   /* toid */
+        ttc_rd_skip_bytes_with_length(r);   /* oid */
+        ttc_rd_skip_bytes_with_length(r);   /* snapshot */
+        ttc_rd_ub2(r);
+        if (ttc_rd_ub4(r) > 0 && ttc_rd_ok(r)) {
+            ttc_rd_ub2(r);
+            ttc_rd_dalc(r, NULL);
+        }
+        break;
+    default:
+        ttc_rd_dalc(r, NULL);
+        if (col->type == ORA_LONG || col->type == ORA_LONG_RAW) {
+            ttc_rd_sb4(r);            /* null indicator */
+            ttc_rd_ub4(r);            /* return code */
+        }
+        break;
+    }
+}
+
+static void
+decode_row(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res,
+           wmem_allocator_t *scope)
+{
+    const ttc_describe_t *desc = st->describe;
+    guint32 i, sent = 0;
+    gint s = r->off;
+
+    if (!desc) {
+        r->bad = TRUE;                /* rows without a describe: cannot walk them */
+        return;
+    }
+    for (i = 0; i < desc->ncols && ttc_rd_ok(r); i++) {
+        if (st->bitvec && (i / 8) < st->bitvec_len && !(st->bitvec[i / 8] & (1 << (i % 8))))
+            continue;                 /* same value as the previous row */
+        skip_column_value(r, &desc->cols[i], scope);
+        sent++;
+    }
+    if (!ttc_rd_ok(r))
+        return;
+    if (tree) {
+        proto_item *pi = proto_tree_add_item(tree, hf_row, r->tvb, SPAN(r, s), ENC_NA);
+        proto_item_append_text(pi, ": %u of %u columns", sent, desc->ncols);
+    }
+    st->bitvec = NULL;
+    st->bitvec_len = 0;
+    res->row = TRUE;
+}
+
+static void
+set_bitvec(ttc_rd_t *r, ttc_state_t *st, guint32 nbytes, wmem_allocator_t *scope)
+{
+    if (nbytes > 512) {
+        r->bad = TRUE;
+        return;
+    }
+    if (!ttc_rd_have(r, (gint)nbytes))
+        return;
+    st->bitvec = (const guint8 *)tvb_memdup(scope, r->tvb, r->off, nbytes);
+    st->bitvec_len = (guint16)nbytes;
+    r->off += nbytes;
+}
+
+static void
+decode_row_header(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, wmem_allocator_t *scope)
+{
+    guint32 n;
+    gint s;
+
+    s = r->off; add_uint(tree, hf_rxh_flags, r, s, ttc_rd_u8(r));
+    s = r->off; add_uint(tree, hf_rxh_nreq, r, s, ttc_rd_ub2(r));
+    s = r->off; add_uint(tree, hf_rxh_iter, r, s, ttc_rd_ub4(r));
+    s = r->off; add_uint(tree, hf_rxh_niters, r, s, ttc_rd_ub4(r));
+    ttc_rd_ub2(r);                    /* buffer length */
+    n = ttc_rd_ub4(r);                /* bit vector */
+    if (n > 0 && ttc_rd_ok(r)) {
+        ttc_rd_u8(r);
+        set_bitvec(r, st, n, scope);
+    }
+    ttc_rd_skip_bytes_with_length(r); /* rxhrid */
+}
+
+static void
+decode_bit_vector(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, wmem_allocator_t *scope)
+{
+    gint s = r->off;
+    guint32 sent = ttc_rd_ub2(r);
+
+    add_uint(tree, hf_bvc_sent, r, s, sent);
+    if (!st->describe) {
+        r->bad = TRUE;
+        return;
+    }
+    set_bitvec(r, st, (st->describe->ncols + 7) / 8, scope);
+}
+
+/* ---- return parameters (RPA), by the call they answer ------------------- */
+
+static void
+decode_kv_pairs(ttc_rd_t *r, guint32 n)
+{
+    guint32 i;
+    if (n > MAX_KV_PAIRS) {
+        r->bad = TRUE;
+        return;
+    }
+    for (i = 0; i < n && ttc_rd_ok(r); i++) {
+        if (ttc_rd_ub2(r) > 0)
+            ttc_rd_dalc(r, NULL);     /* text value */
+        if (ttc_rd_ub2(r) > 0)
+            ttc_rd_dalc(r, NULL);     /* binary value */
+        ttc_rd_ub2(r);                /* keyword */
+    }
+}
+
+static void
+decode_rpa(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, wmem_allocator_t *scope)
+{
+    guint8 func = st->req ? st->req->func : 0;
+    guint32 n, i;
+
+    switch (func) {
+    case TTC_FN_AUTH_PHASE_ONE:
+    case TTC_FN_AUTH_PHASE_TWO:
+        n = ttc_rd_ub2(r);
+        if (n > MAX_KV_PAIRS) { r->bad = TRUE; return; }
+        for (i = 0; i < n && ttc_rd_ok(r); i++) {
+            gint s = r->off;
+            char *key = ttc_rd_str_with_length(r, scope);
+            if (tree && ttc_rd_ok(r) && key)
+                proto_tree_add_string(tree, hf_rpa_key, r->tvb, SPAN(r, s), key);
+            skip_str_with_length(r);  /* value: never shown (session keys, verifiers) */
+            ttc_rd_ub4(r);
+        }
+        return;
+    case TTC_FN_VERSION: {
+        gint s, l;
+        const char *banner;
+        ttc_rd_ub2(r);
+        banner = ttc_rd_dalc_str(r, scope, &s, &l);
+        if (tree && ttc_rd_ok(r) && banner)
+            proto_tree_add_string(tree, hf_rpa_banner, r->tvb, s, l, banner);
+        ttc_rd_ub4(r);
+        return;
+    }
+    case TTC_FN_OALL8:
+    case TTC_FN_FETCH:
+    case TTC_FN_REEXECUTE:
+    case TTC_FN_REEXECUTE_FETCH:
+    case TTC_FN_OALL7:
+        n = ttc_rd_ub2(r);            /* al8o4l */
+        if (n > MAX_LIST) { r->bad = TRUE; return; }
+        for (i = 0; i < n && ttc_rd_ok(r); i++)
+            ttc_rd_ub4(r);
+        n = ttc_rd_ub2(r);            /* al8txl */
+        ttc_rd_skip(r, (gint)n);
+        decode_kv_pairs(r, ttc_rd_ub2(r));
+        n = ttc_rd_ub2(r);            /* registration */
+        ttc_rd_skip(r, (gint)n);
+        if (st->req && (st->req->exec_flags & 0x4000)) {
+            n = ttc_rd_ub4(r);        /* array DML row counts */
+            if (n > MAX_LIST) { r->bad = TRUE; return; }
+            for (i = 0; i < n && ttc_rd_ok(r); i++)
+                ttc_rd_ub8(r);
+        }
+        return;
+    default:
+        r->bad = TRUE;                /* layout depends on a call we do not decode */
+        return;
+    }
+}
+
+/* ---- server piggyback -------------------------------------------------- */
+
+static void
+decode_server_piggyback(ttc_rd_t *r, proto_tree *tree)
+{
+    gint s = r->off;
+    guint8 op = ttc_rd_u8(r);
+    guint32 n, i;
+
+    add_uint(tree, hf_spb_opcode, r, s, op);
+    switch (op) {
+    case 1:
+    case 3:
+        break;
+    case 2:
+        ttc_rd_ub2(r);
+        ttc_rd_dalc(r, NULL);
+        break;
+    case 4:
+        ttc_rd_ub2(r);
+        ttc_rd_u8(r);
+        n = ttc_rd_ub2(r);
+        if (n > MAX_KV_PAIRS) { r->bad = TRUE; return; }
+        if (n > 0) {
+            ttc_rd_u8(r);
+            for (i = 0; i < n && ttc_rd_ok(r); i++) {
+                if (ttc_rd_ub2(r) > 0) ttc_rd_dalc(r, NULL);
+                if (ttc_rd_ub2(r) > 0) ttc_rd_dalc(r, NULL);
+                ttc_rd_ub2(r);
+            }
+        }
+        ttc_rd_ub4(r);
+        ttc_rd_ub4(r);
+        ttc_rd_ub2(r);
+        break;
+    case 5:
+        ttc_rd_ub2(r);
+        ttc_rd_u8(r);
+        n = ttc_rd_ub2(r);
+        ttc_rd_u8(r);
+        decode_kv_pairs(r, n);
+        ttc_rd_ub4(r);
+        break;
+    case 7:
+        ttc_rd_skip_bytes_with_length(r);
+        break;
+    case 8:
+        ttc_rd_ub2(r);
+        ttc_rd_u8(r);
+        ttc_rd_ub4(r);
+        ttc_rd_ub4(r);
+        ttc_rd_u8(r);
+        ttc_rd_skip_bytes_with_length(r);
+        break;
+    case 9:
+        ttc_rd_ub2(r);
+        ttc_rd_u8(r);
+        break;
+    case 10:
+        ttc_rd_ub2(r);
+        ttc_rd_u8(r);
+        ttc_rd_ub8(r);
+        ttc_rd_ub8(r);
+        ttc_rd_ub8(r);
+        break;
+    default:
+        r->bad = TRUE;
+        break;
+    }
+}
+
+/* ---- handshake replies ------------------------------------------------- */
+
+static void
+decode_protocol_reply(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res, wmem_allocator_t *scope)
+{
+    gint s = r->off, bs;
+    guint8 ver;
+    guint16 nelem, fdo_len;
+    guint8 ccap_len, rcap_len;
+    gint ccap_off;
+    char *banner;
+    gint i;
+
+    ver = ttc_rd_u8(r);
+    add_uint(tree, hf_pro_version, r, s, ver);
+    ttc_rd_u8(r);
+    bs = r->off;
+    for (i = 0; ttc_rd_ok(r) && ttc_rd_u8(r) != 0; i++)
+        if (i > 1024) { r->bad = TRUE; return; }
+    if (!ttc_rd_ok(r))
+        return;
+    banner = (char *)tvb_get_string_enc(scope, r->tvb, bs, r->off - bs - 1, ENC_UTF_8);
+    if (tree)
+        proto_tree_add_string(tree, hf_pro_banner, r->tvb, bs, r->off - bs, banner);
+    ttc_rd_u16le(r);                  /* charset */
+    ttc_rd_u8(r);                     /* flags */
+    nelem = ttc_rd_u16le(r);
+    ttc_rd_skip(r, nelem * 5);
+    fdo_len = ttc_rd_u16be(r);
+    ttc_rd_skip(r, fdo_len);
+    ccap_len = ttc_rd_u8(r);
+    ccap_off = r->off;
+    ttc_rd_skip(r, ccap_len);
+    rcap_len = ttc_rd_u8(r);
+    ttc_rd_skip(r, rcap_len);
+    if (!ttc_rd_ok(r))
+        return;
+    if (ccap_len > 7) {
+        guint8 fv = tvb_get_guint8(r->tvb, ccap_off + 7);
+        res->dialect_update = TRUE;
+        res->dialect = *r->d;
+        res->dialect.fv_server = fv;
+        if (tree)
+            proto_item_set_generated(proto_tree_add_uint(tree, hf_field_version, r->tvb, ccap_off + 7, 1, fv));
+    }
+    res->terminal = TRUE;
+}
+
+static void
+decode_data_types_reply(ttc_rd_t *r, ttc_msg_result_t *res)
+{
+    guint32 n;
+
+    /* Entries of u16 values until a zero data type; this layout is what
+     * thin drivers negotiate (UB2_DTY). */
+    for (n = 0; n < 4096 && ttc_rd_ok(r); n++) {
+        guint16 dty = ttc_rd_u16be(r);
+        if (!ttc_rd_ok(r) || dty == 0)
+            break;
+        if (ttc_rd_u16be(r) != 0)
+            ttc_rd_skip(r, 4);
+    }
+    if (n >= 4096)
+        r->bad = TRUE;
+    res->terminal = TRUE;
+}
+
+/* ---- dispatcher --------------------------------------------------------- */
+
+void
+ttc_decode_server(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
+                  ttc_state_t *st, ttc_msg_result_t *res, wmem_allocator_t *scope)
+{
+    gint start = r->off;
+    guint8 type = ttc_rd_u8(r);
+    proto_item *mi = NULL;
+    proto_tree *mt = NULL;
+
+    if (!ttc_rd_ok(r))
+        return;
+    res->type = type;
+    if (tree) {
+        mi = proto_tree_add_uint(tree, hf_msg, r->tvb, start, 1, type);
+        mt = proto_item_add_subtree(mi, ett_msg);
+    }
+    switch (type) {
+    case TTC_MSG_PROTOCOL:
+        decode_protocol_reply(r, mt, res, scope);
+        break;
+    case TTC_MSG_DATA_TYPES:
+        if (st->req && st->req->kind == TTC_REQ_DATA_TYPES && !st->dialect->native &&
+            st->dialect->fv_client >= 7)
+            decode_data_types_reply(r, res);
+        else
+            r->bad = TRUE;            /* older layouts carry time-zone prefixes */
+        break;
+    case TTC_MSG_ERROR:
+        decode_oer(r, mt, pinfo, st, res, scope);
+        break;
+    case TTC_MSG_ROW_HEADER:
+        decode_row_header(r, mt, st, scope);
+        break;
+    case TTC_MSG_ROW_DATA:
+        decode_row(r, mt, st, res, scope);
+        break;
+    case TTC_MSG_PARAMETER:
+        decode_rpa(r, mt, st, scope);
+        break;
+    case TTC_MSG_STATUS: {
+        gint s = r->off;
+        guint32 cs = ttc_rd_ub4(r);
+        add_uint(mt, hf_sta_call_status, r, s, cs);
+        ttc_rd_ub2(r);
+        res->call_status = cs;
+        res->terminal = TRUE;
+        break;
+    }
+    case TTC_MSG_WARNING: {
+        gint s = r->off;
+        guint32 err = ttc_rd_ub2(r), len;
+        add_uint(mt, hf_wrn_error, r, s, err);
+        len = ttc_rd_ub2(r);
+        ttc_rd_ub2(r);
+        if (err != 0 && len > 0) {
+            gint ms, ml;
+            const char *msg = ttc_rd_dalc_str(r, scope, &ms, &ml);
+            if (mt && msg && ttc_rd_ok(r))
+                proto_tree_add_string(mt, hf_wrn_msg, r->tvb, ms, ml, msg);
+        }
+        break;
+    }
+    case TTC_MSG_DESCRIBE_INFO: {
+        const ttc_describe_t *desc;
+        ttc_rd_dalc(r, NULL);
+        desc = decode_describe_body(r, mt, scope);
+        if (desc)
+            st->describe = desc;
+        break;
+    }
+    case TTC_MSG_BIT_VECTOR:
+        decode_bit_vector(r, mt, st, scope);
+        break;
+    case TTC_MSG_SERVER_PIGGYBACK:
+        decode_server_piggyback(r, mt);
+        break;
+    case TTC_MSG_END_OF_RESPONSE:
+        res->eor = TRUE;
+        break;
+    case TTC_MSG_TOKEN: {
+        gint s = r->off;
+        guint64 tok = ttc_rd_ub8(r);
+        if (mt && ttc_rd_ok(r))
+            proto_tree_add_uint64(mt, hf_token, r->tvb, SPAN(r, s), tok);
+        break;
+    }
+    case TTC_MSG_FLUSH_OUT_BINDS:
+        res->terminal = TRUE;
+        break;
+    case TTC_MSG_IO_VECTOR: {
+        guint32 nreq, niters, n, nbinds;
+        ttc_rd_u8(r);
+        nreq = ttc_rd_ub2(r);
+        niters = ttc_rd_ub4(r);
+        ttc_rd_ub4(r);
+        ttc_rd_ub2(r);
+        n = ttc_rd_ub2(r);
+        ttc_rd_skip(r, (gint)n);
+        n = ttc_rd_ub2(r);
+        ttc_rd_skip(r, (gint)n);
+        nbinds = niters * 256 + nreq;
+        if (nbinds > MAX_LIST) { r->bad = TRUE; break; }
+        ttc_rd_skip(r, (gint)nbinds);
+        break;
+    }
+    default:
+        r->bad = TRUE;
+        break;
+    }
+    if (mi && ttc_rd_ok(r))
+        proto_item_set_len(mi, r->off - start);
+}
+
+void
+ttc_replies_register(int proto)
+{
+    static hf_register_info hf[] = {
+        { &hf_msg, { "TTC message", "sqlnet.ttc.msg", FT_UINT8, BASE_DEC, VALS(ttc_msg_type_vals), 0x0, NULL, HFILL } },
+        { &hf_cursor, { "Cursor", "sqlnet.cursor", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Cursor id of the call or of its end-of-call status", HFILL } },
+        { &hf_oer_call_status, { "Call status", "sqlnet.oer.call_status", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_oer_e2e_seq, { "End-to-end sequence", "sqlnet.oer.e2e_seq", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_oer_cur_row, { "Current row number", "sqlnet.oer.cur_row", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_oer_error16, { "Error number (16-bit)", "sqlnet.oer.error16", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_oer_pos, { "Error position", "sqlnet.oer.position", FT_INT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_oer_sql_type, { "SQL type", "sqlnet.oer.sql_type", FT_UINT8, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_oer_call_num, { "Call number", "sqlnet.oer.call_num", FT_UINT8, BASE_DEC, NULL, 0x0,
+            "Sequence number of the call this status answers", HFILL } },
+        { &hf_oer_success_iters, { "Successful iterations", "sqlnet.oer.success_iters", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_ora_error, { "Error number", "sqlnet.oer.error", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Oracle error number of the call (0 = success, 1403 = no more rows)", HFILL } },
+        { &hf_ora_error_msg, { "Error message", "sqlnet.oer.message", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_rowcount, { "Row count", "sqlnet.oer.rowcount", FT_UINT64, BASE_DEC, NULL, 0x0,
+            "Rows fetched so far on this cursor (rows affected for DML)", HFILL } },
+        { &hf_rxh_flags, { "Row header flags", "sqlnet.rxh.flags", FT_UINT8, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_rxh_nreq, { "Columns sent", "sqlnet.rxh.requests", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_rxh_iter, { "Iteration", "sqlnet.rxh.iteration", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_rxh_niters, { "Rows requested", "sqlnet.rxh.iterations", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Number of iterations (rows) the call asked for", HFILL } },
+        { &hf_row, { "Row", "sqlnet.row", FT_NONE, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_bvc_sent, { "Columns sent in next row", "sqlnet.bvc.columns_sent", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_dcb_columns, { "Columns", "sqlnet.describe.columns", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_dcb_column, { "Column", "sqlnet.describe.column", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_dcb_column_type, { "Type", "sqlnet.describe.column.type", FT_UINT8, BASE_DEC, VALS(ora_type_vals), 0x0, NULL, HFILL } },
+        { &hf_dcb_column_size, { "Buffer size", "sqlnet.describe.column.size", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_sta_call_status, { "Call status", "sqlnet.status.call_status", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_wrn_error, { "Warning", "sqlnet.warning", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_wrn_msg, { "Warning message", "sqlnet.warning.msg", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_spb_opcode, { "Server piggyback", "sqlnet.server_piggyback", FT_UINT8, BASE_DEC, VALS(spb_vals), 0x0, NULL, HFILL } },
+        { &hf_pro_version, { "Protocol version", "sqlnet.pro.version", FT_UINT8, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_pro_banner, { "Platform", "sqlnet.pro.platform", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_field_version, { "TTC field version", "sqlnet.ttc.field_version", FT_UINT8, BASE_DEC, NULL, 0x0,
+            "Compile-time capability 7 (6 = 11.2, 7 = 12.1, 12 = 19c, 24 = 23.4)", HFILL } },
+        { &hf_rpa_key, { "Returned key", "sqlnet.auth.reply_key", FT_STRING, BASE_NONE, NULL, 0x0,
+            "Authentication key name (values are never shown)", HFILL } },
+        { &hf_rpa_banner, { "Server version banner", "sqlnet.banner", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_token, { "Token", "sqlnet.ttc.token", FT_UINT64, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+    };
+    static gint *ett[] = { &ett_msg, &ett_column };
+
+    proto_register_field_array(proto, hf, array_length(hf));
+    proto_register_subtree_array(ett, array_length(ett));
+}

@@ -1,0 +1,675 @@
+/* ttc_stream.c - the per-direction TTC stream and request/response grouping.
+ *
+ * First pass, per DATA payload of one direction:
+ *   1. if a message from earlier packets is pending, join it with this
+ *      payload and decode that one message (it may still be incomplete);
+ *   2. decode the messages that start in this payload; the last one may
+ *      continue in the next packet and becomes the pending message.
+ * Each TNS packet keeps a record: the decoder state before its first
+ * message and a copy of the joined message, so any later visit decodes the
+ * packet again without the packets before it.  Only messages that cross a
+ * packet boundary are copied; memory grows with packets, not with rows.
+ *
+ * Requests and responses: TTC is half-duplex.  A request is the client's
+ * DATA from its first packet until the server answers; a response is the
+ * server's packets from then on, until its terminal message (OER/STA before
+ * 23ai), the end-of-response flag 0x2000 (23ai), or the next request.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define WS_LOG_DOMAIN "sqlnet"
+
+#include <string.h>
+
+#include <epan/packet.h>
+#include <epan/expert.h>
+#include <epan/proto_data.h>
+
+#include "sqlnet.h"
+#include "session.h"
+#include "tns.h"
+#include "ttc.h"
+#include "metrics.h"
+
+/* Bound on one message's size while it is being collected across packets. */
+#define TTC_MAX_PENDING (64u * 1024u * 1024u)
+
+typedef enum {
+    STOP_END,          /* consumed everything */
+    STOP_NEED_MORE,    /* last message continues in the next packet */
+    STOP_BAD,          /* undecodable from here on */
+    STOP_CALL_DATA     /* bind/define data after a call: not walked */
+} stop_t;
+
+typedef struct ttc_pdu_rec {
+    ttc_state_t start;         /* decoder state before this packet's messages */
+    guint8  *joined;           /* a message begun in earlier packets, ended here */
+    guint32  joined_len;
+    guint32  joined_prefix;    /* bytes of `joined` from earlier packets */
+    gint32   body_off;         /* first message starting in this payload; -1 none */
+    gint32   stop_off;         /* where decoding stopped; -1 = end of payload */
+    guint8   stop;             /* stop_t */
+    gboolean decoded;          /* TTC decoding applies to this packet */
+    ttc_request_t *req;
+    ttc_response_t *resp;
+    gboolean completes;        /* completes its response (server side) */
+    gboolean carries_call;     /* the request's main call was decoded here */
+} ttc_pdu_rec_t;
+
+static int proto_ttc_layer = -1;
+
+static int hf_ttc = -1;
+static int hf_continuation = -1;
+static int hf_continues = -1;
+static int hf_call_data = -1;
+static int hf_undecoded = -1;
+
+static gint ett_ttc = -1;
+
+static expert_field ei_undecoded = EI_INIT;
+static expert_field ei_too_long = EI_INIT;
+
+const value_string ttc_msg_type_vals[] = {
+    { TTC_MSG_PROTOCOL, "Protocol negotiation (PRO)" },
+    { TTC_MSG_DATA_TYPES, "Data type negotiation (DTY)" },
+    { TTC_MSG_FUNCTION, "Function call" },
+    { TTC_MSG_ERROR, "End of call / error (OER)" },
+    { 5, "Access user address space" },
+    { TTC_MSG_ROW_HEADER, "Row header (RXH)" },
+    { TTC_MSG_ROW_DATA, "Row data (RXD)" },
+    { TTC_MSG_PARAMETER, "Return parameters (RPA)" },
+    { TTC_MSG_STATUS, "Status (STA)" },
+    { TTC_MSG_IO_VECTOR, "I/O vector" },
+    { TTC_MSG_LOB_DATA, "LOB data" },
+    { TTC_MSG_WARNING, "Warning" },
+    { TTC_MSG_DESCRIBE_INFO, "Describe information (DCB)" },
+    { TTC_MSG_PIGGYBACK, "Piggybacked call" },
+    { TTC_MSG_FLUSH_OUT_BINDS, "Flush out binds" },
+    { TTC_MSG_BIT_VECTOR, "Bit vector (BVC)" },
+    { TTC_MSG_SERVER_PIGGYBACK, "Server piggyback" },
+    { TTC_MSG_ONEWAY_FN, "One-way call" },
+    { TTC_MSG_IMPLICIT_RESULTSET, "Implicit result set" },
+    { TTC_MSG_RENEGOTIATE, "Renegotiate" },
+    { TTC_MSG_END_OF_RESPONSE, "End of response" },
+    { TTC_MSG_TOKEN, "Token" },
+    { TTC_MSG_FAST_AUTH, "Fast authentication" },
+    { 0, NULL }
+};
+
+const value_string ttc_function_vals[] = {
+    { TTC_FN_OPEN, "OOPEN" },
+    { TTC_FN_PARSE, "OPARSE" },
+    { TTC_FN_REEXECUTE, "OEXEC (re-execute)" },
+    { TTC_FN_FETCH, "OFETCH" },
+    { TTC_FN_CLOSE, "OCLOSE" },
+    { TTC_FN_LOGOFF, "OLOGOFF" },
+    { 12, "Autocommit on" },
+    { 13, "Autocommit off" },
+    { TTC_FN_COMMIT, "OCOMMIT" },
+    { TTC_FN_ROLLBACK, "OROLLBACK" },
+    { TTC_FN_CANCEL, "OCANCEL" },
+    { TTC_FN_VERSION, "OVERSION" },
+    { TTC_FN_OALL7, "OALL7" },
+    { TTC_FN_REEXECUTE_FETCH, "OEXFEN (re-execute and fetch)" },
+    { 81, "O3LOGON" },
+    { 82, "O3LOGA" },
+    { TTC_FN_OALL8, "OALL8" },
+    { TTC_FN_LOB_OP, "OLOBOPS" },
+    { TTC_FN_DESCRIBE, "ODNY (describe)" },
+    { 103, "OTXSE (transaction switch)" },
+    { 104, "OTXEN (transaction state)" },
+    { TTC_FN_CLOSE_CURSORS, "OCCA (close cursors)" },
+    { TTC_FN_SESSION_SWITCH, "O80SES (session switch)" },
+    { TTC_FN_AUTH_PHASE_TWO, "OAUTH (authentication)" },
+    { TTC_FN_AUTH_PHASE_ONE, "OSESSKEY (session key)" },
+    { TTC_FN_CANCEL_ALL, "OCANA (cancel all)" },
+    { 121, "AQ enqueue" },
+    { 122, "AQ dequeue" },
+    { 125, "Subscribe" },
+    { 128, "Direct path prepare" },
+    { 129, "Direct path load stream" },
+    { 130, "Direct path operation" },
+    { TTC_FN_END_TO_END, "Set end-to-end attributes" },
+    { 145, "Array AQ" },
+    { TTC_FN_PING, "OPING" },
+    { 152, "Set schema" },
+    { 154, "Key/value" },
+    { 162, "Session get" },
+    { 163, "Session release" },
+    { TTC_FN_SESSION_STATE, "Session state" },
+    { 187, "Notify" },
+    { 199, "Pipeline begin" },
+    { 200, "Pipeline end" },
+    { 205, "End-user security context" },
+    { 0, NULL }
+};
+
+/* ---- session ------------------------------------------------------------ */
+
+ttc_session_t *
+ttc_session(sqlnet_session_t *sess)
+{
+    ttc_session_t *ts = (ttc_session_t *)sess->ttc;
+    if (!ts) {
+        ts = wmem_new0(wmem_file_scope(), ttc_session_t);
+        /* Until the handshake says otherwise: thin, universal, 12.1 fields. */
+        ttc_dialect_init_universal(&ts->dialect, 7);
+        ts->dialect.known = FALSE;
+        ts->dialect_ptr = wmem_memdup(wmem_file_scope(), &ts->dialect, sizeof(ts->dialect));
+        ts->responses = wmem_tree_new(wmem_file_scope());
+        ts->cursors = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
+        ts->dir[0].state.dialect = ts->dir[1].state.dialect = ts->dialect_ptr;
+        sess->ttc = ts;
+    }
+    return ts;
+}
+
+static void
+set_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, const ttc_dialect_t *d)
+{
+    ts->dialect = *d;
+    if (ts->dialect.fv_client && ts->dialect.fv_server)
+        ts->dialect.fv = MIN(ts->dialect.fv_client, ts->dialect.fv_server);
+    else
+        ts->dialect.fv = MAX(ts->dialect.fv_client, ts->dialect.fv_server);
+    /* End of response needs the client's request and the server's offer. */
+    ts->dialect.eor = d->eor && sess->version >= TNS_VERSION_MIN_EOR &&
+                      (sess->accept_flags2 & TNS_AF2_END_OF_RESPONSE);
+    ts->dialect_ptr = wmem_memdup(wmem_file_scope(), &ts->dialect, sizeof(ts->dialect));
+    ts->dir[0].state.dialect = ts->dir[1].state.dialect = ts->dialect_ptr;
+}
+
+static ttc_cursor_t *
+cursor_get(ttc_session_t *ts, guint32 id, gboolean create)
+{
+    ttc_cursor_t *c = (ttc_cursor_t *)wmem_map_lookup(ts->cursors, GUINT_TO_POINTER(id));
+    if (!c && create && ts->ncursors < metrics_max_cursors()) {
+        c = wmem_new0(wmem_file_scope(), ttc_cursor_t);
+        wmem_map_insert(ts->cursors, GUINT_TO_POINTER(id), c);
+        ts->ncursors++;
+    }
+    return c;
+}
+
+/* ---- request / response bookkeeping (first pass only) ------------------- */
+
+static void
+close_response(ttc_session_t *ts, guint32 frame, const nstime_t *when, gboolean complete)
+{
+    ttc_response_t *resp = ts->resp;
+    if (!resp)
+        return;
+    resp->last_frame = frame;
+    resp->last_time = *when;
+    resp->complete = complete;
+    ts->resp = NULL;
+    /* A new response starts a clean row state on the server stream. */
+    ts->dir[SQLNET_TO_CLIENT].state.bitvec = NULL;
+    ts->dir[SQLNET_TO_CLIENT].state.bitvec_len = 0;
+}
+
+static ttc_response_t *
+open_response(ttc_session_t *ts, packet_info *pinfo)
+{
+    ttc_response_t *resp;
+    ttc_stream_t *cs = &ts->dir[SQLNET_TO_SERVER];
+
+    if (ts->resp)
+        return ts->resp;
+    resp = wmem_new0(wmem_file_scope(), ttc_response_t);
+    resp->first_frame = pinfo->num;
+    resp->first_time = pinfo->abs_ts;
+    if (ts->req && !ts->req->response) {
+        resp->req = ts->req;
+        ts->req->response = resp;
+    }
+    wmem_tree_insert32(ts->responses, pinfo->num, resp);
+    ts->resp = resp;
+    /* The request is over: whatever of it was still pending stays undecoded. */
+    cs->pending = NULL;
+    cs->pending_len = 0;
+    cs->opaque = FALSE;
+    /* The server stream starts afresh with the new response. */
+    ts->dir[SQLNET_TO_CLIENT].opaque = FALSE;
+    ts->dir[SQLNET_TO_CLIENT].pending = NULL;
+    ts->dir[SQLNET_TO_CLIENT].pending_len = 0;
+    ts->dir[SQLNET_TO_CLIENT].state.req = resp->req;
+    ts->dir[SQLNET_TO_CLIENT].state.resp = resp;
+    if (resp->req && resp->req->has_cursor && resp->req->cursor != 0) {
+        ttc_cursor_t *c = cursor_get(ts, resp->req->cursor, FALSE);
+        if (c && c->describe && !(resp->req->func == TTC_FN_OALL8 && resp->req->sql))
+            ts->dir[SQLNET_TO_CLIENT].state.describe = c->describe;
+    }
+    return resp;
+}
+
+static ttc_request_t *
+open_request(ttc_session_t *ts, packet_info *pinfo, ttc_req_kind_t kind)
+{
+    ttc_request_t *req;
+
+    if (ts->req && !ts->req->response)
+        return ts->req;                /* still the same request */
+    if (ts->resp)
+        close_response(ts, ts->resp->last_frame ? ts->resp->last_frame : pinfo->num,
+                       &ts->resp->last_time, FALSE);
+    req = wmem_new0(wmem_file_scope(), ttc_request_t);
+    req->kind = kind;
+    req->first_frame = req->frame = pinfo->num;
+    req->time = pinfo->abs_ts;
+    ts->req = req;
+    ts->nrequests++;
+    ts->dir[SQLNET_TO_SERVER].pending = NULL;
+    ts->dir[SQLNET_TO_SERVER].pending_len = 0;
+    ts->dir[SQLNET_TO_SERVER].opaque = FALSE;
+    ts->dir[SQLNET_TO_SERVER].state.req = req;
+    return req;
+}
+
+void
+ttc_note_pdu_start(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir, guint8 type)
+{
+    ttc_session_t *ts;
+
+    if (PINFO_FD_VISITED(pinfo) || dir != SQLNET_TO_CLIENT || !sess->accept_frame ||
+        pinfo->num <= sess->accept_frame)
+        return;
+    if (type != TNS_TYPE_DATA && type != TNS_TYPE_MARKER)
+        return;
+    ts = ttc_session(sess);
+    if (!ts->resp && ts->req && !ts->req->response)
+        open_response(ts, pinfo);
+}
+
+void
+ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
+                guint8 type, guint32 tns_len, guint16 data_flags, gboolean is_ano)
+{
+    ttc_session_t *ts;
+    ttc_response_t *resp;
+
+    if (PINFO_FD_VISITED(pinfo) || !sess->accept_frame || pinfo->num <= sess->accept_frame)
+        return;
+    ts = ttc_session(sess);
+    if (dir == SQLNET_TO_SERVER) {
+        ttc_request_t *req;
+        if (type != TNS_TYPE_DATA || (data_flags & TNS_DF_EOF))
+            return;                    /* markers answer a break; EOF ends the session */
+        req = open_request(ts, pinfo, is_ano ? TTC_REQ_ANO : TTC_REQ_NONE);
+        req->frame = pinfo->num;
+        req->time = pinfo->abs_ts;
+        req->tns_packets++;
+        req->tns_bytes += tns_len;
+        return;
+    }
+    if (type != TNS_TYPE_DATA && type != TNS_TYPE_MARKER)
+        return;
+    resp = open_response(ts, pinfo);
+    resp->packets++;
+    resp->bytes += tns_len;
+    if (type == TNS_TYPE_MARKER)
+        resp->markers++;
+    else
+        resp->data_packets++;
+    if (tns_len > resp->largest_packet)
+        resp->largest_packet = tns_len;
+    resp->last_frame = pinfo->num;     /* provisional until it completes */
+    resp->last_time = pinfo->abs_ts;
+    /* An ANO reply is the whole answer to an ANO request. */
+    if (is_ano && ts->req && ts->req->kind == TTC_REQ_ANO)
+        close_response(ts, pinfo->num, &pinfo->abs_ts, TRUE);
+}
+
+/* ---- decoding ------------------------------------------------------------ */
+
+static void
+apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info *pinfo,
+                    ttc_msg_result_t *res, ttc_pdu_rec_t *rec)
+{
+    ttc_request_t *req = ts->req;
+
+    if (res->dialect_update)
+        set_dialect(ts, sess, &res->dialect);
+    if (!res->is_call || !req || req->response)
+        return;
+    if (req->kind == TTC_REQ_NONE || req->kind == TTC_REQ_FUNCTION) {
+        ttc_request_t *c = &res->call;
+        if (req->kind == TTC_REQ_FUNCTION)
+            return;                    /* keep the first call of a request */
+        req->kind = c->kind;
+        req->func = c->func;
+        req->seq = c->seq;
+        req->has_cursor = c->has_cursor;
+        req->cursor = c->cursor;
+        req->has_fetch_rows = c->has_fetch_rows;
+        req->fetch_rows = c->fetch_rows;
+        req->options = c->options;
+        req->exec_count = c->exec_count;
+        req->prefetch = c->prefetch;
+        req->exec_flags = c->exec_flags;
+        req->is_query = c->is_query;
+        if (c->sql)
+            req->sql = wmem_strdup(wmem_file_scope(), c->sql);
+        req->stmt_sql = req->sql;
+        if (!req->stmt_sql && req->has_cursor && req->cursor) {
+            ttc_cursor_t *cur = cursor_get(ts, req->cursor, FALSE);
+            if (cur)
+                req->stmt_sql = cur->sql;
+        }
+        req->frame = pinfo->num;
+        rec->carries_call = TRUE;
+    }
+}
+
+static void
+apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info *pinfo,
+                    ttc_msg_result_t *res, const ttc_state_t *st, ttc_pdu_rec_t *rec)
+{
+    ttc_response_t *resp = ts->resp;
+    ttc_request_t *req;
+
+    if (res->dialect_update)
+        set_dialect(ts, sess, &res->dialect);
+    if (!resp)
+        return;
+    req = resp->req;
+    if (res->row)
+        resp->rows++;
+    if (st->describe)
+        resp->describe = st->describe;
+    if (res->has_oer) {
+        resp->has_oer = TRUE;
+        resp->cursor = res->oer_cursor;
+        resp->rowcount = res->oer_rowcount;
+        resp->ora_error = res->oer_error;
+        resp->call_status = res->call_status;
+        if (res->oer_message)
+            resp->ora_message = wmem_strdup(wmem_file_scope(), res->oer_message);
+        if (res->oer_cursor != 0) {
+            ttc_cursor_t *c = cursor_get(ts, res->oer_cursor, TRUE);
+            if (c) {
+                if (req && req->sql)
+                    c->sql = req->sql;
+                if (st->describe && req && req->func == TTC_FN_OALL8)
+                    c->describe = st->describe;
+                c->rowcount = res->oer_rowcount;
+                if (req && !req->stmt_sql)
+                    req->stmt_sql = c->sql;
+            }
+        }
+    }
+    if (res->eor ||
+        (res->terminal && (!ts->dialect.eor ||
+                           (req && (req->kind == TTC_REQ_PROTOCOL || req->kind == TTC_REQ_DATA_TYPES))))) {
+        rec->completes = TRUE;
+        close_response(ts, pinfo->num, &pinfo->abs_ts, TRUE);
+    }
+}
+
+/* Decode messages of [off, end) of tvb.  Returns the stop offset. */
+static gint
+decode_range(tvbuff_t *tvb, gint off, gint end, ttc_state_t *st, proto_tree *tree,
+             packet_info *pinfo, sqlnet_dir_t dir, ttc_session_t *ts,
+             const sqlnet_session_t *sess, ttc_pdu_rec_t *rec, gboolean first_pass,
+             stop_t *stop, gboolean one_message)
+{
+    wmem_allocator_t *scope = first_pass ? wmem_file_scope() : pinfo->pool;
+    guint n = 0;
+
+    *stop = STOP_END;
+    while (off < end) {
+        ttc_rd_t r;
+        ttc_msg_result_t res;
+        ttc_state_t tmp = *st;
+
+        memset(&res, 0, sizeof(res));
+        ttc_rd_init(&r, tvb, off, end, st->dialect);
+        /* The first pass finds message boundaries without a tree; display
+         * passes decode ranges already known to hold whole messages. */
+        if (dir == SQLNET_TO_SERVER)
+            ttc_decode_client(&r, tree, pinfo, &tmp, &res, scope);
+        else
+            ttc_decode_server(&r, tree, pinfo, &tmp, &res, scope);
+        if (r.need_more) {
+            *stop = STOP_NEED_MORE;
+            return off;
+        }
+        if (r.bad) {
+            *stop = STOP_BAD;
+            return off;
+        }
+        *st = tmp;
+        if (first_pass) {
+            if (dir == SQLNET_TO_SERVER)
+                apply_client_result(ts, sess, pinfo, &res, rec);
+            else
+                apply_server_result(ts, sess, pinfo, &res, st, rec);
+            st->dialect = ts->dialect_ptr;
+        }
+        off = r.off;
+        if (res.stop) {
+            *stop = STOP_CALL_DATA;
+            return off;
+        }
+        if (one_message || ++n > 1000000)
+            break;
+    }
+    return off;
+}
+
+static void
+add_stop_items(proto_tree *tree, tvbuff_t *payload, packet_info *pinfo, gint off, stop_t stop)
+{
+    gint len = tvb_reported_length_remaining(payload, off);
+    proto_item *pi;
+
+    if (len <= 0)
+        return;
+    switch (stop) {
+    case STOP_NEED_MORE:
+        proto_tree_add_item(tree, hf_continues, payload, off, len, ENC_NA);
+        break;
+    case STOP_CALL_DATA:
+        proto_tree_add_item(tree, hf_call_data, payload, off, len, ENC_NA);
+        break;
+    case STOP_BAD:
+        pi = proto_tree_add_item(tree, hf_undecoded, payload, off, len, ENC_NA);
+        expert_add_info_format(pinfo, pi, &ei_undecoded,
+                               "TTC message type %u not decoded: %d bytes skipped until the next request or response",
+                               tvb_get_guint8(payload, off), len);
+        break;
+    default:
+        break;
+    }
+}
+
+static guint32
+rec_key(tvbuff_t *tvb)
+{
+    return 0x7454 ^ (guint32)tvb_raw_offset(tvb);
+}
+
+void
+ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
+                    sqlnet_session_t *sess, sqlnet_dir_t dir, guint16 data_flags,
+                    guint32 tns_len)
+{
+    ttc_session_t *ts = ttc_session(sess);
+    ttc_stream_t *s = &ts->dir[dir];
+    ttc_pdu_rec_t *rec;
+    gint len = tvb_reported_length(payload);
+    gboolean first = !PINFO_FD_VISITED(pinfo);
+    proto_item *ti;
+    proto_tree *tt;
+    ttc_state_t st;
+    stop_t stop = STOP_END;
+    gint off;
+
+    (void)tns_len;
+    rec = (ttc_pdu_rec_t *)p_get_proto_data(wmem_file_scope(), pinfo, proto_ttc_layer, rec_key(payload));
+    if (!rec) {
+        if (!first)
+            return;                    /* not seen on the first pass (e.g. capture gap) */
+        rec = wmem_new0(wmem_file_scope(), ttc_pdu_rec_t);
+        rec->body_off = rec->stop_off = -1;
+        rec->req = dir == SQLNET_TO_SERVER ? ts->req : NULL;
+        rec->resp = dir == SQLNET_TO_CLIENT ? ts->resp : NULL;
+        p_add_proto_data(wmem_file_scope(), pinfo, proto_ttc_layer, rec_key(payload), rec);
+        rec->start = s->state;
+        rec->decoded = !s->opaque;
+    } else {
+        first = FALSE;
+    }
+
+    ti = proto_tree_add_item(tree, hf_ttc, payload, 0, -1, ENC_NA);
+    tt = proto_item_add_subtree(ti, ett_ttc);
+
+    if (first) {
+        if (s->opaque) {
+            rec->stop = STOP_BAD;
+            rec->stop_off = 0;
+        } else if (s->pending_len > 0) {
+            /* Finish the message begun in earlier packets. */
+            guint32 total = s->pending_len + (guint32)len;
+            guint8 *buf;
+            tvbuff_t *jt;
+            gint e;
+
+            if (total > TTC_MAX_PENDING) {
+                expert_add_info_format(pinfo, ti, &ei_too_long,
+                                       "TTC message longer than %u bytes: not decoded", TTC_MAX_PENDING);
+                s->pending = NULL;
+                s->pending_len = 0;
+                s->opaque = TRUE;
+                rec->stop = STOP_BAD;
+                rec->stop_off = 0;
+            } else {
+                buf = (guint8 *)g_malloc(total);
+                memcpy(buf, s->pending, s->pending_len);
+                tvb_memcpy(payload, buf + s->pending_len, 0, len);
+                jt = tvb_new_real_data(buf, total, total);
+                st = s->state;
+                e = decode_range(jt, 0, (gint)total, &st, NULL, pinfo, dir, ts, sess, rec, TRUE, &stop, TRUE);
+                if (stop == STOP_NEED_MORE) {
+                    /* Still incomplete: this whole payload is a middle part. */
+                    guint8 *more = (guint8 *)wmem_alloc(wmem_file_scope(), total);
+                    memcpy(more, buf, total);
+                    s->pending = more;
+                    s->pending_len = total;
+                    rec->stop = STOP_NEED_MORE;
+                    rec->stop_off = 0;
+                } else if (stop == STOP_BAD) {
+                    s->pending = NULL;
+                    s->pending_len = 0;
+                    s->opaque = TRUE;
+                    rec->stop = STOP_BAD;
+                    rec->stop_off = 0;
+                } else {
+                    rec->joined = (guint8 *)wmem_memdup(wmem_file_scope(), buf, (size_t)e);
+                    rec->joined_len = (guint32)e;
+                    rec->joined_prefix = s->pending_len;
+                    rec->body_off = e - (gint)s->pending_len;
+                    s->state = st;
+                    s->pending = NULL;
+                    s->pending_len = 0;
+                    if (stop == STOP_CALL_DATA) {
+                        s->opaque = TRUE;
+                        rec->stop = STOP_CALL_DATA;
+                        rec->stop_off = rec->body_off;
+                    }
+                }
+                tvb_free(jt);
+                g_free(buf);
+            }
+        } else {
+            rec->body_off = 0;
+        }
+
+        if (rec->body_off >= 0 && rec->stop_off < 0) {
+            st = s->state;
+            off = decode_range(payload, rec->body_off, len, &st, NULL, pinfo, dir, ts, sess, rec, TRUE, &stop, FALSE);
+            s->state = st;
+            rec->stop = (guint8)stop;
+            rec->stop_off = stop == STOP_END ? -1 : off;
+            if (stop == STOP_NEED_MORE) {
+                s->pending_len = (guint32)(len - off);
+                s->pending = (guint8 *)tvb_memdup(wmem_file_scope(), payload, off, len - off);
+            } else if (stop == STOP_BAD || stop == STOP_CALL_DATA) {
+                s->opaque = TRUE;
+            }
+        }
+        /* 23ai end of response: the flagged packet is the last of it. */
+        if (dir == SQLNET_TO_CLIENT && (data_flags & TNS_DF_END_OF_RESPONSE) && ts->resp) {
+            rec->completes = TRUE;
+            close_response(ts, pinfo->num, &pinfo->abs_ts, TRUE);
+        }
+    }
+
+    /* Display (every pass): decode again from the record. */
+    if (!tree)
+        return;
+    st = rec->start;
+    if (rec->joined) {
+        tvbuff_t *jt = tvb_new_child_real_data(payload, rec->joined, rec->joined_len, rec->joined_len);
+        add_new_data_source(pinfo, jt, "Reassembled TTC message");
+        proto_tree_add_item(tt, hf_continuation, payload, 0, MIN((gint)(rec->joined_len - rec->joined_prefix), len), ENC_NA);
+        decode_range(jt, 0, (gint)rec->joined_len, &st, tt, pinfo, dir, ts, sess, rec, FALSE, &stop, TRUE);
+    }
+    if (rec->body_off >= 0) {
+        gint stop_at = rec->stop_off >= 0 ? rec->stop_off : len;
+        if (rec->body_off < stop_at)
+            decode_range(payload, rec->body_off, stop_at, &st, tt, pinfo, dir, ts, sess, rec, FALSE, &stop, FALSE);
+    }
+    if (rec->stop_off >= 0 && !(rec->joined == NULL && rec->body_off < 0 && rec->stop == STOP_NEED_MORE))
+        add_stop_items(tt, payload, pinfo, rec->stop_off, (stop_t)rec->stop);
+    else if (rec->stop == STOP_NEED_MORE)
+        proto_tree_add_item(tt, hf_continuation, payload, 0, len, ENC_NA);
+}
+
+/* Record lookup for metrics.c (the request or response of this PDU). */
+gboolean
+ttc_pdu_lookup(packet_info *pinfo, tvbuff_t *payload, ttc_request_t **req,
+               ttc_response_t **resp, gboolean *completes, gboolean *carries_call)
+{
+    ttc_pdu_rec_t *rec = (ttc_pdu_rec_t *)p_get_proto_data(wmem_file_scope(), pinfo, proto_ttc_layer,
+                                                           rec_key(payload));
+    if (!rec)
+        return FALSE;
+    *req = rec->req;
+    *resp = rec->resp;
+    *completes = rec->completes;
+    *carries_call = rec->carries_call;
+    return TRUE;
+}
+
+void
+ttc_register(int proto)
+{
+    static hf_register_info hf[] = {
+        { &hf_ttc, { "TTC", "sqlnet.ttc", FT_NONE, BASE_NONE, NULL, 0x0,
+            "Two-Task Common messages carried in this DATA packet", HFILL } },
+        { &hf_continuation, { "Continuation of a TTC message", "sqlnet.ttc.continuation", FT_BYTES, BASE_NONE, NULL, 0x0,
+            "Bytes of a message that began in an earlier TNS packet", HFILL } },
+        { &hf_continues, { "TTC message continues in the next packet", "sqlnet.ttc.continues", FT_BYTES, BASE_NONE, NULL, 0x0,
+            NULL, HFILL } },
+        { &hf_call_data, { "Call data (binds/defines)", "sqlnet.ttc.call_data", FT_BYTES, BASE_NONE, NULL, 0x0,
+            "Bind or define data of the call, not decoded", HFILL } },
+        { &hf_undecoded, { "Undecoded TTC data", "sqlnet.ttc.undecoded", FT_BYTES, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+    };
+    static gint *ett[] = { &ett_ttc };
+    static ei_register_info ei[] = {
+        { &ei_undecoded, { "sqlnet.ttc.not_decoded", PI_UNDECODED, PI_NOTE,
+            "TTC message not decoded; decoding resumes at the next request or response", EXPFILL } },
+        { &ei_too_long, { "sqlnet.ttc.too_long", PI_PROTOCOL, PI_WARN,
+            "TTC message too long to collect", EXPFILL } },
+    };
+    expert_module_t *expert;
+
+    proto_ttc_layer = proto;
+    proto_register_field_array(proto, hf, array_length(hf));
+    proto_register_subtree_array(ett, array_length(ett));
+    expert = expert_register_protocol(proto);
+    expert_register_field_array(expert, ei, array_length(ei));
+    ttc_calls_register(proto);
+    ttc_replies_register(proto);
+}
