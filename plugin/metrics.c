@@ -133,7 +133,7 @@ add_request(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const ttc_reque
     proto_item *pi;
 
     col_append_fstr(pinfo->cinfo, COL_INFO, " %s", func_name(req));
-    if (req->kind == TTC_REQ_FUNCTION) {
+    if (req->kind == TTC_REQ_FUNCTION || req->kind == TTC_REQ_FAST_AUTH) {
         pi = proto_tree_add_uint(tree, hf_req_func, tvb, 0, 0, req->func);
         proto_item_set_generated(pi);
     }

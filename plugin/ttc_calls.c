@@ -241,7 +241,19 @@ decode_auth(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope)
         return;
     }
     if (user_ptr && user_len > 0) {
-        const char *user = ttc_rd_dalc_str(r, scope, &s, &l);
+        const char *user = NULL;
+        guint8 first = ttc_rd_have(r, 1) ? tvb_get_guint8(r->tvb, r->off) : 0;
+        if (first == user_len || first == 0xFE) {
+            user = ttc_rd_dalc_str(r, scope, &s, &l);
+        } else if (user_len <= 1024 && ttc_rd_have(r, (gint)user_len)) {
+            /* JDBC writes the user name without a length byte. */
+            s = r->off;
+            l = (gint)user_len;
+            user = (const char *)tvb_get_string_enc(scope, r->tvb, s, l, ENC_UTF_8);
+            r->off += l;
+        } else if (user_len > 1024) {
+            r->bad = TRUE;
+        }
         if (tree && user && ttc_rd_ok(r))
             proto_tree_add_string(tree, hf_user, r->tvb, s, l, user);
     }
@@ -387,11 +399,14 @@ decode_function(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res, wmem_alloc
     ttc_request_t *call = &res->call;
     gint s;
 
+    gint body;
+
     decode_call_header(r, tree, call, FALSE);
     if (!ttc_rd_ok(r))
         return;
     res->is_call = TRUE;
     call->kind = TTC_REQ_FUNCTION;
+    body = r->off;
     switch (call->func) {
     case TTC_FN_OALL8:
         decode_oall8(r, tree, call, res, scope);
@@ -431,6 +446,17 @@ decode_function(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res, wmem_alloc
     default:
         res->stop = TRUE;              /* named, body not decoded */
         break;
+    }
+    if (r->bad) {
+        /* A body we cannot walk: keep the call, show the rest as call data. */
+        guint8 func = call->func, seq = call->seq;
+        memset(call, 0, sizeof(*call));
+        call->kind = TTC_REQ_FUNCTION;
+        call->func = func;
+        call->seq = seq;
+        r->bad = FALSE;
+        r->off = body;
+        res->stop = TRUE;
     }
 }
 
@@ -503,6 +529,11 @@ decode_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res)
         ttc_rd_skip(r, 11);            /* client time zone */
         if (ccap_len > 37 && (ccaps[37] & 0x02))
             ttc_rd_skip(r, 4);         /* time-zone file version */
+        ttc_rd_skip(r, 2);             /* national character set */
+        /* The server answers with its own time zone (and version). */
+        d.dty_reply_prefix = 11 + ((ccap_len > 37 && (ccaps[37] & 0x02)) ? 4 : 0);
+    } else {
+        d.dty_reply_prefix = 0;
     }
     ub2_dty = ccap_len > 27 && ccaps[27] != 0;
     for (n = 0; n < 4096 && ttc_rd_ok(r); n++) {
@@ -539,6 +570,7 @@ decode_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res)
     d.ub4_width = 4;
     d.ptr_width = rep_width(rep_ptr, 4);
     d.known = TRUE;
+    d.ub2_dty = ub2_dty;
     res->dialect_update = TRUE;
     res->dialect = d;
     if (tree) {
@@ -609,10 +641,12 @@ ttc_decode_client(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
             ttc_msg_result_t call;
             memset(&call, 0, sizeof(call));
             ttc_decode_client(&sub, mt, pinfo, st, &call, scope); /* OSESSKEY */
+            res->stop = call.stop;
         }
         r->off = sub.off;
         r->need_more = sub.need_more;
-        r->bad = sub.bad;
+        if (sub.bad)
+            res->stop = TRUE;          /* the rest is shown as call data */
         res->is_call = TRUE;
         res->call.kind = TTC_REQ_FAST_AUTH;
         res->call.func = TTC_FN_AUTH_PHASE_ONE;

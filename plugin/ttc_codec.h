@@ -29,6 +29,8 @@ typedef struct ttc_dialect {
     gboolean call_status;     /* OER starts with the end-of-call status */
     gboolean eor;             /* server ends every response with msg 29 + flag 0x2000 */
     gboolean known;           /* learned from the handshake (else inferred) */
+    gboolean ub2_dty;         /* DTY entries are u16 (compile cap 27) */
+    guint8   dty_reply_prefix;/* bytes of time zone before the DTY reply's entries */
 } ttc_dialect_t;
 
 /* The thin, universal dialect at a given field version. */

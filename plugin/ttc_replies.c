@@ -684,16 +684,18 @@ decode_protocol_reply(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res, wmem
 static void
 decode_data_types_reply(ttc_rd_t *r, ttc_msg_result_t *res)
 {
+    gboolean wide = r->d->ub2_dty;
     guint32 n;
 
-    /* Entries of u16 values until a zero data type; this layout is what
-     * thin drivers negotiate (UB2_DTY). */
+    /* [server time zone] then (type, conversion type[, representation, 0])
+     * entries until a zero type; u16 or u8 values as the client's DTY chose. */
+    ttc_rd_skip(r, r->d->dty_reply_prefix);
     for (n = 0; n < 4096 && ttc_rd_ok(r); n++) {
-        guint16 dty = ttc_rd_u16be(r);
+        guint16 dty = wide ? ttc_rd_u16be(r) : ttc_rd_u8(r);
         if (!ttc_rd_ok(r) || dty == 0)
             break;
-        if (ttc_rd_u16be(r) != 0)
-            ttc_rd_skip(r, 4);
+        if ((wide ? ttc_rd_u16be(r) : ttc_rd_u8(r)) != 0)
+            ttc_rd_skip(r, wide ? 4 : 2);
     }
     if (n >= 4096)
         r->bad = TRUE;
@@ -723,11 +725,10 @@ ttc_decode_server(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
         decode_protocol_reply(r, mt, res, scope);
         break;
     case TTC_MSG_DATA_TYPES:
-        if (st->req && st->req->kind == TTC_REQ_DATA_TYPES && !st->dialect->native &&
-            st->dialect->fv_client >= 7)
+        if (st->dialect->known)
             decode_data_types_reply(r, res);
         else
-            r->bad = TRUE;            /* older layouts carry time-zone prefixes */
+            r->bad = TRUE;            /* the client's DTY (layout) was not seen */
         break;
     case TTC_MSG_ERROR:
         decode_oer(r, mt, pinfo, st, res, scope);

@@ -398,6 +398,10 @@ apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
             }
         }
     }
+    /* Inside a fast-auth reply the PRO and DTY answers are only the start. */
+    if ((res->type == TTC_MSG_PROTOCOL || res->type == TTC_MSG_DATA_TYPES) && req &&
+        req->kind == TTC_REQ_FAST_AUTH)
+        res->terminal = FALSE;
     if (res->eor ||
         (res->terminal && (!ts->dialect.eor ||
                            (req && (req->kind == TTC_REQ_PROTOCOL || req->kind == TTC_REQ_DATA_TYPES))))) {
