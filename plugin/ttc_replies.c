@@ -112,6 +112,30 @@ add_uint(proto_tree *tree, int hf, ttc_rd_t *r, gint start, guint32 v)
 
 /* ---- OER: end of call / error ------------------------------------------ */
 
+/* Does the OER end cleanly at the reader's position: its message text (if
+ * any) is an "ORA-" text, and after it comes the end of the data or a
+ * message that may follow an OER? */
+static gboolean
+oer_tail_fits(const ttc_rd_t *at, guint32 error)
+{
+    ttc_rd_t p = *at;
+    guint8 next;
+
+    if (!ttc_rd_ok(&p))
+        return FALSE;
+    if (error != 0) {
+        gint first;
+        guint32 n = ttc_rd_dalc(&p, &first);
+        if (!ttc_rd_ok(&p) || n < 4 || tvb_strneql(p.tvb, first, "ORA-", 4) != 0)
+            return FALSE;
+    }
+    if (p.off == p.end)
+        return TRUE;
+    next = tvb_get_guint8(p.tvb, p.off);
+    return next == TTC_MSG_END_OF_RESPONSE || next == TTC_MSG_SERVER_PIGGYBACK ||
+           next == TTC_MSG_ERROR || next == TTC_MSG_PARAMETER;
+}
+
 static void
 decode_oer(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, ttc_state_t *st,
            ttc_msg_result_t *res, wmem_allocator_t *scope)
@@ -195,9 +219,20 @@ decode_oer(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, ttc_state_t *st,
         s = r->off; rowcount = ttc_rd_ub8(r);
         (void)s;
     }
-    if (d->fv >= FV_20_1) {
-        ttc_rd_ub4(r);                          /* sql type */
-        ttc_rd_ub4(r);                          /* server checksum */
+    if (d->fv >= FV_20_1 && !d->oer_short_tail && ttc_rd_ok(r)) {
+        /* sql type + server checksum (20.1).  Some servers leave them out
+         * for some clients: take the short layout when the full one runs
+         * past the response or misreads the message that follows. */
+        ttc_rd_t full = *r, brief = *r;
+        ttc_rd_ub4(&full);
+        ttc_rd_ub4(&full);
+        if (!oer_tail_fits(&full, error) && oer_tail_fits(&brief, error)) {
+            res->dialect_update = TRUE;
+            res->dialect = *d;
+            res->dialect.oer_short_tail = TRUE;
+        } else {
+            *r = full;
+        }
     }
     res->oer_message = NULL;
     if (error != 0) {
