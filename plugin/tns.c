@@ -310,11 +310,26 @@ tns_width(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, int offset)
     return width;
 }
 
+/* A CONNECT is sent to the server, an ACCEPT by it: that settles which side
+ * is the server before any direction is computed from the ports. */
+static void
+note_handshake_side(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, int offset)
+{
+    guint8 type = tvb_get_guint8(tvb, offset + 4);
+    if (type == TNS_TYPE_CONNECT && tvb_get_ntohs(tvb, offset + 2) == 0)
+        session_set_server(sess, pinfo, TRUE, TRUE);
+    else if (type == TNS_TYPE_ACCEPT && tvb_get_ntohs(tvb, offset + 2) == 0)
+        session_set_server(sess, pinfo, FALSE, TRUE);
+}
+
 static guint
 get_tns_pdu_len(packet_info *pinfo, tvbuff_t *tvb, int offset, void *data _U_)
 {
     sqlnet_session_t *sess = session_get(pinfo);
-    guint width = tns_width(sess, pinfo, tvb, offset);
+    guint width;
+
+    note_handshake_side(sess, pinfo, tvb, offset);
+    width = tns_width(sess, pinfo, tvb, offset);
 
     /* Not at a packet boundary or a corrupt header: take the rest of the
      * segment as one undecodable chunk so that the next segment starts afresh
@@ -775,8 +790,12 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
 {
     const struct tcpinfo *tcpi = (const struct tcpinfo *)data;
     sqlnet_session_t *sess = session_get(pinfo);
-    sqlnet_dir_t dir = session_direction(sess, pinfo);
-    guint width = tns_width(sess, pinfo, tvb, 0);
+    sqlnet_dir_t dir;
+    guint width;
+
+    note_handshake_side(sess, pinfo, tvb, 0);
+    dir = session_direction(sess, pinfo);
+    width = tns_width(sess, pinfo, tvb, 0);
     guint32 len = tvb_reported_length(tvb);
     guint8 type;
     proto_item *ti, *pi;

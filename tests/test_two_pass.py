@@ -13,7 +13,12 @@ from tshark import PUBLIC, TEST_CAPTURES
 FIELDS = ["frame.number", "sqlnet.length", "sqlnet.type", "sqlnet.direction", "sqlnet.version",
           "sqlnet.sdu", "sqlnet.tdu", "sqlnet.sdu_fill", "sqlnet.data.len", "sqlnet.data.flags",
           "sqlnet.length_width", "sqlnet.connect.data", "sqlnet.nne", "sqlnet.refuse.err",
-          "sqlnet.marker", "sqlnet.framing_guessed", "sqlnet.unsynchronized"]
+          "sqlnet.marker", "sqlnet.framing_guessed", "sqlnet.unsynchronized",
+          # TTC layer and per-response metrics (sqlnet.response_in needs the future: not here)
+          "sqlnet.call", "sqlnet.cursor", "sqlnet.sql", "sqlnet.fetch.rows", "sqlnet.rows",
+          "sqlnet.rowcount", "sqlnet.ora_error", "sqlnet.response.packets",
+          "sqlnet.response.segments", "sqlnet.response.bytes", "sqlnet.time", "sqlnet.time.first",
+          "sqlnet.request_in", "sqlnet.ttc.msg", "sqlnet.ttc.not_decoded"]
 
 
 def _captures():
