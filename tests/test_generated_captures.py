@@ -1,0 +1,129 @@
+"""Generated captures (test-captures/): sqlnet against the ground truth of
+real clients and the scripted server's own counters.
+
+Expected values come from each capture's manifest: rows requested as the
+server parsed them from the wire (and as the client was configured), rows,
+TNS packets and bytes per response from the server's counters, and TCP
+segments per response from the capture's TCP layer (tcp.len, no Oracle
+dissector involved).
+"""
+import json
+from collections import defaultdict
+
+import pytest
+
+from tshark import TEST_CAPTURES
+
+FIELDS = ["frame.number", "tcp.srcport", "sqlnet.call", "sqlnet.fetch.rows", "sqlnet.rows", "sqlnet.rowcount",
+          "sqlnet.ora_error", "sqlnet.response.packets", "sqlnet.response.bytes",
+          "sqlnet.response.segments", "sqlnet.sdu", "sqlnet.request_in"]
+
+
+def manifests():
+    if not TEST_CAPTURES.is_dir():
+        return []
+    out = []
+    for path in sorted(TEST_CAPTURES.glob("*.json")):
+        if path.name == "INDEX.json":
+            continue
+        m = json.loads(path.read_text())
+        if (TEST_CAPTURES / m["capture"]).is_file():
+            out.append(pytest.param(m, id=m["scenario"]))
+    return out
+
+
+MANIFESTS = manifests()
+
+
+def by_frame(tshark, capture):
+    out = defaultdict(lambda: defaultdict(list))
+    for row in tshark.fields(capture, FIELDS, display_filter="sqlnet"):
+        for name, value in zip(FIELDS[1:], row[1:]):
+            if value:
+                out[int(row[0])][name] += value.split(",")
+    return out
+
+
+def calls(manifest):
+    for conn in manifest["connections"]:
+        for req in conn["requests"]:
+            resp = req.get("response") or {}
+            if resp.get("last_frame"):
+                yield conn, req, resp
+
+
+@pytest.mark.parametrize("manifest", MANIFESTS)
+def test_rows_requested_per_call(tshark, manifest):
+    got = by_frame(tshark, TEST_CAPTURES / manifest["capture"])
+    problems = []
+    for conn, req, resp in calls(manifest):
+        if not req.get("func_code") or req.get("rows_requested") is None:
+            continue
+        frames = range(req["request_first_frame"], resp["first_frame"])
+        seen = [(f, got[f]["sqlnet.fetch.rows"]) for f in frames
+                if str(req["func_code"]) in got[f]["sqlnet.call"]
+                and got[f]["tcp.srcport"] == [str(conn["client_port"])]]
+        if [r for _, r in seen] != [[str(req["rows_requested"])]]:
+            problems.append((req["index"], req["function"], req["rows_requested"], seen))
+    assert problems == []
+
+
+@pytest.mark.parametrize("manifest", MANIFESTS)
+def test_response_metrics(tshark, manifest):
+    got = by_frame(tshark, TEST_CAPTURES / manifest["capture"])
+    problems = []
+    for conn, req, resp in calls(manifest):
+        g = got[resp["last_frame"]]
+        want = {"sqlnet.rows": resp["rows_sent"], "sqlnet.response.packets": resp["tns_packets"],
+                "sqlnet.response.bytes": resp["tns_bytes"], "sqlnet.response.segments": resp["tcp_segments"]}
+        if resp.get("rowcount") is not None:
+            want["sqlnet.rowcount"] = resp["rowcount"]
+            want["sqlnet.ora_error"] = resp["ora_error"]
+        for field, value in want.items():
+            if g[field] != [str(value)]:
+                problems.append((req["index"], req["function"], resp["last_frame"], field, value, g[field]))
+    assert problems == []
+
+
+@pytest.mark.parametrize("manifest", MANIFESTS)
+def test_totals_against_server_counters(tshark, manifest):
+    """All responses together: the server's round trips, rows and bytes sent."""
+    got = by_frame(tshark, TEST_CAPTURES / manifest["capture"])
+    for conn in manifest["connections"]:
+        frames = [resp["last_frame"] for _, _, resp in calls({"connections": [conn]})]
+        completed = [f for f in frames if got[f]["sqlnet.rows"]]
+        assert len(completed) == conn["stats"]["round_trips"]
+        assert sum(int(got[f]["sqlnet.rows"][0]) for f in completed) == conn["stats"]["rows_sent"]
+
+
+@pytest.mark.parametrize("manifest", MANIFESTS)
+def test_negotiated_sdu(tshark, manifest):
+    got = by_frame(tshark, TEST_CAPTURES / manifest["capture"])
+    for conn in manifest["connections"]:
+        for conn_, req, resp in calls({"connections": [conn]}):
+            assert got[resp["last_frame"]]["sqlnet.sdu"] == [str(conn["negotiated_sdu"])]
+
+
+@pytest.mark.parametrize("manifest", MANIFESTS)
+def test_fetch_size_matches_client_setting(tshark, manifest):
+    """OFETCH asks for the client's configured array size (python-oracledb,
+    go-ora); node-oracledb's first fetch asks for arraysize - prefetchrows."""
+    client = manifest["client"]
+    statements = [st for sess in client.get("report", {}).get("sessions", [])
+                  for st in sess.get("statements", [])]
+    arraysizes = {st["arraysize"] for st in statements if st.get("arraysize")} or \
+        ({client["arraysize"]} if client.get("arraysize") else set())
+    if not arraysizes:
+        pytest.skip("no array size in this scenario")
+    got = by_frame(tshark, TEST_CAPTURES / manifest["capture"])
+    sizes = set()
+    for conn, req, resp in calls(manifest):
+        if req.get("func_code") == 5:
+            for f in range(req["request_first_frame"], resp["first_frame"]):
+                sizes.update(int(v) for v in got[f]["sqlnet.fetch.rows"])
+    if not sizes:
+        pytest.skip("no OFETCH in this scenario")
+    allowed = set(arraysizes)
+    if client["driver"].startswith("node"):
+        allowed |= {a - (client.get("prefetchrows") or 0) for a in arraysizes}
+    assert sizes <= allowed, (sizes, allowed)
