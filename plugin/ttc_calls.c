@@ -199,7 +199,9 @@ decode_oall8(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_
         return;
     call->sql = sql;
     call->exec_count = al8i4[1];
-    call->is_query = al8i4_len > 7 && al8i4[7] != 0;
+    /* al8i4[7]: thin drivers send 1 for a query; OCI sends its statement
+     * type, where 1 is SELECT (6 DROP, 4 INSERT ...). */
+    call->is_query = al8i4_len > 7 && al8i4[7] == 1;
     call->exec_flags = al8i4_len > 9 ? al8i4[9] : 0;
     if (tree) {
         proto_tree_add_uint(tree, hf_exec_count, r->tvb, s, r->off - s, call->exec_count);
@@ -465,12 +467,35 @@ decode_piggyback(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope)
 {
     ttc_request_t pb;
 
+    ttc_rd_t body;
+
     memset(&pb, 0, sizeof(pb));
     decode_call_header(r, tree, &pb, TRUE);
     if (!ttc_rd_ok(r))
         return;
-    if (!decode_piggyback_body(r, tree, pb.func, scope))
-        resync_to_next_call(r, pb.seq);
+    /* Walk the body on a copy: layouts differ between clients (OCI's
+     * end-to-end piggyback is not python's); if it does not fit, find the
+     * next call header instead. */
+    body = *r;
+    if (decode_piggyback_body(&body, NULL, pb.func, scope) && ttc_rd_ok(&body) &&
+        (body.off == body.end || tvb_get_guint8(body.tvb, body.off) == TTC_MSG_FUNCTION ||
+         tvb_get_guint8(body.tvb, body.off) == TTC_MSG_PIGGYBACK)) {
+        decode_piggyback_body(r, tree, pb.func, scope);
+        return;
+    }
+    {
+        ttc_rd_t scan = *r;
+        resync_to_next_call(&scan, pb.seq);
+        if (!scan.need_more) {
+            *r = scan;
+            return;
+        }
+    }
+    if (body.need_more) {
+        r->need_more = TRUE;           /* the piggyback continues in the next packet */
+        return;
+    }
+    resync_to_next_call(r, pb.seq);
 }
 
 static void

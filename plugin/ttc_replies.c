@@ -172,10 +172,13 @@ decode_oer(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, ttc_state_t *st,
     s = r->off; add_uint(tree, hf_oer_call_num, r, s, ttc_rd_u8(r));
     ttc_rd_ub2(r);                              /* padding */
     s = r->off; add_uint(tree, hf_oer_success_iters, r, s, ttc_rd_ub4(r));
-    ttc_rd_skip_bytes_with_length(r);           /* oerrdd */
+    /* oerrdd (logical rowid): its length is 2 bytes in OCI's native layout */
+    num = d->native ? ttc_rd_u16le(r) : ttc_rd_ub4(r);
+    if (num > 0)
+        ttc_rd_dalc(r, NULL);
 
-    /* batch error codes */
-    num = ttc_rd_ub2(r);
+    /* batch error codes (native: 4-byte counts) */
+    num = d->native ? ttc_rd_ub4(r) : ttc_rd_ub2(r);
     if (num > MAX_LIST) { r->bad = TRUE; return; }
     if (num > 0) {
         guint8 first = ttc_rd_u8(r);
@@ -201,7 +204,7 @@ decode_oer(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, ttc_state_t *st,
             ttc_rd_skip(r, 1);
     }
     /* batch error messages */
-    num = ttc_rd_ub2(r);
+    num = d->native ? ttc_rd_ub4(r) : ttc_rd_ub2(r);
     if (num > MAX_LIST) { r->bad = TRUE; return; }
     if (num > 0) {
         ttc_rd_skip(r, 1);
@@ -582,7 +585,7 @@ decode_rpa(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, wmem_allocator_t *sco
         n = ttc_rd_ub2(r);            /* al8txl */
         ttc_rd_skip(r, (gint)n);
         decode_kv_pairs(r, ttc_rd_ub2(r));
-        n = ttc_rd_ub2(r);            /* registration */
+        n = r->d->native ? ttc_rd_ub4(r) : ttc_rd_ub2(r);   /* registration */
         ttc_rd_skip(r, (gint)n);
         if (st->req && (st->req->exec_flags & 0x4000)) {
             n = ttc_rd_ub4(r);        /* array DML row counts */
@@ -802,7 +805,11 @@ ttc_decode_server(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
     }
     case TTC_MSG_DESCRIBE_INFO: {
         const ttc_describe_t *desc;
-        ttc_rd_dalc(r, NULL);
+        /* Opaque prefix: a DALC, or ub4 length + bytes (OCI native, fv >= 5). */
+        if (r->d->native && r->d->fv >= 5)
+            ttc_rd_skip(r, (gint)ttc_rd_ub4(r));
+        else
+            ttc_rd_dalc(r, NULL);
         desc = decode_describe_body(r, mt, scope);
         if (desc)
             st->describe = desc;
