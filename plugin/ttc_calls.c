@@ -158,17 +158,24 @@ decode_oall8(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_
         ttc_rd_ptr(r);                 /* al8app, al8txn, al8txl, al8kv, al8kvl */
     ttc_rd_ptr(r);                     /* defines */
     s = r->off; ndefines = ttc_rd_ub4(r); add_uint(tree, hf_num_defines, r, s, ndefines);
-    ttc_rd_ub4(r);                     /* registration id (LSB) */
-    ttc_rd_ptr(r);                     /* al8objlist */
-    ttc_rd_ptr(r);                     /* al8objlen */
-    ttc_rd_ptr(r);                     /* al8blv */
-    ttc_rd_ub4(r);                     /* al8blvl */
-    ttc_rd_ptr(r);                     /* al8dnam */
-    ttc_rd_ub4(r);                     /* al8dnaml */
-    ttc_rd_ub4(r);                     /* registration id (MSB) */
-    ttc_rd_ptr(r);                     /* al8pidmlrc */
-    ttc_rd_ub4(r);                     /* al8pidmlrcbl */
-    ttc_rd_ptr(r);                     /* al8pidmlrcl */
+    /* Fields added release by release (field versions seen on the wire). */
+    if (d->fv >= 4) {
+        ttc_rd_ub4(r);                 /* registration id (LSB) */
+        ttc_rd_ptr(r);                 /* al8objlist */
+        ttc_rd_ptr(r);                 /* al8objlen */
+    }
+    if (d->fv >= 5) {
+        ttc_rd_ptr(r);                 /* al8blv */
+        ttc_rd_ub4(r);                 /* al8blvl */
+        ttc_rd_ptr(r);                 /* al8dnam */
+        ttc_rd_ub4(r);                 /* al8dnaml */
+        ttc_rd_ub4(r);                 /* registration id (MSB) */
+    }
+    if (d->fv >= 6) {
+        ttc_rd_ptr(r);                 /* al8pidmlrc */
+        ttc_rd_ub4(r);                 /* al8pidmlrcbl */
+        ttc_rd_ptr(r);                 /* al8pidmlrcl */
+    }
     if (d->fv >= FV_12_2) {
         ttc_rd_ptr(r);                 /* al8sqlsig */
         ttc_rd_ub4(r);
@@ -551,12 +558,14 @@ decode_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res)
     if (!ttc_rd_ok(r))
         return;
     if (rcap_len > 1 && (rcaps[1] & 0x01)) {
+        /* The time-zone file version travels only when both sides support it. */
+        gboolean tz_version = ccap_len > 37 && (ccaps[37] & 0x02) && (d.server_ccap37 & 0x02);
         ttc_rd_skip(r, 11);            /* client time zone */
-        if (ccap_len > 37 && (ccaps[37] & 0x02))
+        if (tz_version)
             ttc_rd_skip(r, 4);         /* time-zone file version */
         ttc_rd_skip(r, 2);             /* national character set */
         /* The server answers with its own time zone (and version). */
-        d.dty_reply_prefix = 11 + ((ccap_len > 37 && (ccaps[37] & 0x02)) ? 4 : 0);
+        d.dty_reply_prefix = 11 + (tz_version ? 4 : 0);
     } else {
         d.dty_reply_prefix = 0;
     }

@@ -30,6 +30,7 @@ typedef struct ttc_dialect {
     gboolean eor;             /* server ends every response with msg 29 + flag 0x2000 */
     gboolean known;           /* learned from the handshake (else inferred) */
     gboolean ub2_dty;         /* DTY entries are u16 (compile cap 27) */
+    guint8   server_ccap37;   /* server's compile cap 37 (TTC3), from its PRO reply */
     gboolean oer_short_tail;  /* server omits the 20.1 OER fields (seen with go-ora on 23ai) */
     guint8   dty_reply_prefix;/* bytes of time zone before the DTY reply's entries */
 } ttc_dialect_t;

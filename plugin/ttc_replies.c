@@ -293,7 +293,10 @@ decode_column(ttc_rd_t *r, proto_tree *tree, ttc_column_t *col, wmem_allocator_t
     ttc_rd_sb1(r);                    /* scale */
     col->buffer_size = ttc_rd_ub4(r);
     ttc_rd_ub4(r);                    /* max array elements */
-    ttc_rd_ub8(r);                    /* cont flags */
+    if (d->fv >= FV_12_1)
+        ttc_rd_ub8(r);                /* cont flags */
+    else
+        ttc_rd_ub4(r);                /* cont flags: a ub4 before 12.1 (11g OCI) */
     ttc_rd_skip_bytes_with_length(r); /* OID */
     ttc_rd_ub2(r);                    /* version */
     ttc_rd_ub2(r);                    /* charset id */
@@ -307,7 +310,8 @@ decode_column(ttc_rd_t *r, proto_tree *tree, ttc_column_t *col, wmem_allocator_t
     skip_str_with_length(r);          /* schema */
     skip_str_with_length(r);          /* type name */
     ttc_rd_ub2(r);                    /* column position */
-    ttc_rd_ub4(r);                    /* UDS flags */
+    if (d->fv >= 6)
+        ttc_rd_ub4(r);                /* UDS flags (absent in 11.1 and older) */
     if (d->fv >= FV_23_1) {
         skip_str_with_length(r);      /* domain schema */
         skip_str_with_length(r);      /* domain name */
@@ -371,7 +375,8 @@ decode_describe_body(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope)
     ttc_rd_ub4(r);                    /* dcbmdbz */
     ttc_rd_ub4(r);                    /* dcbmnpr */
     ttc_rd_ub4(r);                    /* dcbmxpr */
-    ttc_rd_skip_bytes_with_length(r); /* dcbqcky */
+    if (r->d->fv >= 5)
+        ttc_rd_skip_bytes_with_length(r); /* dcbqcky (absent in 10g) */
     return ttc_rd_ok(r) ? desc : NULL;
 }
 
@@ -526,6 +531,14 @@ decode_bit_vector(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, wmem_allocator
 
 /* ---- return parameters (RPA), by the call they answer ------------------- */
 
+/* Key/value pairs: (text length, [text], binary length, [binary], keyword).
+ * The lengths are ub2 for thin clients and 4-byte for OCI's native layout. */
+static guint32
+kv_len(ttc_rd_t *r)
+{
+    return r->d->native ? ttc_rd_ub4(r) : ttc_rd_ub2(r);
+}
+
 static void
 decode_kv_pairs(ttc_rd_t *r, guint32 n)
 {
@@ -535,9 +548,9 @@ decode_kv_pairs(ttc_rd_t *r, guint32 n)
         return;
     }
     for (i = 0; i < n && ttc_rd_ok(r); i++) {
-        if (ttc_rd_ub2(r) > 0)
+        if (kv_len(r) > 0)
             ttc_rd_dalc(r, NULL);     /* text value */
-        if (ttc_rd_ub2(r) > 0)
+        if (kv_len(r) > 0)
             ttc_rd_dalc(r, NULL);     /* binary value */
         ttc_rd_ub2(r);                /* keyword */
     }
@@ -635,10 +648,10 @@ decode_server_piggyback(ttc_rd_t *r, proto_tree *tree)
         ttc_rd_ub4(r);
         ttc_rd_ub2(r);
         break;
-    case 5:
+    case 5:                           /* sync: session key/value pairs */
         ttc_rd_ub2(r);
         ttc_rd_u8(r);
-        n = ttc_rd_ub2(r);
+        n = r->d->native ? ttc_rd_ub4(r) : ttc_rd_ub2(r);
         ttc_rd_u8(r);
         decode_kv_pairs(r, n);
         ttc_rd_ub4(r);
@@ -713,6 +726,8 @@ decode_protocol_reply(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res, wmem
         res->dialect_update = TRUE;
         res->dialect = *r->d;
         res->dialect.fv_server = fv;
+        if (ccap_len > 37)
+            res->dialect.server_ccap37 = tvb_get_guint8(r->tvb, ccap_off + 37);
         if (tree)
             proto_item_set_generated(proto_tree_add_uint(tree, hf_field_version, r->tvb, ccap_off + 7, 1, fv));
     }
