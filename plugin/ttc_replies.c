@@ -856,9 +856,9 @@ ttc_decode_server(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
         niters = ttc_rd_ub4(r);
         ttc_rd_ub4(r);
         ttc_rd_ub2(r);
-        n = ttc_rd_ub2(r);
+        n = kv_len(r);                /* bit vector (4-byte length natively) */
         ttc_rd_skip(r, (gint)n);
-        n = ttc_rd_ub2(r);
+        n = kv_len(r);                /* rowid */
         ttc_rd_skip(r, (gint)n);
         nbinds = niters * 256 + nreq;
         if (nbinds > MAX_LIST) { r->bad = TRUE; break; }

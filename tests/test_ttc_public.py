@@ -27,11 +27,10 @@ def _detailed():
 
 
 # OCI clients marshal TTC in their native representation (fixed-width
-# little-endian integers, pointers, per-release struct layouts): decoding them
-# is still open work (issue #4).  Strict: these fail loudly once they pass.
+# little-endian integers, pointers, per-release layouts).  SQL*Plus 11g and 23
+# are decoded; 10.x and the TTC 8.2 JDBC driver are still open work (issue #4).  Strict: these fail loudly once they pass.
 NATIVE_OCI = {
-    "dbbat/sqlplus_cursor_reexec.pcapng", "dbbat/sqlplus_midfetch_fail.pcapng",
-    "john/Oracle-good.pcap", "john/Oracle-openwall-1.pcap", "wsSC_TNS_Oracle1.pcap",
+    "wsSC_TNS_Oracle1.pcap",
     "junkie/connect_close.pcap", "junkie/create_table.pcap", "junkie/delete.pcap",
     "junkie/insert.pcap", "junkie/select.pcap",
     # TTC 8.2 JDBC (TNS 308, field version 3): pre-10g layouts
