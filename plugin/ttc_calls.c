@@ -558,8 +558,10 @@ decode_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res)
     if (!ttc_rd_ok(r))
         return;
     if (rcap_len > 1 && (rcaps[1] & 0x01)) {
-        /* The time-zone file version travels only when both sides support it. */
-        gboolean tz_version = ccap_len > 37 && (ccaps[37] & 0x02) && (d.server_ccap37 & 0x02);
+        /* The time-zone file version travels only when both sides support it
+         * (in fast authentication the client has not seen the server's caps). */
+        gboolean tz_version = ccap_len > 37 && (ccaps[37] & 0x02) &&
+                              (d.fv_server == 0 || (d.server_ccap37 & 0x02));
         ttc_rd_skip(r, 11);            /* client time zone */
         if (tz_version)
             ttc_rd_skip(r, 4);         /* time-zone file version */

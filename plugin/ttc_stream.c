@@ -155,6 +155,7 @@ ttc_session(sqlnet_session_t *sess)
         /* Until the handshake says otherwise: thin, universal, 12.1 fields. */
         ttc_dialect_init_universal(&ts->dialect, 7);
         ts->dialect.known = FALSE;
+        ts->dialect.fv_client = ts->dialect.fv_server = 0;   /* not negotiated yet */
         ts->dialect_ptr = wmem_memdup(wmem_file_scope(), &ts->dialect, sizeof(ts->dialect));
         ts->responses = wmem_tree_new(wmem_file_scope());
         ts->cursors = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
