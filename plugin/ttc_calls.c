@@ -600,7 +600,9 @@ decode_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res)
     d.big_chunk = ccap_len > 37 && (ccaps[37] & 0x20);
     d.eor = ccap_len > 40 && (ccaps[40] & 0x20);
     d.call_status = ccap_len > 15 && (ccaps[15] & 0x01);
-    d.sb1_universal = rep_sb1 == 1;
+    /* sb1 as a universal integer: go-ora and JDBC 12c+ ask for it; servers
+     * send TTC 8.x clients raw bytes whatever they asked. */
+    d.sb1_universal = rep_sb1 == 1 && d.fv_client >= 6;
     d.native = rep_ub4 != 1;
     d.ub2_width = rep_ub2 == 1 ? 2 : 2;
     d.ub4_width = 4;

@@ -172,6 +172,8 @@ decode_oer(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, ttc_state_t *st,
     s = r->off; add_uint(tree, hf_oer_call_num, r, s, ttc_rd_u8(r));
     ttc_rd_ub2(r);                              /* padding */
     s = r->off; add_uint(tree, hf_oer_success_iters, r, s, ttc_rd_ub4(r));
+    if (d->fv < 4)
+        goto message;                           /* TTC 8.x ends the fixed part here */
     /* oerrdd (logical rowid): its length is 2 bytes in OCI's native layout */
     num = d->native ? ttc_rd_u16le(r) : ttc_rd_ub4(r);
     if (num > 0)
@@ -215,6 +217,7 @@ decode_oer(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, ttc_state_t *st,
         }
     }
 
+message:
     error = err16;
     rowcount = cur_row;
     if (d->fv >= FV_12_1) {
@@ -373,8 +376,10 @@ decode_describe_body(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope)
     ttc_rd_skip_bytes_with_length(r); /* current date */
     ttc_rd_ub4(r);                    /* dcbflag */
     ttc_rd_ub4(r);                    /* dcbmdbz */
-    ttc_rd_ub4(r);                    /* dcbmnpr */
-    ttc_rd_ub4(r);                    /* dcbmxpr */
+    if (r->d->fv >= 4) {
+        ttc_rd_ub4(r);                /* dcbmnpr */
+        ttc_rd_ub4(r);                /* dcbmxpr */
+    }
     if (r->d->fv >= 5)
         ttc_rd_skip_bytes_with_length(r); /* dcbqcky (absent in 10g) */
     return ttc_rd_ok(r) ? desc : NULL;
@@ -579,8 +584,17 @@ decode_rpa(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, wmem_allocator_t *sco
     case TTC_FN_VERSION: {
         gint s, l;
         const char *banner;
-        ttc_rd_ub2(r);
-        banner = ttc_rd_dalc_str(r, scope, &s, &l);
+        guint32 len = ttc_rd_ub2(r);
+        if (ttc_rd_have(r, 1) && tvb_get_guint8(r->tvb, r->off) != len && len > 0 && len < 4096 &&
+            ttc_rd_have(r, (gint)len)) {
+            /* Older servers send the banner without a DALC length byte. */
+            s = r->off;
+            l = (gint)len;
+            banner = (const char *)tvb_get_string_enc(scope, r->tvb, s, l, ENC_UTF_8);
+            r->off += l;
+        } else {
+            banner = ttc_rd_dalc_str(r, scope, &s, &l);
+        }
         if (tree && ttc_rd_ok(r) && banner)
             proto_tree_add_string(tree, hf_rpa_banner, r->tvb, s, l, banner);
         ttc_rd_ub4(r);
@@ -598,8 +612,10 @@ decode_rpa(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, wmem_allocator_t *sco
         n = ttc_rd_ub2(r);            /* al8txl */
         ttc_rd_skip(r, (gint)n);
         decode_kv_pairs(r, ttc_rd_ub2(r));
-        n = r->d->native ? ttc_rd_ub4(r) : ttc_rd_ub2(r);   /* registration */
-        ttc_rd_skip(r, (gint)n);
+        if (r->d->fv >= 4) {
+            n = r->d->native ? ttc_rd_ub4(r) : ttc_rd_ub2(r);   /* registration */
+            ttc_rd_skip(r, (gint)n);
+        }
         if (st->req && (st->req->exec_flags & 0x4000)) {
             n = ttc_rd_ub4(r);        /* array DML row counts */
             if (n > MAX_LIST) { r->bad = TRUE; return; }
@@ -799,7 +815,8 @@ ttc_decode_server(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
         gint s = r->off;
         guint32 cs = ttc_rd_ub4(r);
         add_uint(mt, hf_sta_call_status, r, s, cs);
-        ttc_rd_ub2(r);
+        if (r->d->call_status)
+            ttc_rd_ub2(r);            /* end-to-end sequence (not in TTC 8.x) */
         res->call_status = cs;
         res->terminal = TRUE;
         break;
