@@ -581,7 +581,15 @@ decode_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res)
         if (conv == 0)
             continue;
         rep = ub2_dty ? ttc_rd_u16be(r) : ttc_rd_u8(r);
-        if (ub2_dty) ttc_rd_u16be(r); else ttc_rd_u8(r);
+        if (ub2_dty) {
+            ttc_rd_u16be(r);
+        } else {
+            /* u8 entries: natively represented primitives (OCI 10g) carry
+             * extra bytes up to the entry's zero terminator. */
+            guint k;
+            for (k = 0; k < 8 && ttc_rd_ok(r) && ttc_rd_u8(r) != 0; k++)
+                ;
+        }
         switch (dty) {
         case 25: rep_ub2 = rep; break;
         case 26: rep_ub4 = rep; break;
@@ -606,7 +614,8 @@ decode_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res)
     d.native = rep_ub4 != 1;
     d.ub2_width = rep_ub2 == 1 ? 2 : 2;
     d.ub4_width = 4;
-    d.ptr_width = rep_width(rep_ptr, 4);
+    /* Native pointers are one byte before field version 4 (OCI 10.1). */
+    d.ptr_width = d.fv_client < 4 ? 1 : rep_width(rep_ptr, 4);
     d.known = TRUE;
     d.ub2_dty = ub2_dty;
     res->dialect_update = TRUE;

@@ -172,8 +172,8 @@ decode_oer(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, ttc_state_t *st,
     s = r->off; add_uint(tree, hf_oer_call_num, r, s, ttc_rd_u8(r));
     ttc_rd_ub2(r);                              /* padding */
     s = r->off; add_uint(tree, hf_oer_success_iters, r, s, ttc_rd_ub4(r));
-    if (d->fv < 4)
-        goto message;                           /* TTC 8.x ends the fixed part here */
+    if (!d->native && d->fv < 4)
+        goto message;                           /* TTC 8.x JDBC ends the fixed part here */
     /* oerrdd (logical rowid): its length is 2 bytes in OCI's native layout */
     num = d->native ? ttc_rd_u16le(r) : ttc_rd_ub4(r);
     if (num > 0)
@@ -509,8 +509,14 @@ decode_row_header(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, wmem_allocator
 
     s = r->off; add_uint(tree, hf_rxh_flags, r, s, ttc_rd_u8(r));
     s = r->off; add_uint(tree, hf_rxh_nreq, r, s, ttc_rd_ub2(r));
-    s = r->off; add_uint(tree, hf_rxh_iter, r, s, ttc_rd_ub4(r));
-    s = r->off; add_uint(tree, hf_rxh_niters, r, s, ttc_rd_ub4(r));
+    /* Iteration counts are 2-byte in OCI's native layout before 11.1. */
+    if (r->d->native && r->d->fv < 5) {
+        s = r->off; add_uint(tree, hf_rxh_iter, r, s, ttc_rd_ub2(r));
+        s = r->off; add_uint(tree, hf_rxh_niters, r, s, ttc_rd_ub2(r));
+    } else {
+        s = r->off; add_uint(tree, hf_rxh_iter, r, s, ttc_rd_ub4(r));
+        s = r->off; add_uint(tree, hf_rxh_niters, r, s, ttc_rd_ub4(r));
+    }
     ttc_rd_ub2(r);                    /* buffer length */
     n = ttc_rd_ub4(r);                /* bit vector */
     if (n > 0 && ttc_rd_ok(r)) {
