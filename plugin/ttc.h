@@ -61,6 +61,7 @@
 #define TTC_FN_OALL8            94
 #define TTC_FN_LOB_OP           96
 #define TTC_FN_DESCRIBE         98
+#define TTC_FN_TXN_CHANGE_STATE 104
 #define TTC_FN_CLOSE_CURSORS    105
 #define TTC_FN_SESSION_SWITCH   107
 #define TTC_FN_AUTH_PHASE_TWO   115

@@ -606,6 +606,9 @@ decode_rpa(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, wmem_allocator_t *sco
         ttc_rd_ub4(r);
         return;
     }
+    case TTC_FN_TXN_CHANGE_STATE:
+        ttc_rd_ub4(r);                /* transaction state */
+        return;
     case TTC_FN_OALL8:
     case TTC_FN_FETCH:
     case TTC_FN_REEXECUTE:
@@ -874,10 +877,11 @@ ttc_decode_server(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
         break;
     case TTC_MSG_IO_VECTOR: {
         guint32 nreq, niters, n, nbinds;
+        gboolean short_counts = r->d->native && r->d->fv < 5;
         ttc_rd_u8(r);
         nreq = ttc_rd_ub2(r);
-        niters = ttc_rd_ub4(r);
-        ttc_rd_ub4(r);
+        niters = short_counts ? ttc_rd_ub2(r) : ttc_rd_ub4(r);
+        if (short_counts) ttc_rd_ub2(r); else ttc_rd_ub4(r);   /* iterations this time */
         ttc_rd_ub2(r);
         n = kv_len(r);                /* bit vector (4-byte length natively) */
         ttc_rd_skip(r, (gint)n);
