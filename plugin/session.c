@@ -67,6 +67,14 @@ session_negotiated(const sqlnet_session_t *sess, const packet_info *pinfo)
 }
 
 gboolean
+session_ttc_active(const sqlnet_session_t *sess, const packet_info *pinfo)
+{
+    if (sess->accept_frame)
+        return pinfo->num > sess->accept_frame;
+    return sess->guessed_width && !sess->connect_frame && pinfo->num >= sess->guess_frame;
+}
+
+gboolean
 session_encrypted(const sqlnet_session_t *sess, const packet_info *pinfo)
 {
     return sess->nne_algorithm != 0 && pinfo->num > sess->ano_reply_frame;

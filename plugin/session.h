@@ -70,6 +70,10 @@ void session_set_server(sqlnet_session_t *sess, packet_info *pinfo, gboolean ser
 /* Negotiated values known for this frame? (at or after the ACCEPT) */
 gboolean session_negotiated(const sqlnet_session_t *sess, const packet_info *pinfo);
 
+/* DATA in this frame carries TTC: after the ACCEPT, or in a conversation
+ * captured without its handshake (framing decided from the headers). */
+gboolean session_ttc_active(const sqlnet_session_t *sess, const packet_info *pinfo);
+
 /* Payload of DATA packets in this frame is encrypted / integrity-protected? */
 gboolean session_encrypted(const sqlnet_session_t *sess, const packet_info *pinfo);
 gboolean session_integrity(const sqlnet_session_t *sess, const packet_info *pinfo);

@@ -752,7 +752,7 @@ dissect_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
         col_append_str(pinfo->cinfo, COL_INFO, " (compressed)");
         return;
     }
-    if (!session_negotiated(sess, pinfo) || pinfo->num == sess->accept_frame) {
+    if (!session_ttc_active(sess, pinfo)) {
         proto_tree_add_item(tree, hf_data_payload, payload, 0, payload_len, ENC_NA);
         return;
     }

@@ -161,6 +161,7 @@ typedef struct ttc_state {
     const ttc_describe_t *describe;   /* columns of the rows being received */
     const guint8 *bitvec;             /* columns sent in the next row (NULL = all) */
     guint16 bitvec_len;
+    guint16 rxh_columns;              /* columns per row from the row header (no describe) */
     ttc_request_t *req;
     ttc_response_t *resp;
 } ttc_state_t;
@@ -208,6 +209,7 @@ typedef struct ttc_session {
     wmem_map_t *cursors;               /* cursor id -> ttc_cursor_t */
     guint32 ncursors;
     ttc_req_kind_t pending_kind;       /* kind of the request being received */
+    guint32 inferred_frame;            /* where the dialect was inferred (no handshake) */
     guint32 nrequests;
 } ttc_session_t;
 

@@ -456,7 +456,7 @@ decode_function(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res, wmem_alloc
         res->stop = TRUE;              /* named, body not decoded */
         break;
     }
-    if (r->bad) {
+    if (r->bad && !r->strict) {
         /* A body we cannot walk: keep the call, show the rest as call data. */
         guint8 func = call->func, seq = call->seq;
         memset(call, 0, sizeof(*call));

@@ -30,6 +30,7 @@ ttc_rd_init(ttc_rd_t *r, tvbuff_t *tvb, gint off, gint end, const ttc_dialect_t 
     r->d = d;
     r->need_more = FALSE;
     r->bad = FALSE;
+    r->strict = FALSE;
 }
 
 gboolean

@@ -28,7 +28,8 @@ typedef struct ttc_dialect {
     gboolean big_chunk;       /* DALC long form: ub4 chunk lengths */
     gboolean call_status;     /* OER starts with the end-of-call status */
     gboolean eor;             /* server ends every response with msg 29 + flag 0x2000 */
-    gboolean known;           /* learned from the handshake (else inferred) */
+    gboolean known;           /* learned from the handshake, or inferred */
+    gboolean inferred;        /* no handshake: chosen from the message structure */
     gboolean ub2_dty;         /* DTY entries are u16 (compile cap 27) */
     guint8   server_ccap37;   /* server's compile cap 37 (TTC3), from its PRO reply */
     gboolean oer_short_tail;  /* server omits the 20.1 OER fields (seen with go-ora on 23ai) */
@@ -45,6 +46,7 @@ typedef struct ttc_rd {
     const ttc_dialect_t *d;
     gboolean  need_more;      /* ran past `end`: message continues later */
     gboolean  bad;            /* impossible value */
+    gboolean  strict;         /* no fail-soft: a body that does not fit is bad */
 } ttc_rd_t;
 
 void ttc_rd_init(ttc_rd_t *r, tvbuff_t *tvb, gint off, gint end, const ttc_dialect_t *d);

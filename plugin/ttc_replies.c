@@ -466,6 +466,18 @@ decode_row(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res
     guint32 i, sent = 0;
     gint s = r->off;
 
+    if (!desc && st->rxh_columns > 0) {
+        /* The describe is not in the capture (it came before it started):
+         * walk the row as the row header's column count of plain values. */
+        ttc_describe_t *guess = wmem_new0(scope, ttc_describe_t);
+        guess->ncols = st->rxh_columns;
+        guess->cols = wmem_alloc0_array(scope, ttc_column_t, guess->ncols);
+        for (i = 0; i < guess->ncols; i++) {
+            guess->cols[i].type = ORA_VARCHAR;
+            guess->cols[i].buffer_size = 1;
+        }
+        desc = guess;
+    }
     if (!desc) {
         r->bad = TRUE;                /* rows without a describe: cannot walk them */
         return;
@@ -507,8 +519,12 @@ decode_row_header(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, wmem_allocator
     guint32 n;
     gint s;
 
+    guint32 nreq;
+
     s = r->off; add_uint(tree, hf_rxh_flags, r, s, ttc_rd_u8(r));
-    s = r->off; add_uint(tree, hf_rxh_nreq, r, s, ttc_rd_ub2(r));
+    s = r->off; nreq = ttc_rd_ub2(r); add_uint(tree, hf_rxh_nreq, r, s, nreq);
+    if (ttc_rd_ok(r) && nreq <= MAX_COLUMNS)
+        st->rxh_columns = (guint16)nreq;
     /* Iteration counts are 2-byte in OCI's native layout before 11.1. */
     if (r->d->native && r->d->fv < 5) {
         s = r->off; add_uint(tree, hf_rxh_iter, r, s, ttc_rd_ub2(r));
@@ -847,11 +863,31 @@ ttc_decode_server(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
     case TTC_MSG_DESCRIBE_INFO: {
         const ttc_describe_t *desc;
         /* Opaque prefix: a DALC, or ub4 length + bytes (OCI native, fv >= 5). */
+        ttc_rd_t before = *r;
         if (r->d->native && r->d->fv >= 5)
             ttc_rd_skip(r, (gint)ttc_rd_ub4(r));
         else
             ttc_rd_dalc(r, NULL);
         desc = decode_describe_body(r, mt, scope);
+        if (r->bad && r->d->inferred) {
+            /* Encoding inferred without a handshake: sb1 (precision,
+             * scale) may be a universal integer (go-ora, JDBC) or a raw byte. */
+            ttc_dialect_t *alt = wmem_new(scope, ttc_dialect_t);
+            *alt = *r->d;
+            alt->sb1_universal = !alt->sb1_universal;
+            *r = before;
+            r->d = alt;
+            if (r->d->native && r->d->fv >= 5)
+                ttc_rd_skip(r, (gint)ttc_rd_ub4(r));
+            else
+                ttc_rd_dalc(r, NULL);
+            desc = decode_describe_body(r, mt, scope);
+            if (ttc_rd_ok(r)) {
+                res->dialect_update = TRUE;
+                res->dialect = *alt;
+            }
+            r->d = before.d;
+        }
         if (desc)
             st->describe = desc;
         break;

@@ -68,6 +68,7 @@ static gint ett_ttc = -1;
 
 static expert_field ei_undecoded = EI_INIT;
 static expert_field ei_too_long = EI_INIT;
+static expert_field ei_inferred = EI_INIT;
 
 const value_string ttc_msg_type_vals[] = {
     { TTC_MSG_PROTOCOL, "Protocol negotiation (PRO)" },
@@ -180,6 +181,70 @@ set_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, const ttc_dialect_t
     ts->dir[0].state.dialect = ts->dir[1].state.dialect = ts->dialect_ptr;
 }
 
+/* No handshake in the capture: choose the integer encoding and field
+ * version under which the client's first call decodes exactly. */
+static gboolean
+infer_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, tvbuff_t *payload, packet_info *pinfo)
+{
+    static const struct { gboolean native; guint8 fv; guint8 ptr; } cand[] = {
+        { FALSE, 24, 0 },   /* thin 23ai: token in every call header */
+        { FALSE, 12, 0 },   /* thin 12c-21c */
+        { TRUE,  22, 8 },   /* OCI 23 (64-bit) */
+        { TRUE,  5,  8 },   /* OCI 11g (64-bit) */
+        { TRUE,  3,  1 },   /* OCI 10g */
+    };
+    gint end = tvb_reported_length(payload);
+    guint8 first;
+    guint i;
+
+    if (end < 3)
+        return FALSE;
+    first = tvb_get_guint8(payload, 0);
+    if (first != TTC_MSG_FUNCTION && first != TTC_MSG_PIGGYBACK)
+        return FALSE;
+    for (i = 0; i < G_N_ELEMENTS(cand); i++) {
+        ttc_dialect_t d;
+        ttc_state_t st = ts->dir[SQLNET_TO_SERVER].state;
+        gboolean call = FALSE, fits = TRUE;
+        gint off = 0;
+        guint n;
+
+        ttc_dialect_init_universal(&d, cand[i].fv);
+        d.native = cand[i].native;
+        d.ub2_width = 2;
+        d.ub4_width = 4;
+        d.ptr_width = cand[i].ptr;
+        d.big_chunk = cand[i].fv >= 7;
+        st.dialect = &d;
+        for (n = 0; n < 64 && off < end; n++) {
+            ttc_rd_t r;
+            ttc_msg_result_t res;
+            memset(&res, 0, sizeof(res));
+            ttc_rd_init(&r, payload, off, end, &d);
+            r.strict = TRUE;
+            ttc_decode_client(&r, NULL, pinfo, &st, &res, pinfo->pool);
+            if (!ttc_rd_ok(&r)) {
+                fits = FALSE;
+                break;
+            }
+            if (res.is_call && res.call.kind == TTC_REQ_FUNCTION &&
+                try_val_to_str(res.call.func, ttc_function_vals))
+                call = TRUE;
+            off = r.off;
+            if (res.stop)
+                break;
+        }
+        if (fits && call) {
+            d.fv_client = d.fv_server = cand[i].fv;
+            d.known = d.inferred = TRUE;
+            set_dialect(ts, sess, &d);
+            ts->inferred_frame = pinfo->num;
+            return TRUE;
+        }
+    }
+    return FALSE;
+}
+
 static ttc_cursor_t *
 cursor_get(ttc_session_t *ts, guint32 id, gboolean create)
 {
@@ -272,8 +337,7 @@ ttc_note_pdu_start(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
 {
     ttc_session_t *ts;
 
-    if (PINFO_FD_VISITED(pinfo) || dir != SQLNET_TO_CLIENT || !sess->accept_frame ||
-        pinfo->num <= sess->accept_frame)
+    if (PINFO_FD_VISITED(pinfo) || dir != SQLNET_TO_CLIENT || !session_ttc_active(sess, pinfo))
         return;
     if (type != TNS_TYPE_DATA && type != TNS_TYPE_MARKER)
         return;
@@ -289,7 +353,7 @@ ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
     ttc_session_t *ts;
     ttc_response_t *resp;
 
-    if (PINFO_FD_VISITED(pinfo) || !sess->accept_frame || pinfo->num <= sess->accept_frame)
+    if (PINFO_FD_VISITED(pinfo) || !session_ttc_active(sess, pinfo))
         return;
     ts = ttc_session(sess);
     if (dir == SQLNET_TO_SERVER) {
@@ -529,6 +593,10 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
     ti = proto_tree_add_item(tree, hf_ttc, payload, 0, -1, ENC_NA);
     tt = proto_item_add_subtree(ti, ett_ttc);
 
+    if (first && dir == SQLNET_TO_SERVER && !ts->dialect.known && s->pending_len == 0 && !s->opaque) {
+        if (infer_dialect(ts, sess, payload, pinfo))
+            rec->start.dialect = s->state.dialect = ts->dialect_ptr;
+    }
     if (first) {
         if (s->opaque) {
             rec->stop = STOP_BAD;
@@ -611,6 +679,12 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
     }
 
     /* Display (every pass): decode again from the record. */
+    if (ts->inferred_frame == pinfo->num && dir == SQLNET_TO_SERVER && rec->start.dialect)
+        expert_add_info_format(pinfo, ti, &ei_inferred,
+                               "No TTC negotiation in the capture: %s integers, field version %u "
+                               "assumed for this conversation from the structure of this call",
+                               rec->start.dialect->native ? "native (OCI)" : "universal (thin)",
+                               rec->start.dialect->fv);
     if (!tree)
         return;
     st = rec->start;
@@ -667,6 +741,8 @@ ttc_register(int proto)
             "TTC message not decoded; decoding resumes at the next request or response", EXPFILL } },
         { &ei_too_long, { "sqlnet.ttc.too_long", PI_PROTOCOL, PI_WARN,
             "TTC message too long to collect", EXPFILL } },
+        { &ei_inferred, { "sqlnet.ttc.dialect_inferred", PI_PROTOCOL, PI_NOTE,
+            "No TTC negotiation in the capture: encoding inferred from the message structure", EXPFILL } },
     };
     expert_module_t *expert;
 
