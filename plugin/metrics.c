@@ -46,6 +46,7 @@ static expert_field ei_multi_segment = EI_INIT;
 static expert_field ei_ora_error = EI_INIT;
 
 static int proto_metrics = -1;
+static int tap_sqlnet = -1;
 
 guint32
 metrics_max_cursors(void)
@@ -156,9 +157,56 @@ add_request(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const ttc_reque
     }
 }
 
+/* Queue one round trip on the "sqlnet" tap. */
 static void
-add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const ttc_response_t *resp,
-             gboolean completes)
+queue_round_trip(packet_info *pinfo, const sqlnet_session_t *sess, const ttc_response_t *resp,
+                 guint32 segments)
+{
+    const ttc_request_t *req = resp->req;
+    sqlnet_tap_rec_t *rec;
+    conversation_t *conv;
+
+    if (!have_tap_listener(tap_sqlnet))
+        return;
+    rec = wmem_new0(pinfo->pool, sqlnet_tap_rec_t);
+    conv = find_conversation_pinfo(pinfo, 0);
+    rec->conversation = conv ? conv->conv_index : 0;
+    rec->response_frame = resp->last_frame;
+    rec->rows = resp->rows;
+    rec->rowcount = resp->rowcount;
+    rec->ora_error = resp->ora_error;
+    rec->resp_packets = resp->packets;
+    rec->resp_data_packets = resp->data_packets;
+    rec->resp_bytes = resp->bytes;
+    rec->resp_segments = segments;
+    rec->largest_packet = resp->largest_packet;
+    rec->multi_segment = resp->multi_segment_packet;
+    rec->sdu = sess->sdu;
+    rec->complete = resp->complete;
+    if (req) {
+        rec->request_frame = req->frame;
+        rec->kind = (guint8)req->kind;
+        rec->func = req->func;
+        rec->has_cursor = req->has_cursor;
+        rec->cursor = req->cursor ? req->cursor : resp->cursor;
+        rec->sql = req->stmt_sql;
+        rec->has_fetch_rows = req->has_fetch_rows;
+        rec->fetch_rows = req->fetch_rows;
+        rec->executes = (req->func == TTC_FN_OALL8 && (req->options & TTC_OPT_EXECUTE)) ||
+                        req->func == TTC_FN_REEXECUTE_FETCH || req->func == TTC_FN_REEXECUTE ||
+                        req->func == TTC_FN_OALL7;
+        rec->req_packets = req->tns_packets;
+        rec->req_bytes = req->tns_bytes;
+        rec->abs_request = req->time;
+        nstime_delta(&rec->time, &resp->last_time, &req->time);
+        nstime_delta(&rec->time_first, &resp->first_time, &req->time);
+    }
+    tap_queue_packet(tap_sqlnet, pinfo, rec);
+}
+
+static void
+add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_session_t *sess,
+             const ttc_response_t *resp, gboolean completes)
 {
     const ttc_request_t *req = resp->req;
     proto_item *pi;
@@ -192,6 +240,7 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const ttc_resp
                                "Response spans %u TNS packets (SQL*Net more data to client), largest %u bytes",
                                resp->data_packets, resp->largest_packet);
     segs = response_segments(resp, pinfo->num);
+    queue_round_trip(pinfo, sess, resp, segs);
     pi = proto_tree_add_uint(tree, hf_resp_segments, tvb, 0, 0, segs);
     proto_item_set_generated(pi);
     if (resp->multi_segment_packet)
@@ -232,14 +281,16 @@ metrics_add_summary(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
     ttc_response_t *resp;
     gboolean completes, carries_call;
 
-    (void)sess;
     if (!ttc_pdu_lookup(pinfo, payload, &req, &resp, &completes, &carries_call))
         return;
     if (dir == SQLNET_TO_SERVER) {
+        /* A response the next request cut short is still a round trip. */
+        if (req && req->closed && !req->closed->complete && ttc_pdu_starts_request(pinfo, payload))
+            queue_round_trip(pinfo, sess, req->closed, req->closed->tap_segments);
         if (req && carries_call)
             add_request(payload, pinfo, tree, req);
     } else if (resp) {
-        add_response(payload, pinfo, tree, resp, completes);
+        add_response(payload, pinfo, tree, sess, resp, completes);
     }
 }
 
@@ -291,6 +342,7 @@ metrics_register(int proto)
     expert_module_t *expert;
 
     proto_metrics = proto;
+    tap_sqlnet = register_tap(SQLNET_TAP_NAME);
     proto_register_field_array(proto, hf, array_length(hf));
     expert = expert_register_protocol(proto);
     expert_register_field_array(expert, ei, array_length(ei));

@@ -9,6 +9,34 @@
 #include <epan/packet.h>
 #include "session.h"
 
+/* One record per round trip (a completed response, or one closed by the
+ * next request), queued on the "sqlnet" tap. */
+typedef struct sqlnet_tap_rec {
+    guint32 conversation;      /* conversation index */
+    guint32 request_frame, response_frame;
+    guint8  kind;              /* ttc_req_kind_t */
+    guint8  func;              /* function code of the main call */
+    gboolean has_cursor;
+    guint32 cursor;
+    const char *sql;           /* statement text, NULL if unknown */
+    gboolean has_fetch_rows;
+    guint32 fetch_rows;        /* rows requested (array size) */
+    gboolean executes;         /* the call executes a statement */
+    guint32 rows;              /* rows delivered */
+    guint64 rowcount;          /* cumulative row count (OER) */
+    guint32 ora_error;
+    guint32 req_packets, req_bytes;
+    guint32 resp_packets, resp_data_packets, resp_bytes, resp_segments;
+    guint32 largest_packet;
+    gboolean multi_segment;    /* a TNS packet of the response spanned TCP segments */
+    nstime_t time, time_first; /* request to last / first response packet */
+    nstime_t abs_request;      /* when the request was sent */
+    guint32 sdu;
+    gboolean complete;         /* ended by its terminal message or the EOR flag */
+} sqlnet_tap_rec_t;
+
+#define SQLNET_TAP_NAME "sqlnet"
+
 void metrics_register(int proto);
 void metrics_handoff(void);
 

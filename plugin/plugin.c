@@ -10,9 +10,11 @@
 
 #include <epan/packet.h>
 #include <epan/proto.h>
+#include <epan/tap.h>
 
 #include "compat.h"
 #include "sqlnet.h"
+#include "stats.h"
 
 WS_DLL_PUBLIC_DEF const gchar plugin_version[] = SQLNET_VERSION;
 WS_DLL_PUBLIC_DEF const int plugin_want_major = WIRESHARK_VERSION_MAJOR;
@@ -25,9 +27,13 @@ plugin_register(void)
 {
     static proto_plugin plug;
 
+    static tap_plugin tap_plug;
+
     plug.register_protoinfo = sqlnet_register;
     plug.register_handoff = sqlnet_handoff;
     proto_register_plugin(&plug);
+    tap_plug.register_tap_listener = stats_register_taps;
+    tap_register_plugin(&tap_plug);
 }
 
 #if SQLNET_HAVE_PLUGIN_DESCRIBE
@@ -97,6 +103,7 @@ sqlnet_register(void)
     ano_register(proto_sqlnet);
     ttc_register(proto_sqlnet);
     metrics_register(proto_sqlnet);
+    stats_register(proto_sqlnet);
 
     sqlnet_tcp_handle = register_dissector(SQLNET_FILTER, tns_dissect_tcp, proto_sqlnet);
 

@@ -129,6 +129,7 @@ typedef struct ttc_request {
     const char *stmt_sql;      /* statement the call belongs to (cursor's SQL) */
     guint32 tns_packets, tns_bytes, segments;
     struct ttc_response *response;
+    struct ttc_response *closed;   /* previous response this request cut short */
 } ttc_request_t;
 
 typedef struct ttc_response {
@@ -232,6 +233,8 @@ void ttc_note_pdu_start(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t
 /* The request/response a DATA payload belongs to (from the first pass). */
 gboolean ttc_pdu_lookup(packet_info *pinfo, tvbuff_t *payload, ttc_request_t **req,
                         ttc_response_t **resp, gboolean *completes, gboolean *carries_call);
+/* This PDU is the first packet of its request. */
+gboolean ttc_pdu_starts_request(packet_info *pinfo, tvbuff_t *payload);
 
 /* ttc_calls.c: one client message. */
 void ttc_calls_register(int proto);

@@ -54,6 +54,7 @@ typedef struct ttc_pdu_rec {
     ttc_response_t *resp;
     gboolean completes;        /* completes its response (server side) */
     gboolean carries_call;     /* the request's main call was decoded here */
+    gboolean starts_request;   /* first TNS packet of its request */
 } ttc_pdu_rec_t;
 
 static int proto_ttc_layer = -1;
@@ -316,10 +317,12 @@ open_request(ttc_session_t *ts, packet_info *pinfo, ttc_req_kind_t kind)
 
     if (ts->req && !ts->req->response)
         return ts->req;                /* still the same request */
-    if (ts->resp)
+    req = wmem_new0(wmem_file_scope(), ttc_request_t);
+    if (ts->resp) {
+        req->closed = ts->resp;
         close_response(ts, ts->resp->last_frame ? ts->resp->last_frame : pinfo->num,
                        &ts->resp->last_time, FALSE);
-    req = wmem_new0(wmem_file_scope(), ttc_request_t);
+    }
     req->kind = kind;
     req->first_frame = req->frame = pinfo->num;
     req->time = pinfo->abs_ts;
@@ -586,6 +589,8 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
         p_add_proto_data(wmem_file_scope(), pinfo, proto_ttc_layer, rec_key(payload), rec);
         rec->start = s->state;
         rec->decoded = !s->opaque;
+        rec->starts_request = dir == SQLNET_TO_SERVER && ts->req && ts->req->tns_packets == 1 &&
+                              ts->req->first_frame == pinfo->num;
     } else {
         first = FALSE;
     }
@@ -719,6 +724,14 @@ ttc_pdu_lookup(packet_info *pinfo, tvbuff_t *payload, ttc_request_t **req,
     *completes = rec->completes;
     *carries_call = rec->carries_call;
     return TRUE;
+}
+
+gboolean
+ttc_pdu_starts_request(packet_info *pinfo, tvbuff_t *payload)
+{
+    ttc_pdu_rec_t *rec = (ttc_pdu_rec_t *)p_get_proto_data(wmem_file_scope(), pinfo, proto_ttc_layer,
+                                                           rec_key(payload));
+    return rec && rec->starts_request;
 }
 
 void

@@ -1,0 +1,307 @@
+/* stats.c - statistics over the "sqlnet" tap (one record per round trip).
+ *
+ *   -z sqlnet,tree[,filter]   Statistics > SQL*Net: distributions of rows
+ *                             requested per call (array size), rows per round
+ *                             trip, TNS packets per response, TCP segments per
+ *                             TNS packet, SDU fill, response time; calls by
+ *                             function; ORA errors
+ *   -z sqlnet,srt[,filter]    service response time per TTC function
+ *   -z sqlnet,stmt[,filter]   wire AUTOTRACE: one block per statement
+ *
+ * All state belongs to the listener instance that a -z argument or a GUI
+ * window creates.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define WS_LOG_DOMAIN "sqlnet"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <epan/packet.h>
+#include <epan/tap.h>
+#include <epan/stats_tree.h>
+#include <epan/srt_table.h>
+#include <epan/stat_tap_ui.h>
+
+#include "sqlnet.h"
+#include "ttc.h"
+#include "metrics.h"
+#include "stats.h"
+
+/* ---- stats tree -------------------------------------------------------- */
+
+static const char st_calls[] = "Round trips by call";
+static const char st_fetch[] = "Rows requested per call (array size)";
+static const char st_rows[] = "Rows delivered per round trip";
+static const char st_packets[] = "TNS packets per response";
+static const char st_segs[] = "TCP segments per TNS packet (response average)";
+static const char st_fill[] = "SDU fill of response packets (%)";
+static const char st_time[] = "Response time (ms)";
+static const char st_errors[] = "ORA errors";
+
+static void
+tree_init(stats_tree *st)
+{
+    stats_tree_create_pivot(st, st_calls, 0);
+    stats_tree_create_range_node(st, st_fetch, 0, "1-1", "2-9", "10-49", "50-99",
+                                 "100-499", "500-999", "1000-4999", "5000-", NULL);
+    stats_tree_create_range_node(st, st_rows, 0, "0-0", "1-1", "2-9", "10-49", "50-99",
+                                 "100-499", "500-999", "1000-", NULL);
+    stats_tree_create_range_node(st, st_packets, 0, "1-1", "2-2", "3-4", "5-9", "10-99", "100-", NULL);
+    stats_tree_create_range_node(st, st_segs, 0, "1-1", "2-2", "3-4", "5-9", "10-", NULL);
+    stats_tree_create_range_node(st, st_fill, 0, "0-9", "10-24", "25-49", "50-74", "75-89", "90-100", NULL);
+    stats_tree_create_range_node(st, st_time, 0, "0-0", "1-4", "5-9", "10-49", "50-99", "100-499",
+                                 "500-", NULL);
+    stats_tree_create_pivot(st, st_errors, 0);
+}
+
+static tap_packet_status
+tree_packet(stats_tree *st, packet_info *pinfo _U_, epan_dissect_t *edt _U_, const void *p,
+            tap_flags_t flags _U_)
+{
+    const sqlnet_tap_rec_t *rec = (const sqlnet_tap_rec_t *)p;
+    char name[64];
+
+    stats_tree_tick_pivot(st, stats_tree_parent_id_by_name(st, st_calls),
+                          rec->kind == TTC_REQ_FUNCTION || rec->kind == TTC_REQ_FAST_AUTH
+                              ? val_to_str_const(rec->func, ttc_function_vals, "unknown function")
+                              : rec->kind == TTC_REQ_PROTOCOL ? "PRO"
+                              : rec->kind == TTC_REQ_DATA_TYPES ? "DTY" : "other");
+    if (rec->has_fetch_rows && rec->fetch_rows > 0)
+        stats_tree_tick_range(st, st_fetch, 0, (int)MIN(rec->fetch_rows, G_MAXINT));
+    stats_tree_tick_range(st, st_rows, 0, (int)MIN(rec->rows, G_MAXINT));
+    if (rec->resp_packets > 0) {
+        stats_tree_tick_range(st, st_packets, 0, (int)rec->resp_packets);
+        stats_tree_tick_range(st, st_segs, 0,
+                              (int)((rec->resp_segments + rec->resp_packets - 1) / rec->resp_packets));
+        if (rec->sdu > 0)
+            stats_tree_tick_range(st, st_fill, 0,
+                                  (int)MIN(100, (guint64)rec->resp_bytes * 100 / ((guint64)rec->resp_packets * rec->sdu)));
+    }
+    if (rec->complete)
+        stats_tree_tick_range(st, st_time, 0, (int)MIN(nstime_to_msec(&rec->time), G_MAXINT));
+    if (rec->ora_error) {
+        snprintf(name, sizeof(name), "ORA-%05u%s", rec->ora_error,
+                 rec->ora_error == TTC_ERR_NO_DATA_FOUND ? " (no more rows)" : "");
+        stats_tree_tick_pivot(st, stats_tree_parent_id_by_name(st, st_errors), name);
+    }
+    return TAP_PACKET_REDRAW;
+}
+
+/* ---- service response time --------------------------------------------- */
+
+#define SRT_ROWS 256
+
+static void
+srt_init(struct register_srt *srt _U_, GArray *srt_array)
+{
+    srt_stat_table *t = init_srt_table("SQL*Net", NULL, srt_array, SRT_ROWS, "Function",
+                                       "sqlnet.call", NULL);
+    int i;
+    for (i = 0; i < SRT_ROWS; i++)
+        init_srt_table_row(t, i, val_to_str_const(i, ttc_function_vals, "unknown"));
+}
+
+static tap_packet_status
+srt_packet(void *pss, packet_info *pinfo, epan_dissect_t *edt _U_, const void *p, tap_flags_t flags _U_)
+{
+    srt_data_t *data = (srt_data_t *)pss;
+    const sqlnet_tap_rec_t *rec = (const sqlnet_tap_rec_t *)p;
+    srt_stat_table *t;
+
+    if (!rec->complete || !rec->request_frame ||
+        (rec->kind != TTC_REQ_FUNCTION && rec->kind != TTC_REQ_FAST_AUTH))
+        return TAP_PACKET_DONT_REDRAW;
+    t = g_array_index(data->srt_array, srt_stat_table *, 0);
+    add_srt_table_data(t, rec->func, &rec->abs_request, pinfo);
+    return TAP_PACKET_REDRAW;
+}
+
+/* ---- wire AUTOTRACE ----------------------------------------------------- */
+
+typedef struct {
+    char *sql;
+    guint32 executions, fetch_calls, round_trips, more_data, incomplete;
+    guint64 rows, bytes_to_client, bytes_from_client, segments_to_client;
+    guint64 packets_to_client;
+    double time_sum, time_max;           /* ms */
+    GArray *array_sizes;                 /* distinct rows-requested values */
+} stmt_stats_t;
+
+typedef struct {
+    char *filter;
+    GHashTable *by_sql;                  /* sql -> stmt_stats_t */
+    GPtrArray *order;                    /* first-seen order */
+} stmt_report_t;
+
+static void
+stmt_free(gpointer p)
+{
+    stmt_stats_t *s = (stmt_stats_t *)p;
+    g_free(s->sql);
+    g_array_free(s->array_sizes, TRUE);
+    g_free(s);
+}
+
+static void
+stmt_reset(void *tapdata)
+{
+    stmt_report_t *r = (stmt_report_t *)tapdata;
+    g_ptr_array_set_size(r->order, 0);
+    g_hash_table_remove_all(r->by_sql);
+}
+
+static tap_packet_status
+stmt_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_, const void *p,
+            tap_flags_t flags _U_)
+{
+    stmt_report_t *r = (stmt_report_t *)tapdata;
+    const sqlnet_tap_rec_t *rec = (const sqlnet_tap_rec_t *)p;
+    const char *key = rec->sql ? rec->sql : "(calls outside a statement: logon, commit, ping ...)";
+    stmt_stats_t *s = (stmt_stats_t *)g_hash_table_lookup(r->by_sql, key);
+    double ms = nstime_to_msec(&rec->time);
+    guint i;
+
+    if (!s) {
+        s = g_new0(stmt_stats_t, 1);
+        s->sql = g_strdup(key);
+        s->array_sizes = g_array_new(FALSE, FALSE, sizeof(guint32));
+        g_hash_table_insert(r->by_sql, s->sql, s);
+        g_ptr_array_add(r->order, s);
+    }
+    s->round_trips++;
+    if (rec->executes)
+        s->executions++;
+    if (rec->func == TTC_FN_FETCH)
+        s->fetch_calls++;
+    s->rows += rec->rows;
+    s->bytes_to_client += rec->resp_bytes;
+    s->bytes_from_client += rec->req_bytes;
+    s->packets_to_client += rec->resp_packets;
+    s->segments_to_client += rec->resp_segments;
+    if (rec->resp_data_packets > 1)
+        s->more_data++;
+    if (!rec->complete)
+        s->incomplete++;
+    if (rec->complete) {
+        s->time_sum += ms;
+        if (ms > s->time_max)
+            s->time_max = ms;
+    }
+    if (rec->has_fetch_rows && rec->fetch_rows > 0) {
+        for (i = 0; i < s->array_sizes->len; i++)
+            if (g_array_index(s->array_sizes, guint32, i) == rec->fetch_rows)
+                break;
+        if (i == s->array_sizes->len && s->array_sizes->len < 32)
+            g_array_append_val(s->array_sizes, rec->fetch_rows);
+    }
+    return TAP_PACKET_REDRAW;
+}
+
+static gint
+cmp_u32(gconstpointer a, gconstpointer b)
+{
+    guint32 x = *(const guint32 *)a, y = *(const guint32 *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void
+stmt_draw(void *tapdata)
+{
+    stmt_report_t *r = (stmt_report_t *)tapdata;
+    guint i, j;
+
+    printf("\n================================================================================\n");
+    printf("SQL*Net statements (wire AUTOTRACE)%s%s\n", r->filter ? "  filter: " : "", r->filter ? r->filter : "");
+    printf("Oracle's definitions: a round trip is one client call and its response; bytes are\n"
+           "TNS packet bytes (headers included) sent to / received from the client.\n");
+    printf("================================================================================\n");
+    for (i = 0; i < r->order->len; i++) {
+        stmt_stats_t *s = (stmt_stats_t *)g_ptr_array_index(r->order, i);
+        GString *sizes = g_string_new("");
+        g_array_sort(s->array_sizes, cmp_u32);
+        for (j = 0; j < s->array_sizes->len; j++)
+            g_string_append_printf(sizes, "%s%u", j ? ", " : "", g_array_index(s->array_sizes, guint32, j));
+        printf("\nStatement %u: %s\n", i + 1, s->sql);
+        printf("  %-48s %12u\n", "executions", s->executions);
+        printf("  %-48s %12u\n", "fetch calls", s->fetch_calls);
+        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "rows processed", s->rows);
+        printf("  %-48s %12u\n", "SQL*Net roundtrips to/from client", s->round_trips);
+        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "bytes sent via SQL*Net to client", s->bytes_to_client);
+        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "bytes received via SQL*Net from client", s->bytes_from_client);
+        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TNS packets to client", s->packets_to_client);
+        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TCP segments to client", s->segments_to_client);
+        printf("  %-48s %12s\n", "array sizes seen (rows requested per call)", sizes->len ? sizes->str : "-");
+        printf("  %-48s %12.1f\n", "rows per round trip", s->round_trips ? (double)s->rows / s->round_trips : 0.0);
+        printf("  %-48s %12.3f\n", "response time sum (ms)", s->time_sum);
+        printf("  %-48s %12.3f\n", "response time avg (ms)",
+               s->round_trips > s->incomplete ? s->time_sum / (s->round_trips - s->incomplete) : 0.0);
+        printf("  %-48s %12.3f\n", "response time max (ms)", s->time_max);
+        printf("  %-48s %12u\n", "responses larger than one SDU (\"more data\")", s->more_data);
+        g_string_free(sizes, TRUE);
+    }
+    printf("================================================================================\n");
+}
+
+static void
+stmt_finish(void *tapdata)
+{
+    stmt_report_t *r = (stmt_report_t *)tapdata;
+    g_hash_table_destroy(r->by_sql);
+    g_ptr_array_free(r->order, TRUE);
+    g_free(r->filter);
+    g_free(r);
+}
+
+static void
+stmt_init(const char *opt_arg, void *userdata _U_)
+{
+    const char *prefix = "sqlnet,stmt";
+    const char *filter = NULL;
+    stmt_report_t *r;
+    GString *err;
+
+    if (strncmp(opt_arg, prefix, strlen(prefix)) == 0 && opt_arg[strlen(prefix)] == ',')
+        filter = opt_arg + strlen(prefix) + 1;
+    r = g_new0(stmt_report_t, 1);
+    r->filter = g_strdup(filter);
+    r->by_sql = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, stmt_free);
+    r->order = g_ptr_array_new();
+    err = register_tap_listener(SQLNET_TAP_NAME, r, filter, TL_REQUIRES_NOTHING, stmt_reset,
+                                stmt_packet, stmt_draw, stmt_finish);
+    if (err) {
+        fprintf(stderr, "tshark: couldn't register sqlnet,stmt tap: %s\n", err->str);
+        g_string_free(err, TRUE);
+        stmt_finish(r);
+    }
+}
+
+static tap_param stmt_params[] = {
+    { PARAM_FILTER, "filter", "Filter", NULL, TRUE }
+};
+
+static stat_tap_ui stmt_ui = {
+    REGISTER_STAT_GROUP_GENERIC,
+    "SQL*Net statements (wire AUTOTRACE)",
+    "sqlnet,stmt",
+    stmt_init,
+    G_N_ELEMENTS(stmt_params),
+    stmt_params
+};
+
+/* ---- registration ------------------------------------------------------- */
+
+void
+stats_register(int proto)
+{
+    register_srt_table(proto, SQLNET_TAP_NAME, 1, srt_packet, srt_init, NULL);
+}
+
+void
+stats_register_taps(void)
+{
+    stats_tree_register_plugin(SQLNET_TAP_NAME, "sqlnet", "SQL*Net/Overview", 0,
+                               tree_packet, tree_init, NULL);
+    register_stat_tap_ui(&stmt_ui, NULL);
+}
