@@ -199,6 +199,27 @@ stmt_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_, cons
     return TAP_PACKET_REDRAW;
 }
 
+/* SQL on one line: whitespace runs (newlines, tabs) become one space. */
+static char *
+one_line(const char *sql)
+{
+    GString *out = g_string_sized_new(strlen(sql));
+    gboolean space = FALSE;
+    const char *p;
+
+    for (p = sql; *p; p++) {
+        if (g_ascii_isspace(*p)) {
+            space = out->len > 0;
+            continue;
+        }
+        if (space)
+            g_string_append_c(out, ' ');
+        space = FALSE;
+        g_string_append_c(out, *p);
+    }
+    return g_string_free(out, FALSE);
+}
+
 static gint
 cmp_u32(gconstpointer a, gconstpointer b)
 {
@@ -220,10 +241,12 @@ stmt_draw(void *tapdata)
     for (i = 0; i < r->order->len; i++) {
         stmt_stats_t *s = (stmt_stats_t *)g_ptr_array_index(r->order, i);
         GString *sizes = g_string_new("");
+        char *sql = one_line(s->sql);
         g_array_sort(s->array_sizes, cmp_u32);
         for (j = 0; j < s->array_sizes->len; j++)
             g_string_append_printf(sizes, "%s%u", j ? ", " : "", g_array_index(s->array_sizes, guint32, j));
-        printf("\nStatement %u: %s\n", i + 1, s->sql);
+        printf("\nStatement %u: %s\n", i + 1, sql);
+        g_free(sql);
         printf("  %-48s %12u\n", "executions", s->executions);
         printf("  %-48s %12u\n", "fetch calls", s->fetch_calls);
         printf("  %-48s %12" G_GUINT64_FORMAT "\n", "rows processed", s->rows);

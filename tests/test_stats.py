@@ -1,0 +1,112 @@
+"""-z sqlnet,stmt / srt / tree against the generator's manifests.
+
+The scripted server counts every request it answered, the rows and TNS bytes
+it sent and the TNS bytes it received; those counters, not sqlnet's own
+output, are the expected values.
+"""
+import re
+from collections import Counter, defaultdict
+
+import pytest
+
+from tshark import TEST_CAPTURES
+from test_generated_captures import MANIFESTS, calls
+
+OTHER = "(calls outside a statement: logon, commit, ping ...)"
+
+
+def run_z(tshark, manifest, *z):
+    args = ["-q"]
+    for item in z:
+        args += ["-z", item]
+    proc = tshark.run(TEST_CAPTURES / manifest["capture"], args)
+    assert "sqlnet" not in proc.stderr.lower(), proc.stderr
+    return proc.stdout
+
+
+def parse_stmt(out):
+    stmts, cur = {}, None
+    for line in out.splitlines():
+        m = re.match(r"Statement \d+: (.*)$", line)
+        if m:
+            cur = stmts.setdefault(m.group(1), {})
+            continue
+        m = re.match(r"  (.+?)\s{2,}(\S.*)$", line)
+        if cur is not None and m:
+            cur[m.group(1).strip()] = m.group(2).strip()
+    return stmts
+
+
+def one_line(sql):
+    return " ".join(sql.split())
+
+
+def expected_by_statement(manifest):
+    exp = defaultdict(Counter)
+    for conn, req, resp in calls(manifest):
+        if req["function"] in ("PRO", "DTY") and not req.get("func_code"):
+            key = OTHER
+        else:
+            key = one_line(req["sql"]) if req.get("sql") else OTHER
+        e = exp[key]
+        e["round trips"] += 1
+        e["rows"] += resp["rows_sent"]
+        e["to client"] += resp["tns_bytes"]
+        e["from client"] += req["request_tns_bytes"]
+        e["fetch calls"] += req.get("func_code") == 5
+    return exp
+
+
+@pytest.mark.parametrize("manifest", MANIFESTS)
+def test_stmt_report(tshark, manifest):
+    got = parse_stmt(run_z(tshark, manifest, "sqlnet,stmt"))
+    for sql, e in expected_by_statement(manifest).items():
+        if sql == OTHER:
+            continue
+        g = got.get(sql)
+        assert g is not None, (sql, list(got))
+        assert int(g["SQL*Net roundtrips to/from client"]) == e["round trips"], sql
+        assert int(g["rows processed"]) == e["rows"], sql
+        assert int(g["fetch calls"]) == e["fetch calls"], sql
+        assert int(g["bytes sent via SQL*Net to client"]) == e["to client"], sql
+        assert int(g["bytes received via SQL*Net from client"]) == e["from client"], sql
+
+
+@pytest.mark.parametrize("manifest", MANIFESTS)
+def test_stmt_totals_match_server_counters(tshark, manifest):
+    got = parse_stmt(run_z(tshark, manifest, "sqlnet,stmt"))
+    rts = sum(int(g["SQL*Net roundtrips to/from client"]) for g in got.values())
+    rows = sum(int(g["rows processed"]) for g in got.values())
+    assert rts == sum(c["stats"]["round_trips"] for c in manifest["connections"])
+    assert rows == sum(c["stats"]["rows_sent"] for c in manifest["connections"])
+    # The server's bytes_sent_tns also counts non-TTC packets (ANO replies),
+    # which it reports separately as other_sent_tns_bytes.
+    sent = sum(int(g["bytes sent via SQL*Net to client"]) for g in got.values())
+    assert sent == sum(c["stats"]["bytes_sent_tns"] - c["stats"].get("other_sent_tns_bytes", 0)
+                       for c in manifest["connections"])
+
+
+@pytest.mark.parametrize("manifest", MANIFESTS)
+def test_srt_calls_per_function(tshark, manifest):
+    out = run_z(tshark, manifest, "sqlnet,srt")
+    got = {int(m.group(1)): int(m.group(2))
+           for m in re.finditer(r"^\s+(\d+)\s+.+?\s+(\d+)\s+\d+\.\d+\s+\d+\.\d+", out, re.M)}
+    want = Counter(req["func_code"] for _, req, resp in calls(manifest) if req.get("func_code"))
+    assert got == dict(want)
+
+
+@pytest.mark.parametrize("manifest", MANIFESTS[:8])
+def test_tree_round_trips_and_fetch_sizes(tshark, manifest):
+    out = run_z(tshark, manifest, "sqlnet,tree")
+    total = int(re.search(r"^Round trips by call\s+(\d+)", out, re.M).group(1))
+    assert total == sum(c["stats"]["round_trips"] for c in manifest["connections"])
+    wanted = Counter()
+    for _, req, _ in calls(manifest):
+        if req.get("rows_requested"):
+            wanted[req["rows_requested"]] += 1
+    buckets = {(1, 1): "1-1", (2, 9): "2-9", (10, 49): "10-49", (50, 99): "50-99", (100, 499): "100-499",
+               (500, 999): "500-999", (1000, 4999): "1000-4999", (5000, 10 ** 9): "5000-"}
+    section = out.split("Rows requested per call (array size)")[1].split("Rows delivered")[0]
+    for (lo, hi), label in buckets.items():
+        count = int(re.search(r"^ " + re.escape(label) + r"\s+(\d+)", section, re.M).group(1))
+        assert count == sum(n for v, n in wanted.items() if lo <= v <= hi), label
