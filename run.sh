@@ -78,6 +78,8 @@ install_plugin() {
 }
 
 report() {
+  local cap="$1"
+  tshark -r "$cap" -q -z sqlnet,stmt -z sqlnet,tree
   python3 "$ROOT/scripts/report.py" "$@"
 }
 
