@@ -506,18 +506,28 @@ decode_piggyback(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope)
 }
 
 static void
-decode_protocol_request(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope)
+decode_protocol_request(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res, wmem_allocator_t *scope)
 {
     gint s, i;
+    const char *platform;
 
     for (i = 0; ttc_rd_ok(r) && ttc_rd_u8(r) != 0; i++)
         if (i > 64) { r->bad = TRUE; return; }
     s = r->off;
     for (i = 0; ttc_rd_ok(r) && ttc_rd_u8(r) != 0; i++)
         if (i > 1024) { r->bad = TRUE; return; }
-    if (tree && ttc_rd_ok(r))
-        proto_tree_add_string(tree, hf_pro_platform, r->tvb, s, r->off - s,
-                              (const char *)tvb_get_string_enc(scope, r->tvb, s, r->off - s - 1, ENC_UTF_8));
+    if (!ttc_rd_ok(r))
+        return;
+    platform = (const char *)tvb_get_string_enc(scope, r->tvb, s, r->off - s - 1, ENC_UTF_8);
+    if (tree)
+        proto_tree_add_string(tree, hf_pro_platform, r->tvb, s, r->off - s, platform);
+    /* Remember the client's pointer width for a same-platform session (DTY
+     * without a type table), where pointers travel in their native size:
+     * "IBMPC/WIN_NT-8.1.0" is 32-bit Windows (4-byte pointers such as
+     * 1c c4 29 06 in its OALL8); x86_64, AMD64, aarch64, "-64bit" are 64-bit. */
+    res->dialect_update = TRUE;
+    res->dialect = *r->d;
+    res->dialect.pro_ptr_width = strstr(platform, "64") ? 8 : 4;
 }
 
 /* Representation code -> native width. */
@@ -572,7 +582,15 @@ decode_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res)
         d.dty_reply_prefix = 0;
     }
     ub2_dty = ccap_len > 27 && ccaps[27] != 0;
-    for (n = 0; n < 4096 && ttc_rd_ok(r); n++) {
+    /* No type table at all: client and server share a platform (SQL*Plus
+     * 10.2 on 32-bit Windows against a Windows server, wsSC frame 21 ends
+     * with the time zone "80 00 00 00 3c 3c 3c 80 00 00 00" and ncharset
+     * "d0 07").  Both sides then use their in-memory representations:
+     * little-endian ub2/ub4, native pointers, and padded structs from the
+     * server.  (A DTY cut by a TNS packet boundary exactly here would be
+     * taken for this; the 69-byte message never is.) */
+    d.structs = ttc_rd_left(r) == 0;
+    for (n = 0; n < 4096 && ttc_rd_ok(r) && !d.structs; n++) {
         guint16 dty = ub2_dty ? ttc_rd_u16be(r) : ttc_rd_u8(r);
         guint16 conv, rep;
         if (!ttc_rd_ok(r) || dty == 0)
@@ -611,11 +629,13 @@ decode_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res)
     /* sb1 as a universal integer: go-ora and JDBC 12c+ ask for it; servers
      * send TTC 8.x clients raw bytes whatever they asked. */
     d.sb1_universal = rep_sb1 == 1 && d.fv_client >= 6;
-    d.native = rep_ub4 != 1;
+    d.native = rep_ub4 != 1 || d.structs;
     d.ub2_width = rep_ub2 == 1 ? 2 : 2;
     d.ub4_width = 4;
     /* Native pointers are one byte before field version 4 (OCI 10.1). */
     d.ptr_width = d.fv_client < 4 ? 1 : rep_width(rep_ptr, 4);
+    if (d.structs)
+        d.ptr_width = d.pro_ptr_width ? d.pro_ptr_width : 4;
     d.known = TRUE;
     d.ub2_dty = ub2_dty;
     res->dialect_update = TRUE;
@@ -649,7 +669,7 @@ ttc_decode_client(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
     }
     switch (type) {
     case TTC_MSG_PROTOCOL:
-        decode_protocol_request(r, mt, scope);
+        decode_protocol_request(r, mt, res, scope);
         res->is_call = TRUE;
         res->call.kind = TTC_REQ_PROTOCOL;
         break;

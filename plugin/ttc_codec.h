@@ -34,6 +34,11 @@ typedef struct ttc_dialect {
     guint8   server_ccap37;   /* server's compile cap 37 (TTC3), from its PRO reply */
     gboolean oer_short_tail;  /* server omits the 20.1 OER fields (seen with go-ora on 23ai) */
     guint8   dty_reply_prefix;/* bytes of time zone before the DTY reply's entries */
+    gboolean structs;         /* same-platform OCI (DTY without a type table): the server
+                               * sends OER, row header and describe columns as padded
+                               * in-memory structs */
+    guint8   pro_ptr_width;   /* pointer width the client's PRO platform string implies
+                               * (4 or 8; 0 = not seen) */
 } ttc_dialect_t;
 
 /* The thin, universal dialect at a given field version. */

@@ -136,6 +136,34 @@ oer_tail_fits(const ttc_rd_t *at, guint32 error)
            next == TTC_MSG_ERROR || next == TTC_MSG_PARAMETER;
 }
 
+/* Same-platform sessions (dialect `structs`): the server copies some of its
+ * in-memory structs onto the wire.  Each struct is announced by a one-byte
+ * marker (01 in every sample) and is laid out with natural alignment from
+ * its first byte, padding included; its size depends on the pointer width.
+ * Sizes for 4-byte pointers are from wsSC_TNS_Oracle1.pcap (32-bit Windows
+ * 10.2 server); those for 8-byte pointers are the totals EXPECTED.md gives
+ * for 64-bit servers (136-byte OER, 50-byte row header), not verified here. */
+#define STRUCT_OER_SIZE(d)  ((d)->ptr_width == 8 ? 128 : 88)
+#define STRUCT_RXH_SIZE(d)  ((d)->ptr_width == 8 ? 48 : 32)
+
+/* Skip from the current position to `base + size` (the end of a struct). */
+static void
+skip_struct_rest(ttc_rd_t *r, gint base, gint size)
+{
+    if (ttc_rd_ok(r) && r->off > base + size)
+        r->bad = TRUE;
+    else
+        ttc_rd_skip(r, base + size - r->off);
+}
+
+/* Skip to the next multiple of `align` from `base`. */
+static void
+struct_align(ttc_rd_t *r, gint base, gint align)
+{
+    gint rel = r->off - base;
+    ttc_rd_skip(r, (align - rel % align) % align);
+}
+
 static void
 decode_oer(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, ttc_state_t *st,
            ttc_msg_result_t *res, wmem_allocator_t *scope)
@@ -144,7 +172,7 @@ decode_oer(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, ttc_state_t *st,
     guint32 call_status = 0, cur_row, err16, cursor, num, i;
     guint64 rowcount;
     guint32 error;
-    gint s;
+    gint s, base = 0;
     proto_item *pi;
 
     (void)pinfo;
@@ -153,6 +181,18 @@ decode_oer(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, ttc_state_t *st,
         add_uint(tree, hf_oer_call_status, r, s, call_status);
     }
     s = r->off; add_uint(tree, hf_oer_e2e_seq, r, s, ttc_rd_ub2(r));
+    if (d->structs) {
+        /* Same-platform OER (wsSC frames 25, 36, 78): call status u32, seq
+         * u16, marker 01, then an 88-byte struct: current row u32 @0, error
+         * u16 @4, array errors u16 @6 and @8, cursor u16 @10, position
+         * @12, sql type u8 @14, the rest (rowid, OS error, batch areas)
+         * unused here; the message DALC follows when the error is not 0.
+         * Frame 36: "04 01000000 0000 01 00000000 f903 ..." = ORA-1017 with
+         * "33 ORA-01017..." at offset 96; frame 78: row 1, cursor 1, no
+         * message, the OER ends the data. */
+        ttc_rd_u8(r);                           /* struct marker */
+        base = r->off;
+    }
     s = r->off; cur_row = ttc_rd_ub4(r); add_uint(tree, hf_oer_cur_row, r, s, cur_row);
     s = r->off; err16 = ttc_rd_ub2(r); add_uint(tree, hf_oer_error16, r, s, err16);
     ttc_rd_ub2(r);                              /* array element errors */
@@ -165,6 +205,10 @@ decode_oer(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, ttc_state_t *st,
             proto_tree_add_int(tree, hf_oer_pos, r->tvb, SPAN(r, s), pos);
     }
     s = r->off; add_uint(tree, hf_oer_sql_type, r, s, ttc_rd_u8(r));
+    if (d->structs) {
+        skip_struct_rest(r, base, STRUCT_OER_SIZE(d));
+        goto message;
+    }
     ttc_rd_skip(r, 5);                          /* fatal, flags, user cursor opts, UPI param, warning flags */
     ttc_rd_skip_rowid(r);
     ttc_rd_ub4(r);                              /* OS error */
@@ -285,11 +329,24 @@ static void
 decode_column(ttc_rd_t *r, proto_tree *tree, ttc_column_t *col, wmem_allocator_t *scope)
 {
     const ttc_dialect_t *d = r->d;
-    gint s = r->off;
+    gint s = r->off, base;
     guint32 n, i;
     proto_item *ci = NULL;
     proto_tree *ct = NULL;
 
+    /* Same-platform column (wsSC frame 78, compared with the OCI 10.1
+     * column of junkie/select.pcap frame 24):
+     *   10.1:   39 | 01 80 00 00 1e000000 00000000 00000000 00000000 0000     69 03 01    1e000000 01 04 ...
+     *   struct: 39 | 01 | 01 80 00 00 1e000000 00000000 00000000 00000000 00000000 23 00 01 00 1e000000 01 04 ...
+     * a struct marker 01 before the type, and natural alignment from the
+     * type byte: version takes 4 bytes (charset at +24), a pad byte after
+     * csfrm puts max size at +28.  From the name on (ub4 length + DALC at
+     * +34, unaligned) the fields are as in 10.1. */
+    if (d->structs) {
+        ttc_rd_u8(r);                 /* struct marker */
+        s = r->off;
+    }
+    base = r->off;
     col->type = ttc_rd_u8(r);
     ttc_rd_u8(r);                     /* flags */
     ttc_rd_sb1(r);                    /* precision */
@@ -301,9 +358,14 @@ decode_column(ttc_rd_t *r, proto_tree *tree, ttc_column_t *col, wmem_allocator_t
     else
         ttc_rd_ub4(r);                /* cont flags: a ub4 before 12.1 (11g OCI) */
     ttc_rd_skip_bytes_with_length(r); /* OID */
-    ttc_rd_ub2(r);                    /* version */
+    if (d->structs)
+        ttc_rd_ub4(r);                /* version: 4 bytes in the struct (00000000) */
+    else
+        ttc_rd_ub2(r);                /* version */
     ttc_rd_ub2(r);                    /* charset id */
     col->csfrm = ttc_rd_u8(r);
+    if (d->structs)
+        struct_align(r, base, 4);     /* pad byte before max size */
     ttc_rd_ub4(r);                    /* max size */
     if (d->fv >= FV_12_2)
         ttc_rd_ub4(r);                /* oaccolid */
@@ -521,6 +583,27 @@ decode_row_header(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, wmem_allocator
 
     guint32 nreq;
 
+    if (r->d->structs) {
+        /* Same-platform row header (wsSC frame 78): marker 01, then a
+         * 32-byte struct with natural alignment: flags u8 @0, columns u16
+         * @2, iteration u32 @4, iterations u32 @8, the rest (buffer length,
+         * bit vector and rowid lengths or pointers) not decoded:
+         *   06 | 01 | 02 00 0100 00000000 01000000 00...00 3b60
+         * (the last two bytes are uninitialised padding).  No row header
+         * with a bit vector has been seen in this layout. */
+        gint base;
+        ttc_rd_u8(r);                 /* struct marker */
+        base = r->off;
+        s = r->off; add_uint(tree, hf_rxh_flags, r, s, ttc_rd_u8(r));
+        struct_align(r, base, 2);
+        s = r->off; nreq = ttc_rd_ub2(r); add_uint(tree, hf_rxh_nreq, r, s, nreq);
+        if (ttc_rd_ok(r) && nreq <= MAX_COLUMNS)
+            st->rxh_columns = (guint16)nreq;
+        s = r->off; add_uint(tree, hf_rxh_iter, r, s, ttc_rd_ub4(r));
+        s = r->off; add_uint(tree, hf_rxh_niters, r, s, ttc_rd_ub4(r));
+        skip_struct_rest(r, base, STRUCT_RXH_SIZE(r->d));
+        return;
+    }
     s = r->off; add_uint(tree, hf_rxh_flags, r, s, ttc_rd_u8(r));
     s = r->off; nreq = ttc_rd_ub2(r); add_uint(tree, hf_rxh_nreq, r, s, nreq);
     if (ttc_rd_ok(r) && nreq <= MAX_COLUMNS)
@@ -784,6 +867,11 @@ decode_data_types_reply(ttc_rd_t *r, ttc_msg_result_t *res)
     /* [server time zone] then (type, conversion type[, representation, 0])
      * entries until a zero type; u16 or u8 values as the client's DTY chose. */
     ttc_rd_skip(r, r->d->dty_reply_prefix);
+    /* Same-platform session: no table, the time zone is all (wsSC frame 22). */
+    if (r->d->structs && ttc_rd_ok(r) && ttc_rd_left(r) == 0) {
+        res->terminal = TRUE;
+        return;
+    }
     for (n = 0; n < 4096 && ttc_rd_ok(r); n++) {
         guint16 dty = wide ? ttc_rd_u16be(r) : ttc_rd_u8(r);
         if (!ttc_rd_ok(r) || dty == 0)

@@ -26,23 +26,8 @@ def _detailed():
                   if any(c.get("round_trips") for c in v["conversations"]))
 
 
-# OCI clients marshal TTC in their native representation (fixed-width
-# little-endian integers, pointers, per-release layouts): SQL*Plus 10.1, 11g
-# and 23 are decoded.  The 32-bit Windows SQL*Plus 10.2 of wsSC talks to a
-# same-platform server that sends padded in-memory structs (no DTY type
-# table): still open (issue #4).  Strict: fails loudly once it passes.
-XFAIL = {"requests": {"wsSC_TNS_Oracle1.pcap"}, "responses": {"wsSC_TNS_Oracle1.pcap"}}
-
-
-def _params(kind):
-    for name, v in _detailed():
-        marks = [pytest.mark.xfail(strict=True, reason="same-platform OCI struct layout (wsSC) not decoded yet")] \
-            if name in XFAIL[kind] else []
-        yield pytest.param(name, v, marks=marks, id=name)
-
-
-CAPTURES = list(_params("responses"))
-REQUEST_CAPTURES = list(_params("requests"))
+CAPTURES = [pytest.param(name, v, id=name) for name, v in _detailed()]
+REQUEST_CAPTURES = CAPTURES
 
 
 def is_query(rt):
