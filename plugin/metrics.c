@@ -185,6 +185,7 @@ queue_round_trip(packet_info *pinfo, const sqlnet_session_t *sess, const ttc_res
     rec->complete = resp->complete;
     if (req) {
         rec->request_frame = req->frame;
+        rec->execution = req->execution;
         rec->kind = (guint8)req->kind;
         rec->func = req->func;
         rec->has_cursor = req->has_cursor;

@@ -13,6 +13,7 @@
  * next request), queued on the "sqlnet" tap. */
 typedef struct sqlnet_tap_rec {
     guint32 conversation;      /* conversation index */
+    guint32 execution;         /* statement execution (per conversation), 0 = none */
     guint32 request_frame, response_frame;
     guint8  kind;              /* ttc_req_kind_t */
     guint8  func;              /* function code of the main call */

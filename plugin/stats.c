@@ -121,7 +121,18 @@ srt_packet(void *pss, packet_info *pinfo, epan_dissect_t *edt _U_, const void *p
 /* ---- wire AUTOTRACE ----------------------------------------------------- */
 
 typedef struct {
+    guint32 conversation, execution;
+    guint32 array_size;                  /* rows requested by its fetch calls */
+    guint32 round_trips, packets, segments;
+    guint64 rows, bytes_to_client, bytes_from_client;
+    double time_ms;
+} exec_stats_t;
+
+#define MAX_EXECS_SHOWN 1000
+
+typedef struct {
     char *sql;
+    GArray *execs;                       /* exec_stats_t, in order of appearance */
     guint32 executions, fetch_calls, round_trips, more_data, incomplete;
     guint64 rows, bytes_to_client, bytes_from_client, segments_to_client;
     guint64 packets_to_client;
@@ -141,6 +152,7 @@ stmt_free(gpointer p)
     stmt_stats_t *s = (stmt_stats_t *)p;
     g_free(s->sql);
     g_array_free(s->array_sizes, TRUE);
+    g_array_free(s->execs, TRUE);
     g_free(s);
 }
 
@@ -167,6 +179,7 @@ stmt_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_, cons
         s = g_new0(stmt_stats_t, 1);
         s->sql = g_strdup(key);
         s->array_sizes = g_array_new(FALSE, FALSE, sizeof(guint32));
+        s->execs = g_array_new(FALSE, TRUE, sizeof(exec_stats_t));
         g_hash_table_insert(r->by_sql, s->sql, s);
         g_ptr_array_add(r->order, s);
     }
@@ -188,6 +201,36 @@ stmt_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_, cons
         s->time_sum += ms;
         if (ms > s->time_max)
             s->time_max = ms;
+    }
+    if (rec->execution) {
+        exec_stats_t *e = NULL;
+        for (i = s->execs->len; i > 0; i--) {
+            exec_stats_t *c = &g_array_index(s->execs, exec_stats_t, i - 1);
+            if (c->execution == rec->execution && c->conversation == rec->conversation) {
+                e = c;
+                break;
+            }
+        }
+        if (!e && s->execs->len < MAX_EXECS_SHOWN) {
+            exec_stats_t fresh;
+            memset(&fresh, 0, sizeof(fresh));
+            fresh.conversation = rec->conversation;
+            fresh.execution = rec->execution;
+            g_array_append_val(s->execs, fresh);
+            e = &g_array_index(s->execs, exec_stats_t, s->execs->len - 1);
+        }
+        if (e) {
+            e->round_trips++;
+            e->rows += rec->rows;
+            e->bytes_to_client += rec->resp_bytes;
+            e->bytes_from_client += rec->req_bytes;
+            e->packets += rec->resp_packets;
+            e->segments += rec->resp_segments;
+            if (rec->complete)
+                e->time_ms += ms;
+            if (rec->func == TTC_FN_FETCH && rec->fetch_rows > e->array_size)
+                e->array_size = rec->fetch_rows;
+        }
     }
     if (rec->has_fetch_rows && rec->fetch_rows > 0) {
         for (i = 0; i < s->array_sizes->len; i++)
@@ -262,6 +305,17 @@ stmt_draw(void *tapdata)
                s->round_trips > s->incomplete ? s->time_sum / (s->round_trips - s->incomplete) : 0.0);
         printf("  %-48s %12.3f\n", "response time max (ms)", s->time_max);
         printf("  %-48s %12u\n", "responses larger than one SDU (\"more data\")", s->more_data);
+        if (s->execs->len > 0) {
+            printf("  per execution:\n");
+            printf("  %6s %10s %10s %11s %12s %10s %12s %12s\n", "exec", "array size", "rows",
+                   "round trips", "bytes to cl.", "packets", "segments", "time (ms)");
+            for (j = 0; j < s->execs->len; j++) {
+                exec_stats_t *e = &g_array_index(s->execs, exec_stats_t, j);
+                printf("  %6u %10u %10" G_GUINT64_FORMAT " %11u %12" G_GUINT64_FORMAT " %10u %12u %12.3f\n",
+                       j + 1, e->array_size, e->rows, e->round_trips, e->bytes_to_client,
+                       e->packets, e->segments, e->time_ms);
+            }
+        }
         g_string_free(sizes, TRUE);
     }
     printf("================================================================================\n");

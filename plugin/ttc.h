@@ -130,6 +130,7 @@ typedef struct ttc_request {
     guint32 tns_packets, tns_bytes, segments;
     struct ttc_response *response;
     struct ttc_response *closed;   /* previous response this request cut short */
+    guint32 execution;             /* statement execution this call belongs to (0 = none) */
 } ttc_request_t;
 
 typedef struct ttc_response {
@@ -198,6 +199,7 @@ typedef struct ttc_cursor {
     const char *sql;
     const ttc_describe_t *describe;
     guint64 rowcount;
+    guint32 execution;                 /* current execution on this cursor */
 } ttc_cursor_t;
 
 typedef struct ttc_session {
@@ -211,6 +213,7 @@ typedef struct ttc_session {
     guint32 ncursors;
     ttc_req_kind_t pending_kind;       /* kind of the request being received */
     guint32 inferred_frame;            /* where the dialect was inferred (no handshake) */
+    guint32 executions;                /* statement executions seen */
     guint32 nrequests;
 } ttc_session_t;
 

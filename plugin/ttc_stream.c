@@ -424,6 +424,21 @@ apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
             if (cur)
                 req->stmt_sql = cur->sql;
         }
+        /* Executions: an execute starts one; fetches continue their cursor's. */
+        if ((req->func == TTC_FN_OALL8 && (req->options & TTC_OPT_EXECUTE)) ||
+            req->func == TTC_FN_REEXECUTE_FETCH || req->func == TTC_FN_REEXECUTE ||
+            req->func == TTC_FN_OALL7) {
+            req->execution = ++ts->executions;
+            if (req->has_cursor && req->cursor) {
+                ttc_cursor_t *cur = cursor_get(ts, req->cursor, TRUE);
+                if (cur)
+                    cur->execution = req->execution;
+            }
+        } else if (req->has_cursor && req->cursor) {
+            ttc_cursor_t *cur = cursor_get(ts, req->cursor, FALSE);
+            if (cur)
+                req->execution = cur->execution;
+        }
         req->frame = pinfo->num;
         rec->carries_call = TRUE;
     }
@@ -456,6 +471,8 @@ apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
         if (res->oer_cursor != 0) {
             ttc_cursor_t *c = cursor_get(ts, res->oer_cursor, TRUE);
             if (c) {
+                if (req && req->execution && req->func == TTC_FN_OALL8)
+                    c->execution = req->execution;   /* cursor id known only now */
                 if (req && req->sql)
                     c->sql = req->sql;
                 if (st->describe && req && req->func == TTC_FN_OALL8)

@@ -110,3 +110,37 @@ def test_tree_round_trips_and_fetch_sizes(tshark, manifest):
     for (lo, hi), label in buckets.items():
         count = int(re.search(r"^ " + re.escape(label) + r"\s+(\d+)", section, re.M).group(1))
         assert count == sum(n for v, n in wanted.items() if lo <= v <= hi), label
+
+
+def parse_executions(out):
+    """{sql: [(array size, rows, round trips, bytes to client), ...]} from the per-execution tables."""
+    result, cur, in_table = {}, None, False
+    for line in out.splitlines():
+        m = re.match(r"Statement \d+: (.*)$", line)
+        if m:
+            cur, in_table = result.setdefault(m.group(1), []), False
+            continue
+        if line.strip().startswith("exec "):
+            in_table = True
+            continue
+        m = re.match(r"\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+\s+\d+\s+[\d.]+$", line)
+        if in_table and cur is not None and m:
+            cur.append(tuple(int(m.group(i)) for i in (2, 3, 4, 5)))
+    return result
+
+
+@pytest.mark.parametrize("manifest", [m for m in MANIFESTS if m.values[0]["scenario"] == "sweep_arraysize"])
+def test_per_execution_array_sizes(tshark, manifest):
+    """The demo sweep: one execution per statement, at the client's configured array size."""
+    got = parse_executions(run_z(tshark, manifest, "sqlnet,stmt"))
+    exp = expected_by_statement(manifest)
+    statements = [st for sess in manifest["client"]["report"]["sessions"] for st in sess["statements"]]
+    assert len(statements) == 9
+    for st in statements:
+        sql = one_line(st["sql"])
+        assert len(got[sql]) == 1, sql
+        array_size, rows, round_trips, to_client = got[sql][0]
+        assert array_size == st["arraysize"]
+        assert rows == st["rows"] == exp[sql]["rows"]
+        assert round_trips == exp[sql]["round trips"]
+        assert to_client == exp[sql]["to client"]
