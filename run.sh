@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # sqlnet - one entry point for setting up, building, installing, demonstrating and testing.
 #
-#   ./run.sh demo        install what is missing, build, install the plugin, report on the bundled capture
+#   ./run.sh demo        install what is missing, build, install the plugin, reports + charts for the bundled capture
 #   ./run.sh test        install what is missing, build, run every test
 #   ./run.sh build       configure and build into ./build (plugin staged in build/plugins)
 #   ./run.sh install     build, then install into the personal (or, as root, the global) plugin folder
@@ -86,8 +86,12 @@ report() {
 case "${1:-demo}" in
   demo)
     install_plugin
+    setup_python
     log "report on $DEMO_CAPTURE"
     report "$DEMO_CAPTURE"
+    log "charts in $ROOT/charts"
+    "$VENV/bin/python" "$ROOT/scripts/charts.py" --sweep "$DEMO_CAPTURE" \
+      --sdu "$ROOT"/test-captures/sdu_*_mtu_1500.pcapng --out "$ROOT/charts"
     ;;
   test)
     build

@@ -80,6 +80,15 @@ class Tshark:
             raise AssertionError(f"tshark failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stderr}")
         return proc
 
+    def wrapper(self):
+        """An executable that runs this sandbox's tshark (for scripts that call tshark)."""
+        path = self.sandbox / "tshark.sh"
+        if not path.exists():
+            cmd = " ".join(f"'{c}'" for c in self.command([]))
+            path.write_text(f'#!/bin/sh\nexec {cmd} "$@"\n')
+            os.chmod(path, 0o755)
+        return path
+
     def run_plain(self, args, timeout=300):
         """tshark with arguments but no capture (e.g. -G fields)."""
         proc = subprocess.run(self.command(list(args)), capture_output=True, text=True, timeout=timeout)

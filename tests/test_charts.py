@@ -1,0 +1,69 @@
+"""scripts/charts.py: the data behind the demo's charts equals the manifests."""
+import csv
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tshark import ROOT, TEST_CAPTURES
+
+pytest.importorskip("matplotlib")
+
+
+def manifest(name):
+    return json.loads((TEST_CAPTURES / f"{name}.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def charts(tshark, tmp_path_factory):
+    sweep = TEST_CAPTURES / "sweep_arraysize.pcapng"
+    sdus = sorted(TEST_CAPTURES.glob("sdu_*_mtu_1500.pcapng"))
+    if not sweep.is_file() or not sdus:
+        pytest.skip("generated captures not present")
+    out = tmp_path_factory.mktemp("charts")
+    args = [sys.executable, str(ROOT / "scripts" / "charts.py"), "--tshark", str(tshark.wrapper()),
+            "--sweep", str(tshark.readable(sweep)), "--out", str(out), "--sdu"]
+    args += [str(tshark.readable(p)) for p in sdus]
+    proc = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    return out
+
+
+def test_pictures_written(charts):
+    for name in ("arraysize.png", "sdu.png"):
+        data = (charts / name).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10000
+
+
+def test_arraysize_points_match_manifest(charts):
+    m = manifest("sweep_arraysize")
+    statements = {st["sql"]: st for sess in m["client"]["report"]["sessions"] for st in sess["statements"]}
+    round_trips = {}
+    for conn in m["connections"]:
+        for req in conn["requests"]:
+            if req.get("sql"):
+                round_trips[req["sql"]] = round_trips.get(req["sql"], 0) + 1
+    rows = list(csv.DictReader(open(charts / "arraysize.csv")))
+    assert sorted(int(r["array_size"]) for r in rows) == sorted(st["arraysize"] for st in statements.values())
+    for r in rows:
+        st = statements[r["sql"]]
+        assert int(r["array_size"]) == st["arraysize"]
+        assert int(r["rows"]) == st["rows"]
+        assert int(r["round_trips"]) == round_trips[r["sql"]]
+
+
+def test_sdu_points_match_manifests(charts):
+    by_sdu = {}
+    for path in TEST_CAPTURES.glob("sdu_*_mtu_1500.json"):
+        conn = json.loads(path.read_text())["connections"][0]
+        by_sdu[conn["negotiated_sdu"]] = conn
+    rows = list(csv.DictReader(open(charts / "sdu.csv")))
+    assert sorted(int(r["sdu"]) for r in rows) == sorted(by_sdu)
+    for r in rows:
+        conn = by_sdu[int(r["sdu"])]
+        fetches = [q["response"] for q in conn["requests"] if q.get("func_code") == 5 and q["response"]["rows_sent"] > 0]
+        want = sum(f["tns_packets"] for f in fetches) / len(fetches)
+        assert float(r["packets_per_response"]) == pytest.approx(want)
+        segs = sum(f["tcp_segments"] for f in fetches) / sum(f["tns_packets"] for f in fetches)
+        assert float(r["segments_per_packet"]) == pytest.approx(segs)
