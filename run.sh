@@ -52,7 +52,7 @@ setup_python() {
 }
 
 setup_test_deps() {
-  apt_install util-linux lua5.2
+  apt_install util-linux lua5.2 lua5.4
   setup_python
   if [ -f "$ROOT/testgen/setup.sh" ]; then
     PYTHON="$VENV/bin/python" bash "$ROOT/testgen/setup.sh"

@@ -1,0 +1,102 @@
+-- sqlnet_report.lua - array-size effectiveness report over the sqlnet plugin's fields.
+--
+--   tshark -r cap.pcapng -q -z sqlnet,arraysize          (tshark)
+--   Statistics > SQL*Net > Array sizes (Lua)              (Wireshark)
+--
+-- For every array size seen on the wire (rows requested per call) it shows how
+-- many calls asked for it, how many rows they got, how many round trips and
+-- bytes they cost and how long they took: the effect of the client's array
+-- size / fetch size setting at a glance.  Runs on Lua 5.2 (Wireshark 4.0) and 5.4.
+--
+-- SPDX-License-Identifier: GPL-2.0-or-later
+
+local f_call      = Field.new("sqlnet.call")
+local f_fetch     = Field.new("sqlnet.fetch.rows")
+local f_rows      = Field.new("sqlnet.rows")
+local f_bytes     = Field.new("sqlnet.response.bytes")
+local f_packets   = Field.new("sqlnet.response.packets")
+local f_segments  = Field.new("sqlnet.response.segments")
+local f_time      = Field.new("sqlnet.time")
+local f_request   = Field.new("sqlnet.request_in")
+local f_frame     = Field.new("frame.number")
+
+-- State of one report instance (tshark -z argument or GUI window).
+local function new_report()
+    return { requested = {}, sizes = {} }
+end
+
+-- Remember what each request asked for; account each response to it.
+local function on_packet(r)
+    local frame = f_frame()
+    local fetch = f_fetch()
+    if fetch and frame then
+        r.requested[frame.value] = fetch.value
+    end
+    local rows, req = f_rows(), f_request()
+    if not (rows and req) then
+        return
+    end
+    local size = r.requested[req.value]
+    if not size then
+        return
+    end
+    local s = r.sizes[size]
+    if not s then
+        s = { calls = 0, rows = 0, bytes = 0, packets = 0, segments = 0, time = 0.0, max_rows = 0 }
+        r.sizes[size] = s
+    end
+    s.calls = s.calls + 1
+    s.rows = s.rows + rows.value
+    if rows.value > s.max_rows then s.max_rows = rows.value end
+    local b, p, sg, t = f_bytes(), f_packets(), f_segments(), f_time()
+    if b then s.bytes = s.bytes + b.value end
+    if p then s.packets = s.packets + p.value end
+    if sg then s.segments = s.segments + sg.value end
+    if t then s.time = s.time + tonumber(tostring(t.value)) end
+end
+
+local function render(r)
+    local keys = {}
+    for size in pairs(r.sizes) do keys[#keys + 1] = size end
+    table.sort(keys)
+    local out = {}
+    out[#out + 1] = "SQL*Net array sizes (rows requested per call)"
+    out[#out + 1] = string.format("%10s %8s %10s %10s %12s %9s %9s %12s",
+        "array size", "calls", "rows", "rows/call", "bytes", "packets", "segments", "time (ms)")
+    for _, size in ipairs(keys) do
+        local s = r.sizes[size]
+        out[#out + 1] = string.format("%10d %8d %10d %10.1f %12d %9d %9d %12.3f",
+            size, s.calls, s.rows, s.rows / s.calls, s.bytes, s.packets, s.segments, s.time * 1000.0)
+    end
+    if #keys == 0 then
+        out[#out + 1] = "(no calls with a rows-requested value)"
+    end
+    return table.concat(out, "\n")
+end
+
+-- tshark: -z sqlnet,arraysize[,filter]
+local function tshark_report(arg)
+    local filter = arg and arg:match("^sqlnet,arraysize,(.+)$") or nil
+    local r = new_report()
+    local tap = Listener.new("frame", filter and ("(" .. filter .. ") && sqlnet") or "sqlnet")
+    function tap.packet() on_packet(r) end
+    function tap.draw() print("\n" .. render(r) .. "\n") end
+    function tap.reset() r.requested, r.sizes = {}, {} end
+end
+
+register_stat_cmd_arg("sqlnet,arraysize", tshark_report)
+
+-- Wireshark: Statistics > SQL*Net > Array sizes (Lua)
+if gui_enabled() then
+    local function gui_report()
+        local win = TextWindow.new("SQL*Net array sizes")
+        local r = new_report()
+        local tap = Listener.new("frame", "sqlnet")
+        function tap.packet() on_packet(r) end
+        function tap.draw() win:set(render(r)) end
+        function tap.reset() r.requested, r.sizes = {}, {} end
+        win:set_atclose(function() tap:remove() end)
+        retap_packets()
+    end
+    register_menu("SQL*Net/Array sizes (Lua)", gui_report, MENU_STAT_UNSORTED)
+end
