@@ -106,3 +106,27 @@ class Tshark:
         args += list(extra)
         out = self.run(capture, args).stdout
         return [line.split("\t") for line in out.splitlines()]
+
+    # --- additions for the Wireshark profile and GUI tests -----------------
+
+    def user_command(self, argv, env=()):
+        """argv run the way tshark is run: sandbox HOME and plugin dir, and
+        as root dropped to the unprivileged user. env: extra NAME=value."""
+        env_args = [f"HOME={self.home}", f"WIRESHARK_PLUGIN_DIR={self.plugin_dir}",
+                    "LC_ALL=C.UTF-8"] + list(env)
+        base = ["env"] + env_args + list(argv)
+        if self.root_mode:
+            base = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"] + base
+        return base
+
+    def install_profile(self, name="SQLNet"):
+        """Install profiles/<name> into the sandbox home with
+        scripts/install_profile.sh; returns the installed profile folder.
+        The configuration folder is made writable for the unprivileged user
+        (Wireshark saves preferences and recent files into it)."""
+        subprocess.run([str(ROOT / "scripts" / "install_profile.sh"), "--home", str(self.home)],
+                       check=True, capture_output=True, text=True)
+        config = self.home / ".config"
+        for d in [config] + list(config.rglob("*")):
+            os.chmod(d, 0o777 if d.is_dir() else 0o666)
+        return config / "wireshark" / "profiles" / name

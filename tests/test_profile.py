@@ -1,0 +1,242 @@
+"""The Wireshark configuration profile profiles/SQLNet.
+
+The profile is installed with scripts/install_profile.sh into the sandbox home
+and used with `tshark -C SQLNet`: it must load without a message, its custom
+columns must show the dissector's values, every coloring rule and filter
+button must compile, and every I/O graph must name a registered field.
+Expected numbers come from the demo capture's manifest.
+"""
+import csv
+import io
+import json
+import re
+import subprocess
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from tshark import ROOT, TEST_CAPTURES
+
+PROFILE = ROOT / "profiles" / "SQLNet"
+DEMO = TEST_CAPTURES / "sweep_arraysize.pcapng"
+ERROR_CAPTURE = TEST_CAPTURES / "error_midfetch.pcapng"
+ARROWS = ("\u2192", "\u2190")
+
+# Wireshark 4.0 ui/qt/io_graph_dialog.cpp: value strings of the io_graphs UAT
+IOG_STYLES = {"Line", "Impulse", "Bar", "Stacked Bar", "Dot", "Square", "Diamond",
+              "Cross", "Circle", "Plus"}
+IOG_YAXIS = {"Packets", "Bytes", "Bits", "SUM(Y Field)", "COUNT FRAMES(Y Field)",
+             "COUNT FIELDS(Y Field)", "MAX(Y Field)", "MIN(Y Field)", "AVG(Y Field)",
+             "LOAD(Y Field)"}
+IOG_SMA = {"None"} | {f"{n} interval SMA" for n in (10, 20, 50, 100, 200, 500, 1000)}
+
+
+def manifest(capture):
+    return json.loads(capture.with_suffix(".json").read_text())
+
+
+def requests(capture):
+    return [r for c in manifest(capture)["connections"] for r in c["requests"]]
+
+
+def content_lines(name):
+    return [l for l in (PROFILE / name).read_text().splitlines() if l.strip() and not l.startswith("#")]
+
+
+def uat_rows(name):
+    return [next(csv.reader(io.StringIO(l), doublequote=False, escapechar="\\"))
+            for l in content_lines(name)]
+
+
+def columns():
+    """(title, format) pairs of gui.column.format in the profile's preferences."""
+    text = (PROFILE / "preferences").read_text()
+    m = re.search(r"^gui\.column\.format:\s*\n((?:[ \t]+.*\n?)+)", text, re.M)
+    assert m, "no gui.column.format in preferences"
+    quoted = re.findall(r'"([^"]*)"', m.group(1))
+    return list(zip(quoted[0::2], quoted[1::2]))
+
+
+def custom_columns():
+    """title -> (field, resolved) of the %Cus columns."""
+    out = {}
+    for title, fmt in columns():
+        if fmt.startswith("%Cus:"):
+            _, field, occurrence, resolved = fmt.split(":")
+            assert occurrence == "0"
+            out[title] = (field, resolved)
+    return out
+
+
+def colorfilters():
+    rows = []
+    for line in content_lines("colorfilters"):
+        m = re.fullmatch(r"@([^@]+)@([^@]+)@\[(\d+),(\d+),(\d+)\]\[(\d+),(\d+),(\d+)\]", line)
+        assert m, f"not a coloring rule: {line!r}"
+        assert all(0 <= int(v) <= 65535 for v in m.groups()[2:])
+        rows.append((m.group(1), m.group(2)))
+    return rows
+
+
+def buttons():
+    rows = uat_rows("dfilter_buttons")
+    for r in rows:
+        assert len(r) == 4 and r[0] in ("TRUE", "FALSE") and r[1] and r[2], r
+    return {r[1]: r[2] for r in rows}
+
+
+@pytest.fixture(scope="module")
+def profile(tshark):
+    return tshark.install_profile()
+
+
+def run_profile(tshark, capture, args):
+    proc = tshark.run(capture, ["-C", "SQLNet"] + list(args))
+    assert proc.stderr == "", proc.stderr
+    return proc
+
+
+@pytest.fixture(scope="module")
+def registered_fields(tshark):
+    out = tshark.run_plain(["-G", "fields"]).stdout
+    return {line.split("\t")[2] for line in out.splitlines() if line.startswith("F\t")}
+
+
+def test_install_script(tmp_path):
+    for _ in range(2):  # a second run replaces the profile
+        subprocess.run([str(ROOT / "scripts" / "install_profile.sh"), "--home", str(tmp_path)],
+                       check=True, capture_output=True)
+    dst = tmp_path / ".config" / "wireshark" / "profiles" / "SQLNet"
+    names = {"preferences", "colorfilters", "dfilter_buttons", "io_graphs"}
+    assert {p.name for p in dst.iterdir()} == names
+    for n in names:
+        assert (dst / n).read_bytes() == (PROFILE / n).read_bytes()
+    bad = subprocess.run([str(ROOT / "scripts" / "install_profile.sh"), "--bogus"], capture_output=True)
+    assert bad.returncode == 2
+
+
+def test_profile_loads_silently(tshark, profile):
+    assert profile.is_dir()
+    proc = run_profile(tshark, DEMO, ["-Y", "sqlnet"])
+    assert proc.stdout.strip()
+    prefs = tshark.run_plain(["-G", "currentprefs", "-C", "SQLNet"])
+    assert prefs.stderr == "", prefs.stderr
+    for title, fmt in columns():
+        assert f'"{title}", "{fmt}"' in prefs.stdout
+    # without the profile, the columns are Wireshark's defaults
+    default = tshark.run_plain(["-G", "currentprefs"]).stdout
+    assert "%Cus:sqlnet.rows" not in default
+
+
+def test_custom_columns_show_the_fields(tshark, profile):
+    cols = columns()
+    custom = custom_columns()
+    assert set(f for f, _ in custom.values()) == {
+        "sqlnet.fetch.rows", "sqlnet.rows", "sqlnet.sdu", "sqlnet.data.len", "sqlnet.time", "sqlnet.sql"}
+    dfilter = "sqlnet.rows || sqlnet.fetch.rows"
+    table = run_profile(tshark, DEMO, ["-T", "tabs", "-Y", dfilter]).stdout.splitlines()
+    fields = ["frame.number"] + [f for f, _ in custom.values()]
+    truth = tshark.fields(DEMO, fields, dfilter, extra=["-C", "SQLNet"])
+    assert len(table) == len(truth) > 800
+    titles = [t for t, _ in cols]
+    by_stmt_rows = defaultdict(int)
+    by_stmt_fetch = defaultdict(list)
+    for line, ref in zip(table, truth):
+        vals = line.split("\t")
+        if len(vals) == len(titles) + 1 and vals[3] in ARROWS:
+            del vals[3]
+        assert len(vals) == len(titles), line
+        row = {t: v.strip() for t, v in zip(titles, vals)}
+        assert row["No."] == ref[0]
+        for (title, (field, _)), want in zip(custom.items(), ref[1:]):
+            got = row[title]
+            if field == "sqlnet.time" and want:
+                assert float(got) == pytest.approx(float(want), abs=1e-9), (title, line)
+            else:
+                assert got == want, (title, field, line)
+        if row["Rows"]:
+            by_stmt_rows[row["SQL"]] += int(row["Rows"])
+        if row["Fetch rows"]:
+            by_stmt_fetch[row["SQL"]].append(int(row["Fetch rows"]))
+    # the columns reproduce the manifest, statement by statement
+    want_rows = defaultdict(int)
+    want_fetch = defaultdict(list)
+    for r in requests(DEMO):
+        if r["sql"]:
+            want_rows[r["sql"]] += r["response"]["rows_sent"]
+            if r["rows_requested"] is not None:
+                want_fetch[r["sql"]].append(r["rows_requested"])
+    stmts = manifest(DEMO)["client"]["report"]["sessions"][0]["statements"]
+    assert len(stmts) == 9
+    for s in stmts:
+        assert by_stmt_rows[s["sql"]] == want_rows[s["sql"]] == s["rows"]
+        assert by_stmt_fetch[s["sql"]] == want_fetch[s["sql"]]
+        assert s["arraysize"] in by_stmt_fetch[s["sql"]]
+
+
+def count(tshark, capture, dfilter):
+    return len(run_profile(tshark, capture, ["-Y", dfilter]).stdout.splitlines())
+
+
+def test_colorfilters_compile(tshark, profile):
+    rules = colorfilters()
+    names = [n for n, _ in rules]
+    assert any("ORA" in n for n in names) and any("encrypted" in n for n in names)
+    for _, expr in rules:
+        for cap in (DEMO, ERROR_CAPTURE):
+            count(tshark, cap, expr)  # compiles and runs without a message
+    expr = dict(rules)
+    errors = [r for r in requests(ERROR_CAPTURE) if r["response"]["ora_error"] not in (None, 0, 1403)]
+    assert errors
+    assert count(tshark, ERROR_CAPTURE, expr["SQL*Net ORA error"]) == len(errors)
+    assert count(tshark, DEMO, expr["SQL*Net ORA error"]) == 0
+    assert count(tshark, DEMO, expr["SQL*Net encrypted (NNE)"]) == 0
+
+
+def test_dfilter_buttons_compile(tshark, profile):
+    b = buttons()
+    assert set(b) == {"Calls", "Small fetches", "Errors", "More data", "Slow", "SQL*Net"}
+    for label, expr in b.items():
+        count(tshark, DEMO, expr)
+    rq = requests(DEMO)
+    assert count(tshark, DEMO, b["Small fetches"]) == \
+        sum(1 for r in rq if r["rows_requested"] is not None and r["rows_requested"] < 50)
+    assert count(tshark, DEMO, b["More data"]) == sum(1 for r in rq if r["response"]["tns_packets"] > 1)
+    assert count(tshark, DEMO, b["Errors"]) == 0
+    errors = [r for r in requests(ERROR_CAPTURE) if r["response"]["ora_error"] not in (None, 0, 1403)]
+    assert count(tshark, ERROR_CAPTURE, b["Errors"]) == len(errors) > 0
+    assert count(tshark, DEMO, b["Calls"]) >= len(rq) - 2  # the first calls may share a frame
+
+
+def test_io_graphs(tshark, profile, registered_fields):
+    rows = uat_rows("io_graphs")
+    assert len(rows) >= 8
+    ys = {}
+    for r in rows:
+        assert len(r) == 9, r  # Wireshark 4.0 io_graphs UAT: 9 columns
+        enabled, name, dfilter, color, style, yaxis, yfield, sma, factor = r
+        assert enabled in ("Enabled", "Disabled")
+        assert re.fullmatch(r"#[0-9A-Fa-f]{6}", color)
+        assert style in IOG_STYLES and yaxis in IOG_YAXIS and sma in IOG_SMA
+        assert int(factor) >= 1
+        if yaxis.endswith("(Y Field)"):
+            assert yfield in registered_fields, yfield
+            ys[yaxis.split("(")[0] + "(" + yfield + ")"] = name
+        if dfilter:
+            count(tshark, DEMO, dfilter)
+    assert rows[0][5] == "Packets" and rows[0][2] == ""  # all packets
+    for want in ("SUM(sqlnet.rows)", "AVG(sqlnet.fetch.rows)", "MAX(sqlnet.fetch.rows)",
+                 "AVG(sqlnet.response.packets)", "MAX(sqlnet.time)", "AVG(sqlnet.sdu_fill)",
+                 "SUM(sqlnet.length)"):
+        assert want in ys, want
+    # the same calculations with tshark's io,stat over the whole capture
+    calcs = ["SUM(sqlnet.rows)sqlnet.rows", "MAX(sqlnet.fetch.rows)sqlnet.fetch.rows",
+             "COUNT(sqlnet.fetch.rows)sqlnet.fetch.rows"]
+    out = run_profile(tshark, DEMO, ["-q", "-z", "io,stat,0," + ",".join(calcs)]).stdout
+    line = [l for l in out.splitlines() if "<>" in l][0]
+    nums = [int(v) for v in re.findall(r"\|\s*(\d+)\s*(?=\|)", line.split("<>")[1])]
+    rq = requests(DEMO)
+    assert nums == [sum(r["response"]["rows_sent"] for r in rq),
+                    max(r["rows_requested"] or 0 for r in rq),
+                    sum(1 for r in rq if r["rows_requested"] is not None)]
