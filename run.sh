@@ -57,6 +57,8 @@ setup_test_deps() {
   if [ -f "$ROOT/testgen/setup.sh" ]; then
     PYTHON="$VENV/bin/python" bash "$ROOT/testgen/setup.sh"
   fi
+  # The GUI smoke test runs the real Wireshark under Xvfb.
+  as_root bash "$ROOT/scripts/setup_gui.sh"
 }
 
 build() {
@@ -86,6 +88,7 @@ report() {
 case "${1:-demo}" in
   demo)
     install_plugin
+    bash "$ROOT/scripts/install_profile.sh"
     setup_python
     log "report on $DEMO_CAPTURE"
     report "$DEMO_CAPTURE"
