@@ -164,6 +164,30 @@ struct_align(ttc_rd_t *r, gint base, gint align)
     ttc_rd_skip(r, (align - rel % align) % align);
 }
 
+/* Batch error codes or offsets: a count, then (when non-zero) a marker byte;
+ * a 0xFE marker puts a 4-byte chunk length before every element and a
+ * terminating byte after the list.  Elements are ub2 codes or ub4 offsets.
+ * Returns FALSE (and marks the reader bad) for an implausible count. */
+static gboolean
+skip_batch_list(ttc_rd_t *r, guint32 num, gboolean wide)
+{
+    guint8 first;
+    guint32 i;
+
+    if (num > MAX_LIST) { r->bad = TRUE; return FALSE; }
+    if (num == 0)
+        return TRUE;
+    first = ttc_rd_u8(r);
+    for (i = 0; i < num && ttc_rd_ok(r); i++) {
+        if (first == 0xFE)
+            ttc_rd_ub4(r);
+        if (wide) ttc_rd_ub4(r); else ttc_rd_ub2(r);
+    }
+    if (first == 0xFE)
+        ttc_rd_skip(r, 1);
+    return TRUE;
+}
+
 static void
 decode_oer(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, ttc_state_t *st,
            ttc_msg_result_t *res, wmem_allocator_t *scope)
@@ -224,31 +248,11 @@ decode_oer(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, ttc_state_t *st,
         ttc_rd_dalc(r, NULL);
 
     /* batch error codes (native: 4-byte counts) */
-    num = d->native ? ttc_rd_ub4(r) : ttc_rd_ub2(r);
-    if (num > MAX_LIST) { r->bad = TRUE; return; }
-    if (num > 0) {
-        guint8 first = ttc_rd_u8(r);
-        for (i = 0; i < num && ttc_rd_ok(r); i++) {
-            if (first == 0xFE)
-                ttc_rd_ub4(r);
-            ttc_rd_ub2(r);
-        }
-        if (first == 0xFE)
-            ttc_rd_skip(r, 1);
-    }
+    if (!skip_batch_list(r, d->native ? ttc_rd_ub4(r) : ttc_rd_ub2(r), FALSE))
+        return;
     /* batch error offsets */
-    num = ttc_rd_ub4(r);
-    if (num > MAX_LIST) { r->bad = TRUE; return; }
-    if (num > 0) {
-        guint8 first = ttc_rd_u8(r);
-        for (i = 0; i < num && ttc_rd_ok(r); i++) {
-            if (first == 0xFE)
-                ttc_rd_ub4(r);
-            ttc_rd_ub4(r);
-        }
-        if (first == 0xFE)
-            ttc_rd_skip(r, 1);
-    }
+    if (!skip_batch_list(r, ttc_rd_ub4(r), TRUE))
+        return;
     /* batch error messages */
     num = d->native ? ttc_rd_ub4(r) : ttc_rd_ub2(r);
     if (num > MAX_LIST) { r->bad = TRUE; return; }
