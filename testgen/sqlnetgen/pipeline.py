@@ -428,6 +428,10 @@ def build_manifest(scn, mode, mtu, server_addr, port, cfg, reports, stats, pcap:
             "bytes_socket": "everything written/read on the socket incl. CONNECT/ACCEPT",
             "response.packet_lengths": "TNS packets of the response in order, MARKER packets of an "
                                        "error response included",
+            "response.ttc_bytes": "DATA payload of the response after the data flags (Oracle's "
+                                  "'bytes sent via SQL*Net to client')",
+            "response.row_bytes": "row data inside ttc_bytes: 0x07 row messages and the 0x15 bit "
+                                  "vectors before them, RXH excluded",
             "stream_offset": "[first, end) byte offsets of the response in the server->client TCP "
                              "stream (request_stream_offset: client->server)",
             "rows_requested": "row count the client put on the wire as parsed by the server: "

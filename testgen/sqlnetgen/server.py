@@ -569,9 +569,12 @@ class Connection:
         b += b"\x00" + ub4(0x1FE8) + ub4(prefetch) + ub4(prefetch) + b"\x00"
         return bytes(b)
 
-    def rows_block(self, cursor: Cursor, n: int, requested: int, flags: int) -> tuple[bytes, int]:
+    def rows_block(self, cursor: Cursor, n: int, requested: int,
+                   flags: int) -> tuple[bytes, int, int]:
         """RXH followed by up to n rows (RXD, with BVC for suppressed duplicate
-        columns when the table asks for it).  Returns (bytes, rows)."""
+        columns when the table asks for it).  Returns (bytes, rows, row bytes):
+        row bytes are the row data messages (0x07, and 0x15 bit vectors before
+        them), without the RXH."""
         table = cursor.table
         enc = table.encoded_rows()
         ncols = len(table.columns)
@@ -607,10 +610,11 @@ class Connection:
             prev = row
         out += rxh(flags, sum(1 for _ in table.columns) if not first_vector else
                    bin(int.from_bytes(first_vector, "little")).count("1"), requested, first_vector)
-        out += b"".join(parts)
+        row_data = b"".join(parts)
+        out += row_data
         cursor.pos = end
         cursor.last_values = prev
-        return bytes(out), end - start
+        return bytes(out), end - start, len(row_data)
 
     def rpa_execute(self, cursor: Cursor) -> bytes:
         vals = [self.rng.getrandbits(32), 0, cursor.cid, 0, 0, 0]
@@ -784,6 +788,7 @@ class Connection:
             resp = self.send_response(self.oer(error=3115), rec)
         resp.setdefault("markers", False)
         resp.setdefault("rows_sent", 0)
+        resp.setdefault("row_bytes", 0)
         resp.setdefault("cursor", None)
         resp.setdefault("rowcount", None)
         resp.setdefault("ora_error", 0)
@@ -945,8 +950,9 @@ class Connection:
             return "query", tables[name]
         return "query", None
 
-    def _resp_meta(self, cursor: Cursor, rows: int, error: int, msg: str | None) -> dict:
-        return {"rows_sent": rows, "cursor": cursor.cid if cursor else 0,
+    def _resp_meta(self, cursor: Cursor, rows: int, error: int, msg: str | None,
+                   row_bytes: int = 0) -> dict:
+        return {"rows_sent": rows, "row_bytes": row_bytes, "cursor": cursor.cid if cursor else 0,
                 "rowcount": cursor.pos if cursor else 0, "ora_error": error,
                 "ora_message": msg}
 
@@ -967,9 +973,9 @@ class Connection:
             resp = self.send_error_with_markers(prefix + body if prefix else body)
             return resp, self._resp_meta(cursor, 0, code, msg + "\n")
         if n > 0:
-            block, sent = self.rows_block(cursor, n, requested, rxh_flags)
+            block, sent, row_bytes = self.rows_block(cursor, n, requested, rxh_flags)
         else:
-            block, sent = b"", 0
+            block, sent, row_bytes = b"", 0, 0
         error = 1403 if sent < n else 0
         msg = ORA_MESSAGES[1403] + "\n" if error else None
         body = prefix + block
@@ -979,7 +985,7 @@ class Connection:
                          sql_type=3, success_iters=1 if rxh_flags & 0x20 else 0)
         self.stats["rows_sent"] += sent
         resp = self.send_response(body, None)
-        return resp, self._resp_meta(cursor, sent, error, msg)
+        return resp, self._resp_meta(cursor, sent, error, msg, row_bytes)
 
     def do_oall8(self, m: dict, rec: dict):
         self.stats["execute_count"] += 1
