@@ -33,6 +33,10 @@ static int hf_ora_error_msg = -1;
 static int hf_resp_packets = -1;
 static int hf_resp_segments = -1;
 static int hf_resp_bytes = -1;
+static int hf_resp_ttc_bytes = -1;
+static int hf_resp_row_bytes = -1;
+static int hf_req_bytes = -1;
+static int hf_req_ttc_bytes = -1;
 static int hf_time = -1;
 static int hf_time_first = -1;
 static int hf_request_in = -1;
@@ -178,6 +182,8 @@ queue_round_trip(packet_info *pinfo, const sqlnet_session_t *sess, const ttc_res
     rec->resp_packets = resp->packets;
     rec->resp_data_packets = resp->data_packets;
     rec->resp_bytes = resp->bytes;
+    rec->resp_ttc_bytes = resp->ttc_bytes;
+    rec->resp_row_bytes = resp->row_bytes;
     rec->resp_segments = segments;
     rec->largest_packet = resp->largest_packet;
     rec->multi_segment = resp->multi_segment_packet;
@@ -198,6 +204,7 @@ queue_round_trip(packet_info *pinfo, const sqlnet_session_t *sess, const ttc_res
                         req->func == TTC_FN_OALL7;
         rec->req_packets = req->tns_packets;
         rec->req_bytes = req->tns_bytes;
+        rec->req_ttc_bytes = req->ttc_bytes;
         rec->abs_request = req->time;
         nstime_delta(&rec->time, &resp->last_time, &req->time);
         nstime_delta(&rec->time_first, &resp->first_time, &req->time);
@@ -249,7 +256,11 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
                                "TNS packets of this response were cut into several TCP segments "
                                "(SDU above the path MTU?)");
     proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_bytes, tvb, 0, 0, resp->bytes));
+    proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_ttc_bytes, tvb, 0, 0, resp->ttc_bytes));
+    proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_row_bytes, tvb, 0, 0, resp->row_bytes));
     if (req) {
+        proto_item_set_generated(proto_tree_add_uint(tree, hf_req_bytes, tvb, 0, 0, req->tns_bytes));
+        proto_item_set_generated(proto_tree_add_uint(tree, hf_req_ttc_bytes, tvb, 0, 0, req->ttc_bytes));
         nstime_delta(&dt, &resp->last_time, &req->time);
         proto_item_set_generated(proto_tree_add_time(tree, hf_time, tvb, 0, 0, &dt));
         nstime_delta(&dt, &resp->first_time, &req->time);
@@ -321,6 +332,15 @@ metrics_register(int proto)
             "TCP segments with payload that carried this response", HFILL } },
         { &hf_resp_bytes, { "TNS bytes", "sqlnet.response.bytes", FT_UINT32, BASE_DEC, NULL, 0x0,
             "Bytes of the response's TNS packets, headers included", HFILL } },
+        { &hf_resp_ttc_bytes, { "Bytes via SQL*Net", "sqlnet.response.ttc_bytes", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "TTC bytes of the response: DATA payload after the data flags, TNS headers and markers "
+            "excluded (Oracle's \"bytes sent via SQL*Net to client\")", HFILL } },
+        { &hf_resp_row_bytes, { "Row bytes", "sqlnet.response.row_bytes", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Bytes of row data in the response: row data (RXD) and bit vector (BVC) messages", HFILL } },
+        { &hf_req_bytes, { "Request TNS bytes", "sqlnet.request.bytes", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Bytes of the request's TNS packets, headers included", HFILL } },
+        { &hf_req_ttc_bytes, { "Request bytes via SQL*Net", "sqlnet.request.ttc_bytes", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "TTC bytes of the request (Oracle's \"bytes received via SQL*Net from client\")", HFILL } },
         { &hf_time, { "Response time", "sqlnet.time", FT_RELATIVE_TIME, BASE_NONE, NULL, 0x0,
             "From the request to the end of its response", HFILL } },
         { &hf_time_first, { "Time to first response packet", "sqlnet.time.first", FT_RELATIVE_TIME, BASE_NONE, NULL, 0x0,

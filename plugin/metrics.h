@@ -26,8 +26,11 @@ typedef struct sqlnet_tap_rec {
     guint32 rows;              /* rows delivered */
     guint64 rowcount;          /* cumulative row count (OER) */
     guint32 ora_error;
-    guint32 req_packets, req_bytes;
+    guint32 req_packets, req_bytes;  /* TNS packets and bytes, headers included */
+    guint32 req_ttc_bytes;           /* DATA payload after the data flags */
     guint32 resp_packets, resp_data_packets, resp_bytes, resp_segments;
+    guint32 resp_ttc_bytes;          /* Oracle's "bytes sent via SQL*Net to client" */
+    guint32 resp_row_bytes;          /* row data and bit vector messages */
     guint32 largest_packet;
     gboolean multi_segment;    /* a TNS packet of the response spanned TCP segments */
     nstime_t time, time_first; /* request to last / first response packet */

@@ -124,7 +124,7 @@ typedef struct {
     guint32 conversation, execution;
     guint32 array_size;                  /* rows requested by its fetch calls */
     guint32 round_trips, packets, segments;
-    guint64 rows, bytes_to_client, bytes_from_client;
+    guint64 rows, bytes_to_client, bytes_from_client;   /* TTC bytes (Oracle's definition) */
     double time_ms;
 } exec_stats_t;
 
@@ -134,8 +134,9 @@ typedef struct {
     char *sql;
     GArray *execs;                       /* exec_stats_t, in order of appearance */
     guint32 executions, fetch_calls, round_trips, more_data, incomplete;
-    guint64 rows, bytes_to_client, bytes_from_client, segments_to_client;
-    guint64 packets_to_client;
+    guint64 rows, bytes_to_client, bytes_from_client;   /* TTC bytes (Oracle's definition) */
+    guint64 tns_to_client, tns_from_client;             /* TNS packets, headers included */
+    guint64 row_bytes, segments_to_client, packets_to_client;
     double time_sum, time_max;           /* ms */
     GArray *array_sizes;                 /* distinct rows-requested values */
 } stmt_stats_t;
@@ -189,8 +190,11 @@ stmt_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_, cons
     if (rec->func == TTC_FN_FETCH)
         s->fetch_calls++;
     s->rows += rec->rows;
-    s->bytes_to_client += rec->resp_bytes;
-    s->bytes_from_client += rec->req_bytes;
+    s->bytes_to_client += rec->resp_ttc_bytes;
+    s->bytes_from_client += rec->req_ttc_bytes;
+    s->tns_to_client += rec->resp_bytes;
+    s->tns_from_client += rec->req_bytes;
+    s->row_bytes += rec->resp_row_bytes;
     s->packets_to_client += rec->resp_packets;
     s->segments_to_client += rec->resp_segments;
     if (rec->resp_data_packets > 1)
@@ -222,8 +226,8 @@ stmt_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_, cons
         if (e) {
             e->round_trips++;
             e->rows += rec->rows;
-            e->bytes_to_client += rec->resp_bytes;
-            e->bytes_from_client += rec->req_bytes;
+            e->bytes_to_client += rec->resp_ttc_bytes;
+            e->bytes_from_client += rec->req_ttc_bytes;
             e->packets += rec->resp_packets;
             e->segments += rec->resp_segments;
             if (rec->complete)
@@ -278,8 +282,9 @@ stmt_draw(void *tapdata)
 
     printf("\n================================================================================\n");
     printf("SQL*Net statements (wire AUTOTRACE)%s%s\n", r->filter ? "  filter: " : "", r->filter ? r->filter : "");
-    printf("Oracle's definitions: a round trip is one client call and its response; bytes are\n"
-           "TNS packet bytes (headers included) sent to / received from the client.\n");
+    printf("Oracle's definitions: a round trip is one client call and its response; bytes via\n"
+           "SQL*Net are the TTC bytes (TNS DATA payload after the data flags, headers and markers\n"
+           "excluded); TNS bytes include the headers (the TCP payload).\n");
     printf("================================================================================\n");
     for (i = 0; i < r->order->len; i++) {
         stmt_stats_t *s = (stmt_stats_t *)g_ptr_array_index(r->order, i);
@@ -296,6 +301,10 @@ stmt_draw(void *tapdata)
         printf("  %-48s %12u\n", "SQL*Net roundtrips to/from client", s->round_trips);
         printf("  %-48s %12" G_GUINT64_FORMAT "\n", "bytes sent via SQL*Net to client", s->bytes_to_client);
         printf("  %-48s %12" G_GUINT64_FORMAT "\n", "bytes received via SQL*Net from client", s->bytes_from_client);
+        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TNS bytes to client (TCP payload)", s->tns_to_client);
+        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TNS bytes from client (TCP payload)", s->tns_from_client);
+        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "row data bytes to client", s->row_bytes);
+        printf("  %-48s %12.1f\n", "row data bytes per row", s->rows ? (double)s->row_bytes / s->rows : 0.0);
         printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TNS packets to client", s->packets_to_client);
         printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TCP segments to client", s->segments_to_client);
         printf("  %-48s %12s\n", "array sizes seen (rows requested per call)", sizes->len ? sizes->str : "-");

@@ -26,6 +26,14 @@
 #define TNS_HDR_LEN         8
 #define TNS_DATA_HDR_LEN    10
 
+/* Payload of a DATA packet after its 2-byte data flags: what Oracle counts as
+ * "bytes sent via SQL*Net" (TNS headers are not counted). */
+static inline guint32
+tns_data_bytes(guint32 tns_len)
+{
+    return tns_len > TNS_DATA_HDR_LEN ? tns_len - TNS_DATA_HDR_LEN : 0;
+}
+
 /* Versions that change the wire format. */
 #define TNS_VERSION_MIN_LARGE_SDU  315   /* 32-bit lengths after ACCEPT; SDU at ACCEPT 32 */
 #define TNS_VERSION_MIN_FLAGS2     318   /* ACCEPT flags2 at offset 41 */

@@ -128,6 +128,7 @@ typedef struct ttc_request {
     const char *sql;           /* SQL text sent with this call */
     const char *stmt_sql;      /* statement the call belongs to (cursor's SQL) */
     guint32 tns_packets, tns_bytes, segments;
+    guint32 ttc_bytes;         /* DATA payload after the data flags */
     struct ttc_response *response;
     struct ttc_response *closed;   /* previous response this request cut short */
     guint32 execution;             /* statement execution this call belongs to (0 = none) */
@@ -141,7 +142,9 @@ typedef struct ttc_response {
     nstime_t last_time;
     guint32 packets, bytes;    /* TNS packets and bytes (markers included) */
     guint32 data_packets, markers;
+    guint32 ttc_bytes;         /* DATA payload after the data flags ("bytes via SQL*Net") */
     guint32 rows;              /* row data messages */
+    guint32 row_bytes;         /* bytes of row data (RXD) and bit vector (BVC) messages */
     gboolean has_oer;
     guint32 cursor;
     guint64 rowcount;

@@ -368,6 +368,7 @@ ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
         req->time = pinfo->abs_ts;
         req->tns_packets++;
         req->tns_bytes += tns_len;
+        req->ttc_bytes += tns_data_bytes(tns_len);
         return;
     }
     if (type != TNS_TYPE_DATA && type != TNS_TYPE_MARKER)
@@ -375,10 +376,12 @@ ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
     resp = open_response(ts, pinfo);
     resp->packets++;
     resp->bytes += tns_len;
-    if (type == TNS_TYPE_MARKER)
+    if (type == TNS_TYPE_MARKER) {
         resp->markers++;
-    else
+    } else {
         resp->data_packets++;
+        resp->ttc_bytes += tns_data_bytes(tns_len);
+    }
     if (tns_len > resp->largest_packet)
         resp->largest_packet = tns_len;
     resp->last_frame = pinfo->num;     /* provisional until it completes */
@@ -446,7 +449,7 @@ apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
 
 static void
 apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info *pinfo,
-                    ttc_msg_result_t *res, const ttc_state_t *st, ttc_pdu_rec_t *rec)
+                    ttc_msg_result_t *res, gint msg_len, const ttc_state_t *st, ttc_pdu_rec_t *rec)
 {
     ttc_response_t *resp = ts->resp;
     ttc_request_t *req;
@@ -458,6 +461,8 @@ apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
     req = resp->req;
     if (res->row)
         resp->rows++;
+    if ((res->type == TTC_MSG_ROW_DATA || res->type == TTC_MSG_BIT_VECTOR) && msg_len > 0)
+        resp->row_bytes += (guint32)msg_len;
     if (st->describe)
         resp->describe = st->describe;
     if (res->has_oer) {
@@ -532,7 +537,7 @@ decode_range(tvbuff_t *tvb, gint off, gint end, ttc_state_t *st, proto_tree *tre
             if (dir == SQLNET_TO_SERVER)
                 apply_client_result(ts, sess, pinfo, &res, rec);
             else
-                apply_server_result(ts, sess, pinfo, &res, st, rec);
+                apply_server_result(ts, sess, pinfo, &res, r.off - off, st, rec);
             st->dialect = ts->dialect_ptr;
         }
         off = r.off;

@@ -54,7 +54,10 @@ def sdu_points(tshark, captures):
     for cap in captures:
         fetch_calls = set(tshark_cmd(tshark, cap, ["-Y", "sqlnet.call == 5", "-T", "fields",
                                                    "-e", "frame.number"]).split())
-        out = tshark_cmd(tshark, cap, ["-Y", "sqlnet.rows", "-T", "fields", "-e", "sqlnet.sdu",
+        # A frame can carry several TNS packets, each with its own sqlnet tree:
+        # take the first occurrence of each field (the one with the response).
+        out = tshark_cmd(tshark, cap, ["-Y", "sqlnet.rows", "-T", "fields", "-E", "occurrence=f",
+                                       "-e", "sqlnet.sdu",
                                        "-e", "sqlnet.rows", "-e", "sqlnet.response.packets",
                                        "-e", "sqlnet.response.segments", "-e", "sqlnet.request_in"])
         agg = defaultdict(lambda: [0, 0, 0])
@@ -88,7 +91,7 @@ def plot_arraysize(rows, path):
     x = [r["array_size"] for r in rows]
     fig, axes = plt.subplots(1, 3, figsize=(13, 4))
     for ax, key, label in zip(axes, ("round_trips", "bytes_to_client", "time_ms"),
-                              ("SQL*Net round trips", "bytes sent to client (TNS)", "response time (ms)")):
+                              ("SQL*Net round trips", "bytes sent via SQL*Net to client", "response time (ms)")):
         ax.plot(x, [r[key] for r in rows], marker="o")
         ax.set_xscale("log")
         if key == "round_trips":

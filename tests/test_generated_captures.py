@@ -16,7 +16,8 @@ from tshark import TEST_CAPTURES
 
 FIELDS = ["frame.number", "tcp.srcport", "sqlnet.call", "sqlnet.fetch.rows", "sqlnet.rows", "sqlnet.rowcount",
           "sqlnet.ora_error", "sqlnet.response.packets", "sqlnet.response.bytes",
-          "sqlnet.response.segments", "sqlnet.sdu", "sqlnet.request_in"]
+          "sqlnet.response.segments", "sqlnet.sdu", "sqlnet.request_in", "sqlnet.response.ttc_bytes",
+          "sqlnet.response.row_bytes", "sqlnet.request.bytes", "sqlnet.request.ttc_bytes"]
 
 
 def manifests():
@@ -75,7 +76,13 @@ def test_response_metrics(tshark, manifest):
     for conn, req, resp in calls(manifest):
         g = got[resp["last_frame"]]
         want = {"sqlnet.rows": resp["rows_sent"], "sqlnet.response.packets": resp["tns_packets"],
-                "sqlnet.response.bytes": resp["tns_bytes"], "sqlnet.response.segments": resp["tcp_segments"]}
+                "sqlnet.response.bytes": resp["tns_bytes"], "sqlnet.response.segments": resp["tcp_segments"],
+                "sqlnet.response.ttc_bytes": resp["ttc_bytes"],
+                "sqlnet.request.bytes": req["request_tns_bytes"],
+                # the request's DATA payload: its TNS bytes less 8 header + 2 flag bytes per packet
+                "sqlnet.request.ttc_bytes": req["request_tns_bytes"] - 10 * req["request_tns_packets"]}
+        if "row_bytes" in resp:
+            want["sqlnet.response.row_bytes"] = resp["row_bytes"]
         if resp.get("rowcount") is not None:
             want["sqlnet.rowcount"] = resp["rowcount"]
             want["sqlnet.ora_error"] = resp["ora_error"]

@@ -1,8 +1,8 @@
 """-z sqlnet,stmt / srt / tree against the generator's manifests.
 
-The scripted server counts every request it answered, the rows and TNS bytes
-it sent and the TNS bytes it received; those counters, not sqlnet's own
-output, are the expected values.
+The scripted server counts every request it answered, the rows, TTC, row data
+and TNS bytes it sent and the TNS bytes it received; those counters, not
+sqlnet's own output, are the expected values.
 """
 import re
 from collections import Counter, defaultdict
@@ -51,8 +51,12 @@ def expected_by_statement(manifest):
         e = exp[key]
         e["round trips"] += 1
         e["rows"] += resp["rows_sent"]
-        e["to client"] += resp["tns_bytes"]
-        e["from client"] += req["request_tns_bytes"]
+        # Oracle's "bytes via SQL*Net": the DATA payload, TNS headers excluded
+        e["to client"] += resp["ttc_bytes"]
+        e["from client"] += req["request_tns_bytes"] - 10 * req["request_tns_packets"]
+        e["tns to client"] += resp["tns_bytes"]
+        e["tns from client"] += req["request_tns_bytes"]
+        e["row bytes"] += resp["row_bytes"]
         e["fetch calls"] += req.get("func_code") == 5
     return exp
 
@@ -70,6 +74,9 @@ def test_stmt_report(tshark, manifest):
         assert int(g["fetch calls"]) == e["fetch calls"], sql
         assert int(g["bytes sent via SQL*Net to client"]) == e["to client"], sql
         assert int(g["bytes received via SQL*Net from client"]) == e["from client"], sql
+        assert int(g["TNS bytes to client (TCP payload)"]) == e["tns to client"], sql
+        assert int(g["TNS bytes from client (TCP payload)"]) == e["tns from client"], sql
+        assert int(g["row data bytes to client"]) == e["row bytes"], sql
 
 
 @pytest.mark.parametrize("manifest", MANIFESTS)
@@ -81,7 +88,7 @@ def test_stmt_totals_match_server_counters(tshark, manifest):
     assert rows == sum(c["stats"]["rows_sent"] for c in manifest["connections"])
     # The server's bytes_sent_tns also counts non-TTC packets (ANO replies),
     # which it reports separately as other_sent_tns_bytes.
-    sent = sum(int(g["bytes sent via SQL*Net to client"]) for g in got.values())
+    sent = sum(int(g["TNS bytes to client (TCP payload)"]) for g in got.values())
     assert sent == sum(c["stats"]["bytes_sent_tns"] - c["stats"].get("other_sent_tns_bytes", 0)
                        for c in manifest["connections"])
 
