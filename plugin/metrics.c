@@ -35,6 +35,7 @@ static int hf_resp_segments = -1;
 static int hf_resp_bytes = -1;
 static int hf_resp_ttc_bytes = -1;
 static int hf_resp_row_bytes = -1;
+static int hf_resp_bvc_bytes = -1;
 static int hf_req_bytes = -1;
 static int hf_req_ttc_bytes = -1;
 static int hf_time = -1;
@@ -43,6 +44,7 @@ static int hf_request_in = -1;
 static int hf_response_in = -1;
 static int hf_resp_cursor = -1;
 static int hf_req_func = -1;
+static int hf_execution = -1;
 
 static expert_field ei_small_fetch = EI_INIT;
 static expert_field ei_more_data = EI_INIT;
@@ -149,6 +151,8 @@ add_request(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const ttc_reque
         proto_item_set_generated(pi);
         col_append_fstr(pinfo->cinfo, COL_INFO, " rows=%u", req->fetch_rows);
     }
+    if (req->execution)
+        proto_item_set_generated(proto_tree_add_uint(tree, hf_execution, tvb, 0, 0, req->execution));
     if (req->stmt_sql && req->stmt_sql != req->sql) {
         pi = proto_tree_add_string(tree, hf_stmt_sql, tvb, 0, 0, req->stmt_sql);
         proto_item_set_generated(pi);
@@ -184,6 +188,7 @@ queue_round_trip(packet_info *pinfo, const sqlnet_session_t *sess, const ttc_res
     rec->resp_bytes = resp->bytes;
     rec->resp_ttc_bytes = resp->ttc_bytes;
     rec->resp_row_bytes = resp->row_bytes;
+    rec->resp_bvc_bytes = resp->bvc_bytes;
     rec->resp_segments = segments;
     rec->largest_packet = resp->largest_packet;
     rec->multi_segment = resp->multi_segment_packet;
@@ -258,9 +263,12 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
     proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_bytes, tvb, 0, 0, resp->bytes));
     proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_ttc_bytes, tvb, 0, 0, resp->ttc_bytes));
     proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_row_bytes, tvb, 0, 0, resp->row_bytes));
+    proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_bvc_bytes, tvb, 0, 0, resp->bvc_bytes));
     if (req) {
         proto_item_set_generated(proto_tree_add_uint(tree, hf_req_bytes, tvb, 0, 0, req->tns_bytes));
         proto_item_set_generated(proto_tree_add_uint(tree, hf_req_ttc_bytes, tvb, 0, 0, req->ttc_bytes));
+        if (req->execution)
+            proto_item_set_generated(proto_tree_add_uint(tree, hf_execution, tvb, 0, 0, req->execution));
         nstime_delta(&dt, &resp->last_time, &req->time);
         proto_item_set_generated(proto_tree_add_time(tree, hf_time, tvb, 0, 0, &dt));
         nstime_delta(&dt, &resp->first_time, &req->time);
@@ -315,6 +323,9 @@ metrics_register(int proto)
             "OALL8 prefetch rows or execution count (the array size)", HFILL } },
         { &hf_req_func, { "Call", "sqlnet.call", FT_UINT8, BASE_DEC, VALS(ttc_function_vals), 0x0,
             "Main function of the request", HFILL } },
+        { &hf_execution, { "Execution", "sqlnet.execution", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Statement execution this call or response belongs to, numbered per conversation: an execute "
+            "call starts one, the fetches of its cursor continue it", HFILL } },
         { &hf_stmt_sql, { "SQL", "sqlnet.sql", FT_STRING, BASE_NONE, NULL, 0x0,
             "SQL text of the statement this call or response belongs to", HFILL } },
         { &hf_rows, { "Rows delivered", "sqlnet.rows", FT_UINT32, BASE_DEC, NULL, 0x0,
@@ -337,6 +348,9 @@ metrics_register(int proto)
             "excluded (Oracle's \"bytes sent via SQL*Net to client\")", HFILL } },
         { &hf_resp_row_bytes, { "Row bytes", "sqlnet.response.row_bytes", FT_UINT32, BASE_DEC, NULL, 0x0,
             "Bytes of row data in the response: row data (RXD) and bit vector (BVC) messages", HFILL } },
+        { &hf_resp_bvc_bytes, { "Bit vector bytes", "sqlnet.response.bvc_bytes", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Bytes of bit vector (BVC) messages in the response: the column-suppression vectors the server "
+            "puts in front of rows that repeat values of the row before (part of the row bytes)", HFILL } },
         { &hf_req_bytes, { "Request TNS bytes", "sqlnet.request.bytes", FT_UINT32, BASE_DEC, NULL, 0x0,
             "Bytes of the request's TNS packets, headers included", HFILL } },
         { &hf_req_ttc_bytes, { "Request bytes via SQL*Net", "sqlnet.request.ttc_bytes", FT_UINT32, BASE_DEC, NULL, 0x0,

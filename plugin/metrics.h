@@ -31,6 +31,7 @@ typedef struct sqlnet_tap_rec {
     guint32 resp_packets, resp_data_packets, resp_bytes, resp_segments;
     guint32 resp_ttc_bytes;          /* Oracle's "bytes sent via SQL*Net to client" */
     guint32 resp_row_bytes;          /* row data and bit vector messages */
+    guint32 resp_bvc_bytes;          /* the bit vector messages alone */
     guint32 largest_packet;
     gboolean multi_segment;    /* a TNS packet of the response spanned TCP segments */
     nstime_t time, time_first; /* request to last / first response packet */

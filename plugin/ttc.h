@@ -145,6 +145,7 @@ typedef struct ttc_response {
     guint32 ttc_bytes;         /* DATA payload after the data flags ("bytes via SQL*Net") */
     guint32 rows;              /* row data messages */
     guint32 row_bytes;         /* bytes of row data (RXD) and bit vector (BVC) messages */
+    guint32 bvc_bytes;         /* the bit vector messages alone */
     gboolean has_oer;
     guint32 cursor;
     guint64 rowcount;

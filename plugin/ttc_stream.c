@@ -463,6 +463,8 @@ apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
         resp->rows++;
     if ((res->type == TTC_MSG_ROW_DATA || res->type == TTC_MSG_BIT_VECTOR) && msg_len > 0)
         resp->row_bytes += (guint32)msg_len;
+    if (res->type == TTC_MSG_BIT_VECTOR && msg_len > 0)
+        resp->bvc_bytes += (guint32)msg_len;
     if (st->describe)
         resp->describe = st->describe;
     if (res->has_oer) {

@@ -17,7 +17,8 @@ from tshark import TEST_CAPTURES
 FIELDS = ["frame.number", "tcp.srcport", "sqlnet.call", "sqlnet.fetch.rows", "sqlnet.rows", "sqlnet.rowcount",
           "sqlnet.ora_error", "sqlnet.response.packets", "sqlnet.response.bytes",
           "sqlnet.response.segments", "sqlnet.sdu", "sqlnet.request_in", "sqlnet.response.ttc_bytes",
-          "sqlnet.response.row_bytes", "sqlnet.request.bytes", "sqlnet.request.ttc_bytes"]
+          "sqlnet.response.row_bytes", "sqlnet.request.bytes", "sqlnet.request.ttc_bytes",
+          "sqlnet.response.bvc_bytes"]
 
 
 def manifests():
@@ -83,6 +84,7 @@ def test_response_metrics(tshark, manifest):
                 "sqlnet.request.ttc_bytes": req["request_tns_bytes"] - 10 * req["request_tns_packets"]}
         if "row_bytes" in resp:
             want["sqlnet.response.row_bytes"] = resp["row_bytes"]
+            want["sqlnet.response.bvc_bytes"] = resp["bvc_bytes"]
         if resp.get("rowcount") is not None:
             want["sqlnet.rowcount"] = resp["rowcount"]
             want["sqlnet.ora_error"] = resp["ora_error"]
@@ -108,7 +110,9 @@ def test_negotiated_sdu(tshark, manifest):
     got = by_frame(tshark, TEST_CAPTURES / manifest["capture"])
     for conn in manifest["connections"]:
         for conn_, req, resp in calls({"connections": [conn]}):
-            assert got[resp["last_frame"]]["sqlnet.sdu"] == [str(conn["negotiated_sdu"])]
+            # one value per TNS packet in the frame (a frame can carry several)
+            sdus = got[resp["last_frame"]]["sqlnet.sdu"]
+            assert sdus and set(sdus) == {str(conn["negotiated_sdu"])}
 
 
 @pytest.mark.parametrize("manifest", MANIFESTS)
@@ -134,3 +138,36 @@ def test_fetch_size_matches_client_setting(tshark, manifest):
     if client["driver"].startswith("node"):
         allowed |= {a - (client.get("prefetchrows") or 0) for a in arraysizes}
     assert sizes <= allowed, (sizes, allowed)
+
+
+@pytest.mark.parametrize("manifest", MANIFESTS)
+def test_execution_numbers(tshark, manifest):
+    """sqlnet.execution: an execute call (OALL8 with the execute option, 0x4E)
+    starts the next execution of the conversation, the cursor's fetches share it."""
+    fields = ["frame.number", "sqlnet.execution"]
+    got = defaultdict(list)
+    for row in tshark.fields(TEST_CAPTURES / manifest["capture"], fields, display_filter="sqlnet.execution"):
+        got[int(row[0])] += row[1].split(",")
+    problems, checked = [], 0
+    for conn in manifest["connections"]:
+        executions, by_cursor = 0, {}
+        for req in conn["requests"]:
+            resp = req.get("response") or {}
+            fc = req.get("func_code")
+            want = None
+            if (fc == 94 and (req.get("options") or 0) & 0x20) or fc == 78:
+                executions += 1
+                want = executions
+                cursor = req.get("cursor") or resp.get("cursor")
+                if cursor:
+                    by_cursor[cursor] = executions
+                if resp.get("cursor"):
+                    by_cursor[resp["cursor"]] = executions
+            elif fc in (5, 94) and req.get("cursor") in by_cursor:
+                want = by_cursor[req["cursor"]]
+            if want is not None and resp.get("last_frame"):
+                checked += 1
+                if set(got[resp["last_frame"]]) != {str(want)}:
+                    problems.append((req["index"], req["function"], want, got[resp["last_frame"]]))
+    assert problems == []
+    assert checked or not any(r.get("sql") for c in manifest["connections"] for r in c["requests"])

@@ -432,6 +432,7 @@ def build_manifest(scn, mode, mtu, server_addr, port, cfg, reports, stats, pcap:
                                   "'bytes sent via SQL*Net to client')",
             "response.row_bytes": "row data inside ttc_bytes: 0x07 row messages and the 0x15 bit "
                                   "vectors before them, RXH excluded",
+            "response.bvc_bytes": "the 0x15 bit vector messages inside row_bytes",
             "stream_offset": "[first, end) byte offsets of the response in the server->client TCP "
                              "stream (request_stream_offset: client->server)",
             "rows_requested": "row count the client put on the wire as parsed by the server: "

@@ -570,11 +570,12 @@ class Connection:
         return bytes(b)
 
     def rows_block(self, cursor: Cursor, n: int, requested: int,
-                   flags: int) -> tuple[bytes, int, int]:
+                   flags: int) -> tuple[bytes, int, int, int]:
         """RXH followed by up to n rows (RXD, with BVC for suppressed duplicate
-        columns when the table asks for it).  Returns (bytes, rows, row bytes):
-        row bytes are the row data messages (0x07, and 0x15 bit vectors before
-        them), without the RXH."""
+        columns when the table asks for it).  Returns (bytes, rows, row bytes,
+        bit vector bytes): row bytes are the row data messages (0x07, and the
+        0x15 bit vector messages before them), without the RXH; bit vector
+        bytes are the 0x15 messages alone."""
         table = cursor.table
         enc = table.encoded_rows()
         ncols = len(table.columns)
@@ -584,6 +585,7 @@ class Connection:
         prev = cursor.last_values
         first_vector = b""
         parts = []
+        bvc_bytes = 0
         bvc_active = False
         for i in range(start, end):
             row = enc[i]
@@ -605,7 +607,9 @@ class Connection:
                     first_vector = bytes(vec)
                     parts.append(body)
                 else:
-                    parts.append(b"\x15" + ub2(sum(present)) + bytes(vec) + body)
+                    bvc = b"\x15" + ub2(sum(present)) + bytes(vec)
+                    bvc_bytes += len(bvc)
+                    parts.append(bvc + body)
                 bvc_active = True
             prev = row
         out += rxh(flags, sum(1 for _ in table.columns) if not first_vector else
@@ -614,7 +618,7 @@ class Connection:
         out += row_data
         cursor.pos = end
         cursor.last_values = prev
-        return bytes(out), end - start, len(row_data)
+        return bytes(out), end - start, len(row_data), bvc_bytes
 
     def rpa_execute(self, cursor: Cursor) -> bytes:
         vals = [self.rng.getrandbits(32), 0, cursor.cid, 0, 0, 0]
@@ -789,6 +793,7 @@ class Connection:
         resp.setdefault("markers", False)
         resp.setdefault("rows_sent", 0)
         resp.setdefault("row_bytes", 0)
+        resp.setdefault("bvc_bytes", 0)
         resp.setdefault("cursor", None)
         resp.setdefault("rowcount", None)
         resp.setdefault("ora_error", 0)
@@ -951,8 +956,8 @@ class Connection:
         return "query", None
 
     def _resp_meta(self, cursor: Cursor, rows: int, error: int, msg: str | None,
-                   row_bytes: int = 0) -> dict:
-        return {"rows_sent": rows, "row_bytes": row_bytes, "cursor": cursor.cid if cursor else 0,
+                   row_bytes: int = 0, bvc_bytes: int = 0) -> dict:
+        return {"rows_sent": rows, "row_bytes": row_bytes, "bvc_bytes": bvc_bytes, "cursor": cursor.cid if cursor else 0,
                 "rowcount": cursor.pos if cursor else 0, "ora_error": error,
                 "ora_message": msg}
 
@@ -973,9 +978,9 @@ class Connection:
             resp = self.send_error_with_markers(prefix + body if prefix else body)
             return resp, self._resp_meta(cursor, 0, code, msg + "\n")
         if n > 0:
-            block, sent, row_bytes = self.rows_block(cursor, n, requested, rxh_flags)
+            block, sent, row_bytes, bvc_bytes = self.rows_block(cursor, n, requested, rxh_flags)
         else:
-            block, sent, row_bytes = b"", 0, 0
+            block, sent, row_bytes, bvc_bytes = b"", 0, 0, 0
         error = 1403 if sent < n else 0
         msg = ORA_MESSAGES[1403] + "\n" if error else None
         body = prefix + block
@@ -985,7 +990,7 @@ class Connection:
                          sql_type=3, success_iters=1 if rxh_flags & 0x20 else 0)
         self.stats["rows_sent"] += sent
         resp = self.send_response(body, None)
-        return resp, self._resp_meta(cursor, sent, error, msg, row_bytes)
+        return resp, self._resp_meta(cursor, sent, error, msg, row_bytes, bvc_bytes)
 
     def do_oall8(self, m: dict, rec: dict):
         self.stats["execute_count"] += 1
