@@ -81,7 +81,7 @@ install_plugin() {
 
 report() {
   local cap="$1"
-  tshark -r "$cap" -q -z sqlnet,stmt -z sqlnet,tree
+  tshark -r "$cap" -q -z sqlnet,stmt -z sqlnet,tree -z sqlnet,advise
   python3 "$ROOT/scripts/report.py" "$@"
 }
 

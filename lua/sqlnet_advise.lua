@@ -1,0 +1,611 @@
+-- sqlnet_advise.lua - array-size and SDU advisor, and the statements window.
+--
+--   tshark -r cap.pcapng -q -z sqlnet,advise[,filter]        (tshark)
+--   Statistics > SQL*Net > Advisor (Lua)                      (Wireshark)
+--   Statistics > SQL*Net > Statements (Lua)                   (Wireshark: wire AUTOTRACE)
+--
+-- From what the capture shows for each statement (rows, bytes per row, per
+-- fetch overhead each way, time per round trip and per byte, SDU, MSS) it
+-- predicts round trips, bytes, TNS packets, TCP segments and elapsed time at
+-- other array sizes and SDUs, and recommends both.
+--
+-- The model (Oracle's own accounting, see README "Advisor"):
+--   fetches(A)     = floor((rows - first) / A) + 1   per execution (the last
+--                    fetch returns the rest and ORA-01403; none when the execute
+--                    call already ended the cursor)
+--   round trips    = round trips outside the fetches + fetches
+--   bytes to client = fixed + per fetch overhead + rows x row bytes
+--                    + bit vectors (one per row after the first of a response)
+--   TNS packets    = per response ceil(bytes / (SDU - 10))
+--   TCP segments   = per TNS packet ceil(length / MSS)
+--   elapsed        = fixed + round trips x time per round trip + bytes x time per byte
+--
+-- Loaded outside Wireshark (no register_stat_cmd_arg), the file returns the
+-- model table so that tests can drive it with published parameters:
+--   local M = dofile("sqlnet_advise.lua")
+--
+-- Runs on Lua 5.2 (Wireshark 4.0) and 5.4.
+--
+-- SPDX-License-Identifier: GPL-2.0-or-later
+
+local M = {}
+
+M.ARRAY_SIZES = { 1, 2, 5, 10, 15, 20, 50, 100, 200, 500, 1000, 2000, 5000 }
+M.SDUS = { 2048, 8192, 32767, 65535, 2097152 }
+M.TNS_DATA_HEADER = 10       -- 8-byte TNS header + 2-byte data flags
+M.MAX_SDU = 2097152
+
+local floor, ceil, max, min = math.floor, math.ceil, math.max, math.min
+
+local function round(x) return floor(x + 0.5) end
+M.round = round
+
+-- Fetch calls one execution needs at array size a for `rem` rows after the
+-- execute call's own.
+function M.fetches(rem, a, ended)
+    if ended then return 0 end
+    return floor(rem / a) + 1
+end
+
+-- TNS packets, TNS bytes and TCP segments of one response of `ttc` bytes.
+function M.packets(ttc, sdu, mss)
+    local room = max(1, sdu - M.TNS_DATA_HEADER)
+    local n = max(1, ceil(ttc / room))
+    local last = ttc - (n - 1) * room + M.TNS_DATA_HEADER
+    local segs = 0
+    if mss and mss > 0 then
+        segs = (n - 1) * ceil(sdu / mss) + ceil(last / mss)
+    end
+    return n, ttc + n * M.TNS_DATA_HEADER, segs
+end
+
+-- Bytes of a TTC universal integer (length byte + big-endian bytes): the
+-- rows-requested count travels in the fetch call and in the row header.
+function M.int_len(n)
+    if n <= 0 then return 1 end
+    local len = 1
+    while n >= 256 and len < 8 do n, len = floor(n / 256), len + 1 end
+    return 1 + len
+end
+
+-- Per-call size change at array size a against the observed one.
+local function width_delta(s, a)
+    if not s.varint or not s.array_size then return 0 end
+    return M.int_len(a) - M.int_len(s.array_size)
+end
+
+-- Bytes of a fetch response with n rows at array size a.
+local function fetch_bytes(s, n, last, a)
+    return (last and s.overhead_last or s.overhead) + width_delta(s, a) + n * s.row_bytes
+        + max(0, n - 1) * s.bvc_bytes
+end
+
+-- Predict one statement at array size a (and SDU / MSS for packets).
+--   s = { execs = { {rem=, ended=}, ... }, min_array=, fixed_rts=, fixed_to=,
+--         fixed_from=, fixed_sizes={...}, row_bytes=, bvc_bytes=, overhead=,
+--         overhead_last=, request_bytes=, t_fixed=, t_rt=, t_byte=,
+--         array_size=, varint= }   (varint: counts are TTC universal integers)
+function M.predict(s, a, sdu, mss)
+    a = max(a, s.min_array or 1)
+    local p = { array_size = a, fetches = 0, to = s.fixed_to, from = s.fixed_from,
+                packets = 0, tns_to = 0, segments = 0 }
+    sdu = sdu or s.sdu or 8192
+    mss = mss or s.mss
+    local function add_response(ttc, count)
+        if count <= 0 then return end
+        local n, tns, segs = M.packets(ttc, sdu, mss)
+        p.packets = p.packets + n * count
+        p.tns_to = p.tns_to + tns * count
+        p.segments = p.segments + segs * count
+    end
+    for _, size in ipairs(s.fixed_sizes or {}) do add_response(size, 1) end
+    for _, e in ipairs(s.execs) do
+        local f = M.fetches(e.rem, a, e.ended)
+        if f > 0 then
+            local last_n = e.rem - (f - 1) * a
+            local full = fetch_bytes(s, a, false, a)
+            local final = fetch_bytes(s, last_n, true, a)
+            p.fetches = p.fetches + f
+            p.to = p.to + (f - 1) * full + final
+            add_response(full, f - 1)
+            add_response(final, 1)
+        end
+    end
+    p.round_trips = s.fixed_rts + p.fetches
+    p.from = p.from + p.fetches * (s.request_bytes + width_delta(s, a))
+    p.elapsed = (s.t_fixed or 0) + p.round_trips * (s.t_rt or 0) + p.to * (s.t_byte or 0)
+    return p
+end
+
+-- Least squares on relative error: elapsed = t_fixed + round trips x t_rt.
+-- points = { {round_trips=, elapsed=}, ... }
+function M.fit_time(points)
+    local s11, s12, s22, s1y, s2y = 0, 0, 0, 0, 0
+    for _, pt in ipairs(points) do
+        local u, v = 1 / pt.elapsed, pt.round_trips / pt.elapsed
+        s11, s12, s22 = s11 + u * u, s12 + u * v, s22 + v * v
+        s1y, s2y = s1y + u, s2y + v
+    end
+    local det = s11 * s22 - s12 * s12
+    if det == 0 then return 0, 0 end
+    return (s1y * s22 - s2y * s12) / det, (s2y * s11 - s1y * s12) / det
+end
+
+-- Smallest SDU that is a whole number of MSS-sized segments and holds one
+-- response of `ttc` bytes (a TNS packet then ends on a full segment).
+function M.sdu_in_step(ttc, mss, max_sdu)
+    max_sdu = max_sdu or M.MAX_SDU
+    if not mss or mss <= 0 then return nil end
+    local k = max(1, ceil((ttc + M.TNS_DATA_HEADER) / mss))
+    local sdu = k * mss
+    if sdu > max_sdu then sdu = floor(max_sdu / mss) * mss end
+    return max(sdu, 512)
+end
+
+-- The array size to recommend: the smallest candidate whose predicted
+-- elapsed time (or, without timing, round trips) is within 10% of the best.
+function M.recommend_array(s, candidates, rows_per_exec)
+    local best, preds = nil, {}
+    for _, a in ipairs(candidates) do
+        local p = M.predict(s, a)
+        preds[#preds + 1] = p
+        local cost = (s.t_rt and s.t_rt > 0) and p.elapsed or p.round_trips
+        if not best or cost < best then best = cost end
+    end
+    for _, p in ipairs(preds) do
+        local cost = (s.t_rt and s.t_rt > 0) and p.elapsed or p.round_trips
+        if cost <= best * 1.10 or p.array_size >= rows_per_exec then
+            return p.array_size
+        end
+    end
+    return candidates[#candidates]
+end
+
+if not register_stat_cmd_arg then
+    return M           -- plain Lua: the model only
+end
+
+-- ---------------------------------------------------------------------------
+-- Collecting round trips from the plugin's fields
+-- ---------------------------------------------------------------------------
+
+local F = {}
+local function field(name) F[name] = Field.new(name) end
+for _, n in ipairs({ "frame.number", "frame.time_epoch", "tcp.stream", "tcp.len", "tcp.srcport", "tcp.flags.syn",
+                     "tcp.options.mss_val", "tcp.options.timestamp.tsval", "sqlnet.direction",
+                     "sqlnet.call", "sqlnet.fetch.rows", "sqlnet.sql", "sqlnet.execution", "sqlnet.rows",
+                     "sqlnet.ora_error", "sqlnet.response.ttc_bytes", "sqlnet.response.row_bytes",
+                     "sqlnet.response.bvc_bytes", "sqlnet.response.bytes", "sqlnet.response.packets",
+                     "sqlnet.response.segments", "sqlnet.request.ttc_bytes", "sqlnet.request.bytes",
+                     "sqlnet.time", "sqlnet.time.first", "sqlnet.request_in", "sqlnet.sdu", "sqlnet.tdu",
+                     "sqlnet.version" }) do
+    field(n)
+end
+
+local function val(name)
+    local fi = F[name]()
+    if not fi then return nil end
+    local v = fi.value
+    if type(v) == "number" or type(v) == "boolean" or type(v) == "string" then return v end
+    return tonumber(tostring(v))      -- NSTime, UInt64, FrameNum
+end
+
+local function num(name, default)
+    local v = val(name)
+    if v == nil then return default end
+    return tonumber(v) or default
+end
+
+local OTHER = "(calls outside a statement: logon, commit, ping ...)"
+
+local function one_line(sql)
+    return (sql:gsub("%s+", " "):gsub("^ ", ""):gsub(" $", ""))
+end
+
+local function new_state()
+    return { requests = {}, rts = {}, streams = {}, order = {}, by_sql = {} }
+end
+
+local function on_packet(st)
+    local frame = num("frame.number")
+    local stream = num("tcp.stream", -1)
+    local c = st.streams[stream]
+    if not c then
+        c = { mss_syn = nil, ts = false, max_server_seg = 0, multi_seg = false }
+        st.streams[stream] = c
+    end
+    if val("tcp.flags.syn") and not F["sqlnet.direction"]() then
+        -- The client's SYN announces what the server may send it.
+        local mss = num("tcp.options.mss_val")
+        if mss and (not c.mss_syn or mss < c.mss_syn) then c.mss_syn = mss end
+        if F["tcp.options.timestamp.tsval"]() then c.ts = true end
+        return
+    end
+    local dir = num("sqlnet.direction")
+    local sport = num("tcp.srcport")
+    if dir == 1 and not c.server_port then c.server_port = sport end
+    if c.server_port and sport == c.server_port then
+        -- every server segment, also those inside a reassembled TNS packet
+        local len = num("tcp.len", 0)
+        if len > c.max_server_seg then c.max_server_seg = len end
+    end
+    if not dir then return end
+    local call, fetch = num("sqlnet.call"), num("sqlnet.fetch.rows")
+    if call or fetch then
+        st.requests[frame] = { call = call, fetch = fetch }
+    end
+    local rows, req = num("sqlnet.rows"), num("sqlnet.request_in")
+    if not (rows and req) then return end
+    local now = num("frame.time_epoch", 0)
+    local t = num("sqlnet.time", 0)
+    local q = st.requests[req] or {}
+    local sql = val("sqlnet.sql")
+    local rt = {
+        stream = stream, execution = num("sqlnet.execution", 0), sql = sql and one_line(sql) or OTHER,
+        call = q.call, fetch = q.fetch, rows = rows, error = num("sqlnet.ora_error", 0),
+        to = num("sqlnet.response.ttc_bytes", 0), row_bytes = num("sqlnet.response.row_bytes", 0),
+        bvc = num("sqlnet.response.bvc_bytes", 0), tns_to = num("sqlnet.response.bytes", 0),
+        packets = num("sqlnet.response.packets", 0), segments = num("sqlnet.response.segments", 0),
+        from = num("sqlnet.request.ttc_bytes", 0), tns_from = num("sqlnet.request.bytes", 0),
+        time = t, first = num("sqlnet.time.first", 0), start = now - t, stop = now, gap = 0,
+        sdu = num("sqlnet.sdu", 0), tdu = num("sqlnet.tdu", 0), version = num("sqlnet.version", 0),
+    }
+    if rt.segments > rt.packets then c.multi_seg = true end
+    -- client time before this request, charged to the previous round trip of
+    -- the same execution (time between executions is the application's)
+    local prev = c.last
+    if prev and prev.execution ~= 0 and prev.execution == rt.execution and rt.start > prev.stop then
+        prev.gap = rt.start - prev.stop
+    end
+    c.last = rt
+    st.rts[#st.rts + 1] = rt
+    local s = st.by_sql[rt.sql]
+    if not s then
+        s = { sql = rt.sql, rts = {} }
+        st.by_sql[rt.sql] = s
+        st.order[#st.order + 1] = s
+    end
+    s.rts[#s.rts + 1] = rt
+end
+
+local function median(t)
+    if #t == 0 then return 0 end
+    table.sort(t)
+    local m = floor((#t + 1) / 2)
+    if #t % 2 == 0 then return (t[m] + t[m + 1]) / 2 end
+    return t[m]
+end
+
+-- Effective MSS of the server's direction for one stream: what the client's
+-- SYN allows (less the timestamp option), else the largest server segment.
+local function stream_mss(c)
+    if not c then return nil, "unknown" end
+    if c.mss_syn then
+        local mss = c.mss_syn - (c.ts and 12 or 0)
+        if c.max_server_seg > mss then return c.max_server_seg, "largest server segment" end
+        return mss, c.ts and "client SYN MSS less timestamps" or "client SYN MSS"
+    end
+    if c.max_server_seg > 0 then
+        return c.max_server_seg, c.multi_seg and "largest server segment" or "largest server segment (lower bound)"
+    end
+    return nil, "unknown"
+end
+
+-- Build the model profile of one statement from its round trips.
+local function profile(st, s)
+    local execs, by_exec = {}, {}
+    local p = { execs = {}, min_array = 1, fixed_rts = 0, fixed_to = 0, fixed_from = 0,
+                fixed_sizes = {}, rows = 0, observed = { round_trips = #s.rts, to = 0, from = 0,
+                packets = 0, tns_to = 0, segments = 0, elapsed = 0, array_sizes = {} },
+                notes = {} }
+    for _, rt in ipairs(s.rts) do
+        local o = p.observed
+        o.to, o.from = o.to + rt.to, o.from + rt.from
+        o.packets, o.tns_to, o.segments = o.packets + rt.packets, o.tns_to + rt.tns_to, o.segments + rt.segments
+        o.elapsed = o.elapsed + rt.time + rt.gap
+        p.rows = p.rows + rt.rows
+        if rt.execution ~= 0 then
+            local key = rt.stream .. ":" .. rt.execution
+            local e = by_exec[key]
+            if not e then
+                e = { rts = {} }
+                by_exec[key] = e
+                execs[#execs + 1] = e
+            end
+            e.rts[#e.rts + 1] = rt
+        else
+            p.fixed_rts = p.fixed_rts + 1
+            p.fixed_to, p.fixed_from = p.fixed_to + rt.to, p.fixed_from + rt.from
+            p.fixed_sizes[#p.fixed_sizes + 1] = rt.to
+        end
+        p.sdu = max(p.sdu or 0, rt.sdu)
+        p.tdu = max(p.tdu or 0, rt.tdu)
+        p.version = max(p.version or 0, rt.version)
+        p.stream = p.stream or rt.stream
+    end
+    local fetch_rows, row_data, bvc, bvc_rows, over, over_n, last, last_n = 0, 0, 0, 0, 0, 0, 0, 0
+    local req_bytes, req_n, first_rts, transfer, transfer_bytes = 0, 0, {}, 0, 0
+    local sizes, seen = {}, {}
+    local undrained = 0
+    for _, e in ipairs(execs) do
+        local ex = e.rts[1]
+        -- the execute call and anything before the first fetch stay fixed
+        p.fixed_rts = p.fixed_rts + 1
+        p.fixed_to, p.fixed_from = p.fixed_to + ex.to, p.fixed_from + ex.from
+        p.fixed_sizes[#p.fixed_sizes + 1] = ex.to
+        local rem, ended = 0, ex.error == 1403
+        for i = 2, #e.rts do
+            local rt = e.rts[i]
+            rem = rem + rt.rows
+            fetch_rows = fetch_rows + rt.rows
+            row_data = row_data + (rt.row_bytes - rt.bvc)
+            if rt.rows > 1 then
+                bvc, bvc_rows = bvc + rt.bvc, bvc_rows + rt.rows - 1
+            end
+            if i == #e.rts and rt.error == 1403 then
+                last, last_n = last + (rt.to - rt.row_bytes), last_n + 1
+            else
+                over, over_n = over + (rt.to - rt.row_bytes), over_n + 1
+            end
+            req_bytes, req_n = req_bytes + rt.from, req_n + 1
+            first_rts[#first_rts + 1] = rt.first + rt.gap
+            transfer = transfer + max(0, rt.time - rt.first)
+            transfer_bytes = transfer_bytes + rt.tns_to
+            if rt.fetch and rt.fetch > 0 and not seen[rt.fetch] then
+                seen[rt.fetch] = true
+                sizes[#sizes + 1] = rt.fetch
+            end
+        end
+        if #e.rts > 1 and e.rts[#e.rts].error ~= 1403 then undrained = undrained + 1 end
+        p.execs[#p.execs + 1] = { rem = rem, ended = ended or #e.rts == 1, rows = ex.rows + rem }
+    end
+    table.sort(sizes)
+    p.observed.array_sizes = sizes
+    p.array_size = sizes[#sizes]
+    -- per row: row data without bit vectors; bit vectors per row after the first
+    if fetch_rows > 0 then
+        p.row_bytes = row_data / fetch_rows
+    else
+        local r, b = 0, 0
+        for _, e in ipairs(execs) do r, b = r + e.rts[1].rows, b + e.rts[1].row_bytes - e.rts[1].bvc end
+        p.row_bytes = r > 0 and b / r or 0
+    end
+    p.bvc_bytes = bvc_rows > 0 and bvc / bvc_rows or 0
+    if over_n > 0 then
+        p.overhead = over / over_n
+    elseif last_n > 0 then
+        p.overhead = last / last_n
+        p.notes[#p.notes + 1] = "one fetch per execution: the overhead of a fetch that does not end the " ..
+            "cursor was not seen, so bytes at smaller array sizes are over-estimated"
+    else
+        p.overhead = 0
+    end
+    p.overhead_last = last_n > 0 and last / last_n or p.overhead
+    p.request_bytes = req_n > 0 and req_bytes / req_n or 0
+    p.varint = true     -- the universal (thin client) encoding; fixed-width native counts do not change
+    if fetch_rows > 0 and bvc_rows == 0 and (p.array_size or 0) <= 1 then
+        p.notes[#p.notes + 1] = "single-row fetches: the cost of bit vectors between rows of one " ..
+            "response is not visible, so bytes at larger array sizes may be under-estimated"
+    end
+    if undrained > 0 then
+        p.notes[#p.notes + 1] = string.format("%d execution(s) stopped fetching before the last row; " ..
+            "predictions assume every row is fetched", undrained)
+    end
+    -- time: per round trip (server first byte + client gap), per byte on the wire
+    p.t_rt = median(first_rts)
+    p.t_byte = transfer_bytes > 0 and transfer / transfer_bytes or 0
+    p.t_fixed = 0
+    local at = M.predict(p, p.array_size or 1)
+    p.t_fixed = p.observed.elapsed - at.elapsed
+    local c = st.streams[p.stream]
+    p.mss, p.mss_source = stream_mss(c)
+    p.multi_seg = c and c.multi_seg
+    return p
+end
+
+-- ---------------------------------------------------------------------------
+-- Rendering
+-- ---------------------------------------------------------------------------
+
+local function fmt_int(x) return string.format("%d", round(x)) end
+local function ms(x) return string.format("%.3f", x * 1000) end
+
+local function advise_statement(out, idx, p, sql)
+    local rows_per_exec = 0
+    for _, e in ipairs(p.execs) do rows_per_exec = max(rows_per_exec, e.rows) end
+    local o = p.observed
+    out[#out + 1] = ""
+    out[#out + 1] = string.format("Statement %d: %s", idx, sql)
+    out[#out + 1] = string.format("  observed: %d execution(s), %s rows, array size %s, %d round trips, " ..
+        "%s bytes to client, %s from client, %d TNS packets, %d TCP segments, %s ms",
+        #p.execs, fmt_int(p.rows), p.array_size and tostring(p.array_size) or "-", o.round_trips,
+        fmt_int(o.to), fmt_int(o.from), o.packets, o.segments, ms(o.elapsed))
+    out[#out + 1] = string.format("  per row %.1f B (+ %.1f B bit vector after the first row of a response); " ..
+        "per fetch %.1f B overhead (%.1f B on the last), %.1f B request", p.row_bytes, p.bvc_bytes,
+        p.overhead, p.overhead_last, p.request_bytes)
+    out[#out + 1] = string.format("  per round trip %s ms; per KB on the wire %s ms; SDU %d, TDU %d, MSS %s (%s)",
+        ms(p.t_rt), ms(p.t_byte * 1024), p.sdu or 0, p.tdu or 0, p.mss and tostring(p.mss) or "?",
+        p.mss_source or "unknown")
+    for _, n in ipairs(p.notes) do out[#out + 1] = "  note: " .. n end
+    if #p.execs == 0 then
+        out[#out + 1] = "  no executions with fetches: nothing to predict"
+        return
+    end
+    local sizes, have = {}, {}
+    for _, a in ipairs(M.ARRAY_SIZES) do sizes[#sizes + 1] = a; have[a] = true end
+    if p.array_size and not have[p.array_size] then sizes[#sizes + 1] = p.array_size end
+    table.sort(sizes)
+    local rec = M.recommend_array(p, sizes, rows_per_exec)
+    out[#out + 1] = "  predicted by array size (rows per fetch call), at the negotiated SDU:"
+    out[#out + 1] = string.format("  %10s %12s %16s %16s %12s %12s %14s", "array size", "round trips",
+        "bytes to client", "bytes from cl.", "TNS packets", "TCP segments", "elapsed (ms)")
+    local now, at_rec
+    for _, a in ipairs(sizes) do
+        local pr = M.predict(p, a)
+        local mark = (a == p.array_size and " observed" or "") .. (a == rec and " recommended" or "")
+        out[#out + 1] = string.format("  %10d %12d %16s %16s %12d %12d %14s%s", a, pr.round_trips,
+            fmt_int(pr.to), fmt_int(pr.from), pr.packets, pr.segments, ms(pr.elapsed), mark)
+        if a == p.array_size then now = pr end
+        if a == rec then at_rec = pr end
+    end
+    if now and at_rec then
+        if rec > p.array_size then
+            out[#out + 1] = string.format("  array size: raise it from %d to %d: %d round trips instead of %d, " ..
+                "about %s ms less (%.0f%%)", p.array_size, rec, at_rec.round_trips, now.round_trips,
+                ms(now.elapsed - at_rec.elapsed),
+                now.elapsed > 0 and 100 * (now.elapsed - at_rec.elapsed) / now.elapsed or 0)
+        else
+            out[#out + 1] = string.format("  array size: %d is enough (a larger one saves less than 10%%)",
+                p.array_size)
+        end
+    end
+    -- SDU
+    local typical = (at_rec or now).to / max(1, (at_rec or now).round_trips)
+    local full = fetch_bytes(p, rec, false, rec)
+    local batch = min(full, p.overhead + rows_per_exec * (p.row_bytes + p.bvc_bytes))
+    typical = max(typical, batch)
+    local max_sdu = (p.version or 0) >= 315 and M.MAX_SDU or 32767
+    local in_step = M.sdu_in_step(batch, p.mss, max_sdu)
+    local flags = {}
+    if p.sdu and p.sdu > 0 then
+        if batch + M.TNS_DATA_HEADER > p.sdu then
+            flags[#flags + 1] = string.format("SDU below the batch size: a %s-byte fetch response needs %d " ..
+                "TNS packets of at most %d bytes (\"more data to client\")", fmt_int(batch),
+                M.packets(batch, p.sdu, p.mss), p.sdu)
+        end
+        if p.mss and p.sdu > p.mss and p.multi_seg then
+            flags[#flags + 1] = string.format("SDU above the MTU: TNS packets of up to %d bytes are cut into " ..
+                "segments of %d bytes (MSS)", p.sdu, p.mss)
+        end
+        if p.tdu and p.tdu > 0 and p.tdu < p.sdu then
+            flags[#flags + 1] = string.format("TDU bottleneck: TDU %d is below the SDU %d, so the " ..
+                "transport writes at most %d bytes at a time", p.tdu, p.sdu, p.tdu)
+        end
+        if p.mss and p.sdu < p.mss and batch + M.TNS_DATA_HEADER > p.sdu then
+            flags[#flags + 1] = string.format("SDU %d below the MSS %d: segments leave capacity unused",
+                p.sdu, p.mss)
+        end
+    end
+    for _, f in ipairs(flags) do out[#out + 1] = "  flag: " .. f end
+    if in_step then
+        out[#out + 1] = string.format("  SDU: %d (%d x MSS %d) holds a %s-byte fetch response in one TNS " ..
+            "packet that ends on a full TCP segment", in_step, round(in_step / p.mss), p.mss, fmt_int(batch))
+    else
+        out[#out + 1] = "  SDU: no MSS known (no handshake, single-segment responses): no SDU advice"
+    end
+    local sdus, seen = {}, {}
+    for _, v in ipairs({ p.sdu, in_step }) do if v and v > 0 and not seen[v] then sdus[#sdus + 1] = v; seen[v] = true end end
+    for _, v in ipairs(M.SDUS) do if v <= max_sdu and not seen[v] then sdus[#sdus + 1] = v; seen[v] = true end end
+    table.sort(sdus)
+    out[#out + 1] = string.format("  predicted by SDU at array size %d:", rec)
+    out[#out + 1] = string.format("  %10s %12s %16s %12s %14s", "SDU", "TNS packets", "TNS bytes to cl.",
+        "TCP segments", "pkts/response")
+    for _, v in ipairs(sdus) do
+        local pr = M.predict(p, rec, v, p.mss)
+        local mark = (v == p.sdu and " negotiated" or "") .. (v == in_step and " in step with the MSS" or "")
+        out[#out + 1] = string.format("  %10d %12d %16s %12s %14.1f%s", v, pr.packets, fmt_int(pr.tns_to),
+            p.mss and tostring(pr.segments) or "-", pr.packets / max(1, pr.round_trips), mark)
+    end
+end
+
+local function render_advice(st, filter)
+    local out = {}
+    out[#out + 1] = "================================================================================"
+    out[#out + 1] = "SQL*Net array-size and SDU advisor" .. (filter and ("  filter: " .. filter) or "")
+    out[#out + 1] = "Model: fetches = floor((rows - first) / array size) + 1 per execution; bytes = fixed +"
+    out[#out + 1] = "per-fetch overhead + rows x row bytes; packets = ceil(bytes / (SDU - 10)) per response;"
+    out[#out + 1] = "elapsed = fixed + round trips x time per round trip + bytes x time per byte."
+    out[#out + 1] = "================================================================================"
+    local n = 0
+    for _, s in ipairs(st.order) do
+        if s.sql ~= OTHER then
+            n = n + 1
+            advise_statement(out, n, profile(st, s), s.sql)
+        end
+    end
+    if n == 0 then out[#out + 1] = "(no statements)" end
+    out[#out + 1] = "================================================================================"
+    return table.concat(out, "\n")
+end
+
+-- The statements window (wire AUTOTRACE, like -z sqlnet,stmt) for the GUI.
+local function render_statements(st)
+    local out = { "SQL*Net statements (wire AUTOTRACE): bytes via SQL*Net are TTC bytes (TNS headers excluded)" }
+    for i, s in ipairs(st.order) do
+        local r = { ex = {}, fetch = 0, rows = 0, to = 0, from = 0, tns_to = 0, tns_from = 0, packets = 0,
+                    segments = 0, time = 0, tmax = 0, more = 0, sizes = {}, seen = {} }
+        local execs = 0
+        for _, rt in ipairs(s.rts) do
+            if rt.execution ~= 0 and not r.ex[rt.stream .. ":" .. rt.execution] then
+                r.ex[rt.stream .. ":" .. rt.execution] = true
+                execs = execs + 1
+            end
+            if rt.call == 5 then r.fetch = r.fetch + 1 end
+            r.rows, r.to, r.from = r.rows + rt.rows, r.to + rt.to, r.from + rt.from
+            r.tns_to, r.tns_from = r.tns_to + rt.tns_to, r.tns_from + rt.tns_from
+            r.packets, r.segments = r.packets + rt.packets, r.segments + rt.segments
+            r.time = r.time + rt.time
+            if rt.time > r.tmax then r.tmax = rt.time end
+            if rt.packets > 1 then r.more = r.more + 1 end
+            if rt.fetch and rt.fetch > 0 and not r.seen[rt.fetch] then
+                r.seen[rt.fetch] = true
+                r.sizes[#r.sizes + 1] = rt.fetch
+            end
+        end
+        table.sort(r.sizes)
+        local sizes = {}
+        for _, v in ipairs(r.sizes) do sizes[#sizes + 1] = tostring(v) end
+        local function line(k, v) out[#out + 1] = string.format("  %-44s %14s", k, v) end
+        out[#out + 1] = ""
+        out[#out + 1] = string.format("Statement %d: %s", i, s.sql)
+        line("executions", tostring(s.sql == OTHER and 0 or execs))
+        line("fetch calls", tostring(r.fetch))
+        line("rows processed", fmt_int(r.rows))
+        line("SQL*Net roundtrips to/from client", tostring(#s.rts))
+        line("bytes sent via SQL*Net to client", fmt_int(r.to))
+        line("bytes received via SQL*Net from client", fmt_int(r.from))
+        line("TNS bytes to / from client", fmt_int(r.tns_to) .. " / " .. fmt_int(r.tns_from))
+        line("TNS packets / TCP segments to client", r.packets .. " / " .. r.segments)
+        line("array sizes seen", #sizes > 0 and table.concat(sizes, ", ") or "-")
+        line("rows per round trip", string.format("%.1f", r.rows / #s.rts))
+        line("response time sum / avg / max (ms)", ms(r.time) .. " / " .. ms(r.time / #s.rts) .. " / " .. ms(r.tmax))
+        line("responses larger than one SDU", tostring(r.more))
+    end
+    if #st.order == 0 then out[#out + 1] = "(no round trips)" end
+    return table.concat(out, "\n")
+end
+
+-- sqlnet packets, SYNs (MSS) and server segments inside reassembled packets
+local LISTEN = "sqlnet || tcp.flags.syn == 1 || tcp.len > 0"
+
+-- tshark: -z sqlnet,advise[,filter]
+local function tshark_advise(arg)
+    local filter = arg and arg:match("^sqlnet,advise,(.+)$") or nil
+    local st = new_state()
+    local tap = Listener.new("frame", filter and
+        ("((" .. filter .. ") && sqlnet) || tcp.flags.syn == 1 || (tcp.len > 0 && !sqlnet)") or LISTEN)
+    function tap.packet() on_packet(st) end
+    function tap.draw() print("\n" .. render_advice(st, filter) .. "\n") end
+    function tap.reset() st = new_state() end
+end
+
+register_stat_cmd_arg("sqlnet,advise", tshark_advise)
+
+if gui_enabled() then
+    local function window(title, render)
+        return function()
+            local win = TextWindow.new(title)
+            local st = new_state()
+            local tap = Listener.new("frame", LISTEN)
+            function tap.packet() on_packet(st) end
+            function tap.draw() win:set(render(st)) end
+            function tap.reset() st = new_state() end
+            win:set_atclose(function() tap:remove() end)
+            retap_packets()
+        end
+    end
+    register_menu("SQL*Net/Advisor (Lua)", window("SQL*Net array-size and SDU advisor", render_advice),
+                  MENU_STAT_UNSORTED)
+    register_menu("SQL*Net/Statements (Lua)", window("SQL*Net statements (wire AUTOTRACE)", render_statements),
+                  MENU_STAT_UNSORTED)
+end

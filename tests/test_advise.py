@@ -1,0 +1,213 @@
+"""The array-size / SDU advisor (lua/sqlnet_advise.lua).
+
+Two sources of truth, neither of them the advisor:
+- the published AUTOTRACE table in ../shared/docs/published-measurements.md
+  section A (SQL*Plus, 624,084 rows): the model, given that table's own
+  parameters, must give its round trips exactly, its bytes within 1% and its
+  elapsed times within 10%;
+- the generator's array-size sweep (test-captures/arraysize_*.json): the
+  advisor run on one capture must predict the round trips the scripted server
+  counted in every other capture exactly, and its bytes within 2%.
+"""
+import json
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from tshark import ROOT, SHARED, TEST_CAPTURES
+
+ADVISOR = ROOT / "lua" / "sqlnet_advise.lua"
+PUBLISHED = SHARED / "docs" / "published-measurements.md"
+SWEEP = [1, 2, 10, 15, 50, 100, 500, 1000, 5000]
+
+
+# ---- the published table --------------------------------------------------
+
+def published_table():
+    if not PUBLISHED.is_file():
+        pytest.skip(f"published measurements not available ({PUBLISHED})")
+    text = PUBLISHED.read_text()
+    section = text.split("## A.")[1].split("## B.")[0]
+    rows = {}
+    for line in section.splitlines():
+        cells = [c.strip().replace(",", "") for c in line.strip().strip("|").split("|")]
+        if len(cells) == 6 and re.fullmatch(r"\d+", cells[0]):
+            a, gets, to, frm, rts, elapsed = cells
+            rows[int(a)] = {"to": int(to), "from": int(frm), "round_trips": int(rts), "elapsed": float(elapsed)}
+    total = re.search(r"([\d,]+) rows", section)
+    assert len(rows) == 11 and total
+    return int(total.group(1).replace(",", "")), rows
+
+
+DRIVER = r"""
+local M = dofile(arg[1])
+local rows, first, min_array = tonumber(arg[2]), tonumber(arg[3]), tonumber(arg[4])
+local payload, per_rt_to = tonumber(arg[5]), tonumber(arg[6])
+local from_fixed, per_rt_from = tonumber(arg[7]), tonumber(arg[8])
+local points = {}
+for i = 9, #arg, 2 do
+    points[#points + 1] = { round_trips = tonumber(arg[i]), elapsed = tonumber(arg[i + 1]) }
+end
+local t_fixed, t_rt = M.fit_time(points)
+-- SQL*Plus: one round trip returns the first row, then fetches of the array size;
+-- every round trip carries the same overhead, every row its share of the payload.
+local s = {
+    execs = { { rem = rows - first, ended = false } }, min_array = min_array,
+    fixed_rts = 1, fixed_to = per_rt_to + first * payload / rows, fixed_from = from_fixed + per_rt_from,
+    fixed_sizes = {}, row_bytes = payload / rows, bvc_bytes = 0,
+    overhead = per_rt_to, overhead_last = per_rt_to, request_bytes = per_rt_from,
+    t_fixed = t_fixed, t_rt = t_rt, t_byte = 0, sdu = 2048,
+}
+for _, a in ipairs({ 1, 5, 10, 15, 50, 100, 200, 300, 400, 500, 1000 }) do
+    local p = M.predict(s, a)
+    print(string.format("%d\t%d\t%.3f\t%.3f\t%.4f", a, p.round_trips, p.to, p.from, p.elapsed))
+end
+"""
+
+
+@pytest.mark.parametrize("lua", ["lua5.2", "lua5.4"])
+def test_published_table(lua, tmp_path):
+    if not shutil.which(lua):
+        pytest.skip(f"{lua} not installed")
+    rows, table = published_table()
+    # The table's parameters, read off the table itself: SQL*Plus returns one
+    # row with the first call and treats array size 1 as 2 (section A's own
+    # observations); the per-round-trip byte overheads and the payload come
+    # from the two extreme rows, the time parameters from a fit of all rows.
+    lo, hi = table[1], table[1000]
+    per_rt_to = (lo["to"] - hi["to"]) / (lo["round_trips"] - hi["round_trips"])
+    payload = hi["to"] - per_rt_to * hi["round_trips"]
+    per_rt_from = (lo["from"] - hi["from"]) / (lo["round_trips"] - hi["round_trips"])
+    from_fixed = hi["from"] - per_rt_from * hi["round_trips"]
+    assert round(per_rt_to) == 86          # "86 bytes per round trip" (section A)
+    points = []
+    for a in sorted(table):
+        points += [str(table[a]["round_trips"]), str(table[a]["elapsed"])]
+    driver = tmp_path / "driver.lua"
+    driver.write_text(DRIVER)
+    proc = subprocess.run([lua, str(driver), str(ADVISOR), str(rows), "1", "2", repr(payload), repr(per_rt_to),
+                           repr(from_fixed), repr(per_rt_from)] + points, capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    got = {}
+    for line in proc.stdout.splitlines():
+        a, rts, to, frm, elapsed = line.split("\t")
+        got[int(a)] = (int(rts), float(to), float(frm), float(elapsed))
+    assert sorted(got) == sorted(table)
+    off_by = {}
+    for a, want in table.items():
+        rts, to, frm, elapsed = got[a]
+        assert rts == want["round_trips"], a
+        assert to == pytest.approx(want["to"], rel=0.01), a
+        assert frm == pytest.approx(want["from"], rel=0.01), a
+        off_by[a] = abs(elapsed - want["elapsed"]) / want["elapsed"]
+    # Elapsed: within 10% for every row but one. The table's arraysize 200 run
+    # (14.76 s) is 3.8 s slower than its neighbours' trend (17.59 s at 100,
+    # 11.00 s at 300): no model linear in round trips puts both it and the
+    # 1000 row within 10% (see README "Advisor").
+    assert {a for a, e in off_by.items() if e > 0.10} == {200}, off_by
+    assert off_by[200] < 0.20
+
+
+# ---- the generated sweep ----------------------------------------------------
+
+def sweep_manifest(a):
+    path = TEST_CAPTURES / f"arraysize_{a}.json"
+    if not path.is_file():
+        pytest.skip(f"{path.name} missing")
+    return json.loads(path.read_text())
+
+
+def measured(a):
+    """What the server counted for the query in capture arraysize_<a>."""
+    m = sweep_manifest(a)
+    reqs = [r for c in m["connections"] for r in c["requests"] if r.get("sql")]
+    return {
+        "round_trips": len(reqs),
+        "rows": sum(r["response"]["rows_sent"] for r in reqs),
+        "to": sum(r["response"]["ttc_bytes"] for r in reqs),
+        "from": sum(r["request_tns_bytes"] - 10 * r["request_tns_packets"] for r in reqs),
+        "packets": sum(r["response"]["tns_packets"] for r in reqs),
+        "segments": sum(r["response"]["tcp_segments"] for r in reqs),
+    }
+
+
+def advise(tshark, capture, *extra):
+    proc = tshark.run(capture, ["-q", "-z", "sqlnet,advise" + "".join("," + e for e in extra)])
+    assert proc.stderr.strip() == "", proc.stderr
+    return proc.stdout
+
+
+def predicted(out):
+    """{array size: (round trips, to client, from client, packets, segments)} of the first statement."""
+    table, on = {}, False
+    for line in out.splitlines():
+        if "predicted by array size" in line:
+            on = True
+            continue
+        if on:
+            m = re.match(r"\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+[\d.]+", line)
+            if m:
+                table[int(m.group(1))] = tuple(int(m.group(i)) for i in range(2, 7))
+            elif table:
+                break
+    return table
+
+
+@pytest.mark.parametrize("a0", [2, 15, 50, 100, 500])
+def test_sweep_predictions(tshark, a0):
+    out = advise(tshark, TEST_CAPTURES / f"arraysize_{a0}.pcapng")
+    table = predicted(out)
+    assert set(SWEEP) <= set(table), out
+    for a in SWEEP:
+        want = measured(a)
+        rts, to, frm, packets, segments = table[a]
+        assert rts == want["round_trips"], (a0, a)
+        assert to == pytest.approx(want["to"], rel=0.02), (a0, a)
+        assert frm == pytest.approx(want["from"], rel=0.02), (a0, a)
+        assert packets == pytest.approx(want["packets"], rel=0.02), (a0, a)
+
+
+def test_observed_line_matches_server(tshark):
+    out = advise(tshark, TEST_CAPTURES / "arraysize_50.pcapng")
+    want = measured(50)
+    m = re.search(r"observed: 1 execution\(s\), (\d+) rows, array size (\d+), (\d+) round trips, (\d+) bytes "
+                  r"to client, (\d+) from client, (\d+) TNS packets, (\d+) TCP segments", out)
+    assert m, out
+    assert [int(x) for x in m.groups()] == [want["rows"], 50, want["round_trips"], want["to"], want["from"],
+                                            want["packets"], want["segments"]]
+    assert re.search(r"^\s+50\s.*observed", out, re.M)
+
+
+def sdu_case(name):
+    m = json.loads((TEST_CAPTURES / f"{name}.json").read_text())
+    conn = m["connections"][0]
+    fetches = [r["response"] for r in conn["requests"] if r.get("func_code") == 5]
+    return m, conn, fetches
+
+
+@pytest.mark.parametrize("name", ["sdu_1024_mtu_1500", "sdu_2048_mtu_1500", "sdu_8192_mtu_9000",
+                                  "sdu_65535_mtu_1500", "sdu_2097152_mtu_9000"])
+def test_sdu_flags(tshark, name):
+    m, conn, fetches = sdu_case(name)
+    out = advise(tshark, TEST_CAPTURES / m["capture"])
+    sdu = conn["negotiated_sdu"]
+    mss = m["mtu"] - 52           # the veth MTU less IPv4, TCP and timestamp option headers
+    assert f"SDU {sdu}, TDU {conn['negotiated_tdu']}, MSS {mss} " in out
+    # more data: the server split fetch responses into several TNS packets
+    assert ("SDU below the batch size" in out) == any(f["tns_packets"] > 1 for f in fetches)
+    # a TNS packet longer than the MSS: the server's packets became several segments
+    assert ("SDU above the MTU" in out) == any(max(f["packet_lengths"]) > mss for f in fetches)
+    assert ("TDU bottleneck" in out) == (conn["negotiated_tdu"] < sdu)
+    # the SDU advised is a whole number of segments
+    adv = int(re.search(r"  SDU: (\d+) \((\d+) x MSS (\d+)\)", out).group(1))
+    assert adv % mss == 0
+
+
+def test_filter_argument(tshark):
+    """-z sqlnet,advise,<filter>: a filter that matches no statement leaves none."""
+    out = advise(tshark, TEST_CAPTURES / "arraysize_50.pcapng", 'sqlnet.sql contains "no_such_table"')
+    assert "(no statements)" in out
+    out = advise(tshark, TEST_CAPTURES / "arraysize_50.pcapng", "tcp.port == 1521")
+    assert "Statement 1: SELECT * FROM sqlnet_rows" in out
