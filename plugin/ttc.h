@@ -244,6 +244,11 @@ gboolean ttc_pdu_lookup(packet_info *pinfo, tvbuff_t *payload, ttc_request_t **r
 gboolean ttc_pdu_starts_request(packet_info *pinfo, tvbuff_t *payload);
 
 /* ttc_calls.c: one client message. */
+/* Fields of both directions' messages, registered once by ttc_register(). */
+extern int hf_ttc_msg;         /* sqlnet.ttc.msg */
+extern int hf_ttc_cursor;      /* sqlnet.cursor */
+extern int hf_ttc_token;       /* sqlnet.ttc.token */
+
 void ttc_calls_register(int proto);
 void ttc_decode_client(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
                        ttc_state_t *st, ttc_msg_result_t *res, wmem_allocator_t *scope);

@@ -24,12 +24,9 @@
 #define MAX_PAIRS     256
 #define MAX_CURSORS   65536
 
-static int hf_msg = -1;
 static int hf_func = -1;
 static int hf_seq = -1;
-static int hf_token = -1;
 static int hf_piggyback = -1;
-static int hf_cursor = -1;
 static int hf_sql = -1;
 static int hf_fetch_rows = -1;
 static int hf_options = -1;
@@ -141,7 +138,7 @@ decode_oall8(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_
     call->options = ttc_rd_ub4(r);
     if (tree && ttc_rd_ok(r))
         proto_tree_add_bitmask_value(tree, r->tvb, s, hf_options, ett_options, option_bits, call->options);
-    s = r->off; call->cursor = ttc_rd_ub4(r); add_uint(tree, hf_cursor, r, s, call->cursor);
+    s = r->off; call->cursor = ttc_rd_ub4(r); add_uint(tree, hf_ttc_cursor, r, s, call->cursor);
     call->has_cursor = TRUE;
     sql_ptr = ttc_rd_ptr(r);
     sql_len = ttc_rd_ub4(r);
@@ -398,7 +395,7 @@ decode_call_header(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, gboolean 
         s = r->off;
         tok = ttc_rd_ub8(r);
         if (tree && ttc_rd_ok(r))
-            proto_tree_add_uint64(tree, hf_token, r->tvb, SPAN(r, s), tok);
+            proto_tree_add_uint64(tree, hf_ttc_token, r->tvb, SPAN(r, s), tok);
     }
 }
 
@@ -421,13 +418,13 @@ decode_function(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res, wmem_alloc
         decode_oall8(r, tree, call, res, scope);
         break;
     case TTC_FN_FETCH:
-        s = r->off; call->cursor = ttc_rd_ub4(r); add_uint(tree, hf_cursor, r, s, call->cursor);
+        s = r->off; call->cursor = ttc_rd_ub4(r); add_uint(tree, hf_ttc_cursor, r, s, call->cursor);
         s = r->off; call->fetch_rows = ttc_rd_ub4(r); add_uint(tree, hf_fetch_rows, r, s, call->fetch_rows);
         call->has_cursor = call->has_fetch_rows = call->is_query = TRUE;
         break;
     case TTC_FN_REEXECUTE_FETCH:
     case TTC_FN_REEXECUTE:
-        s = r->off; call->cursor = ttc_rd_ub4(r); add_uint(tree, hf_cursor, r, s, call->cursor);
+        s = r->off; call->cursor = ttc_rd_ub4(r); add_uint(tree, hf_ttc_cursor, r, s, call->cursor);
         s = r->off; call->exec_count = ttc_rd_ub4(r); add_uint(tree, hf_iters, r, s, call->exec_count);
         s = r->off; call->options = ttc_rd_ub4(r);
         if (tree && ttc_rd_ok(r))
@@ -664,7 +661,7 @@ ttc_decode_client(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
         return;
     res->type = type;
     if (tree) {
-        mi = proto_tree_add_uint(tree, hf_msg, r->tvb, start, 1, type);
+        mi = proto_tree_add_uint(tree, hf_ttc_msg, r->tvb, start, 1, type);
         mt = proto_item_add_subtree(mi, ett_call);
     }
     switch (type) {
@@ -731,13 +728,9 @@ void
 ttc_calls_register(int proto)
 {
     static hf_register_info hf[] = {
-        { &hf_msg, { "TTC message", "sqlnet.ttc.msg", FT_UINT8, BASE_DEC, VALS(ttc_msg_type_vals), 0x0, NULL, HFILL } },
         { &hf_func, { "Function", "sqlnet.func", FT_UINT8, BASE_DEC, VALS(ttc_function_vals), 0x0, NULL, HFILL } },
         { &hf_piggyback, { "Piggybacked function", "sqlnet.piggyback", FT_UINT8, BASE_DEC, VALS(ttc_function_vals), 0x0, NULL, HFILL } },
         { &hf_seq, { "Sequence number", "sqlnet.seq", FT_UINT8, BASE_DEC, NULL, 0x0, NULL, HFILL } },
-        { &hf_token, { "Token", "sqlnet.ttc.token", FT_UINT64, BASE_DEC, NULL, 0x0, NULL, HFILL } },
-        { &hf_cursor, { "Cursor", "sqlnet.cursor", FT_UINT32, BASE_DEC, NULL, 0x0,
-            "Cursor id of the call or of its end-of-call status", HFILL } },
         { &hf_sql, { "SQL", "sqlnet.sql", FT_STRING, BASE_NONE, NULL, 0x0,
             "SQL text of the statement (generated on later calls and responses of the same cursor)", HFILL } },
         { &hf_fetch_rows, { "Rows", "sqlnet.ofetch.rows", FT_UINT32, BASE_DEC, NULL, 0x0,

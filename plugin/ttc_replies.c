@@ -43,8 +43,6 @@
 #define FV_23_1_EXT_3 20
 #define FV_23_4   24
 
-static int hf_msg = -1;
-static int hf_cursor = -1;
 static int hf_oer_call_status = -1;
 static int hf_oer_e2e_seq = -1;
 static int hf_oer_cur_row = -1;
@@ -75,7 +73,6 @@ static int hf_pro_banner = -1;
 static int hf_field_version = -1;
 static int hf_rpa_key = -1;
 static int hf_rpa_banner = -1;
-static int hf_token = -1;
 
 static gint ett_msg = -1;
 static gint ett_column = -1;
@@ -221,7 +218,7 @@ decode_oer(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, ttc_state_t *st,
     s = r->off; err16 = ttc_rd_ub2(r); add_uint(tree, hf_oer_error16, r, s, err16);
     ttc_rd_ub2(r);                              /* array element errors */
     ttc_rd_ub2(r);
-    s = r->off; cursor = ttc_rd_ub2(r); add_uint(tree, hf_cursor, r, s, cursor);
+    s = r->off; cursor = ttc_rd_ub2(r); add_uint(tree, hf_ttc_cursor, r, s, cursor);
     s = r->off;
     {
         gint32 pos = ttc_rd_sb2(r);
@@ -903,7 +900,7 @@ ttc_decode_server(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
         return;
     res->type = type;
     if (tree) {
-        mi = proto_tree_add_uint(tree, hf_msg, r->tvb, start, 1, type);
+        mi = proto_tree_add_uint(tree, hf_ttc_msg, r->tvb, start, 1, type);
         mt = proto_item_add_subtree(mi, ett_msg);
     }
     switch (type) {
@@ -997,7 +994,7 @@ ttc_decode_server(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
         gint s = r->off;
         guint64 tok = ttc_rd_ub8(r);
         if (mt && ttc_rd_ok(r))
-            proto_tree_add_uint64(mt, hf_token, r->tvb, SPAN(r, s), tok);
+            proto_tree_add_uint64(mt, hf_ttc_token, r->tvb, SPAN(r, s), tok);
         break;
     }
     case TTC_MSG_FLUSH_OUT_BINDS:
@@ -1032,9 +1029,6 @@ void
 ttc_replies_register(int proto)
 {
     static hf_register_info hf[] = {
-        { &hf_msg, { "TTC message", "sqlnet.ttc.msg", FT_UINT8, BASE_DEC, VALS(ttc_msg_type_vals), 0x0, NULL, HFILL } },
-        { &hf_cursor, { "Cursor", "sqlnet.cursor", FT_UINT32, BASE_DEC, NULL, 0x0,
-            "Cursor id of the call or of its end-of-call status", HFILL } },
         { &hf_oer_call_status, { "Call status", "sqlnet.oer.call_status", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },
         { &hf_oer_e2e_seq, { "End-to-end sequence", "sqlnet.oer.e2e_seq", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
         { &hf_oer_cur_row, { "Current row number", "sqlnet.oer.cur_row", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
@@ -1071,7 +1065,6 @@ ttc_replies_register(int proto)
         { &hf_rpa_key, { "Returned key", "sqlnet.auth.reply_key", FT_STRING, BASE_NONE, NULL, 0x0,
             "Authentication key name (values are never shown)", HFILL } },
         { &hf_rpa_banner, { "Server version banner", "sqlnet.banner", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
-        { &hf_token, { "Token", "sqlnet.ttc.token", FT_UINT64, BASE_DEC, NULL, 0x0, NULL, HFILL } },
     };
     static gint *ett[] = { &ett_msg, &ett_column };
 

@@ -758,10 +758,18 @@ ttc_pdu_starts_request(packet_info *pinfo, tvbuff_t *payload)
     return rec && rec->starts_request;
 }
 
+int hf_ttc_msg = -1;
+int hf_ttc_cursor = -1;
+int hf_ttc_token = -1;
+
 void
 ttc_register(int proto)
 {
     static hf_register_info hf[] = {
+        { &hf_ttc_msg, { "TTC message", "sqlnet.ttc.msg", FT_UINT8, BASE_DEC, VALS(ttc_msg_type_vals), 0x0, NULL, HFILL } },
+        { &hf_ttc_cursor, { "Cursor", "sqlnet.cursor", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Cursor id of the call or of its end-of-call status", HFILL } },
+        { &hf_ttc_token, { "Token", "sqlnet.ttc.token", FT_UINT64, BASE_DEC, NULL, 0x0, NULL, HFILL } },
         { &hf_ttc, { "TTC", "sqlnet.ttc", FT_NONE, BASE_NONE, NULL, 0x0,
             "Two-Task Common messages carried in this DATA packet", HFILL } },
         { &hf_continuation, { "Continuation of a TTC message", "sqlnet.ttc.continuation", FT_BYTES, BASE_NONE, NULL, 0x0,
