@@ -62,7 +62,7 @@ local function render(r)
     local out = {}
     out[#out + 1] = "SQL*Net array sizes (rows requested per call)"
     out[#out + 1] = string.format("%10s %8s %10s %10s %12s %9s %9s %12s",
-        "array size", "calls", "rows", "rows/call", "bytes", "packets", "segments", "time (ms)")
+        "array size", "calls", "rows", "rows/call", "TNS bytes", "packets", "segments", "time (ms)")
     for _, size in ipairs(keys) do
         local s = r.sizes[size]
         out[#out + 1] = string.format("%10d %8d %10d %10.1f %12d %9d %9d %12.3f",
