@@ -151,3 +151,24 @@ def test_per_execution_array_sizes(tshark, manifest):
         assert rows == st["rows"] == exp[sql]["rows"]
         assert round_trips == exp[sql]["round trips"]
         assert to_client == exp[sql]["to client"]
+
+
+@pytest.mark.parametrize("manifest", [m for m in MANIFESTS if m.values[0]["scenario"] in
+                                      ("sweep_arraysize", "arraysize_15", "think_time", "two_sessions")])
+def test_stmt_response_times(tshark, manifest):
+    """Response time sum and max per statement: from each request frame to the
+    last frame of its response, by the frames' own timestamps."""
+    frames = {int(r[0]): float(r[1]) for r in tshark.fields(TEST_CAPTURES / manifest["capture"],
+                                                            ["frame.number", "frame.time_epoch"])}
+    want = defaultdict(list)
+    for conn, req, resp in calls(manifest):
+        if not req.get("sql"):
+            continue
+        assert req["request_tns_packets"] == 1      # a request's time is its one frame's
+        want[one_line(req["sql"])].append(frames[resp["last_frame"]] - frames[req["request_first_frame"]])
+    got = parse_stmt(run_z(tshark, manifest, "sqlnet,stmt"))
+    assert want
+    for sql, times in want.items():
+        g = got[sql]
+        assert float(g["response time sum (ms)"]) == pytest.approx(sum(times) * 1000, abs=0.01), sql
+        assert float(g["response time max (ms)"]) == pytest.approx(max(times) * 1000, abs=0.002), sql
