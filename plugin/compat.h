@@ -71,4 +71,25 @@ typedef gboolean sqlnet_heur_result_t;
 #  define sqlnet_format_text(scope, str, len) format_text((scope), (const guchar *)(str), (len))
 #endif
 
+/* val_to_str(): 4.6 takes the allocator first (and drops val_to_str_wmem);
+ * before, val_to_str_wmem(scope, ...) is the form with an allocator. */
+#if SQLNET_WS_AT_LEAST(4, 6)
+#  define sqlnet_val_to_str(scope, val, vs, fmt) val_to_str((scope), (val), (vs), (fmt))
+#else
+#  define sqlnet_val_to_str(scope, val, vs, fmt) val_to_str_wmem((scope), (val), (vs), (fmt))
+#endif
+
+/* ---- taps ---------------------------------------------------------------- */
+
+/* stat_tap_ui.tap_init_cb (a "-z" statistic starting): returns bool (false:
+ * the listener could not be registered) from 4.6, void before.  Declare it
+ * as sqlnet_tap_init_result_t and leave it with SQLNET_TAP_INIT_RETURN(ok). */
+#if SQLNET_WS_AT_LEAST(4, 6)
+typedef bool sqlnet_tap_init_result_t;
+#  define SQLNET_TAP_INIT_RETURN(ok) return (ok)
+#else
+typedef void sqlnet_tap_init_result_t;
+#  define SQLNET_TAP_INIT_RETURN(ok) return
+#endif
+
 #endif /* SQLNET_COMPAT_H */

@@ -646,7 +646,7 @@ dissect_marker(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len,
     pi = proto_tree_add_item_ret_uint(tree, hf_mk_marker, tvb, 10, 1, ENC_NA, &marker);
     col_append_fstr(pinfo->cinfo, COL_INFO, " %s", val_to_str_const(marker, marker_vals, "?"));
     expert_add_info_format(pinfo, pi, &ei_marker, "%s marker",
-                           val_to_str(marker, marker_vals, "Unknown (%u)"));
+                           sqlnet_val_to_str(pinfo->pool, marker, marker_vals, "Unknown (%u)"));
 }
 
 static void
@@ -659,7 +659,7 @@ dissect_control(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len
         return;
     }
     proto_tree_add_item_ret_uint(tree, hf_ct_command, tvb, 8, 2, ENC_BIG_ENDIAN, &cmd);
-    col_append_fstr(pinfo->cinfo, COL_INFO, " %s", val_to_str(cmd, control_cmd_vals, "command %u"));
+    col_append_fstr(pinfo->cinfo, COL_INFO, " %s", sqlnet_val_to_str(pinfo->pool, cmd, control_cmd_vals, "command %u"));
     if (cmd == 8 && FITS(14, 4, len)) {
         guint32 err;
         proto_item *pi = proto_tree_add_item_ret_uint(tree, hf_ct_error, tvb, 14, 4, ENC_BIG_ENDIAN, &err);
@@ -824,8 +824,8 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
     type = tvb_get_uint8(tvb, 4);
     if (tcpi && tcpi->is_reassembled)
         metrics_note_multi_segment(pinfo, sess, dir, len);
-    proto_item_append_text(ti, ", %s", val_to_str(type, tns_type_vals, "type %u"));
-    col_append_fstr(pinfo->cinfo, COL_INFO, " %s", val_to_str(type, tns_type_vals, "type %u"));
+    proto_item_append_text(ti, ", %s", sqlnet_val_to_str(pinfo->pool, type, tns_type_vals, "type %u"));
+    col_append_fstr(pinfo->cinfo, COL_INFO, " %s", sqlnet_val_to_str(pinfo->pool, type, tns_type_vals, "type %u"));
     if (type != TNS_TYPE_CONNECT && type != TNS_TYPE_ACCEPT) {
         if (session_negotiated(sess, pinfo) && sess->sdu)
             col_append_fstr(pinfo->cinfo, COL_INFO, " len %u/%u (%.0f%%)", len, sess->sdu,
