@@ -15,7 +15,8 @@
 #      wireshark-dev), compiler, cmake, Lua 5.2/5.4, Python, node inside it
 #   3. in a private mount namespace (nothing leaks when it ends): binds /proc,
 #      /sys, /dev, /dev/pts, a fresh /run and /tmp, the project at its own path
-#      and ../shared (read-only) if present, then chroots and runs
+#      and ../shared (read-only) if present; carries in the host's resolv.conf,
+#      local CA certificates, pip.conf and proxy variables; then chroots and runs
 #      ./run.sh test with SQLNET_BUILD_DIR=build-RELEASE SQLNET_VENV=.venv-RELEASE
 #      (the same steps as on the host: -Werror build, test dependencies, pytest)
 #   4. prints the Wireshark version tested and the pytest summary line;
