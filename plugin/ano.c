@@ -169,7 +169,7 @@ ano_dissect(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 
             /* Server reply: the first ub1 of encryption/integrity is the choice. */
             if (from_server && !took_algorithm && sub_type == ANO_SUB_UB1 && sub_len == 1) {
-                guint8 algo = tvb_get_guint8(tvb, offset + ANO_SUB_HDR_LEN);
+                guint8 algo = tvb_get_uint8(tvb, offset + ANO_SUB_HDR_LEN);
                 if (type == ANO_SVC_ENCRYPTION) {
                     proto_tree_add_item(st, hf_ano_encryption, tvb, offset + ANO_SUB_HDR_LEN, 1, ENC_NA);
                     encryption = algo;

@@ -158,7 +158,7 @@ add_request(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const ttc_reque
         proto_item_set_generated(pi);
     }
     if (req->sql)
-        col_append_fstr(pinfo->cinfo, COL_INFO, " %s", format_text(pinfo->pool, (const guchar *)req->sql, MIN(strlen(req->sql), 60)));
+        col_append_fstr(pinfo->cinfo, COL_INFO, " %s", sqlnet_format_text(pinfo->pool, req->sql, MIN(strlen(req->sql), 60)));
     if (req->response && req->response->complete && req->response->last_frame) {
         pi = proto_tree_add_uint(tree, hf_response_in, tvb, 0, 0, req->response->last_frame);
         proto_item_set_generated(pi);

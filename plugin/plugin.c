@@ -36,15 +36,8 @@ plugin_register(void)
     tap_register_plugin(&tap_plug);
 }
 
-#if SQLNET_HAVE_PLUGIN_DESCRIBE
-WS_DLL_PUBLIC uint32_t plugin_describe(void);
-
-uint32_t
-plugin_describe(void)
-{
-    return WS_PLUGIN_DESC_DISSECTOR;
-}
-#endif
+/* From 4.2: what kind of plugin this is (nothing on older releases). */
+SQLNET_PLUGIN_DESCRIBE(WS_PLUGIN_DESC_DISSECTOR)
 
 /* ---- protocol, preferences, handoff ------------------------------------ */
 
@@ -80,7 +73,7 @@ sqlnet_is_server_port(guint32 port)
 }
 
 /* TNS on a port outside the range: claim the conversation at its CONNECT. */
-static gboolean
+static sqlnet_heur_result_t
 dissect_sqlnet_heur(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
 {
     conversation_t *conv;

@@ -10,6 +10,8 @@
 
 #include <glib.h>
 
+#include "compat.h"
+
 #define SQLNET_PROTO_NAME   "Oracle SQL*Net (TNS/TTC)"
 #define SQLNET_PROTO_SHORT  "SQL*Net"
 #define SQLNET_FILTER       "sqlnet"
@@ -17,7 +19,7 @@
 
 /* User preferences (read-only outside plugin.c). */
 typedef struct {
-    gboolean desegment;         /* reassemble TNS packets spanning TCP segments */
+    sqlnet_pref_bool_t desegment;       /* reassemble TNS packets spanning TCP segments */
     guint    small_fetch;       /* expert: fetch sizes below this are small */
     guint    max_cursors;       /* cursors remembered per conversation */
 } sqlnet_prefs_t;

@@ -340,7 +340,7 @@ stmt_finish(void *tapdata)
     g_free(r);
 }
 
-static void
+static sqlnet_tap_init_result_t
 stmt_init(const char *opt_arg, void *userdata _U_)
 {
     const char *prefix = "sqlnet,stmt";
@@ -360,7 +360,9 @@ stmt_init(const char *opt_arg, void *userdata _U_)
         fprintf(stderr, "tshark: couldn't register sqlnet,stmt tap: %s\n", err->str);
         g_string_free(err, TRUE);
         stmt_finish(r);
+        SQLNET_TAP_INIT_RETURN(false);
     }
+    SQLNET_TAP_INIT_RETURN(true);
 }
 
 static tap_param stmt_params[] = {

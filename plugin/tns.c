@@ -259,7 +259,7 @@ tns_width_from_header(tvbuff_t *tvb, int offset)
 {
     guint16 hi = tvb_get_ntohs(tvb, offset);
     guint16 lo = tvb_get_ntohs(tvb, offset + 2);
-    guint8 type = tvb_get_guint8(tvb, offset + 4);
+    guint8 type = tvb_get_uint8(tvb, offset + 4);
     guint32 len32 = ((guint32)hi << 16) | lo;
     gboolean ok16, ok32;
 
@@ -283,7 +283,7 @@ tns_read_length(tvbuff_t *tvb, int offset, guint width)
 static gboolean
 tns_header_valid(tvbuff_t *tvb, int offset, guint width)
 {
-    guint8 type = tvb_get_guint8(tvb, offset + 4);
+    guint8 type = tvb_get_uint8(tvb, offset + 4);
     guint32 len;
 
     if (width == 0 || type == 0 || type > TNS_TYPE_MAX)
@@ -297,7 +297,7 @@ tns_header_valid(tvbuff_t *tvb, int offset, guint width)
 static guint
 tns_width(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, int offset)
 {
-    guint8 type = tvb_get_guint8(tvb, offset + 4);
+    guint8 type = tvb_get_uint8(tvb, offset + 4);
     guint width = tns_width_from_session(sess, pinfo, type);
 
     if (width == 0 && !PINFO_FD_VISITED(pinfo)) {
@@ -315,7 +315,7 @@ tns_width(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, int offset)
 static void
 note_handshake_side(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, int offset)
 {
-    guint8 type = tvb_get_guint8(tvb, offset + 4);
+    guint8 type = tvb_get_uint8(tvb, offset + 4);
     if (type == TNS_TYPE_CONNECT && tvb_get_ntohs(tvb, offset + 2) == 0)
         session_set_server(sess, pinfo, TRUE, TRUE);
     else if (type == TNS_TYPE_ACCEPT && tvb_get_ntohs(tvb, offset + 2) == 0)
@@ -336,7 +336,7 @@ get_tns_pdu_len(packet_info *pinfo, tvbuff_t *tvb, int offset, void *data _U_)
      * instead of waiting for a bogus length to be reassembled. */
     if (!tns_header_valid(tvb, offset, width))
         return tvb_reported_length_remaining(tvb, offset);
-    ttc_note_pdu_start(pinfo, sess, session_direction(sess, pinfo), tvb_get_guint8(tvb, offset + 4));
+    ttc_note_pdu_start(pinfo, sess, session_direction(sess, pinfo), tvb_get_uint8(tvb, offset + 4));
     return tns_read_length(tvb, offset, width);
 }
 
@@ -458,7 +458,7 @@ dissect_connect(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
     proto_tree_add_item(tree, hf_cn_nt_characteristics, tvb, 18, 2, ENC_BIG_ENDIAN);
     proto_tree_add_item(tree, hf_cn_line_turnaround, tvb, 20, 2, ENC_BIG_ENDIAN);
     pi = proto_tree_add_item(tree, hf_cn_value_of_one, tvb, 22, 2, ENC_NA);
-    proto_item_append_text(pi, tvb_get_guint8(tvb, 22) == 1 ? " (little-endian client host)"
+    proto_item_append_text(pi, tvb_get_uint8(tvb, 22) == 1 ? " (little-endian client host)"
                                                              : " (big-endian / network order)");
     proto_tree_add_item_ret_uint(tree, hf_cn_data_length, tvb, 24, 2, ENC_BIG_ENDIAN, &data_len);
     proto_tree_add_item_ret_uint(tree, hf_cn_data_offset, tvb, 26, 2, ENC_BIG_ENDIAN, &data_off);
@@ -646,7 +646,7 @@ dissect_marker(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len,
     pi = proto_tree_add_item_ret_uint(tree, hf_mk_marker, tvb, 10, 1, ENC_NA, &marker);
     col_append_fstr(pinfo->cinfo, COL_INFO, " %s", val_to_str_const(marker, marker_vals, "?"));
     expert_add_info_format(pinfo, pi, &ei_marker, "%s marker",
-                           val_to_str(marker, marker_vals, "Unknown (%u)"));
+                           sqlnet_val_to_str(pinfo->pool, marker, marker_vals, "Unknown (%u)"));
 }
 
 static void
@@ -659,7 +659,7 @@ dissect_control(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len
         return;
     }
     proto_tree_add_item_ret_uint(tree, hf_ct_command, tvb, 8, 2, ENC_BIG_ENDIAN, &cmd);
-    col_append_fstr(pinfo->cinfo, COL_INFO, " %s", val_to_str(cmd, control_cmd_vals, "command %u"));
+    col_append_fstr(pinfo->cinfo, COL_INFO, " %s", sqlnet_val_to_str(pinfo->pool, cmd, control_cmd_vals, "command %u"));
     if (cmd == 8 && FITS(14, 4, len)) {
         guint32 err;
         proto_item *pi = proto_tree_add_item_ret_uint(tree, hf_ct_error, tvb, 14, 4, ENC_BIG_ENDIAN, &err);
@@ -816,16 +816,16 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
         else
             expert_add_info_format(pinfo, pi, &ei_bad_header,
                                    "Invalid TNS header (type %u, length %u): %u bytes skipped to the next segment",
-                                   tvb_get_guint8(tvb, 4), tns_read_length(tvb, 0, width), len);
+                                   tvb_get_uint8(tvb, 4), tns_read_length(tvb, 0, width), len);
         col_append_str(pinfo->cinfo, COL_INFO, " [not a TNS header]");
         return tvb_captured_length(tvb);
     }
 
-    type = tvb_get_guint8(tvb, 4);
+    type = tvb_get_uint8(tvb, 4);
     if (tcpi && tcpi->is_reassembled)
         metrics_note_multi_segment(pinfo, sess, dir, len);
-    proto_item_append_text(ti, ", %s", val_to_str(type, tns_type_vals, "type %u"));
-    col_append_fstr(pinfo->cinfo, COL_INFO, " %s", val_to_str(type, tns_type_vals, "type %u"));
+    proto_item_append_text(ti, ", %s", sqlnet_val_to_str(pinfo->pool, type, tns_type_vals, "type %u"));
+    col_append_fstr(pinfo->cinfo, COL_INFO, " %s", sqlnet_val_to_str(pinfo->pool, type, tns_type_vals, "type %u"));
     if (type != TNS_TYPE_CONNECT && type != TNS_TYPE_ACCEPT) {
         if (session_negotiated(sess, pinfo) && sess->sdu)
             col_append_fstr(pinfo->cinfo, COL_INFO, " len %u/%u (%.0f%%)", len, sess->sdu,
@@ -889,7 +889,7 @@ tns_looks_like_handshake(tvbuff_t *tvb, packet_info *pinfo _U_)
     if (tvb_captured_length(tvb) < 24)
         return FALSE;
     len = tvb_get_ntohs(tvb, 0);
-    type = tvb_get_guint8(tvb, 4);
+    type = tvb_get_uint8(tvb, 4);
     version = tvb_get_ntohs(tvb, 8);
     if (tvb_get_ntohs(tvb, 2) != 0 || tvb_get_ntohs(tvb, 6) != 0)
         return FALSE;
@@ -905,7 +905,7 @@ tns_looks_like_handshake(tvbuff_t *tvb, packet_info *pinfo _U_)
         if (doff < 28 || doff > len)
             return FALSE;
         if (dlen > 0 && doff + dlen <= len && tvb_captured_length(tvb) > doff)
-            return tvb_get_guint8(tvb, doff) == '(';
+            return tvb_get_uint8(tvb, doff) == '(';
         return TRUE;
     }
     if (type == TNS_TYPE_ACCEPT)

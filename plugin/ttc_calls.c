@@ -248,7 +248,7 @@ decode_auth(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope)
     }
     if (user_ptr && user_len > 0) {
         const char *user = NULL;
-        guint8 first = ttc_rd_have(r, 1) ? tvb_get_guint8(r->tvb, r->off) : 0;
+        guint8 first = ttc_rd_have(r, 1) ? tvb_get_uint8(r->tvb, r->off) : 0;
         if (first == user_len || first == 0xFE) {
             user = ttc_rd_dalc_str(r, scope, &s, &l);
         } else if (user_len <= 1024 && ttc_rd_have(r, (gint)user_len)) {
@@ -370,9 +370,9 @@ resync_to_next_call(ttc_rd_t *r, guint8 seq)
 {
     gint p;
     for (p = r->off; p + 3 <= r->end; p++) {
-        guint8 t = tvb_get_guint8(r->tvb, p);
-        guint8 f = tvb_get_guint8(r->tvb, p + 1);
-        guint8 q = tvb_get_guint8(r->tvb, p + 2);
+        guint8 t = tvb_get_uint8(r->tvb, p);
+        guint8 f = tvb_get_uint8(r->tvb, p + 1);
+        guint8 q = tvb_get_uint8(r->tvb, p + 2);
         if ((t == TTC_MSG_FUNCTION || t == TTC_MSG_PIGGYBACK) && is_known_function(f) &&
             (q == (guint8)(seq + 1) || q == seq || (seq == 255 && q == 1))) {
             r->off = p;
@@ -482,8 +482,8 @@ decode_piggyback(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope)
      * next call header instead. */
     body = *r;
     if (decode_piggyback_body(&body, NULL, pb.func, scope) && ttc_rd_ok(&body) &&
-        (body.off == body.end || tvb_get_guint8(body.tvb, body.off) == TTC_MSG_FUNCTION ||
-         tvb_get_guint8(body.tvb, body.off) == TTC_MSG_PIGGYBACK)) {
+        (body.off == body.end || tvb_get_uint8(body.tvb, body.off) == TTC_MSG_FUNCTION ||
+         tvb_get_uint8(body.tvb, body.off) == TTC_MSG_PIGGYBACK)) {
         decode_piggyback_body(r, tree, pb.func, scope);
         return;
     }

@@ -58,7 +58,7 @@ ttc_rd_u8(ttc_rd_t *r)
     guint8 v;
     if (!ttc_rd_have(r, 1))
         return 0;
-    v = tvb_get_guint8(r->tvb, r->off);
+    v = tvb_get_uint8(r->tvb, r->off);
     r->off += 1;
     return v;
 }
@@ -107,7 +107,7 @@ ttc_rd_universal(ttc_rd_t *r, guint maxlen, gboolean *negative)
         *negative = FALSE;
     if (!ttc_rd_have(r, 1))
         return 0;
-    len = tvb_get_guint8(r->tvb, r->off);
+    len = tvb_get_uint8(r->tvb, r->off);
     if (len & 0x80) {
         if (negative)
             *negative = TRUE;
@@ -120,7 +120,7 @@ ttc_rd_universal(ttc_rd_t *r, guint maxlen, gboolean *negative)
     if (!ttc_rd_have(r, 1 + len))
         return 0;
     for (i = 0; i < len; i++)
-        v = (v << 8) | tvb_get_guint8(r->tvb, r->off + 1 + i);
+        v = (v << 8) | tvb_get_uint8(r->tvb, r->off + 1 + i);
     r->off += 1 + len;
     return v;
 }
@@ -139,7 +139,7 @@ rd_native(ttc_rd_t *r, guint width)
     if (!ttc_rd_have(r, width))
         return 0;
     for (i = 0; i < width; i++)
-        v |= (guint64)tvb_get_guint8(r->tvb, r->off + i) << (8 * i);
+        v |= (guint64)tvb_get_uint8(r->tvb, r->off + i) << (8 * i);
     r->off += width;
     return v;
 }
@@ -273,7 +273,7 @@ ttc_rd_dalc_str(ttc_rd_t *r, wmem_allocator_t *scope, gint *start, gint *len)
 
     if (!ttc_rd_have(r, 1))
         return NULL;
-    lenbyte = tvb_get_guint8(r->tvb, r->off);
+    lenbyte = tvb_get_uint8(r->tvb, r->off);
     total = ttc_rd_dalc(r, &first);
     if (start)
         *start = begin;

@@ -17,6 +17,8 @@
 
 #include <epan/packet.h>
 
+#include "compat.h"
+
 typedef struct ttc_dialect {
     gboolean native;          /* fixed-width little-endian integers (OCI) */
     guint8   ub2_width;       /* native: bytes of a ub2/sb2 */

@@ -128,7 +128,7 @@ oer_tail_fits(const ttc_rd_t *at, guint32 error)
     }
     if (p.off == p.end)
         return TRUE;
-    next = tvb_get_guint8(p.tvb, p.off);
+    next = tvb_get_uint8(p.tvb, p.off);
     return next == TTC_MSG_END_OF_RESPONSE || next == TTC_MSG_SERVER_PIGGYBACK ||
            next == TTC_MSG_ERROR || next == TTC_MSG_PARAMETER;
 }
@@ -691,7 +691,7 @@ decode_rpa(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, wmem_allocator_t *sco
         gint s, l;
         const char *banner;
         guint32 len = ttc_rd_ub2(r);
-        if (ttc_rd_have(r, 1) && tvb_get_guint8(r->tvb, r->off) != len && len > 0 && len < 4096 &&
+        if (ttc_rd_have(r, 1) && tvb_get_uint8(r->tvb, r->off) != len && len > 0 && len < 4096 &&
             ttc_rd_have(r, (gint)len)) {
             /* Older servers send the banner without a DALC length byte. */
             s = r->off;
@@ -847,12 +847,12 @@ decode_protocol_reply(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res, wmem
     if (!ttc_rd_ok(r))
         return;
     if (ccap_len > 7) {
-        guint8 fv = tvb_get_guint8(r->tvb, ccap_off + 7);
+        guint8 fv = tvb_get_uint8(r->tvb, ccap_off + 7);
         res->dialect_update = TRUE;
         res->dialect = *r->d;
         res->dialect.fv_server = fv;
         if (ccap_len > 37)
-            res->dialect.server_ccap37 = tvb_get_guint8(r->tvb, ccap_off + 37);
+            res->dialect.server_ccap37 = tvb_get_uint8(r->tvb, ccap_off + 37);
         if (tree)
             proto_item_set_generated(proto_tree_add_uint(tree, hf_field_version, r->tvb, ccap_off + 7, 1, fv));
     }

@@ -200,7 +200,7 @@ infer_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, tvbuff_t *payload
 
     if (end < 3)
         return FALSE;
-    first = tvb_get_guint8(payload, 0);
+    first = tvb_get_uint8(payload, 0);
     if (first != TTC_MSG_FUNCTION && first != TTC_MSG_PIGGYBACK)
         return FALSE;
     for (i = 0; i < G_N_ELEMENTS(cand); i++) {
@@ -572,7 +572,7 @@ add_stop_items(proto_tree *tree, tvbuff_t *payload, packet_info *pinfo, gint off
         pi = proto_tree_add_item(tree, hf_undecoded, payload, off, len, ENC_NA);
         expert_add_info_format(pinfo, pi, &ei_undecoded,
                                "TTC message type %u not decoded: %d bytes skipped until the next request or response",
-                               tvb_get_guint8(payload, off), len);
+                               tvb_get_uint8(payload, off), len);
         break;
     default:
         break;

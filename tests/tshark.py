@@ -23,6 +23,12 @@ def staged_plugin():
     return hits[-1] if hits else None
 
 
+def normalise_booleans(value):
+    """-T fields prints a boolean as 1/0 on Wireshark 4.0 and as True/False on
+    4.4 and later; tests compare the 4.0 form. `value` may be an aggregate (a,b)."""
+    return ",".join({"True": "1", "False": "0"}.get(v, v) for v in value.split(","))
+
+
 class Tshark:
     """One sandbox (plugin dir + home) shared by all runs of a test session."""
 
@@ -105,7 +111,21 @@ class Tshark:
             args += ["-Y", display_filter]
         args += list(extra)
         out = self.run(capture, args).stdout
-        return [line.split("\t") for line in out.splitlines()]
+        rows = [line.split("\t") for line in out.splitlines()]
+        booleans = [i for i, f in enumerate(fields) if f in self.boolean_fields()]
+        for row in rows:
+            for i in booleans:
+                if i < len(row):
+                    row[i] = normalise_booleans(row[i])
+        return rows
+
+    def boolean_fields(self):
+        """Abbreviations of every FT_BOOLEAN field this tshark knows."""
+        if getattr(self, "_booleans", None) is None:
+            out = self.run_plain(["-G", "fields"]).stdout
+            self._booleans = {p[2] for p in (line.split("\t") for line in out.splitlines())
+                              if len(p) > 3 and p[0] == "F" and p[3] == "FT_BOOLEAN"}
+        return self._booleans
 
     # --- additions for the Wireshark profile and GUI tests -----------------
 
