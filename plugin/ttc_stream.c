@@ -31,8 +31,12 @@
 #include "ttc.h"
 #include "metrics.h"
 
-/* Bound on one message's size while it is being collected across packets. */
+/* Bounds on one message being collected across packets: its size, and the
+ * bytes decoded in the attempts to complete it (every packet re-decodes the
+ * message from its start, so a message cut into many small packets costs
+ * quadratic time without this). */
 #define TTC_MAX_PENDING (64u * 1024u * 1024u)
+#define TTC_MAX_PENDING_WORK (256u * 1024u * 1024u)
 
 typedef enum {
     STOP_END,          /* consumed everything */
@@ -55,6 +59,7 @@ typedef struct ttc_pdu_rec {
     gboolean completes;        /* completes its response (server side) */
     gboolean carries_call;     /* the request's main call was decoded here */
     gboolean starts_request;   /* first TNS packet of its request */
+    guint32  too_long;         /* a pending message was dropped here: its size so far */
 } ttc_pdu_rec_t;
 
 static int proto_ttc_layer = -1;
@@ -258,6 +263,27 @@ cursor_get(ttc_session_t *ts, guint32 id, gboolean create)
     return c;
 }
 
+/* Append len bytes of tvb at off to the stream's pending message. */
+static void
+pending_append(ttc_stream_t *s, tvbuff_t *tvb, gint off, guint32 len)
+{
+    guint32 need = s->pending_len + len;
+    if (need > s->pending_cap) {
+        guint32 cap = MAX(need, MIN(MAX(s->pending_cap * 2u, 256u), TTC_MAX_PENDING));
+        s->pending = (guint8 *)wmem_realloc(wmem_file_scope(), s->pending, cap);
+        s->pending_cap = cap;
+    }
+    tvb_memcpy(tvb, s->pending + s->pending_len, off, len);
+    s->pending_len = need;
+}
+
+static void
+pending_drop(ttc_stream_t *s)
+{
+    s->pending_len = 0;
+    s->pending_work = 0;
+}
+
 /* ---- request / response bookkeeping (first pass only) ------------------- */
 
 static void
@@ -293,13 +319,11 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
     wmem_tree_insert32(ts->responses, pinfo->num, resp);
     ts->resp = resp;
     /* The request is over: whatever of it was still pending stays undecoded. */
-    cs->pending = NULL;
-    cs->pending_len = 0;
+    pending_drop(cs);
     cs->opaque = FALSE;
     /* The server stream starts afresh with the new response. */
     ts->dir[SQLNET_TO_CLIENT].opaque = FALSE;
-    ts->dir[SQLNET_TO_CLIENT].pending = NULL;
-    ts->dir[SQLNET_TO_CLIENT].pending_len = 0;
+    pending_drop(&ts->dir[SQLNET_TO_CLIENT]);
     ts->dir[SQLNET_TO_CLIENT].state.req = resp->req;
     ts->dir[SQLNET_TO_CLIENT].state.resp = resp;
     if (resp->req && resp->req->has_cursor && resp->req->cursor != 0) {
@@ -328,8 +352,7 @@ open_request(ttc_session_t *ts, packet_info *pinfo, ttc_req_kind_t kind)
     req->time = pinfo->abs_ts;
     ts->req = req;
     ts->nrequests++;
-    ts->dir[SQLNET_TO_SERVER].pending = NULL;
-    ts->dir[SQLNET_TO_SERVER].pending_len = 0;
+    pending_drop(&ts->dir[SQLNET_TO_SERVER]);
     ts->dir[SQLNET_TO_SERVER].opaque = FALSE;
     ts->dir[SQLNET_TO_SERVER].state.req = req;
     return req;
@@ -625,56 +648,46 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
             rec->stop_off = 0;
         } else if (s->pending_len > 0) {
             /* Finish the message begun in earlier packets. */
-            guint32 total = s->pending_len + (guint32)len;
-            guint8 *buf;
+            guint32 prefix = s->pending_len;
+            guint32 total = prefix + (guint32)len;
             tvbuff_t *jt;
             gint e;
 
-            if (total > TTC_MAX_PENDING) {
-                expert_add_info_format(pinfo, ti, &ei_too_long,
-                                       "TTC message longer than %u bytes: not decoded", TTC_MAX_PENDING);
-                s->pending = NULL;
-                s->pending_len = 0;
+            if (total > TTC_MAX_PENDING || s->pending_work + total > TTC_MAX_PENDING_WORK) {
+                rec->too_long = total;
+                pending_drop(s);
                 s->opaque = TRUE;
                 rec->stop = STOP_BAD;
                 rec->stop_off = 0;
             } else {
-                buf = (guint8 *)g_malloc(total);
-                memcpy(buf, s->pending, s->pending_len);
-                tvb_memcpy(payload, buf + s->pending_len, 0, len);
-                jt = tvb_new_real_data(buf, total, total);
+                pending_append(s, payload, 0, (guint32)len);
+                s->pending_work += total;
+                jt = tvb_new_real_data(s->pending, total, total);
                 st = s->state;
                 e = decode_range(jt, 0, (gint)total, &st, NULL, pinfo, dir, ts, sess, rec, TRUE, &stop, TRUE);
+                tvb_free(jt);
                 if (stop == STOP_NEED_MORE) {
                     /* Still incomplete: this whole payload is a middle part. */
-                    guint8 *more = (guint8 *)wmem_alloc(wmem_file_scope(), total);
-                    memcpy(more, buf, total);
-                    s->pending = more;
-                    s->pending_len = total;
                     rec->stop = STOP_NEED_MORE;
                     rec->stop_off = 0;
                 } else if (stop == STOP_BAD) {
-                    s->pending = NULL;
-                    s->pending_len = 0;
+                    pending_drop(s);
                     s->opaque = TRUE;
                     rec->stop = STOP_BAD;
                     rec->stop_off = 0;
                 } else {
-                    rec->joined = (guint8 *)wmem_memdup(wmem_file_scope(), buf, (size_t)e);
+                    rec->joined = (guint8 *)wmem_memdup(wmem_file_scope(), s->pending, (size_t)e);
                     rec->joined_len = (guint32)e;
-                    rec->joined_prefix = s->pending_len;
-                    rec->body_off = e - (gint)s->pending_len;
+                    rec->joined_prefix = prefix;
+                    rec->body_off = e - (gint)prefix;
                     s->state = st;
-                    s->pending = NULL;
-                    s->pending_len = 0;
+                    pending_drop(s);
                     if (stop == STOP_CALL_DATA) {
                         s->opaque = TRUE;
                         rec->stop = STOP_CALL_DATA;
                         rec->stop_off = rec->body_off;
                     }
                 }
-                tvb_free(jt);
-                g_free(buf);
             }
         } else {
             rec->body_off = 0;
@@ -687,8 +700,8 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
             rec->stop = (guint8)stop;
             rec->stop_off = stop == STOP_END ? -1 : off;
             if (stop == STOP_NEED_MORE) {
-                s->pending_len = (guint32)(len - off);
-                s->pending = (guint8 *)tvb_memdup(wmem_file_scope(), payload, off, len - off);
+                pending_drop(s);
+                pending_append(s, payload, off, (guint32)(len - off));
             } else if (stop == STOP_BAD || stop == STOP_CALL_DATA) {
                 s->opaque = TRUE;
             }
@@ -707,6 +720,11 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
                                "assumed for this conversation from the structure of this call",
                                rec->start.dialect->native ? "native (OCI)" : "universal (thin)",
                                rec->start.dialect->fv);
+    if (rec->too_long)
+        expert_add_info_format(pinfo, ti, &ei_too_long,
+                               "TTC message not decoded: %u bytes collected over too many packets "
+                               "(limits: %u bytes, %u bytes of decoding work)",
+                               rec->too_long, TTC_MAX_PENDING, TTC_MAX_PENDING_WORK);
     if (!tree)
         return;
     st = rec->start;
