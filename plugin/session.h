@@ -59,6 +59,9 @@ typedef struct sqlnet_session {
 /* The session of this packet's TCP conversation (created on first use). */
 sqlnet_session_t *session_get(packet_info *pinfo);
 
+/* The session sqlnet looked up for this packet's TCP ports, else NULL. */
+sqlnet_session_t *session_of_packet(packet_info *pinfo, guint32 srcport, guint32 destport);
+
 /* Direction of this packet; learns the server endpoint when still unknown. */
 sqlnet_dir_t session_direction(sqlnet_session_t *sess, packet_info *pinfo);
 

@@ -785,6 +785,18 @@ add_session_summary(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
     }
 }
 
+/* 100 * num / den rounded like printf("%.0f", 100.0 * num / den): to the
+ * nearest integer, ties to even (the quotient is exact in a double here). */
+static guint32
+percent_rounded(guint32 num, guint32 den)
+{
+    guint64 n = (guint64)num * 100u;
+    guint64 q = n / den, r2 = (n % den) * 2u;
+    if (r2 > den || (r2 == den && (q & 1u)))
+        q++;
+    return (guint32)q;
+}
+
 static int
 dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
 {
@@ -798,6 +810,7 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
     width = tns_width(sess, pinfo, tvb, 0);
     guint32 len = tvb_reported_length(tvb);
     guint8 type;
+    const char *type_name;
     proto_item *ti, *pi;
     proto_tree *tns_tree;
 
@@ -824,15 +837,17 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
     type = tvb_get_guint8(tvb, 4);
     if (tcpi && tcpi->is_reassembled)
         metrics_note_multi_segment(pinfo, sess, dir, len);
-    proto_item_append_text(ti, ", %s", val_to_str(type, tns_type_vals, "type %u"));
-    col_append_fstr(pinfo->cinfo, COL_INFO, " %s", val_to_str(type, tns_type_vals, "type %u"));
-    if (type != TNS_TYPE_CONNECT && type != TNS_TYPE_ACCEPT) {
-        if (session_negotiated(sess, pinfo) && sess->sdu)
-            col_append_fstr(pinfo->cinfo, COL_INFO, " len %u/%u (%.0f%%)", len, sess->sdu,
-                            100.0 * len / sess->sdu);
-        else
-            col_append_fstr(pinfo->cinfo, COL_INFO, " len %u", len);
-    }
+    type_name = val_to_str(type, tns_type_vals, "type %u");
+    proto_item_append_text(ti, ", %s", type_name);
+    /* One column call per packet, integer arithmetic only: this runs for
+     * every TNS packet of the capture (see bench/). */
+    if (type == TNS_TYPE_CONNECT || type == TNS_TYPE_ACCEPT)
+        col_append_fstr(pinfo->cinfo, COL_INFO, " %s", type_name);
+    else if (session_negotiated(sess, pinfo) && sess->sdu)
+        col_append_fstr(pinfo->cinfo, COL_INFO, " %s len %u/%u (%u%%)", type_name, len, sess->sdu,
+                        percent_rounded(len, sess->sdu));
+    else
+        col_append_fstr(pinfo->cinfo, COL_INFO, " %s len %u", type_name, len);
 
     if (width == 4) {
         proto_tree_add_item(tns_tree, hf_length, tvb, 0, 4, ENC_BIG_ENDIAN);
