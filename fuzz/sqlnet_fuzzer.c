@@ -58,6 +58,7 @@
 #include <wsutil/privileges.h>
 #include <wsutil/filesystem.h>
 #include <wsutil/wslog.h>
+#include <wsutil/report_message.h>
 
 void plugin_register(void);   /* plugin/plugin.c, linked in */
 
@@ -158,6 +159,60 @@ fz_register_stats(void)
     }
 }
 
+/* Messages libwireshark reports while starting (a missing file, a bad
+ * preference): printed, never fatal. */
+static void
+fz_vreport(const char *fmt, va_list ap)
+{
+    fprintf(stderr, "sqlnet_fuzzer: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+}
+
+static void
+fz_open_failure(const char *name, int err, gboolean for_writing)
+{
+    fprintf(stderr, "sqlnet_fuzzer: cannot open %s for %s: %s\n", name,
+            for_writing ? "writing" : "reading", g_strerror(err));
+}
+
+static void
+fz_rw_failure(const char *name, int err)
+{
+    fprintf(stderr, "sqlnet_fuzzer: %s: %s\n", name, g_strerror(err));
+}
+
+static void
+fz_cfile_failure(const char *name, int err, gchar *info)
+{
+    fprintf(stderr, "sqlnet_fuzzer: %s: error %d %s\n", name, err, info ? info : "");
+}
+
+static void
+fz_cfile_dump_failure(const char *name, int err, gchar *info, int type)
+{
+    fz_cfile_failure(name, err, info);
+    (void)type;
+}
+
+static void
+fz_cfile_write_failure(const char *in, const char *out, int err, gchar *info, guint32 num, int type)
+{
+    fz_cfile_failure(out, err, info);
+    (void)in; (void)num; (void)type;
+}
+
+static void
+fz_cfile_close_failure(const char *name, int err, gchar *info)
+{
+    fz_cfile_failure(name, err, info);
+}
+
+static const struct report_message_routines fz_report = {
+    fz_vreport, fz_vreport, fz_open_failure, fz_rw_failure, fz_rw_failure, fz_cfile_failure,
+    fz_cfile_dump_failure, fz_cfile_failure, fz_cfile_write_failure, fz_cfile_close_failure
+};
+
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *buf, size_t len);
 
@@ -180,6 +235,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
     ws_log_init("sqlnet_fuzzer", NULL);
     ws_log_set_level(LOG_LEVEL_CRITICAL);
     init_process_policies();
+    init_report_message("sqlnet_fuzzer", &fz_report);
     err = configuration_init((*argv)[0], NULL);
     g_free(err);
     timestamp_set_type(TS_RELATIVE);
