@@ -53,6 +53,8 @@ setup_python() {
 
 setup_test_deps() {
   apt_install util-linux lua5.2 lua5.4
+  # fuzz/: libFuzzer harness (clang, ASan/UBSan runtimes), editcap loop (gcc's libasan)
+  apt_install clang-14 libclang-rt-14-dev libfuzzer-14-dev libgcc-12-dev
   setup_python
   if [ -f "$ROOT/testgen/setup.sh" ]; then
     PYTHON="$VENV/bin/python" bash "$ROOT/testgen/setup.sh"
