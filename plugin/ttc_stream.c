@@ -60,6 +60,7 @@ typedef struct ttc_pdu_rec {
     gboolean carries_call;     /* the request's main call was decoded here */
     gboolean starts_request;   /* first TNS packet of its request */
     guint32  too_long;         /* a pending message was dropped here: its size so far */
+    guint32  cursor_dropped;   /* cursor not remembered here (cap reached), 0 = none */
 } ttc_pdu_rec_t;
 
 static int proto_ttc_layer = -1;
@@ -74,6 +75,7 @@ static gint ett_ttc = -1;
 
 static expert_field ei_undecoded = EI_INIT;
 static expert_field ei_too_long = EI_INIT;
+static expert_field ei_cursor_cap = EI_INIT;
 static expert_field ei_inferred = EI_INIT;
 
 const value_string ttc_msg_type_vals[] = {
@@ -251,11 +253,18 @@ infer_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, tvbuff_t *payload
     return FALSE;
 }
 
+/* The cursor map is capped (preference max_cursors): a cursor beyond the
+ * cap is not remembered, and the packet that met the cap says so. */
 static ttc_cursor_t *
-cursor_get(ttc_session_t *ts, guint32 id, gboolean create)
+cursor_get(ttc_session_t *ts, guint32 id, gboolean create, ttc_pdu_rec_t *rec)
 {
     ttc_cursor_t *c = (ttc_cursor_t *)wmem_map_lookup(ts->cursors, GUINT_TO_POINTER(id));
-    if (!c && create && ts->ncursors < metrics_max_cursors()) {
+    if (!c && create) {
+        if (ts->ncursors >= metrics_max_cursors()) {
+            if (rec)
+                rec->cursor_dropped = id ? id : G_MAXUINT32;
+            return NULL;
+        }
         c = wmem_new0(wmem_file_scope(), ttc_cursor_t);
         wmem_map_insert(ts->cursors, GUINT_TO_POINTER(id), c);
         ts->ncursors++;
@@ -327,7 +336,7 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
     ts->dir[SQLNET_TO_CLIENT].state.req = resp->req;
     ts->dir[SQLNET_TO_CLIENT].state.resp = resp;
     if (resp->req && resp->req->has_cursor && resp->req->cursor != 0) {
-        ttc_cursor_t *c = cursor_get(ts, resp->req->cursor, FALSE);
+        ttc_cursor_t *c = cursor_get(ts, resp->req->cursor, FALSE, NULL);
         if (c && c->describe && !(resp->req->func == TTC_FN_OALL8 && resp->req->sql))
             ts->dir[SQLNET_TO_CLIENT].state.describe = c->describe;
     }
@@ -443,7 +452,7 @@ apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
             req->sql = wmem_strdup(wmem_file_scope(), c->sql);
         req->stmt_sql = req->sql;
         if (!req->stmt_sql && req->has_cursor && req->cursor) {
-            ttc_cursor_t *cur = cursor_get(ts, req->cursor, FALSE);
+            ttc_cursor_t *cur = cursor_get(ts, req->cursor, FALSE, NULL);
             if (cur)
                 req->stmt_sql = cur->sql;
         }
@@ -453,12 +462,12 @@ apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
             req->func == TTC_FN_OALL7) {
             req->execution = ++ts->executions;
             if (req->has_cursor && req->cursor) {
-                ttc_cursor_t *cur = cursor_get(ts, req->cursor, TRUE);
+                ttc_cursor_t *cur = cursor_get(ts, req->cursor, TRUE, rec);
                 if (cur)
                     cur->execution = req->execution;
             }
         } else if (req->has_cursor && req->cursor) {
-            ttc_cursor_t *cur = cursor_get(ts, req->cursor, FALSE);
+            ttc_cursor_t *cur = cursor_get(ts, req->cursor, FALSE, NULL);
             if (cur)
                 req->execution = cur->execution;
         }
@@ -492,7 +501,7 @@ apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
         if (res->oer_message)
             resp->ora_message = wmem_strdup(wmem_file_scope(), res->oer_message);
         if (res->oer_cursor != 0) {
-            ttc_cursor_t *c = cursor_get(ts, res->oer_cursor, TRUE);
+            ttc_cursor_t *c = cursor_get(ts, res->oer_cursor, TRUE, rec);
             if (c) {
                 if (req && req->execution && req->func == TTC_FN_OALL8)
                     c->execution = req->execution;   /* cursor id known only now */
@@ -720,6 +729,11 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
                                "assumed for this conversation from the structure of this call",
                                rec->start.dialect->native ? "native (OCI)" : "universal (thin)",
                                rec->start.dialect->fv);
+    if (rec->cursor_dropped)
+        expert_add_info_format(pinfo, ti, &ei_cursor_cap,
+                               "Cursor %u not remembered: %u cursors already kept for this connection "
+                               "(preference sqlnet.max_cursors); its statement text is not shown on later calls",
+                               rec->cursor_dropped == G_MAXUINT32 ? 0 : rec->cursor_dropped, ts->ncursors);
     if (rec->too_long)
         expert_add_info_format(pinfo, ti, &ei_too_long,
                                "TTC message not decoded: %u bytes collected over too many packets "
@@ -789,6 +803,8 @@ ttc_register(int proto)
             "TTC message not decoded; decoding resumes at the next request or response", EXPFILL } },
         { &ei_too_long, { "sqlnet.ttc.too_long", PI_PROTOCOL, PI_WARN,
             "TTC message too long to collect", EXPFILL } },
+        { &ei_cursor_cap, { "sqlnet.limit.cursors", PI_PROTOCOL, PI_WARN,
+            "Cursor cap of this connection reached: cursor not remembered", EXPFILL } },
         { &ei_inferred, { "sqlnet.ttc.dialect_inferred", PI_PROTOCOL, PI_NOTE,
             "No TTC negotiation in the capture: encoding inferred from the message structure", EXPFILL } },
     };

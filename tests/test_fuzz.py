@@ -115,3 +115,19 @@ def test_fuzz_budget_editcap_mutations(tshark):
     print(proc.stdout[-2000:])
     assert proc.returncode == 0, proc.stdout[-5000:] + proc.stderr[-3000:]
     assert re.search(r"findings: 0\b", proc.stdout), proc.stdout[-2000:]
+
+
+def test_cursor_cap_is_flagged_and_decoding_goes_on(tshark):
+    """With room for one cursor, a connection running several statements hits
+    the cap: the packet says so (sqlnet.limit.cursors) and every fetch call
+    still decodes with its array size."""
+    cap = ROOT / "test-captures" / "sweep_arraysize.pcapng"
+    manifest = json.loads(cap.with_suffix(".json").read_text())
+    assert len(set(manifest["client"]["statements"])) > 1
+    capped = tshark.fields(cap, ["sqlnet.fetch.rows"], "sqlnet.fetch.rows",
+                           extra=["-o", "sqlnet.max_cursors:1"])
+    flagged = tshark.fields(cap, ["frame.number"], "sqlnet.limit.cursors", extra=["-o", "sqlnet.max_cursors:1"])
+    free = tshark.fields(cap, ["sqlnet.fetch.rows"], "sqlnet.fetch.rows")
+    assert flagged
+    assert capped == free
+    assert not tshark.fields(cap, ["frame.number"], "sqlnet.limit.cursors")
