@@ -228,6 +228,25 @@ kb_tenths(guint32 bytes)
     return (guint32)q;
 }
 
+/* A time in tenths of milliseconds, rounded as printf("%.1f", nstime_to_msec(t))
+ * does: below 10^6 s the double is within a nanosecond of the exact value,
+ * so only an exact decimal tie (x.x5 ms) is left to printf. */
+static gboolean
+ms_tenths(const nstime_t *t, guint64 *tenths)
+{
+    guint64 ns, q, r;
+
+    if (t->secs < 0 || t->secs >= 1000000 || t->nsecs < 0 || t->nsecs >= 1000000000)
+        return FALSE;
+    ns = (guint64)t->secs * 1000000000u + (guint64)t->nsecs;
+    q = ns / 100000u;
+    r = ns % 100000u;
+    if (r == 50000u)
+        return FALSE;
+    *tenths = q + (r > 50000u ? 1u : 0u);
+    return TRUE;
+}
+
 static void
 add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_session_t *sess,
              const ttc_response_t *resp, gboolean completes)
@@ -236,6 +255,7 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
     proto_item *pi;
     nstime_t dt;
     guint32 segs, kb10;
+    guint64 ms10;
 
     if (req) {
         pi = proto_tree_add_uint(tree, hf_request_in, tvb, 0, 0, req->frame);
@@ -287,12 +307,18 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
                                    req->fetch_rows, resp->rowcount);
     }
 
-    /* One column call, KB in integer tenths: this runs for every response. */
+    /* One column call, KB and ms in integer tenths: this runs for every response. */
     kb10 = kb_tenths(resp->bytes);
     if (req) {
         nstime_delta(&dt, &resp->last_time, &req->time);
-        col_append_fstr(pinfo->cinfo, COL_INFO, " Response: %u rows, %u pkts, %u segs, %u.%u KB, %.1f ms",
-                        resp->rows, resp->packets, segs, kb10 / 10, kb10 % 10, nstime_to_msec(&dt));
+        if (ms_tenths(&dt, &ms10))
+            col_append_fstr(pinfo->cinfo, COL_INFO,
+                            " Response: %u rows, %u pkts, %u segs, %u.%u KB, %" G_GUINT64_FORMAT ".%u ms",
+                            resp->rows, resp->packets, segs, kb10 / 10, kb10 % 10, ms10 / 10,
+                            (guint)(ms10 % 10));
+        else
+            col_append_fstr(pinfo->cinfo, COL_INFO, " Response: %u rows, %u pkts, %u segs, %u.%u KB, %.1f ms",
+                            resp->rows, resp->packets, segs, kb10 / 10, kb10 % 10, nstime_to_msec(&dt));
     } else {
         col_append_fstr(pinfo->cinfo, COL_INFO, " Response: %u rows, %u pkts, %u segs, %u.%u KB",
                         resp->rows, resp->packets, segs, kb10 / 10, kb10 % 10);
