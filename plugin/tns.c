@@ -969,6 +969,8 @@ note_cut_packet(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, const
 
     if (PINFO_FD_VISITED(pinfo) || !tcpi || captured >= reported)
         return;
+    if (off + TNS_HDR_LEN <= captured)
+        note_handshake_side(sess, pinfo, tvb, off);   /* a cut CONNECT/ACCEPT still tells the sides */
     dir = session_direction(sess, pinfo);
     while (off < reported) {
         guint width;
