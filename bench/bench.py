@@ -122,7 +122,7 @@ def machine():
     for line in Path("/proc/meminfo").read_text().splitlines():
         if line.startswith("MemTotal"):
             mem = f"{int(line.split()[1]) / 1024 / 1024:.0f} GiB"
-    ver = subprocess.run(["tshark", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+    ver = subprocess.run(["tshark", "--version"], capture_output=True, text=True).stdout.splitlines()[0].rstrip(".")
     load = os.getloadavg()[0]
     return (f"{cpu}, {os.cpu_count()} cores, {mem} RAM, {platform.system()} {platform.release()}, "
             f"{ver}; load average at start {load:.2f}")
