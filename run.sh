@@ -53,6 +53,12 @@ setup_python() {
 
 setup_test_deps() {
   apt_install util-linux lua5.2 lua5.4
+  # fuzz/: libFuzzer harness (clang, ASan/UBSan runtimes), editcap loop (gcc's libasan).
+  # The fuzz tests run on the host release (Debian 12); in a build root of another
+  # release (scripts/buildroot.sh) they skip when clang-14 is not packaged there.
+  if [ "${SQLNET_FUZZ_TOOLS:-1}" != 0 ] && apt-cache show clang-14 >/dev/null 2>&1; then
+    apt_install clang-14 libclang-rt-14-dev libfuzzer-14-dev libgcc-12-dev
+  fi
   setup_python
   if [ -f "$ROOT/testgen/setup.sh" ]; then
     PYTHON="$VENV/bin/python" bash "$ROOT/testgen/setup.sh"

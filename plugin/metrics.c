@@ -85,11 +85,15 @@ tcp_segment_tap(void *tapdata _U_, packet_info *pinfo, epan_dissect_t *edt _U_,
 
     if (!th || !th->th_have_seglen || th->th_seglen == 0)
         return TAP_PACKET_DONT_REDRAW;
-    conv = find_conversation(pinfo->num, &th->ip_src, &th->ip_dst, CONVERSATION_TCP,
-                             th->th_sport, th->th_dport, 0);
-    if (!conv)
-        return TAP_PACKET_DONT_REDRAW;
-    sess = (sqlnet_session_t *)conversation_get_proto_data(conv, proto_metrics);
+    /* sqlnet dissected this segment: its session is at hand. */
+    sess = session_of_packet(pinfo, th->th_sport, th->th_dport);
+    if (!sess) {
+        conv = find_conversation(pinfo->num, &th->ip_src, &th->ip_dst, CONVERSATION_TCP,
+                                 th->th_sport, th->th_dport, 0);
+        if (!conv)
+            return TAP_PACKET_DONT_REDRAW;
+        sess = (sqlnet_session_t *)conversation_get_proto_data(conv, proto_metrics);
+    }
     if (!sess || !sess->ttc || !sess->srv_known)
         return TAP_PACKET_DONT_REDRAW;
     if (th->th_sport != sess->srv_port || !addresses_equal(&th->ip_src, &sess->srv_addr))
@@ -139,17 +143,24 @@ add_request(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const ttc_reque
 {
     proto_item *pi;
 
-    col_append_fstr(pinfo->cinfo, COL_INFO, " %s", func_name(req));
+    /* Fetches are most packets of a capture: one column call for them. */
+    if (req->has_cursor && req->has_fetch_rows) {
+        col_append_fstr(pinfo->cinfo, COL_INFO, " %s cursor=%u rows=%u", func_name(req), req->cursor,
+                        req->fetch_rows);
+    } else {
+        col_append_fstr(pinfo->cinfo, COL_INFO, " %s", func_name(req));
+        if (req->has_cursor)
+            col_append_fstr(pinfo->cinfo, COL_INFO, " cursor=%u", req->cursor);
+        if (req->has_fetch_rows)
+            col_append_fstr(pinfo->cinfo, COL_INFO, " rows=%u", req->fetch_rows);
+    }
     if (req->kind == TTC_REQ_FUNCTION || req->kind == TTC_REQ_FAST_AUTH) {
         pi = proto_tree_add_uint(tree, hf_req_func, tvb, 0, 0, req->func);
         proto_item_set_generated(pi);
     }
-    if (req->has_cursor)
-        col_append_fstr(pinfo->cinfo, COL_INFO, " cursor=%u", req->cursor);
     if (req->has_fetch_rows) {
         pi = proto_tree_add_uint(tree, hf_fetch_rows, tvb, 0, 0, req->fetch_rows);
         proto_item_set_generated(pi);
-        col_append_fstr(pinfo->cinfo, COL_INFO, " rows=%u", req->fetch_rows);
     }
     if (req->execution)
         proto_item_set_generated(proto_tree_add_uint(tree, hf_execution, tvb, 0, 0, req->execution));
@@ -217,6 +228,37 @@ queue_round_trip(packet_info *pinfo, const sqlnet_session_t *sess, const ttc_res
     tap_queue_packet(tap_sqlnet, pinfo, rec);
 }
 
+/* bytes / 1024 in tenths, rounded like printf("%.1f", bytes / 1024.0):
+ * to nearest, ties to even (the quotient is exact in a double). */
+static guint32
+kb_tenths(guint32 bytes)
+{
+    guint64 n = (guint64)bytes * 10u;
+    guint64 q = n / 1024u, r = n % 1024u;
+    if (r > 512u || (r == 512u && (q & 1u)))
+        q++;
+    return (guint32)q;
+}
+
+/* A time in tenths of milliseconds, rounded as printf("%.1f", nstime_to_msec(t))
+ * does: below 10^6 s the double is within a nanosecond of the exact value,
+ * so only an exact decimal tie (x.x5 ms) is left to printf. */
+static gboolean
+ms_tenths(const nstime_t *t, guint64 *tenths)
+{
+    guint64 ns, q, r;
+
+    if (t->secs < 0 || t->secs >= 1000000 || t->nsecs < 0 || t->nsecs >= 1000000000)
+        return FALSE;
+    ns = (guint64)t->secs * 1000000000u + (guint64)t->nsecs;
+    q = ns / 100000u;
+    r = ns % 100000u;
+    if (r == 50000u)
+        return FALSE;
+    *tenths = q + (r > 50000u ? 1u : 0u);
+    return TRUE;
+}
+
 static void
 add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_session_t *sess,
              const ttc_response_t *resp, gboolean completes)
@@ -224,7 +266,8 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
     const ttc_request_t *req = resp->req;
     proto_item *pi;
     nstime_t dt;
-    guint32 segs;
+    guint32 segs, kb10;
+    guint64 ms10;
 
     if (req) {
         pi = proto_tree_add_uint(tree, hf_request_in, tvb, 0, 0, req->frame);
@@ -283,11 +326,21 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
                                    req->fetch_rows, resp->rowcount);
     }
 
-    col_append_fstr(pinfo->cinfo, COL_INFO, " Response: %u rows, %u pkts, %u segs, %.1f KB",
-                    resp->rows, resp->packets, segs, resp->bytes / 1024.0);
+    /* One column call, KB and ms in integer tenths: this runs for every response. */
+    kb10 = kb_tenths(resp->bytes);
     if (req) {
         nstime_delta(&dt, &resp->last_time, &req->time);
-        col_append_fstr(pinfo->cinfo, COL_INFO, ", %.1f ms", nstime_to_msec(&dt));
+        if (ms_tenths(&dt, &ms10))
+            col_append_fstr(pinfo->cinfo, COL_INFO,
+                            " Response: %u rows, %u pkts, %u segs, %u.%u KB, %" G_GUINT64_FORMAT ".%u ms",
+                            resp->rows, resp->packets, segs, kb10 / 10, kb10 % 10, ms10 / 10,
+                            (guint)(ms10 % 10));
+        else
+            col_append_fstr(pinfo->cinfo, COL_INFO, " Response: %u rows, %u pkts, %u segs, %u.%u KB, %.1f ms",
+                            resp->rows, resp->packets, segs, kb10 / 10, kb10 % 10, nstime_to_msec(&dt));
+    } else {
+        col_append_fstr(pinfo->cinfo, COL_INFO, " Response: %u rows, %u pkts, %u segs, %u.%u KB",
+                        resp->rows, resp->packets, segs, kb10 / 10, kb10 % 10);
     }
     if (resp->has_oer && resp->ora_error != 0)
         col_append_fstr(pinfo->cinfo, COL_INFO, " ORA-%05u", resp->ora_error);

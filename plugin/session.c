@@ -6,22 +6,55 @@
 
 #include <epan/packet.h>
 #include <epan/conversation.h>
+#include <epan/proto_data.h>
 
 #include "sqlnet.h"
 #include "session.h"
 
+/* Per-packet cache of the session (packet scope): the PDU length callback
+ * and every PDU of a segment ask again, one conversation lookup per packet
+ * is enough.  The ports tell the (rare) frames with two TCP layers apart. */
+#define SESSION_CACHE_KEY 0x5e55
+
+typedef struct {
+    sqlnet_session_t *sess;
+    guint32 srcport, destport;
+} session_cache_t;
+
 sqlnet_session_t *
 session_get(packet_info *pinfo)
 {
-    conversation_t *conv = find_or_create_conversation(pinfo);
-    sqlnet_session_t *sess =
-        (sqlnet_session_t *)conversation_get_proto_data(conv, sqlnet_proto());
+    session_cache_t *c = (session_cache_t *)p_get_proto_data(pinfo->pool, pinfo, sqlnet_proto(),
+                                                             SESSION_CACHE_KEY);
+    conversation_t *conv;
+    sqlnet_session_t *sess;
 
+    if (c && c->srcport == pinfo->srcport && c->destport == pinfo->destport)
+        return c->sess;
+    conv = find_or_create_conversation(pinfo);
+    sess = (sqlnet_session_t *)conversation_get_proto_data(conv, sqlnet_proto());
     if (!sess) {
         sess = wmem_new0(wmem_file_scope(), sqlnet_session_t);
         conversation_add_proto_data(conv, sqlnet_proto(), sess);
     }
+    if (!c) {
+        c = wmem_new(pinfo->pool, session_cache_t);
+        p_add_proto_data(pinfo->pool, pinfo, sqlnet_proto(), SESSION_CACHE_KEY, c);
+    }
+    c->sess = sess;
+    c->srcport = pinfo->srcport;
+    c->destport = pinfo->destport;
     return sess;
+}
+
+sqlnet_session_t *
+session_of_packet(packet_info *pinfo, guint32 srcport, guint32 destport)
+{
+    session_cache_t *c = (session_cache_t *)p_get_proto_data(pinfo->pool, pinfo, sqlnet_proto(),
+                                                             SESSION_CACHE_KEY);
+    if (c && c->srcport == srcport && c->destport == destport)
+        return c->sess;
+    return NULL;
 }
 
 void

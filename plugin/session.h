@@ -51,6 +51,12 @@ typedef struct sqlnet_session {
     guint8   nne_algorithm;          /* encryption algorithm id, 0 = none */
     guint8   integrity_algorithm;    /* data integrity algorithm id, 0 = none */
 
+    /* A TNS packet cut short by the capture's snaplen (not reassembled):
+     * the TCP sequence number where the next one begins, per direction. */
+    guint32  cut_next_seq[2];
+    gboolean cut_pending[2];
+    gboolean cut_unknown[2];         /* its end was not captured either */
+
     /* TTC layer state (ttc_session_t, ttc_stream.c), created on first use. */
     void    *ttc;
     gboolean srv_from_handshake;     /* server side known from CONNECT/ACCEPT */
@@ -58,6 +64,9 @@ typedef struct sqlnet_session {
 
 /* The session of this packet's TCP conversation (created on first use). */
 sqlnet_session_t *session_get(packet_info *pinfo);
+
+/* The session sqlnet looked up for this packet's TCP ports, else NULL. */
+sqlnet_session_t *session_of_packet(packet_info *pinfo, guint32 srcport, guint32 destport);
 
 /* Direction of this packet; learns the server endpoint when still unknown. */
 sqlnet_dir_t session_direction(sqlnet_session_t *sess, packet_info *pinfo);

@@ -18,6 +18,7 @@
 #include <epan/expert.h>
 #include <epan/unit_strings.h>
 #include <epan/dissectors/packet-tcp.h>
+#include <epan/proto_data.h>
 
 #include "sqlnet.h"
 #include "session.h"
@@ -157,6 +158,7 @@ static int hf_ab_data = -1;
 
 static int hf_raw = -1;
 static int hf_unsync = -1;
+static int hf_cut_continuation = -1;
 
 static gint ett_tns = -1;
 static gint ett_flags = -1;
@@ -785,6 +787,18 @@ add_session_summary(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
     }
 }
 
+/* 100 * num / den rounded like printf("%.0f", 100.0 * num / den): to the
+ * nearest integer, ties to even (the quotient is exact in a double here). */
+static guint32
+percent_rounded(guint32 num, guint32 den)
+{
+    guint64 n = (guint64)num * 100u;
+    guint64 q = n / den, r2 = (n % den) * 2u;
+    if (r2 > den || (r2 == den && (q & 1u)))
+        q++;
+    return (guint32)q;
+}
+
 static int
 dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
 {
@@ -798,6 +812,7 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
     width = tns_width(sess, pinfo, tvb, 0);
     guint32 len = tvb_reported_length(tvb);
     guint8 type;
+    const char *type_name;
     proto_item *ti, *pi;
     proto_tree *tns_tree;
 
@@ -824,15 +839,17 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
     type = tvb_get_uint8(tvb, 4);
     if (tcpi && tcpi->is_reassembled)
         metrics_note_multi_segment(pinfo, sess, dir, len);
-    proto_item_append_text(ti, ", %s", sqlnet_val_to_str(pinfo->pool, type, tns_type_vals, "type %u"));
-    col_append_fstr(pinfo->cinfo, COL_INFO, " %s", sqlnet_val_to_str(pinfo->pool, type, tns_type_vals, "type %u"));
-    if (type != TNS_TYPE_CONNECT && type != TNS_TYPE_ACCEPT) {
-        if (session_negotiated(sess, pinfo) && sess->sdu)
-            col_append_fstr(pinfo->cinfo, COL_INFO, " len %u/%u (%.0f%%)", len, sess->sdu,
-                            100.0 * len / sess->sdu);
-        else
-            col_append_fstr(pinfo->cinfo, COL_INFO, " len %u", len);
-    }
+    type_name = sqlnet_val_to_str(pinfo->pool, type, tns_type_vals, "type %u");
+    proto_item_append_text(ti, ", %s", type_name);
+    /* One column call per packet, integer arithmetic only: this runs for
+     * every TNS packet of the capture (see bench/). */
+    if (type == TNS_TYPE_CONNECT || type == TNS_TYPE_ACCEPT)
+        col_append_fstr(pinfo->cinfo, COL_INFO, " %s", type_name);
+    else if (session_negotiated(sess, pinfo) && sess->sdu)
+        col_append_fstr(pinfo->cinfo, COL_INFO, " %s len %u/%u (%u%%)", type_name, len, sess->sdu,
+                        percent_rounded(len, sess->sdu));
+    else
+        col_append_fstr(pinfo->cinfo, COL_INFO, " %s len %u", type_name, len);
 
     if (width == 4) {
         proto_tree_add_item(tns_tree, hf_length, tvb, 0, 4, ENC_BIG_ENDIAN);
@@ -870,13 +887,141 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
     return tvb_captured_length(tvb);
 }
 
+/* ---- snaplen-truncated captures ------------------------------------------
+ *
+ * TCP does not reassemble a segment the capture cut short, so the TNS packet
+ * it starts is dissected as far as it was captured and the segments that
+ * carry the rest of it arrive here as if they began a new packet.  The
+ * sequence number where the next TNS packet begins is remembered per
+ * direction, and the bytes before it are shown as a continuation instead of
+ * being taken for a (bad) TNS header.  The verdict per frame is stored on the
+ * first pass. */
+
+#define CUT_KEY 0x6375
+
+/* A header no payload byte sequence is likely to imitate: valid type and
+ * length for the conversation's width, zero checksums, length within the
+ * negotiated SDU. */
+static gboolean
+tns_header_certain(const sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb)
+{
+    guint8 type = tvb_get_uint8(tvb, 4);
+    guint width = tns_width_from_session(sess, pinfo, type);
+    guint32 len;
+
+    if (width == 0)
+        width = sess->guessed_width;
+    if (!tns_header_valid(tvb, 0, width) || tvb_get_ntohs(tvb, 6) != 0)
+        return FALSE;
+    if (width == 2 && tvb_get_ntohs(tvb, 2) != 0)
+        return FALSE;
+    len = tns_read_length(tvb, 0, width);
+    return !sess->sdu || len <= MAX(sess->sdu, 65535u);
+}
+
+/* Bytes at the start of this segment that continue a cut TNS packet. */
+static guint32
+cut_continuation(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, const struct tcpinfo *tcpi)
+{
+    guint32 seglen = tvb_reported_length(tvb), skip = 0;
+    sqlnet_dir_t dir;
+    gint32 ahead;
+
+    if (PINFO_FD_VISITED(pinfo))
+        return GPOINTER_TO_UINT(p_get_proto_data(wmem_file_scope(), pinfo, proto_tns_layer, CUT_KEY));
+    if (!tcpi || !(sess->cut_pending[0] || sess->cut_pending[1]))
+        return 0;
+    dir = session_direction(sess, pinfo);
+    if (!sess->cut_pending[dir])
+        return 0;
+    if (sess->cut_unknown[dir]) {
+        /* The cut packet's length was not captured: continuation until a
+         * segment starts with a header that is beyond doubt a TNS header. */
+        if (tvb_captured_length(tvb) >= TNS_HDR_LEN && tns_header_certain(sess, pinfo, tvb)) {
+            sess->cut_pending[dir] = sess->cut_unknown[dir] = FALSE;
+            return 0;
+        }
+        skip = seglen;
+        p_add_proto_data(wmem_file_scope(), pinfo, proto_tns_layer, CUT_KEY, GUINT_TO_POINTER(skip));
+        return skip;
+    }
+    ahead = (gint32)(sess->cut_next_seq[dir] - tcpi->seq);
+    if (ahead <= 0) {
+        sess->cut_pending[dir] = FALSE;        /* this segment starts a packet */
+        return 0;
+    }
+    skip = MIN((guint32)ahead, seglen);
+    if ((guint32)ahead <= seglen)
+        sess->cut_pending[dir] = FALSE;
+    p_add_proto_data(wmem_file_scope(), pinfo, proto_tns_layer, CUT_KEY, GUINT_TO_POINTER(skip));
+    return skip;
+}
+
+/* After the PDUs of a cut segment: does its last TNS packet go on beyond
+ * the segment?  Walks the captured headers only (bounded by the segment). */
+static void
+note_cut_packet(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, const struct tcpinfo *tcpi,
+                guint32 skip)
+{
+    guint32 captured = tvb_captured_length(tvb), reported = tvb_reported_length(tvb);
+    guint32 off = skip;
+    sqlnet_dir_t dir;
+
+    if (PINFO_FD_VISITED(pinfo) || !tcpi || captured >= reported)
+        return;
+    if (off + TNS_HDR_LEN <= captured)
+        note_handshake_side(sess, pinfo, tvb, off);   /* a cut CONNECT/ACCEPT still tells the sides */
+    dir = session_direction(sess, pinfo);
+    while (off < reported) {
+        guint width;
+        guint32 plen;
+        if (off + TNS_HDR_LEN > captured) {
+            /* the next header was cut off: where its packet ends is unknown */
+            sess->cut_pending[dir] = sess->cut_unknown[dir] = TRUE;
+            return;
+        }
+        width = tns_width_from_session(sess, pinfo, tvb_get_uint8(tvb, off + 4));
+        if (width == 0)
+            width = sess->guessed_width;
+        if (!tns_header_valid(tvb, off, width))
+            return;
+        plen = tns_read_length(tvb, off, width);
+        if (plen > reported - off) {
+            sess->cut_next_seq[dir] = tcpi->seq + off + plen;
+            sess->cut_pending[dir] = TRUE;
+            sess->cut_unknown[dir] = FALSE;
+            return;
+        }
+        off += plen;
+    }
+}
+
 int
 tns_dissect_tcp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
 {
+    const struct tcpinfo *tcpi = (const struct tcpinfo *)data;
+    sqlnet_session_t *sess = session_get(pinfo);
+    guint32 skip;
+
     col_set_str(pinfo->cinfo, COL_PROTOCOL, SQLNET_PROTO_SHORT);
     col_clear(pinfo->cinfo, COL_INFO);
-    tcp_dissect_pdus(tvb, pinfo, tree, sqlnet_prefs()->desegment, TNS_HDR_LEN,
-                     get_tns_pdu_len, dissect_tns_pdu, data);
+    skip = cut_continuation(sess, pinfo, tvb, tcpi);
+    if (skip > 0) {
+        /* the bytes that were captured of it: the snaplen cut this segment too */
+        gint shown = (gint)MIN(skip, tvb_captured_length(tvb));
+        proto_item *ti;
+        proto_tree *t;
+        col_append_str(pinfo->cinfo, COL_INFO, "[continuation of a TNS packet cut by the snaplen]");
+        ti = proto_tree_add_item(tree, proto_tns_layer, tvb, 0, shown, ENC_NA);
+        t = proto_item_add_subtree(ti, ett_tns);
+        proto_tree_add_item(t, hf_cut_continuation, tvb, 0, shown, ENC_NA);
+        if (skip >= tvb_reported_length(tvb))
+            return tvb_captured_length(tvb);
+    }
+    /* before the PDUs: dissecting a cut one ends in an exception */
+    note_cut_packet(sess, pinfo, tvb, tcpi, skip);
+    tcp_dissect_pdus(skip ? tvb_new_subset_remaining(tvb, skip) : tvb, pinfo, tree,
+                     sqlnet_prefs()->desegment, TNS_HDR_LEN, get_tns_pdu_len, dissect_tns_pdu, data);
     return tvb_captured_length(tvb);
 }
 
@@ -1059,6 +1204,9 @@ tns_register(int proto)
         { &hf_ab_data, { "Abort data", "sqlnet.abort.data", FT_BYTES, BASE_NONE, NULL, 0x0, NULL, HFILL } },
 
         { &hf_raw, { "Packet body", "sqlnet.body", FT_BYTES, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_cut_continuation, { "Continuation of a TNS packet cut by the snaplen", "sqlnet.cut_continuation",
+            FT_BYTES, BASE_NONE, NULL, 0x0,
+            "Rest of a TNS packet whose first segment the capture cut short (not reassembled)", HFILL } },
         { &hf_unsync, { "Undecodable bytes", "sqlnet.undecoded", FT_BYTES, BASE_NONE, NULL, 0x0,
             "Bytes that do not start with a valid TNS header", HFILL } },
     };

@@ -195,6 +195,8 @@ typedef struct ttc_msg_result {
 typedef struct ttc_stream {
     guint8  *pending;          /* bytes of a message not yet complete */
     guint32  pending_len;
+    guint32  pending_cap;      /* allocated size of `pending` (grows by doubling) */
+    guint64  pending_work;     /* bytes decoded so far trying to complete it */
     ttc_state_t state;
     gboolean opaque;           /* undecodable until the next request/response */
 } ttc_stream_t;

@@ -38,7 +38,8 @@ ttc_rd_have(ttc_rd_t *r, gint n)
 {
     if (r->need_more || r->bad)
         return FALSE;
-    if (n < 0 || r->off + n > r->end) {
+    /* n comes from the wire: compare without computing off + n (overflow) */
+    if (n < 0 || r->off > r->end || n > r->end - r->off) {
         r->need_more = TRUE;
         return FALSE;
     }

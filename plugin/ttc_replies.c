@@ -525,37 +525,30 @@ static void
 decode_row(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res,
            wmem_allocator_t *scope)
 {
+    /* The describe is not in the capture (it came before it started): walk
+     * the row as the row header's column count of plain values.  One shared
+     * column, not an array per row: a hostile row header asks for 65535. */
+    static const ttc_column_t plain = { ORA_VARCHAR, 0, 1, NULL };
     const ttc_describe_t *desc = st->describe;
-    guint32 i, sent = 0;
+    guint32 i, ncols, sent = 0;
     gint s = r->off;
 
-    if (!desc && st->rxh_columns > 0) {
-        /* The describe is not in the capture (it came before it started):
-         * walk the row as the row header's column count of plain values. */
-        ttc_describe_t *guess = wmem_new0(scope, ttc_describe_t);
-        guess->ncols = st->rxh_columns;
-        guess->cols = wmem_alloc0_array(scope, ttc_column_t, guess->ncols);
-        for (i = 0; i < guess->ncols; i++) {
-            guess->cols[i].type = ORA_VARCHAR;
-            guess->cols[i].buffer_size = 1;
-        }
-        desc = guess;
-    }
-    if (!desc) {
+    if (!desc && st->rxh_columns == 0) {
         r->bad = TRUE;                /* rows without a describe: cannot walk them */
         return;
     }
-    for (i = 0; i < desc->ncols && ttc_rd_ok(r); i++) {
+    ncols = desc ? desc->ncols : st->rxh_columns;
+    for (i = 0; i < ncols && ttc_rd_ok(r); i++) {
         if (st->bitvec && (i / 8) < st->bitvec_len && !(st->bitvec[i / 8] & (1 << (i % 8))))
             continue;                 /* same value as the previous row */
-        skip_column_value(r, &desc->cols[i], scope);
+        skip_column_value(r, desc ? &desc->cols[i] : &plain, scope);
         sent++;
     }
     if (!ttc_rd_ok(r))
         return;
     if (tree) {
         proto_item *pi = proto_tree_add_item(tree, hf_row, r->tvb, SPAN(r, s), ENC_NA);
-        proto_item_append_text(pi, ": %u of %u columns", sent, desc->ncols);
+        proto_item_append_text(pi, ": %u of %u columns", sent, ncols);
     }
     st->bitvec = NULL;
     st->bitvec_len = 0;

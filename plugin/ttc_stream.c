@@ -31,8 +31,12 @@
 #include "ttc.h"
 #include "metrics.h"
 
-/* Bound on one message's size while it is being collected across packets. */
+/* Bounds on one message being collected across packets: its size, and the
+ * bytes decoded in the attempts to complete it (every packet re-decodes the
+ * message from its start, so a message cut into many small packets costs
+ * quadratic time without this). */
 #define TTC_MAX_PENDING (64u * 1024u * 1024u)
+#define TTC_MAX_PENDING_WORK (256u * 1024u * 1024u)
 
 typedef enum {
     STOP_END,          /* consumed everything */
@@ -55,6 +59,8 @@ typedef struct ttc_pdu_rec {
     gboolean completes;        /* completes its response (server side) */
     gboolean carries_call;     /* the request's main call was decoded here */
     gboolean starts_request;   /* first TNS packet of its request */
+    guint32  too_long;         /* a pending message was dropped here: its size so far */
+    guint32  cursor_dropped;   /* cursor not remembered here (cap reached), 0 = none */
 } ttc_pdu_rec_t;
 
 static int proto_ttc_layer = -1;
@@ -69,6 +75,7 @@ static gint ett_ttc = -1;
 
 static expert_field ei_undecoded = EI_INIT;
 static expert_field ei_too_long = EI_INIT;
+static expert_field ei_cursor_cap = EI_INIT;
 static expert_field ei_inferred = EI_INIT;
 
 const value_string ttc_msg_type_vals[] = {
@@ -246,16 +253,44 @@ infer_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, tvbuff_t *payload
     return FALSE;
 }
 
+/* The cursor map is capped (preference max_cursors): a cursor beyond the
+ * cap is not remembered, and the packet that met the cap says so. */
 static ttc_cursor_t *
-cursor_get(ttc_session_t *ts, guint32 id, gboolean create)
+cursor_get(ttc_session_t *ts, guint32 id, gboolean create, ttc_pdu_rec_t *rec)
 {
     ttc_cursor_t *c = (ttc_cursor_t *)wmem_map_lookup(ts->cursors, GUINT_TO_POINTER(id));
-    if (!c && create && ts->ncursors < metrics_max_cursors()) {
+    if (!c && create) {
+        if (ts->ncursors >= metrics_max_cursors()) {
+            if (rec)
+                rec->cursor_dropped = id ? id : G_MAXUINT32;
+            return NULL;
+        }
         c = wmem_new0(wmem_file_scope(), ttc_cursor_t);
         wmem_map_insert(ts->cursors, GUINT_TO_POINTER(id), c);
         ts->ncursors++;
     }
     return c;
+}
+
+/* Append len bytes of tvb at off to the stream's pending message. */
+static void
+pending_append(ttc_stream_t *s, tvbuff_t *tvb, gint off, guint32 len)
+{
+    guint32 need = s->pending_len + len;
+    if (need > s->pending_cap) {
+        guint32 cap = MAX(need, MIN(MAX(s->pending_cap * 2u, 256u), TTC_MAX_PENDING));
+        s->pending = (guint8 *)wmem_realloc(wmem_file_scope(), s->pending, cap);
+        s->pending_cap = cap;
+    }
+    tvb_memcpy(tvb, s->pending + s->pending_len, off, len);
+    s->pending_len = need;
+}
+
+static void
+pending_drop(ttc_stream_t *s)
+{
+    s->pending_len = 0;
+    s->pending_work = 0;
 }
 
 /* ---- request / response bookkeeping (first pass only) ------------------- */
@@ -293,17 +328,15 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
     wmem_tree_insert32(ts->responses, pinfo->num, resp);
     ts->resp = resp;
     /* The request is over: whatever of it was still pending stays undecoded. */
-    cs->pending = NULL;
-    cs->pending_len = 0;
+    pending_drop(cs);
     cs->opaque = FALSE;
     /* The server stream starts afresh with the new response. */
     ts->dir[SQLNET_TO_CLIENT].opaque = FALSE;
-    ts->dir[SQLNET_TO_CLIENT].pending = NULL;
-    ts->dir[SQLNET_TO_CLIENT].pending_len = 0;
+    pending_drop(&ts->dir[SQLNET_TO_CLIENT]);
     ts->dir[SQLNET_TO_CLIENT].state.req = resp->req;
     ts->dir[SQLNET_TO_CLIENT].state.resp = resp;
     if (resp->req && resp->req->has_cursor && resp->req->cursor != 0) {
-        ttc_cursor_t *c = cursor_get(ts, resp->req->cursor, FALSE);
+        ttc_cursor_t *c = cursor_get(ts, resp->req->cursor, FALSE, NULL);
         if (c && c->describe && !(resp->req->func == TTC_FN_OALL8 && resp->req->sql))
             ts->dir[SQLNET_TO_CLIENT].state.describe = c->describe;
     }
@@ -328,8 +361,7 @@ open_request(ttc_session_t *ts, packet_info *pinfo, ttc_req_kind_t kind)
     req->time = pinfo->abs_ts;
     ts->req = req;
     ts->nrequests++;
-    ts->dir[SQLNET_TO_SERVER].pending = NULL;
-    ts->dir[SQLNET_TO_SERVER].pending_len = 0;
+    pending_drop(&ts->dir[SQLNET_TO_SERVER]);
     ts->dir[SQLNET_TO_SERVER].opaque = FALSE;
     ts->dir[SQLNET_TO_SERVER].state.req = req;
     return req;
@@ -423,7 +455,7 @@ apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
             req->sql = wmem_strdup(wmem_file_scope(), c->sql);
         req->stmt_sql = req->sql;
         if (!req->stmt_sql && req->has_cursor && req->cursor) {
-            ttc_cursor_t *cur = cursor_get(ts, req->cursor, FALSE);
+            ttc_cursor_t *cur = cursor_get(ts, req->cursor, FALSE, NULL);
             if (cur)
                 req->stmt_sql = cur->sql;
         }
@@ -433,12 +465,12 @@ apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
             req->func == TTC_FN_OALL7) {
             req->execution = ++ts->executions;
             if (req->has_cursor && req->cursor) {
-                ttc_cursor_t *cur = cursor_get(ts, req->cursor, TRUE);
+                ttc_cursor_t *cur = cursor_get(ts, req->cursor, TRUE, rec);
                 if (cur)
                     cur->execution = req->execution;
             }
         } else if (req->has_cursor && req->cursor) {
-            ttc_cursor_t *cur = cursor_get(ts, req->cursor, FALSE);
+            ttc_cursor_t *cur = cursor_get(ts, req->cursor, FALSE, NULL);
             if (cur)
                 req->execution = cur->execution;
         }
@@ -476,7 +508,7 @@ apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
         if (res->oer_message)
             resp->ora_message = wmem_strdup(wmem_file_scope(), res->oer_message);
         if (res->oer_cursor != 0) {
-            ttc_cursor_t *c = cursor_get(ts, res->oer_cursor, TRUE);
+            ttc_cursor_t *c = cursor_get(ts, res->oer_cursor, TRUE, rec);
             if (c) {
                 if (req && req->execution && req->func == TTC_FN_OALL8)
                     c->execution = req->execution;   /* cursor id known only now */
@@ -632,56 +664,46 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
             rec->stop_off = 0;
         } else if (s->pending_len > 0) {
             /* Finish the message begun in earlier packets. */
-            guint32 total = s->pending_len + (guint32)len;
-            guint8 *buf;
+            guint32 prefix = s->pending_len;
+            guint32 total = prefix + (guint32)len;
             tvbuff_t *jt;
             gint e;
 
-            if (total > TTC_MAX_PENDING) {
-                expert_add_info_format(pinfo, ti, &ei_too_long,
-                                       "TTC message longer than %u bytes: not decoded", TTC_MAX_PENDING);
-                s->pending = NULL;
-                s->pending_len = 0;
+            if (total > TTC_MAX_PENDING || s->pending_work + total > TTC_MAX_PENDING_WORK) {
+                rec->too_long = total;
+                pending_drop(s);
                 s->opaque = TRUE;
                 rec->stop = STOP_BAD;
                 rec->stop_off = 0;
             } else {
-                buf = (guint8 *)g_malloc(total);
-                memcpy(buf, s->pending, s->pending_len);
-                tvb_memcpy(payload, buf + s->pending_len, 0, len);
-                jt = tvb_new_real_data(buf, total, total);
+                pending_append(s, payload, 0, (guint32)len);
+                s->pending_work += total;
+                jt = tvb_new_real_data(s->pending, total, total);
                 st = s->state;
                 e = decode_range(jt, 0, (gint)total, &st, NULL, pinfo, dir, ts, sess, rec, TRUE, &stop, TRUE);
+                tvb_free(jt);
                 if (stop == STOP_NEED_MORE) {
                     /* Still incomplete: this whole payload is a middle part. */
-                    guint8 *more = (guint8 *)wmem_alloc(wmem_file_scope(), total);
-                    memcpy(more, buf, total);
-                    s->pending = more;
-                    s->pending_len = total;
                     rec->stop = STOP_NEED_MORE;
                     rec->stop_off = 0;
                 } else if (stop == STOP_BAD) {
-                    s->pending = NULL;
-                    s->pending_len = 0;
+                    pending_drop(s);
                     s->opaque = TRUE;
                     rec->stop = STOP_BAD;
                     rec->stop_off = 0;
                 } else {
-                    rec->joined = (guint8 *)wmem_memdup(wmem_file_scope(), buf, (size_t)e);
+                    rec->joined = (guint8 *)wmem_memdup(wmem_file_scope(), s->pending, (size_t)e);
                     rec->joined_len = (guint32)e;
-                    rec->joined_prefix = s->pending_len;
-                    rec->body_off = e - (gint)s->pending_len;
+                    rec->joined_prefix = prefix;
+                    rec->body_off = e - (gint)prefix;
                     s->state = st;
-                    s->pending = NULL;
-                    s->pending_len = 0;
+                    pending_drop(s);
                     if (stop == STOP_CALL_DATA) {
                         s->opaque = TRUE;
                         rec->stop = STOP_CALL_DATA;
                         rec->stop_off = rec->body_off;
                     }
                 }
-                tvb_free(jt);
-                g_free(buf);
             }
         } else {
             rec->body_off = 0;
@@ -694,8 +716,8 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
             rec->stop = (guint8)stop;
             rec->stop_off = stop == STOP_END ? -1 : off;
             if (stop == STOP_NEED_MORE) {
-                s->pending_len = (guint32)(len - off);
-                s->pending = (guint8 *)tvb_memdup(wmem_file_scope(), payload, off, len - off);
+                pending_drop(s);
+                pending_append(s, payload, off, (guint32)(len - off));
             } else if (stop == STOP_BAD || stop == STOP_CALL_DATA) {
                 s->opaque = TRUE;
             }
@@ -714,6 +736,16 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
                                "assumed for this conversation from the structure of this call",
                                rec->start.dialect->native ? "native (OCI)" : "universal (thin)",
                                rec->start.dialect->fv);
+    if (rec->cursor_dropped)
+        expert_add_info_format(pinfo, ti, &ei_cursor_cap,
+                               "Cursor %u not remembered: %u cursors already kept for this connection "
+                               "(preference sqlnet.max_cursors); its statement text is not shown on later calls",
+                               rec->cursor_dropped == G_MAXUINT32 ? 0 : rec->cursor_dropped, ts->ncursors);
+    if (rec->too_long)
+        expert_add_info_format(pinfo, ti, &ei_too_long,
+                               "TTC message not decoded: %u bytes collected over too many packets "
+                               "(limits: %u bytes, %u bytes of decoding work)",
+                               rec->too_long, TTC_MAX_PENDING, TTC_MAX_PENDING_WORK);
     if (!tree)
         return;
     st = rec->start;
@@ -786,6 +818,8 @@ ttc_register(int proto)
             "TTC message not decoded; decoding resumes at the next request or response", EXPFILL } },
         { &ei_too_long, { "sqlnet.ttc.too_long", PI_PROTOCOL, PI_WARN,
             "TTC message too long to collect", EXPFILL } },
+        { &ei_cursor_cap, { "sqlnet.limit.cursors", PI_PROTOCOL, PI_WARN,
+            "Cursor cap of this connection reached: cursor not remembered", EXPFILL } },
         { &ei_inferred, { "sqlnet.ttc.dialect_inferred", PI_PROTOCOL, PI_NOTE,
             "No TTC negotiation in the capture: encoding inferred from the message structure", EXPFILL } },
     };

@@ -1,0 +1,133 @@
+"""Hostile input: kept regression inputs, snaplen-truncated captures and a
+bounded fuzz budget (libFuzzer harness + editcap mutation loop).
+
+Regression inputs (tests/regressions/*.in) are fuzz/sqlnet_fuzzer inputs
+(direction-tagged TCP payload chunks).  Each one is replayed through the
+ASan/UBSan harness and, converted to a pcap by fuzz/to_pcap.py, through
+tshark with the staged plugin; its .json says which later packet must still
+decode and to what (facts of the capture it was built from, see its
+"built_from").  The fuzz budget runs with SQLNET_FUZZ_SECONDS (default 90)
+and fails on any finding; SQLNET_FUZZ_SECONDS=0 skips it.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+REGRESSIONS = sorted((ROOT / "tests" / "regressions").glob("*.in"))
+HARNESS = ROOT / "fuzz" / "build" / "sqlnet_fuzzer"
+SANITIZER = re.compile(r"ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:|out-of-memory")
+FUZZ_SECONDS = int(os.environ.get("SQLNET_FUZZ_SECONDS", "90"))
+
+
+def clang():
+    return shutil.which("clang-14") or shutil.which("clang")
+
+
+@pytest.fixture(scope="session")
+def harness():
+    if not clang():
+        pytest.skip("clang is not installed (./run.sh test installs clang-14 and libFuzzer)")
+    proc = subprocess.run([str(ROOT / "fuzz" / "build.sh")], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return HARNESS
+
+
+def expectation(path):
+    return json.loads(path.with_suffix(".json").read_text())
+
+
+@pytest.mark.parametrize("case", REGRESSIONS, ids=[p.stem for p in REGRESSIONS])
+def test_regression_input_in_harness(harness, case):
+    exp = expectation(case)
+    env = dict(os.environ, SQLNET_FUZZ_PRINT="1", ASAN_OPTIONS="detect_leaks=0",
+               UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1")
+    proc = subprocess.run([str(harness), f"-rss_limit_mb={exp.get('max_rss_mb', 2048)}", str(case)],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert proc.returncode == 0 and not SANITIZER.search(proc.stderr), proc.stderr[-4000:]
+    frames = [line.split("\t") for line in proc.stderr.splitlines() if re.match(r"^\d+\t", line)]
+    assert frames, "the harness printed no frames"
+    for later in exp["later"]:
+        num, proto, info = frames[-later["frame_from_end"]]
+        assert proto == "SQL*Net", (num, proto, info)
+        assert f"rows={later['fetch_rows']}" in info, (num, info)
+
+
+@pytest.mark.parametrize("case", REGRESSIONS, ids=[p.stem for p in REGRESSIONS])
+def test_regression_input_in_tshark(tshark, tmp_path, case):
+    exp = expectation(case)
+    pcap = tmp_path / f"{case.stem}.pcap"
+    subprocess.run([sys.executable, str(ROOT / "fuzz" / "to_pcap.py"), str(case), str(pcap)], check=True)
+    for extra in ([], ["-2"]):
+        proc = tshark.run(pcap, ["-T", "fields", "-E", "separator=\t", "-e", "frame.number",
+                                 "-e", "sqlnet.call", "-e", "sqlnet.fetch.rows"] + extra, timeout=600)
+        assert proc.stderr.strip() == "", proc.stderr[-2000:]
+        rows = [line.split("\t") for line in proc.stdout.splitlines()]
+        for later in exp["later"]:
+            row = rows[-later["frame_from_end"]]
+            assert row[1:] == [str(later["call"]), str(later["fetch_rows"])], (extra, row)
+
+
+@pytest.mark.parametrize("snaplen", [64, 200])
+def test_snaplen_truncated_capture_decodes_what_is_there(tshark, tmp_path, snaplen):
+    """Cut every frame at snaplen: tshark stays clean, every fetch call (a small
+    client packet) still decodes with its array size, and the segments that
+    continue a cut TNS packet are not taken for (bad) TNS headers."""
+    src = ROOT / "test-captures" / "arraysize_100.pcapng"
+    manifest = json.loads(src.with_suffix(".json").read_text())
+    cut = tmp_path / f"cut{snaplen}.pcapng"
+    subprocess.run(["editcap", "-s", str(snaplen), str(src), str(cut)], check=True, capture_output=True)
+    proc = tshark.run(cut, ["-T", "fields", "-e", "sqlnet.fetch.rows", "-e", "_ws.expert.message",
+                            "-Y", "sqlnet"], timeout=300)
+    assert proc.stderr.strip() == ""
+    rows = [line.split("\t") for line in proc.stdout.splitlines()]
+    fetch = [r[0] for r in rows if r[0]]
+    if snaplen >= 200:
+        # the execute asks for prefetchrows, every fetch for arraysize
+        client = manifest["client"]
+        assert str(client["arraysize"]) in fetch, fetch
+        assert set(fetch) <= {str(client["arraysize"]), str(client["prefetchrows"])}, fetch
+    assert not any("Invalid TNS header" in r[1] or "Not at a TNS packet boundary" in r[1] for r in rows), \
+        [r for r in rows if "TNS" in r[1]][:5]
+
+
+@pytest.mark.skipif(FUZZ_SECONDS <= 0, reason="SQLNET_FUZZ_SECONDS=0")
+def test_fuzz_budget_libfuzzer(harness):
+    proc = subprocess.run([str(ROOT / "fuzz" / "run.sh"), str(FUZZ_SECONDS)], capture_output=True,
+                          text=True, timeout=FUZZ_SECONDS * 3 + 600)
+    print(proc.stdout[-2000:])
+    assert proc.returncode == 0, proc.stdout[-5000:] + proc.stderr[-3000:]
+    assert re.search(r"findings: 0\b", proc.stdout), proc.stdout[-2000:]
+
+
+@pytest.mark.skipif(FUZZ_SECONDS <= 0, reason="SQLNET_FUZZ_SECONDS=0")
+def test_fuzz_budget_editcap_mutations(tshark):
+    if not shutil.which("cmake"):
+        pytest.skip("cmake missing")
+    proc = subprocess.run([str(ROOT / "fuzz" / "editcap_loop.sh"), "1", "0.02"], capture_output=True,
+                          text=True, timeout=1800)
+    print(proc.stdout[-2000:])
+    assert proc.returncode == 0, proc.stdout[-5000:] + proc.stderr[-3000:]
+    assert re.search(r"findings: 0\b", proc.stdout), proc.stdout[-2000:]
+
+
+def test_cursor_cap_is_flagged_and_decoding_goes_on(tshark):
+    """With room for one cursor, a connection running several statements hits
+    the cap: the packet says so (sqlnet.limit.cursors) and every fetch call
+    still decodes with its array size."""
+    cap = ROOT / "test-captures" / "sweep_arraysize.pcapng"
+    manifest = json.loads(cap.with_suffix(".json").read_text())
+    assert len(set(manifest["client"]["statements"])) > 1
+    capped = tshark.fields(cap, ["sqlnet.fetch.rows"], "sqlnet.fetch.rows",
+                           extra=["-o", "sqlnet.max_cursors:1"])
+    flagged = tshark.fields(cap, ["frame.number"], "sqlnet.limit.cursors", extra=["-o", "sqlnet.max_cursors:1"])
+    free = tshark.fields(cap, ["sqlnet.fetch.rows"], "sqlnet.fetch.rows")
+    assert flagged
+    assert capped == free
+    assert not tshark.fields(cap, ["frame.number"], "sqlnet.limit.cursors")
