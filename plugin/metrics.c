@@ -12,6 +12,8 @@
  */
 #define WS_LOG_DOMAIN "sqlnet"
 
+#include <stdio.h>
+
 #include <epan/packet.h>
 #include <epan/expert.h>
 #include <epan/conversation.h>
@@ -22,6 +24,7 @@
 #include "sqlnet.h"
 #include "session.h"
 #include "ttc.h"
+#include "coltext.h"
 #include "metrics.h"
 
 static int hf_fetch_rows = -1;
@@ -142,18 +145,21 @@ static void
 add_request(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const ttc_request_t *req)
 {
     proto_item *pi;
+    sqlnet_coltext_t info;
 
-    /* Fetches are most packets of a capture: one column call for them. */
-    if (req->has_cursor && req->has_fetch_rows) {
-        col_append_fstr(pinfo->cinfo, COL_INFO, " %s cursor=%u rows=%u", func_name(req), req->cursor,
-                        req->fetch_rows);
-    } else {
-        col_append_fstr(pinfo->cinfo, COL_INFO, " %s", func_name(req));
-        if (req->has_cursor)
-            col_append_fstr(pinfo->cinfo, COL_INFO, " cursor=%u", req->cursor);
-        if (req->has_fetch_rows)
-            col_append_fstr(pinfo->cinfo, COL_INFO, " rows=%u", req->fetch_rows);
+    /* Fetches are most packets of a capture: one column call, no printf. */
+    coltext_init(&info);
+    coltext_str(&info, " ");
+    coltext_str(&info, func_name(req));
+    if (req->has_cursor) {
+        coltext_str(&info, " cursor=");
+        coltext_uint(&info, req->cursor);
     }
+    if (req->has_fetch_rows) {
+        coltext_str(&info, " rows=");
+        coltext_uint(&info, req->fetch_rows);
+    }
+    col_append_str(pinfo->cinfo, COL_INFO, info.buf);
     if (req->kind == TTC_REQ_FUNCTION || req->kind == TTC_REQ_FAST_AUTH) {
         pi = proto_tree_add_uint(tree, hf_req_func, tvb, 0, 0, req->func);
         proto_item_set_generated(pi);
@@ -267,6 +273,7 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
     proto_item *pi;
     nstime_t dt;
     guint32 segs, kb10;
+    sqlnet_coltext_t info;
     guint64 ms10;
 
     if (req) {
@@ -326,24 +333,39 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
                                    req->fetch_rows, resp->rowcount);
     }
 
-    /* One column call, KB and ms in integer tenths: this runs for every response. */
+    /* One column call, KB and ms in integer tenths, no printf: this runs for
+     * every response.  Text: " Response: R rows, P pkts, S segs, K.k KB[, M.m ms][ ORA-nnnnn]". */
     kb10 = kb_tenths(resp->bytes);
+    coltext_init(&info);
+    coltext_str(&info, " Response: ");
+    coltext_uint(&info, resp->rows);
+    coltext_str(&info, " rows, ");
+    coltext_uint(&info, resp->packets);
+    coltext_str(&info, " pkts, ");
+    coltext_uint(&info, segs);
+    coltext_str(&info, " segs, ");
+    coltext_tenths(&info, kb10);
+    coltext_str(&info, " KB");
     if (req) {
         nstime_delta(&dt, &resp->last_time, &req->time);
-        if (ms_tenths(&dt, &ms10))
-            col_append_fstr(pinfo->cinfo, COL_INFO,
-                            " Response: %u rows, %u pkts, %u segs, %u.%u KB, %" G_GUINT64_FORMAT ".%u ms",
-                            resp->rows, resp->packets, segs, kb10 / 10, kb10 % 10, ms10 / 10,
-                            (guint)(ms10 % 10));
-        else
-            col_append_fstr(pinfo->cinfo, COL_INFO, " Response: %u rows, %u pkts, %u segs, %u.%u KB, %.1f ms",
-                            resp->rows, resp->packets, segs, kb10 / 10, kb10 % 10, nstime_to_msec(&dt));
-    } else {
-        col_append_fstr(pinfo->cinfo, COL_INFO, " Response: %u rows, %u pkts, %u segs, %u.%u KB",
-                        resp->rows, resp->packets, segs, kb10 / 10, kb10 % 10);
+        coltext_str(&info, ", ");
+        if (ms_tenths(&dt, &ms10)) {
+            coltext_tenths(&info, ms10);
+        } else {
+            char ms[32];
+            snprintf(ms, sizeof(ms), "%.1f", nstime_to_msec(&dt));   /* exact ties only */
+            coltext_str(&info, ms);
+        }
+        coltext_str(&info, " ms");
     }
-    if (resp->has_oer && resp->ora_error != 0)
-        col_append_fstr(pinfo->cinfo, COL_INFO, " ORA-%05u", resp->ora_error);
+    if (resp->has_oer && resp->ora_error != 0) {
+        guint32 e = resp->ora_error, pad;
+        coltext_str(&info, " ORA-");
+        for (pad = 10000; pad > 1 && e < pad; pad /= 10)
+            coltext_str(&info, "0");      /* %05u */
+        coltext_uint(&info, e);
+    }
+    col_append_str(pinfo->cinfo, COL_INFO, info.buf);
 }
 
 void

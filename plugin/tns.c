@@ -22,6 +22,7 @@
 
 #include "sqlnet.h"
 #include "session.h"
+#include "coltext.h"
 #include "tns.h"
 #include "ano.h"
 #include "ttc.h"
@@ -841,15 +842,26 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
         metrics_note_multi_segment(pinfo, sess, dir, len);
     type_name = sqlnet_val_to_str(pinfo->pool, type, tns_type_vals, "type %u");
     proto_item_append_text(ti, ", %s", type_name);
-    /* One column call per packet, integer arithmetic only: this runs for
-     * every TNS packet of the capture (see bench/). */
-    if (type == TNS_TYPE_CONNECT || type == TNS_TYPE_ACCEPT)
-        col_append_fstr(pinfo->cinfo, COL_INFO, " %s", type_name);
-    else if (session_negotiated(sess, pinfo) && sess->sdu)
-        col_append_fstr(pinfo->cinfo, COL_INFO, " %s len %u/%u (%u%%)", type_name, len, sess->sdu,
-                        percent_rounded(len, sess->sdu));
-    else
-        col_append_fstr(pinfo->cinfo, COL_INFO, " %s len %u", type_name, len);
+    /* One column call per packet, integer arithmetic and no printf: this runs
+     * for every TNS packet of the capture (see bench/). */
+    {
+        sqlnet_coltext_t info;
+        coltext_init(&info);
+        coltext_str(&info, " ");
+        coltext_str(&info, type_name);
+        if (type != TNS_TYPE_CONNECT && type != TNS_TYPE_ACCEPT) {
+            coltext_str(&info, " len ");
+            coltext_uint(&info, len);
+            if (session_negotiated(sess, pinfo) && sess->sdu) {
+                coltext_str(&info, "/");
+                coltext_uint(&info, sess->sdu);
+                coltext_str(&info, " (");
+                coltext_uint(&info, percent_rounded(len, sess->sdu));
+                coltext_str(&info, "%)");
+            }
+        }
+        col_append_str(pinfo->cinfo, COL_INFO, info.buf);
+    }
 
     if (width == 4) {
         proto_tree_add_item(tns_tree, hf_length, tvb, 0, 4, ENC_BIG_ENDIAN);

@@ -33,37 +33,6 @@ ttc_rd_init(ttc_rd_t *r, tvbuff_t *tvb, gint off, gint end, const ttc_dialect_t 
     r->strict = FALSE;
 }
 
-gboolean
-ttc_rd_have(ttc_rd_t *r, gint n)
-{
-    if (r->need_more || r->bad)
-        return FALSE;
-    /* n comes from the wire: compare without computing off + n (overflow) */
-    if (n < 0 || r->off > r->end || n > r->end - r->off) {
-        r->need_more = TRUE;
-        return FALSE;
-    }
-    return TRUE;
-}
-
-void
-ttc_rd_skip(ttc_rd_t *r, gint n)
-{
-    if (ttc_rd_have(r, n))
-        r->off += n;
-}
-
-guint8
-ttc_rd_u8(ttc_rd_t *r)
-{
-    guint8 v;
-    if (!ttc_rd_have(r, 1))
-        return 0;
-    v = tvb_get_uint8(r->tvb, r->off);
-    r->off += 1;
-    return v;
-}
-
 guint16
 ttc_rd_u16be(ttc_rd_t *r)
 {
@@ -120,8 +89,18 @@ ttc_rd_universal(ttc_rd_t *r, guint maxlen, gboolean *negative)
     }
     if (!ttc_rd_have(r, 1 + len))
         return 0;
-    for (i = 0; i < len; i++)
-        v = (v << 8) | tvb_get_uint8(r->tvb, r->off + 1 + i);
+    /* one accessor call for the common widths */
+    switch (len) {
+    case 0: break;
+    case 1: v = tvb_get_uint8(r->tvb, r->off + 1); break;
+    case 2: v = tvb_get_ntohs(r->tvb, r->off + 1); break;
+    case 3: v = tvb_get_ntoh24(r->tvb, r->off + 1); break;
+    case 4: v = tvb_get_ntohl(r->tvb, r->off + 1); break;
+    default:
+        for (i = 0; i < len; i++)
+            v = (v << 8) | tvb_get_uint8(r->tvb, r->off + 1 + i);
+        break;
+    }
     r->off += 1 + len;
     return v;
 }

@@ -1,0 +1,61 @@
+/* coltext.h - Info column text built without printf.
+ *
+ * The TNS packet line and the request/response summaries are appended for
+ * every packet of a capture; col_append_fstr() costs a vsnprintf each time
+ * (the largest share of sqlnet's own cost in bench/).  These helpers build
+ * the same text into a stack buffer for one col_append_str().
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef SQLNET_COLTEXT_H
+#define SQLNET_COLTEXT_H
+
+#include <glib.h>
+
+typedef struct {
+    char buf[192];
+    gsize len;
+} sqlnet_coltext_t;
+
+static inline void
+coltext_init(sqlnet_coltext_t *t)
+{
+    t->len = 0;
+    t->buf[0] = '\0';
+}
+
+/* Append a string; text beyond the buffer is dropped (never overflows). */
+static inline void
+coltext_str(sqlnet_coltext_t *t, const char *s)
+{
+    while (*s && t->len < sizeof(t->buf) - 1)
+        t->buf[t->len++] = *s++;
+    t->buf[t->len] = '\0';
+}
+
+/* Append an unsigned integer in decimal, as printf("%u") / G_GUINT64_FORMAT. */
+static inline void
+coltext_uint(sqlnet_coltext_t *t, guint64 v)
+{
+    char digits[20];
+    guint n = 0;
+
+    do {
+        digits[n++] = (char)('0' + v % 10u);
+        v /= 10u;
+    } while (v && n < sizeof(digits));
+    while (n > 0 && t->len < sizeof(t->buf) - 1)
+        t->buf[t->len++] = digits[--n];
+    t->buf[t->len] = '\0';
+}
+
+/* Append tenths as "<int>.<digit>", as printf("%.1f") of tenths / 10. */
+static inline void
+coltext_tenths(sqlnet_coltext_t *t, guint64 tenths)
+{
+    coltext_uint(t, tenths / 10u);
+    coltext_str(t, ".");
+    coltext_uint(t, tenths % 10u);
+}
+
+#endif /* SQLNET_COLTEXT_H */
