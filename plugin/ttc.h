@@ -134,6 +134,16 @@ typedef struct ttc_request {
     guint32 execution;             /* statement execution this call belongs to (0 = none) */
 } ttc_request_t;
 
+/* The call executes a statement (starts an execution): OALL8 with the
+ * execute option, re-execute (and fetch), OALL7. */
+static inline gboolean
+ttc_req_executes(const ttc_request_t *req)
+{
+    return (req->func == TTC_FN_OALL8 && (req->options & TTC_OPT_EXECUTE)) ||
+           req->func == TTC_FN_REEXECUTE_FETCH || req->func == TTC_FN_REEXECUTE ||
+           req->func == TTC_FN_OALL7;
+}
+
 typedef struct ttc_response {
     ttc_request_t *req;
     guint32 first_frame;       /* first TCP segment carrying the response */

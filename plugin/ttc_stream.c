@@ -460,9 +460,7 @@ apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
                 req->stmt_sql = cur->sql;
         }
         /* Executions: an execute starts one; fetches continue their cursor's. */
-        if ((req->func == TTC_FN_OALL8 && (req->options & TTC_OPT_EXECUTE)) ||
-            req->func == TTC_FN_REEXECUTE_FETCH || req->func == TTC_FN_REEXECUTE ||
-            req->func == TTC_FN_OALL7) {
+        if (ttc_req_executes(req)) {
             req->execution = ++ts->executions;
             if (req->has_cursor && req->cursor) {
                 ttc_cursor_t *cur = cursor_get(ts, req->cursor, TRUE, rec);
