@@ -221,9 +221,7 @@ queue_round_trip(packet_info *pinfo, const sqlnet_session_t *sess, const ttc_res
         rec->sql = req->stmt_sql;
         rec->has_fetch_rows = req->has_fetch_rows;
         rec->fetch_rows = req->fetch_rows;
-        rec->executes = (req->func == TTC_FN_OALL8 && (req->options & TTC_OPT_EXECUTE)) ||
-                        req->func == TTC_FN_REEXECUTE_FETCH || req->func == TTC_FN_REEXECUTE ||
-                        req->func == TTC_FN_OALL7;
+        rec->executes = ttc_req_executes(req);
         rec->req_packets = req->tns_packets;
         rec->req_bytes = req->tns_bytes;
         rec->req_ttc_bytes = req->ttc_bytes;
@@ -271,7 +269,7 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
 {
     const ttc_request_t *req = resp->req;
     proto_item *pi;
-    nstime_t dt;
+    nstime_t dt, rt;              /* rt: the response time */
     guint32 segs, kb10;
     sqlnet_coltext_t info;
     guint64 ms10;
@@ -319,8 +317,8 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
         proto_item_set_generated(proto_tree_add_uint(tree, hf_req_ttc_bytes, tvb, 0, 0, req->ttc_bytes));
         if (req->execution)
             proto_item_set_generated(proto_tree_add_uint(tree, hf_execution, tvb, 0, 0, req->execution));
-        nstime_delta(&dt, &resp->last_time, &req->time);
-        proto_item_set_generated(proto_tree_add_time(tree, hf_time, tvb, 0, 0, &dt));
+        nstime_delta(&rt, &resp->last_time, &req->time);
+        proto_item_set_generated(proto_tree_add_time(tree, hf_time, tvb, 0, 0, &rt));
         nstime_delta(&dt, &resp->first_time, &req->time);
         proto_item_set_generated(proto_tree_add_time(tree, hf_time_first, tvb, 0, 0, &dt));
         if (req->stmt_sql)
@@ -347,13 +345,12 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
     coltext_tenths(&info, kb10);
     coltext_str(&info, " KB");
     if (req) {
-        nstime_delta(&dt, &resp->last_time, &req->time);
         coltext_str(&info, ", ");
-        if (ms_tenths(&dt, &ms10)) {
+        if (ms_tenths(&rt, &ms10)) {
             coltext_tenths(&info, ms10);
         } else {
             char ms[32];
-            snprintf(ms, sizeof(ms), "%.1f", nstime_to_msec(&dt));   /* exact ties only */
+            snprintf(ms, sizeof(ms), "%.1f", nstime_to_msec(&rt));   /* exact ties only */
             coltext_str(&info, ms);
         }
         coltext_str(&info, " ms");
