@@ -120,12 +120,33 @@ srt_packet(void *pss, packet_info *pinfo, epan_dissect_t *edt _U_, const void *p
 
 /* ---- wire AUTOTRACE ----------------------------------------------------- */
 
+/* What a set of round trips cost on the wire: a statement's, or one of its
+ * executions'. */
+typedef struct {
+    guint32 round_trips;
+    guint64 rows;
+    guint64 bytes_to_client, bytes_from_client;   /* TTC bytes (Oracle's definition) */
+    guint64 packets_to_client, segments_to_client;
+    double time_ms;                               /* of the complete responses */
+} rt_totals_t;
+
+static void
+totals_add(rt_totals_t *t, const sqlnet_tap_rec_t *rec, double ms)
+{
+    t->round_trips++;
+    t->rows += rec->rows;
+    t->bytes_to_client += rec->resp_ttc_bytes;
+    t->bytes_from_client += rec->req_ttc_bytes;
+    t->packets_to_client += rec->resp_packets;
+    t->segments_to_client += rec->resp_segments;
+    if (rec->complete)
+        t->time_ms += ms;
+}
+
 typedef struct {
     guint32 conversation, execution;
     guint32 array_size;                  /* rows requested by its fetch calls */
-    guint32 round_trips, packets, segments;
-    guint64 rows, bytes_to_client, bytes_from_client;   /* TTC bytes (Oracle's definition) */
-    double time_ms;
+    rt_totals_t t;
 } exec_stats_t;
 
 #define MAX_EXECS_SHOWN 1000
@@ -133,11 +154,11 @@ typedef struct {
 typedef struct {
     char *sql;
     GArray *execs;                       /* exec_stats_t, in order of appearance */
-    guint32 executions, fetch_calls, round_trips, more_data, incomplete;
-    guint64 rows, bytes_to_client, bytes_from_client;   /* TTC bytes (Oracle's definition) */
+    guint32 executions, fetch_calls, more_data, incomplete;
+    rt_totals_t t;
     guint64 tns_to_client, tns_from_client;             /* TNS packets, headers included */
-    guint64 row_bytes, segments_to_client, packets_to_client;
-    double time_sum, time_max;           /* ms */
+    guint64 row_bytes;
+    double time_max;                     /* ms */
     GArray *array_sizes;                 /* distinct rows-requested values */
 } stmt_stats_t;
 
@@ -184,28 +205,20 @@ stmt_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_, cons
         g_hash_table_insert(r->by_sql, s->sql, s);
         g_ptr_array_add(r->order, s);
     }
-    s->round_trips++;
+    totals_add(&s->t, rec, ms);
     if (rec->executes)
         s->executions++;
     if (rec->func == TTC_FN_FETCH)
         s->fetch_calls++;
-    s->rows += rec->rows;
-    s->bytes_to_client += rec->resp_ttc_bytes;
-    s->bytes_from_client += rec->req_ttc_bytes;
     s->tns_to_client += rec->resp_bytes;
     s->tns_from_client += rec->req_bytes;
     s->row_bytes += rec->resp_row_bytes;
-    s->packets_to_client += rec->resp_packets;
-    s->segments_to_client += rec->resp_segments;
     if (rec->resp_data_packets > 1)
         s->more_data++;
     if (!rec->complete)
         s->incomplete++;
-    if (rec->complete) {
-        s->time_sum += ms;
-        if (ms > s->time_max)
-            s->time_max = ms;
-    }
+    if (rec->complete && ms > s->time_max)
+        s->time_max = ms;
     if (rec->execution) {
         exec_stats_t *e = NULL;
         for (i = s->execs->len; i > 0; i--) {
@@ -224,14 +237,7 @@ stmt_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_, cons
             e = &g_array_index(s->execs, exec_stats_t, s->execs->len - 1);
         }
         if (e) {
-            e->round_trips++;
-            e->rows += rec->rows;
-            e->bytes_to_client += rec->resp_ttc_bytes;
-            e->bytes_from_client += rec->req_ttc_bytes;
-            e->packets += rec->resp_packets;
-            e->segments += rec->resp_segments;
-            if (rec->complete)
-                e->time_ms += ms;
+            totals_add(&e->t, rec, ms);
             if (rec->func == TTC_FN_FETCH && rec->fetch_rows > e->array_size)
                 e->array_size = rec->fetch_rows;
         }
@@ -297,21 +303,21 @@ stmt_draw(void *tapdata)
         g_free(sql);
         printf("  %-48s %12u\n", "executions", s->executions);
         printf("  %-48s %12u\n", "fetch calls", s->fetch_calls);
-        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "rows processed", s->rows);
-        printf("  %-48s %12u\n", "SQL*Net roundtrips to/from client", s->round_trips);
-        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "bytes sent via SQL*Net to client", s->bytes_to_client);
-        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "bytes received via SQL*Net from client", s->bytes_from_client);
+        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "rows processed", s->t.rows);
+        printf("  %-48s %12u\n", "SQL*Net roundtrips to/from client", s->t.round_trips);
+        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "bytes sent via SQL*Net to client", s->t.bytes_to_client);
+        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "bytes received via SQL*Net from client", s->t.bytes_from_client);
         printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TNS bytes to client (TCP payload)", s->tns_to_client);
         printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TNS bytes from client (TCP payload)", s->tns_from_client);
         printf("  %-48s %12" G_GUINT64_FORMAT "\n", "row data bytes to client", s->row_bytes);
-        printf("  %-48s %12.1f\n", "row data bytes per row", s->rows ? (double)s->row_bytes / s->rows : 0.0);
-        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TNS packets to client", s->packets_to_client);
-        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TCP segments to client", s->segments_to_client);
+        printf("  %-48s %12.1f\n", "row data bytes per row", s->t.rows ? (double)s->row_bytes / s->t.rows : 0.0);
+        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TNS packets to client", s->t.packets_to_client);
+        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TCP segments to client", s->t.segments_to_client);
         printf("  %-48s %12s\n", "array sizes seen (rows requested per call)", sizes->len ? sizes->str : "-");
-        printf("  %-48s %12.1f\n", "rows per round trip", s->round_trips ? (double)s->rows / s->round_trips : 0.0);
-        printf("  %-48s %12.3f\n", "response time sum (ms)", s->time_sum);
+        printf("  %-48s %12.1f\n", "rows per round trip", s->t.round_trips ? (double)s->t.rows / s->t.round_trips : 0.0);
+        printf("  %-48s %12.3f\n", "response time sum (ms)", s->t.time_ms);
         printf("  %-48s %12.3f\n", "response time avg (ms)",
-               s->round_trips > s->incomplete ? s->time_sum / (s->round_trips - s->incomplete) : 0.0);
+               s->t.round_trips > s->incomplete ? s->t.time_ms / (s->t.round_trips - s->incomplete) : 0.0);
         printf("  %-48s %12.3f\n", "response time max (ms)", s->time_max);
         printf("  %-48s %12u\n", "responses larger than one SDU (\"more data\")", s->more_data);
         if (s->execs->len > 0) {
@@ -320,9 +326,10 @@ stmt_draw(void *tapdata)
                    "round trips", "bytes to cl.", "packets", "segments", "time (ms)");
             for (j = 0; j < s->execs->len; j++) {
                 exec_stats_t *e = &g_array_index(s->execs, exec_stats_t, j);
-                printf("  %6u %10u %10" G_GUINT64_FORMAT " %11u %12" G_GUINT64_FORMAT " %10u %12u %12.3f\n",
-                       j + 1, e->array_size, e->rows, e->round_trips, e->bytes_to_client,
-                       e->packets, e->segments, e->time_ms);
+                printf("  %6u %10u %10" G_GUINT64_FORMAT " %11u %12" G_GUINT64_FORMAT " %10" G_GUINT64_FORMAT
+                       " %12" G_GUINT64_FORMAT " %12.3f\n",
+                       j + 1, e->array_size, e->t.rows, e->t.round_trips, e->t.bytes_to_client,
+                       e->t.packets_to_client, e->t.segments_to_client, e->t.time_ms);
             }
         }
         g_string_free(sizes, TRUE);
