@@ -296,7 +296,7 @@ local function profile(st, s)
     local execs, by_exec = {}, {}
     local p = { execs = {}, min_array = 1, fixed_rts = 0, fixed_to = 0, fixed_from = 0,
                 fixed_sizes = {}, rows = 0, observed = { round_trips = #s.rts, to = 0, from = 0,
-                packets = 0, tns_to = 0, segments = 0, elapsed = 0, array_sizes = {} },
+                packets = 0, tns_to = 0, segments = 0, elapsed = 0 },
                 notes = {} }
     for _, rt in ipairs(s.rts) do
         local o = p.observed
@@ -360,7 +360,6 @@ local function profile(st, s)
         p.execs[#p.execs + 1] = { rem = rem, ended = ended or #e.rts == 1, rows = ex.rows + rem }
     end
     table.sort(sizes)
-    p.observed.array_sizes = sizes
     p.array_size = sizes[#sizes]
     -- per row: row data without bit vectors; bit vectors per row after the first
     if fetch_rows > 0 then
@@ -460,10 +459,8 @@ local function advise_statement(out, idx, p, sql)
         end
     end
     -- SDU
-    local typical = (at_rec or now).to / max(1, (at_rec or now).round_trips)
-    local full = fetch_bytes(p, rec, false, rec)
-    local batch = min(full, p.overhead + rows_per_exec * (p.row_bytes + p.bvc_bytes))
-    typical = max(typical, batch)
+    -- one fetch response at the recommended array size (or all the rows, if fewer)
+    local batch = min(fetch_bytes(p, rec, false, rec), p.overhead + rows_per_exec * (p.row_bytes + p.bvc_bytes))
     local max_sdu = (p.version or 0) >= 315 and M.MAX_SDU or 32767
     local in_step = M.sdu_in_step(batch, p.mss, max_sdu)
     local flags = {}
