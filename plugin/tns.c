@@ -1053,10 +1053,14 @@ tns_looks_like_handshake(tvbuff_t *tvb, packet_info *pinfo _U_)
     if (version < 300 || version > 399)
         return FALSE;
     if (type == TNS_TYPE_CONNECT) {
-        guint16 compat = tvb_get_ntohs(tvb, 10);
-        guint16 dlen = tvb_get_ntohs(tvb, 24);
-        guint16 doff, sdu = tvb_get_ntohs(tvb, 14);
-        if (len < 34 || tvb_captured_length(tvb) < 28 || compat > version || compat < 200 || sdu < 256)
+        guint16 compat, dlen, doff, sdu;
+        /* every offset read below is within the 28 bytes checked here */
+        if (tvb_captured_length(tvb) < 28)
+            return FALSE;
+        compat = tvb_get_ntohs(tvb, 10);
+        sdu = tvb_get_ntohs(tvb, 14);
+        dlen = tvb_get_ntohs(tvb, 24);
+        if (len < 34 || compat > version || compat < 200 || sdu < 256)
             return FALSE;
         doff = tvb_get_ntohs(tvb, 26);
         if (doff < 28 || doff > len)
