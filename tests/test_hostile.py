@@ -120,3 +120,19 @@ def test_snaplen_cut_marks_partial_round_trips(tshark, cut200):
     assert partial and all(p[0] in ("1", "2") for p in partial)
     # the uncut capture has none
     assert tshark.fields(SOURCE, ["frame.number"], "sqlnet.ttc.partial || sqlnet.ttc.capture_cut") == []
+
+
+def test_oer_flags_as_go_ora_reads_them(tshark):
+    """Issue 12, family 1: the end-of-call status of an execute on a real
+    table, with non-zero flags and a rowid, was "TTC message type 4 not
+    decoded", so the cursor id was never learned.  Evidence: go-ora's OER
+    reader (v2/network/summary_object.go: flags and user cursor options are
+    ub2 from TTC field version 4 on; python-oracledb and node-oracledb read
+    single bytes) applied to a generated go-ora capture; cursor and row count
+    from that capture's manifest."""
+    cap = REG / "oer-flags-ub2.pcap"
+    src = json.loads((ROOT / "test-captures" / "goora_basic.json").read_text())["connections"][0]
+    first = next(r for r in src["requests"] if r["function"] == "OALL8" and r.get("sql", "").startswith("SELECT *"))
+    assert tshark.fields(cap, ["frame.number"], "sqlnet.ttc.not_decoded") == []
+    rows = tshark.fields(cap, ["sqlnet.response.cursor", "sqlnet.rowcount"], "sqlnet.response.cursor")
+    assert [str(first["response"]["cursor"]), str(first["response"]["rowcount"])] in rows

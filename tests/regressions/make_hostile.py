@@ -16,6 +16,19 @@ manifest): the SELECT's text, fetch calls asking for 100 rows, 1000 rows.
                                       segment of NN = 24..27 bytes, then the
                                       real conversation of the capture
 
+and one built from test-captures/goora_basic.pcapng (go-ora v2.9.0, TTC field
+version 11):
+
+  oer-flags-ub2.pcap                 the end-of-call status (OER) of the first
+                                      SELECT's execute (frame 37) with its
+                                      "flags" field set to 0x0120 and written as
+                                      go-ora reads it (a ub2: 02 01 20, not the
+                                      single byte python-oracledb and
+                                      node-oracledb read) and a rowid filled in
+                                      (rba 0x12345, partition 5, table 7, block
+                                      0x10000, slot 2); the TNS packet's length
+                                      (frame 35) grows by the added bytes
+
 Run: python3 tests/regressions/make_hostile.py [OUTDIR]  (needs tshark to read
 the source capture; writes next to this file by default).
 """
@@ -30,6 +43,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 import pcapgen as g  # noqa: E402
 
 SOURCE = ROOT / "test-captures" / "arraysize_100.pcapng"
+GOORA = ROOT / "test-captures" / "goora_basic.pcapng"
 NEST = b"\x22\x00\x00\x00"
 
 
@@ -77,6 +91,48 @@ def connect_like(n):
     return full[:n]
 
 
+def universal(b, i):
+    """(value, next offset) of a TTC universal integer at b[i]."""
+    n = b[i] & 0x7F
+    return int.from_bytes(b[i + 1:i + 1 + n], "big"), i + 1 + n
+
+
+def oer_flags_ub2(segs):
+    """Rewrite the OER that ends the first SELECT's execute response (frames
+    35-37 of the source) as a query on a real table fills it in: flags 0x0120
+    written as go-ora reads it (ub2: 02 01 20) and a rowid."""
+    # frame 35 starts the TNS packet, frame 37 ends it with the OER
+    idx = [i for i, (side, p) in enumerate(segs) if side == "S"]
+    start = next(i for i in idx if len(segs[i][1]) == 1448 and segs[i][1][4] == 6 and
+                 segs[i + 2][1].endswith(bytes.fromhex("011e")))
+    head, tail = segs[start][1], segs[start + 2][1]
+    # hand-decode the OER backwards from its known shape (python layout, fv 11):
+    # 04 | call status | seq | row | err | arr | arr | cursor | pos | sqltype |
+    # fatal flags ucur upi warn | rowid(5) | oserr stmt call pad | iters | oerrdd |
+    # 3 batch lists | error | rowcount
+    at = tail.rindex(b"\x04\x01\x01\x01")
+    i = at + 1
+    for _ in range(4):                 # call status, seq, current row, error
+        _, i = universal(tail, i)
+    for _ in range(3):                 # array errors x2, cursor
+        _, i = universal(tail, i)
+    _, i = universal(tail, i)          # error position
+    i += 1                             # sql type
+    fatal = i
+    # fatal, flags, user cursor options, UPI, warning flags, then the rowid's
+    # rba, partition, table, block, slot: all zero in the capture
+    assert tail[fatal:fatal + 10] == bytes(10)
+    rowid = bytes.fromhex("03012345" "0105" "07" "03010000" "0102")   # a real table's rowid
+    patched = b"\x00" + b"\x02\x01\x20" + b"\x00\x00\x00" + rowid
+    tail = tail[:fatal] + patched + tail[fatal + 10:]
+    length = int.from_bytes(head[0:4], "big") + len(patched) - 10
+    head = length.to_bytes(4, "big") + head[4:]
+    out = list(segs)
+    out[start] = ("S", head)
+    out[start + 2] = ("S", tail)
+    return out
+
+
 def main():
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE
     segs = segments(SOURCE)
@@ -87,6 +143,7 @@ def main():
     rebuild(segs, ten).write(out / "fastauth-nesting-ten-packets.pcap")
     for n in range(24, 28):
         rebuild(segs, None, port=2484, before=[("C", connect_like(n))]).write(out / f"heuristic-connect-{n}.pcap")
+    rebuild(oer_flags_ub2(segments(GOORA)), None).write(out / "oer-flags-ub2.pcap")
 
 
 if __name__ == "__main__":
