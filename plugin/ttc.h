@@ -140,6 +140,8 @@ typedef struct ttc_request {
     struct ttc_response *closed;   /* previous response this request cut short */
     guint32 execution;             /* statement execution this call belongs to (0 = none) */
     guint8  partial;               /* ttc_partial_t of the request's own packets */
+    gboolean ended;                /* its last packet had the end-of-request flag (23ai pipelines) */
+    struct ttc_request *next_waiting;  /* next request sent before this one's response */
 } ttc_request_t;
 
 /* The call executes a statement (starts an execution): OALL8 with the
@@ -234,6 +236,9 @@ typedef struct ttc_session {
     const ttc_dialect_t *dialect_ptr;  /* immutable snapshot of it */
     ttc_stream_t dir[2];               /* [SQLNET_TO_SERVER], [SQLNET_TO_CLIENT] */
     ttc_request_t *req;                /* latest request */
+    ttc_request_t *waiting, *waiting_last; /* requests without a response yet, oldest first:
+                                        * one, or several in a pipeline (each ended by the
+                                        * end-of-request flag), answered in order */
     ttc_response_t *resp;              /* open response, NULL between them */
     wmem_tree_t *responses;            /* by first_frame (segment counting) */
     wmem_map_t *cursors;               /* cursor id -> ttc_cursor_t */

@@ -440,15 +440,22 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
     resp = wmem_new0(wmem_file_scope(), ttc_response_t);
     resp->first_frame = pinfo->num;
     resp->first_time = pinfo->abs_ts;
-    if (ts->req && !ts->req->response) {
-        resp->req = ts->req;
-        ts->req->response = resp;
+    /* Responses answer requests in the order they were sent. */
+    if (ts->waiting) {
+        resp->req = ts->waiting;
+        ts->waiting->response = resp;
+        ts->waiting = ts->waiting->next_waiting;
+        if (!ts->waiting)
+            ts->waiting_last = NULL;
     }
     wmem_tree_insert32(ts->responses, pinfo->num, resp);
     ts->resp = resp;
-    /* The request is over: whatever of it was still pending stays undecoded. */
-    pending_drop(cs);
-    cs->opaque = FALSE;
+    /* The latest request is over: whatever of it was still pending stays
+     * undecoded (in a pipeline the client may be sending the next one). */
+    if (resp->req == ts->req) {
+        pending_drop(cs);
+        cs->opaque = FALSE;
+    }
     /* The server stream starts afresh with the new response. */
     ts->dir[SQLNET_TO_CLIENT].opaque = FALSE;
     pending_drop(&ts->dir[SQLNET_TO_CLIENT]);
@@ -467,14 +474,26 @@ open_request(ttc_session_t *ts, packet_info *pinfo, ttc_req_kind_t kind)
 {
     ttc_request_t *req;
 
-    if (ts->req && !ts->req->response)
+    gboolean pipelined = ts->req && ts->req->ended;
+
+    if (ts->req && !ts->req->response && !ts->req->ended)
         return ts->req;                /* still the same request */
     req = wmem_new0(wmem_file_scope(), ttc_request_t);
-    if (ts->resp) {
+    /* A new request cuts the open response short, unless the client is
+     * pipelining (23ai: each request ended by the end-of-request flag, the
+     * responses follow in order, each ended by the end-of-response flag). */
+    if (ts->resp && !pipelined) {
         req->closed = ts->resp;
         close_response(ts, ts->resp->last_frame ? ts->resp->last_frame : pinfo->num,
                        &ts->resp->last_time, FALSE);
     }
+    if (!pipelined)
+        ts->waiting = ts->waiting_last = NULL;   /* unanswered requests stay so */
+    if (ts->waiting_last)
+        ts->waiting_last->next_waiting = req;
+    else
+        ts->waiting = req;
+    ts->waiting_last = req;
     req->kind = kind;
     req->first_frame = req->frame = pinfo->num;
     req->time = pinfo->abs_ts;
@@ -496,7 +515,7 @@ ttc_note_pdu_start(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
     if (type != TNS_TYPE_DATA && type != TNS_TYPE_MARKER)
         return;
     ts = ttc_session(sess);
-    if (!ts->resp && ts->req && !ts->req->response)
+    if (!ts->resp && ts->waiting)
         open_response(ts, pinfo);
 }
 
@@ -520,6 +539,8 @@ ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
         req->tns_packets++;
         req->tns_bytes += tns_len;
         req->ttc_bytes += tns_data_bytes(tns_len);
+        if (data_flags & TNS_DF_END_OF_REQUEST)
+            req->ended = TRUE;
         return;
     }
     if (type != TNS_TYPE_DATA && type != TNS_TYPE_MARKER)

@@ -136,3 +136,22 @@ def test_oer_flags_as_go_ora_reads_them(tshark):
     assert tshark.fields(cap, ["frame.number"], "sqlnet.ttc.not_decoded") == []
     rows = tshark.fields(cap, ["sqlnet.response.cursor", "sqlnet.rowcount"], "sqlnet.response.cursor")
     assert [str(first["response"]["cursor"]), str(first["response"]["rowcount"])] in rows
+
+
+@pytest.mark.parametrize("passes", [[], ["-2"]], ids=["1pass", "2pass"])
+def test_pipelined_requests_pair_with_responses_in_order(tshark, passes):
+    """Issue 12, item 6: 23ai pipelines send several calls before their
+    responses (each request's last packet with the end-of-request flag,
+    python-oracledb messages/base.pyx send()); the responses come back in the
+    same order.  Evidence: the generated capture's manifest (rows per fetch,
+    cumulative row counts), its fetches regrouped two by two."""
+    cap = REG / "pipeline-fetches.pcap"
+    stmts = stmt_report(tshark, cap, passes)
+    select, other = manifest_round_trips()
+    assert stmts[SELECT]["fetch calls"] == str(CONN["stats"]["fetch_calls"])
+    assert stmts[SELECT]["SQL*Net roundtrips to/from client"] == str(select)
+    assert stmts[SELECT]["rows processed"] == str(CONN["stats"]["rows_sent"])
+    # each fetch's response: the cumulative row count the server reported for it, in order
+    want = [str(r["response"]["rowcount"]) for r in CONN["requests"] if r["function"] == "OFETCH"]
+    got = tshark.fields(cap, ["sqlnet.rowcount"], "sqlnet.rowcount && sqlnet.request_in", extra=passes)
+    assert [r[0] for r in got][-len(want):] == want

@@ -16,6 +16,11 @@ manifest): the SELECT's text, fetch calls asking for 100 rows, 1000 rows.
                                       segment of NN = 24..27 bytes, then the
                                       real conversation of the capture
 
+  pipeline-fetches.pcap              the ten OFETCH round trips sent as five
+                                      23ai pipelines of two: both requests
+                                      (end-of-request data flag 0x0800) before
+                                      both responses (end-of-response 0x2000)
+
 and one built from test-captures/goora_basic.pcapng (go-ora v2.9.0, TTC field
 version 11):
 
@@ -133,6 +138,34 @@ def oer_flags_ub2(segs):
     return out
 
 
+def is_fetch(side, payload):
+    return side == "C" and len(payload) > 12 and payload[4] == 6 and payload[10:12] == b"\x03\x05"
+
+
+def pipelined(segs):
+    """Fetches sent two at a time before their answers, as python-oracledb's
+    pipelines send them (TNS_DATA_FLAGS_END_OF_REQUEST on each request)."""
+    out, i = [], 0
+    while i < len(segs):
+        if not is_fetch(*segs[i]):
+            out.append(segs[i])
+            i += 1
+            continue
+        units = []
+        while i < len(segs) and is_fetch(*segs[i]) and len(units) < 2:
+            req = segs[i][1]
+            flags = int.from_bytes(req[8:10], "big") | 0x0800
+            j = i + 1
+            while j < len(segs) and segs[j][0] == "S":
+                j += 1
+            units.append((("C", req[:8] + flags.to_bytes(2, "big") + req[10:]), segs[i + 1:j]))
+            i = j
+        out += [u[0] for u in units]
+        for u in units:
+            out += u[1]
+    return out
+
+
 def main():
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE
     segs = segments(SOURCE)
@@ -144,6 +177,7 @@ def main():
     for n in range(24, 28):
         rebuild(segs, None, port=2484, before=[("C", connect_like(n))]).write(out / f"heuristic-connect-{n}.pcap")
     rebuild(oer_flags_ub2(segments(GOORA)), None).write(out / "oer-flags-ub2.pcap")
+    rebuild(pipelined(segs), None).write(out / "pipeline-fetches.pcap")
 
 
 if __name__ == "__main__":
