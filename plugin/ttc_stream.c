@@ -58,6 +58,8 @@ typedef struct ttc_pdu_rec {
     guint32  joined_prefix;    /* bytes of `joined` from earlier packets */
     gint32   body_off;         /* first message starting in this payload; -1 none */
     gint32   stop_off;         /* where decoding stopped; -1 = end of payload */
+    gint32   resync_off;       /* server: a final end-of-call status found after an
+                                * undecoded stretch, decoded from here; -1 none */
     guint8   stop;             /* stop_t */
     gboolean decoded;          /* TTC decoding applies to this packet */
     ttc_request_t *req;
@@ -743,12 +745,12 @@ decode_range(tvbuff_t *tvb, gint off, gint end, ttc_state_t *st, proto_tree *tre
 }
 
 static void
-add_stop_items(proto_tree *tree, tvbuff_t *payload, packet_info *pinfo, gint off, stop_t stop)
+add_stop_items(proto_tree *tree, tvbuff_t *payload, packet_info *pinfo, gint off, gint upto, stop_t stop)
 {
     /* Items cover the captured bytes only; counts in the text are the
-     * packet's (reported) bytes. */
-    gint len = tvb_reported_length_remaining(payload, off);
-    gint shown = tvb_captured_length_remaining(payload, off);
+     * packet's (reported) bytes.  upto: -1 = to the end of the packet. */
+    gint len = upto >= 0 ? upto - off : tvb_reported_length_remaining(payload, off);
+    gint shown = upto >= 0 ? upto - off : tvb_captured_length_remaining(payload, off);
     proto_item *pi;
 
     if (len <= 0)
@@ -766,8 +768,9 @@ add_stop_items(proto_tree *tree, tvbuff_t *payload, packet_info *pinfo, gint off
         pi = proto_tree_add_item(tree, hf_undecoded, payload, off, shown, ENC_NA);
         if (shown > 0)
             expert_add_info_format(pinfo, pi, &ei_undecoded,
-                                   "TTC message type %u not decoded: %d bytes skipped until the next request or response",
-                                   tvb_get_uint8(payload, off), len);
+                                   "TTC message type %u not decoded: %d bytes skipped until %s",
+                                   tvb_get_uint8(payload, off), len,
+                                   upto >= 0 ? "the end-of-call status" : "the next request or response");
         else
             expert_add_info_format(pinfo, pi, &ei_undecoded,
                                    "TTC data not decoded: %d bytes skipped until the next request or response", len);
@@ -826,6 +829,39 @@ go_opaque(ttc_session_t *ts, ttc_stream_t *s, sqlnet_dir_t dir, stop_t why)
         mark_partial(ts, dir, TTC_PARTIAL_UNDECODED);
 }
 
+/* Candidates tried per packet when looking for a final end-of-call status. */
+#define MAX_OER_CANDIDATES 4096
+
+/* After an undecoded stretch of a response: the offset of an end-of-call
+ * status (OER) that decodes and ends the packet (alone, or before the
+ * end-of-response message), -1 if none.  A response's final OER names the
+ * cursor and the cumulative row count, which later calls need. */
+static gint
+find_final_oer(tvbuff_t *tvb, gint from, gint end, const ttc_state_t *start, packet_info *pinfo)
+{
+    gint p;
+    guint tries = 0;
+
+    for (p = from; p < end && tries < MAX_OER_CANDIDATES; p++) {
+        ttc_rd_t r;
+        ttc_msg_result_t res;
+        ttc_state_t st = *start;
+
+        if (tvb_get_uint8(tvb, p) != TTC_MSG_ERROR)
+            continue;
+        tries++;
+        memset(&res, 0, sizeof(res));
+        ttc_rd_init(&r, tvb, p, end, start->dialect);
+        r.strict = TRUE;
+        ttc_decode_server(&r, NULL, pinfo, &st, &res, pinfo->pool);
+        if (!ttc_rd_ok(&r) || !res.has_oer)
+            continue;
+        if (r.off == end || (r.off + 1 == end && tvb_get_uint8(tvb, r.off) == TTC_MSG_END_OF_RESPONSE))
+            return p;
+    }
+    return -1;
+}
+
 void
 ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
                     sqlnet_session_t *sess, sqlnet_dir_t dir, guint16 data_flags,
@@ -853,7 +889,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
         if (!first)
             return;                    /* not seen on the first pass (e.g. capture gap) */
         rec = wmem_new0(wmem_file_scope(), ttc_pdu_rec_t);
-        rec->body_off = rec->stop_off = -1;
+        rec->body_off = rec->stop_off = rec->resync_off = -1;
         rec->req = dir == SQLNET_TO_SERVER ? ts->req : NULL;
         rec->resp = dir == SQLNET_TO_CLIENT ? ts->resp : NULL;
         p_add_proto_data(wmem_file_scope(), pinfo, proto_ttc_layer, rec_key(payload), rec);
@@ -946,6 +982,21 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
                 go_opaque(ts, s, dir, stop);
             }
         }
+        /* Recovery: a response not decoded from here on may still end with
+         * its end-of-call status; decoding resumes there. */
+        if (dir == SQLNET_TO_CLIENT && rec->stop == STOP_BAD && rec->stop_off >= 0 && ts->resp) {
+            gint at = find_final_oer(payload, rec->stop_off, end, &s->state, pinfo);
+            if (at >= 0) {
+                stop_t stop2;
+                st = s->state;
+                decode_range(payload, at, end, &st, NULL, pinfo, dir, ts, sess, rec, TRUE, &stop2, FALSE);
+                if (stop2 == STOP_END) {
+                    rec->resync_off = at;
+                    s->state = st;
+                    s->opaque = FALSE;      /* at a message boundary again */
+                }
+            }
+        }
         state_keep(s);
         /* 23ai end of response: the flagged packet is the last of it. */
         if (dir == SQLNET_TO_CLIENT && (data_flags & TNS_DF_END_OF_RESPONSE) && ts->resp) {
@@ -991,7 +1042,11 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
             decode_range(payload, rec->body_off, stop_at, &st, tt, pinfo, dir, ts, sess, rec, FALSE, &stop, FALSE);
     }
     if (rec->stop_off >= 0 && !(rec->joined == NULL && rec->body_off < 0 && rec->stop == STOP_NEED_MORE))
-        add_stop_items(tt, payload, pinfo, rec->stop_off, (stop_t)rec->stop);
+        add_stop_items(tt, payload, pinfo, rec->stop_off, rec->resync_off, (stop_t)rec->stop);
+    if (rec->resync_off >= 0) {
+        st = rec->start;
+        decode_range(payload, rec->resync_off, end, &st, tt, pinfo, dir, ts, sess, rec, FALSE, &stop, FALSE);
+    }
     else if (rec->stop == STOP_NEED_MORE)
         proto_tree_add_item(tt, hf_continuation, payload, 0, end, ENC_NA);
 }

@@ -155,3 +155,18 @@ def test_pipelined_requests_pair_with_responses_in_order(tshark, passes):
     want = [str(r["response"]["rowcount"]) for r in CONN["requests"] if r["function"] == "OFETCH"]
     got = tshark.fields(cap, ["sqlnet.rowcount"], "sqlnet.rowcount && sqlnet.request_in", extra=passes)
     assert [r[0] for r in got][-len(want):] == want
+
+
+def test_final_end_of_call_status_is_found_after_an_undecoded_stretch(tshark):
+    """Issue 12, item 5: when a message of a response does not decode, the
+    response's final end-of-call status still gives the cursor id and the
+    cumulative row count; the round trip is marked partial.  Evidence: the
+    generated capture's manifest, with three bytes of an unknown message put
+    at the start of the execute's response (make_hostile.py)."""
+    cap = REG / "undecodable-then-oer.pcap"
+    want = [[str(r["response"]["cursor"]), str(r["response"]["rowcount"])]
+            for r in CONN["requests"] if r["function"] in ("OALL8", "OFETCH")]
+    got = tshark.fields(cap, ["sqlnet.response.cursor", "sqlnet.rowcount"], "sqlnet.response.cursor")
+    assert got[-len(want):] == want
+    partial = tshark.fields(cap, ["sqlnet.ttc.partial"], "sqlnet.ttc.partial")
+    assert partial and {p[0] for p in partial} == {"2"}

@@ -21,6 +21,11 @@ manifest): the SELECT's text, fetch calls asking for 100 rows, 1000 rows.
                                       (end-of-request data flag 0x0800) before
                                       both responses (end-of-response 0x2000)
 
+  undecodable-then-oer.pcap          the execute's response starts with three
+                                      bytes of an unknown message (55 00 00):
+                                      nothing of it decodes until its final
+                                      end-of-call status
+
 and one built from test-captures/goora_basic.pcapng (go-ora v2.9.0, TTC field
 version 11):
 
@@ -166,6 +171,22 @@ def pipelined(segs):
     return out
 
 
+def is_oall8(side, payload):
+    return side == "C" and len(payload) > 12 and payload[4] == 6 and payload[10:12] == b"\x03\x5e"
+
+
+def unknown_message_first(segs):
+    """Three bytes of an unknown message type at the start of the execute's
+    response (one segment), the TNS length grown to match."""
+    out = list(segs)
+    i = next(k for k, (side, p) in enumerate(segs) if is_oall8(side, p)) + 1
+    side, p = segs[i]
+    assert side == "S" and int.from_bytes(p[0:4], "big") == len(p)
+    p = (len(p) + 3).to_bytes(4, "big") + p[4:10] + b"\x55\x00\x00" + p[10:]
+    out[i] = (side, p)
+    return out
+
+
 def main():
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE
     segs = segments(SOURCE)
@@ -178,6 +199,7 @@ def main():
         rebuild(segs, None, port=2484, before=[("C", connect_like(n))]).write(out / f"heuristic-connect-{n}.pcap")
     rebuild(oer_flags_ub2(segments(GOORA)), None).write(out / "oer-flags-ub2.pcap")
     rebuild(pipelined(segs), None).write(out / "pipeline-fetches.pcap")
+    rebuild(unknown_message_first(segs), None).write(out / "undecodable-then-oer.pcap")
 
 
 if __name__ == "__main__":
