@@ -108,7 +108,7 @@ read_sql(ttc_rd_t *r, guint32 sql_len, gint *start, gint *len, wmem_allocator_t 
             return sql;
         }
     }
-    if (sql_len > 0 && sql_len < 0x1000000 && ttc_rd_have(r, (gint)sql_len)) {
+    if (sql_len > 0 && sql_len < 0x1000000 && ttc_rd_left(r) >= (gint)sql_len) {
         ttc_rd_t probe = *r;
         probe.off += sql_len;
         if (ttc_rd_ub4(&probe) == 1 && ttc_rd_ok(&probe)) {
@@ -117,6 +117,35 @@ read_sql(ttc_rd_t *r, guint32 sql_len, gint *start, gint *len, wmem_allocator_t 
             sql = (const char *)tvb_get_string_enc(scope, r->tvb, r->off, sql_len, ENC_UTF_8);
             r->off += sql_len;
             return sql;
+        }
+    }
+    /* OCI's native layouts differ between releases and platforms in the
+     * fields before the text (no open implementation writes them): look
+     * around for a DALC of at most sql_len bytes of text followed by
+     * al8i4[0] = 1 (parse). */
+    if (r->d->native && sql_len > 0) {
+        gint k;
+        for (k = -32; k <= 64; k++) {
+            ttc_rd_t at = *r, probe;
+            const char *text;
+            gint ts, tl;
+            if (k == 0 || r->off + k < 0)
+                continue;
+            at.off += k;
+            if (!ttc_rd_have(&at, 2))
+                break;
+            if (tvb_get_uint8(at.tvb, at.off) == 0 || tvb_get_uint8(at.tvb, at.off) > sql_len)
+                continue;
+            text = ttc_rd_dalc_str(&at, scope, &ts, &tl);
+            if (!ttc_rd_ok(&at) || !text || tl < 1 || !g_ascii_isalpha(text[0]))
+                continue;
+            probe = at;
+            if (ttc_rd_ub4(&probe) == 1 && ttc_rd_ok(&probe)) {
+                *start = ts;
+                *len = tl;
+                *r = at;
+                return text;
+            }
         }
     }
     /* Neither probe fits (short data): fall back on the DALC reading. */
@@ -533,6 +562,7 @@ rep_width(guint16 rep, guint8 fallback)
 {
     switch (rep) {
     case 1:  return 0;                 /* universal */
+    case 10: return 1;                 /* Oracle: a presence byte (SQL*Plus 11.2, 32-bit Linux) */
     case 12: return 8;                 /* 64-bit pointer */
     default: return fallback;
     }
