@@ -61,13 +61,20 @@
 #define TTC_FN_OALL8            94
 #define TTC_FN_LOB_OP           96
 #define TTC_FN_DESCRIBE         98
+#define TTC_FN_TXN_SWITCH       103
 #define TTC_FN_TXN_CHANGE_STATE 104
 #define TTC_FN_CLOSE_CURSORS    105
 #define TTC_FN_SESSION_SWITCH   107
 #define TTC_FN_AUTH_PHASE_TWO   115
 #define TTC_FN_AUTH_PHASE_ONE   118
 #define TTC_FN_CANCEL_ALL       120
+#define TTC_FN_AQ_ENQ           121
+#define TTC_FN_AQ_DEQ           122
+#define TTC_FN_DP_PREPARE       128
+#define TTC_FN_DP_LOAD_STREAM   129
+#define TTC_FN_DP_OP            130
 #define TTC_FN_END_TO_END       135
+#define TTC_FN_AQ_ARRAY         145
 #define TTC_FN_PING             147
 #define TTC_FN_SESSION_STATE    176
 

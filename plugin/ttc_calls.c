@@ -17,9 +17,6 @@
 #include "sqlnet.h"
 #include "ttc.h"
 
-#define FV_12_2       8
-#define FV_12_2_EXT1  9
-#define FV_23_1_EXT_1 18
 #define MAX_AL8I4     64
 #define MAX_PAIRS     256
 #define MAX_CURSORS   65536
@@ -185,31 +182,31 @@ decode_oall8(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_
     ttc_rd_ptr(r);                     /* defines */
     s = r->off; ndefines = ttc_rd_ub4(r); add_uint(tree, hf_num_defines, r, s, ndefines);
     /* Fields added release by release (field versions seen on the wire). */
-    if (d->fv >= 4) {
+    if (d->fv >= TTC_FV_10_1) {
         ttc_rd_ub4(r);                 /* registration id (LSB) */
         ttc_rd_ptr(r);                 /* al8objlist */
         ttc_rd_ptr(r);                 /* al8objlen */
     }
-    if (d->fv >= 5) {
+    if (d->fv >= TTC_FV_10_2) {
         ttc_rd_ptr(r);                 /* al8blv */
         ttc_rd_ub4(r);                 /* al8blvl */
         ttc_rd_ptr(r);                 /* al8dnam */
         ttc_rd_ub4(r);                 /* al8dnaml */
         ttc_rd_ub4(r);                 /* registration id (MSB) */
     }
-    if (d->fv >= 6) {
+    if (d->fv >= TTC_FV_11_2) {
         ttc_rd_ptr(r);                 /* al8pidmlrc */
         ttc_rd_ub4(r);                 /* al8pidmlrcbl */
         ttc_rd_ptr(r);                 /* al8pidmlrcl */
     }
-    if (d->fv >= FV_12_2) {
+    if (d->fv >= TTC_FV_12_2) {
         ttc_rd_ptr(r);                 /* al8sqlsig */
         ttc_rd_ub4(r);
         ttc_rd_ptr(r);                 /* SQL id */
         ttc_rd_ub4(r);
         ttc_rd_ptr(r);
     }
-    if (d->fv >= FV_12_2_EXT1) {
+    if (d->fv >= TTC_FV_12_2_EXT1) {
         ttc_rd_ptr(r);                 /* chunk ids */
         ttc_rd_ub4(r);
     }
@@ -419,7 +416,7 @@ decode_call_header(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, gboolean 
     call->func = ttc_rd_u8(r);
     add_uint(tree, piggyback ? hf_piggyback : hf_func, r, s, call->func);
     s = r->off; call->seq = ttc_rd_u8(r); add_uint(tree, hf_seq, r, s, call->seq);
-    if (r->d->fv >= FV_23_1_EXT_1) {
+    if (r->d->fv >= TTC_FV_23_1_EXT_1) {
         guint64 tok;
         s = r->off;
         tok = ttc_rd_ub8(r);
@@ -655,12 +652,12 @@ decode_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res)
     d.call_status = ccap_len > 15 && (ccaps[15] & 0x01);
     /* sb1 as a universal integer: go-ora and JDBC 12c+ ask for it; servers
      * send TTC 8.x clients raw bytes whatever they asked. */
-    d.sb1_universal = rep_sb1 == 1 && d.fv_client >= 6;
+    d.sb1_universal = rep_sb1 == 1 && d.fv_client >= TTC_FV_11_2;
     d.native = rep_ub4 != 1 || d.structs;
     d.ub2_width = rep_ub2 == 1 ? 2 : 2;
     d.ub4_width = 4;
     /* Native pointers are one byte before field version 4 (OCI 10.1). */
-    d.ptr_width = d.fv_client < 4 ? 1 : rep_width(rep_ptr, 4);
+    d.ptr_width = d.fv_client < TTC_FV_10_1 ? 1 : rep_width(rep_ptr, 4);
     if (d.structs)
         d.ptr_width = d.pro_ptr_width ? d.pro_ptr_width : 4;
     d.known = TRUE;

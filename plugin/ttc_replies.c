@@ -36,12 +36,6 @@
 #define MAX_LIST        65536
 
 /* Field versions that add fields (python constants). */
-#define FV_12_1   7
-#define FV_12_2   8
-#define FV_20_1   14
-#define FV_23_1   17
-#define FV_23_1_EXT_3 20
-#define FV_23_4   24
 
 static int hf_oer_call_status = -1;
 static int hf_oer_e2e_seq = -1;
@@ -217,7 +211,7 @@ oer_fixed_rest(ttc_rd_t *r, proto_tree *tree, gboolean ub2_flags, guint32 err16,
     s = r->off; add_uint(tree, hf_oer_success_iters, r, s, ttc_rd_ub4(r));
     *error = err16;
     *rowcount = cur_row;
-    if (!d->native && d->fv < 4)
+    if (!d->native && d->fv < TTC_FV_10_1)
         return TRUE;                            /* TTC 8.x JDBC ends the fixed part here */
     /* oerrdd (logical rowid): its length is 2 bytes in OCI's native layout */
     num = d->native ? ttc_rd_u16le(r) : ttc_rd_ub4(r);
@@ -241,11 +235,11 @@ oer_fixed_rest(ttc_rd_t *r, proto_tree *tree, gboolean ub2_flags, guint32 err16,
             ttc_rd_skip(r, 2);
         }
     }
-    if (d->fv >= FV_12_1) {
+    if (d->fv >= TTC_FV_12_1) {
         *error = ttc_rd_ub4(r);                 /* error number (extended) */
         *rowcount = ttc_rd_ub8(r);              /* row count (extended) */
     }
-    if (d->fv >= FV_20_1 && !d->oer_short_tail && ttc_rd_ok(r)) {
+    if (d->fv >= TTC_FV_20_1 && !d->oer_short_tail && ttc_rd_ok(r)) {
         /* sql type + server checksum (20.1; python and node read them, go-ora
          * does not).  Some servers leave them out for some clients: take the
          * short layout when the full one runs past the response or misreads
@@ -307,7 +301,7 @@ decode_oer(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, ttc_state_t *st,
         skip_struct_rest(r, base, STRUCT_OER_SIZE(d));
         error = err16;
         rowcount = cur_row;
-        if (d->fv >= FV_12_1) {
+        if (d->fv >= TTC_FV_12_1) {
             error = ttc_rd_ub4(r);              /* as in the thin layout (never seen: 10.2 structs) */
             rowcount = ttc_rd_ub8(r);
         }
@@ -319,7 +313,7 @@ decode_oer(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, ttc_state_t *st,
         guint64 rc2 = 0;
 
         ok_one = oer_fixed_rest(&one, NULL, FALSE, err16, cur_row, &error, &rowcount, &short_tail);
-        if (!d->native && d->fv >= 4 && !(ok_one && oer_tail_fits(&one, error))) {
+        if (!d->native && d->fv >= TTC_FV_10_1 && !(ok_one && oer_tail_fits(&one, error))) {
             ok_two = oer_fixed_rest(&two, NULL, TRUE, err16, cur_row, &e2, &rc2, &tail_two) &&
                      oer_tail_fits(&two, e2);
         }
@@ -401,7 +395,7 @@ decode_column(ttc_rd_t *r, proto_tree *tree, ttc_column_t *col, wmem_allocator_t
     ttc_rd_sb1(r);                    /* scale */
     col->buffer_size = ttc_rd_ub4(r);
     ttc_rd_ub4(r);                    /* max array elements */
-    if (d->fv >= FV_12_1)
+    if (d->fv >= TTC_FV_12_1)
         ttc_rd_ub8(r);                /* cont flags */
     else
         ttc_rd_ub4(r);                /* cont flags: a ub4 before 12.1 (11g OCI) */
@@ -415,7 +409,7 @@ decode_column(ttc_rd_t *r, proto_tree *tree, ttc_column_t *col, wmem_allocator_t
     if (d->structs)
         struct_align(r, base, 4);     /* pad byte before max size */
     ttc_rd_ub4(r);                    /* max size */
-    if (d->fv >= FV_12_2)
+    if (d->fv >= TTC_FV_12_2)
         ttc_rd_ub4(r);                /* oaccolid */
     ttc_rd_u8(r);                     /* nulls allowed */
     ttc_rd_u8(r);                     /* v7 name length */
@@ -423,13 +417,13 @@ decode_column(ttc_rd_t *r, proto_tree *tree, ttc_column_t *col, wmem_allocator_t
     skip_str_with_length(r);          /* schema */
     skip_str_with_length(r);          /* type name */
     ttc_rd_ub2(r);                    /* column position */
-    if (d->fv >= 6)
+    if (d->fv >= TTC_FV_11_2)
         ttc_rd_ub4(r);                /* UDS flags (absent in 11.1 and older) */
-    if (d->fv >= FV_23_1) {
+    if (d->fv >= TTC_FV_23_1) {
         skip_str_with_length(r);      /* domain schema */
         skip_str_with_length(r);      /* domain name */
     }
-    if (d->fv >= FV_23_1_EXT_3) {
+    if (d->fv >= TTC_FV_23_1_EXT_3) {
         n = ttc_rd_ub4(r);            /* annotations */
         if (n > 0 && ttc_rd_ok(r)) {
             ttc_rd_u8(r);
@@ -444,7 +438,7 @@ decode_column(ttc_rd_t *r, proto_tree *tree, ttc_column_t *col, wmem_allocator_t
             ttc_rd_ub4(r);
         }
     }
-    if (d->fv >= FV_23_4) {
+    if (d->fv >= TTC_FV_23_4) {
         ttc_rd_ub4(r);                /* vector dimensions */
         ttc_rd_u8(r);                 /* vector format */
         ttc_rd_u8(r);                 /* vector flags */
@@ -486,11 +480,11 @@ decode_describe_body(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope)
     ttc_rd_skip_bytes_with_length(r); /* current date */
     ttc_rd_ub4(r);                    /* dcbflag */
     ttc_rd_ub4(r);                    /* dcbmdbz */
-    if (r->d->fv >= 4) {
+    if (r->d->fv >= TTC_FV_10_1) {
         ttc_rd_ub4(r);                /* dcbmnpr */
         ttc_rd_ub4(r);                /* dcbmxpr */
     }
-    if (r->d->fv >= 5)
+    if (r->d->fv >= TTC_FV_10_2)
         ttc_rd_skip_bytes_with_length(r); /* dcbqcky (absent in 10g) */
     return ttc_rd_ok(r) ? desc : NULL;
 }
@@ -508,6 +502,24 @@ skip_lob(ttc_rd_t *r, guint8 type)
         ttc_rd_ub4(r);                /* chunk size */
     }
     ttc_rd_dalc(r, NULL);             /* locator */
+}
+
+/* An object (python-oracledb packet.pyx read_dbobject): type OID, OID,
+ * snapshot, version, image length and flags, then the image when it is not
+ * empty (the flags come whether or not it is). */
+static void
+skip_object_image(ttc_rd_t *r)
+{
+    guint32 n;
+
+    ttc_rd_skip_bytes_with_length(r);   /* toid */
+    ttc_rd_skip_bytes_with_length(r);   /* oid */
+    ttc_rd_skip_bytes_with_length(r);   /* snapshot */
+    ttc_rd_ub2(r);                      /* version */
+    n = ttc_rd_ub4(r);                  /* image length */
+    ttc_rd_ub2(r);                      /* flags */
+    if (n > 0 && ttc_rd_ok(r))
+        ttc_rd_dalc(r, NULL);
 }
 
 static void
@@ -549,14 +561,7 @@ skip_column_value(ttc_rd_t *r, const ttc_column_t *col, wmem_allocator_t *scope)
         ttc_rd_ub2(r);
         break;
     case ORA_OBJECT:
-        ttc_rd_skip_bytes_with_length(r);   /* toid */
-        ttc_rd_skip_bytes_with_length(r);   /* oid */
-        ttc_rd_skip_bytes_with_length(r);   /* snapshot */
-        ttc_rd_ub2(r);
-        if (ttc_rd_ub4(r) > 0 && ttc_rd_ok(r)) {
-            ttc_rd_ub2(r);
-            ttc_rd_dalc(r, NULL);
-        }
+        skip_object_image(r);
         break;
     default:
         ttc_rd_dalc(r, NULL);
@@ -650,7 +655,7 @@ decode_row_header(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, wmem_allocator
     if (ttc_rd_ok(r) && nreq <= MAX_COLUMNS)
         st->rxh_columns = (guint16)nreq;
     /* Iteration counts are 2-byte in OCI's native layout before 11.1. */
-    if (r->d->native && r->d->fv < 5) {
+    if (r->d->native && r->d->fv < TTC_FV_10_2) {
         s = r->off; add_uint(tree, hf_rxh_iter, r, s, ttc_rd_ub2(r));
         s = r->off; add_uint(tree, hf_rxh_niters, r, s, ttc_rd_ub2(r));
     } else {
@@ -707,6 +712,51 @@ decode_kv_pairs(ttc_rd_t *r, guint32 n)
     }
 }
 
+/* AQ message properties (python-oracledb aq_base.pyx _process_msg_props). */
+static void
+skip_aq_msg_props(ttc_rd_t *r)
+{
+    guint32 n, i;
+
+    ttc_rd_sb4(r);                      /* priority */
+    ttc_rd_sb4(r);                      /* delay */
+    ttc_rd_sb4(r);                      /* expiration */
+    ttc_rd_skip_bytes_with_length(r);   /* correlation */
+    ttc_rd_sb4(r);                      /* attempts */
+    ttc_rd_skip_bytes_with_length(r);   /* exception queue */
+    ttc_rd_sb4(r);                      /* state */
+    if (ttc_rd_ub4(r) > 0)              /* enqueue time */
+        ttc_rd_dalc(r, NULL);
+    ttc_rd_skip_bytes_with_length(r);   /* enqueue transaction id */
+    n = ttc_rd_ub4(r);                  /* extensions */
+    if (n > MAX_KV_PAIRS) { r->bad = TRUE; return; }
+    if (n > 0) {
+        ttc_rd_u8(r);
+        for (i = 0; i < n && ttc_rd_ok(r); i++) {
+            ttc_rd_skip_bytes_with_length(r);   /* text value */
+            ttc_rd_skip_bytes_with_length(r);   /* binary value */
+            ttc_rd_ub2(r);                      /* keyword */
+        }
+    }
+    if (ttc_rd_ub4(r) > 0)              /* user properties: not sent by any client */
+        r->bad = TRUE;
+    ttc_rd_ub4(r);                      /* csn */
+    ttc_rd_ub4(r);                      /* dsn */
+    ttc_rd_ub4(r);                      /* flags */
+    if (r->d->fv >= TTC_FV_21_1)
+        ttc_rd_ub4(r);                  /* shard number */
+}
+
+/* AQ recipients: a count, never non-zero in what the server returns today. */
+static void
+skip_aq_recipients(ttc_rd_t *r)
+{
+    if (ttc_rd_ub4(r) > 0)
+        r->bad = TRUE;
+}
+
+#define AQ_MSGID_LEN 16
+
 static void
 decode_rpa(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, wmem_allocator_t *scope)
 {
@@ -749,6 +799,68 @@ decode_rpa(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, wmem_allocator_t *sco
     case TTC_FN_TXN_CHANGE_STATE:
         ttc_rd_ub4(r);                /* transaction state */
         return;
+    /* The rest as python-oracledb's messages read them (_process_return_parameters). */
+    case TTC_FN_TXN_SWITCH:           /* tpc_switch.pyx */
+        ttc_rd_ub4(r);                /* application value */
+        ttc_rd_skip(r, (gint)ttc_rd_ub2(r));   /* context */
+        return;
+    case TTC_FN_AQ_ENQ:               /* aq_enq.pyx */
+        ttc_rd_skip(r, AQ_MSGID_LEN);
+        ttc_rd_ub2(r);                /* extensions length */
+        return;
+    case TTC_FN_AQ_DEQ:               /* aq_deq.pyx */
+        if (ttc_rd_ub4(r) > 0 && ttc_rd_ok(r)) {
+            skip_aq_msg_props(r);
+            skip_aq_recipients(r);
+            skip_object_image(r);     /* payload: object, raw or JSON image */
+            ttc_rd_skip(r, AQ_MSGID_LEN);
+        }
+        return;
+    case TTC_FN_AQ_ARRAY: {           /* aq_array.pyx */
+        guint32 iters = ttc_rd_ub4(r);
+        if (iters > MAX_LIST) { r->bad = TRUE; return; }
+        for (i = 0; i < iters && ttc_rd_ok(r); i++) {
+            if (ttc_rd_ub2(r) > 0) {
+                ttc_rd_u8(r);
+                skip_aq_msg_props(r);
+            }
+            skip_aq_recipients(r);
+            if (ttc_rd_ub2(r) > 0)
+                skip_object_image(r);
+            ttc_rd_skip_bytes_with_length(r);  /* message ids */
+            if (ttc_rd_ub2(r) > 0)             /* extensions */
+                r->bad = TRUE;
+            ttc_rd_ub2(r);                     /* output ack */
+        }
+        /* An array enqueue adds the iterations done (ub4); the operation is
+         * in the call, whose body is not decoded: a small universal integer
+         * here, not a message type, says it is there. */
+        if (ttc_rd_ok(r) && ttc_rd_have(r, 1)) {
+            guint8 b = tvb_get_uint8(r->tvb, r->off);
+            if (!r->d->native && (b == 1 || b == 2))
+                ttc_rd_ub4(r);
+        }
+        return;
+    }
+    case TTC_FN_DP_PREPARE: {         /* direct_path_prepare.pyx */
+        guint32 ncols = ttc_rd_ub4(r);
+        ttc_column_t col;
+        if (ncols > MAX_COLUMNS) { r->bad = TRUE; return; }
+        for (i = 0; i < ncols && ttc_rd_ok(r); i++)
+            decode_column(r, NULL, &col, scope);
+        if (ttc_rd_ub2(r) > 0)        /* parameters: none in any reply seen by the reference */
+            r->bad = TRUE;
+        n = ttc_rd_ub2(r);            /* out values */
+        for (i = 0; i < n && ttc_rd_ok(r); i++)
+            ttc_rd_ub4(r);
+        return;
+    }
+    case TTC_FN_DP_LOAD_STREAM:       /* direct_path_load_stream.pyx */
+    case TTC_FN_DP_OP:                /* direct_path_op.pyx */
+        n = ttc_rd_ub2(r);            /* out values */
+        for (i = 0; i < n && ttc_rd_ok(r); i++)
+            ttc_rd_ub4(r);
+        return;
     case TTC_FN_OALL8:
     case TTC_FN_FETCH:
     case TTC_FN_REEXECUTE:
@@ -761,7 +873,7 @@ decode_rpa(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, wmem_allocator_t *sco
         n = ttc_rd_ub2(r);            /* al8txl */
         ttc_rd_skip(r, (gint)n);
         decode_kv_pairs(r, ttc_rd_ub2(r));
-        if (r->d->fv >= 4) {
+        if (r->d->fv >= TTC_FV_10_1) {
             n = r->d->native ? ttc_rd_ub4(r) : ttc_rd_ub2(r);   /* registration */
             ttc_rd_skip(r, (gint)n);
         }
@@ -993,7 +1105,7 @@ ttc_decode_server(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
         const ttc_describe_t *desc;
         /* Opaque prefix: a DALC, or ub4 length + bytes (OCI native, fv >= 5). */
         ttc_rd_t before = *r;
-        if (r->d->native && r->d->fv >= 5)
+        if (r->d->native && r->d->fv >= TTC_FV_10_2)
             ttc_rd_skip(r, (gint)ttc_rd_ub4(r));
         else
             ttc_rd_dalc(r, NULL);
@@ -1006,7 +1118,7 @@ ttc_decode_server(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
             alt->sb1_universal = !alt->sb1_universal;
             *r = before;
             r->d = alt;
-            if (r->d->native && r->d->fv >= 5)
+            if (r->d->native && r->d->fv >= TTC_FV_10_2)
                 ttc_rd_skip(r, (gint)ttc_rd_ub4(r));
             else
                 ttc_rd_dalc(r, NULL);
@@ -1042,7 +1154,7 @@ ttc_decode_server(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
         break;
     case TTC_MSG_IO_VECTOR: {
         guint32 nreq, niters, n, nbinds;
-        gboolean short_counts = r->d->native && r->d->fv < 5;
+        gboolean short_counts = r->d->native && r->d->fv < TTC_FV_10_2;
         ttc_rd_u8(r);
         nreq = ttc_rd_ub2(r);
         niters = short_counts ? ttc_rd_ub2(r) : ttc_rd_ub4(r);

@@ -271,7 +271,7 @@ infer_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, tvbuff_t *payload
         d.ub2_width = 2;
         d.ub4_width = 4;
         d.ptr_width = cand[i].ptr;
-        d.big_chunk = cand[i].fv >= 7;
+        d.big_chunk = cand[i].fv >= TTC_FV_12_1;
         st.dialect = &d;
         for (n = 0; n < 64 && off < end; n++) {
             ttc_rd_t r;
