@@ -1,0 +1,38 @@
+"""scripts/coverage.py: share of round trips decoded to their last byte per
+client family and server release (issue 12, item 6).
+
+Evidence: the generator's manifests (the scripted server counts every round
+trip it answered, and records the client driver and the release it played);
+the table's round trips must be exactly those, and every generated cell
+must be decoded to the end.
+"""
+import json
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CAPS = ROOT / "test-captures"
+
+DRIVERS = {"python-oracledb": "python-oracledb thin", "node-oracledb": "node-oracledb thin", "go-ora": "go-ora"}
+
+
+def test_generated_captures_fully_decoded_and_counted(tshark):
+    out = subprocess.run([sys.executable, str(ROOT / "scripts" / "coverage.py"), "--json",
+                          "--tshark", str(tshark.wrapper()), str(CAPS)],
+                         capture_output=True, text=True, check=True).stdout
+    records = {Path(r["capture"]).name: r for r in json.loads(out)}
+    want_trips, want_family = Counter(), {}
+    for manifest in sorted(CAPS.glob("*.json")):
+        if manifest.name == "INDEX.json":
+            continue
+        m = json.loads(manifest.read_text())
+        want_trips[m["capture"]] = sum(c["stats"]["round_trips"] for c in m["connections"])
+        want_family[m["capture"]] = DRIVERS[m["client"]["driver"]]
+    assert set(want_trips) <= set(records)
+    for cap, trips in want_trips.items():
+        r = records[cap]
+        assert r["round_trips"] == trips, (cap, r)
+        assert r["partial"] == 0, (cap, r)
+        assert r["family"] == want_family[cap], (cap, r)
