@@ -14,7 +14,7 @@ import sys
 
 import pytest
 
-from tshark import ROOT, TEST_CAPTURES
+from tshark import ROOT, TEST_CAPTURES, staged_plugin
 
 sys.path.insert(0, str(ROOT / "scripts"))
 import fields_table  # noqa: E402
@@ -26,6 +26,10 @@ REPORTS_MD = DOCS / "reports.md"
 DEMO = TEST_CAPTURES / "sweep_arraysize.pcapng"
 ERRORS = TEST_CAPTURES / "error_midfetch.pcapng"
 PAGES = [README] + sorted(DOCS.glob("*.md")) + [ROOT / "profiles" / "README.md"]
+# The output shown in the docs is Wireshark 4.0's (Debian 12); later releases
+# lay out Wireshark's own tables (stats tree, SRT) their way, so there the
+# commands only have to run.
+SHOWN_RELEASE = "4.0"
 
 
 @pytest.fixture(scope="module")
@@ -174,7 +178,7 @@ def test_shown_commands_print_what_is_shown(tshark, page):
         proc = tshark.run(capture, argv[2:])
         assert proc.stderr == "", (argv, proc.stderr)
         assert proc.stdout.strip(), argv
-        if shown is not None:
+        if shown is not None and staged_plugin().parent.parent.name == SHOWN_RELEASE:
             missing = appears_in_order(shown, proc.stdout)
             assert missing is None, f"{page.name}: `tshark {' '.join(argv)}` does not print {missing!r}"
 
