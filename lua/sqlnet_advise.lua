@@ -9,7 +9,7 @@
 -- predicts round trips, bytes, TNS packets, TCP segments and elapsed time at
 -- other array sizes and SDUs, and recommends both.
 --
--- The model (Oracle's own accounting, see README "Advisor"):
+-- The model (Oracle's own accounting, see docs/reports.md "The model"):
 --   fetches(A)     = floor((rows - first) / A) + 1   per execution (the last
 --                    fetch returns the rest and ORA-01403; none when the execute
 --                    call already ended the cursor)

@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
-"""Print the README's field reference table from the plugin's registered fields.
+"""Print the field reference table (docs/fields.md) from the plugin's registered fields.
 
     python3 scripts/fields_table.py [--tshark PATH] > table.md
-    python3 scripts/fields_table.py --update README.md   (rewrites between the markers)
+    python3 scripts/fields_table.py --update docs/fields.md   (rewrites between the markers)
+
+tshark must load the plugin: as root it ignores WIRESHARK_PLUGIN_DIR, so run
+it as an unprivileged user or pass --tshark with a wrapper that does
+(tests/tshark.py's Tshark.wrapper()).
 """
 import argparse
 import os
@@ -18,8 +22,13 @@ TYPES = {"FT_UINT8": "uint8", "FT_UINT16": "uint16", "FT_UINT32": "uint32", "FT_
 
 def table(tshark):
     out = subprocess.run([tshark, "-G", "fields"], capture_output=True, text=True, check=True).stdout
+    return table_from(out)
+
+
+def table_from(fields_output):
+    """The markdown table for the sqlnet fields in `tshark -G fields` output."""
     rows = ["| field | type | meaning |", "|---|---|---|"]
-    for line in out.splitlines():
+    for line in fields_output.splitlines():
         p = line.split("\t")
         if len(p) >= 8 and p[0] == "F" and p[4] == "sqlnet":
             meaning = p[1] + (f": {p[7]}" if p[7] else "")
@@ -30,7 +39,7 @@ def table(tshark):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tshark", default=os.environ.get("TSHARK", "tshark"))
-    ap.add_argument("--update", metavar="README")
+    ap.add_argument("--update", metavar="FILE")
     a = ap.parse_args()
     t = table(a.tshark)
     if not a.update:

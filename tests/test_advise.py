@@ -105,7 +105,7 @@ def test_published_table(lua, tmp_path):
     # Elapsed: within 10% for every row but one. The table's arraysize 200 run
     # (14.76 s) is 3.8 s slower than its neighbours' trend (17.59 s at 100,
     # 11.00 s at 300): no model linear in round trips puts both it and the
-    # 1000 row within 10% (see README "Advisor").
+    # 1000 row within 10% (see docs/reports.md, "How it is validated").
     assert {a for a, e in off_by.items() if e > 0.10} == {200}, off_by
     assert off_by[200] < 0.20
 
