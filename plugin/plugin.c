@@ -1,8 +1,10 @@
 /* plugin.c - the Wireshark plugin entry points for sqlnet.
  *
  * Wireshark loads plugins/<release>/epan/sqlnet.so and calls plugin_register();
- * everything else (protocol, fields, preferences, handoffs) is registered from
- * packet-sqlnet.c through sqlnet_register() / sqlnet_handoff().
+ * the protocol, its preferences and handoffs are registered here
+ * (sqlnet_register() / sqlnet_handoff()), the fields of each layer by that
+ * layer's own register function (tns.c, ano.c, ttc_stream.c, metrics.c,
+ * stats.c).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -2,9 +2,11 @@
  *
  * TTC has no message lengths: a message ends where its last field ends, so
  * every read goes through a cursor that never reads past the bytes it was
- * given.  A read beyond them sets `need_more` (the message continues in a
- * later TNS packet); a value that cannot be valid sets `bad`.  Neither ever
- * throws, so the stream layer can wait for more bytes or resynchronise.
+ * given (the stream layer gives it the captured bytes of a packet, so a
+ * snaplen cut is an end like any other).  A read beyond them sets
+ * `need_more` (the message continues in a later TNS packet, or the capture
+ * cut it); a value that cannot be valid sets `bad`.  Neither ever throws, so
+ * the stream layer can wait for more bytes or resynchronise.
  *
  * Which encoding a primitive uses is the session's dialect: thin drivers
  * send universal integers (length byte + big-endian bytes); OCI clients send
