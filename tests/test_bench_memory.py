@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_memory_benchmark_smoke(tshark):
     out = subprocess.run([sys.executable, str(ROOT / "bench" / "memory.py"), "--runs", "1",
-                          "--rows-reps", "2", "--cursors", "0"],
+                          "--rows-reps", "2", "--cursors", "0", "--nulls", "0"],
                          capture_output=True, text=True, timeout=600, check=True).stdout
     manifest = json.loads((ROOT / "test-captures" / "arraysize_100.json").read_text())
     full = [r for r in manifest["connections"][0]["requests"]

@@ -9,6 +9,9 @@ the tests agree on it:
      "error_at_row": 750, "error_code": 1722,  # optional: fetch fails at that row
      "bvc": true}                          # duplicate-column suppression (bit vectors)
 
+A column whose name starts with NULL is always NULL (a wide, NULL-heavy
+table: with bit vectors each row then carries only what changed).
+
 Rows are generated deterministically and pre-encoded once per table (the RXD
 column bytes), so the benchmark can stream a million rows cheaply.
 """
@@ -22,6 +25,8 @@ from .ttc import dalc, oracle_number
 ORA_TYPE_VARCHAR = 1
 ORA_TYPE_NUMBER = 2
 CHARSET_AL32UTF8 = 873
+
+_NULL = object()   # marks an always-NULL column while the fillers are sized
 
 _WORDS = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel",
           "india", "juliet", "kilo", "lima", "mike", "november", "oscar", "papa")
@@ -78,6 +83,8 @@ class Table:
                 v = f"{_WORDS[i % 16]}-{i + 1:07d}"
                 vals.append(v)
                 fixed += len(v)
+            elif c.name.startswith("NULL"):
+                vals.append(_NULL)  # always NULL
             else:
                 vals.append(None)   # filler column, sized below
         fill = [k for k, v in enumerate(vals) if v is None]
@@ -89,7 +96,7 @@ class Table:
             n = max(1, min(c.size, target - fixed)) if len(fill) == 1 else max(1, c.size // 2)
             base = f"row {i + 1:07d} " + _WORDS[(i * 3) % 16] + " "
             vals[k] = (base * (n // len(base) + 1))[:n]
-        return vals
+        return [None if v is _NULL else v for v in vals]
 
     def encode_value(self, col: Column, value) -> bytes:
         if value is None:
