@@ -28,7 +28,6 @@
 #include "metrics.h"
 
 static int hf_fetch_rows = -1;
-static int hf_stmt_sql = -1;
 static int hf_rows = -1;
 static int hf_rowcount = -1;
 static int hf_ora_error = -1;
@@ -179,7 +178,7 @@ add_request(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const ttc_reque
     if (req->execution)
         proto_item_set_generated(proto_tree_add_uint(tree, hf_execution, tvb, 0, 0, req->execution));
     if (req->stmt_sql && req->stmt_sql != req->sql) {
-        pi = proto_tree_add_string(tree, hf_stmt_sql, tvb, 0, 0, req->stmt_sql);
+        pi = proto_tree_add_string(tree, hf_ttc_sql, tvb, 0, 0, req->stmt_sql);
         proto_item_set_generated(pi);
     }
     if (req->sql)
@@ -336,7 +335,7 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
         nstime_delta(&dt, &resp->first_time, &req->time);
         proto_item_set_generated(proto_tree_add_time(tree, hf_time_first, tvb, 0, 0, &dt));
         if (req->stmt_sql)
-            proto_item_set_generated(proto_tree_add_string(tree, hf_stmt_sql, tvb, 0, 0, req->stmt_sql));
+            proto_item_set_generated(proto_tree_add_string(tree, hf_ttc_sql, tvb, 0, 0, req->stmt_sql));
         if (req->has_fetch_rows && req->fetch_rows > 0 && req->fetch_rows < sqlnet_prefs()->small_fetch &&
             resp->rowcount > sqlnet_prefs()->small_fetch)
             expert_add_info_format(pinfo, pi, &ei_small_fetch,
@@ -412,8 +411,6 @@ metrics_register(int proto)
         { &hf_execution, { "Execution", "sqlnet.execution", FT_UINT32, BASE_DEC, NULL, 0x0,
             "Statement execution this call or response belongs to, numbered per conversation: an execute "
             "call starts one, the fetches of its cursor continue it", HFILL } },
-        { &hf_stmt_sql, { "SQL", "sqlnet.sql", FT_STRING, BASE_NONE, NULL, 0x0,
-            "SQL text of the statement this call or response belongs to", HFILL } },
         { &hf_rows, { "Rows delivered", "sqlnet.rows", FT_UINT32, BASE_DEC, NULL, 0x0,
             "Rows returned by this response (row data messages)", HFILL } },
         { &hf_rowcount, { "Cumulative row count", "sqlnet.rowcount", FT_UINT64, BASE_DEC, NULL, 0x0,

@@ -14,7 +14,6 @@
 /* Per-packet cache of the session (packet scope): the PDU length callback
  * and every PDU of a segment ask again, one conversation lookup per packet
  * is enough.  The ports tell the (rare) frames with two TCP layers apart. */
-#define SESSION_CACHE_KEY 0x5e55
 
 typedef struct {
     sqlnet_session_t *sess;
@@ -25,7 +24,7 @@ sqlnet_session_t *
 session_get(packet_info *pinfo)
 {
     session_cache_t *c = (session_cache_t *)p_get_proto_data(pinfo->pool, pinfo, sqlnet_proto(),
-                                                             SESSION_CACHE_KEY);
+                                                             SQLNET_KEY_SESSION_CACHE);
     conversation_t *conv;
     sqlnet_session_t *sess;
 
@@ -39,7 +38,7 @@ session_get(packet_info *pinfo)
     }
     if (!c) {
         c = wmem_new(pinfo->pool, session_cache_t);
-        p_add_proto_data(pinfo->pool, pinfo, sqlnet_proto(), SESSION_CACHE_KEY, c);
+        p_add_proto_data(pinfo->pool, pinfo, sqlnet_proto(), SQLNET_KEY_SESSION_CACHE, c);
     }
     c->sess = sess;
     c->srcport = pinfo->srcport;
@@ -51,7 +50,7 @@ sqlnet_session_t *
 session_of_packet(packet_info *pinfo, guint32 srcport, guint32 destport)
 {
     session_cache_t *c = (session_cache_t *)p_get_proto_data(pinfo->pool, pinfo, sqlnet_proto(),
-                                                             SESSION_CACHE_KEY);
+                                                             SQLNET_KEY_SESSION_CACHE);
     if (c && c->srcport == srcport && c->destport == destport)
         return c->sess;
     return NULL;

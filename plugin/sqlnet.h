@@ -17,6 +17,13 @@
 #define SQLNET_FILTER       "sqlnet"
 #define SQLNET_DEFAULT_PORTS "1521,1522,1526"
 
+/* Keys of the data sqlnet keeps per frame (p_add_proto_data), one namespace
+ * for the protocol: even keys name one datum, odd ones the TTC record of the
+ * TNS packet whose payload starts at a raw offset of the frame. */
+#define SQLNET_KEY_SESSION_CACHE 0u                  /* packet scope: session of this frame */
+#define SQLNET_KEY_CUT           2u                  /* file scope: bytes continuing a cut packet */
+#define SQLNET_KEY_PDU(raw_off)  ((((guint32)(raw_off)) << 1) | 1u)
+
 /* User preferences (read-only outside plugin.c). */
 typedef struct {
     sqlnet_pref_bool_t desegment;       /* reassemble TNS packets spanning TCP segments */

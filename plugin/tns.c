@@ -962,7 +962,6 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
  * being taken for a (bad) TNS header.  The verdict per frame is stored on the
  * first pass. */
 
-#define CUT_KEY 0x6375
 
 
 /* Bytes at the start of this segment that continue a cut TNS packet. */
@@ -974,7 +973,7 @@ cut_continuation(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, cons
     gint32 ahead;
 
     if (PINFO_FD_VISITED(pinfo))
-        return GPOINTER_TO_UINT(p_get_proto_data(wmem_file_scope(), pinfo, proto_tns_layer, CUT_KEY));
+        return GPOINTER_TO_UINT(p_get_proto_data(wmem_file_scope(), pinfo, proto_tns_layer, SQLNET_KEY_CUT));
     if (!tcpi || !(sess->cut_pending[0] || sess->cut_pending[1]))
         return 0;
     dir = session_direction(sess, pinfo);
@@ -988,7 +987,7 @@ cut_continuation(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, cons
             return 0;
         }
         skip = seglen;
-        p_add_proto_data(wmem_file_scope(), pinfo, proto_tns_layer, CUT_KEY, GUINT_TO_POINTER(skip));
+        p_add_proto_data(wmem_file_scope(), pinfo, proto_tns_layer, SQLNET_KEY_CUT, GUINT_TO_POINTER(skip));
         return skip;
     }
     ahead = (gint32)(sess->cut_next_seq[dir] - tcpi->seq);
@@ -999,7 +998,7 @@ cut_continuation(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, cons
     skip = MIN((guint32)ahead, seglen);
     if ((guint32)ahead <= seglen)
         sess->cut_pending[dir] = FALSE;
-    p_add_proto_data(wmem_file_scope(), pinfo, proto_tns_layer, CUT_KEY, GUINT_TO_POINTER(skip));
+    p_add_proto_data(wmem_file_scope(), pinfo, proto_tns_layer, SQLNET_KEY_CUT, GUINT_TO_POINTER(skip));
     return skip;
 }
 

@@ -294,6 +294,7 @@ gboolean ttc_pdu_starts_request(packet_info *pinfo, tvbuff_t *payload);
 extern int hf_ttc_msg;         /* sqlnet.ttc.msg */
 extern int hf_ttc_cursor;      /* sqlnet.cursor */
 extern int hf_ttc_token;       /* sqlnet.ttc.token */
+extern int hf_ttc_sql;         /* sqlnet.sql: on the call that carries it, generated elsewhere */
 
 void ttc_calls_register(int proto);
 void ttc_decode_client(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,

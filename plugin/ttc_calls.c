@@ -24,7 +24,6 @@
 static int hf_func = -1;
 static int hf_seq = -1;
 static int hf_piggyback = -1;
-static int hf_sql = -1;
 static int hf_fetch_rows = -1;
 static int hf_options = -1;
 static int hf_opt_parse = -1;
@@ -219,7 +218,7 @@ decode_oall8(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_
     if (sql_ptr || (sql_len > 0 && call->cursor == 0)) {
         sql = read_sql(r, sql_len, &ss, &sl, scope);
         if (tree && sql && ttc_rd_ok(r))
-            proto_tree_add_string(tree, hf_sql, r->tvb, ss, sl, sql);
+            proto_tree_add_string(tree, hf_ttc_sql, r->tvb, ss, sl, sql);
     }
     memset(al8i4, 0, sizeof(al8i4));
     s = r->off;
@@ -822,8 +821,6 @@ ttc_calls_register(int proto)
         { &hf_func, { "Function", "sqlnet.func", FT_UINT8, BASE_DEC, VALS(ttc_function_vals), 0x0, NULL, HFILL } },
         { &hf_piggyback, { "Piggybacked function", "sqlnet.piggyback", FT_UINT8, BASE_DEC, VALS(ttc_function_vals), 0x0, NULL, HFILL } },
         { &hf_seq, { "Sequence number", "sqlnet.seq", FT_UINT8, BASE_DEC, NULL, 0x0, NULL, HFILL } },
-        { &hf_sql, { "SQL", "sqlnet.sql", FT_STRING, BASE_NONE, NULL, 0x0,
-            "SQL text of the statement (generated on later calls and responses of the same cursor)", HFILL } },
         { &hf_fetch_rows, { "Rows", "sqlnet.ofetch.rows", FT_UINT32, BASE_DEC, NULL, 0x0,
             "Rows asked for by OFETCH", HFILL } },
         { &hf_options, { "Options", "sqlnet.oall8.options", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },

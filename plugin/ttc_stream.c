@@ -796,7 +796,7 @@ add_stop_items(proto_tree *tree, tvbuff_t *payload, packet_info *pinfo, gint off
 static guint32
 rec_key(tvbuff_t *tvb)
 {
-    return 0x7454 ^ (guint32)tvb_raw_offset(tvb);
+    return SQLNET_KEY_PDU(tvb_raw_offset(tvb));
 }
 
 /* First pass: a message could not be collected (too long, or all
@@ -1078,6 +1078,7 @@ ttc_pdu_starts_request(packet_info *pinfo, tvbuff_t *payload)
 int hf_ttc_msg = -1;
 int hf_ttc_cursor = -1;
 int hf_ttc_token = -1;
+int hf_ttc_sql = -1;
 
 void
 ttc_register(int proto)
@@ -1087,6 +1088,9 @@ ttc_register(int proto)
         { &hf_ttc_cursor, { "Cursor", "sqlnet.cursor", FT_UINT32, BASE_DEC, NULL, 0x0,
             "Cursor id of the call or of its end-of-call status", HFILL } },
         { &hf_ttc_token, { "Token", "sqlnet.ttc.token", FT_UINT64, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_ttc_sql, { "SQL", "sqlnet.sql", FT_STRING, BASE_NONE, NULL, 0x0,
+            "SQL text of the statement: on the call that carries it, and generated on the later calls and "
+            "the responses of the same cursor", HFILL } },
         { &hf_ttc, { "TTC", "sqlnet.ttc", FT_NONE, BASE_NONE, NULL, 0x0,
             "Two-Task Common messages carried in this DATA packet", HFILL } },
         { &hf_continuation, { "Continuation of a TTC message", "sqlnet.ttc.continuation", FT_BYTES, BASE_NONE, NULL, 0x0,
