@@ -43,12 +43,15 @@ typedef int sqlnet_hf_t;
 
 /* 4.4: prefs_register_bool_preference() takes bool *, heuristic dissectors
  * (heur_dissector_t) return bool; 4.0 uses gboolean for both. */
+/* wmem_user_cb_t (wmem_register_callback) returns bool from 4.4 on too. */
 #if SQLNET_WS_AT_LEAST(4, 4)
 typedef bool sqlnet_pref_bool_t;
 typedef bool sqlnet_heur_result_t;
+typedef bool sqlnet_wmem_cb_result_t;
 #else
 typedef gboolean sqlnet_pref_bool_t;
 typedef gboolean sqlnet_heur_result_t;
+typedef gboolean sqlnet_wmem_cb_result_t;
 #endif
 
 /* ---- tvb accessors ------------------------------------------------------- */

@@ -190,7 +190,7 @@ const value_string ttc_function_vals[] = {
 
 /* Pending-message buffers are plain heap memory (they grow and shrink);
  * they go with the file scope. */
-static gboolean
+static sqlnet_wmem_cb_result_t
 free_pending_buffers(wmem_allocator_t *allocator _U_, wmem_cb_event_t event _U_, void *user_data)
 {
     ttc_session_t *ts = (ttc_session_t *)user_data;
