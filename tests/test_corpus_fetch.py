@@ -35,7 +35,7 @@ def test_every_corpus_capture_is_pinned(public_dir):
 
 
 def streams(pcap):
-    out = subprocess.run(["tshark", "-r", str(pcap), "--disable-protocol", "sqlnet", "--disable-protocol", "tns",
+    out = subprocess.run(["tshark", "-r", str(pcap),
                           "-Y", "tcp.len > 0", "-T", "fields", "-e", "tcp.srcport", "-e", "tcp.payload"],
                          capture_output=True, text=True, check=True).stdout
     s = {"C": b"", "S": b""}
@@ -64,7 +64,7 @@ def test_packet_dump_conversion_keeps_the_tns_bytes(public_dir, tmp_path):
         pytest.skip("rust-oracledb captures not in the corpus")
     want = streams(src)
     packets = []                                    # the capture's segments, as dumped packets
-    out = subprocess.run(["tshark", "-r", str(src), "--disable-protocol", "sqlnet", "--disable-protocol", "tns",
+    out = subprocess.run(["tshark", "-r", str(src),
                           "-Y", "tcp.len > 0", "-T", "fields", "-e", "tcp.srcport", "-e", "tcp.payload"],
                          capture_output=True, text=True, check=True).stdout
     for line in out.splitlines():

@@ -59,8 +59,11 @@ NEST = b"\x22\x00\x00\x00"
 
 def segments(cap):
     """(side, payload) of every TCP segment with payload, in capture order."""
-    out = subprocess.run(["tshark", "-r", str(cap), "-Y", "tcp.len > 0", "--disable-protocol", "sqlnet",
-                          "--disable-protocol", "tns", "-T", "fields", "-e", "tcp.srcport", "-e", "tcp.payload"],
+    # tcp.payload is TCP's own field: whatever dissects the payload (the
+    # stock tshark has no sqlnet, and --disable-protocol of an unknown
+    # protocol is an error from 4.6 on)
+    out = subprocess.run(["tshark", "-r", str(cap), "-Y", "tcp.len > 0",
+                          "-T", "fields", "-e", "tcp.srcport", "-e", "tcp.payload"],
                          check=True, capture_output=True, text=True).stdout
     segs = []
     for line in out.splitlines():
