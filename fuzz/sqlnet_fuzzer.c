@@ -51,7 +51,9 @@
  * and shows up as an ASan stack-overflow, where tshark's 8 MB main stack
  * would need a far bigger one.  The worker's deepest stack use is handed to
  * libFuzzer's stack-depth feature (__sancov_lowest_stack), so inputs that
- * recurse deeper are kept in the corpus.
+ * recurse deeper are kept in the corpus.  The custom mutator
+ * (sqlnet_mutator.c) knows this format; fuzz/sqlnet.dict holds TNS and TTC
+ * tokens for -dict.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
