@@ -512,7 +512,9 @@ op_bytes(rng_t *r, mlist_t *ml, size_t max)
         return FALSE;
     b = ml_alloc(ml, (guint32)cap);
     memcpy(b, c->p, c->len);
-    n = LLVMFuzzerMutate(b, c->len, cap);
+    if (c->len == 0)
+        b[0] = (guint8)rnd(r);          /* libFuzzer's mutators want a byte */
+    n = LLVMFuzzerMutate(b, MAX(c->len, 1u), cap);
     c->p = b;
     c->len = (guint32)n;
     c->owned = TRUE;
