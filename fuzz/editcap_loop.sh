@@ -11,7 +11,9 @@
 # two-pass, with the full tree (-V) and the sqlnet statistics.  A finding is
 # anything on stderr (sanitizer report, wmem/GLib message, Lua error), a
 # "Dissector bug" in the tree or any exit other than 0; the mutated capture is kept in fuzz/findings/.  Seeds are the pass
-# number, so every run is reproducible: editcap -E P --seed S.
+# number, so every run is reproducible: editcap -E P --seed S.  After the
+# mutations, fixed inputs run unmutated: tests/regressions/*.pcap and every
+# capture cut at a 200-byte snaplen.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -69,5 +71,26 @@ for pass in $(seq 1 "$PASSES"); do
     rm -f "$mut"
   done
 done
-echo "editcap loop: $PASSES pass(es), p=$PROB, tshark runs: $runs, findings: $findings"
+# Fixed hostile inputs, unmutated: the crafted regression captures and every
+# capture cut at a 200-byte snaplen (issue 11).
+fixed=("$ROOT"/tests/regressions/*.pcap)
+for cap in "${caps[@]}"; do
+  name=$(basename "$cap"); name=${name%.*}
+  editcap -F pcapng -s 200 "$cap" "$box/in/$name.cut200.pcapng" >/dev/null 2>&1 && fixed+=("$box/in/$name.cut200.pcapng")
+done
+for cap in "${fixed[@]}"; do
+  [ -f "$cap" ] || continue
+  chmod 644 "$cap"
+  runs=$((runs + 1))
+  set +e; run_tshark "$cap"; rc=$?; set -e
+  if [ $rc -ne 0 ] || [ -s "$box/err" ] || grep -q "Dissector bug" "$box/out"; then
+    findings=$((findings + 1))
+    keep="$FINDINGS/fixed-$(basename "$cap")"
+    cp "$cap" "$keep"
+    echo "FINDING (exit $rc): $cap -> $keep"
+    { head -c 3000 "$box/err"; grep -m3 -B2 -A2 "Dissector bug" "$box/out"; } | head -50
+  fi
+  case "$cap" in "$box"/*) rm -f "$cap" ;; esac
+done
+echo "editcap loop: $PASSES pass(es), p=$PROB, fixed inputs: ${#fixed[@]}, tshark runs: $runs, findings: $findings"
 [ $findings -eq 0 ]

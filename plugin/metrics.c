@@ -48,11 +48,19 @@ static int hf_response_in = -1;
 static int hf_resp_cursor = -1;
 static int hf_req_func = -1;
 static int hf_execution = -1;
+static int hf_partial = -1;
 
 static expert_field ei_small_fetch = EI_INIT;
 static expert_field ei_more_data = EI_INIT;
 static expert_field ei_multi_segment = EI_INIT;
 static expert_field ei_ora_error = EI_INIT;
+static expert_field ei_partial = EI_INIT;
+
+static const value_string partial_vals[] = {
+    { TTC_PARTIAL_CUT, "capture cut (snaplen)" },
+    { TTC_PARTIAL_UNDECODED, "message not decoded" },
+    { 0, NULL }
+};
 
 static int proto_metrics = -1;
 static int tap_sqlnet = -1;
@@ -211,6 +219,7 @@ queue_round_trip(packet_info *pinfo, const sqlnet_session_t *sess, const ttc_res
     rec->multi_segment = resp->multi_segment_packet;
     rec->sdu = sess->sdu;
     rec->complete = resp->complete;
+    rec->partial = ttc_round_trip_partial(resp);
     if (req) {
         rec->request_frame = req->frame;
         rec->execution = req->execution;
@@ -283,6 +292,11 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
 
     pi = proto_tree_add_uint(tree, hf_rows, tvb, 0, 0, resp->rows);
     proto_item_set_generated(pi);
+    if (ttc_round_trip_partial(resp)) {
+        proto_item *pp = proto_tree_add_uint(tree, hf_partial, tvb, 0, 0, ttc_round_trip_partial(resp));
+        proto_item_set_generated(pp);
+        expert_add_info(pinfo, pp, &ei_partial);
+    }
     if (resp->has_oer) {
         proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_cursor, tvb, 0, 0, resp->cursor));
         proto_item_set_generated(proto_tree_add_uint64(tree, hf_rowcount, tvb, 0, 0, resp->rowcount));
@@ -431,6 +445,9 @@ metrics_register(int proto)
             "From the request to the end of its response", HFILL } },
         { &hf_time_first, { "Time to first response packet", "sqlnet.time.first", FT_RELATIVE_TIME, BASE_NONE, NULL, 0x0,
             "From the request to the first response segment: server think time, before transfer", HFILL } },
+        { &hf_partial, { "Partial", "sqlnet.ttc.partial", FT_UINT8, BASE_DEC, VALS(partial_vals), 0x0,
+            "The round trip was not decoded to its end: its rows, bytes and cursor are lower bounds or unknown "
+            "(1 = the capture cut a packet short, 2 = a message could not be decoded)", HFILL } },
         { &hf_request_in, { "Request in", "sqlnet.request_in", FT_FRAMENUM, BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_REQUEST), 0x0,
             "Frame of the request this response answers", HFILL } },
         { &hf_response_in, { "Response in", "sqlnet.response_in", FT_FRAMENUM, BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_RESPONSE), 0x0,
@@ -443,6 +460,8 @@ metrics_register(int proto)
             "Response spans several TNS packets (SQL*Net more data to client)", EXPFILL } },
         { &ei_multi_segment, { "sqlnet.multi_segment", PI_PROTOCOL, PI_NOTE,
             "TNS packets cut into several TCP segments", EXPFILL } },
+        { &ei_partial, { "sqlnet.ttc.partial.expert", PI_UNDECODED, PI_NOTE,
+            "Round trip not decoded to its end: its counts are lower bounds", EXPFILL } },
         { &ei_ora_error, { "sqlnet.ora_error.expert", PI_RESPONSE_CODE, PI_WARN,
             "ORA error", EXPFILL } },
     };

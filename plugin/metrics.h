@@ -38,6 +38,7 @@ typedef struct sqlnet_tap_rec {
     nstime_t abs_request;      /* when the request was sent */
     guint32 sdu;
     gboolean complete;         /* ended by its terminal message or the EOR flag */
+    guint8  partial;           /* ttc_partial_t: not decoded to its end (counts are lower bounds) */
 } sqlnet_tap_rec_t;
 
 #define SQLNET_TAP_NAME "sqlnet"

@@ -39,6 +39,7 @@ static const char st_segs[] = "TCP segments per TNS packet (response average)";
 static const char st_fill[] = "SDU fill of response packets (%)";
 static const char st_time[] = "Response time (ms)";
 static const char st_errors[] = "ORA errors";
+static const char st_partial[] = "Partial round trips (counts are lower bounds)";
 
 static void
 tree_init(stats_tree *st)
@@ -54,6 +55,7 @@ tree_init(stats_tree *st)
     stats_tree_create_range_node(st, st_time, 0, "0-0", "1-4", "5-9", "10-49", "50-99", "100-499",
                                  "500-", NULL);
     stats_tree_create_pivot(st, st_errors, 0);
+    stats_tree_create_pivot(st, st_partial, 0);
 }
 
 static tap_packet_status
@@ -86,6 +88,9 @@ tree_packet(stats_tree *st, packet_info *pinfo _U_, epan_dissect_t *edt _U_, con
                  rec->ora_error == TTC_ERR_NO_DATA_FOUND ? " (no more rows)" : "");
         stats_tree_tick_pivot(st, stats_tree_parent_id_by_name(st, st_errors), name);
     }
+    if (rec->partial)
+        stats_tree_tick_pivot(st, stats_tree_parent_id_by_name(st, st_partial),
+                              rec->partial == TTC_PARTIAL_CUT ? "capture cut (snaplen)" : "message not decoded");
     return TAP_PACKET_REDRAW;
 }
 
@@ -155,6 +160,7 @@ typedef struct {
     char *sql;
     GArray *execs;                       /* exec_stats_t, in order of appearance */
     guint32 executions, fetch_calls, more_data, incomplete;
+    guint32 partial;                     /* round trips not decoded to their end */
     rt_totals_t t;
     guint64 tns_to_client, tns_from_client;             /* TNS packets, headers included */
     guint64 row_bytes;
@@ -217,6 +223,8 @@ stmt_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_, cons
         s->more_data++;
     if (!rec->complete)
         s->incomplete++;
+    if (rec->partial)
+        s->partial++;
     if (rec->complete && ms > s->time_max)
         s->time_max = ms;
     if (rec->execution) {
@@ -320,6 +328,8 @@ stmt_draw(void *tapdata)
                s->t.round_trips > s->incomplete ? s->t.time_ms / (s->t.round_trips - s->incomplete) : 0.0);
         printf("  %-48s %12.3f\n", "response time max (ms)", s->time_max);
         printf("  %-48s %12u\n", "responses larger than one SDU (\"more data\")", s->more_data);
+        if (s->partial)
+            printf("  %-48s %12u\n", "partial round trips (figures are lower bounds)", s->partial);
         if (s->execs->len > 0) {
             printf("  per execution:\n");
             printf("  %6s %10s %10s %11s %12s %10s %12s %12s\n", "exec", "array size", "rows",

@@ -325,6 +325,54 @@ note_handshake_side(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, i
         session_set_server(sess, pinfo, FALSE, TRUE);
 }
 
+/* A header no payload byte sequence is likely to imitate (8 captured bytes
+ * at off): valid type and length for the conversation's width, zero
+ * checksums, length within the negotiated SDU. */
+static gboolean
+tns_header_certain(const sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, int off)
+{
+    guint8 type = tvb_get_uint8(tvb, off + 4);
+    guint width = tns_width_from_session(sess, pinfo, type);
+    guint32 len;
+
+    if (width == 0)
+        width = sess->guessed_width;
+    if (!tns_header_valid(tvb, off, width) || tvb_get_ntohs(tvb, off + 6) != 0)
+        return FALSE;
+    if (width == 2 && tvb_get_ntohs(tvb, off + 2) != 0)
+        return FALSE;
+    len = tns_read_length(tvb, off, width);
+    return !sess->sdu || len <= MAX(sess->sdu, 65535u);
+}
+
+/* Byte-wise resynchronisation inside a segment that does not start with a
+ * TNS header (a stray byte before a RESEND, say): the first later offset
+ * with a header beyond doubt whose packet ends at the segment's end, runs
+ * past it, or is followed by another such header.  Bounded by the captured
+ * bytes of the segment; -1 when there is none. */
+static int
+next_certain_header(const sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, int offset)
+{
+    int captured = (int)tvb_captured_length(tvb), end = (int)tvb_reported_length(tvb);
+    int k;
+
+    for (k = offset + 1; k + TNS_HDR_LEN <= captured; k++) {
+        guint width;
+        guint32 len;
+        if (!tns_header_certain(sess, pinfo, tvb, k))
+            continue;
+        width = tns_width_from_session(sess, pinfo, tvb_get_uint8(tvb, k + 4));
+        if (width == 0)
+            width = sess->guessed_width;
+        len = tns_read_length(tvb, k, width);
+        if ((guint32)(end - k) <= len)
+            return k;                  /* ends here or continues in the next segment */
+        if (k + (int)len + TNS_HDR_LEN <= captured && tns_header_certain(sess, pinfo, tvb, k + (int)len))
+            return k;                  /* and another header follows it */
+    }
+    return -1;
+}
+
 static guint
 get_tns_pdu_len(packet_info *pinfo, tvbuff_t *tvb, int offset, void *data _U_)
 {
@@ -337,8 +385,13 @@ get_tns_pdu_len(packet_info *pinfo, tvbuff_t *tvb, int offset, void *data _U_)
     /* Not at a packet boundary or a corrupt header: take the rest of the
      * segment as one undecodable chunk so that the next segment starts afresh
      * instead of waiting for a bogus length to be reassembled. */
-    if (!tns_header_valid(tvb, offset, width))
-        return tvb_reported_length_remaining(tvb, offset);
+    if (!tns_header_valid(tvb, offset, width)) {
+        /* Skip to the next certain header in the segment, else to its end. */
+        int next = next_certain_header(sess, pinfo, tvb, offset);
+        if (next >= offset + TNS_HDR_LEN)   /* a PDU shorter than a header is "malformed" to TCP */
+            return (guint)(next - offset);
+        return (guint)tvb_reported_length_remaining(tvb, offset);
+    }
     ttc_note_pdu_start(pinfo, sess, session_direction(sess, pinfo), tvb_get_uint8(tvb, offset + 4));
     return tns_read_length(tvb, offset, width);
 }
@@ -831,7 +884,7 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
                                    "Not at a TNS packet boundary (capture started mid-packet?): %u bytes skipped", len);
         else
             expert_add_info_format(pinfo, pi, &ei_bad_header,
-                                   "Invalid TNS header (type %u, length %u): %u bytes skipped to the next segment",
+                                   "Invalid TNS header (type %u, length %u): %u bytes skipped",
                                    tvb_get_uint8(tvb, 4), tns_read_length(tvb, 0, width), len);
         col_append_str(pinfo->cinfo, COL_INFO, " [not a TNS header]");
         return tvb_captured_length(tvb);
@@ -911,25 +964,6 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
 
 #define CUT_KEY 0x6375
 
-/* A header no payload byte sequence is likely to imitate: valid type and
- * length for the conversation's width, zero checksums, length within the
- * negotiated SDU. */
-static gboolean
-tns_header_certain(const sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb)
-{
-    guint8 type = tvb_get_uint8(tvb, 4);
-    guint width = tns_width_from_session(sess, pinfo, type);
-    guint32 len;
-
-    if (width == 0)
-        width = sess->guessed_width;
-    if (!tns_header_valid(tvb, 0, width) || tvb_get_ntohs(tvb, 6) != 0)
-        return FALSE;
-    if (width == 2 && tvb_get_ntohs(tvb, 2) != 0)
-        return FALSE;
-    len = tns_read_length(tvb, 0, width);
-    return !sess->sdu || len <= MAX(sess->sdu, 65535u);
-}
 
 /* Bytes at the start of this segment that continue a cut TNS packet. */
 static guint32
@@ -949,7 +983,7 @@ cut_continuation(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, cons
     if (sess->cut_unknown[dir]) {
         /* The cut packet's length was not captured: continuation until a
          * segment starts with a header that is beyond doubt a TNS header. */
-        if (tvb_captured_length(tvb) >= TNS_HDR_LEN && tns_header_certain(sess, pinfo, tvb)) {
+        if (tvb_captured_length(tvb) >= TNS_HDR_LEN && tns_header_certain(sess, pinfo, tvb, 0)) {
             sess->cut_pending[dir] = sess->cut_unknown[dir] = FALSE;
             return 0;
         }
@@ -1008,6 +1042,37 @@ note_cut_packet(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, const
     }
 }
 
+/* Bytes at `off` (the start of what TCP handed over) that come before a
+ * header beyond doubt further on: a stray byte before a RESEND, say.  Shown
+ * and skipped here, since tcp_dissect_pdus cannot take a PDU shorter than a
+ * TNS header; 0 when the data starts with a valid header or none follows. */
+static guint32
+stray_bytes(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, proto_tree *tree, guint32 off)
+{
+    guint width;
+    int next;
+    proto_item *ti, *pi;
+    proto_tree *t;
+
+    if (tvb_captured_length_remaining(tvb, off) < TNS_HDR_LEN)
+        return 0;
+    width = tns_width_from_session(sess, pinfo, tvb_get_uint8(tvb, off + 4));
+    if (width == 0)
+        width = sess->guessed_width;
+    if (width == 0 || tns_header_valid(tvb, off, width))
+        return 0;
+    next = next_certain_header(sess, pinfo, tvb, (int)off);
+    if (next <= (int)off)
+        return 0;
+    ti = proto_tree_add_item(tree, proto_tns_layer, tvb, off, next - (int)off, ENC_NA);
+    t = proto_item_add_subtree(ti, ett_tns);
+    pi = proto_tree_add_item(t, hf_unsync, tvb, off, next - (int)off, ENC_NA);
+    expert_add_info_format(pinfo, pi, &ei_bad_header,
+                           "%d stray bytes before a TNS header skipped", next - (int)off);
+    col_append_str(pinfo->cinfo, COL_INFO, "[stray bytes]");
+    return (guint32)(next - (int)off);
+}
+
 int
 tns_dissect_tcp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
 {
@@ -1030,6 +1095,9 @@ tns_dissect_tcp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
         if (skip >= tvb_reported_length(tvb))
             return tvb_captured_length(tvb);
     }
+    skip += stray_bytes(sess, pinfo, tvb, tree, skip);
+    if (skip >= tvb_reported_length(tvb))
+        return tvb_captured_length(tvb);
     /* before the PDUs: dissecting a cut one ends in an exception */
     note_cut_packet(sess, pinfo, tvb, tcpi, skip);
     tcp_dissect_pdus(skip ? tvb_new_subset_remaining(tvb, skip) : tvb, pinfo, tree,
@@ -1053,10 +1121,14 @@ tns_looks_like_handshake(tvbuff_t *tvb, packet_info *pinfo _U_)
     if (version < 300 || version > 399)
         return FALSE;
     if (type == TNS_TYPE_CONNECT) {
-        guint16 compat = tvb_get_ntohs(tvb, 10);
-        guint16 dlen = tvb_get_ntohs(tvb, 24);
-        guint16 doff, sdu = tvb_get_ntohs(tvb, 14);
-        if (len < 34 || tvb_captured_length(tvb) < 28 || compat > version || compat < 200 || sdu < 256)
+        guint16 compat, dlen, doff, sdu;
+        /* every offset read below is within the 28 bytes checked here */
+        if (tvb_captured_length(tvb) < 28)
+            return FALSE;
+        compat = tvb_get_ntohs(tvb, 10);
+        sdu = tvb_get_ntohs(tvb, 14);
+        dlen = tvb_get_ntohs(tvb, 24);
+        if (len < 34 || compat > version || compat < 200 || sdu < 256)
             return FALSE;
         doff = tvb_get_ntohs(tvb, 26);
         if (doff < 28 || doff > len)

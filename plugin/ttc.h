@@ -109,6 +109,13 @@ typedef struct ttc_describe {
 
 struct ttc_response;
 
+/* Why a round trip's figures are lower bounds (sqlnet.ttc.partial). */
+typedef enum {
+    TTC_PARTIAL_NONE = 0,
+    TTC_PARTIAL_CUT = 1,       /* the capture cut a TNS packet of it short (snaplen) */
+    TTC_PARTIAL_UNDECODED = 2  /* a message of it could not be decoded */
+} ttc_partial_t;
+
 typedef struct ttc_request {
     ttc_req_kind_t kind;
     guint32 frame;             /* frame of the (last) request packet */
@@ -132,6 +139,9 @@ typedef struct ttc_request {
     struct ttc_response *response;
     struct ttc_response *closed;   /* previous response this request cut short */
     guint32 execution;             /* statement execution this call belongs to (0 = none) */
+    guint8  partial;               /* ttc_partial_t of the request's own packets */
+    gboolean ended;                /* its last packet had the end-of-request flag (23ai pipelines) */
+    struct ttc_request *next_waiting;  /* next request sent before this one's response */
 } ttc_request_t;
 
 /* The call executes a statement (starts an execution): OALL8 with the
@@ -163,7 +173,7 @@ typedef struct ttc_response {
     const char *ora_message;
     guint32 call_status;
     gboolean complete;         /* ended by EOR / its terminal message */
-    gboolean undecoded;        /* part of it could not be decoded */
+    guint8  partial;           /* ttc_partial_t: not decoded to its end */
     const ttc_describe_t *describe;
     /* TCP segments, counted by a tap on "tcp" (see metrics.c) */
     guint32 tap_segments, tap_upto;
@@ -207,8 +217,11 @@ typedef struct ttc_stream {
     guint32  pending_len;
     guint32  pending_cap;      /* allocated size of `pending` (grows by doubling) */
     guint64  pending_work;     /* bytes decoded so far trying to complete it */
+    const guint8 *bitvec_kept; /* last bit vector copied into file scope (reused when equal) */
+    guint16  bitvec_kept_len;
     ttc_state_t state;
     gboolean opaque;           /* undecodable until the next request/response */
+    gboolean opaque_cut;       /* ... because the capture cut a packet short */
 } ttc_stream_t;
 
 typedef struct ttc_cursor {
@@ -223,6 +236,9 @@ typedef struct ttc_session {
     const ttc_dialect_t *dialect_ptr;  /* immutable snapshot of it */
     ttc_stream_t dir[2];               /* [SQLNET_TO_SERVER], [SQLNET_TO_CLIENT] */
     ttc_request_t *req;                /* latest request */
+    ttc_request_t *waiting, *waiting_last; /* requests without a response yet, oldest first:
+                                        * one, or several in a pipeline (each ended by the
+                                        * end-of-request flag), answered in order */
     ttc_response_t *resp;              /* open response, NULL between them */
     wmem_tree_t *responses;            /* by first_frame (segment counting) */
     wmem_map_t *cursors;               /* cursor id -> ttc_cursor_t */
@@ -231,6 +247,9 @@ typedef struct ttc_session {
     guint32 inferred_frame;            /* where the dialect was inferred (no handshake) */
     guint32 executions;                /* statement executions seen */
     guint32 nrequests;
+    ttc_request_t *unbound;            /* last execute whose response named no cursor
+                                        * (cut or undecoded): the next call on an
+                                        * unknown cursor is taken to be on its cursor */
 } ttc_session_t;
 
 /* Shared between the decoders: message name table. */
@@ -252,6 +271,14 @@ void ttc_note_pdu_start(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t
 /* The request/response a DATA payload belongs to (from the first pass). */
 gboolean ttc_pdu_lookup(packet_info *pinfo, tvbuff_t *payload, ttc_request_t **req,
                         ttc_response_t **resp, gboolean *completes, gboolean *carries_call);
+/* Partial reason of a round trip: its response's, else its request's. */
+static inline guint8
+ttc_round_trip_partial(const ttc_response_t *resp)
+{
+    if (resp->partial)
+        return resp->partial;
+    return resp->req ? resp->req->partial : TTC_PARTIAL_NONE;
+}
 /* This PDU is the first packet of its request. */
 gboolean ttc_pdu_starts_request(packet_info *pinfo, tvbuff_t *payload);
 

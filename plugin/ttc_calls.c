@@ -646,24 +646,12 @@ decode_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res)
     }
 }
 
-void
-ttc_decode_client(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
-                  ttc_state_t *st, ttc_msg_result_t *res, wmem_allocator_t *scope)
+/* The body of one client message whose type byte has been read.  Fast
+ * authentication is not among them: it is a wrapper (see below), never
+ * nested in another message. */
+static void
+decode_body(ttc_rd_t *r, proto_tree *mt, guint8 type, ttc_msg_result_t *res, wmem_allocator_t *scope)
 {
-    gint start = r->off;
-    guint8 type = ttc_rd_u8(r);
-    proto_item *mi = NULL;
-    proto_tree *mt = NULL;
-
-    (void)pinfo;
-    (void)st;
-    if (!ttc_rd_ok(r))
-        return;
-    res->type = type;
-    if (tree) {
-        mi = proto_tree_add_uint(tree, hf_ttc_msg, r->tvb, start, 1, type);
-        mt = proto_item_add_subtree(mi, ett_call);
-    }
     switch (type) {
     case TTC_MSG_PROTOCOL:
         decode_protocol_request(r, mt, res, scope);
@@ -683,43 +671,119 @@ ttc_decode_client(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
         break;
     case TTC_MSG_FLUSH_OUT_BINDS:
         break;
-    case TTC_MSG_FAST_AUTH: {
-        ttc_dialect_t fa = *r->d;
-        ttc_rd_t sub;
-        ttc_msg_result_t part;
-        ttc_rd_skip(r, 3);             /* version, flags */
-        if (!ttc_rd_ok(r))
-            break;
-        memset(&part, 0, sizeof(part));
-        ttc_decode_client(r, mt, pinfo, st, &part, scope);      /* PRO */
-        ttc_rd_skip(r, 5);             /* server charset, flag, ncharset (unused) */
-        fa.fv = ttc_rd_u8(r);          /* field version the rest is written in */
-        if (!ttc_rd_ok(r))
-            break;
-        ttc_rd_init(&sub, r->tvb, r->off, r->end, &fa);
-        memset(&part, 0, sizeof(part));
-        ttc_decode_client(&sub, mt, pinfo, st, &part, scope);   /* DTY */
-        if (part.dialect_update)
-            res->dialect_update = TRUE, res->dialect = part.dialect;
-        if (ttc_rd_ok(&sub)) {
-            ttc_msg_result_t call;
-            memset(&call, 0, sizeof(call));
-            ttc_decode_client(&sub, mt, pinfo, st, &call, scope); /* OSESSKEY */
-            res->stop = call.stop;
-        }
-        r->off = sub.off;
-        r->need_more = sub.need_more;
-        if (sub.bad)
-            res->stop = TRUE;          /* the rest is shown as call data */
-        res->is_call = TRUE;
-        res->call.kind = TTC_REQ_FAST_AUTH;
-        res->call.func = TTC_FN_AUTH_PHASE_ONE;
-        break;
-    }
     default:
         r->bad = TRUE;
         break;
     }
+}
+
+/* Type byte and tree item of a message; FALSE when the byte is not there. */
+static gboolean
+start_message(ttc_rd_t *r, proto_tree *tree, guint8 *type, proto_item **mi, proto_tree **mt)
+{
+    gint start = r->off;
+
+    *type = ttc_rd_u8(r);
+    *mi = NULL;
+    *mt = NULL;
+    if (!ttc_rd_ok(r))
+        return FALSE;
+    if (tree) {
+        *mi = proto_tree_add_uint(tree, hf_ttc_msg, r->tvb, start, 1, *type);
+        *mt = proto_item_add_subtree(*mi, ett_call);
+    }
+    return TRUE;
+}
+
+/* Piggybacked calls allowed before the call inside a fast-auth message. */
+#define MAX_NESTED_PIGGYBACKS 16
+
+/* One message inside a fast-auth message: its type must be `want` (PRO, DTY
+ * or the authentication call, which piggybacks may precede).  Not
+ * recursive: a fast-auth byte here is an error, whatever the wire says. */
+static void
+decode_nested(ttc_rd_t *r, proto_tree *tree, guint8 want, ttc_msg_result_t *res, wmem_allocator_t *scope)
+{
+    guint n;
+
+    for (n = 0; n <= MAX_NESTED_PIGGYBACKS; n++) {
+        gint start = r->off;
+        guint8 type;
+        proto_item *mi;
+        proto_tree *mt;
+
+        if (!start_message(r, tree, &type, &mi, &mt))
+            return;
+        if (type != want && !(want == TTC_MSG_FUNCTION && type == TTC_MSG_PIGGYBACK)) {
+            r->bad = TRUE;
+            return;
+        }
+        decode_body(r, mt, type, res, scope);
+        if (mi && ttc_rd_ok(r))
+            proto_item_set_len(mi, r->off - start);
+        if (type == want || !ttc_rd_ok(r))
+            return;
+    }
+    r->bad = TRUE;                     /* more piggybacks than any client sends */
+}
+
+/* Fast authentication (python-oracledb FastAuthMessage, 23ai): version,
+ * flags, then PRO, the server's charsets, the field version the rest is
+ * written in, DTY and the OSESSKEY call, in that order. */
+static void
+decode_fast_auth(ttc_rd_t *r, proto_tree *mt, ttc_msg_result_t *res, wmem_allocator_t *scope)
+{
+    ttc_dialect_t fa = *r->d;
+    ttc_rd_t sub;
+    ttc_msg_result_t part;
+
+    ttc_rd_skip(r, 3);                 /* version, flags */
+    if (!ttc_rd_ok(r))
+        return;
+    memset(&part, 0, sizeof(part));
+    decode_nested(r, mt, TTC_MSG_PROTOCOL, &part, scope);
+    ttc_rd_skip(r, 5);                 /* server charset, flag, ncharset (unused) */
+    fa.fv = ttc_rd_u8(r);
+    if (!ttc_rd_ok(r))
+        return;
+    ttc_rd_init(&sub, r->tvb, r->off, r->end, &fa);
+    memset(&part, 0, sizeof(part));
+    decode_nested(&sub, mt, TTC_MSG_DATA_TYPES, &part, scope);
+    if (part.dialect_update)
+        res->dialect_update = TRUE, res->dialect = part.dialect;
+    if (ttc_rd_ok(&sub)) {
+        ttc_msg_result_t call;
+        memset(&call, 0, sizeof(call));
+        decode_nested(&sub, mt, TTC_MSG_FUNCTION, &call, scope);
+        res->stop = call.stop;
+    }
+    r->off = sub.off;
+    r->need_more = sub.need_more;
+    if (sub.bad)
+        res->stop = TRUE;              /* the rest is shown as call data */
+    res->is_call = TRUE;
+    res->call.kind = TTC_REQ_FAST_AUTH;
+    res->call.func = TTC_FN_AUTH_PHASE_ONE;
+}
+
+void
+ttc_decode_client(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
+                  ttc_state_t *st, ttc_msg_result_t *res, wmem_allocator_t *scope)
+{
+    gint start = r->off;
+    guint8 type;
+    proto_item *mi;
+    proto_tree *mt;
+
+    (void)pinfo;
+    (void)st;
+    if (!start_message(r, tree, &type, &mi, &mt))
+        return;
+    res->type = type;
+    if (type == TTC_MSG_FAST_AUTH)
+        decode_fast_auth(r, mt, res, scope);
+    else
+        decode_body(r, mt, type, res, scope);
     if (mi && ttc_rd_ok(r))
         proto_item_set_len(mi, r->off - start);
 }

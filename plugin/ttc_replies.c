@@ -185,15 +185,92 @@ skip_batch_list(ttc_rd_t *r, guint32 num, gboolean wide)
     return TRUE;
 }
 
+/* The OER's fixed part after the SQL type, up to the message text, in the
+ * thin layout.  The references disagree on two fields: python-oracledb and
+ * node-oracledb read "flags" and "user cursor options" as single bytes
+ * (skip_ub1), go-ora as ub2 from TTC field version 4 on (GetInt(2, compress)).
+ * Both read 00 for zero, so they part only when a server fills them in;
+ * `ub2_flags` picks go-ora's reading.  Returns FALSE when the batch lists
+ * are implausible. */
+static gboolean
+oer_fixed_rest(ttc_rd_t *r, proto_tree *tree, gboolean ub2_flags, guint32 err16, guint32 cur_row,
+               guint32 *error, guint64 *rowcount, gboolean *short_tail)
+{
+    const ttc_dialect_t *d = r->d;
+    guint32 num, i;
+    gint s;
+
+    *short_tail = FALSE;
+    ttc_rd_u8(r);                               /* fatal */
+    if (ub2_flags) {
+        ttc_rd_ub2(r);                          /* flags (go-ora: ub2) */
+        ttc_rd_ub2(r);                          /* user cursor options (go-ora: ub2) */
+    } else {
+        ttc_rd_skip(r, 2);                      /* flags, user cursor options (python, node: ub1) */
+    }
+    ttc_rd_skip(r, 2);                          /* UPI parameter, warning flags */
+    ttc_rd_skip_rowid(r);                       /* rowid: rba, partition, table, block, slot */
+    ttc_rd_ub4(r);                              /* OS error */
+    ttc_rd_u8(r);                               /* statement number */
+    s = r->off; add_uint(tree, hf_oer_call_num, r, s, ttc_rd_u8(r));
+    ttc_rd_ub2(r);                              /* padding */
+    s = r->off; add_uint(tree, hf_oer_success_iters, r, s, ttc_rd_ub4(r));
+    *error = err16;
+    *rowcount = cur_row;
+    if (!d->native && d->fv < 4)
+        return TRUE;                            /* TTC 8.x JDBC ends the fixed part here */
+    /* oerrdd (logical rowid): its length is 2 bytes in OCI's native layout */
+    num = d->native ? ttc_rd_u16le(r) : ttc_rd_ub4(r);
+    if (num > 0)
+        ttc_rd_dalc(r, NULL);
+
+    /* batch error codes (native: 4-byte counts) */
+    if (!skip_batch_list(r, d->native ? ttc_rd_ub4(r) : ttc_rd_ub2(r), FALSE))
+        return FALSE;
+    /* batch error offsets */
+    if (!skip_batch_list(r, ttc_rd_ub4(r), TRUE))
+        return FALSE;
+    /* batch error messages */
+    num = d->native ? ttc_rd_ub4(r) : ttc_rd_ub2(r);
+    if (num > MAX_LIST) { r->bad = TRUE; return FALSE; }
+    if (num > 0) {
+        ttc_rd_skip(r, 1);
+        for (i = 0; i < num && ttc_rd_ok(r); i++) {
+            ttc_rd_ub2(r);
+            ttc_rd_dalc(r, NULL);
+            ttc_rd_skip(r, 2);
+        }
+    }
+    if (d->fv >= FV_12_1) {
+        *error = ttc_rd_ub4(r);                 /* error number (extended) */
+        *rowcount = ttc_rd_ub8(r);              /* row count (extended) */
+    }
+    if (d->fv >= FV_20_1 && !d->oer_short_tail && ttc_rd_ok(r)) {
+        /* sql type + server checksum (20.1; python and node read them, go-ora
+         * does not).  Some servers leave them out for some clients: take the
+         * short layout when the full one runs past the response or misreads
+         * the message that follows. */
+        ttc_rd_t full = *r, brief = *r;
+        ttc_rd_ub4(&full);
+        ttc_rd_ub4(&full);
+        if (!oer_tail_fits(&full, *error) && oer_tail_fits(&brief, *error))
+            *short_tail = TRUE;
+        else
+            *r = full;
+    }
+    return TRUE;
+}
+
 static void
 decode_oer(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, ttc_state_t *st,
            ttc_msg_result_t *res, wmem_allocator_t *scope)
 {
     const ttc_dialect_t *d = r->d;
-    guint32 call_status = 0, cur_row, err16, cursor, num, i;
+    guint32 call_status = 0, cur_row, err16, cursor;
     guint64 rowcount;
     guint32 error;
     gint s, base = 0;
+    gboolean short_tail = FALSE;
     proto_item *pi;
 
     (void)pinfo;
@@ -228,63 +305,33 @@ decode_oer(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, ttc_state_t *st,
     s = r->off; add_uint(tree, hf_oer_sql_type, r, s, ttc_rd_u8(r));
     if (d->structs) {
         skip_struct_rest(r, base, STRUCT_OER_SIZE(d));
-        goto message;
-    }
-    ttc_rd_skip(r, 5);                          /* fatal, flags, user cursor opts, UPI param, warning flags */
-    ttc_rd_skip_rowid(r);
-    ttc_rd_ub4(r);                              /* OS error */
-    ttc_rd_u8(r);                               /* statement number */
-    s = r->off; add_uint(tree, hf_oer_call_num, r, s, ttc_rd_u8(r));
-    ttc_rd_ub2(r);                              /* padding */
-    s = r->off; add_uint(tree, hf_oer_success_iters, r, s, ttc_rd_ub4(r));
-    if (!d->native && d->fv < 4)
-        goto message;                           /* TTC 8.x JDBC ends the fixed part here */
-    /* oerrdd (logical rowid): its length is 2 bytes in OCI's native layout */
-    num = d->native ? ttc_rd_u16le(r) : ttc_rd_ub4(r);
-    if (num > 0)
-        ttc_rd_dalc(r, NULL);
-
-    /* batch error codes (native: 4-byte counts) */
-    if (!skip_batch_list(r, d->native ? ttc_rd_ub4(r) : ttc_rd_ub2(r), FALSE))
-        return;
-    /* batch error offsets */
-    if (!skip_batch_list(r, ttc_rd_ub4(r), TRUE))
-        return;
-    /* batch error messages */
-    num = d->native ? ttc_rd_ub4(r) : ttc_rd_ub2(r);
-    if (num > MAX_LIST) { r->bad = TRUE; return; }
-    if (num > 0) {
-        ttc_rd_skip(r, 1);
-        for (i = 0; i < num && ttc_rd_ok(r); i++) {
-            ttc_rd_ub2(r);
-            ttc_rd_dalc(r, NULL);
-            ttc_rd_skip(r, 2);
+        error = err16;
+        rowcount = cur_row;
+        if (d->fv >= FV_12_1) {
+            error = ttc_rd_ub4(r);              /* as in the thin layout (never seen: 10.2 structs) */
+            rowcount = ttc_rd_ub8(r);
         }
-    }
+    } else {
+        /* Python's and node's reading first; go-ora's when only it fits. */
+        ttc_rd_t one = *r, two = *r;
+        gboolean ok_one, ok_two = FALSE, tail_two = FALSE;
+        guint32 e2 = 0;
+        guint64 rc2 = 0;
 
-message:
-    error = err16;
-    rowcount = cur_row;
-    if (d->fv >= FV_12_1) {
-        s = r->off; error = ttc_rd_ub4(r);
-        s = r->off; rowcount = ttc_rd_ub8(r);
-        (void)s;
-    }
-    if (d->fv >= FV_20_1 && !d->oer_short_tail && ttc_rd_ok(r)) {
-        /* sql type + server checksum (20.1).  Some servers leave them out
-         * for some clients: take the short layout when the full one runs
-         * past the response or misreads the message that follows. */
-        ttc_rd_t full = *r, brief = *r;
-        ttc_rd_ub4(&full);
-        ttc_rd_ub4(&full);
-        if (!oer_tail_fits(&full, error) && oer_tail_fits(&brief, error)) {
+        ok_one = oer_fixed_rest(&one, NULL, FALSE, err16, cur_row, &error, &rowcount, &short_tail);
+        if (!d->native && d->fv >= 4 && !(ok_one && oer_tail_fits(&one, error))) {
+            ok_two = oer_fixed_rest(&two, NULL, TRUE, err16, cur_row, &e2, &rc2, &tail_two) &&
+                     oer_tail_fits(&two, e2);
+        }
+        if (!oer_fixed_rest(r, tree, ok_two, err16, cur_row, &error, &rowcount, &short_tail))
+            return;
+        if (short_tail) {
             res->dialect_update = TRUE;
             res->dialect = *d;
             res->dialect.oer_short_tail = TRUE;
-        } else {
-            *r = full;
         }
     }
+
     res->oer_message = NULL;
     if (error != 0) {
         gint ms, ml;

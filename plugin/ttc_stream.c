@@ -37,12 +37,18 @@
  * quadratic time without this). */
 #define TTC_MAX_PENDING (64u * 1024u * 1024u)
 #define TTC_MAX_PENDING_WORK (256u * 1024u * 1024u)
+/* Bytes held by pending messages of all conversations together, and the
+ * buffer size a stream keeps between messages (larger ones are freed). */
+#define TTC_MAX_PENDING_TOTAL (256u * 1024u * 1024u)
+#define TTC_PENDING_KEEP (64u * 1024u)
 
 typedef enum {
     STOP_END,          /* consumed everything */
     STOP_NEED_MORE,    /* last message continues in the next packet */
     STOP_BAD,          /* undecodable from here on */
-    STOP_CALL_DATA     /* bind/define data after a call: not walked */
+    STOP_CALL_DATA,    /* bind/define data after a call: not walked */
+    STOP_CUT,          /* the capture cut this packet short (snaplen) */
+    STOP_AFTER_CUT     /* an earlier packet of this request/response was cut */
 } stop_t;
 
 typedef struct ttc_pdu_rec {
@@ -60,6 +66,7 @@ typedef struct ttc_pdu_rec {
     gboolean carries_call;     /* the request's main call was decoded here */
     gboolean starts_request;   /* first TNS packet of its request */
     guint32  too_long;         /* a pending message was dropped here: its size so far */
+    gboolean too_much_total;   /* ... because all conversations together hold too much */
     guint32  cursor_dropped;   /* cursor not remembered here (cap reached), 0 = none */
 } ttc_pdu_rec_t;
 
@@ -77,6 +84,30 @@ static expert_field ei_undecoded = EI_INIT;
 static expert_field ei_too_long = EI_INIT;
 static expert_field ei_cursor_cap = EI_INIT;
 static expert_field ei_inferred = EI_INIT;
+static expert_field ei_capture_cut = EI_INIT;
+static int hf_cut = -1;
+
+/* Bytes held in pending messages by all conversations of the capture file.
+ * The one piece of state shared between conversations, because its cap must
+ * bound what a capture of many conversations makes the plugin hold: it lives
+ * in file scope, made anew by the init routine for every file. */
+typedef struct {
+    guint64 held;
+} ttc_pending_budget_t;
+
+static ttc_pending_budget_t *pending_budget;
+
+static void
+ttc_init(void)
+{
+    pending_budget = wmem_new0(wmem_file_scope(), ttc_pending_budget_t);
+}
+
+static void
+ttc_cleanup(void)
+{
+    pending_budget = NULL;             /* freed with the file scope */
+}
 
 const value_string ttc_msg_type_vals[] = {
     { TTC_MSG_PROTOCOL, "Protocol negotiation (PRO)" },
@@ -155,12 +186,25 @@ const value_string ttc_function_vals[] = {
 
 /* ---- session ------------------------------------------------------------ */
 
+/* Pending-message buffers are plain heap memory (they grow and shrink);
+ * they go with the file scope. */
+static gboolean
+free_pending_buffers(wmem_allocator_t *allocator _U_, wmem_cb_event_t event _U_, void *user_data)
+{
+    ttc_session_t *ts = (ttc_session_t *)user_data;
+    g_free(ts->dir[0].pending);
+    g_free(ts->dir[1].pending);
+    ts->dir[0].pending = ts->dir[1].pending = NULL;
+    return FALSE;
+}
+
 ttc_session_t *
 ttc_session(sqlnet_session_t *sess)
 {
     ttc_session_t *ts = (ttc_session_t *)sess->ttc;
     if (!ts) {
         ts = wmem_new0(wmem_file_scope(), ttc_session_t);
+        wmem_register_callback(wmem_file_scope(), free_pending_buffers, ts);
         /* Until the handshake says otherwise: thin, universal, 12.1 fields. */
         ttc_dialect_init_universal(&ts->dialect, 7);
         ts->dialect.known = FALSE;
@@ -201,11 +245,14 @@ infer_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, tvbuff_t *payload
         { TRUE,  5,  8 },   /* OCI 11g (64-bit) */
         { TRUE,  3,  1 },   /* OCI 10g */
     };
-    gint end = tvb_reported_length(payload);
+    /* A call the snaplen cut short is no evidence (a candidate that stops
+     * early, as native auth calls do, would fit it): the next whole call
+     * decides. */
+    gint end = (gint)tvb_captured_length(payload);
     guint8 first;
     guint i;
 
-    if (end < 3)
+    if (end < 3 || end < (gint)tvb_reported_length(payload))
         return FALSE;
     first = tvb_get_uint8(payload, 0);
     if (first != TTC_MSG_FUNCTION && first != TTC_MSG_PIGGYBACK)
@@ -272,25 +319,91 @@ cursor_get(ttc_session_t *ts, guint32 id, gboolean create, ttc_pdu_rec_t *rec)
     return c;
 }
 
-/* Append len bytes of tvb at off to the stream's pending message. */
-static void
+/* Append len captured bytes of tvb at off to the stream's pending message;
+ * FALSE when all conversations together would hold more than the cap. */
+static gboolean
 pending_append(ttc_stream_t *s, tvbuff_t *tvb, gint off, guint32 len)
 {
     guint32 need = s->pending_len + len;
     if (need > s->pending_cap) {
         guint32 cap = MAX(need, MIN(MAX(s->pending_cap * 2u, 256u), TTC_MAX_PENDING));
-        s->pending = (guint8 *)wmem_realloc(wmem_file_scope(), s->pending, cap);
+        if (pending_budget && pending_budget->held - s->pending_cap + cap > TTC_MAX_PENDING_TOTAL)
+            return FALSE;
+        s->pending = (guint8 *)g_realloc(s->pending, cap);
+        if (pending_budget)
+            pending_budget->held = pending_budget->held - s->pending_cap + cap;
         s->pending_cap = cap;
     }
     tvb_memcpy(tvb, s->pending + s->pending_len, off, len);
     s->pending_len = need;
+    return TRUE;
 }
 
+/* The pending message is done with; a large buffer is given back. */
 static void
 pending_drop(ttc_stream_t *s)
 {
     s->pending_len = 0;
     s->pending_work = 0;
+    if (s->pending_cap > TTC_PENDING_KEEP) {
+        if (pending_budget)
+            pending_budget->held -= s->pending_cap;
+        g_free(s->pending);
+        s->pending = NULL;
+        s->pending_cap = 0;
+    }
+}
+
+/* First pass: the request (client) or response (server) this stream is in
+ * was not decoded to its end; the first reason is kept. */
+static void
+mark_partial(ttc_session_t *ts, sqlnet_dir_t dir, ttc_partial_t why)
+{
+    if (dir == SQLNET_TO_CLIENT) {
+        if (ts->resp && !ts->resp->partial)
+            ts->resp->partial = (guint8)why;
+    } else if (ts->req && !ts->req->response && !ts->req->partial) {
+        ts->req->partial = (guint8)why;
+    }
+}
+
+/* ---- first-pass memory: decode in packet scope, keep what later packets need */
+
+/* A describe decoded in packet scope, copied into file scope: later
+ * responses of its cursor walk their rows with it.  Column names are shown
+ * only where the describe is decoded, so they are not kept. */
+static const ttc_describe_t *
+describe_keep(const ttc_describe_t *d)
+{
+    ttc_describe_t *k = wmem_new(wmem_file_scope(), ttc_describe_t);
+    guint32 i;
+
+    k->ncols = d->ncols;
+    k->cols = (ttc_column_t *)wmem_memdup(wmem_file_scope(), d->cols,
+                                          sizeof(ttc_column_t) * MAX(d->ncols, 1u));
+    for (i = 0; i < d->ncols; i++)
+        k->cols[i].name = NULL;
+    return k;
+}
+
+/* End of a packet's first pass: the bit vector in force for the next row
+ * (decoded in packet scope) moves into file scope; an equal one kept
+ * before is reused, so a result set costs one copy, not one per packet. */
+static void
+state_keep(ttc_stream_t *s)
+{
+    ttc_state_t *st = &s->state;
+
+    if (!st->bitvec || st->bitvec == s->bitvec_kept)
+        return;
+    if (s->bitvec_kept && s->bitvec_kept_len == st->bitvec_len &&
+        memcmp(s->bitvec_kept, st->bitvec, st->bitvec_len) == 0) {
+        st->bitvec = s->bitvec_kept;
+        return;
+    }
+    s->bitvec_kept = (const guint8 *)wmem_memdup(wmem_file_scope(), st->bitvec, st->bitvec_len);
+    s->bitvec_kept_len = st->bitvec_len;
+    st->bitvec = s->bitvec_kept;
 }
 
 /* ---- request / response bookkeeping (first pass only) ------------------- */
@@ -305,6 +418,12 @@ close_response(ttc_session_t *ts, guint32 frame, const nstime_t *when, gboolean 
     resp->last_time = *when;
     resp->complete = complete;
     ts->resp = NULL;
+    /* An execute answered without a cursor id (its end-of-call status was
+     * cut off or not decoded): the cursor is learned from the next call
+     * that names a cursor not seen before. */
+    if (resp->req && ttc_req_executes(resp->req) && !resp->has_oer &&
+        !(resp->req->has_cursor && resp->req->cursor != 0))
+        ts->unbound = resp->req;
     /* A new response starts a clean row state on the server stream. */
     ts->dir[SQLNET_TO_CLIENT].state.bitvec = NULL;
     ts->dir[SQLNET_TO_CLIENT].state.bitvec_len = 0;
@@ -321,15 +440,22 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
     resp = wmem_new0(wmem_file_scope(), ttc_response_t);
     resp->first_frame = pinfo->num;
     resp->first_time = pinfo->abs_ts;
-    if (ts->req && !ts->req->response) {
-        resp->req = ts->req;
-        ts->req->response = resp;
+    /* Responses answer requests in the order they were sent. */
+    if (ts->waiting) {
+        resp->req = ts->waiting;
+        ts->waiting->response = resp;
+        ts->waiting = ts->waiting->next_waiting;
+        if (!ts->waiting)
+            ts->waiting_last = NULL;
     }
     wmem_tree_insert32(ts->responses, pinfo->num, resp);
     ts->resp = resp;
-    /* The request is over: whatever of it was still pending stays undecoded. */
-    pending_drop(cs);
-    cs->opaque = FALSE;
+    /* The latest request is over: whatever of it was still pending stays
+     * undecoded (in a pipeline the client may be sending the next one). */
+    if (resp->req == ts->req) {
+        pending_drop(cs);
+        cs->opaque = FALSE;
+    }
     /* The server stream starts afresh with the new response. */
     ts->dir[SQLNET_TO_CLIENT].opaque = FALSE;
     pending_drop(&ts->dir[SQLNET_TO_CLIENT]);
@@ -348,14 +474,26 @@ open_request(ttc_session_t *ts, packet_info *pinfo, ttc_req_kind_t kind)
 {
     ttc_request_t *req;
 
-    if (ts->req && !ts->req->response)
+    gboolean pipelined = ts->req && ts->req->ended;
+
+    if (ts->req && !ts->req->response && !ts->req->ended)
         return ts->req;                /* still the same request */
     req = wmem_new0(wmem_file_scope(), ttc_request_t);
-    if (ts->resp) {
+    /* A new request cuts the open response short, unless the client is
+     * pipelining (23ai: each request ended by the end-of-request flag, the
+     * responses follow in order, each ended by the end-of-response flag). */
+    if (ts->resp && !pipelined) {
         req->closed = ts->resp;
         close_response(ts, ts->resp->last_frame ? ts->resp->last_frame : pinfo->num,
                        &ts->resp->last_time, FALSE);
     }
+    if (!pipelined)
+        ts->waiting = ts->waiting_last = NULL;   /* unanswered requests stay so */
+    if (ts->waiting_last)
+        ts->waiting_last->next_waiting = req;
+    else
+        ts->waiting = req;
+    ts->waiting_last = req;
     req->kind = kind;
     req->first_frame = req->frame = pinfo->num;
     req->time = pinfo->abs_ts;
@@ -377,7 +515,7 @@ ttc_note_pdu_start(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
     if (type != TNS_TYPE_DATA && type != TNS_TYPE_MARKER)
         return;
     ts = ttc_session(sess);
-    if (!ts->resp && ts->req && !ts->req->response)
+    if (!ts->resp && ts->waiting)
         open_response(ts, pinfo);
 }
 
@@ -401,6 +539,8 @@ ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
         req->tns_packets++;
         req->tns_bytes += tns_len;
         req->ttc_bytes += tns_data_bytes(tns_len);
+        if (data_flags & TNS_DF_END_OF_REQUEST)
+            req->ended = TRUE;
         return;
     }
     if (type != TNS_TYPE_DATA && type != TNS_TYPE_MARKER)
@@ -454,6 +594,17 @@ apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
         if (c->sql)
             req->sql = wmem_strdup(wmem_file_scope(), c->sql);
         req->stmt_sql = req->sql;
+        if (req->has_cursor && req->cursor && ts->unbound && !ttc_req_executes(req) &&
+            !cursor_get(ts, req->cursor, FALSE, NULL)) {
+            /* The first call on a cursor never seen, after an execute whose
+             * response did not name its cursor: the cursor is that one's. */
+            ttc_cursor_t *cur = cursor_get(ts, req->cursor, TRUE, rec);
+            if (cur) {
+                cur->sql = ts->unbound->sql;
+                cur->execution = ts->unbound->execution;
+            }
+            ts->unbound = NULL;
+        }
         if (!req->stmt_sql && req->has_cursor && req->cursor) {
             ttc_cursor_t *cur = cursor_get(ts, req->cursor, FALSE, NULL);
             if (cur)
@@ -462,10 +613,14 @@ apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
         /* Executions: an execute starts one; fetches continue their cursor's. */
         if (ttc_req_executes(req)) {
             req->execution = ++ts->executions;
+            ts->unbound = NULL;
             if (req->has_cursor && req->cursor) {
                 ttc_cursor_t *cur = cursor_get(ts, req->cursor, TRUE, rec);
-                if (cur)
+                if (cur) {
                     cur->execution = req->execution;
+                    if (req->sql)
+                        cur->sql = req->sql;   /* OCI: the call names its cursor */
+                }
             }
         } else if (req->has_cursor && req->cursor) {
             ttc_cursor_t *cur = cursor_get(ts, req->cursor, FALSE, NULL);
@@ -539,7 +694,9 @@ decode_range(tvbuff_t *tvb, gint off, gint end, ttc_state_t *st, proto_tree *tre
              const sqlnet_session_t *sess, ttc_pdu_rec_t *rec, gboolean first_pass,
              stop_t *stop, gboolean one_message)
 {
-    wmem_allocator_t *scope = first_pass ? wmem_file_scope() : pinfo->pool;
+    /* Decoded values live as long as the packet; what later packets need
+     * (a describe, the state at the end of the packet) is copied out. */
+    wmem_allocator_t *scope = pinfo->pool;
     guint n = 0;
 
     *stop = STOP_END;
@@ -564,6 +721,8 @@ decode_range(tvbuff_t *tvb, gint off, gint end, ttc_state_t *st, proto_tree *tre
             *stop = STOP_BAD;
             return off;
         }
+        if (first_pass && tmp.describe && tmp.describe != st->describe)
+            tmp.describe = describe_keep(tmp.describe);
         *st = tmp;
         if (first_pass) {
             if (dir == SQLNET_TO_SERVER)
@@ -586,23 +745,45 @@ decode_range(tvbuff_t *tvb, gint off, gint end, ttc_state_t *st, proto_tree *tre
 static void
 add_stop_items(proto_tree *tree, tvbuff_t *payload, packet_info *pinfo, gint off, stop_t stop)
 {
+    /* Items cover the captured bytes only; counts in the text are the
+     * packet's (reported) bytes. */
     gint len = tvb_reported_length_remaining(payload, off);
+    gint shown = tvb_captured_length_remaining(payload, off);
     proto_item *pi;
 
     if (len <= 0)
         return;
+    if (shown < 0)
+        shown = 0;
     switch (stop) {
     case STOP_NEED_MORE:
-        proto_tree_add_item(tree, hf_continues, payload, off, len, ENC_NA);
+        proto_tree_add_item(tree, hf_continues, payload, off, shown, ENC_NA);
         break;
     case STOP_CALL_DATA:
-        proto_tree_add_item(tree, hf_call_data, payload, off, len, ENC_NA);
+        proto_tree_add_item(tree, hf_call_data, payload, off, shown, ENC_NA);
         break;
     case STOP_BAD:
-        pi = proto_tree_add_item(tree, hf_undecoded, payload, off, len, ENC_NA);
-        expert_add_info_format(pinfo, pi, &ei_undecoded,
-                               "TTC message type %u not decoded: %d bytes skipped until the next request or response",
-                               tvb_get_uint8(payload, off), len);
+        pi = proto_tree_add_item(tree, hf_undecoded, payload, off, shown, ENC_NA);
+        if (shown > 0)
+            expert_add_info_format(pinfo, pi, &ei_undecoded,
+                                   "TTC message type %u not decoded: %d bytes skipped until the next request or response",
+                                   tvb_get_uint8(payload, off), len);
+        else
+            expert_add_info_format(pinfo, pi, &ei_undecoded,
+                                   "TTC data not decoded: %d bytes skipped until the next request or response", len);
+        break;
+    case STOP_CUT:
+        pi = proto_tree_add_item(tree, hf_cut, payload, off, shown, ENC_NA);
+        expert_add_info_format(pinfo, pi, &ei_capture_cut,
+                               "The capture cut this TNS packet short (snaplen): %d of its TTC bytes from here "
+                               "were not captured; rows and bytes of this round trip are lower bounds",
+                               len - shown);
+        break;
+    case STOP_AFTER_CUT:
+        pi = proto_tree_add_item(tree, hf_cut, payload, off, shown, ENC_NA);
+        expert_add_info_format(pinfo, pi, &ei_capture_cut,
+                               "Not decoded: an earlier packet of this round trip was cut short by the capture "
+                               "(snaplen); %d bytes skipped until the next request or response", len);
         break;
     default:
         break;
@@ -615,6 +796,36 @@ rec_key(tvbuff_t *tvb)
     return 0x7454 ^ (guint32)tvb_raw_offset(tvb);
 }
 
+/* First pass: a message could not be collected (too long, or all
+ * conversations hold too much); the stream waits for the next request or
+ * response. */
+static void
+drop_pending(ttc_session_t *ts, ttc_stream_t *s, sqlnet_dir_t dir, ttc_pdu_rec_t *rec,
+             guint32 size, gboolean total)
+{
+    rec->too_long = size;
+    rec->too_much_total = total;
+    pending_drop(s);
+    s->opaque = TRUE;
+    s->opaque_cut = FALSE;
+    rec->stop = STOP_BAD;
+    rec->stop_off = 0;
+    mark_partial(ts, dir, TTC_PARTIAL_UNDECODED);
+}
+
+/* First pass: decoding cannot go on in this stream until the next request or
+ * response; why, for the packets in between and for the round trip. */
+static void
+go_opaque(ttc_session_t *ts, ttc_stream_t *s, sqlnet_dir_t dir, stop_t why)
+{
+    s->opaque = TRUE;
+    s->opaque_cut = why == STOP_CUT;
+    if (why == STOP_CUT)
+        mark_partial(ts, dir, TTC_PARTIAL_CUT);
+    else if (why == STOP_BAD)
+        mark_partial(ts, dir, TTC_PARTIAL_UNDECODED);
+}
+
 void
 ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
                     sqlnet_session_t *sess, sqlnet_dir_t dir, guint16 data_flags,
@@ -624,6 +835,11 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
     ttc_stream_t *s = &ts->dir[dir];
     ttc_pdu_rec_t *rec;
     gint len = tvb_reported_length(payload);
+    /* Decoding never reads past the captured bytes: a packet the snaplen
+     * cut short is decoded up to the cut and the round trip marked partial. */
+    gint cap = (gint)tvb_captured_length(payload);
+    gboolean cut = cap < len;
+    gint end = cut ? cap : len;
     gboolean first = !PINFO_FD_VISITED(pinfo);
     proto_item *ti;
     proto_tree *tt;
@@ -658,35 +874,40 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
     }
     if (first) {
         if (s->opaque) {
-            rec->stop = STOP_BAD;
+            rec->stop = s->opaque_cut ? STOP_AFTER_CUT : STOP_BAD;
             rec->stop_off = 0;
+            if (cut)
+                mark_partial(ts, dir, TTC_PARTIAL_CUT);
         } else if (s->pending_len > 0) {
             /* Finish the message begun in earlier packets. */
             guint32 prefix = s->pending_len;
-            guint32 total = prefix + (guint32)len;
+            guint32 total = prefix + (guint32)end;
             tvbuff_t *jt;
             gint e;
 
             if (total > TTC_MAX_PENDING || s->pending_work + total > TTC_MAX_PENDING_WORK) {
-                rec->too_long = total;
-                pending_drop(s);
-                s->opaque = TRUE;
-                rec->stop = STOP_BAD;
-                rec->stop_off = 0;
+                drop_pending(ts, s, dir, rec, total, FALSE);
+            } else if (!pending_append(s, payload, 0, (guint32)end)) {
+                drop_pending(ts, s, dir, rec, total, TRUE);
             } else {
-                pending_append(s, payload, 0, (guint32)len);
                 s->pending_work += total;
                 jt = tvb_new_real_data(s->pending, total, total);
                 st = s->state;
                 e = decode_range(jt, 0, (gint)total, &st, NULL, pinfo, dir, ts, sess, rec, TRUE, &stop, TRUE);
                 tvb_free(jt);
-                if (stop == STOP_NEED_MORE) {
+                if (stop == STOP_NEED_MORE && cut) {
+                    /* the rest of the message was not captured */
+                    pending_drop(s);
+                    go_opaque(ts, s, dir, STOP_CUT);
+                    rec->stop = STOP_CUT;
+                    rec->stop_off = 0;
+                } else if (stop == STOP_NEED_MORE) {
                     /* Still incomplete: this whole payload is a middle part. */
                     rec->stop = STOP_NEED_MORE;
                     rec->stop_off = 0;
                 } else if (stop == STOP_BAD) {
                     pending_drop(s);
-                    s->opaque = TRUE;
+                    go_opaque(ts, s, dir, STOP_BAD);
                     rec->stop = STOP_BAD;
                     rec->stop_off = 0;
                 } else {
@@ -697,7 +918,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
                     s->state = st;
                     pending_drop(s);
                     if (stop == STOP_CALL_DATA) {
-                        s->opaque = TRUE;
+                        go_opaque(ts, s, dir, STOP_CALL_DATA);
                         rec->stop = STOP_CALL_DATA;
                         rec->stop_off = rec->body_off;
                     }
@@ -709,17 +930,23 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
 
         if (rec->body_off >= 0 && rec->stop_off < 0) {
             st = s->state;
-            off = decode_range(payload, rec->body_off, len, &st, NULL, pinfo, dir, ts, sess, rec, TRUE, &stop, FALSE);
+            off = decode_range(payload, rec->body_off, end, &st, NULL, pinfo, dir, ts, sess, rec, TRUE, &stop, FALSE);
             s->state = st;
+            if (cut && (stop == STOP_NEED_MORE || stop == STOP_END))
+                stop = STOP_CUT;       /* what follows the cut is unknown */
             rec->stop = (guint8)stop;
             rec->stop_off = stop == STOP_END ? -1 : off;
             if (stop == STOP_NEED_MORE) {
                 pending_drop(s);
-                pending_append(s, payload, off, (guint32)(len - off));
-            } else if (stop == STOP_BAD || stop == STOP_CALL_DATA) {
-                s->opaque = TRUE;
+                if (!pending_append(s, payload, off, (guint32)(len - off))) {
+                    drop_pending(ts, s, dir, rec, (guint32)(len - off), TRUE);
+                    rec->stop_off = off;
+                }
+            } else if (stop != STOP_END) {
+                go_opaque(ts, s, dir, stop);
             }
         }
+        state_keep(s);
         /* 23ai end of response: the flagged packet is the last of it. */
         if (dir == SQLNET_TO_CLIENT && (data_flags & TNS_DF_END_OF_RESPONSE) && ts->resp) {
             rec->completes = TRUE;
@@ -739,7 +966,12 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
                                "Cursor %u not remembered: %u cursors already kept for this connection "
                                "(preference sqlnet.max_cursors); its statement text is not shown on later calls",
                                rec->cursor_dropped == G_MAXUINT32 ? 0 : rec->cursor_dropped, ts->ncursors);
-    if (rec->too_long)
+    if (rec->too_long && rec->too_much_total)
+        expert_add_info_format(pinfo, ti, &ei_too_long,
+                               "TTC message not decoded: its %u bytes would take the bytes held for unfinished "
+                               "messages of all connections above %u",
+                               rec->too_long, TTC_MAX_PENDING_TOTAL);
+    else if (rec->too_long)
         expert_add_info_format(pinfo, ti, &ei_too_long,
                                "TTC message not decoded: %u bytes collected over too many packets "
                                "(limits: %u bytes, %u bytes of decoding work)",
@@ -750,18 +982,18 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
     if (rec->joined) {
         tvbuff_t *jt = tvb_new_child_real_data(payload, rec->joined, rec->joined_len, rec->joined_len);
         add_new_data_source(pinfo, jt, "Reassembled TTC message");
-        proto_tree_add_item(tt, hf_continuation, payload, 0, MIN((gint)(rec->joined_len - rec->joined_prefix), len), ENC_NA);
+        proto_tree_add_item(tt, hf_continuation, payload, 0, MIN((gint)(rec->joined_len - rec->joined_prefix), end), ENC_NA);
         decode_range(jt, 0, (gint)rec->joined_len, &st, tt, pinfo, dir, ts, sess, rec, FALSE, &stop, TRUE);
     }
     if (rec->body_off >= 0) {
-        gint stop_at = rec->stop_off >= 0 ? rec->stop_off : len;
+        gint stop_at = rec->stop_off >= 0 ? rec->stop_off : end;
         if (rec->body_off < stop_at)
             decode_range(payload, rec->body_off, stop_at, &st, tt, pinfo, dir, ts, sess, rec, FALSE, &stop, FALSE);
     }
     if (rec->stop_off >= 0 && !(rec->joined == NULL && rec->body_off < 0 && rec->stop == STOP_NEED_MORE))
         add_stop_items(tt, payload, pinfo, rec->stop_off, (stop_t)rec->stop);
     else if (rec->stop == STOP_NEED_MORE)
-        proto_tree_add_item(tt, hf_continuation, payload, 0, len, ENC_NA);
+        proto_tree_add_item(tt, hf_continuation, payload, 0, end, ENC_NA);
 }
 
 /* Record lookup for metrics.c (the request or response of this PDU). */
@@ -809,6 +1041,9 @@ ttc_register(int proto)
         { &hf_call_data, { "Call data (binds/defines)", "sqlnet.ttc.call_data", FT_BYTES, BASE_NONE, NULL, 0x0,
             "Bind or define data of the call, not decoded", HFILL } },
         { &hf_undecoded, { "Undecoded TTC data", "sqlnet.ttc.undecoded", FT_BYTES, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_cut, { "TTC data cut by the capture", "sqlnet.ttc.cut", FT_BYTES, BASE_NONE, NULL, 0x0,
+            "Bytes of a TNS packet the capture's snaplen cut short (or of the packets after it in the same round trip), "
+            "not decoded", HFILL } },
     };
     static gint *ett[] = { &ett_ttc };
     static ei_register_info ei[] = {
@@ -818,12 +1053,16 @@ ttc_register(int proto)
             "TTC message too long to collect", EXPFILL } },
         { &ei_cursor_cap, { "sqlnet.limit.cursors", PI_PROTOCOL, PI_WARN,
             "Cursor cap of this connection reached: cursor not remembered", EXPFILL } },
+        { &ei_capture_cut, { "sqlnet.ttc.capture_cut", PI_PROTOCOL, PI_WARN,
+            "TNS packet cut short by the capture (snaplen): the round trip is partial", EXPFILL } },
         { &ei_inferred, { "sqlnet.ttc.dialect_inferred", PI_PROTOCOL, PI_NOTE,
             "No TTC negotiation in the capture: encoding inferred from the message structure", EXPFILL } },
     };
     expert_module_t *expert;
 
     proto_ttc_layer = proto;
+    register_init_routine(ttc_init);
+    register_cleanup_routine(ttc_cleanup);
     proto_register_field_array(proto, hf, array_length(hf));
     proto_register_subtree_array(ett, array_length(ett));
     expert = expert_register_protocol(proto);

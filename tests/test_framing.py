@@ -178,3 +178,27 @@ def test_corrupt_header_does_not_stop_later_packets(tshark, tmp_path):
     assert len(bad) == 1
     # Only the corrupt segment is malformed; the packets after it decode cleanly.
     assert column(tshark, path, "frame.number", "_ws.malformed") == bad
+
+
+@pytest.mark.parametrize("stray_in_own_segment", [True, False], ids=["own-segment", "same-segment"])
+def test_stray_byte_then_resend_resynchronises_bytewise(tshark, tmp_path, stray_in_own_segment):
+    """Issue 12, item 7: one stray byte after the client's CONNECT, then the
+    8-byte RESEND and the CONNECT again: only the stray byte is skipped (it
+    used to take the RESEND/CONNECT after it along as one invalid header)."""
+    conv = g.Conversation()
+    conv.send("C", g.connect(DESC, version=314, sdu=2048))
+    if stray_in_own_segment:
+        conv.send("C", b"\x00")
+        conv.send("C", g.resend())
+    else:
+        conv.send("C", b"\x00" + g.resend())
+    conv.send("S", g.resend())
+    conv.send("C", g.connect(DESC, version=314, sdu=4096))
+    conv.send("S", g.accept(version=314, sdu=4096, tdu=32767))
+    conv.send("C", g.data_of_length(200, wide=False))
+    path = conv.write(tmp_path / "stray.pcap")
+    types = [int(t) for t in column(tshark, path, "sqlnet.type")]
+    # CONNECT, the client's RESEND, the server's RESEND, CONNECT, ACCEPT, DATA
+    assert types == [1, 11, 11, 1, 2, 6]
+    assert lengths(tshark, path)[-1] == 200
+    assert len(column(tshark, path, "frame.number", "sqlnet.bad_header || sqlnet.unsynchronized")) == 1

@@ -14,7 +14,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = Path(os.environ.get("SQLNET_BUILD_DIR", ROOT / "build"))
 SHARED = ROOT.parent / "shared"
-PUBLIC = SHARED / "captures" / "public"
+# The real-capture corpus: ../shared/captures/public beside the checkout, or
+# wherever SQLNET_CORPUS says (scripts/fetch_corpus.py fetches the captures).
+PUBLIC = Path(os.environ.get("SQLNET_CORPUS", SHARED / "captures" / "public"))
 TEST_CAPTURES = ROOT / "test-captures"
 
 

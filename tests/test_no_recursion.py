@@ -1,0 +1,114 @@
+"""No recursion in plugin/: the wire must not control the depth of any call chain.
+
+GCC's -fcallgraph-info writes each translation unit's call graph; the test
+recompiles every plugin source with the build's own flags
+(build/compile_commands.json), joins the graphs (a call to an external name
+goes to the file that defines it) and fails on any cycle, a function calling
+itself included.  Calls through function pointers (dissector and tap
+callbacks registered with Wireshark) are not in the graph; none of them is
+reachable from the plugin's own decoders.
+
+Evidence: the compiler's view of the code; the test would have failed on the
+fast-auth decoder of issue 11 (ttc_decode_client called itself for every
+nested 0x22 message), see test_finds_a_planted_cycle.
+"""
+import json
+import os
+import re
+import shlex
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD = Path(os.environ.get("SQLNET_BUILD_DIR", ROOT / "build"))
+NODE = re.compile(r'node: \{ title: "([^"]+)" label: "[^"]*" \}')   # defined here (no "shape : ellipse")
+EDGE = re.compile(r'edge: \{ sourcename: "([^"]+)" targetname: "([^"]+)"')
+
+
+def call_graphs(tmp_path, sources=None):
+    db = BUILD / "compile_commands.json"
+    if not db.exists():
+        pytest.skip(f"{db} missing: build with ./run.sh build")
+    entries = [e for e in json.loads(db.read_text()) if "/plugin/" in e["file"]]
+    assert entries, "no plugin sources in compile_commands.json"
+    for e in entries:
+        src = Path(e["file"])
+        if sources is not None:
+            src = sources.get(src.name, src)
+        args = shlex.split(e["command"]) if "command" in e else list(e["arguments"])
+        out = args.index("-o")
+        args[out + 1] = str(tmp_path / (src.stem + ".o"))
+        args[args.index("-c") + 1] = str(src)
+        proc = subprocess.run(args + ["-I", str(ROOT / "plugin"), "-fcallgraph-info", "-Wno-error"],
+                              cwd=tmp_path, capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+    return sorted(tmp_path.glob("*.ci"))
+
+
+def cycles(ci_files):
+    # Static functions are titled "file:name", global ones "name"; a call to a
+    # global name defined in no plugin file is a library call.
+    defined = set()
+    edges = []
+    for ci in ci_files:
+        text = ci.read_text()
+        defined.update(NODE.findall(text))
+        edges += EDGE.findall(text)
+    graph = {}
+    for a, b in edges:
+        if b in defined:
+            graph.setdefault(a, set()).add(b)
+    # Tarjan's strongly connected components, iteratively
+    index, low, on, stack, found, counter = {}, {}, set(), [], [], [0]
+    for root in list(graph):
+        if root in index:
+            continue
+        work = [(root, iter(graph.get(root, ())))]
+        index[root] = low[root] = counter[0]; counter[0] += 1
+        stack.append(root); on.add(root)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = counter[0]; counter[0] += 1
+                    stack.append(w); on.add(w)
+                    work.append((w, iter(graph.get(w, ()))))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop(); on.discard(w); comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1 or v in graph.get(v, ()):
+                    found.append(sorted(c.rsplit("/", 1)[-1] for c in comp))
+    return found
+
+
+def test_plugin_has_no_recursion(tmp_path):
+    found = cycles(call_graphs(tmp_path))
+    assert found == [], f"recursive call chains in plugin/: {found}"
+
+
+def test_finds_a_planted_cycle(tmp_path):
+    """The check itself: a copy of ttc_calls.c whose fast-auth decoder calls
+    the message decoder again (as before issue 11) is reported."""
+    src = (ROOT / "plugin" / "ttc_calls.c").read_text()
+    planted = src.replace("decode_nested(r, mt, TTC_MSG_PROTOCOL, &part, scope);",
+                          "ttc_decode_client(r, mt, NULL, NULL, &part, scope);", 1)
+    assert planted != src
+    copy = tmp_path / "src" / "ttc_calls.c"
+    copy.parent.mkdir()
+    copy.write_text(planted)
+    out = tmp_path / "ci"
+    out.mkdir()
+    found = cycles(call_graphs(out, {"ttc_calls.c": copy}))
+    assert any("ttc_decode_client" in comp for comp in found), found
