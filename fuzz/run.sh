@@ -65,10 +65,10 @@ while [ "$left" -gt 0 ]; do
   left=$(( left - t ))
 done
 set -e
-grep -E "^(INFO: seed corpus|#[0-9]+ +(INITED|DONE))" "$LOG/all" | tail -3 || true
+grep -E "^(INFO: seed corpus|#[0-9]+[[:space:]]+(INITED|DONE))" "$LOG/all" | tail -3 || true
 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$LOG/all" | awk '{s+=$1} END {print s+0}')
 dict=$(sed -n 's/^Dictionary: \([0-9]*\) entries.*/\1/p' "$LOG/all" | head -1)
-custom=$(grep -cE "^#[0-9]+ +(NEW|REDUCE) .*MS: [0-9]+ [^ ]*Custom" "$LOG/all" || true)
+custom=$(grep -cE "^#[0-9]+[[:space:]]+(NEW|REDUCE)[[:space:]].*MS: [0-9]+ [^ ]*Custom" "$LOG/all" || true)
 maxin=$(find "$CORPUS" -type f -printf '%s\n' | sort -n | tail -1)
 after=$(find "$FINDINGS" -type f | wc -l)
 new=$((after - before))
