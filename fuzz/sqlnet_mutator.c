@@ -85,6 +85,17 @@ pick_count(rng_t *r)
     }
 }
 
+/* A count for copies of unit bytes: what they add stays within 256 KiB,
+ * now and then 2 MiB (every byte costs dissection time; the harness takes
+ * 4 MiB per input). */
+static guint32
+pick_count_for(rng_t *r, guint32 unit)
+{
+    guint32 count = pick_count(r);
+    guint32 limit = below(r, 8) ? 256u * 1024u : 2048u * 1024u;
+    return MAX(1u, MIN(count, limit / MAX(unit, 1u)));
+}
+
 /* ---- the chunk list ----------------------------------------------------- */
 
 typedef struct {
@@ -559,10 +570,10 @@ op_repeat(rng_t *r, mlist_t *ml, size_t max)
     c = &ml->v[below(r, ml->n)];
     if (c->count > 1 && below(r, 4) == 0)
         c->count = 1;
-    else if (below(r, 8) == 0)
+    else if (below(r, 8) == 0 && c->len <= 64)
         c->count = 1 + below(r, 0xffff);
     else
-        c->count = 1 + pick_count(r);
+        c->count = 1 + pick_count_for(r, c->len);
     return ml_size(ml) <= max;
 }
 
@@ -607,7 +618,7 @@ op_msgrep(rng_t *r, mlist_t *ml, const pkt_t *pk, guint npk, size_t max)
     /* the unit is copied: inserting may replace the chunk's payload */
     unit = ml_alloc(ml, e - s);
     memcpy(unit, ml->v[ci].p + s, e - s);
-    return insert_units(r, ml, ci, e, unit, e - s, pick_count(r), &pk[pi], max > size ? max - size : 0);
+    return insert_units(r, ml, ci, e, unit, e - s, pick_count_for(r, e - s), &pk[pi], max > size ? max - size : 0);
 }
 
 static gboolean
@@ -644,7 +655,7 @@ op_nest(rng_t *r, mlist_t *ml, const pkt_t *pk, guint npk, size_t max)
         memcpy(hdr, ml->v[ci].p + s, hlen);
         break;
     }
-    return insert_units(r, ml, ci, s, hdr, hlen, pick_count(r), &pk[pi], max > size ? max - size : 0);
+    return insert_units(r, ml, ci, s, hdr, hlen, pick_count_for(r, hlen), &pk[pi], max > size ? max - size : 0);
 }
 
 /* A TTC message of src (a DATA packet body) into a DATA packet of dst. */
@@ -663,7 +674,7 @@ splice_message(rng_t *r, mlist_t *dst, const pkt_t *dpk, guint ndpk, const mlist
         return FALSE;
     unit = ml_alloc(dst, se - ss);
     memcpy(unit, src->v[sci].p + ss, se - ss);
-    return insert_units(r, dst, dci, below(r, 2) ? ds : de, unit, se - ss, below(r, 4) ? 1 : pick_count(r),
+    return insert_units(r, dst, dci, below(r, 2) ? ds : de, unit, se - ss, below(r, 4) ? 1 : pick_count_for(r, se - ss),
                         &dpk[dpi], max > size ? max - size : 0);
 }
 
