@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # fuzz/build.sh - build the libFuzzer harness (ASan + UBSan + coverage) into fuzz/build/.
 #
-#   fuzz/build.sh            -> fuzz/build/sqlnet_fuzzer
+#   fuzz/build.sh            -> fuzz/build/sqlnet_fuzzer, fuzz/build/mutator_check
 #
-# The plugin sources are compiled into the harness with the sanitizers;
-# libwireshark is the installed (uninstrumented) Debian library.
+# The plugin sources are compiled into the harness with the sanitizers, with
+# the structure-aware mutator (fuzz/sqlnet_mutator.c); libwireshark is the
+# installed (uninstrumented) Debian library.  mutator_check runs the mutator
+# alone (fuzz/mutator_check.c).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -17,8 +19,13 @@ SAN="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fno-om
 "$CC" -g -O1 $SAN -Wall -Wextra -Wno-unused-parameter \
   -DSQLNET_VERSION="\"$VERSION\"" -Iplugin \
   $(pkg-config --cflags wireshark) \
-  fuzz/sqlnet_fuzzer.c plugin/*.c \
+  fuzz/sqlnet_fuzzer.c fuzz/sqlnet_mutator.c plugin/*.c \
   -o "$OUT/sqlnet_fuzzer.tmp" \
-  $(pkg-config --libs wireshark) -lwiretap
+  $(pkg-config --libs wireshark) -lwiretap -lpthread
+# shellcheck disable=SC2046
+"$CC" -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -Wall -Wextra \
+  $(pkg-config --cflags glib-2.0) fuzz/mutator_check.c fuzz/sqlnet_mutator.c \
+  -o "$OUT/mutator_check.tmp" $(pkg-config --libs glib-2.0)
+mv "$OUT/mutator_check.tmp" "$OUT/mutator_check"
 mv "$OUT/sqlnet_fuzzer.tmp" "$OUT/sqlnet_fuzzer"
 echo "$OUT/sqlnet_fuzzer"

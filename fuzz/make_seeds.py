@@ -6,7 +6,10 @@ segments as direction-tagged chunks (fuzz/sqlnet_fuzzer.c documents the
 format).  tshark reads the captures (no desegmentation, no sqlnet needed);
 the server side is the port that received the SYN, else the port in the
 sqlnet range, else the lower one.  Seeds are cut at a chunk boundary at
---max-len bytes (libFuzzer's -max_len).
+--max-len bytes (default 64 KiB: the harness fuzzes inputs up to 1 MiB, but
+a whole 500 KB stream costs a second per execution; the mutator's repeat
+operations make long streams from short seeds).  A segment over 64 KB becomes
+one long chunk.
 
     fuzz/make_seeds.py --out fuzz/corpus test-captures/*.pcapng ../shared/captures/public/...
 """
@@ -15,6 +18,9 @@ import hashlib
 import subprocess
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from to_pcap import chunk  # noqa: E402  (the chunk format, fuzz/fz_input.h)
 
 SQLNET_PORTS = {1521, 1522, 1526}
 FIELDS = ["tcp.stream", "tcp.srcport", "tcp.dstport", "tcp.flags.syn", "tcp.flags.ack",
@@ -56,19 +62,17 @@ def seed(segs, max_len: int):
         if not payload:
             continue
         direction = 1 if sport == srv else 0
-        for i in range(0, len(payload), 0xFFFF):
-            part = payload[i:i + 0xFFFF]
-            chunk = bytes([direction]) + len(part).to_bytes(2, "big") + part
-            if len(out) + len(chunk) > max_len:
-                return bytes(out)
-            out += chunk
+        c = chunk(direction, payload)
+        if len(out) + len(c) > max_len:
+            return bytes(out)
+        out += c
     return bytes(out)
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", required=True, type=Path)
-    ap.add_argument("--max-len", type=int, default=16384)
+    ap.add_argument("--max-len", type=int, default=65536)
     ap.add_argument("captures", nargs="+", type=Path)
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)

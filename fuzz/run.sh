@@ -7,7 +7,9 @@
 # test-captures/, ../shared/captures/public/ (if present) and the kept
 # regression inputs (tests/regressions/*.in), fuzzes for SECONDS and prints
 # executions, corpus inputs and findings.  Crashing inputs land in
-# fuzz/findings/; exit status 1 if there is any.
+# fuzz/findings/; exit status 1 if there is any.  Inputs up to 1 MiB
+# (SQLNET_FUZZ_MAX_LEN), the dictionary fuzz/sqlnet.dict, the custom mutator
+# built into the harness (fuzz/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -20,7 +22,7 @@ SEEDS=$ROOT/fuzz/seeds
 LOG=$(mktemp -d)
 trap 'rm -rf "$LOG"' EXIT
 
-newer() { [ -n "$(find "$ROOT/plugin" "$ROOT/fuzz/sqlnet_fuzzer.c" -newer "$BIN" -print -quit 2>/dev/null)" ]; }
+newer() { [ -n "$(find "$ROOT/plugin" "$ROOT"/fuzz/*.[ch] "$ROOT/fuzz/build.sh" -newer "$BIN" -print -quit 2>/dev/null)" ]; }
 if [ ! -x "$BIN" ] || newer; then "$ROOT/fuzz/build.sh" >/dev/null; fi
 
 mkdir -p "$CORPUS" "$FINDINGS"
@@ -42,8 +44,8 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 # per epan session the harness recycles (see fuzz/sqlnet_fuzzer.c), so long
 # campaigns are a series of processes sharing the corpus.
 SLICE=${SQLNET_FUZZ_SLICE:-120}
-opts=(-max_len="${SQLNET_FUZZ_MAX_LEN:-16384}" -timeout=20 -rss_limit_mb=3072 -print_final_stats=1
-      -artifact_prefix="$FINDINGS/")
+opts=(-max_len="${SQLNET_FUZZ_MAX_LEN:-1048576}" -dict="$ROOT/fuzz/sqlnet.dict" -timeout=20
+      -rss_limit_mb=3072 -print_final_stats=1 -artifact_prefix="$FINDINGS/")
 : > "$LOG/all"
 left=$SECS
 set +e
@@ -63,11 +65,14 @@ while [ "$left" -gt 0 ]; do
   left=$(( left - t ))
 done
 set -e
-grep -E "^(INFO: seed corpus|#[0-9]+ +(INITED|DONE))" "$LOG/all" | tail -3 || true
+grep -E "^(INFO: seed corpus|#[0-9]+[[:space:]]+(INITED|DONE))" "$LOG/all" | tail -3 || true
 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$LOG/all" | awk '{s+=$1} END {print s+0}')
+dict=$(sed -n 's/^Dictionary: \([0-9]*\) entries.*/\1/p' "$LOG/all" | head -1)
+custom=$(grep -cE "^#[0-9]+[[:space:]]+(NEW|REDUCE)[[:space:]].*MS: [0-9]+ [^ ]*Custom" "$LOG/all" || true)
+maxin=$(find "$CORPUS" -type f -printf '%s\n' | sort -n | tail -1)
 after=$(find "$FINDINGS" -type f | wc -l)
 new=$((after - before))
-echo "fuzz: ${SECS}s, executions: $execs, corpus inputs: $(find "$CORPUS" -type f | wc -l) (+$(find "$SEEDS" -type f | wc -l) seeds), findings: $new (in $FINDINGS)"
+echo "fuzz: ${SECS}s, executions: $execs, corpus inputs: $(find "$CORPUS" -type f | wc -l) (+$(find "$SEEDS" -type f | wc -l) seeds), largest corpus input: ${maxin:-0} bytes (max_len ${opts[0]#-max_len=}), dictionary: ${dict:-0} entries, new inputs by the custom mutator: $custom, findings: $new (in $FINDINGS)"
 if [ "$new" -gt 0 ] || grep -qE "ERROR: (AddressSanitizer|libFuzzer)|runtime error:" "$LOG/all"; then
   grep -E -A30 "ERROR: (AddressSanitizer|libFuzzer)|runtime error:" "$LOG/all" | head -60
   exit 1

@@ -8,14 +8,24 @@
  *   input  := config chunk*
  *   config := 1 byte   bit0: server port 2484 (not a sqlnet port: heuristics)
  *                      bit1: no TCP three-way handshake in the "capture"
- *   chunk  := flags(1) length(2, big endian) payload(length)
+ *   chunk  := flags(1) length(2, or 4 with bit5; big endian) [count(2)] payload(length)
  *             flags bit0: 0 = client -> server, 1 = server -> client
  *             flags bit1: snaplen-truncated frame (half the payload captured)
  *             flags bit2: a segment before this one was lost (sequence gap)
- *             flags bit3: retransmission (same sequence number as the last one)
+ *             flags bit3: retransmission (same sequence numbers as the last
+ *                         bytes sent in this direction)
+ *             flags bit4: repeat: count(2, big endian) follows the length and
+ *                         the chunk carries its payload count times in a row
+ *                         (0 counts as 1): 64 KB of "22 00 00 00" is 9 bytes
+ *             flags bit5: long: the length is 4 bytes (chunks over 64 KB)
  *   A last chunk longer than the rest of the input is cut to what is there.
+ *   All chunks together carry at most FZ_MAX_STREAM (4 MiB) of payload once
+ *   repeated; the rest of the input is ignored.  A chunk of more than
+ *   FZ_MAX_SEGMENT (65495) bytes goes out as several consecutive full-size
+ *   TCP segments (the flags apply to each), so one TNS packet of any size,
+ *   or a run of them, is one chunk or a few.  fz_input.h has the parser.
  *
- * Each chunk becomes one Ethernet/IPv4/TCP frame with consistent seq/ack, so
+ * Each chunk becomes Ethernet/IPv4/TCP frames with consistent seq/ack, so
  * the TCP dissector desegments (tcp.desegment_tcp_streams is on by default)
  * and sqlnet sees exactly what it sees in tshark: handshake state, 16- and
  * 32-bit framing, TNS reassembly, TTC messages spanning packets, response
@@ -35,8 +45,20 @@
  * every wmem allocation a separate malloc so ASan sees overruns inside wmem
  * scopes.
  *
+ * Stack: every input is dissected on a worker thread with a small stack
+ * (FZ_STACK_KB, SQLNET_FUZZ_STACK_KB to change; 0 = on libFuzzer's thread),
+ * so recursion whose depth the wire controls overflows it with a small input
+ * and shows up as an ASan stack-overflow, where tshark's 8 MB main stack
+ * would need a far bigger one.  The worker's deepest stack use is handed to
+ * libFuzzer's stack-depth feature (__sancov_lowest_stack), so inputs that
+ * recurse deeper are kept in the corpus.  The custom mutator
+ * (sqlnet_mutator.c) knows this format; fuzz/sqlnet.dict holds TNS and TTC
+ * tokens for -dict.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
+#include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +83,8 @@
 #include <wsutil/wslog.h>
 #include <wsutil/report_message.h>
 
+#include "fz_input.h"
+
 void plugin_register(void);   /* plugin/plugin.c, linked in */
 
 #define MAX_FRAMES     4096
@@ -69,6 +93,12 @@ void plugin_register(void);   /* plugin/plugin.c, linked in */
 #define IP_LEN         20
 #define TCP_LEN        20
 #define HDRS_LEN       (ETH_LEN + IP_LEN + TCP_LEN)
+/* Worker stack: every seed (142 streams of test-captures/ and the public
+ * captures) and regression input passes with 32 KiB under ASan; a recursion
+ * of ~200 levels of the plugin's 2.5 KB (ASan) decoder frames does not fit.
+ * ASan frames are several times bigger than plain ones: this is about a
+ * 128 KiB stack for the plain plugin. */
+#define FZ_STACK_KB    512
 
 typedef struct {
     guint8  *data;
@@ -296,7 +326,7 @@ put32(guint8 *p, guint32 v)
 
 static void
 fz_add_frame(fz_conv_t *c, int dir, guint8 tcp_flags, const guint8 *payload, guint32 plen,
-             gboolean truncated, gboolean retrans)
+             gboolean truncated, guint32 seq)
 {
     fz_frame_t *f;
     guint8 *d;
@@ -330,16 +360,56 @@ fz_add_frame(fz_conv_t *c, int dir, guint8 tcp_flags, const guint8 *payload, gui
     d += IP_LEN;
     put16(d, dir ? c->dport : c->sport);
     put16(d + 2, dir ? c->sport : c->dport);
-    put32(d + 4, retrans ? c->seq[dir] - plen : c->seq[dir]);
+    put32(d + 4, seq);
     put32(d + 8, (tcp_flags & 0x10) ? c->seq[!dir] : 0);
     d[12] = 5 << 4;
     d[13] = tcp_flags;
     put16(d + 14, 65535);
     if (plen)
         memcpy(d + TCP_LEN, payload, plen);
+}
 
+/* The frames of one chunk: its payload count times, in segments of at most
+ * FZ_MAX_SEGMENT bytes, within what is left of the stream budget.  FALSE
+ * when the budget is spent. */
+static gboolean
+fz_add_chunk(fz_conv_t *c, const fz_chunk_t *ch, guint32 *budget)
+{
+    int dir = ch->flags & FZ_DIR_SERVER;
+    guint64 want = (guint64)ch->len * ch->count;
+    guint32 total = (guint32)MIN(want, (guint64)*budget);
+    gboolean retrans;
+    guint8 *data = NULL;
+    const guint8 *p = ch->payload;
+    guint32 base, off;
+
+    if (want > 0 && total == 0)
+        return FALSE;
+    *budget -= total;
+    if (ch->flags & FZ_GAP)
+        c->seq[dir] += 1000;                                       /* lost segment */
+    if (total == 0 && !(ch->flags & FZ_RETRANS)) {
+        fz_add_frame(c, dir, 0x10, NULL, 0, FALSE, c->seq[dir]);   /* bare ACK */
+        return TRUE;
+    }
+    if (total > ch->len) {
+        data = (guint8 *)g_malloc(total);
+        for (off = 0; off < total; off += ch->len)
+            memcpy(data + off, ch->payload, MIN(ch->len, total - off));
+        p = data;
+    }
+    retrans = (ch->flags & FZ_RETRANS) && c->seq[dir] >= total;
+    base = retrans ? c->seq[dir] - total : c->seq[dir];
+    off = 0;
+    do {
+        guint32 n = MIN(total - off, FZ_MAX_SEGMENT);
+        fz_add_frame(c, dir, 0x18, p + off, n, (ch->flags & FZ_TRUNCATED) != 0, base + off);
+        off += n;
+    } while (off < total && prov.count < MAX_FRAMES);
     if (!retrans)
-        c->seq[dir] += plen + ((tcp_flags & 0x02) ? 1 : 0);
+        c->seq[dir] += total;
+    g_free(data);
+    return *budget > 0;
 }
 
 /* ---- dissection -------------------------------------------------------- */
@@ -396,17 +466,17 @@ fz_dissect_all(epan_t *session, gboolean tree, column_info *cinfo)
     epan_dissect_free(edt);
 }
 
-int
-LLVMFuzzerTestOneInput(const uint8_t *buf, size_t len)
+static void
+fz_run_input(const uint8_t *buf, size_t len)
 {
     static const struct packet_provider_funcs funcs = { fz_get_frame_ts, NULL, NULL, NULL };
     fz_conv_t c = { { 1000, 5000 }, 40000, 1521, { 10, 1, 0, 0 } };
+    guint32 budget = FZ_MAX_STREAM;
     size_t off = 1;
+    fz_chunk_t ch;
     guint32 i;
     guint8 config;
 
-    if (len < 1)
-        return 0;
     if (!fz_session || fz_session_inputs >= SESSION_INPUTS) {
         epan_free(fz_session);
         fz_session = epan_new(&prov, &funcs);
@@ -426,26 +496,13 @@ LLVMFuzzerTestOneInput(const uint8_t *buf, size_t len)
     if (!(config & 0x02)) {
         c.seq[0]--;
         c.seq[1]--;
-        fz_add_frame(&c, 0, 0x02, NULL, 0, FALSE, FALSE);          /* SYN */
-        fz_add_frame(&c, 1, 0x12, NULL, 0, FALSE, FALSE);          /* SYN/ACK */
-        fz_add_frame(&c, 0, 0x10, NULL, 0, FALSE, FALSE);          /* ACK */
+        fz_add_frame(&c, 0, 0x02, NULL, 0, FALSE, c.seq[0]++);     /* SYN */
+        fz_add_frame(&c, 1, 0x12, NULL, 0, FALSE, c.seq[1]++);     /* SYN/ACK */
+        fz_add_frame(&c, 0, 0x10, NULL, 0, FALSE, c.seq[0]);       /* ACK */
     }
-    while (off + 3 <= len && prov.count < MAX_FRAMES) {
-        guint8 flags = buf[off];
-        guint32 clen = ((guint32)buf[off + 1] << 8) | buf[off + 2];
-        int dir = flags & 0x01;
-        off += 3;
-        if (clen > len - off)
-            clen = (guint32)(len - off);
-        if (flags & 0x04)
-            c.seq[dir] += 1000;                                     /* lost segment */
-        if (clen == 0 && !(flags & 0x08))
-            fz_add_frame(&c, dir, 0x10, NULL, 0, FALSE, FALSE);     /* bare ACK */
-        else
-            fz_add_frame(&c, dir, 0x18, buf + off, clen, (flags & 0x02) != 0,
-                         (flags & 0x08) != 0 && c.seq[dir] >= clen);
-        off += clen;
-    }
+    while (prov.count < MAX_FRAMES && fz_next_chunk(buf, len, &off, &ch) &&
+           fz_add_chunk(&c, &ch, &budget))
+        ;
 
     reset_tap_listeners();
     fz_dissect_all(fz_session, FALSE, NULL);       /* first pass, like tshark -2 */
@@ -463,5 +520,118 @@ LLVMFuzzerTestOneInput(const uint8_t *buf, size_t len)
     prov.frames = NULL;
     prov.fds = NULL;
     prov.count = 0;
+}
+
+/* ---- the worker thread with a small stack --------------------------------- */
+
+/* libFuzzer's stack-depth feature (clang -fsanitize=fuzzer on Linux): the
+ * lowest stack address instrumented code reached, per thread. */
+extern __thread uintptr_t __sancov_lowest_stack __attribute__((weak));
+
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t  cv;
+    const uint8_t  *buf;
+    size_t          len;
+    gboolean        queued, done;
+    uintptr_t       depth;         /* deepest stack use of the last input */
+} fz_job = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0, FALSE, FALSE, 0 };
+
+static void *
+fz_worker(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&fz_job.mu);
+    for (;;) {
+        uintptr_t top;
+        while (!fz_job.queued)
+            pthread_cond_wait(&fz_job.cv, &fz_job.mu);
+        fz_job.queued = FALSE;
+        pthread_mutex_unlock(&fz_job.mu);
+
+        top = (uintptr_t)__builtin_frame_address(0);
+        if (&__sancov_lowest_stack)
+            __sancov_lowest_stack = top;
+        fz_run_input(fz_job.buf, fz_job.len);
+
+        pthread_mutex_lock(&fz_job.mu);
+        fz_job.depth = &__sancov_lowest_stack && __sancov_lowest_stack < top ? top - __sancov_lowest_stack : 0;
+        fz_job.done = TRUE;
+        pthread_cond_broadcast(&fz_job.cv);
+    }
+    return NULL;
+}
+
+/* Start the worker with a stack of kb KiB; FALSE if kb is 0 (no worker). */
+static gboolean
+fz_worker_start(void)
+{
+    static int state;              /* 0 not started, 1 running, 2 none */
+    const char *env;
+    unsigned long kb = FZ_STACK_KB;
+    pthread_attr_t attr;
+    pthread_t tid;
+    sigset_t block, old;
+    int err;
+
+    if (state)
+        return state == 1;
+    env = g_getenv("SQLNET_FUZZ_STACK_KB");
+    if (env)
+        kb = strtoul(env, NULL, 10);
+    state = 2;
+    if (kb == 0)
+        return FALSE;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, MAX(kb * 1024, (unsigned long)PTHREAD_STACK_MIN));
+    pthread_attr_setguardsize(&attr, 64 * 1024);   /* a big frame does not jump the guard */
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    /* Asynchronous signals stay with libFuzzer's thread: its -timeout alarm
+     * does nothing on any other thread. */
+    sigfillset(&block);
+    sigdelset(&block, SIGSEGV);
+    sigdelset(&block, SIGBUS);
+    sigdelset(&block, SIGFPE);
+    sigdelset(&block, SIGILL);
+    sigdelset(&block, SIGABRT);
+    sigdelset(&block, SIGTRAP);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    err = pthread_create(&tid, &attr, fz_worker, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    pthread_attr_destroy(&attr);
+    if (err) {
+        fprintf(stderr, "sqlnet_fuzzer: cannot start the worker thread: %s\n", g_strerror(err));
+        exit(2);
+    }
+    state = 1;
+    return TRUE;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *buf, size_t len)
+{
+    uintptr_t here;
+
+    if (len < 1)
+        return 0;
+    if (!fz_worker_start()) {
+        fz_run_input(buf, len);
+        return 0;
+    }
+    here = (uintptr_t)__builtin_frame_address(0);
+    pthread_mutex_lock(&fz_job.mu);
+    fz_job.buf = buf;
+    fz_job.len = len;
+    fz_job.done = FALSE;
+    fz_job.queued = TRUE;
+    pthread_cond_broadcast(&fz_job.cv);
+    while (!fz_job.done)
+        pthread_cond_wait(&fz_job.cv, &fz_job.mu);
+    /* the worker's depth counts as this thread's, for libFuzzer */
+    if (&__sancov_lowest_stack && here - fz_job.depth < __sancov_lowest_stack)
+        __sancov_lowest_stack = here - fz_job.depth;
+    if (fz_print)
+        fprintf(stderr, "stack\t%lu bytes\n", (unsigned long)fz_job.depth);
+    pthread_mutex_unlock(&fz_job.mu);
     return 0;
 }

@@ -3,11 +3,14 @@ bounded fuzz budget (libFuzzer harness + editcap mutation loop).
 
 Regression inputs (tests/regressions/*.in) are fuzz/sqlnet_fuzzer inputs
 (direction-tagged TCP payload chunks).  Each one is replayed through the
-ASan/UBSan harness and, converted to a pcap by fuzz/to_pcap.py, through
-tshark with the staged plugin; its .json says which later packet must still
-decode and to what (facts of the capture it was built from, see its
-"built_from").  The fuzz budget runs with SQLNET_FUZZ_SECONDS (default 90)
-and fails on any finding; SQLNET_FUZZ_SECONDS=0 skips it.
+ASan/UBSan harness (small worker stack, see fuzz/README.md) and, converted
+to a pcap by fuzz/to_pcap.py, through tshark with the staged plugin; its
+.json says which later packet must still decode and to what (facts of the
+capture it was built from, see its "built_from").  The fuzz budget runs with
+SQLNET_FUZZ_SECONDS (default 90), inputs up to 1 MiB, the dictionary and the
+custom mutator, and fails on any finding; SQLNET_FUZZ_SECONDS=0 skips it.
+The mutator is also run alone (fuzz/build/mutator_check), and the harness
+and fuzz/to_pcap.py must build the same frames from the same input.
 """
 import json
 import os
@@ -20,6 +23,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "fuzz"))
+from to_pcap import GAP, RETRANS, TRUNCATED, chunk  # noqa: E402
+
 REGRESSIONS = sorted((ROOT / "tests" / "regressions").glob("*.in"))
 HARNESS = ROOT / "fuzz" / "build" / "sqlnet_fuzzer"
 SANITIZER = re.compile(r"ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:|out-of-memory")
@@ -104,6 +110,64 @@ def test_fuzz_budget_libfuzzer(harness):
     print(proc.stdout[-2000:])
     assert proc.returncode == 0, proc.stdout[-5000:] + proc.stderr[-3000:]
     assert re.search(r"findings: 0\b", proc.stdout), proc.stdout[-2000:]
+    # the campaign ran with 1 MiB inputs, the dictionary and the custom mutator
+    assert "(max_len 1048576)" in proc.stdout, proc.stdout[-2000:]
+    assert int(re.search(r"dictionary: (\d+) entries", proc.stdout).group(1)) > 50, proc.stdout[-2000:]
+    assert int(re.search(r"new inputs by the custom mutator: (\d+)", proc.stdout).group(1)) > 0, \
+        proc.stdout[-2000:]
+
+
+def seed_from_capture(tmp_path, name):
+    out = tmp_path / "seeds"
+    subprocess.run([sys.executable, str(ROOT / "fuzz" / "make_seeds.py"), "--out", str(out),
+                    str(ROOT / "test-captures" / name)], check=True, capture_output=True)
+    return sorted(out.iterdir(), key=lambda p: p.stat().st_size)[-1]
+
+
+def test_mutator_reaches_deep_nesting_and_big_packets(harness, tmp_path):
+    """From one ordinary login-and-query stream, the structure-aware mutator
+    alone (no coverage feedback) writes inputs whose client byte stream holds
+    16,384 nested fast-auth headers in one DATA packet and client TNS packets
+    over 64 KB, stays within max_len, and repeats itself for a given seed."""
+    seed = seed_from_capture(tmp_path, "arraysize_100.pcapng")
+    proc = subprocess.run([str(harness.parent / "mutator_check"), "3000", "1048576", str(seed)],
+                          capture_output=True, text=True, timeout=600,
+                          env=dict(os.environ, ASAN_OPTIONS="detect_leaks=1"))
+    assert proc.returncode == 0 and not SANITIZER.search(proc.stderr), proc.stdout + proc.stderr[-4000:]
+    got = dict(re.findall(r"(\w+) (\d+)", proc.stdout))
+    assert int(got["errors"]) == 0
+    assert 0 < int(got["max_output"]) <= 1048576, got
+    assert int(got["max_nest"]) >= 16384, got
+    assert int(got["max_client_packet"]) > 65535, got
+
+
+def test_to_pcap_builds_the_frames_of_the_harness(harness, tshark, tmp_path):
+    """Repeated, long (split into segments), retransmitted, truncated and
+    gap chunks: tshark -2 on fuzz/to_pcap.py's capture shows frame for frame
+    the protocol and Info columns the harness shows for the input."""
+    import make_fastauth_inputs
+    base = make_fastauth_inputs.conversation(chunk(0, make_fastauth_inputs.data_packet(b"\x22\x00\x00\x00" * 4)))
+    extra = (chunk(0, (10 + 70000).to_bytes(4, "big") + bytes([6, 0, 0, 0, 0, 0]))
+             + chunk(0, b"\x03\x05\x00\x02", 5000)          # 20,000 bytes by repetition
+             + chunk(0, bytes(range(256)) * 195 + bytes(80))   # the rest of the 70,010-byte packet
+             + chunk(1, (11).to_bytes(4, "big") + bytes([12, 0, 0, 0, 1, 0, 2]))
+             + chunk(0, b"A" * 70000)                          # long chunk: two segments
+             + chunk(RETRANS, b"A" * 70000)
+             + chunk(1 | GAP, bytes(20))
+             + chunk(1 | TRUNCATED, (32).to_bytes(4, "big") + b"\x06" + bytes(27)))
+    case = tmp_path / "parity.in"
+    case.write_bytes(base + extra)
+    pcap = tmp_path / "parity.pcap"
+    subprocess.run([sys.executable, str(ROOT / "fuzz" / "to_pcap.py"), str(case), str(pcap)], check=True)
+    env = dict(os.environ, SQLNET_FUZZ_PRINT="1", ASAN_OPTIONS="detect_leaks=0")
+    proc = subprocess.run([str(harness), str(case)], capture_output=True, text=True, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    mine = [line for line in proc.stderr.splitlines() if re.match(r"^\d+\t", line)]
+    theirs = tshark.run(pcap, ["-2", "-T", "fields", "-E", "separator=/t", "-e", "frame.number",
+                               "-e", "_ws.col.Protocol", "-e", "_ws.col.Info"]).stdout.splitlines()
+    assert len(theirs) > 40
+    assert any("DATA len 70010/" in line for line in theirs)
+    assert mine[-len(theirs):] == theirs
 
 
 @pytest.mark.skipif(FUZZ_SECONDS <= 0, reason="SQLNET_FUZZ_SECONDS=0")
