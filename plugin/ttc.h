@@ -77,6 +77,7 @@
 #define TTC_FN_AQ_ARRAY         145
 #define TTC_FN_PING             147
 #define TTC_FN_SESSION_STATE    176
+#define TTC_FN_CLIENT_FEATURES  191   /* JDBC T4CTTIoclfeatures, piggybacked */
 
 /* OALL8 options. */
 #define TTC_OPT_PARSE     0x00000001u

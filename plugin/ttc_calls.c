@@ -50,6 +50,7 @@ static int hf_pro_platform = -1;
 static int hf_dty_fv = -1;
 static int hf_dty_eor = -1;
 static int hf_e2e_module = -1;
+static int hf_client_features = -1;
 static int hf_e2e_action = -1;
 static int hf_e2e_client_id = -1;
 
@@ -327,6 +328,25 @@ decode_piggyback_body(ttc_rd_t *r, proto_tree *tree, guint8 func, wmem_allocator
     case TTC_FN_SESSION_STATE:
         ttc_rd_ub8(r);
         return TRUE;
+    case TTC_FN_CLIENT_FEATURES: {
+        /* JDBC thin (T4CTTIoclfeatures.marshal): PTR, SWORD length, SB8 0, then the
+         * feature bitmap as text ("512,0,0,0"), a CHR written bare (JDBC's DTY leaves
+         * CONV_LENGTH clear); no open client sends it. */
+        guint32 len;
+        ttc_rd_ptr(r);
+        len = ttc_rd_ub4(r);
+        ttc_rd_ub8(r);
+        if (len > 4096) {
+            r->bad = TRUE;
+            return TRUE;
+        }
+        if (!ttc_rd_have(r, (gint)len))
+            return TRUE;
+        if (tree)
+            proto_tree_add_item(tree, hf_client_features, r->tvb, r->off, (gint)len, ENC_ASCII);
+        ttc_rd_skip(r, (gint)len);
+        return TRUE;
+    }
     case 152:                          /* set schema */
         ttc_rd_ptr(r);
         if (ttc_rd_ub4(r) > 0)
@@ -382,7 +402,7 @@ is_known_function(guint8 f)
     case TTC_FN_ROLLBACK: case TTC_FN_VERSION: case TTC_FN_OALL7: case TTC_FN_REEXECUTE_FETCH:
     case TTC_FN_OALL8: case TTC_FN_LOB_OP: case TTC_FN_AUTH_PHASE_TWO: case TTC_FN_AUTH_PHASE_ONE:
     case TTC_FN_PING: case TTC_FN_CLOSE_CURSORS: case TTC_FN_SESSION_STATE: case TTC_FN_END_TO_END:
-    case TTC_FN_SESSION_SWITCH: case TTC_FN_CANCEL_ALL:
+    case TTC_FN_SESSION_SWITCH: case TTC_FN_CANCEL_ALL: case TTC_FN_CLIENT_FEATURES:
         return TRUE;
     default:
         return FALSE;
@@ -850,6 +870,8 @@ ttc_calls_register(int proto)
         { &hf_dty_fv, { "Client TTC field version", "sqlnet.dty.field_version", FT_UINT8, BASE_DEC, NULL, 0x0, NULL, HFILL } },
         { &hf_dty_eor, { "Client asks for end-of-response", "sqlnet.dty.end_of_response", FT_BOOLEAN, BASE_NONE, NULL, 0x0, NULL, HFILL } },
         { &hf_e2e_module, { "Module", "sqlnet.e2e.module", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_client_features, { "Client features", "sqlnet.ttc.client_features", FT_STRING, BASE_NONE, NULL, 0x0,
+            "JDBC's client feature bitmap (OCLFEATURES piggyback)", HFILL } },
         { &hf_e2e_action, { "Action", "sqlnet.e2e.action", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
         { &hf_e2e_client_id, { "Client identifier", "sqlnet.e2e.client_id", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
     };

@@ -180,6 +180,7 @@ const value_string ttc_function_vals[] = {
     { 163, "Session release" },
     { TTC_FN_SESSION_STATE, "Session state" },
     { 187, "Notify" },
+    { TTC_FN_CLIENT_FEATURES, "OCLFEATURES (client features)" },
     { 199, "Pipeline begin" },
     { 200, "Pipeline end" },
     { 205, "End-user security context" },

@@ -51,4 +51,27 @@ else
   echo "setup: go not found - go-ora client skipped" >&2
 fi
 
+# JDBC thin: OpenJDK 17 (Debian) + ojdbc11 / ojdbc8 from Maven Central, pinned by SHA-256
+if ! command -v javac >/dev/null 2>&1; then
+  if [ "$(id -u)" -eq 0 ]; then
+    apt-get install -y -qq --no-install-recommends openjdk-17-jdk-headless >/dev/null || true
+  else
+    echo "setup: javac not found - JDBC client skipped" >&2
+  fi
+fi
+if command -v javac >/dev/null 2>&1; then
+  mkdir -p "$HERE/clients/jdbc/lib"
+  while read -r artifact version sha; do
+    jar="$HERE/clients/jdbc/lib/$artifact-$version.jar"
+    if [ ! -f "$jar" ] || ! echo "$sha  $jar" | sha256sum -c --quiet - >/dev/null 2>&1; then
+      curl -fsSL --retry 3 -o "$jar.part" \
+        "https://repo1.maven.org/maven2/com/oracle/database/jdbc/$artifact/$version/$artifact-$version.jar"
+      echo "$sha  $jar.part" | sha256sum -c --quiet - && mv "$jar.part" "$jar"
+    fi
+  done <<'JARS'
+ojdbc11 23.26.0.0.0 ef295bf01374dac7d791b3bc6526d10e8910ecac4645a95a3ca0c01cfc5c21d0
+ojdbc8 23.26.0.0.0 1b869a7537dd327a608fefed93caefdf4c09759d483a3ddd97b0800d6ae4947d
+JARS
+fi
+
 echo "setup: done"

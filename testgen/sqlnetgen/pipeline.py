@@ -75,7 +75,37 @@ def client_command(driver: str, plan: dict) -> list[str]:
     if driver == "goora":
         binary = goora_binary()
         return [str(binary), arg]
+    if driver in ("jdbc", "jdbc8"):
+        java = shutil.which("java")
+        if not java:
+            raise PipelineError("java not installed")
+        return [java, "-cp", jdbc_classpath(driver), "Client", arg]
     raise PipelineError(f"unknown driver {driver}")
+
+
+# ojdbc jars from Maven Central, pinned by version and SHA-256 (testgen/setup.sh downloads them)
+JDBC_JARS = {
+    "jdbc": "ojdbc11-23.26.0.0.0.jar",
+    "jdbc8": "ojdbc8-23.26.0.0.0.jar",
+}
+
+
+def jdbc_classpath(driver: str) -> str:
+    src = CLIENTS / "jdbc"
+    jar = src / "lib" / JDBC_JARS[driver]
+    if not jar.exists():
+        raise PipelineError(f"{jar.name} not downloaded (run testgen/setup.sh)")
+    out = src / "bin" / "Client.class"
+    if not out.exists() or out.stat().st_mtime < (src / "Client.java").stat().st_mtime:
+        javac = shutil.which("javac")
+        if not javac:
+            raise PipelineError("javac not installed (openjdk-17-jdk-headless)")
+        # compiled against one jar; the two jars share the API the client uses
+        r = subprocess.run([javac, "--release", "8", "-cp", str(jar), "-d", str(src / "bin"),
+                            str(src / "Client.java")], capture_output=True, text=True, timeout=300)
+        if r.returncode != 0:
+            raise PipelineError(f"javac failed: {r.stderr[-2000:]}")
+    return f"{jar}{os.pathsep}{src / 'bin'}"
 
 
 def go_tool() -> str | None:
@@ -122,6 +152,11 @@ def driver_available(driver: str) -> tuple[bool, str]:
             if not go_tool() and not (CLIENTS / "goora" / "bin" / "goora-client").exists():
                 return False, "go toolchain not installed"
             goora_binary()
+            return True, "ok"
+        if driver in ("jdbc", "jdbc8"):
+            if not shutil.which("java"):
+                return False, "java not installed"
+            jdbc_classpath(driver)
             return True, "ok"
     except PipelineError as exc:
         return False, str(exc)
@@ -189,6 +224,9 @@ class Run:
         for ns in self.namespaces:
             _run(["ip", "netns", "del", ns], check=False)
         self.namespaces.clear()
+        keep = os.environ.get("SQLNETGEN_KEEP_TMP")
+        if keep:   # debugging aid: keep the raw capture, server log and stats of every run
+            shutil.copytree(self.tmp, Path(keep) / f"{self.scn['name']}-{os.getpid()}", dirs_exist_ok=True)
         shutil.rmtree(self.tmp, ignore_errors=True)
 
     def popen(self, cmd, ns=None, **kw):

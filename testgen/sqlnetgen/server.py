@@ -40,7 +40,7 @@ MSG_FAST_AUTH = 34
 FUNC_NAMES = {
     0x02: "OOPEN", 0x04: "OREEXECUTE", 0x05: "OFETCH", 0x08: "OCLOSE", 0x09: "OLOGOFF",
     0x0E: "OCOMMIT", 0x0F: "OROLLBACK", 0x14: "OCANCEL", 0x3B: "OVERSION",
-    0x4E: "OEXFEN", 0x5E: "OALL8", 0x69: "OCCA", 0x73: "OAUTH", 0x76: "OSESSKEY",
+    0x4E: "OEXFEN", 0x5E: "OALL8", 0x69: "OCCA", 0x73: "OAUTH", 0x76: "OSESSKEY", 0xBF: "OCLFEATURES",
     0x78: "OCANA", 0x87: "OSETE2E", 0x93: "OPING", 0x9A: "OKEYVAL", 0xB0: "OSESSSTATE",
 }
 
@@ -55,6 +55,9 @@ CCAP_END_OF_RESPONSE = 0x20
 DTY_SB1 = 27
 
 VERIFIER_11G = 0x1B25
+VERIFIER_12C = 0x4815
+PBKDF2_VGEN_COUNT = 4096      # AUTH_PBKDF2_VGEN_COUNT of a default 12.2+ server
+PBKDF2_SDER_COUNT = 3         # AUTH_PBKDF2_SDER_COUNT
 ORA_MESSAGES = {
     942: "ORA-00942: table or view does not exist",
     1403: "ORA-01403: no data found",
@@ -134,6 +137,8 @@ class Session:
     server_sesskey: bytes = b""
     password_key: bytes = b""
     combo_key: bytes = b""
+    csk_salt: bytes = b""
+    dty_flags: int = 0x03         # client DTY encoding flags (TNS_ENCODING_*)
     user: str = ""
 
 
@@ -313,7 +318,12 @@ class Connection:
         while r.remaining() > 0:
             mtype = r.u8()
             if mtype == MSG_PROTOCOL:
-                r.raw(2)
+                # the accepted protocol versions, highest first, ending in 0 (python and node
+                # send 06 00, JDBC 06 05 04 03 02 01 00), then the client's name ending in 0
+                vend = payload.find(b"\x00", r.pos)
+                if vend < 0:
+                    raise NeedMore("PRO versions")
+                r.pos = vend + 1
                 end = payload.index(b"\x00", r.pos) if b"\x00" in payload[r.pos:] else None
                 if end is None:
                     raise NeedMore("PRO name")
@@ -405,6 +415,11 @@ class Connection:
             m["cursors"] = [r.ub4() for _ in range(n)]
         elif func == 0xB0:
             m["flags"] = r.ub8()
+        elif func == 0xBF:                  # OCLFEATURES (JDBC): ptr, ub4 len, sb8, len bytes
+            r.u8()
+            n = r.ub4()
+            r.ub8()
+            m["features"] = r.raw(n).decode("latin-1")
         elif func == 0x3B:                  # OVERSION (go-ora): ptr, ub2 buflen, ptr, ptr, [ub4 1]
             r.u8()
             m["buflen"] = r.ub2()
@@ -428,7 +443,12 @@ class Connection:
         r.u8()
         user = b""
         if has_user and userlen:
-            user = r.dalc() or b""
+            # python-oracledb and node write the user name with a length byte; JDBC writes
+            # its userlen bytes bare (a name never starts with a byte equal to its length)
+            if r.data[r.pos] == userlen:
+                user = r.dalc() or b""
+            else:
+                user = r.raw(userlen)
         m["user"] = user.decode("latin-1")
         kv = {}
         for _ in range(npairs):
@@ -725,7 +745,7 @@ class Connection:
             msgs = self.parse_request(payload)
         except Exception as exc:
             msgs = [{"type": "UNPARSED", "function": "UNPARSED", "error": repr(exc),
-                     "head": payload[:64].hex()}]
+                     "head": payload[:4096].hex()}]
         main = msgs[-1] if msgs else {"function": "EMPTY"}
         for m in msgs[:-1]:
             if m.get("func_code") == 0x69:
@@ -841,25 +861,50 @@ class Connection:
         client_eor = len(ccaps) > CCAP_TTC4 and bool(ccaps[CCAP_TTC4] & CCAP_END_OF_RESPONSE)
         self.s.eor = self.s.accept_eor and client_eor
         self.s.sb1_universal = m["reps"].get(DTY_SB1, 1) == 1
+        self.s.dty_flags = m["flags"]
         self.info.update({"client_field_version": self.s.client_fv, "field_version": self.s.fv,
+                          "dty_flags": m["flags"], "client_charset": m["charset"],
                           "end_of_response": self.s.eor, "client_dty_eor": client_eor,
                           "sb1_representation": m["reps"].get(DTY_SB1),
                           "big_chunk_clr": self.s.big_chunks,
                           "client_program": self.s.client_name})
 
     # --- O5LOGON (11g verifier) ----------------------------------------------
+    def verifier(self) -> str:
+        """'12c' (PBKDF2 verifier 0x4815, the default of 12.2+ servers) or '11g' (0x1B25)."""
+        return self.cfg.get("verifier", "12c")
+
     def auth_phase_one(self, m: dict) -> bytes:
+        """OSESSKEY reply.  12c verifier (python-oracledb auth.pyx, JDBC O5Logon): password key
+        = PBKDF2-SHA512(password, vfr + 'AUTH_PBKDF2_SPEEDY_KEY', VGEN count, 64), password hash
+        = SHA-512(password key + vfr)[:32], a 32-byte server session key under AES-256-CBC.
+        11g verifier: SHA-1(password + salt) + 4 zero bytes, a 48-byte key under AES-192."""
         from .auth import aes_cbc_encrypt
         password = self.cfg.get("password", "tiger").encode()
         self.s.user = m.get("user", "")
-        salt = self.rng.getrandbits(80).to_bytes(10, "big")
+        if self.verifier() == "12c":
+            salt = self.rng.getrandbits(128).to_bytes(16, "big")
+            self.s.csk_salt = self.rng.getrandbits(128).to_bytes(16, "big")
+            pkey = hashlib.pbkdf2_hmac("sha512", password, salt + b"AUTH_PBKDF2_SPEEDY_KEY",
+                                       PBKDF2_VGEN_COUNT, 64)
+            self.s.password_key = hashlib.sha512(pkey + salt).digest()[:32]
+            self.s.server_sesskey = self.rng.getrandbits(256).to_bytes(32, "big")
+            enc = aes_cbc_encrypt(self.s.password_key, self.s.server_sesskey)
+            kv = [("AUTH_SESSKEY", enc.hex().upper(), 0),
+                  ("AUTH_VFR_DATA", salt.hex().upper(), VERIFIER_12C),
+                  ("AUTH_PBKDF2_CSK_SALT", self.s.csk_salt.hex().upper(), 0),
+                  ("AUTH_PBKDF2_VGEN_COUNT", str(PBKDF2_VGEN_COUNT), 0),
+                  ("AUTH_PBKDF2_SDER_COUNT", str(PBKDF2_SDER_COUNT), 0),
+                  ("AUTH_GLOBALLY_UNIQUE_DBID", None, 0)]
+        else:
+            salt = self.rng.getrandbits(80).to_bytes(10, "big")
+            self.s.password_key = hashlib.sha1(password + salt).digest() + bytes(4)
+            self.s.server_sesskey = self.rng.getrandbits(320).to_bytes(40, "big") + bytes([8] * 8)
+            enc = aes_cbc_encrypt(self.s.password_key, self.s.server_sesskey)
+            kv = [("AUTH_SESSKEY", enc.hex().upper(), 0),
+                  ("AUTH_VFR_DATA", salt.hex().upper(), VERIFIER_11G),
+                  ("AUTH_GLOBALLY_UNIQUE_DBID", None, 0)]
         self.s.verifier_salt = salt
-        self.s.password_key = hashlib.sha1(password + salt).digest() + bytes(4)
-        self.s.server_sesskey = self.rng.getrandbits(320).to_bytes(40, "big") + bytes([8] * 8)
-        enc = aes_cbc_encrypt(self.s.password_key, self.s.server_sesskey)
-        kv = [("AUTH_SESSKEY", enc.hex().upper(), 0),
-              ("AUTH_VFR_DATA", salt.hex().upper(), VERIFIER_11G),
-              ("AUTH_GLOBALLY_UNIQUE_DBID", None, 0)]
         b = bytearray(b"\x08") + ub2(len(kv))
         for k, v, f in kv:
             b += keyword_value(k, v, f)
@@ -869,10 +914,15 @@ class Connection:
         from .auth import aes_cbc_decrypt, aes_cbc_encrypt
         kv = m.get("kv", {})
         cli_hex = kv.get("AUTH_SESSKEY", ("", 0))[0]
-        cli = aes_cbc_decrypt(self.s.password_key, bytes.fromhex(cli_hex[:96]))
         srv = self.s.server_sesskey
-        x = bytes(a ^ b for a, b in zip(srv[16:40], cli[16:40]))
-        combo = (hashlib.md5(x[:16]).digest() + hashlib.md5(x[16:24]).digest())[:24]
+        if self.verifier() == "12c":
+            cli = aes_cbc_decrypt(self.s.password_key, bytes.fromhex(cli_hex[:64]))
+            temp = (cli[:32] + srv[:32]).hex().upper().encode()
+            combo = hashlib.pbkdf2_hmac("sha512", temp, self.s.csk_salt, PBKDF2_SDER_COUNT, 32)
+        else:
+            cli = aes_cbc_decrypt(self.s.password_key, bytes.fromhex(cli_hex[:96]))
+            x = bytes(a ^ b for a, b in zip(srv[16:40], cli[16:40]))
+            combo = (hashlib.md5(x[:16]).digest() + hashlib.md5(x[16:24]).digest())[:24]
         self.s.combo_key = combo
         plain = self.rng.getrandbits(128).to_bytes(16, "big") + b"SERVER_TO_CLIENT" + bytes([16] * 16)
         svr_response = aes_cbc_encrypt(combo, plain).hex().upper()
@@ -935,7 +985,11 @@ class Connection:
                               "Develop, Learn, and Run for Free\nVersion 23.26.2.0.0").encode()
         ver = self.cfg.get("db_version", [23, 4, 0, 24, 5])
         vno = (ver[0] << 24) | (ver[1] << 16) | (ver[2] << 12) | (ver[3] << 4) | ver[4]
-        return b"\x08" + ub2(len(banner)) + dalc(banner) + ub4(vno) + self.sta()
+        # the banner is a CHR: with a length byte when the client's DTY encoding flags carry
+        # CONV_LENGTH (0x02: python, node, go-ora), bare when they do not (JDBC sends 0x01 and
+        # reads the ub2 count of raw bytes, T4CMAREngine.unmarshalCHR without conversion)
+        text = dalc(banner) if self.s.dty_flags & 0x02 else banner
+        return b"\x08" + ub2(len(banner)) + text + ub4(vno) + self.sta()
 
     def rpa_dml(self) -> bytes:
         return b"\x08" + ub2(0) + b"\x00\x00\x00"

@@ -1,0 +1,174 @@
+// JDBC thin (ojdbc11 / ojdbc8) client driver for the capture generator.
+// Usage: java -cp ojdbc11.jar:bin Client '<json plan>'  (same plan format as clients/python/client.py)
+// Prints ONE JSON line with its settings and the rows it actually received.
+//
+// JDBC ties the execute's prefetch to the fetch size: Statement.setFetchSize(n) is used for the
+// execute (rows returned with it) and every following fetch. The connection property
+// oracle.jdbc.defaultRowPrefetch (plan key "default_row_prefetch") sets it for statements that do
+// not call setFetchSize (steps without "arraysize" when the plan has "default_row_prefetch").
+import java.sql.*;
+import java.util.*;
+
+public class Client {
+    // --- a small JSON reader (objects, arrays, strings, numbers, booleans, null); iterative
+    static final class Json {
+        final String s; int i;
+        Json(String s) { this.s = s; }
+        static Object parse(String s) { Json j = new Json(s); Object v = j.value(); return v; }
+        void ws() { while (i < s.length() && Character.isWhitespace(s.charAt(i))) i++; }
+        Object value() {
+            // explicit stack of containers; keys pending for objects
+            Deque<Object> stack = new ArrayDeque<>();
+            Deque<String> keys = new ArrayDeque<>();
+            Object result = null;
+            while (true) {
+                ws();
+                char c = s.charAt(i);
+                Object v = null; boolean have = false;
+                if (c == '{') { i++; stack.push(new LinkedHashMap<String, Object>()); ws();
+                    if (s.charAt(i) == '}') { i++; v = stack.pop(); have = true; }
+                    else { keys.push(str()); ws(); i++; /* : */ continue; } }
+                else if (c == '[') { i++; stack.push(new ArrayList<Object>()); ws();
+                    if (s.charAt(i) == ']') { i++; v = stack.pop(); have = true; } else continue; }
+                else if (c == '"') { v = str(); have = true; }
+                else if (s.startsWith("true", i)) { i += 4; v = Boolean.TRUE; have = true; }
+                else if (s.startsWith("false", i)) { i += 5; v = Boolean.FALSE; have = true; }
+                else if (s.startsWith("null", i)) { i += 4; v = null; have = true; }
+                else { int st = i; while (i < s.length() && "+-0123456789.eE".indexOf(s.charAt(i)) >= 0) i++;
+                    String n = s.substring(st, i);
+                    v = (n.contains(".") || n.contains("e") || n.contains("E")) ? (Object) Double.valueOf(n) : (Object) Long.valueOf(n);
+                    have = true; }
+                // attach v to the enclosing container, closing containers as they end
+                while (have) {
+                    if (stack.isEmpty()) return v;
+                    Object top = stack.peek();
+                    if (top instanceof Map) { @SuppressWarnings("unchecked") Map<String, Object> m = (Map<String, Object>) top; m.put(keys.pop(), v); }
+                    else { @SuppressWarnings("unchecked") List<Object> l = (List<Object>) top; l.add(v); }
+                    ws();
+                    char d = s.charAt(i++);
+                    if (d == ',') { ws(); if (top instanceof Map) { keys.push(str()); ws(); i++; } have = false; }
+                    else { v = stack.pop(); /* '}' or ']' closes top */ }
+                }
+            }
+        }
+        String str() {
+            StringBuilder b = new StringBuilder(); i++; // opening quote
+            while (true) { char c = s.charAt(i++);
+                if (c == '"') return b.toString();
+                if (c == '\\') { char e = s.charAt(i++);
+                    switch (e) { case 'n': b.append('\n'); break; case 't': b.append('\t'); break;
+                        case 'r': b.append('\r'); break; case 'b': b.append('\b'); break; case 'f': b.append('\f'); break;
+                        case 'u': b.append((char) Integer.parseInt(s.substring(i, i + 4), 16)); i += 4; break;
+                        default: b.append(e); } }
+                else b.append(c); }
+        }
+    }
+
+    static String q(String v) {
+        if (v == null) return "null";
+        StringBuilder b = new StringBuilder("\"");
+        for (char c : v.toCharArray()) {
+            if (c == '"' || c == '\\') b.append('\\').append(c);
+            else if (c < 0x20) b.append(String.format("\\u%04x", (int) c));
+            else b.append(c);
+        }
+        return b.append('"').toString();
+    }
+
+    static int num(Map<String, Object> m, String k, int dflt) {
+        Object v = m.get(k);
+        return v instanceof Number ? ((Number) v).intValue() : dflt;
+    }
+
+    static String runSession(Map<String, Object> plan, int idx) throws Exception {
+        String url = "jdbc:oracle:thin:@(DESCRIPTION=(SDU=" + num(plan, "sdu", 8192) + ")(ADDRESS=(PROTOCOL=tcp)(HOST="
+                + plan.get("host") + ")(PORT=" + num(plan, "port", 1521) + "))(CONNECT_DATA=(SERVICE_NAME="
+                + plan.getOrDefault("service", "freepdb1") + ")))";
+        Properties props = new Properties();
+        props.setProperty("user", String.valueOf(plan.getOrDefault("user", "scott")));
+        props.setProperty("password", String.valueOf(plan.getOrDefault("password", "tiger")));
+        props.setProperty("oracle.net.disableOob", "true");
+        boolean tiedPrefetch = plan.containsKey("default_row_prefetch");
+        if (tiedPrefetch) props.setProperty("oracle.jdbc.defaultRowPrefetch", String.valueOf(num(plan, "default_row_prefetch", 10)));
+        StringBuilder out = new StringBuilder();
+        List<String> stmts = new ArrayList<>();
+        List<String> errors = new ArrayList<>();
+        long total = 0;
+        try (Connection conn = DriverManager.getConnection(url, props)) {
+            conn.setAutoCommit(false);
+            DatabaseMetaData md = conn.getMetaData();
+            String serverVersion = md.getDatabaseProductVersion();
+            @SuppressWarnings("unchecked") List<Object> steps = (List<Object>) plan.getOrDefault("steps", new ArrayList<>());
+            for (Object so : steps) {
+                @SuppressWarnings("unchecked") Map<String, Object> step = (Map<String, Object>) so;
+                if (Boolean.TRUE.equals(step.get("commit"))) { conn.commit(); stmts.add("{\"action\":\"commit\"}"); continue; }
+                if (Boolean.TRUE.equals(step.get("ping"))) { ((oracle.jdbc.OracleConnection) conn).pingDatabase(); stmts.add("{\"action\":\"ping\"}"); continue; }
+                int repeat = num(step, "repeat", 1);
+                for (int r = 0; r < repeat; r++) {
+                    String sql = (String) step.get("sql");
+                    int fetch = -1;
+                    if (step.containsKey("arraysize") || !tiedPrefetch) fetch = num(step, "arraysize", num(plan, "arraysize", 10));
+                    long n = 0, chars = 0; String err = null, msg = null;
+                    try (Statement st = conn.createStatement()) {
+                        if (fetch > 0) st.setFetchSize(fetch);
+                        boolean isQuery = st.execute(sql);
+                        if (isQuery) {
+                            try (ResultSet rs = st.getResultSet()) {
+                                int cols = rs.getMetaData().getColumnCount();
+                                try {
+                                    while (rs.next()) {
+                                        n++;
+                                        for (int c = 1; c <= cols; c++) { String v = rs.getString(c); if (v != null) chars += v.length(); }
+                                    }
+                                } catch (SQLException e) { err = String.format("ORA-%05d", e.getErrorCode()); msg = e.getMessage(); }
+                            }
+                        } else {
+                            n = st.getUpdateCount();
+                        }
+                        if (fetch <= 0) fetch = st.getFetchSize();
+                    } catch (SQLException e) { err = String.format("ORA-%05d", e.getErrorCode()); msg = e.getMessage(); }
+                    if (err != null) errors.add(q(err));
+                    total += Math.max(n, 0);
+                    stmts.add("{\"sql\":" + q(sql) + ",\"arraysize\":" + fetch + ",\"prefetchrows\":" + fetch
+                            + ",\"rows\":" + n + ",\"value_chars\":" + chars + ",\"error\":" + q(err)
+                            + (msg != null ? ",\"error_message\":" + q(msg) : "") + "}");
+                }
+            }
+            out.append("{\"session\":").append(idx).append(",\"server_version\":").append(q(serverVersion))
+               .append(",\"statements\":[").append(String.join(",", stmts)).append("],\"rows_received\":").append(total)
+               .append(",\"errors\":[").append(String.join(",", errors)).append("]}");
+        }
+        return out.toString();
+    }
+
+    public static void main(String[] args) throws Exception {
+        @SuppressWarnings("unchecked") Map<String, Object> plan = (Map<String, Object>) Json.parse(args[0]);
+        int nsess = num(plan, "sessions", 1);
+        String[] results = new String[nsess];
+        List<String> fatal = Collections.synchronizedList(new ArrayList<>());
+        Thread[] th = new Thread[nsess];
+        for (int k = 0; k < nsess; k++) {
+            final int idx = k;
+            th[k] = new Thread(() -> {
+                try { results[idx] = runSession(plan, idx); }
+                catch (Exception e) { e.printStackTrace(); fatal.add(q("session " + idx + ": " + e)); }
+            });
+            th[k].start();
+        }
+        for (Thread t : th) t.join(600_000);
+        List<String> sess = new ArrayList<>();
+        List<String> sqls = new ArrayList<>();
+        @SuppressWarnings("unchecked") List<Object> planSteps = (List<Object>) plan.getOrDefault("steps", new ArrayList<>());
+        for (Object so : planSteps) { Object sql = ((Map<?, ?>) so).get("sql"); if (sql != null) sqls.add(q((String) sql)); }
+        long rows = 0;
+        for (String r : results) if (r != null) { sess.add(r);
+            int p = r.indexOf("\"rows_received\":") + 16; int e = p; while (Character.isDigit(r.charAt(e))) e++;
+            rows += Long.parseLong(r.substring(p, e)); }
+        String ver = oracle.jdbc.OracleDriver.getDriverVersion();
+        System.out.println("{\"driver\":\"jdbc-thin\",\"driver_version\":" + q(ver) + ",\"thin\":true,\"arraysize\":"
+                + num(plan, "arraysize", 10) + ",\"prefetchrows\":" + num(plan, "arraysize", 10)
+                + ",\"sdu_requested\":" + num(plan, "sdu", 8192) + ",\"sessions\":[" + String.join(",", sess)
+                + "],\"statements\":[" + String.join(",", sqls) + "],\"rows_received\":" + rows + ",\"fatal_errors\":[" + String.join(",", fatal) + "]}");
+        System.exit(fatal.isEmpty() ? 0 : 1);
+    }
+}
