@@ -194,7 +194,12 @@ decode_oall8(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_
         ttc_rd_ub4(r);                 /* al8dnaml */
         ttc_rd_ub4(r);                 /* registration id (MSB) */
     }
-    if (d->fv >= TTC_FV_11_2) {
+    /* DML returning row counts: go-ora (v2/command.go basicWrite) writes them
+     * from TTC field version 7 (12.1) on, and it is the one open client that
+     * talks to 11.2 servers (python and node write them always, from 12.1
+     * only); OCI 11.2 clients (native dialect) already send them at field
+     * version 6 (visblank 11.2 session). */
+    if (d->fv >= (d->native ? TTC_FV_11_2 : TTC_FV_12_1)) {
         ttc_rd_ptr(r);                 /* al8pidmlrc */
         ttc_rd_ub4(r);                 /* al8pidmlrcbl */
         ttc_rd_ptr(r);                 /* al8pidmlrcl */

@@ -180,14 +180,16 @@ skip_batch_list(ttc_rd_t *r, guint32 num, gboolean wide)
 }
 
 /* The OER's fixed part after the SQL type, up to the message text, in the
- * thin layout.  The references disagree on two fields: python-oracledb and
- * node-oracledb read "flags" and "user cursor options" as single bytes
- * (skip_ub1), go-ora as ub2 from TTC field version 4 on (GetInt(2, compress)).
- * Both read 00 for zero, so they part only when a server fills them in;
- * `ub2_flags` picks go-ora's reading.  Returns FALSE when the batch lists
- * are implausible. */
+ * thin layout.  "fatal", "flags" and "user cursor options" are SB1s in
+ * Oracle's own reader (JDBC T4CTTIoer11.unmarshalAttributes: unmarshalSB1),
+ * so their width follows the SB1 representation negotiated in the DTY
+ * exchange: one byte for python-oracledb and node-oracledb (raw SB1; both
+ * read skip_ub1), a universal integer for JDBC and go-ora (go-ora reads flags
+ * and options as GetInt(2, compress) from TTC field version 4 on, and
+ * "fatal" as one byte: the two agree while it is 0).  `sb1u` picks the
+ * universal reading.  Returns FALSE when the batch lists are implausible. */
 static gboolean
-oer_fixed_rest(ttc_rd_t *r, proto_tree *tree, gboolean ub2_flags, guint32 err16, guint32 cur_row,
+oer_fixed_rest(ttc_rd_t *r, proto_tree *tree, gboolean sb1u, guint32 err16, guint32 cur_row,
                guint32 *error, guint64 *rowcount, gboolean *short_tail)
 {
     const ttc_dialect_t *d = r->d;
@@ -195,12 +197,12 @@ oer_fixed_rest(ttc_rd_t *r, proto_tree *tree, gboolean ub2_flags, guint32 err16,
     gint s;
 
     *short_tail = FALSE;
-    ttc_rd_u8(r);                               /* fatal */
-    if (ub2_flags) {
-        ttc_rd_ub2(r);                          /* flags (go-ora: ub2) */
-        ttc_rd_ub2(r);                          /* user cursor options (go-ora: ub2) */
+    if (sb1u && d->fv >= TTC_FV_10_1) {
+        ttc_rd_ub2(r);                          /* fatal, SB1 universal */
+        ttc_rd_ub2(r);                          /* flags */
+        ttc_rd_ub2(r);                          /* user cursor options */
     } else {
-        ttc_rd_skip(r, 2);                      /* flags, user cursor options (python, node: ub1) */
+        ttc_rd_skip(r, 3);                      /* fatal, flags, user cursor options: raw SB1 */
     }
     ttc_rd_skip(r, 2);                          /* UPI parameter, warning flags */
     ttc_rd_skip_rowid(r);                       /* rowid: rba, partition, table, block, slot */
@@ -306,18 +308,20 @@ decode_oer(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, ttc_state_t *st,
             rowcount = ttc_rd_ub8(r);
         }
     } else {
-        /* Python's and node's reading first; go-ora's when only it fits. */
+        /* The negotiated SB1 representation first; the other one when only
+         * it fits (a capture without the DTY exchange, where the dialect
+         * was inferred). */
         ttc_rd_t one = *r, two = *r;
-        gboolean ok_one, ok_two = FALSE, tail_two = FALSE;
+        gboolean ok_one, sb1u = d->sb1_universal, tail_two = FALSE;
         guint32 e2 = 0;
         guint64 rc2 = 0;
 
-        ok_one = oer_fixed_rest(&one, NULL, FALSE, err16, cur_row, &error, &rowcount, &short_tail);
-        if (!d->native && d->fv >= TTC_FV_10_1 && !(ok_one && oer_tail_fits(&one, error))) {
-            ok_two = oer_fixed_rest(&two, NULL, TRUE, err16, cur_row, &e2, &rc2, &tail_two) &&
-                     oer_tail_fits(&two, e2);
-        }
-        if (!oer_fixed_rest(r, tree, ok_two, err16, cur_row, &error, &rowcount, &short_tail))
+        ok_one = oer_fixed_rest(&one, NULL, sb1u, err16, cur_row, &error, &rowcount, &short_tail);
+        if (!d->native && d->fv >= TTC_FV_10_1 && !(ok_one && oer_tail_fits(&one, error)) &&
+            oer_fixed_rest(&two, NULL, !sb1u, err16, cur_row, &e2, &rc2, &tail_two) &&
+            oer_tail_fits(&two, e2))
+            sb1u = !sb1u;
+        if (!oer_fixed_rest(r, tree, sb1u, err16, cur_row, &error, &rowcount, &short_tail))
             return;
         if (short_tail) {
             res->dialect_update = TRUE;

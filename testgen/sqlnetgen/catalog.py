@@ -11,9 +11,17 @@ def table(name=ROWS_TABLE, rows=1000, row_bytes=100, **kw) -> dict:
     return d
 
 
-def server(tns=319, eor=True, sdu_limit=2097152, fv=24, think=0, tables=None, **kw) -> dict:
-    d = {"tns_version": tns, "end_of_response": eor, "sdu_limit": sdu_limit, "field_version": fv,
-         "think_time_ms": think, "tables": tables or [table()]}
+def server(tns=None, eor=None, sdu_limit=2097152, fv=None, think=0, tables=None, release=None,
+           **kw) -> dict:
+    """A server config; `release` picks a preset (releases.py) that tns/eor/fv override."""
+    d = {"sdu_limit": sdu_limit, "think_time_ms": think, "tables": tables or [table()]}
+    if release is None:
+        d.update({"tns_version": 319, "end_of_response": True, "field_version": 24})
+    else:
+        d["server_release"] = release
+    for key, val in (("tns_version", tns), ("end_of_response", eor), ("field_version", fv)):
+        if val is not None:
+            d[key] = val
     d.update(kw)
     return d
 

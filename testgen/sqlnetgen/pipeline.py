@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import GENERATOR_VERSION
+from . import GENERATOR_VERSION, releases
 
 TESTGEN = Path(__file__).resolve().parent.parent
 CLIENTS = TESTGEN / "clients"
@@ -252,7 +252,7 @@ class Run:
         server_addr = SERVER_ADDR if mode == "netns" else "127.0.0.1"
         if mode != "netns" and port == 1521 and scn.get("loopback_port_shift", True):
             pass
-        cfg = dict(scn.get("server", {}))
+        cfg = releases.resolve(scn.get("server", {}))
         cfg.update({"address": server_addr, "port": port,
                     "max_connections": int(scn.get("plan", {}).get("sessions", 1)) * int(scn.get("client_runs", 1)),
                     "max_runtime_s": float(scn.get("timeout_s", 900))})
@@ -452,6 +452,8 @@ def build_manifest(scn, mode, mtu, server_addr, port, cfg, reports, stats, pcap:
               "sdu_limit": cfg.get("sdu_limit", 8192),
               "think_time_ms": cfg.get("think_time_ms", 0),
               "field_version": cfg.get("field_version", 24),
+              "server_release": cfg.get("server_release"),
+              "verifier": cfg.get("verifier", "12c"),
               "tables": cfg.get("tables", [])}
     return {
         "scenario": scn["name"], "capture": pcap.name, "mode": mode, "mtu": mtu if mode == "netns" else None,

@@ -26,7 +26,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from . import tns
+from . import releases, tns
 from .tables import DUAL, CHARSET_AL32UTF8, Table
 from .ttc import (NeedMore, Reader, bytes_with_length, dalc, enc_sint, keyword_value,
                   oracle_date, str_with_length, ub1, ub2, ub4, ub8)
@@ -46,6 +46,7 @@ FUNC_NAMES = {
 
 EXEC_PARSE, EXEC_EXECUTE, EXEC_FETCH = 0x01, 0x20, 0x40
 
+CCAP_LOGON_TYPES = 4
 CCAP_FIELD_VERSION = 7
 CCAP_UB2_DTY = 27
 CCAP_TTC3 = 37
@@ -83,13 +84,15 @@ def _fdo(charset: int) -> bytes:
     return bytes(body) + bytes(100 - len(body))
 
 
-def _server_compile_caps(fv: int) -> bytes:
+def _server_compile_caps(fv: int, o7l_mr: bool = True) -> bytes:
     """Server compile-time capabilities (PRO reply).  [7] = field version.
     TTC4 (40) leaves EXPLICIT_BOUNDARY (0x40) clear so that clients do not try
     session-state (request boundary) piggybacks on us."""
     caps = bytearray.fromhex(
         "0601010" "16f07010c010101010101017fff030e03030101ff01ffff010b0101ff01060be2017f050f0f0d")
     caps[CCAP_FIELD_VERSION] = fv
+    if not o7l_mr:
+        caps[CCAP_LOGON_TYPES] &= ~0x20 & 0xFF
     caps[CCAP_TTC4] = 0x0F | CCAP_END_OF_RESPONSE if fv >= 24 else 0x0F
     return bytes(caps)
 
@@ -156,6 +159,7 @@ class Connection:
         self.sock = sock
         self.addr = addr
         self.large = False
+        self.accepted = False      # counters of TNS bytes start after the ACCEPT
         self.sdu = 8192
         self.tdu = 8192
         self.s = Session(fv=int(self.cfg.get("field_version", 24)))
@@ -196,7 +200,7 @@ class Connection:
             raise ClientGone(f"bad packet length {length}")
         body = self._recv_exact(length - 8)
         pkt = hdr + body
-        if self.large:
+        if self.accepted:
             self.stats["bytes_received_tns"] += length
         return ptype, flags, pkt
 
@@ -212,7 +216,7 @@ class Connection:
         for p in packets:
             self.send_raw(p)
             lengths.append(len(p))
-            if self.large:
+            if self.accepted:
                 self.stats["bytes_sent_tns"] += len(p)
         return lengths
 
@@ -228,11 +232,15 @@ class Connection:
             c.connect_data = pkt2[10:].decode("latin-1")
         cfg = self.cfg
         version = min(int(cfg.get("tns_version", 319)), c.version)
-        if version < 315:
-            version = 315
+        if version < 314:
+            version = 314
         sdu_limit = int(cfg.get("sdu_limit", 8192))
+        if version < 315:      # 16-bit lengths: SDU and TDU are u16 in the ACCEPT (11g: <= 32767)
+            sdu_limit = min(sdu_limit, 32767)
         self.sdu = max(512, min(c.sdu or 8192, sdu_limit))
         self.tdu = min(c.tdu or self.sdu, int(cfg.get("tdu_limit", 2097152)))
+        if version < 315:
+            self.tdu = min(self.tdu, 65535)
         flags2 = 0
         if version >= 319 and cfg.get("end_of_response", True):
             flags2 |= tns.ACCEPT_FLAG2_HAS_END_OF_RESPONSE
@@ -248,6 +256,7 @@ class Connection:
         acc = tns.build_accept(version, self.sdu, self.tdu, flags2, nsi0=nsi0, nsi1=nsi1, uuid=uuid)
         self.send_raw(acc)
         self.large = version >= 315
+        self.accepted = True
         self.info.update({
             "connect_version": c.version, "accepted_version": version,
             "connect_sdu_requested": c.sdu, "connect_tdu_requested": c.tdu,
@@ -487,9 +496,10 @@ class Connection:
         r.u8()
         r.ub4()                         # al8dnam, al8dnaml
         r.ub4()                         # registration id msb
-        r.u8()
-        r.ub4()
-        r.u8()                          # al8pidmlrc, al8pidmlrcbl, al8pidmlrcl
+        if fv >= 7:                     # go-ora writes these from TTC field version 7 (12.1) on
+            r.u8()
+            r.ub4()
+            r.u8()                      # al8pidmlrc, al8pidmlrcbl, al8pidmlrcl
         if fv >= 8:
             r.u8()
             r.ub4()
@@ -835,7 +845,8 @@ class Connection:
         b += struct.pack("<H", CHARSET_AL32UTF8) + b"\x01" + struct.pack("<H", 0)
         fdo = _fdo(CHARSET_AL32UTF8)
         b += struct.pack(">H", len(fdo)) + fdo
-        ccaps = _server_compile_caps(int(self.cfg.get("field_version", 24)))
+        ccaps = _server_compile_caps(int(self.cfg.get("field_version", 24)),
+                                     bool(self.cfg.get("o7l_mr", True)))
         b += bytes((len(ccaps),)) + ccaps
         b += bytes((len(_SERVER_RUNTIME_CAPS),)) + _SERVER_RUNTIME_CAPS
         return bytes(b)
@@ -864,6 +875,7 @@ class Connection:
         self.s.dty_flags = m["flags"]
         self.info.update({"client_field_version": self.s.client_fv, "field_version": self.s.fv,
                           "dty_flags": m["flags"], "client_charset": m["charset"],
+                          "client_compile_caps": ccaps.hex(), "client_runtime_caps": m["rcaps"].hex(),
                           "end_of_response": self.s.eor, "client_dty_eor": client_eor,
                           "sb1_representation": m["reps"].get(DTY_SB1),
                           "big_chunk_clr": self.s.big_chunks,
@@ -926,11 +938,7 @@ class Connection:
         self.s.combo_key = combo
         plain = self.rng.getrandbits(128).to_bytes(16, "big") + b"SERVER_TO_CLIENT" + bytes([16] * 16)
         svr_response = aes_cbc_encrypt(combo, plain).hex().upper()
-        ver = self.cfg.get("db_version", [23, 4, 0, 24, 5])
-        if self.s.fv >= 11:
-            vno = (ver[0] << 24) | (ver[1] << 16) | (ver[2] << 12) | (ver[3] << 4) | ver[4]
-        else:
-            vno = (ver[0] << 24) | (ver[1] << 20) | (ver[2] << 12) | (ver[3] << 8) | ver[4]
+        vno = self.version_number()
         sid = 100 + (self.addr[1] % 800)
         pairs = [
             ("AUTH_VERSION_STRING", "- Develop, Learn, and Run for Free", 0),
@@ -980,11 +988,18 @@ class Connection:
             b += keyword_value(k, v, f)
         return bytes(b) + self.oer(call_seq=m["seq"])
 
+    def version_number(self) -> int:
+        """AUTH_VERSION_NO / OVERSION number: 8.4.4.8.8 bits from field version 11 (18.1 EXT 1)
+        on, 8.4.8.4.8 before (python-oracledb auth.pyx _get_version_tuple)."""
+        ver = self.cfg.get("db_version", [23, 4, 0, 24, 5])
+        if self.s.fv >= 11:
+            return (ver[0] << 24) | (ver[1] << 16) | (ver[2] << 12) | (ver[3] << 4) | ver[4]
+        return (ver[0] << 24) | (ver[1] << 20) | (ver[2] << 12) | (ver[3] << 8) | ver[4]
+
     def version_reply(self) -> bytes:
         banner = self.cfg.get("banner", "Oracle AI Database 26ai Free Release 23.26.2.0.0 - "
                               "Develop, Learn, and Run for Free\nVersion 23.26.2.0.0").encode()
-        ver = self.cfg.get("db_version", [23, 4, 0, 24, 5])
-        vno = (ver[0] << 24) | (ver[1] << 16) | (ver[2] << 12) | (ver[3] << 4) | ver[4]
+        vno = self.version_number()
         # the banner is a CHR: with a length byte when the client's DTY encoding flags carry
         # CONV_LENGTH (0x02: python, node, go-ora), bare when they do not (JDBC sends 0x01 and
         # reads the ub2 count of raw bytes, T4CMAREngine.unmarshalCHR without conversion)
@@ -1239,7 +1254,7 @@ def main(argv=None):
     ap.add_argument("--ready", help="file created once the server listens")
     args = ap.parse_args(argv)
     with open(args.config) as f:
-        cfg = json.load(f)
+        cfg = releases.resolve(json.load(f))
     srv = OracleServer(cfg, args.stats)
 
     def _stop(*_):
