@@ -297,9 +297,38 @@ ttc_rd_skip_bytes_with_length(ttc_rd_t *r)
 void
 ttc_rd_skip_rowid(ttc_rd_t *r)
 {
-    ttc_rd_ub4(r);
-    ttc_rd_ub2(r);
+    ttc_rd_rowid(r, NULL);
+}
+
+/* A rowid as the thin clients read it (python-oracledb read_rowid, JDBC
+ * T4CTTIoer11): ub4 data object id, ub2 relative file, ub1, ub4 block,
+ * ub2 slot.  With `text`, its extended text form (OOOOOOFFFBBBBBBRRR, the
+ * base-64 digits of python's _encode_rowid), or "" when it is all zero. */
+void
+ttc_rd_rowid(ttc_rd_t *r, char text[19])
+{
+    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    guint32 parts[4];
+    static const int widths[4] = { 6, 3, 6, 3 };
+    int i, j, o = 0;
+
+    parts[0] = ttc_rd_ub4(r);
+    parts[1] = ttc_rd_ub2(r);
     ttc_rd_u8(r);
-    ttc_rd_ub4(r);
-    ttc_rd_ub2(r);
+    parts[2] = ttc_rd_ub4(r);
+    parts[3] = ttc_rd_ub2(r);
+    if (!text)
+        return;
+    text[0] = '\0';
+    if (!ttc_rd_ok(r) || (parts[0] | parts[1] | parts[2] | parts[3]) == 0)
+        return;
+    for (i = 0; i < 4; i++) {
+        guint32 v = parts[i];
+        for (j = widths[i] - 1; j >= 0; j--) {
+            text[o + j] = b64[v & 0x3F];
+            v >>= 6;
+        }
+        o += widths[i];
+    }
+    text[o] = '\0';
 }

@@ -141,5 +141,6 @@ char    *ttc_rd_str_with_length(ttc_rd_t *r, wmem_allocator_t *scope);
 void     ttc_rd_skip_bytes_with_length(ttc_rd_t *r);
 /* Rowid: ub4 rba, ub2 partition, ub1, ub4 block, ub2 slot. */
 void     ttc_rd_skip_rowid(ttc_rd_t *r);
+void     ttc_rd_rowid(ttc_rd_t *r, char text[19]);
 
 #endif /* SQLNET_TTC_CODEC_H */

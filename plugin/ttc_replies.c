@@ -45,6 +45,7 @@ static int hf_oer_pos = -1;
 static int hf_oer_sql_type = -1;
 static int hf_oer_call_num = -1;
 static int hf_oer_success_iters = -1;
+static int hf_oer_rowid = -1;
 static int hf_ora_error = -1;
 static int hf_ora_error_msg = -1;
 static int hf_rowcount = -1;
@@ -195,6 +196,7 @@ oer_fixed_rest(ttc_rd_t *r, proto_tree *tree, gboolean sb1u, guint32 err16, guin
     const ttc_dialect_t *d = r->d;
     guint32 num, i;
     gint s;
+    char rowid[19];
 
     *short_tail = FALSE;
     if (sb1u && d->fv >= TTC_FV_10_1) {
@@ -205,7 +207,10 @@ oer_fixed_rest(ttc_rd_t *r, proto_tree *tree, gboolean sb1u, guint32 err16, guin
         ttc_rd_skip(r, 3);                      /* fatal, flags, user cursor options: raw SB1 */
     }
     ttc_rd_skip(r, 2);                          /* UPI parameter, warning flags */
-    ttc_rd_skip_rowid(r);                       /* rowid: rba, partition, table, block, slot */
+    s = r->off;
+    ttc_rd_rowid(r, rowid);                     /* rowid: object, file, table, block, slot */
+    if (tree && rowid[0] && ttc_rd_ok(r))
+        proto_tree_add_string(tree, hf_oer_rowid, r->tvb, SPAN(r, s), rowid);
     ttc_rd_ub4(r);                              /* OS error */
     ttc_rd_u8(r);                               /* statement number */
     s = r->off; add_uint(tree, hf_oer_call_num, r, s, ttc_rd_u8(r));
@@ -1194,6 +1199,8 @@ ttc_replies_register(int proto)
         { &hf_oer_call_num, { "Call number", "sqlnet.oer.call_num", FT_UINT8, BASE_DEC, NULL, 0x0,
             "Sequence number of the call this status answers", HFILL } },
         { &hf_oer_success_iters, { "Successful iterations", "sqlnet.oer.success_iters", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_oer_rowid, { "Rowid", "sqlnet.oer.rowid", FT_STRING, BASE_NONE, NULL, 0x0,
+            "Last row the call touched (an INSERT's new row: python-oracledb's cursor.lastrowid)", HFILL } },
         { &hf_ora_error, { "Error number", "sqlnet.oer.error", FT_UINT32, BASE_DEC, NULL, 0x0,
             "Oracle error number of the call (0 = success, 1403 = no more rows)", HFILL } },
         { &hf_ora_error_msg, { "Error message", "sqlnet.oer.message", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },

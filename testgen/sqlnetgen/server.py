@@ -497,9 +497,12 @@ class Connection:
         r.ub4()                         # al8dnam, al8dnaml
         r.ub4()                         # registration id msb
         if fv >= 7:                     # go-ora writes these from TTC field version 7 (12.1) on
+            # al8pidmlrc pointer, al8pidmlrcbl (executions), al8pidmlrcl pointer: the client
+            # wants the per-execution DML row counts at the end of the RPA (python
+            # arraydmlrowcounts, JDBC on every DML)
+            m["dml_rowcounts"] = r.u8()
+            m["dml_rowcounts_len"] = r.ub4()
             r.u8()
-            r.ub4()
-            r.u8()                      # al8pidmlrc, al8pidmlrcbl, al8pidmlrcl
         if fv >= 8:
             r.u8()
             r.ub4()
@@ -533,16 +536,23 @@ class Connection:
 
     def oer(self, cursor: int = 0, rowcount: int = 0, error: int = 0, call_seq: int = 0,
             sql_type: int = 0, message: str | None = None, call_status: int | None = None,
-            success_iters: int = 0) -> bytes:
+            success_iters: int = 0, rowid: tuple | None = None, error_pos: int = 0) -> bytes:
+        """OER as python-oracledb _process_error_info and JDBC T4CTTIoer11/19 read it.  `rowid`
+        (data object id, relative file, block, slot) is the last row the call touched, as a
+        server reports it for a query on a real table or an INSERT (python: cursor.lastrowid);
+        `error_pos` the offset in the SQL text the error points at (ORA-00942: the table name)."""
         fv = self.s.fv
         if call_status is None:
             call_status = 0x10001 if error not in (0, 1403) else 1
         b = bytearray(b"\x04")
-        b += ub4(call_status) + ub2(self.next_seq()) + ub4(rowcount) + ub2(error)
+        b += ub4(call_status) + ub2(self.next_seq()) + ub4(rowcount & 0xFFFFFFFF) + ub2(error & 0xFFFF)
         b += b"\x00\x00"                          # array elem errors
-        b += ub2(cursor) + enc_sint(0)           # cursor id, error position
-        b += bytes((sql_type, 0, 0, 0, 0, 0))     # sql type, fatal, flags, opts, upi, warn
-        b += b"\x00\x00\x00\x00\x00"              # rowid
+        b += ub2(cursor) + enc_sint(error_pos)    # cursor id, error position (sb2)
+        b += bytes((sql_type,))
+        b += self.sb1(0) + self.sb1(0) + self.sb1(0)  # fatal, flags, user cursor options (SB1)
+        b += b"\x00\x00"                          # UPI parameter, warning flags
+        objid, rfile, block, slot = rowid or (0, 0, 0, 0)
+        b += ub4(objid) + ub2(rfile) + b"\x00" + ub4(block) + ub2(slot)   # rowid
         b += b"\x00"                              # OS error
         b += bytes((0, call_seq & 0xFF))          # statement#, call#
         b += b"\x00" + ub4(success_iters)       # padding, success iters
@@ -650,9 +660,14 @@ class Connection:
         cursor.last_values = prev
         return bytes(out), end - start, len(row_data), bvc_bytes
 
-    def rpa_execute(self, cursor: Cursor) -> bytes:
+    def rpa_execute(self, cursor: Cursor, dml_rowcounts: list[int] | None = None) -> bytes:
+        """RPA: al8o4 (query id, 0, cursor id, ...), al8txl, key/value pairs, registration
+        info, then the DML row counts (ub4 count + ub8 each) when the call asked for them."""
         vals = [self.rng.getrandbits(32), 0, cursor.cid, 0, 0, 0]
-        return b"\x08" + ub2(len(vals)) + b"".join(ub4(v) for v in vals) + b"\x00\x00\x00"
+        b = b"\x08" + ub2(len(vals)) + b"".join(ub4(v) for v in vals) + b"\x00\x00\x00"
+        if dml_rowcounts is not None:
+            b += ub4(len(dml_rowcounts)) + b"".join(ub8(n) for n in dml_rowcounts)
+        return b
 
     # --- sending responses ------------------------------------------------
     def send_response(self, payload: bytes, rec: dict | None, eor_allowed: bool = True,
@@ -1015,6 +1030,10 @@ class Connection:
         text = re.sub(r"/\*.*?\*/", " ", sql, flags=re.S).strip()
         if re.match(r"(?is)^\s*(begin|declare)\b", text):
             return "plsql", None
+        dml = re.match(r"(?is)^\s*(?:insert\s+into|update|delete\s+from)\s+([A-Za-z_][A-Za-z0-9_$#.]*)",
+                       text)
+        if dml and dml.group(1).upper().split(".")[-1] in self.srv.tables:
+            return "dml", self.srv.tables[dml.group(1).upper().split(".")[-1]]
         if not re.match(r"(?is)^\s*(select|with)\b", text):
             return "other", None
         mt = re.search(r"(?is)\bfrom\s+([A-Za-z_][A-Za-z0-9_$#.]*)", text)
@@ -1056,7 +1075,8 @@ class Connection:
         if suffix_rpa:
             body += self.rpa_execute(cursor)
         body += self.oer(cursor=cursor.cid, rowcount=cursor.pos, error=error, call_seq=seq,
-                         sql_type=3, success_iters=1 if rxh_flags & 0x20 else 0)
+                         sql_type=3, success_iters=1 if rxh_flags & 0x20 else 0,
+                         rowid=t.rowid(cursor.pos - 1) if cursor.pos else None)
         self.stats["rows_sent"] += sent
         resp = self.send_response(body, None)
         return resp, self._resp_meta(cursor, sent, error, msg, row_bytes, bvc_bytes)
@@ -1079,12 +1099,33 @@ class Connection:
                 resp = self.send_error_with_markers(body)
                 return resp, {"rows_sent": 0, "cursor": 0, "rowcount": 0, "ora_error": 6550,
                               "ora_message": ORA_MESSAGES[6550] + "\n"}
+            if kind == "dml":
+                # INSERT: one row, its rowid; UPDATE/DELETE: every row of the table (or the
+                # table's dml_rowcount, which may exceed 2^32: only the ub8 field carries it)
+                verb = m.get("sql", "").lstrip().split(None, 1)[0].upper()
+                if verb == "INSERT":
+                    count, rid = 1, table.rowid(table.nrows)
+                else:
+                    count, rid = table.dml_rowcount, None
+                # a DML opens a cursor too: the RPA carries its id in al8o4[2] (JDBC reads the
+                # vector; an empty one fails in T4C8Oall.readRPA), the OER repeats it
+                cid = self.s.next_cursor
+                self.s.next_cursor += 1
+                dml_cursor = Cursor(cid, m.get("sql", ""), None)
+                counts = [count] if m.get("dml_rowcounts") else None
+                body = self.rpa_execute(dml_cursor, counts) + self.oer(cursor=cid, call_seq=seq,
+                                                               rowcount=count, rowid=rid)
+                return self.send_response(body, rec), {"rows_sent": 0, "cursor": cid,
+                                                       "rowcount": count, "ora_error": 0,
+                                                       "rowid": table.rowid_text(rid) if rid else None}
             if kind == "other":
                 body = self.rpa_dml() + self.oer(call_seq=seq)
                 return self.send_response(body, rec), {"rows_sent": 0, "cursor": 0,
                                                        "rowcount": 0, "ora_error": 0}
             if table is None:
-                body = self.oer(error=942, call_seq=seq, sql_type=3)
+                mt = re.search(r"(?is)\bfrom\s+", m.get("sql", ""))
+                body = self.oer(error=942, call_seq=seq, sql_type=3,
+                                error_pos=mt.end() if mt else 0)
                 resp = self.send_error_with_markers(body)
                 return resp, {"rows_sent": 0, "cursor": 0, "rowcount": 0, "ora_error": 942,
                               "ora_message": ORA_MESSAGES[942] + "\n"}

@@ -18,6 +18,8 @@ column bytes), so the benchmark can stream a million rows cheaply.
 
 from __future__ import annotations
 
+import hashlib
+
 from dataclasses import dataclass
 
 from .ttc import dalc, oracle_number
@@ -43,7 +45,24 @@ class Column:
         return ORA_TYPE_NUMBER if self.type == "number" else ORA_TYPE_VARCHAR
 
 
+ROWS_PER_BLOCK = 60
+BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
+def _b64(value: int, size: int) -> str:
+    return "".join(BASE64[(value >> (6 * (size - 1 - k))) & 0x3F] for k in range(size))
+
+
 class Table:
+
+    def rowid(self, row: int) -> tuple:
+        """Rowid of row `row` (0-based): data object id, relative file, block, slot."""
+        return (self.object_id, self.rel_file, 128 + row // ROWS_PER_BLOCK, row % ROWS_PER_BLOCK)
+
+    @staticmethod
+    def rowid_text(rid: tuple) -> str:
+        """Oracle's extended rowid text (OOOOOOFFFBBBBBBRRR), as clients print it."""
+        return _b64(rid[0], 6) + _b64(rid[1], 3) + _b64(rid[2], 6) + _b64(rid[3], 3)
     def __init__(self, spec: dict):
         self.spec = spec
         self.name = spec["name"].upper()
@@ -54,6 +73,11 @@ class Table:
         self.error_code = int(spec.get("error_code", 1722))
         self.bvc = bool(spec.get("bvc", False))
         self.columns = self._columns(spec.get("columns", "standard"))
+        # where the rows live, for rowids: data object id and relative file from the name
+        h = int.from_bytes(hashlib.md5(self.name.encode()).digest()[:4], "big")
+        self.object_id = 70000 + h % 60000
+        self.rel_file = 1 + (h >> 16) % 40
+        self.dml_rowcount = int(spec.get("dml_rowcount", self.nrows))
         self._encoded: list[list[bytes]] | None = None
         self._payload_bytes: list[int] | None = None
 
@@ -124,3 +148,4 @@ class Table:
 
 
 DUAL = {"name": "DUAL", "rows": 1, "columns": [{"name": "DUMMY", "type": "varchar", "size": 1}]}
+

@@ -35,6 +35,31 @@ def verify(manifest: dict, pcap: Path | None = None) -> list[str]:
                if r.get("sql") in client_sql)
     if client["rows_received"] != sent:
         problems.append(f"client rows_received {client['rows_received']} != server rows_sent {sent}")
+    # 1b. DML: the row count (and the rowid, where the driver exposes it) the client read
+    #     from the server's OER equal what the server put there
+    reports = client.get("report")
+    reports = reports if isinstance(reports, list) else [reports or {}]
+    server_dml = {}
+    for c in conns:
+        for r in c["requests"]:
+            if r["response"].get("rowid") is not None or (r.get("sql") and r["response"].get("rowcount")
+                                                           and not r["response"].get("rows_sent")):
+                server_dml.setdefault(r["sql"], []).append(r["response"])
+    for rep in reports:
+        for sess in rep.get("sessions", []):
+            for stmt in sess.get("statements", []):
+                if not stmt.get("dml") or stmt.get("error"):
+                    continue
+                srv = server_dml.get(stmt["sql"], [])
+                if not srv:
+                    problems.append(f"DML {stmt['sql']!r}: no server response recorded")
+                    continue
+                if stmt.get("rowcount") != srv[0]["rowcount"]:
+                    problems.append(f"DML {stmt['sql']!r}: client rowcount {stmt.get('rowcount')} "
+                                    f"!= server {srv[0]['rowcount']}")
+                if "lastrowid" in stmt and stmt["lastrowid"] != srv[0].get("rowid"):
+                    problems.append(f"DML {stmt['sql']!r}: client lastrowid {stmt['lastrowid']} "
+                                    f"!= server {srv[0].get('rowid')}")
     for c in conns:
         st = c["stats"]
         sdu = c["negotiated_sdu"]

@@ -103,6 +103,16 @@ public class Client {
                 @SuppressWarnings("unchecked") Map<String, Object> step = (Map<String, Object>) so;
                 if (Boolean.TRUE.equals(step.get("commit"))) { conn.commit(); stmts.add("{\"action\":\"commit\"}"); continue; }
                 if (Boolean.TRUE.equals(step.get("ping"))) { ((oracle.jdbc.OracleConnection) conn).pingDatabase(); stmts.add("{\"action\":\"ping\"}"); continue; }
+                if (Boolean.TRUE.equals(step.get("dml"))) {
+                    String sql = (String) step.get("sql");
+                    String err = null, msg = null; long count = -1;
+                    try (Statement st = conn.createStatement()) { count = st.executeLargeUpdate(sql); }
+                    catch (SQLException e) { err = String.format("ORA-%05d", e.getErrorCode()); msg = e.getMessage(); }
+                    if (err != null) errors.add(q(err));
+                    stmts.add("{\"sql\":" + q(sql) + ",\"dml\":true,\"rows\":0,\"rowcount\":" + count + ",\"error\":" + q(err)
+                            + (msg != null ? ",\"error_message\":" + q(msg) : "") + "}");
+                    continue;
+                }
                 int repeat = num(step, "repeat", 1);
                 for (int r = 0; r < repeat; r++) {
                     String sql = (String) step.get("sql");

@@ -9,6 +9,7 @@ prints ONE JSON line with its settings and the rows it actually received.
 Plan keys: host, port, service, user, password, sdu, arraysize, prefetchrows,
 sessions (concurrent connections, default 1), steps: list of
   {"sql": "...", "arraysize": n, "prefetchrows": m, "repeat": k}
+  {"sql": "UPDATE ...", "dml": true} (reports rowcount and lastrowid)
   {"commit": true} | {"ping": true}
 """
 
@@ -35,6 +36,22 @@ def run_session(plan, idx, out):
             if step.get("ping"):
                 conn.ping()
                 res["statements"].append({"action": "ping"})
+                continue
+            if step.get("dml"):
+                # DML: the row count and rowid come from the server's final OER
+                cur = conn.cursor()
+                entry = {"sql": step["sql"], "dml": True, "rows": 0, "error": None}
+                try:
+                    cur.execute(step["sql"])
+                    entry["rowcount"] = cur.rowcount
+                    entry["lastrowid"] = cur.lastrowid
+                except oracledb.Error as exc:
+                    err = exc.args[0]
+                    entry["error"] = getattr(err, "full_code", str(err))
+                    entry["error_message"] = getattr(err, "message", str(err))
+                    res["errors"].append(entry["error"])
+                res["statements"].append(entry)
+                cur.close()
                 continue
             for _ in range(int(step.get("repeat", 1))):
                 cur = conn.cursor()
