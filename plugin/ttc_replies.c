@@ -886,7 +886,12 @@ decode_rpa(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, wmem_allocator_t *sco
             n = r->d->native ? ttc_rd_ub4(r) : ttc_rd_ub2(r);   /* registration */
             ttc_rd_skip(r, (gint)n);
         }
-        if (st->req && (st->req->exec_flags & 0x4000)) {
+        /* DML row counts: asked for by execute flag 0x4000 and the al8pidmlrc
+         * pointer, which the call carries from field version 7 on (thin;
+         * OCI native from 6, see decode_oall8).  JDBC sets the flag against
+         * an 11.2 server too and gets no counts there. */
+        if (st->req && (st->req->exec_flags & 0x4000) &&
+            r->d->fv >= (r->d->native ? TTC_FV_11_2 : TTC_FV_12_1)) {
             n = ttc_rd_ub4(r);        /* array DML row counts */
             if (n > MAX_LIST) { r->bad = TRUE; return; }
             for (i = 0; i < n && ttc_rd_ok(r); i++)

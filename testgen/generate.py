@@ -94,9 +94,10 @@ def main(argv=None) -> int:
         print(f"{name}: {msg}", flush=True)
         if not ok and not msg.startswith("SKIP"):
             failures += 1
-    if args.all:
+    if args.all or out == DEFAULT_OUT:
+        # the index lists every catalogue scenario with a manifest in the folder
         index = []
-        for name in names:
+        for name in scns:
             mp = out / f"{name}.json"
             if mp.exists():
                 m = json.loads(mp.read_text())

@@ -15,7 +15,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CAPS = ROOT / "test-captures"
 
-DRIVERS = {"python-oracledb": "python-oracledb thin", "node-oracledb": "node-oracledb thin", "go-ora": "go-ora"}
+DRIVERS = {"python-oracledb": "python-oracledb thin", "node-oracledb": "node-oracledb thin", "go-ora": "go-ora",
+           "jdbc-thin": "JDBC thin"}
 
 
 def test_generated_captures_fully_decoded_and_counted(tshark):

@@ -171,3 +171,37 @@ def test_execution_numbers(tshark, manifest):
                     problems.append((req["index"], req["function"], want, got[resp["last_frame"]]))
     assert problems == []
     assert checked or not any(r.get("sql") for c in manifest["connections"] for r in c["requests"])
+
+
+def dml_statements(manifest):
+    reports = manifest["client"].get("report")
+    for rep in reports if isinstance(reports, list) else [reports or {}]:
+        for sess in rep.get("sessions", []):
+            for st in sess.get("statements", []):
+                if st.get("dml") and not st.get("error"):
+                    yield st
+
+
+DML_MANIFESTS = [m for m in MANIFESTS if list(dml_statements(m.values[0]))]
+
+
+@pytest.mark.parametrize("manifest", DML_MANIFESTS)
+def test_dml_rowcount_and_rowid_as_the_client_read_them(tshark, manifest):
+    """Evidence: the real client's own reading of the server's OER (python-oracledb
+    cursor.rowcount / cursor.lastrowid, JDBC executeLargeUpdate), reported in the manifest.
+    The UPDATE's count is above 2^32 (only the ub8 field carries it; an 11.2 server has
+    only the ub4 one, and the client reads the count modulo 2^32)."""
+    fields = ["sqlnet.sql", "sqlnet.oer.rowcount", "sqlnet.oer.rowid"]
+    seen = {}
+    for sql, rowcount, rowid in tshark.fields(TEST_CAPTURES / manifest["capture"], fields,
+                                              display_filter="sqlnet.oer.rowcount && sqlnet.sql"):
+        seen.setdefault(sql, (rowcount, rowid))
+    checked = 0
+    for st in dml_statements(manifest):
+        assert st["sql"] in seen, (st["sql"], seen)
+        rowcount, rowid = seen[st["sql"]]
+        assert int(rowcount) == st["rowcount"], st
+        if "lastrowid" in st and st["lastrowid"] is not None:
+            assert rowid == st["lastrowid"], st
+        checked += 1
+    assert checked

@@ -141,6 +141,80 @@ def scenarios() -> list[dict]:
                              steps=[{"sql": "SELECT * FROM sqlnet_rows"},
                                     {"sql": "SELECT * FROM sqlnet_rows", "repeat": 2},
                                     {"commit": True}, {"ping": True}])})
+    out += jdbc_scenarios() + release_scenarios()
+    return out
+
+
+JDBC_FETCH_SIZES = [1, 10, 50, 100, 500]
+
+
+def jdbc_scenarios() -> list[dict]:
+    """JDBC thin (ojdbc11 and ojdbc8 23.26): fetch size sweep, defaultRowPrefetch, a mid-fetch
+    error, DML.  JDBC ties the execute's prefetch to the fetch size."""
+    sel = f"SELECT * FROM {ROWS_TABLE.lower()}"
+    return [
+        {"name": "jdbc_fetchsize_sweep", "client": "jdbc", "mtu": 1500,
+         "description": "JDBC thin (ojdbc11): one session, a 500-row table fetched with "
+                        "Statement.setFetchSize " + ", ".join(map(str, JDBC_FETCH_SIZES)),
+         "server": server(release="23ai", tables=[table(rows=500)]),
+         "plan": plan(steps=[{"sql": f"SELECT /* fetch size {n} */ * FROM {ROWS_TABLE.lower()}",
+                              "arraysize": n} for n in JDBC_FETCH_SIZES])},
+        {"name": "jdbc_default_prefetch", "client": "jdbc", "mtu": 1500,
+         "description": "JDBC thin: connection property oracle.jdbc.defaultRowPrefetch 25, no "
+                        "setFetchSize (the execute and every fetch ask 25 rows)",
+         "server": server(release="19", tables=[table(rows=300)]),
+         "plan": plan(default_row_prefetch=25, arraysize=25, prefetchrows=25,
+                      steps=[{"sql": sel}, {"commit": True}])},
+        {"name": "jdbc_error_midfetch", "client": "jdbc", "mtu": 1500,
+         "description": "JDBC thin, fetch size 100: ORA-01722 at row 250 (BREAK/RESET markers, "
+                        "OER with the error; JDBC then sends OCANA)",
+         "server": server(release="23ai", tables=[table(name="SQLNET_BAD", error_at_row=250,
+                                                        error_code=1722, rows=400)]),
+         "plan": plan(arraysize=100, steps=[{"sql": "SELECT * FROM sqlnet_bad"}])},
+        {"name": "jdbc_dml", "client": "jdbc", "mtu": 1500,
+         "description": "JDBC thin against 19: query, INSERT (rowid in the OER, DML row counts in "
+                        "the RPA), UPDATE of 5,000,000,123 rows (ub8 row count), ORA-00942 with its "
+                        "error position, commit",
+         "server": server(release="19", tables=[table(rows=150), table(name="SQLNET_HUGE", rows=5,
+                                                                        dml_rowcount=5_000_000_123)]),
+         "plan": plan(arraysize=50, steps=DML_STEPS)},
+        {"name": "jdbc8_basic", "client": "jdbc8", "mtu": 1500,
+         "description": "JDBC thin ojdbc8 (Java 8 API) against 21: fetch size 40",
+         "server": server(release="21", tables=[table(rows=200)]),
+         "plan": plan(arraysize=40, steps=[{"sql": sel}, {"ping": True}])},
+    ]
+
+
+DML_STEPS = [{"sql": f"SELECT * FROM {ROWS_TABLE.lower()}"},
+             {"sql": f"INSERT INTO {ROWS_TABLE.lower()} (id) VALUES (1)", "dml": True},
+             {"sql": "UPDATE sqlnet_huge SET id = id + 1", "dml": True},
+             {"sql": "SELECT * FROM sqlnet_missing"},
+             {"commit": True}]
+
+# which client speaks which release (python-oracledb and node-oracledb thin need 12.1+)
+RELEASE_CLIENTS = {"11.2": ["goora", "jdbc"], "12.1": ["python"], "19": ["python", "node", "goora", "jdbc"],
+                   "23ai": ["python", "node", "goora", "jdbc"]}
+
+
+def release_scenarios() -> list[dict]:
+    """Each client against each server release it supports: the execute returns its first
+    rows (prefetch = array size) then RPA + OER with the last row's rowid, fetches follow; DML
+    where the driver reports it (python, JDBC); an unknown table (ORA-00942, error position)."""
+    out = []
+    for rel, clients in RELEASE_CLIENTS.items():
+        for client in clients:
+            steps = [{"sql": f"SELECT /* {client} {rel} */ * FROM {ROWS_TABLE.lower()}"}]
+            if client in ("python", "jdbc"):
+                steps += DML_STEPS[1:3]
+            steps += [{"sql": "SELECT * FROM sqlnet_missing"}, {"commit": True}]
+            out.append({"name": f"release_{rel.replace('.', '')}_{client}", "client": client, "mtu": 1500,
+                        "description": f"{client} against a {rel} server (TNS, field version, verifier "
+                                       "as that release): execute returning rows, fetches, DML, ORA-00942",
+                        "server": server(release=rel, sdu_limit=8192,
+                                         tables=[table(rows=230),
+                                                 table(name="SQLNET_HUGE", rows=5,
+                                                       dml_rowcount=5_000_000_123)]),
+                        "plan": plan(sdu=8192, arraysize=50, prefetchrows=50, steps=steps)})
     return out
 
 

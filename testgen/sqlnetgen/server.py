@@ -1112,6 +1112,8 @@ class Connection:
                 cid = self.s.next_cursor
                 self.s.next_cursor += 1
                 dml_cursor = Cursor(cid, m.get("sql", ""), None)
+                if self.s.fv < 7:
+                    count &= 0xFFFFFFFF     # before 12.1 only the ub4 row count field exists
                 counts = [count] if m.get("dml_rowcounts") else None
                 body = self.rpa_execute(dml_cursor, counts) + self.oer(cursor=cid, call_seq=seq,
                                                                rowcount=count, rowid=rid)
