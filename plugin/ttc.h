@@ -253,6 +253,9 @@ typedef struct ttc_session {
     guint32 ncursors;
     ttc_req_kind_t pending_kind;       /* kind of the request being received */
     guint32 inferred_frame;            /* where the dialect was inferred (no handshake) */
+    guint32 infer_fits;                /* candidates (bit i) the first call fitted */
+    guint8 infer_chosen;               /* the candidate taken */
+    gboolean infer_verify;             /* the next server reply checks the choice */
     guint32 executions;                /* statement executions seen */
     guint32 nrequests;
     ttc_request_t *unbound;            /* last execute whose response named no cursor

@@ -236,71 +236,136 @@ set_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, const ttc_dialect_t
     ts->dir[0].state.dialect = ts->dir[1].state.dialect = ts->dialect_ptr;
 }
 
+static gint decode_range(tvbuff_t *tvb, gint off, gint end, ttc_state_t *st, proto_tree *tree,
+                         packet_info *pinfo, sqlnet_dir_t dir, ttc_session_t *ts,
+                         const sqlnet_session_t *sess, ttc_pdu_rec_t *rec, gboolean first_pass,
+                         stop_t *stop, gboolean one_message);
+
+/* Dialects a conversation without a handshake may speak, most specific
+ * first.  A client call alone does not always tell them apart (OCI's native
+ * OALL8 text is found by a search, so several field versions fit it): the
+ * server's first reply decides among those that fit the call. */
+static const struct { gboolean native; guint8 fv; guint8 ptr; } infer_cand[] = {
+    { FALSE, 24, 0 },   /* thin 23ai: token in every call header */
+    { FALSE, 12, 0 },   /* thin 12c-21c */
+    { TRUE,  22, 8 },   /* OCI 23 (64-bit) */
+    { TRUE,  5,  8 },   /* OCI 11g (64-bit) */
+    { TRUE,  3,  1 },   /* OCI 10g */
+    { TRUE,  6,  1 },   /* OCI 11.2, one-byte pointers (SQL*Plus 11.2 on 32-bit Linux) */
+};
+
+static void
+candidate_dialect(ttc_dialect_t *d, guint i)
+{
+    ttc_dialect_init_universal(d, infer_cand[i].fv);
+    d->native = infer_cand[i].native;
+    d->ub2_width = 2;
+    d->ub4_width = 4;
+    d->ptr_width = infer_cand[i].ptr;
+    d->big_chunk = infer_cand[i].fv >= TTC_FV_12_1;
+    d->fv_client = d->fv_server = infer_cand[i].fv;
+}
+
+/* Does the client's call decode exactly under candidate i? */
+static gboolean
+call_fits(const ttc_session_t *ts, tvbuff_t *payload, gint end, packet_info *pinfo, guint i)
+{
+    ttc_dialect_t d;
+    ttc_state_t st = ts->dir[SQLNET_TO_SERVER].state;
+    gboolean call = FALSE;
+    gint off = 0;
+    guint n;
+
+    candidate_dialect(&d, i);
+    st.dialect = &d;
+    for (n = 0; n < 64 && off < end; n++) {
+        ttc_rd_t r;
+        ttc_msg_result_t res;
+        memset(&res, 0, sizeof(res));
+        ttc_rd_init(&r, payload, off, end, &d);
+        r.strict = TRUE;
+        ttc_decode_client(&r, NULL, pinfo, &st, &res, pinfo->pool);
+        if (!ttc_rd_ok(&r))
+            return FALSE;
+        if (res.is_call && res.call.kind == TTC_REQ_FUNCTION &&
+            try_val_to_str(res.call.func, ttc_function_vals))
+            call = TRUE;
+        off = r.off;
+        if (res.stop)
+            break;
+    }
+    return call;
+}
+
 /* No handshake in the capture: choose the integer encoding and field
- * version under which the client's first call decodes exactly. */
+ * version under which the client's first call decodes exactly; remember the
+ * others that fit for the first reply to decide (verify_inferred_dialect). */
 static gboolean
 infer_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, tvbuff_t *payload, packet_info *pinfo)
 {
-    static const struct { gboolean native; guint8 fv; guint8 ptr; } cand[] = {
-        { FALSE, 24, 0 },   /* thin 23ai: token in every call header */
-        { FALSE, 12, 0 },   /* thin 12c-21c */
-        { TRUE,  22, 8 },   /* OCI 23 (64-bit) */
-        { TRUE,  5,  8 },   /* OCI 11g (64-bit) */
-        { TRUE,  3,  1 },   /* OCI 10g */
-    };
     /* A call the snaplen cut short is no evidence (a candidate that stops
      * early, as native auth calls do, would fit it): the next whole call
      * decides. */
     gint end = (gint)tvb_captured_length(payload);
     guint8 first;
-    guint i;
+    guint i, chosen = G_N_ELEMENTS(infer_cand);
 
     if (end < 3 || end < (gint)tvb_reported_length(payload))
         return FALSE;
     first = tvb_get_uint8(payload, 0);
     if (first != TTC_MSG_FUNCTION && first != TTC_MSG_PIGGYBACK)
         return FALSE;
-    for (i = 0; i < G_N_ELEMENTS(cand); i++) {
-        ttc_dialect_t d;
-        ttc_state_t st = ts->dir[SQLNET_TO_SERVER].state;
-        gboolean call = FALSE, fits = TRUE;
-        gint off = 0;
-        guint n;
-
-        ttc_dialect_init_universal(&d, cand[i].fv);
-        d.native = cand[i].native;
-        d.ub2_width = 2;
-        d.ub4_width = 4;
-        d.ptr_width = cand[i].ptr;
-        d.big_chunk = cand[i].fv >= TTC_FV_12_1;
-        st.dialect = &d;
-        for (n = 0; n < 64 && off < end; n++) {
-            ttc_rd_t r;
-            ttc_msg_result_t res;
-            memset(&res, 0, sizeof(res));
-            ttc_rd_init(&r, payload, off, end, &d);
-            r.strict = TRUE;
-            ttc_decode_client(&r, NULL, pinfo, &st, &res, pinfo->pool);
-            if (!ttc_rd_ok(&r)) {
-                fits = FALSE;
-                break;
-            }
-            if (res.is_call && res.call.kind == TTC_REQ_FUNCTION &&
-                try_val_to_str(res.call.func, ttc_function_vals))
-                call = TRUE;
-            off = r.off;
-            if (res.stop)
-                break;
-        }
-        if (fits && call) {
-            d.fv_client = d.fv_server = cand[i].fv;
-            d.known = d.inferred = TRUE;
-            set_dialect(ts, sess, &d);
-            ts->inferred_frame = pinfo->num;
-            return TRUE;
+    ts->infer_fits = 0;
+    for (i = 0; i < G_N_ELEMENTS(infer_cand); i++) {
+        if (call_fits(ts, payload, end, pinfo, i)) {
+            ts->infer_fits |= 1u << i;
+            if (chosen == G_N_ELEMENTS(infer_cand))
+                chosen = i;
         }
     }
-    return FALSE;
+    if (chosen == G_N_ELEMENTS(infer_cand))
+        return FALSE;
+    {
+        ttc_dialect_t d;
+        candidate_dialect(&d, chosen);
+        d.known = d.inferred = TRUE;
+        set_dialect(ts, sess, &d);
+    }
+    ts->infer_chosen = (guint8)chosen;
+    ts->inferred_frame = pinfo->num;
+    return TRUE;
+}
+
+/* The server's first reply after an inferred dialect: when it does not
+ * decode under the chosen candidate but does under another that also fit
+ * the call, take that one.  Trial decodes only (no tree, no side effects). */
+static void
+verify_inferred_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, tvbuff_t *payload, gint end,
+                        packet_info *pinfo)
+{
+    ttc_state_t trial = ts->dir[SQLNET_TO_CLIENT].state;
+    stop_t stop;
+    guint i;
+
+    trial.dialect = ts->dialect_ptr;
+    decode_range(payload, 0, end, &trial, NULL, pinfo, SQLNET_TO_CLIENT, ts, sess, NULL, FALSE, &stop, FALSE);
+    if (stop != STOP_BAD)
+        return;
+    for (i = 0; i < G_N_ELEMENTS(infer_cand); i++) {
+        ttc_dialect_t d;
+        if (i == ts->infer_chosen || !(ts->infer_fits & (1u << i)))
+            continue;
+        candidate_dialect(&d, i);
+        d.known = d.inferred = TRUE;
+        trial = ts->dir[SQLNET_TO_CLIENT].state;
+        trial.dialect = &d;
+        decode_range(payload, 0, end, &trial, NULL, pinfo, SQLNET_TO_CLIENT, ts, sess, NULL, FALSE, &stop, FALSE);
+        if (stop == STOP_END || stop == STOP_NEED_MORE) {
+            set_dialect(ts, sess, &d);
+            ts->infer_chosen = (guint8)i;
+            return;
+        }
+    }
 }
 
 /* The cursor map is capped (preference max_cursors): a cursor beyond the
@@ -906,8 +971,15 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
     tt = proto_item_add_subtree(ti, ett_ttc);
 
     if (first && dir == SQLNET_TO_SERVER && !ts->dialect.known && s->pending_len == 0 && !s->opaque) {
-        if (infer_dialect(ts, sess, payload, pinfo))
+        if (infer_dialect(ts, sess, payload, pinfo)) {
             rec->start.dialect = s->state.dialect = ts->dialect_ptr;
+            ts->infer_verify = TRUE;
+        }
+    }
+    if (first && dir == SQLNET_TO_CLIENT && ts->infer_verify && s->pending_len == 0 && !s->opaque) {
+        ts->infer_verify = FALSE;
+        verify_inferred_dialect(ts, sess, payload, end, pinfo);
+        rec->start.dialect = s->state.dialect = ts->dialect_ptr;
     }
     if (first) {
         if (s->opaque) {

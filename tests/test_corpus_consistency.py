@@ -109,3 +109,35 @@ def test_rows_per_execution_add_up_to_the_row_count(tshark, cap, request):
     if wrong and name in NOT_YET:
         pytest.xfail(NOT_YET[name])
     assert wrong == {}
+
+
+# Mid-session cuts (issue 12, family 4): the same checks on a capture that starts after
+# the logon, where the TTC encoding must be inferred from the first call.  Frame 55 of the
+# SQL*Plus 11.2 session is its first packet after the logon (the 80-second pause before the
+# user's first query: frame 54 ends at 0.019 s, frame 55 starts at 80.9 s).
+MID_CUTS = [("visblank/sqlplus11g_linux32_vs_11.2_full_session.pcapng", 55)]
+
+
+@pytest.mark.parametrize("name,cut", MID_CUTS, ids=[c[0] for c in MID_CUTS])
+def test_midsession_cut_consistency(tshark, public_dir, tmp_path, name, cut):
+    import subprocess
+    out = tmp_path / "cut.pcapng"
+    subprocess.run(["editcap", "-F", "pcapng", "-r", str(public_dir / name), str(out), f"{cut}-1000000"],
+                   check=True, capture_output=True)
+    out.chmod(0o644)
+    assert len(tshark.fields(out, ["frame.number"], display_filter="sqlnet.ttc.dialect_inferred")) == 1
+    assert tshark.fields(out, ["frame.number"], "sqlnet && (_ws.expert.group == 0x05000000 || _ws.malformed)") == []
+    proc = tshark.run(out, ["-q", "-z", "sqlnet,stmt"])
+    for b in re.split(r"\nStatement \d+: ", proc.stdout)[1:]:
+        if b.startswith("(calls outside"):
+            assert re.search(r"fetch calls\s+0\b", b), b[:400]
+    rows = tshark.fields(out, ["tcp.stream", "sqlnet.execution", "sqlnet.rows", "sqlnet.rowcount"],
+                         "sqlnet.rows && sqlnet.execution")
+    per = defaultdict(lambda: [0, None])
+    for stream, execution, n, rowcount in rows:
+        key = (stream, execution.split(",")[0])
+        per[key][0] += int(n.split(",")[0])
+        if rowcount:
+            per[key][1] = int(rowcount.split(",")[0])
+    checked = {k: v for k, v in per.items() if v[1] is not None and v[0] > 0}
+    assert checked and all(v[0] == v[1] for v in checked.values()), checked
