@@ -103,16 +103,38 @@ typedef enum {
     TTC_REQ_OTHER
 } ttc_req_kind_t;
 
+/* Bind directions (I/O vector, python-oracledb TNS_BIND_DIR_*). */
+#define TTC_BIND_DIR_OUTPUT       0x10
+#define TTC_BIND_DIR_INPUT        0x20
+#define TTC_BIND_DIR_INPUT_OUTPUT 0x30
+
+/* Bind metadata flags (oacflg). */
+#define TTC_BIND_FLAG_ARRAY       0x40
+
 typedef struct ttc_column {
     guint8  type;         /* Oracle type number */
     guint8  csfrm;
+    guint8  bind_flags;   /* binds: oacflg (TTC_BIND_FLAG_ARRAY) */
     guint32 buffer_size;
     const char *name;
 } ttc_column_t;
 
+/* What a row data message (RXD) carries, and so how its values are laid out
+ * (python-oracledb messages/base.pyx _process_row_data / _process_column_data
+ * with in_fetch true or false). */
+typedef enum {
+    TTC_ROWS_COLUMNS = 0,      /* query rows: the describe's columns */
+    TTC_ROWS_OUT_BINDS,        /* PL/SQL out binds after an I/O vector: each value then sb4 */
+    TTC_ROWS_RETURNING         /* DML RETURNING binds: per bind ub4 rows, then the values */
+} ttc_rows_kind_t;
+
+/* Oracle type numbers by name (describe columns, binds). */
+extern const value_string ttc_ora_type_vals[];
+
 typedef struct ttc_describe {
     guint32 ncols;
     ttc_column_t *cols;
+    guint8  kind;              /* ttc_rows_kind_t */
 } ttc_describe_t;
 
 struct ttc_response;
@@ -141,6 +163,8 @@ typedef struct ttc_request {
     guint32 exec_flags;        /* OALL8 al8i4[9] */
     gboolean is_query;         /* al8i4[7] or a fetch call */
     const char *sql;           /* SQL text sent with this call */
+    const ttc_describe_t *binds;   /* OALL8 bind metadata (python-oracledb _write_column_metadata) */
+    guint32 returning_binds;   /* DML RETURNING: the last n binds are return binds */
     const char *stmt_sql;      /* statement the call belongs to (cursor's SQL) */
     guint32 tns_packets, tns_bytes, segments;
     guint32 ttc_bytes;         /* DATA payload after the data flags */
@@ -196,6 +220,7 @@ typedef struct ttc_state {
     const guint8 *bitvec;             /* columns sent in the next row (NULL = all) */
     guint16 bitvec_len;
     guint16 rxh_columns;              /* columns per row from the row header (no describe) */
+    guint16 rxh_bv_bytes;             /* bit vector size from the row header (no describe) */
     ttc_request_t *req;
     ttc_response_t *resp;
 } ttc_state_t;
@@ -214,6 +239,10 @@ typedef struct ttc_msg_result {
     gboolean is_call;
     ttc_request_t call;        /* fields of the call, when is_call */
     gboolean stop;             /* call data (binds/defines) follows: not walked */
+    /* cursors a reply opens (REF cursor out binds and columns, implicit results) */
+#define TTC_MAX_NEW_CURSORS 8
+    guint32 ncursors;
+    struct { guint32 id; const ttc_describe_t *describe; } cursors[TTC_MAX_NEW_CURSORS];
     /* handshake facts */
     gboolean dialect_update;
     ttc_dialect_t dialect;
@@ -255,7 +284,8 @@ typedef struct ttc_session {
     guint32 inferred_frame;            /* where the dialect was inferred (no handshake) */
     guint32 infer_fits;                /* candidates (bit i) the first call fitted */
     guint8 infer_chosen;               /* the candidate taken */
-    gboolean infer_verify;             /* the next server reply checks the choice */
+    gboolean infer_verify;             /* calls and replies still check the choice */
+    guint32 infer_replies;             /* replies verified so far */
     guint32 executions;                /* statement executions seen */
     guint32 nrequests;
     ttc_request_t *unbound;            /* last execute whose response named no cursor

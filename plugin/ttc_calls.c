@@ -53,9 +53,17 @@ static int hf_e2e_module = -1;
 static int hf_client_features = -1;
 static int hf_e2e_action = -1;
 static int hf_e2e_client_id = -1;
+static int hf_bind = -1;
+static int hf_bind_type = -1;
+static int hf_bind_flags = -1;
+static int hf_bind_size = -1;
+static int hf_bind_elements = -1;
+static int hf_bind_csfrm = -1;
+static int hf_returning_binds = -1;
 
 static gint ett_call = -1;
 static gint ett_options = -1;
+static gint ett_bind = -1;
 
 static int * const option_bits[] = {
     &hf_opt_parse, &hf_opt_bind, &hf_opt_define, &hf_opt_execute, &hf_opt_fetch,
@@ -150,6 +158,158 @@ read_sql(ttc_rd_t *r, guint32 sql_len, gint *start, gint *len, wmem_allocator_t 
     return sql;
 }
 
+#define MAX_BINDS 4096
+
+/* Bind metadata of an execute (one entry per bind, before the values):
+ * python-oracledb messages/base.pyx _write_column_metadata, go-ora
+ * v2/parameter.go ParameterInfo.write, JDBC T4CTTIoac.marshal:
+ *   type u8, flags u8, precision u8, scale (u8; JDBC: ub2 for NUMBER,
+ *   TIMESTAMP*, INTERVAL DS - the same byte when 0 in the universal
+ *   encoding), buffer size ub4, max array elements ub4, continuation flags
+ *   (ub8; go-ora: ub4 before field version 10 - the same bytes universally),
+ *   type OID (ub4 length, then the bytes with a length when not 0),
+ *   type version ub2 (python: ub4 with an OID), charset ub2, charset form
+ *   u8, max characters ub4 (JDBC: from field version 2), and from field
+ *   version 8 (12.2: python, go-ora, JDBC) the collation id ub4.
+ * Decoded on a copy of the reader: a layout that does not fit (OCI's
+ * native encodings, which no open client writes) leaves the call as it was.
+ * Returns the binds (the reader then past them), or NULL. */
+static const ttc_describe_t *
+decode_bind_metadata(ttc_rd_t *from, proto_tree *tree, guint32 nbinds, wmem_allocator_t *scope)
+{
+    ttc_rd_t r = *from, shown;
+    ttc_describe_t *b;
+    guint32 i;
+
+    if (nbinds == 0 || nbinds > MAX_BINDS || r.d->native)
+        return NULL;
+    b = wmem_new0(scope, ttc_describe_t);
+    b->ncols = nbinds;
+    b->kind = TTC_ROWS_OUT_BINDS;
+    b->cols = wmem_alloc0_array(scope, ttc_column_t, nbinds);
+    for (i = 0; i < nbinds && ttc_rd_ok(&r); i++) {
+        ttc_column_t *c = &b->cols[i];
+        guint32 toid;
+        c->type = ttc_rd_u8(&r);
+        c->bind_flags = ttc_rd_u8(&r);
+        ttc_rd_u8(&r);                          /* precision */
+        ttc_rd_ub2(&r);                         /* scale */
+        c->buffer_size = ttc_rd_ub4(&r);
+        ttc_rd_ub4(&r);                         /* max array elements */
+        ttc_rd_ub8(&r);                         /* continuation flags */
+        toid = ttc_rd_ub4(&r);
+        if (toid > 0 && ttc_rd_ok(&r))
+            ttc_rd_dalc(&r, NULL);              /* type OID */
+        ttc_rd_ub4(&r);                         /* type version */
+        ttc_rd_ub2(&r);                         /* charset */
+        c->csfrm = ttc_rd_u8(&r);
+        ttc_rd_ub4(&r);                         /* max characters */
+        if (r.d->fv >= TTC_FV_12_2)
+            ttc_rd_ub4(&r);                     /* collation id */
+    }
+    /* What follows is a row of values (07) or, for returning-only binds,
+     * nothing more of this call; anything else means the layout is wrong. */
+    if (!ttc_rd_ok(&r) || (ttc_rd_left(&r) > 0 && tvb_get_uint8(r.tvb, r.off) != TTC_MSG_ROW_DATA &&
+                           tvb_get_uint8(r.tvb, r.off) != TTC_MSG_PIGGYBACK &&
+                           tvb_get_uint8(r.tvb, r.off) != TTC_MSG_FUNCTION))
+        return NULL;
+    if (tree) {
+        shown = *from;
+        for (i = 0; i < nbinds; i++) {
+            ttc_column_t *c = &b->cols[i];
+            gint s = shown.off, bs, e;
+            proto_item *bi;
+            proto_tree *bt;
+            guint32 elements;
+            ttc_rd_u8(&shown);
+            ttc_rd_u8(&shown);
+            ttc_rd_u8(&shown);
+            ttc_rd_ub2(&shown);
+            bs = shown.off;
+            ttc_rd_ub4(&shown);
+            e = shown.off;
+            elements = ttc_rd_ub4(&shown);
+            ttc_rd_ub8(&shown);
+            if (ttc_rd_ub4(&shown) > 0)
+                ttc_rd_dalc(&shown, NULL);
+            ttc_rd_ub4(&shown);
+            ttc_rd_ub2(&shown);
+            ttc_rd_u8(&shown);
+            ttc_rd_ub4(&shown);
+            if (shown.d->fv >= TTC_FV_12_2)
+                ttc_rd_ub4(&shown);
+            bi = proto_tree_add_item(tree, hf_bind, shown.tvb, s, shown.off - s, ENC_NA);
+            proto_item_append_text(bi, " %u: %s, %u bytes%s", i + 1,
+                                   val_to_str_const(c->type, ttc_ora_type_vals, "type"),
+                                   c->buffer_size, (c->bind_flags & TTC_BIND_FLAG_ARRAY) ? ", array" : "");
+            bt = proto_item_add_subtree(bi, ett_bind);
+            proto_tree_add_uint(bt, hf_bind_type, shown.tvb, s, 1, c->type);
+            proto_tree_add_uint(bt, hf_bind_flags, shown.tvb, s + 1, 1, c->bind_flags);
+            proto_tree_add_uint(bt, hf_bind_size, shown.tvb, bs, e - bs, c->buffer_size);
+            if (c->bind_flags & TTC_BIND_FLAG_ARRAY)
+                proto_tree_add_uint(bt, hf_bind_elements, shown.tvb, e, 1, elements);
+            proto_tree_add_uint(bt, hf_bind_csfrm, shown.tvb, s, shown.off - s, c->csfrm);
+        }
+    }
+    from->off = r.off;                  /* the metadata is part of the call */
+    return b;
+}
+
+/* DML RETURNING ... INTO: the binds after INTO are return binds, whose
+ * values come back as rows (python-oracledb statement.pyx: a DML statement
+ * with the keyword RETURNING then INTO; every placeholder after it is a
+ * return bind).  Quoted text and comments are skipped. */
+static guint32
+returning_bind_count(const char *sql)
+{
+    const char *p = sql;
+    gboolean dml = FALSE, returning = FALSE, into = FALSE, first = TRUE;
+    guint32 n = 0;
+
+    if (!sql)
+        return 0;
+    while (*p) {
+        if (*p == '\'' || *p == '"') {
+            char q = *p++;
+            while (*p && *p != q)
+                p++;
+            if (*p)
+                p++;
+        } else if (p[0] == '-' && p[1] == '-') {
+            while (*p && *p != '\n')
+                p++;
+        } else if (p[0] == '/' && p[1] == '*') {
+            const char *e = strstr(p + 2, "*/");
+            p = e ? e + 2 : p + strlen(p);
+        } else if (g_ascii_isalpha(*p)) {
+            const char *w = p;
+            size_t len;
+            while (g_ascii_isalnum(*p) || *p == '_' || *p == '$' || *p == '#')
+                p++;
+            len = (size_t)(p - w);
+            if (first) {
+                dml = (len == 6 && (g_ascii_strncasecmp(w, "INSERT", 6) == 0 ||
+                                    g_ascii_strncasecmp(w, "UPDATE", 6) == 0 ||
+                                    g_ascii_strncasecmp(w, "DELETE", 6) == 0)) ||
+                      (len == 5 && g_ascii_strncasecmp(w, "MERGE", 5) == 0);
+                if (!dml)
+                    return 0;
+                first = FALSE;
+            } else if (len == 9 && g_ascii_strncasecmp(w, "RETURNING", 9) == 0) {
+                returning = TRUE;
+            } else if (returning && len == 4 && g_ascii_strncasecmp(w, "INTO", 4) == 0) {
+                into = TRUE;
+            }
+        } else if (*p == ':' && into && (g_ascii_isalnum(p[1]) || p[1] == '_' || p[1] == '"')) {
+            n++;
+            p++;
+        } else {
+            p++;
+        }
+    }
+    return n;
+}
+
 static void
 decode_oall8(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_t *res,
              wmem_allocator_t *scope)
@@ -197,9 +357,11 @@ decode_oall8(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_
     /* DML returning row counts: go-ora (v2/command.go basicWrite) writes them
      * from TTC field version 7 (12.1) on, and it is the one open client that
      * talks to 11.2 servers (python and node write them always, from 12.1
-     * only); OCI 11.2 clients (native dialect) already send them at field
-     * version 6 (visblank 11.2 session). */
-    if (d->fv >= (d->native ? TTC_FV_11_2 : TTC_FV_12_1)) {
+     * only).  SQL*Plus 11.2 at field version 6 does not: its OALL8 header
+     * is 67 bytes, ending with the registration id (visblank 11.2 session
+     * frame 1184, whose long-form SQL text follows right after; reading
+     * these three fields there put the text 6 bytes off). */
+    if (d->fv >= TTC_FV_12_1) {
         ttc_rd_ptr(r);                 /* al8pidmlrc */
         ttc_rd_ub4(r);                 /* al8pidmlrcbl */
         ttc_rd_ptr(r);                 /* al8pidmlrcl */
@@ -253,7 +415,18 @@ decode_oall8(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_
         else
             call->fetch_rows = call->prefetch;
     }
-    /* Bind metadata and values (or defines) follow: shown as call data. */
+    /* Bind metadata then values (or define metadata) follow: the bind
+     * metadata is decoded (the server's out-bind values are laid out by it),
+     * the values are shown as call data. */
+    if (nbinds > 0 && ndefines == 0) {
+        call->binds = decode_bind_metadata(r, tree, nbinds, scope);
+        call->returning_binds = returning_bind_count(sql);
+        if (call->returning_binds > nbinds)
+            call->returning_binds = 0;
+        if (tree && call->returning_binds)
+            proto_item_set_generated(proto_tree_add_uint(tree, hf_returning_binds, r->tvb, r->off, 0,
+                                                         call->returning_binds));
+    }
     if (nbinds > 0 || ndefines > 0)
         res->stop = TRUE;
 }
@@ -623,7 +796,11 @@ decode_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res)
         ttc_rd_skip(r, 11);            /* client time zone */
         if (tz_version)
             ttc_rd_skip(r, 4);         /* time-zone file version */
-        ttc_rd_skip(r, 2);             /* national character set */
+        /* National character set: SQL*Plus 10.2 (wsSC frame 21) sends it;
+         * SQL*Plus 9.0 (field version 1, visblank 9i session frame 48) ends
+         * its DTY with the time zone. */
+        if (ccap_len > 7 && ccaps[7] >= TTC_FV_9_2)
+            ttc_rd_skip(r, 2);
         /* The server answers with its own time zone (and version). */
         d.dty_reply_prefix = 11 + (tz_version ? 4 : 0);
     } else {
@@ -849,6 +1026,17 @@ ttc_calls_register(int proto)
         { &hf_fetch_rows, { "Rows", "sqlnet.ofetch.rows", FT_UINT32, BASE_DEC, NULL, 0x0,
             "Rows asked for by OFETCH", HFILL } },
         { &hf_options, { "Options", "sqlnet.oall8.options", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_bind, { "Bind", "sqlnet.bind", FT_NONE, BASE_NONE, NULL, 0x0,
+            "Bind metadata of an execute", HFILL } },
+        { &hf_bind_type, { "Type", "sqlnet.bind.type", FT_UINT8, BASE_DEC, VALS(ttc_ora_type_vals), 0x0, NULL, HFILL } },
+        { &hf_bind_flags, { "Flags", "sqlnet.bind.flags", FT_UINT8, BASE_HEX, NULL, 0x0,
+            "0x01 indicators, 0x40 array (PL/SQL index-by table)", HFILL } },
+        { &hf_bind_size, { "Buffer size", "sqlnet.bind.buffer_size", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_bind_elements, { "Array elements", "sqlnet.bind.array_elements", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_bind_csfrm, { "Charset form", "sqlnet.bind.csfrm", FT_UINT8, BASE_DEC, NULL, 0x0,
+            "1 = database character set, 2 = national character set", HFILL } },
+        { &hf_returning_binds, { "Return binds", "sqlnet.oall8.returning_binds", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "DML RETURNING ... INTO: binds whose values come back as rows", HFILL } },
         { &hf_opt_parse, { "Parse", "sqlnet.oall8.options.parse", FT_BOOLEAN, 32, NULL, TTC_OPT_PARSE, NULL, HFILL } },
         { &hf_opt_bind, { "Bind", "sqlnet.oall8.options.bind", FT_BOOLEAN, 32, NULL, TTC_OPT_BIND, NULL, HFILL } },
         { &hf_opt_define, { "Define", "sqlnet.oall8.options.define", FT_BOOLEAN, 32, NULL, TTC_OPT_DEFINE, NULL, HFILL } },
@@ -880,7 +1068,7 @@ ttc_calls_register(int proto)
         { &hf_e2e_action, { "Action", "sqlnet.e2e.action", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
         { &hf_e2e_client_id, { "Client identifier", "sqlnet.e2e.client_id", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
     };
-    static gint *ett[] = { &ett_call, &ett_options };
+    static gint *ett[] = { &ett_call, &ett_options, &ett_bind };
 
     proto_register_field_array(proto, hf, array_length(hf));
     proto_register_subtree_array(ett, array_length(ett));

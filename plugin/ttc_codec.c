@@ -202,7 +202,12 @@ ttc_rd_ptr(ttc_rd_t *r)
 static guint32
 rd_chunk_len(ttc_rd_t *r)
 {
-    if (r->d->big_chunk)
+    /* Universal sessions that negotiated big chunks: a ub4 (python-oracledb
+     * read_bytes); OCI's native layout keeps one-byte chunk lengths (the
+     * 65-byte SQL text "fe 40 <64 bytes> 01 <1 byte> 00" of SQL*Plus 11.2,
+     * visblank 11.2 session frame 1184, whose compile caps ask for big
+     * chunks). */
+    if (r->d->big_chunk && !r->d->native)
         return ttc_rd_ub4(r);
     return ttc_rd_u8(r);
 }

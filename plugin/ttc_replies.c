@@ -68,11 +68,13 @@ static int hf_pro_banner = -1;
 static int hf_field_version = -1;
 static int hf_rpa_key = -1;
 static int hf_rpa_banner = -1;
+static int hf_iov_dir = -1;
+static int hf_out_binds = -1;
 
 static gint ett_msg = -1;
 static gint ett_column = -1;
 
-static const value_string ora_type_vals[] = {
+const value_string ttc_ora_type_vals[] = {
     { 1, "VARCHAR2" }, { 2, "NUMBER" }, { 3, "BINARY_INTEGER" }, { 8, "LONG" },
     { 11, "ROWID" }, { 12, "DATE" }, { 23, "RAW" }, { 24, "LONG RAW" }, { 96, "CHAR" },
     { 100, "BINARY_FLOAT" }, { 101, "BINARY_DOUBLE" }, { 102, "REF CURSOR" },
@@ -81,6 +83,11 @@ static const value_string ora_type_vals[] = {
     { 181, "TIMESTAMP WITH TIME ZONE" }, { 182, "INTERVAL YEAR TO MONTH" },
     { 183, "INTERVAL DAY TO SECOND" }, { 208, "UROWID" },
     { 231, "TIMESTAMP WITH LOCAL TIME ZONE" }, { 252, "BOOLEAN" },
+    { 0, NULL }
+};
+
+static const value_string bind_dir_vals[] = {
+    { TTC_BIND_DIR_OUTPUT, "out" }, { TTC_BIND_DIR_INPUT, "in" }, { TTC_BIND_DIR_INPUT_OUTPUT, "in out" },
     { 0, NULL }
 };
 
@@ -199,7 +206,7 @@ oer_fixed_rest(ttc_rd_t *r, proto_tree *tree, gboolean sb1u, guint32 err16, guin
     char rowid[19];
 
     *short_tail = FALSE;
-    if (sb1u && d->fv >= TTC_FV_10_1) {
+    if (sb1u) {
         ttc_rd_ub2(r);                          /* fatal, SB1 universal */
         ttc_rd_ub2(r);                          /* flags */
         ttc_rd_ub2(r);                          /* user cursor options */
@@ -322,7 +329,7 @@ decode_oer(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, ttc_state_t *st,
         guint64 rc2 = 0;
 
         ok_one = oer_fixed_rest(&one, NULL, sb1u, err16, cur_row, &error, &rowcount, &short_tail);
-        if (!d->native && d->fv >= TTC_FV_10_1 && !(ok_one && oer_tail_fits(&one, error)) &&
+        if (!d->native && !(ok_one && oer_tail_fits(&one, error)) &&
             oer_fixed_rest(&two, NULL, !sb1u, err16, cur_row, &e2, &rc2, &tail_two) &&
             oer_tail_fits(&two, e2))
             sb1u = !sb1u;
@@ -531,8 +538,37 @@ skip_object_image(ttc_rd_t *r)
         ttc_rd_dalc(r, NULL);
 }
 
+/* A cursor the reply opens: its describe and id (REF cursor values,
+ * implicit results), for the fetches that follow on it. */
 static void
-skip_column_value(ttc_rd_t *r, const ttc_column_t *col, wmem_allocator_t *scope)
+note_new_cursor(ttc_msg_result_t *res, guint32 id, const ttc_describe_t *desc)
+{
+    if (!res || !desc || id == 0 || res->ncursors >= TTC_MAX_NEW_CURSORS)
+        return;
+    res->cursors[res->ncursors].id = id;
+    res->cursors[res->ncursors].describe = desc;
+    res->ncursors++;
+}
+
+/* A REF cursor value (column or out bind): a length byte, the cursor's
+ * describe as in a describe message (max row size first, no leading
+ * bytes), its cursor id ub2.  python-oracledb _process_column_data
+ * ORA_TYPE_NUM_CURSOR, go-ora v2/ref_cursor.go load(). */
+static void
+skip_cursor_value(ttc_rd_t *r, ttc_msg_result_t *res, wmem_allocator_t *scope)
+{
+    const ttc_describe_t *nested;
+    guint32 id;
+
+    ttc_rd_u8(r);
+    nested = decode_describe_body(r, NULL, scope);
+    id = ttc_rd_ub2(r);
+    if (ttc_rd_ok(r))
+        note_new_cursor(res, id, nested);
+}
+
+static void
+skip_column_value(ttc_rd_t *r, const ttc_column_t *col, ttc_msg_result_t *res, wmem_allocator_t *scope)
 {
     guint8 n;
 
@@ -564,10 +600,7 @@ skip_column_value(ttc_rd_t *r, const ttc_column_t *col, wmem_allocator_t *scope)
         }
         break;
     case ORA_CURSOR:
-        ttc_rd_u8(r);
-        ttc_rd_dalc(r, NULL);         /* leading opaque of the nested describe */
-        decode_describe_body(r, NULL, scope);
-        ttc_rd_ub2(r);
+        skip_cursor_value(r, res, scope);
         break;
     case ORA_OBJECT:
         skip_object_image(r);
@@ -582,6 +615,77 @@ skip_column_value(ttc_rd_t *r, const ttc_column_t *col, wmem_allocator_t *scope)
     }
 }
 
+/* One out-bind value (python-oracledb _process_column_data with in_fetch
+ * false): no NULL-by-describe rule, a ROWID as text, LONG without its
+ * fetch trailer, and after every value its actual length sb4. */
+static void
+skip_out_value(ttc_rd_t *r, const ttc_column_t *col, ttc_msg_result_t *res, wmem_allocator_t *scope)
+{
+    switch (col->type) {
+    case ORA_ROWID:
+    case ORA_UROWID:
+        ttc_rd_dalc(r, NULL);
+        break;
+    case ORA_CLOB:
+    case ORA_BLOB:
+    case ORA_BFILE:
+        skip_lob(r, col->type);
+        break;
+    case ORA_CURSOR:
+        skip_cursor_value(r, res, scope);
+        break;
+    case ORA_OBJECT:
+        skip_object_image(r);
+        break;
+    case ORA_JSON:
+    case ORA_VECTOR: {
+        ttc_column_t c = *col;
+        c.buffer_size = 1;
+        skip_column_value(r, &c, res, scope);
+        break;
+    }
+    default:
+        ttc_rd_dalc(r, NULL);
+        break;
+    }
+    ttc_rd_sb4(r);                    /* actual length (truncation check) */
+}
+
+/* Out-bind values: PL/SQL out binds after an I/O vector (one value per
+ * bind, an array bind's count first), DML RETURNING binds (a row count per
+ * bind, then that many values).  python-oracledb _process_row_data. */
+static void
+decode_bind_row(ttc_rd_t *r, proto_tree *tree, const ttc_describe_t *desc, ttc_msg_result_t *res,
+                wmem_allocator_t *scope)
+{
+    guint32 i, j, values = 0;
+    gint s = r->off;
+
+    for (i = 0; i < desc->ncols && ttc_rd_ok(r); i++) {
+        const ttc_column_t *col = &desc->cols[i];
+        if (desc->kind == TTC_ROWS_RETURNING || (col->bind_flags & TTC_BIND_FLAG_ARRAY)) {
+            guint32 n = ttc_rd_ub4(r);
+            if (n > MAX_LIST) {
+                r->bad = TRUE;
+                return;
+            }
+            for (j = 0; j < n && ttc_rd_ok(r); j++)
+                skip_out_value(r, col, res, scope);
+            values += n;
+        } else {
+            skip_out_value(r, col, res, scope);
+            values++;
+        }
+    }
+    if (!ttc_rd_ok(r))
+        return;
+    if (tree) {
+        proto_item *pi = proto_tree_add_item(tree, hf_out_binds, r->tvb, SPAN(r, s), ENC_NA);
+        proto_item_append_text(pi, ": %u values of %u %s", values, desc->ncols,
+                               desc->kind == TTC_ROWS_RETURNING ? "return binds" : "out binds");
+    }
+}
+
 static void
 decode_row(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res,
            wmem_allocator_t *scope)
@@ -589,27 +693,37 @@ decode_row(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res
     /* The describe is not in the capture (it came before it started): walk
      * the row as the row header's column count of plain values.  One shared
      * column, not an array per row: a hostile row header asks for 65535. */
-    static const ttc_column_t plain = { ORA_VARCHAR, 0, 1, NULL };
+    static const ttc_column_t plain = { ORA_VARCHAR, 0, 0, 1, NULL };
     const ttc_describe_t *desc = st->describe;
-    guint32 i, ncols, sent = 0;
+    guint32 i, ncols, walk, sent = 0;
     gint s = r->off;
 
-    if (!desc && st->rxh_columns == 0) {
+    if (desc && desc->kind != TTC_ROWS_COLUMNS) {
+        decode_bind_row(r, tree, desc, res, scope);
+        return;                       /* out binds are not rows of a result set */
+    }
+    if (!desc && st->rxh_columns == 0 && !st->bitvec) {
         r->bad = TRUE;                /* rows without a describe: cannot walk them */
         return;
     }
     ncols = desc ? desc->ncols : st->rxh_columns;
-    for (i = 0; i < ncols && ttc_rd_ok(r); i++) {
+    walk = ncols;
+    /* Without a describe, a bit vector bounds the columns better than the
+     * row header's count: the bits past the last column are zero, so
+     * walking every bit the vector has skips them. */
+    if (!desc && st->bitvec && (guint32)st->bitvec_len * 8 > walk)
+        walk = (guint32)st->bitvec_len * 8;
+    for (i = 0; i < walk && ttc_rd_ok(r); i++) {
         if (st->bitvec && (i / 8) < st->bitvec_len && !(st->bitvec[i / 8] & (1 << (i % 8))))
             continue;                 /* same value as the previous row */
-        skip_column_value(r, desc ? &desc->cols[i] : &plain, scope);
+        skip_column_value(r, desc ? &desc->cols[i] : &plain, res, scope);
         sent++;
     }
     if (!ttc_rd_ok(r))
         return;
     if (tree) {
         proto_item *pi = proto_tree_add_item(tree, hf_row, r->tvb, SPAN(r, s), ENC_NA);
-        proto_item_append_text(pi, ": %u of %u columns", sent, ncols);
+        proto_item_append_text(pi, ": %u of %u columns", sent, MAX(ncols, sent));
     }
     st->bitvec = NULL;
     st->bitvec_len = 0;
@@ -661,8 +775,6 @@ decode_row_header(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, wmem_allocator
     }
     s = r->off; add_uint(tree, hf_rxh_flags, r, s, ttc_rd_u8(r));
     s = r->off; nreq = ttc_rd_ub2(r); add_uint(tree, hf_rxh_nreq, r, s, nreq);
-    if (ttc_rd_ok(r) && nreq <= MAX_COLUMNS)
-        st->rxh_columns = (guint16)nreq;
     /* Iteration counts are 2-byte in OCI's native layout before 11.1. */
     if (r->d->native && r->d->fv < TTC_FV_10_2) {
         s = r->off; add_uint(tree, hf_rxh_iter, r, s, ttc_rd_ub2(r));
@@ -673,6 +785,17 @@ decode_row_header(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, wmem_allocator
     }
     ttc_rd_ub2(r);                    /* buffer length */
     n = ttc_rd_ub4(r);                /* bit vector */
+    if (ttc_rd_ok(r) && nreq <= MAX_COLUMNS) {
+        /* Columns per row for a capture without the describe.  Without a
+         * bit vector every column is sent and nreq counts them; with one,
+         * nreq counts the columns sent (fewer), the bit vector has one bit
+         * per column: keep the most seen while it fits the vector. */
+        guint32 cols = nreq;
+        if (n > 0 && n <= 512 && st->rxh_columns > nreq && st->rxh_columns <= n * 8)
+            cols = st->rxh_columns;
+        st->rxh_columns = (guint16)cols;
+        st->rxh_bv_bytes = (guint16)(n <= 512 ? n : 0);
+    }
     if (n > 0 && ttc_rd_ok(r)) {
         ttc_rd_u8(r);
         set_bitvec(r, st, n, scope);
@@ -687,11 +810,16 @@ decode_bit_vector(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, wmem_allocator
     guint32 sent = ttc_rd_ub2(r);
 
     add_uint(tree, hf_bvc_sent, r, s, sent);
-    if (!st->describe) {
+    /* One bit per column of the describe; without it (a capture that starts
+     * after the describe), per column of the row header. */
+    if (st->describe)
+        set_bitvec(r, st, (st->describe->ncols + 7) / 8, scope);
+    else if (st->rxh_bv_bytes > 0)
+        set_bitvec(r, st, st->rxh_bv_bytes, scope);
+    else if (st->rxh_columns > 0)
+        set_bitvec(r, st, (st->rxh_columns + 7) / 8, scope);
+    else
         r->bad = TRUE;
-        return;
-    }
-    set_bitvec(r, st, (st->describe->ncols + 7) / 8, scope);
 }
 
 /* ---- return parameters (RPA), by the call they answer ------------------- */
@@ -1051,6 +1179,42 @@ decode_data_types_reply(ttc_rd_t *r, ttc_msg_result_t *res)
     res->terminal = TRUE;
 }
 
+/* ---- I/O vector: bind directions of a PL/SQL execute ------------------- */
+
+/* One direction byte per bind (python-oracledb _process_io_vector); the
+ * binds that are not input only make the values of the row that follows.
+ * Without the call's bind metadata (not in the capture, or not decoded) that
+ * row cannot be walked and is reported as not decoded. */
+static void
+decode_io_vector_dirs(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, guint32 nbinds, wmem_allocator_t *scope)
+{
+    const ttc_describe_t *binds = st->req ? st->req->binds : NULL;
+    ttc_describe_t *out = NULL;
+    guint32 i;
+
+    if (!ttc_rd_have(r, (gint)nbinds))
+        return;
+    if (binds && binds->ncols == nbinds) {
+        out = wmem_new0(scope, ttc_describe_t);
+        out->kind = TTC_ROWS_OUT_BINDS;
+        out->cols = wmem_alloc0_array(scope, ttc_column_t, nbinds ? nbinds : 1);
+    }
+    for (i = 0; i < nbinds; i++) {
+        gint s = r->off;
+        guint8 dir = ttc_rd_u8(r);
+        if (tree)
+            proto_tree_add_uint_format(tree, hf_iov_dir, r->tvb, s, 1, dir, "Bind %u: %s", i + 1,
+                                       val_to_str_const(dir, bind_dir_vals, "unknown direction"));
+        if (out && dir != TTC_BIND_DIR_INPUT)
+            out->cols[out->ncols++] = binds->cols[i];
+    }
+    st->describe = out;
+    st->bitvec = NULL;
+    st->bitvec_len = 0;
+    st->rxh_columns = 0;
+    st->rxh_bv_bytes = 0;
+}
+
 /* ---- dispatcher --------------------------------------------------------- */
 
 void
@@ -1180,7 +1344,23 @@ ttc_decode_server(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
         ttc_rd_skip(r, (gint)n);
         nbinds = niters * 256 + nreq;
         if (nbinds > MAX_LIST) { r->bad = TRUE; break; }
-        ttc_rd_skip(r, (gint)nbinds);
+        decode_io_vector_dirs(r, mt, st, nbinds, scope);
+        break;
+    }
+    case TTC_MSG_IMPLICIT_RESULTSET: {
+        /* python-oracledb _process_implicit_result: per result, opaque
+         * bytes (u8 length), a describe, the cursor id ub2. */
+        guint32 n = ttc_rd_ub4(r), i;
+        if (n > MAX_COLUMNS) { r->bad = TRUE; break; }
+        for (i = 0; i < n && ttc_rd_ok(r); i++) {
+            const ttc_describe_t *d;
+            guint32 id;
+            ttc_rd_skip(r, ttc_rd_u8(r));
+            d = decode_describe_body(r, mt, scope);
+            id = ttc_rd_ub2(r);
+            if (ttc_rd_ok(r))
+                note_new_cursor(res, id, d);
+        }
         break;
     }
     default:
@@ -1195,6 +1375,10 @@ void
 ttc_replies_register(int proto)
 {
     static hf_register_info hf[] = {
+        { &hf_iov_dir, { "Bind direction", "sqlnet.iov.direction", FT_UINT8, BASE_HEX, VALS(bind_dir_vals), 0x0,
+            "I/O vector: direction of each bind of a PL/SQL execute", HFILL } },
+        { &hf_out_binds, { "Out-bind values", "sqlnet.out_binds", FT_NONE, BASE_NONE, NULL, 0x0,
+            "Values of PL/SQL out binds or DML RETURNING binds", HFILL } },
         { &hf_oer_call_status, { "Call status", "sqlnet.oer.call_status", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },
         { &hf_oer_e2e_seq, { "End-to-end sequence", "sqlnet.oer.e2e_seq", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
         { &hf_oer_cur_row, { "Current row number", "sqlnet.oer.cur_row", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
@@ -1220,7 +1404,7 @@ ttc_replies_register(int proto)
         { &hf_bvc_sent, { "Columns sent in next row", "sqlnet.bvc.columns_sent", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
         { &hf_dcb_columns, { "Columns", "sqlnet.describe.columns", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
         { &hf_dcb_column, { "Column", "sqlnet.describe.column", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
-        { &hf_dcb_column_type, { "Type", "sqlnet.describe.column.type", FT_UINT8, BASE_DEC, VALS(ora_type_vals), 0x0, NULL, HFILL } },
+        { &hf_dcb_column_type, { "Type", "sqlnet.describe.column.type", FT_UINT8, BASE_DEC, VALS(ttc_ora_type_vals), 0x0, NULL, HFILL } },
         { &hf_dcb_column_size, { "Buffer size", "sqlnet.describe.column.size", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
         { &hf_sta_call_status, { "Call status", "sqlnet.status.call_status", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },
         { &hf_wrn_error, { "Warning", "sqlnet.warning", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },

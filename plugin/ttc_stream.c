@@ -336,20 +336,67 @@ infer_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, tvbuff_t *payload
     return TRUE;
 }
 
-/* The server's first reply after an inferred dialect: when it does not
- * decode under the chosen candidate but does under another that also fit
- * the call, take that one.  Trial decodes only (no tree, no side effects). */
+/* Every whole call while the choice is not settled is more evidence: keep
+ * the candidates that fit it too (when any does), and move off the chosen
+ * one when it no longer fits.  A short call (OFETCH) fits most candidates;
+ * an OALL8 tells field versions and pointer widths apart. */
+static void
+narrow_inferred_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, tvbuff_t *payload, packet_info *pinfo)
+{
+    gint end = (gint)tvb_captured_length(payload);
+    guint32 fits = 0;
+    guint i;
+
+    if (end < 3 || end < (gint)tvb_reported_length(payload))
+        return;
+    if (tvb_get_uint8(payload, 0) != TTC_MSG_FUNCTION && tvb_get_uint8(payload, 0) != TTC_MSG_PIGGYBACK)
+        return;
+    for (i = 0; i < G_N_ELEMENTS(infer_cand); i++)
+        if ((ts->infer_fits & (1u << i)) && call_fits(ts, payload, end, pinfo, i))
+            fits |= 1u << i;
+    if (fits == 0 || fits == ts->infer_fits)
+        return;
+    ts->infer_fits = fits;
+    if ((fits & (fits - 1)) == 0)
+        ts->infer_verify = FALSE;     /* one candidate left */
+    if (!(fits & (1u << ts->infer_chosen))) {
+        ttc_dialect_t d;
+        for (i = 0; !(fits & (1u << i)); i++)
+            ;
+        candidate_dialect(&d, i);
+        d.known = d.inferred = TRUE;
+        set_dialect(ts, sess, &d);
+        ts->infer_chosen = (guint8)i;
+    }
+}
+
+/* Server replies after an inferred dialect: a reply that does not decode
+ * under the chosen candidate moves the choice to the first other candidate
+ * still in the running that decodes it; a reply with a describe in it
+ * (describes and rows are where field versions and pointer widths differ)
+ * drops every candidate that fails it.  Verification ends when one
+ * candidate is left (or after many replies that could not tell the rest
+ * apart).  Trial decodes only: no tree, no side effects. */
 static void
 verify_inferred_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, tvbuff_t *payload, gint end,
                         packet_info *pinfo)
 {
-    ttc_state_t trial = ts->dir[SQLNET_TO_CLIENT].state;
+    const ttc_state_t *now = &ts->dir[SQLNET_TO_CLIENT].state;
+    ttc_state_t trial = *now;
     stop_t stop;
     guint i;
+    guint32 keep = 0;
+    gboolean chosen_ok, describes;
 
+    if (++ts->infer_replies > 4096) {
+        ts->infer_verify = FALSE;
+        return;
+    }
     trial.dialect = ts->dialect_ptr;
     decode_range(payload, 0, end, &trial, NULL, pinfo, SQLNET_TO_CLIENT, ts, sess, NULL, FALSE, &stop, FALSE);
-    if (stop != STOP_BAD)
+    chosen_ok = stop != STOP_BAD;
+    describes = stop == STOP_END && trial.describe != now->describe;
+    if (chosen_ok && !describes)
         return;
     for (i = 0; i < G_N_ELEMENTS(infer_cand); i++) {
         ttc_dialect_t d;
@@ -357,15 +404,28 @@ verify_inferred_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, tvbuff_
             continue;
         candidate_dialect(&d, i);
         d.known = d.inferred = TRUE;
-        trial = ts->dir[SQLNET_TO_CLIENT].state;
+        trial = *now;
         trial.dialect = &d;
         decode_range(payload, 0, end, &trial, NULL, pinfo, SQLNET_TO_CLIENT, ts, sess, NULL, FALSE, &stop, FALSE);
-        if (stop == STOP_END || stop == STOP_NEED_MORE) {
-            set_dialect(ts, sess, &d);
-            ts->infer_chosen = (guint8)i;
-            return;
-        }
+        if (stop == STOP_END || stop == STOP_NEED_MORE)
+            keep |= 1u << i;
     }
+    if (chosen_ok)
+        keep |= 1u << ts->infer_chosen;
+    if (keep == 0)
+        return;                       /* nothing decodes it: no evidence either way */
+    ts->infer_fits = keep;
+    if (!chosen_ok) {
+        ttc_dialect_t d;
+        for (i = 0; !(keep & (1u << i)); i++)
+            ;
+        candidate_dialect(&d, i);
+        d.known = d.inferred = TRUE;
+        set_dialect(ts, sess, &d);
+        ts->infer_chosen = (guint8)i;
+    }
+    if ((keep & (keep - 1)) == 0)
+        ts->infer_verify = FALSE;     /* one candidate left */
 }
 
 /* The cursor map is capped (preference max_cursors): a cursor beyond the
@@ -447,6 +507,7 @@ describe_keep(const ttc_describe_t *d)
     guint32 i;
 
     k->ncols = d->ncols;
+    k->kind = d->kind;
     k->cols = (ttc_column_t *)wmem_memdup(wmem_file_scope(), d->cols,
                                           sizeof(ttc_column_t) * MAX(d->ncols, 1u));
     for (i = 0; i < d->ncols; i++)
@@ -533,6 +594,16 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
         ttc_cursor_t *c = cursor_get(ts, resp->req->cursor, FALSE, NULL);
         if (c && c->describe && !(resp->req->func == TTC_FN_OALL8 && resp->req->sql))
             ts->dir[SQLNET_TO_CLIENT].state.describe = c->describe;
+    }
+    /* DML RETURNING: the rows that come back are the return binds' values
+     * (python-oracledb ExecuteMessage.preprocess: out vars = return binds). */
+    if (resp->req && resp->req->binds && resp->req->returning_binds) {
+        const ttc_describe_t *b = resp->req->binds;
+        ttc_describe_t *rb = wmem_new0(wmem_file_scope(), ttc_describe_t);
+        rb->kind = TTC_ROWS_RETURNING;
+        rb->ncols = resp->req->returning_binds;
+        rb->cols = b->cols + (b->ncols - rb->ncols);
+        ts->dir[SQLNET_TO_CLIENT].state.describe = rb;
     }
     return resp;
 }
@@ -661,6 +732,9 @@ apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
         req->is_query = c->is_query;
         if (c->sql)
             req->sql = wmem_strdup(wmem_file_scope(), c->sql);
+        if (c->binds)
+            req->binds = describe_keep(c->binds);
+        req->returning_binds = c->returning_binds;
         req->stmt_sql = req->sql;
         if (req->has_cursor && req->cursor && ts->unbound && !ttc_req_executes(req) &&
             !cursor_get(ts, req->cursor, FALSE, NULL)) {
@@ -720,6 +794,18 @@ apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
         resp->bvc_bytes += (guint32)msg_len;
     if (st->describe)
         resp->describe = st->describe;
+    /* Cursors the reply opened (REF cursors, implicit results): their
+     * fetches walk rows with the describe that came with them and count
+     * as an execution of the statement that opened them. */
+    for (guint32 i = 0; i < res->ncursors; i++) {
+        ttc_cursor_t *c = cursor_get(ts, res->cursors[i].id, TRUE, rec);
+        if (c) {
+            c->describe = describe_keep(res->cursors[i].describe);
+            c->sql = req ? (req->stmt_sql ? req->stmt_sql : req->sql) : NULL;
+            c->execution = ++ts->executions;
+            c->rowcount = 0;
+        }
+    }
     if (res->has_oer) {
         resp->has_oer = TRUE;
         resp->cursor = res->oer_cursor;
@@ -976,8 +1062,12 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
             ts->infer_verify = TRUE;
         }
     }
+    if (first && dir == SQLNET_TO_SERVER && ts->dialect.inferred && ts->infer_verify &&
+        s->pending_len == 0 && !s->opaque && ts->inferred_frame != pinfo->num) {
+        narrow_inferred_dialect(ts, sess, payload, pinfo);
+        rec->start.dialect = s->state.dialect = ts->dialect_ptr;
+    }
     if (first && dir == SQLNET_TO_CLIENT && ts->infer_verify && s->pending_len == 0 && !s->opaque) {
-        ts->infer_verify = FALSE;
         verify_inferred_dialect(ts, sess, payload, end, pinfo);
         rec->start.dialect = s->state.dialect = ts->dialect_ptr;
     }

@@ -418,7 +418,7 @@ class Connection:
                 m["complete"] = False
         elif func in (0x76, 0x73):
             self.parse_auth(r, m)
-        elif func == 0x69:                  # close cursors: 01 <ub4 n> n x ub4
+        elif func in (0x69, 0x78):          # close cursors / JDBC OCANA: 01 <ub4 n> n x ub4
             r.u8()
             n = r.ub4()
             m["cursors"] = [r.ub4() for _ in range(n)]
