@@ -788,7 +788,8 @@ apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
     req = resp->req;
     if (res->row)
         resp->rows++;
-    if ((res->type == TTC_MSG_ROW_DATA || res->type == TTC_MSG_BIT_VECTOR) && msg_len > 0)
+    /* Row data of a result set (out-bind values are not rows). */
+    if ((res->row || res->type == TTC_MSG_BIT_VECTOR) && msg_len > 0)
         resp->row_bytes += (guint32)msg_len;
     if (res->type == TTC_MSG_BIT_VECTOR && msg_len > 0)
         resp->bvc_bytes += (guint32)msg_len;
@@ -802,7 +803,7 @@ apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
         if (c) {
             c->describe = describe_keep(res->cursors[i].describe);
             c->sql = req ? (req->stmt_sql ? req->stmt_sql : req->sql) : NULL;
-            c->execution = ++ts->executions;
+            c->execution = req ? req->execution : 0;
             c->rowcount = 0;
         }
     }

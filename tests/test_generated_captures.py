@@ -205,3 +205,52 @@ def test_dml_rowcount_and_rowid_as_the_client_read_them(tshark, manifest):
             assert rowid == st["lastrowid"], st
         checked += 1
     assert checked
+
+
+def plsql_statements(manifest):
+    rep = manifest["client"]["report"]
+    for r in rep if isinstance(rep, list) else [rep]:
+        for s in r.get("sessions", []):
+            for st in s.get("statements", []):
+                if "plsql" in st and not st.get("error"):
+                    yield st
+
+
+PLSQL_MANIFESTS = [m for m in MANIFESTS if list(plsql_statements(m.values[0]))]
+
+
+@pytest.mark.parametrize("manifest", PLSQL_MANIFESTS)
+def test_plsql_out_binds_and_ref_cursor(tshark, manifest):
+    """Evidence: python-oracledb read the out values and fetched the REF CURSOR's rows
+    from the scripted server's I/O vector, out-bind row and nested describe (the values it
+    reports are the server's; the rows it fetched are its own count).  The dissector must
+    decode the out-bind row with the call's bind metadata (one direction per bind of the
+    client's plan), learn the REF CURSOR from it, and file the cursor's rows under the
+    PL/SQL statement."""
+    cap = TEST_CAPTURES / manifest["capture"]
+    assert tshark.fields(cap, ["frame.number"], "sqlnet && (_ws.expert.group == 0x05000000 || _ws.malformed)") == []
+    for st in plsql_statements(manifest):
+        step = next(s for s in manifest["client"]["steps"] if s.get("plsql_out") == st["plsql"])
+        dirs = tshark.fields(cap, ["sqlnet.iov.direction"], "sqlnet.iov.direction")
+        assert [d.split(",") for d in (x[0] for x in dirs)] == [["0x10"] * len(step["types"])]
+        assert len(tshark.fields(cap, ["frame.number"], "sqlnet.out_binds && sqlnet.iov.direction")) == 1
+        binds = tshark.fields(cap, ["sqlnet.bind.type"], f'sqlnet.sql == "{st["plsql"]}" && sqlnet.bind')
+        want_types = {"number": "2", "varchar": "1", "cursor": "102"}
+        assert binds[0][0].split(",") == [want_types[t] for t in step["types"]]
+        rows = sum(int(r[0]) for r in tshark.fields(cap, ["sqlnet.rows"],
+                                                     f'sqlnet.rows && sqlnet.sql == "{st["plsql"]}"'))
+        assert rows == sum(o["cursor_rows"] for o in st["out"] if isinstance(o, dict))
+
+
+@pytest.mark.parametrize("manifest", PLSQL_MANIFESTS)
+def test_dml_returning_row(tshark, manifest):
+    """Evidence: python-oracledb read the returned id from the row the server sent before
+    the RPA; the return bind count comes from the SQL text (one placeholder after INTO)."""
+    cap = TEST_CAPTURES / manifest["capture"]
+    for st in dml_statements(manifest):
+        if "returned" not in st:
+            continue
+        got = tshark.fields(cap, ["sqlnet.oall8.returning_binds"], f'sqlnet.sql == "{st["sql"]}" && sqlnet.func == 94')
+        assert got == [["1"]]
+        assert tshark.fields(cap, ["frame.number"], f'sqlnet.out_binds && sqlnet.sql == "{st["sql"]}"')
+        assert st["returned"] == [121]      # the INSERT's bound id, as the plan gave it

@@ -141,7 +141,7 @@ def scenarios() -> list[dict]:
                              steps=[{"sql": "SELECT * FROM sqlnet_rows"},
                                     {"sql": "SELECT * FROM sqlnet_rows", "repeat": 2},
                                     {"commit": True}, {"ping": True}])})
-    out += jdbc_scenarios() + release_scenarios()
+    out += jdbc_scenarios() + release_scenarios() + shape_scenarios()
     return out
 
 
@@ -215,6 +215,34 @@ def release_scenarios() -> list[dict]:
                                                  table(name="SQLNET_HUGE", rows=5,
                                                        dml_rowcount=5_000_000_123)]),
                         "plan": plan(sdu=8192, arraysize=50, prefetchrows=50, steps=steps)})
+    return out
+
+
+PLSQL_OUT = "BEGIN sqlnet_out(:1, :2, :3); END;"
+
+# which client can run which response shape (steps in its driver)
+SHAPE_CLIENTS = {"plsql": ["python"]}
+
+
+def shape_scenarios() -> list[dict]:
+    """Response shapes beyond queries, each at 19 and 23ai: PL/SQL with OUT binds (an I/O
+    vector, a row of out values, a REF CURSOR out bind fetched to its end) and an INSERT
+    with RETURNING ... INTO (a row of return values before the RPA)."""
+    out = []
+    for rel in ("19", "23ai"):
+        for client in SHAPE_CLIENTS["plsql"]:
+            out.append({"name": f"plsql_{rel}_{client}", "client": client, "mtu": 1500,
+                        "description": f"{client} against {rel}: PL/SQL block with NUMBER, VARCHAR2 and "
+                                       "REF CURSOR out binds (I/O vector, out-bind row, the cursor's "
+                                       "describe; its rows fetched at array size 40), INSERT ... "
+                                       "RETURNING id INTO :2",
+                        "server": server(release=rel, sdu_limit=8192, tables=[table(rows=120)]),
+                        "plan": plan(sdu=8192, arraysize=40, prefetchrows=2, steps=[
+                            {"plsql_out": PLSQL_OUT, "types": ["number", "varchar", "cursor"],
+                             "arraysize": 40},
+                            {"sql": f"INSERT INTO {ROWS_TABLE.lower()} (id) VALUES (:1) RETURNING id INTO :2",
+                             "returning": True, "params": [121]},
+                            {"commit": True}])})
     return out
 
 

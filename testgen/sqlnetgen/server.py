@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from . import releases, tns
 from .tables import DUAL, CHARSET_AL32UTF8, Table
 from .ttc import (NeedMore, Reader, bytes_with_length, dalc, enc_sint, keyword_value,
-                  oracle_date, str_with_length, ub1, ub2, ub4, ub8)
+                  oracle_date, oracle_number, str_with_length, ub1, ub2, ub4, ub8)
 
 # --- message types / function codes (doc section 3) ------------------------
 MSG_PROTOCOL, MSG_DATA_TYPES, MSG_FUNCTION, MSG_ERROR = 1, 2, 3, 4
@@ -98,6 +98,16 @@ def _server_compile_caps(fv: int, o7l_mr: bool = True) -> bytes:
 
 
 _SERVER_RUNTIME_CAPS = bytes.fromhex("02010001180077")  # [6] & 0x04: 32K strings; no 0x10
+
+
+def returning_bind_count(sql: str) -> int:
+    """Placeholders after RETURNING ... INTO of a DML statement (python-oracledb
+    statement.pyx marks them return binds)."""
+    text = re.sub(r"'[^']*'|/\*.*?\*/|--[^\n]*", " ", sql or "", flags=re.S)
+    if not re.match(r"(?is)^\s*(insert|update|delete|merge)\b", text):
+        return 0
+    mt = re.search(r"(?is)\breturning\b.*?\binto\b(.*)$", text)
+    return len(re.findall(r":[A-Za-z0-9_\"]", mt.group(1))) if mt else 0
 
 
 def rxh(flags: int, ncols_sent: int, requested: int, vector: bytes = b"") -> bytes:
@@ -526,8 +536,53 @@ class Connection:
         m["sql"] = sql
         al8i4 = [r.ub4() for _ in range(al8i4_len)]
         m["al8i4"] = al8i4
-        if m["num_binds"] or m["num_defines"]:
-            m["complete"] = False       # bind/define metadata follows: not parsed
+        if m["num_binds"] and not m["num_defines"]:
+            try:
+                self.parse_binds(r, m)
+            except (NeedMore, IndexError, ValueError):
+                m["complete"] = False
+        elif m["num_binds"] or m["num_defines"]:
+            m["complete"] = False       # define metadata follows: not parsed
+
+    def parse_binds(self, r: Reader, m: dict):
+        """Bind metadata then one row of values, as python-oracledb writes them
+        (messages/base.pyx _write_column_metadata, _write_bind_params_row): per bind
+        type, flags, precision, scale, buffer size ub4, max elements ub4, cont flags ub8,
+        type OID (ub4 length + bytes), version, charset ub2, form u8, max chars ub4 and
+        from field version 8 the collation id ub4.  Return binds (after RETURNING ...
+        INTO) have no value in the row."""
+        binds = []
+        for _ in range(m["num_binds"]):
+            b = {"type": r.u8(), "flags": r.u8()}
+            r.u8()
+            r.ub2()                             # scale (JDBC: ub2 for some types)
+            b["size"] = r.ub4()
+            b["max_elements"] = r.ub4()
+            r.ub8()
+            if r.ub4():
+                r.dalc()                        # type OID
+            r.ub4()                             # type version
+            r.ub2()
+            b["csfrm"] = r.u8()
+            r.ub4()
+            if self.s.fv >= 8:
+                r.ub4()
+            binds.append(b)
+        nret = returning_bind_count(m.get("sql", ""))
+        for b in binds[len(binds) - nret:] if nret else []:
+            b["returning"] = True
+        if r.remaining() and r.data[r.pos] == MSG_ROW_DATA:
+            r.u8()
+            for b in binds:
+                if b.get("returning"):
+                    continue
+                if b["flags"] & 0x40:           # PL/SQL array: count, then the elements
+                    b["value"] = [r.dalc() for _ in range(r.ub4())]
+                elif b["type"] == 109:          # object: not emulated
+                    raise ValueError("object bind")
+                else:
+                    b["value"] = r.dalc()
+        m["binds"] = binds
 
     # --- response building -------------------------------------------------
     def next_seq(self) -> int:
@@ -576,12 +631,19 @@ class Connection:
         return bytes((v & 0xFF,))
 
     def dcb(self, table: Table, cursor: Cursor, prefetch: int) -> bytes:
-        fv = self.s.fv
         b = bytearray(b"\x10")
         now = time.gmtime()
         ident = hashlib.md5(f"{cursor.sql}|{cursor.cid}".encode()).digest()
         b += dalc(ident + oracle_date(now.tm_year, now.tm_mon, now.tm_mday,
                                       now.tm_hour, now.tm_min, now.tm_sec))
+        return bytes(b) + self.describe_body(table, prefetch)
+
+    def describe_body(self, table: Table, prefetch: int) -> bytes:
+        """Max row size, columns, their metadata and the describe's trailer: the body of a
+        describe message and of a REF cursor value (python-oracledb _process_describe_info)."""
+        fv = self.s.fv
+        now = time.gmtime()
+        b = bytearray()
         b += ub4(table.max_row_size()) + ub4(len(table.columns))
         b += b"\x5c"
         for pos, col in enumerate(table.columns, 1):
@@ -1092,8 +1154,11 @@ class Connection:
         if cid == 0:
             self.stats["parse_count"] += 1
             kind, table = self.lookup_table(m.get("sql", ""))
+            if kind == "plsql" and m.get("binds") is not None and \
+                    re.search(r"(?i)\bsqlnet_out\s*\(", m.get("sql", "")):
+                return self.plsql_out(m, rec)
             if kind == "plsql":
-                # PL/SQL with OUT binds (go-ora's NLS query) is not emulated:
+                # other PL/SQL (go-ora's NLS query) is not emulated:
                 # answer like a failing block (markers + ORA-06550); drivers tolerate it
                 body = self.oer(error=6550, call_seq=seq)
                 resp = self.send_error_with_markers(body)
@@ -1115,11 +1180,23 @@ class Connection:
                 if self.s.fv < 7:
                     count &= 0xFFFFFFFF     # before 12.1 only the ub4 row count field exists
                 counts = [count] if m.get("dml_rowcounts") else None
-                body = self.rpa_execute(dml_cursor, counts) + self.oer(cursor=cid, call_seq=seq,
-                                                               rowcount=count, rowid=rid)
-                return self.send_response(body, rec), {"rows_sent": 0, "cursor": cid,
-                                                       "rowcount": count, "ora_error": 0,
-                                                       "rowid": table.rowid_text(rid) if rid else None}
+                returned = None
+                body = b""
+                ret = [b for b in m.get("binds") or [] if b.get("returning")]
+                if ret and verb == "INSERT":
+                    # DML RETURNING ... INTO: a row data message with, per return bind,
+                    # the number of rows (1 for an INSERT ... VALUES) then each value and
+                    # its sb4 actual length (python-oracledb _process_row_data, returning)
+                    returned = [self.out_value(b, k, table)[1] for k, b in enumerate(ret)]
+                    body += b"\x07" + b"".join(ub4(1) + self.out_value(b, k, table)[0] + ub4(0)
+                                                for k, b in enumerate(ret))
+                body += self.rpa_execute(dml_cursor, counts) + self.oer(cursor=cid, call_seq=seq,
+                                                                rowcount=count, rowid=rid)
+                meta = {"rows_sent": 0, "cursor": cid, "rowcount": count, "ora_error": 0,
+                        "rowid": table.rowid_text(rid) if rid else None}
+                if returned is not None:
+                    meta["returned"] = returned
+                return self.send_response(body, rec), meta
             if kind == "other":
                 body = self.rpa_dml() + self.oer(call_seq=seq)
                 return self.send_response(body, rec), {"rows_sent": 0, "cursor": 0,
@@ -1159,6 +1236,56 @@ class Connection:
             return self._fetch_into(cursor, n, n, 0x22, seq, suffix_rpa=True)
         self.stats["fetch_calls"] += 1
         return self._fetch_into(cursor, n, n, 0x02, seq)
+
+    def out_value(self, bind: dict, k: int, table: Table | None = None) -> tuple[bytes, object]:
+        """(encoded value, value as a client reports it) of out bind k by its type: NUMBER
+        1000 * (k + 1) + 7 (an INSERT's return bind: the new row's id), strings
+        "sqlnet out <k+1>", anything else NULL."""
+        t = bind["type"]
+        if t in (2, 3):
+            v = table.nrows + 1 if (table is not None and bind.get("returning")) else 1000 * (k + 1) + 7
+            return dalc(oracle_number(v)), v
+        if t in (1, 96):
+            v = f"sqlnet out {k + 1}"
+            return dalc(v.encode()), v
+        return b"\x00", None
+
+    def plsql_out(self, m: dict, rec: dict):
+        """BEGIN sqlnet_out(:1, ...); END;  every bind is OUT: an I/O vector with their
+        directions, one row data message with their values (each then its sb4 actual
+        length; a REF CURSOR as a length byte, the describe of a query on the configured
+        table and the new cursor's id ub2), then RPA and OER (python-oracledb
+        _process_io_vector / _process_row_data / _process_column_data with in_fetch off)."""
+        seq = m["seq"]
+        binds = m["binds"]
+        cid = self.s.next_cursor
+        self.s.next_cursor += 1
+        iov = (b"\x0b\x05" + ub2(len(binds) % 256) + ub4(len(binds) // 256) + ub4(1) + ub2(0) +
+               ub2(0) + ub2(0) + bytes([0x10] * len(binds)))
+        values = bytearray(b"\x07")
+        reported = []
+        opened = []
+        for k, b in enumerate(binds):
+            if b["type"] == 102:
+                tname = (self.cfg.get("refcursor_table") or
+                         next(t for t in self.srv.tables if t != "DUAL")).upper()
+                table = self.srv.tables[tname]
+                cur = Cursor(self.s.next_cursor, f"REF CURSOR {k + 1} of {m.get('sql', '')}", table)
+                self.s.next_cursor += 1
+                self.s.cursors[cur.cid] = cur
+                values += b"\x01" + self.describe_body(table, 0) + ub2(cur.cid)
+                reported.append({"cursor": cur.cid, "table": tname, "rows": table.nrows})
+                opened.append(cur.cid)
+            else:
+                enc, v = self.out_value(b, k)
+                values += enc
+                reported.append(v)
+            values += ub4(0)                    # actual length: not truncated
+        body = iov + bytes(values) + self.rpa_dml() + self.oer(cursor=cid, call_seq=seq, rowcount=1)
+        rec["out_binds"] = reported
+        return self.send_response(body, rec), {"rows_sent": 0, "cursor": cid, "rowcount": 1,
+                                               "ora_error": 0, "out_binds": reported,
+                                               "opened_cursors": opened}
 
     def do_fetch(self, m: dict, rec: dict):
         self.stats["fetch_calls"] += 1

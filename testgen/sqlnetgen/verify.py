@@ -60,6 +60,36 @@ def verify(manifest: dict, pcap: Path | None = None) -> list[str]:
                 if "lastrowid" in stmt and stmt["lastrowid"] != srv[0].get("rowid"):
                     problems.append(f"DML {stmt['sql']!r}: client lastrowid {stmt['lastrowid']} "
                                     f"!= server {srv[0].get('rowid')}")
+                if "returned" in stmt and stmt["returned"] != srv[0].get("returned"):
+                    problems.append(f"DML {stmt['sql']!r}: client returned {stmt['returned']} "
+                                    f"!= server {srv[0].get('returned')}")
+    # 1c. PL/SQL out binds: the values the client read equal what the server sent; the
+    #     rows it fetched from a REF CURSOR out bind equal the rows the server sent on it
+    server_plsql = {}
+    ref_rows = {}
+    for c in conns:
+        for r in c["requests"]:
+            if "out_binds" in r["response"]:
+                server_plsql.setdefault(r["sql"], []).append(r["response"]["out_binds"])
+            if r.get("sql", "") and r["sql"].startswith("REF CURSOR"):
+                ref_rows[r["cursor"]] = ref_rows.get(r["cursor"], 0) + r["response"]["rows_sent"]
+    for rep in reports:
+        for sess in rep.get("sessions", []):
+            for stmt in sess.get("statements", []):
+                if "plsql" not in stmt or stmt.get("error"):
+                    continue
+                srv = server_plsql.get(stmt["plsql"], [])
+                if not srv:
+                    problems.append(f"PL/SQL {stmt['plsql']!r}: no server response recorded")
+                    continue
+                for k, (got, want) in enumerate(zip(stmt["out"], srv[0])):
+                    if isinstance(want, dict):
+                        if got.get("cursor_rows") != want["rows"] or \
+                                ref_rows.get(want["cursor"], 0) != want["rows"]:
+                            problems.append(f"PL/SQL out bind {k + 1}: client fetched {got}, server "
+                                            f"table {want['rows']} rows, sent {ref_rows.get(want['cursor'])}")
+                    elif got != want:
+                        problems.append(f"PL/SQL out bind {k + 1}: client {got!r} != server {want!r}")
     for c in conns:
         st = c["stats"]
         sdu = c["negotiated_sdu"]

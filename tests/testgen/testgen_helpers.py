@@ -159,6 +159,16 @@ def check_rows_requested(m: dict):
             elif f == "OEXFEN":
                 assert r["rows_requested"] == prefetch
                 seen.add(f)
-    assert "OALL8" in seen or "OEXFEN" in seen
+    # REF CURSOR out binds: the client fetches them at the step's array size
+    ref_sizes = {st["plsql"]: st_plan.get("arraysize") for st_plan in m["client"].get("steps", [])
+                 if st_plan.get("plsql_out") for st in [{"plsql": st_plan["plsql_out"]}]}
+    for c in m["connections"]:
+        for r in c["requests"]:
+            sql = r.get("sql") or ""
+            if sql.startswith("REF CURSOR") and r["rows_requested"] is not None:
+                parent = sql.split(" of ", 1)[1]
+                assert r["rows_requested"] == ref_sizes[parent], r
+                seen.add("REF CURSOR")
+    assert "OALL8" in seen or "OEXFEN" in seen or (not settings and (not ref_sizes or "REF CURSOR" in seen))
 
 

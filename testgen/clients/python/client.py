@@ -10,6 +10,10 @@ Plan keys: host, port, service, user, password, sdu, arraysize, prefetchrows,
 sessions (concurrent connections, default 1), steps: list of
   {"sql": "...", "arraysize": n, "prefetchrows": m, "repeat": k}
   {"sql": "UPDATE ...", "dml": true} (reports rowcount and lastrowid)
+  {"sql": "INSERT ... RETURNING id INTO :2", "returning": true, "params": [5]}
+      (reports rowcount and the returned values)
+  {"plsql_out": "begin sqlnet_out(:1, :2, :3); end;", "types": ["number", "varchar", "cursor"]}
+      (reports the out values; a REF CURSOR is fetched to its end at the step's arraysize)
   {"commit": true} | {"ping": true}
 """
 
@@ -36,6 +40,54 @@ def run_session(plan, idx, out):
             if step.get("ping"):
                 conn.ping()
                 res["statements"].append({"action": "ping"})
+                continue
+            if step.get("plsql_out"):
+                cur = conn.cursor()
+                entry = {"plsql": step["plsql_out"], "out": [], "error": None}
+                kinds = step.get("types", [])
+                binds = []
+                for t in kinds:
+                    if t == "number":
+                        binds.append(cur.var(int))
+                    elif t == "varchar":
+                        binds.append(cur.var(str, 100))
+                    else:
+                        binds.append(conn.cursor())
+                try:
+                    cur.execute(step["plsql_out"], binds)
+                    for t, b in zip(kinds, binds):
+                        if t == "cursor":
+                            b.arraysize = int(step.get("arraysize", plan.get("arraysize", 100)))
+                            n = 0
+                            while True:
+                                rows = b.fetchmany(b.arraysize)
+                                if not rows:
+                                    break
+                                n += len(rows)
+                            entry["out"].append({"cursor_rows": n})
+                        else:
+                            entry["out"].append(b.getvalue())
+                except oracledb.Error as exc:
+                    err = exc.args[0]
+                    entry["error"] = getattr(err, "full_code", str(err))
+                    res["errors"].append(entry["error"])
+                res["statements"].append(entry)
+                cur.close()
+                continue
+            if step.get("returning"):
+                cur = conn.cursor()
+                ret_var = cur.var(int)
+                entry = {"sql": step["sql"], "dml": True, "rows": 0, "error": None}
+                try:
+                    cur.execute(step["sql"], list(step.get("params", [])) + [ret_var])
+                    entry["rowcount"] = cur.rowcount
+                    entry["returned"] = ret_var.getvalue()
+                except oracledb.Error as exc:
+                    err = exc.args[0]
+                    entry["error"] = getattr(err, "full_code", str(err))
+                    res["errors"].append(entry["error"])
+                res["statements"].append(entry)
+                cur.close()
                 continue
             if step.get("dml"):
                 # DML: the row count and rowid come from the server's final OER
@@ -99,7 +151,8 @@ def main():
         try:
             run_session(plan, i, out)
         except Exception as exc:  # report, do not hide
-            errors.append(f"session {i}: {exc!r}")
+            import traceback
+            errors.append(f"session {i}: {exc!r} " + traceback.format_exc(limit=-3).replace("\n", " | "))
 
     threads = [threading.Thread(target=target, args=(i,)) for i in range(nsess)]
     for t in threads:
