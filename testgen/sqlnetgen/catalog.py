@@ -221,7 +221,7 @@ def release_scenarios() -> list[dict]:
 PLSQL_OUT = "BEGIN sqlnet_out(:1, :2, :3); END;"
 
 # which client can run which response shape (steps in its driver)
-SHAPE_CLIENTS = {"plsql": ["python"]}
+SHAPE_CLIENTS = {"plsql": ["python", "jdbc"]}
 
 
 def shape_scenarios() -> list[dict]:

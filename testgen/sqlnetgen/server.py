@@ -582,6 +582,10 @@ class Connection:
                     raise ValueError("object bind")
                 else:
                     b["value"] = r.dalc()
+            # JDBC also writes the return binds, as NULLs (python-oracledb skips them)
+            for b in binds:
+                if b.get("returning") and r.remaining() and r.data[r.pos] == 0:
+                    r.u8()
         m["binds"] = binds
 
     # --- response building -------------------------------------------------
@@ -1281,7 +1285,10 @@ class Connection:
                 values += enc
                 reported.append(v)
             values += ub4(0)                    # actual length: not truncated
-        body = iov + bytes(values) + self.rpa_dml() + self.oer(cursor=cid, call_seq=seq, rowcount=1)
+        # the RPA carries the block's cursor id in al8o4 as for any execute (JDBC
+        # T4C8Oall.readRPA reads it)
+        body = iov + bytes(values) + self.rpa_execute(Cursor(cid, m.get("sql", ""), None)) + \
+            self.oer(cursor=cid, call_seq=seq, rowcount=1)
         rec["out_binds"] = reported
         return self.send_response(body, rec), {"rows_sent": 0, "cursor": cid, "rowcount": 1,
                                                "ora_error": 0, "out_binds": reported,

@@ -103,6 +103,54 @@ public class Client {
                 @SuppressWarnings("unchecked") Map<String, Object> step = (Map<String, Object>) so;
                 if (Boolean.TRUE.equals(step.get("commit"))) { conn.commit(); stmts.add("{\"action\":\"commit\"}"); continue; }
                 if (Boolean.TRUE.equals(step.get("ping"))) { ((oracle.jdbc.OracleConnection) conn).pingDatabase(); stmts.add("{\"action\":\"ping\"}"); continue; }
+                if (step.containsKey("plsql_out")) {
+                    // CallableStatement with OUT parameters: NUMBER, VARCHAR2, REF CURSOR (read to its end)
+                    String sql = (String) step.get("plsql_out");
+                    @SuppressWarnings("unchecked") List<Object> types = (List<Object>) step.get("types");
+                    List<String> outs = new ArrayList<>();
+                    String err = null;
+                    try (CallableStatement cs = conn.prepareCall(sql)) {
+                        for (int k = 0; k < types.size(); k++) {
+                            String t = (String) types.get(k);
+                            cs.registerOutParameter(k + 1, t.equals("number") ? Types.NUMERIC
+                                    : t.equals("varchar") ? Types.VARCHAR : oracle.jdbc.OracleTypes.CURSOR);
+                        }
+                        cs.execute();
+                        for (int k = 0; k < types.size(); k++) {
+                            String t = (String) types.get(k);
+                            if (t.equals("number")) outs.add(String.valueOf(cs.getLong(k + 1)));
+                            else if (t.equals("varchar")) outs.add(q(cs.getString(k + 1)));
+                            else {
+                                long n = 0;
+                                try (ResultSet rs = (ResultSet) cs.getObject(k + 1)) {
+                                    rs.setFetchSize(num(step, "arraysize", num(plan, "arraysize", 10)));
+                                    while (rs.next()) n++;
+                                }
+                                outs.add("{\"cursor_rows\":" + n + "}");
+                            }
+                        }
+                    } catch (SQLException e) { err = String.format("ORA-%05d", e.getErrorCode()); }
+                    if (err != null) errors.add(q(err));
+                    stmts.add("{\"plsql\":" + q(sql) + ",\"out\":[" + String.join(",", outs) + "],\"error\":" + q(err) + "}");
+                    continue;
+                }
+                if (Boolean.TRUE.equals(step.get("returning"))) {
+                    // INSERT ... RETURNING id INTO ?: the returned value through OraclePreparedStatement
+                    String sql = (String) step.get("sql");
+                    @SuppressWarnings("unchecked") List<Object> params = (List<Object>) step.getOrDefault("params", new ArrayList<>());
+                    String err = null; long count = -1; List<String> ret = new ArrayList<>();
+                    try (PreparedStatement ps = conn.prepareStatement(sql)) {
+                        oracle.jdbc.OraclePreparedStatement ops = ps.unwrap(oracle.jdbc.OraclePreparedStatement.class);
+                        for (int k = 0; k < params.size(); k++) ps.setLong(k + 1, ((Number) params.get(k)).longValue());
+                        ops.registerReturnParameter(params.size() + 1, Types.NUMERIC);
+                        count = ps.executeUpdate();
+                        try (ResultSet rs = ops.getReturnResultSet()) { while (rs.next()) ret.add(String.valueOf(rs.getLong(1))); }
+                    } catch (SQLException e) { err = String.format("ORA-%05d", e.getErrorCode()); }
+                    if (err != null) errors.add(q(err));
+                    stmts.add("{\"sql\":" + q(sql) + ",\"dml\":true,\"rows\":0,\"rowcount\":" + count
+                            + ",\"returned\":[" + String.join(",", ret) + "],\"error\":" + q(err) + "}");
+                    continue;
+                }
                 if (Boolean.TRUE.equals(step.get("dml"))) {
                     String sql = (String) step.get("sql");
                     String err = null, msg = null; long count = -1;
