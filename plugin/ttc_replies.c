@@ -46,6 +46,10 @@ static int hf_oer_sql_type = -1;
 static int hf_oer_call_num = -1;
 static int hf_oer_success_iters = -1;
 static int hf_oer_rowid = -1;
+static int hf_oer_batch_error = -1;
+static int hf_rpa_dml_rowcount = -1;
+static int hf_oer_batch_offset = -1;
+static int hf_oer_batch_msg = -1;
 static int hf_ora_error = -1;
 static int hf_ora_error_msg = -1;
 static int hf_rowcount = -1;
@@ -168,7 +172,7 @@ struct_align(ttc_rd_t *r, gint base, gint align)
  * terminating byte after the list.  Elements are ub2 codes or ub4 offsets.
  * Returns FALSE (and marks the reader bad) for an implausible count. */
 static gboolean
-skip_batch_list(ttc_rd_t *r, guint32 num, gboolean wide)
+skip_batch_list(ttc_rd_t *r, proto_tree *tree, int hf, guint32 num, gboolean wide)
 {
     guint8 first;
     guint32 i;
@@ -178,9 +182,11 @@ skip_batch_list(ttc_rd_t *r, guint32 num, gboolean wide)
         return TRUE;
     first = ttc_rd_u8(r);
     for (i = 0; i < num && ttc_rd_ok(r); i++) {
+        gint s;
         if (first == 0xFE)
             ttc_rd_ub4(r);
-        if (wide) ttc_rd_ub4(r); else ttc_rd_ub2(r);
+        s = r->off;
+        add_uint(tree, hf, r, s, wide ? ttc_rd_ub4(r) : ttc_rd_ub2(r));
     }
     if (first == 0xFE)
         ttc_rd_skip(r, 1);
@@ -232,20 +238,27 @@ oer_fixed_rest(ttc_rd_t *r, proto_tree *tree, gboolean sb1u, guint32 err16, guin
     if (num > 0)
         ttc_rd_dalc(r, NULL);
 
-    /* batch error codes (native: 4-byte counts) */
-    if (!skip_batch_list(r, d->native ? ttc_rd_ub4(r) : ttc_rd_ub2(r), FALSE))
+    /* batch errors of an array DML with batch errors on (ORA-24381): codes
+     * (native: 4-byte counts), row offsets, messages (python-oracledb
+     * _process_error_info) */
+    if (!skip_batch_list(r, tree, hf_oer_batch_error, d->native ? ttc_rd_ub4(r) : ttc_rd_ub2(r), FALSE))
         return FALSE;
-    /* batch error offsets */
-    if (!skip_batch_list(r, ttc_rd_ub4(r), TRUE))
+    if (!skip_batch_list(r, tree, hf_oer_batch_offset, ttc_rd_ub4(r), TRUE))
         return FALSE;
-    /* batch error messages */
     num = d->native ? ttc_rd_ub4(r) : ttc_rd_ub2(r);
     if (num > MAX_LIST) { r->bad = TRUE; return FALSE; }
     if (num > 0) {
         ttc_rd_skip(r, 1);
         for (i = 0; i < num && ttc_rd_ok(r); i++) {
+            gint first = 0;
+            gboolean short_form;
+            guint32 len;
             ttc_rd_ub2(r);
-            ttc_rd_dalc(r, NULL);
+            short_form = ttc_rd_have(r, 1) && tvb_get_uint8(r->tvb, r->off) != 0xFE;
+            len = ttc_rd_dalc(r, &first);
+            if (tree && short_form && len > 0 && ttc_rd_ok(r))
+                proto_tree_add_item(tree, hf_oer_batch_msg, r->tvb, first,
+                                    (gint)len - (tvb_get_uint8(r->tvb, first + (gint)len - 1) == '\n'), ENC_UTF_8);
             ttc_rd_skip(r, 2);
         }
     }
@@ -1015,15 +1028,19 @@ decode_rpa(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, wmem_allocator_t *sco
             ttc_rd_skip(r, (gint)n);
         }
         /* DML row counts: asked for by execute flag 0x4000 and the al8pidmlrc
-         * pointer, which the call carries from field version 7 on (thin;
-         * OCI native from 6, see decode_oall8).  JDBC sets the flag against
-         * an 11.2 server too and gets no counts there. */
-        if (st->req && (st->req->exec_flags & 0x4000) &&
-            r->d->fv >= (r->d->native ? TTC_FV_11_2 : TTC_FV_12_1)) {
+         * pointer, which the call carries from field version 7 on (see
+         * decode_oall8).  JDBC sets the flag against an 11.2 server too and
+         * gets no counts there.  One per execution of an array DML
+         * (python-oracledb getarraydmlrowcounts). */
+        if (st->req && (st->req->exec_flags & 0x4000) && r->d->fv >= TTC_FV_12_1) {
             n = ttc_rd_ub4(r);        /* array DML row counts */
             if (n > MAX_LIST) { r->bad = TRUE; return; }
-            for (i = 0; i < n && ttc_rd_ok(r); i++)
-                ttc_rd_ub8(r);
+            for (i = 0; i < n && ttc_rd_ok(r); i++) {
+                gint s = r->off;
+                guint64 c = ttc_rd_ub8(r);
+                if (tree && ttc_rd_ok(r))
+                    proto_tree_add_uint64(tree, hf_rpa_dml_rowcount, r->tvb, SPAN(r, s), c);
+            }
         }
         return;
     default:
@@ -1388,6 +1405,13 @@ ttc_replies_register(int proto)
         { &hf_oer_call_num, { "Call number", "sqlnet.oer.call_num", FT_UINT8, BASE_DEC, NULL, 0x0,
             "Sequence number of the call this status answers", HFILL } },
         { &hf_oer_success_iters, { "Successful iterations", "sqlnet.oer.success_iters", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_rpa_dml_rowcount, { "DML row count", "sqlnet.rpa.dml_rowcount", FT_UINT64, BASE_DEC, NULL, 0x0,
+            "Rows one execution of an array DML touched (the call asked for per-execution counts)", HFILL } },
+        { &hf_oer_batch_error, { "Batch error", "sqlnet.oer.batch_error", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Oracle error of one row of an array DML run with batch errors (ORA-24381)", HFILL } },
+        { &hf_oer_batch_offset, { "Batch error row", "sqlnet.oer.batch_offset", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Row offset (from 0) of the batch error at the same position", HFILL } },
+        { &hf_oer_batch_msg, { "Batch error message", "sqlnet.oer.batch_message", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
         { &hf_oer_rowid, { "Rowid", "sqlnet.oer.rowid", FT_STRING, BASE_NONE, NULL, 0x0,
             "Last row the call touched (an INSERT's new row: python-oracledb's cursor.lastrowid)", HFILL } },
         { &hf_ora_error, { "Error number", "sqlnet.oer.error", FT_UINT32, BASE_DEC, NULL, 0x0,

@@ -256,3 +256,43 @@ def test_dml_returning_row(tshark, manifest):
         assert got == [["1"]]
         assert tshark.fields(cap, ["frame.number"], f'sqlnet.out_binds && sqlnet.sql == "{st["sql"]}"')
         assert st["returned"] == [121]      # the INSERT's bound id, as the plan gave it
+
+
+def array_dml_statements(manifest):
+    for st in dml_statements(manifest):
+        if "many" in st:
+            yield st
+    rep = manifest["client"]["report"]
+    for r in rep if isinstance(rep, list) else [rep]:
+        for s in r.get("sessions", []):
+            for st in s.get("statements", []):
+                if "many" in st and st.get("error"):
+                    yield st
+
+
+BATCH_MANIFESTS = [m for m in MANIFESTS if list(array_dml_statements(m.values[0]))]
+
+
+@pytest.mark.parametrize("manifest", BATCH_MANIFESTS)
+def test_batch_errors_as_the_client_read_them(tshark, manifest):
+    """Evidence: python-oracledb's own reading of the server's OER and RPA for an array
+    INSERT (cursor.getbatcherrors(), getarraydmlrowcounts(), rowcount; the ORA error that
+    ended the call without batch errors), reported in the manifest."""
+    cap = TEST_CAPTURES / manifest["capture"]
+    fields = ["sqlnet.sql", "sqlnet.oer.error", "sqlnet.oer.rowcount", "sqlnet.oer.batch_error",
+              "sqlnet.oer.batch_offset", "sqlnet.rpa.dml_rowcount"]
+    seen = {sql: rest for sql, *rest in tshark.fields(cap, fields, "sqlnet.oer.rowcount && sqlnet.sql")}
+    checked = 0
+    for st in array_dml_statements(manifest):
+        error, rowcount, codes, offsets, counts = seen[st["sql"]]
+        assert int(rowcount) == st["rowcount"], st
+        if st.get("error"):
+            assert f"ORA-{int(error):05d}" == st["error"]
+            assert codes == ""
+        else:
+            got = [[int(c), int(o)] for c, o in zip(codes.split(","), offsets.split(","))] if codes else []
+            assert got == st["batch_errors"]
+            if "dml_row_counts" in st:
+                assert [int(c) for c in counts.split(",")] == st["dml_row_counts"]
+        checked += 1
+    assert checked == 2

@@ -221,7 +221,8 @@ def release_scenarios() -> list[dict]:
 PLSQL_OUT = "BEGIN sqlnet_out(:1, :2, :3); END;"
 
 # which client can run which response shape (steps in its driver)
-SHAPE_CLIENTS = {"plsql": ["python", "jdbc"]}
+SHAPE_CLIENTS = {"plsql": ["python", "jdbc"], "batch": ["python"]}
+BATCH_ROWS = [[1], [2], [-3], [4], [-5], [6]]
 
 
 def shape_scenarios() -> list[dict]:
@@ -242,6 +243,19 @@ def shape_scenarios() -> list[dict]:
                              "arraysize": 40},
                             {"sql": f"INSERT INTO {ROWS_TABLE.lower()} (id) VALUES (:1) RETURNING id INTO :2",
                              "returning": True, "params": [121]},
+                            {"commit": True}])})
+        for client in SHAPE_CLIENTS["batch"]:
+            out.append({"name": f"batch_{rel}_{client}", "client": client, "mtu": 1500,
+                        "description": f"{client} against {rel}: array INSERT of 6 rows, two of which "
+                                       "violate a check constraint: with batch errors (ORA-24381, the "
+                                       "errors' codes and row offsets in the OER, per-row counts in the "
+                                       "RPA), then without (ORA-02290 ends the call at its row)",
+                        "server": server(release=rel, sdu_limit=8192, tables=[table(rows=50)]),
+                        "plan": plan(sdu=8192, arraysize=50, prefetchrows=2, steps=[
+                            {"sql": f"INSERT INTO {ROWS_TABLE.lower()} (id) VALUES (:1)",
+                             "many": BATCH_ROWS, "batcherrors": True, "arraydmlrowcounts": True},
+                            {"sql": f"INSERT INTO {ROWS_TABLE.lower()} (id) VALUES (:1) /* no batch errors */",
+                             "many": BATCH_ROWS},
                             {"commit": True}])})
     return out
 

@@ -66,6 +66,8 @@ ORA_MESSAGES = {
     1001: "ORA-01001: invalid cursor",
     3115: "ORA-03115: unsupported network datatype or representation",
     6550: "ORA-06550: line 1, column 7:\nPLS-00201: identifier must be declared",
+    2290: "ORA-02290: check constraint (SCOTT.SQLNET_ROWS_ID_POSITIVE) violated",
+    24381: "ORA-24381: error(s) in array DML",
 }
 
 # Server "format descriptor" (FDO) in the PRO reply, as sent by 19c/23ai servers;
@@ -571,22 +573,29 @@ class Connection:
         nret = returning_bind_count(m.get("sql", ""))
         for b in binds[len(binds) - nret:] if nret else []:
             b["returning"] = True
-        if r.remaining() and r.data[r.pos] == MSG_ROW_DATA:
+        rows = []
+        # one row of values per execution (array DML: al8i4[1] executions)
+        while r.remaining() and r.data[r.pos] == MSG_ROW_DATA:
             r.u8()
+            row = []
             for b in binds:
                 if b.get("returning"):
                     continue
                 if b["flags"] & 0x40:           # PL/SQL array: count, then the elements
-                    b["value"] = [r.dalc() for _ in range(r.ub4())]
+                    v = [r.dalc() for _ in range(r.ub4())]
                 elif b["type"] == 109:          # object: not emulated
                     raise ValueError("object bind")
                 else:
-                    b["value"] = r.dalc()
+                    v = r.dalc()
+                row.append(v)
+                b.setdefault("value", v)
             # JDBC also writes the return binds, as NULLs (python-oracledb skips them)
             for b in binds:
                 if b.get("returning") and r.remaining() and r.data[r.pos] == 0:
                     r.u8()
+            rows.append(row)
         m["binds"] = binds
+        m["bind_rows"] = rows
 
     # --- response building -------------------------------------------------
     def next_seq(self) -> int:
@@ -595,7 +604,8 @@ class Connection:
 
     def oer(self, cursor: int = 0, rowcount: int = 0, error: int = 0, call_seq: int = 0,
             sql_type: int = 0, message: str | None = None, call_status: int | None = None,
-            success_iters: int = 0, rowid: tuple | None = None, error_pos: int = 0) -> bytes:
+            success_iters: int = 0, rowid: tuple | None = None, error_pos: int = 0,
+            batch: list | None = None) -> bytes:
         """OER as python-oracledb _process_error_info and JDBC T4CTTIoer11/19 read it.  `rowid`
         (data object id, relative file, block, slot) is the last row the call touched, as a
         server reports it for a query on a real table or an INSERT (python: cursor.lastrowid);
@@ -616,7 +626,19 @@ class Connection:
         b += bytes((0, call_seq & 0xFF))          # statement#, call#
         b += b"\x00" + ub4(success_iters)       # padding, success iters
         b += b"\x00"                              # oerrdd
-        b += b"\x00\x00\x00"                      # batch error codes/offsets/messages
+        if batch:
+            # batch errors (python-oracledb _process_error_info): codes (ub2 count, a
+            # packed-size byte, ub2 each), row offsets (ub4 count, a byte, ub4 each),
+            # messages (ub2 count, a byte, per message ub2 chunk length, text, 2-byte end)
+            n = len(batch)
+            b += ub2(n) + bytes((n,)) + b"".join(ub2(code) for code, _, _ in batch)
+            b += ub4(n) + bytes((n,)) + b"".join(ub4(off) for _, off, _ in batch)
+            b += ub2(n) + bytes((n,))
+            for _, _, text in batch:
+                t = (text + "\n").encode()
+                b += ub2(len(t)) + dalc(t) + b"\x00\x00"
+        else:
+            b += b"\x00\x00\x00"                  # batch error codes/offsets/messages
         if fv >= 7:
             b += ub4(error) + ub8(rowcount)
         if fv >= 14:
@@ -1172,8 +1194,29 @@ class Connection:
                 # INSERT: one row, its rowid; UPDATE/DELETE: every row of the table (or the
                 # table's dml_rowcount, which may exceed 2^32: only the ub8 field carries it)
                 verb = m.get("sql", "").lstrip().split(None, 1)[0].upper()
+                rows = m.get("bind_rows") or []
+                failed = []
+                batch = None
+                dml_error = 0
                 if verb == "INSERT":
                     count, rid = 1, table.rowid(table.nrows)
+                    if len(rows) > 1 or (rows and rows[0] and isinstance(rows[0][0], bytes) and
+                                         rows[0][0][:1] < b"\x80"):
+                        # array INSERT: a row whose first value is a negative NUMBER
+                        # violates the table's check constraint (ORA-02290); with batch
+                        # errors every such row is reported, without them the first one
+                        # ends the call
+                        failed = [i for i, row in enumerate(rows)
+                                  if row and isinstance(row[0], bytes) and row[0][:1] < b"\x80"]
+                        if failed and m.get("options", 0) & 0x80000:
+                            batch = [(2290, i, ORA_MESSAGES[2290]) for i in failed]
+                            count = len(rows) - len(failed)
+                            dml_error = 24381
+                        elif failed:
+                            count = failed[0]
+                            dml_error = 2290
+                        else:
+                            count = len(rows)
                 else:
                     count, rid = table.dml_rowcount, None
                 # a DML opens a cursor too: the RPA carries its id in al8o4[2] (JDBC reads the
@@ -1184,6 +1227,8 @@ class Connection:
                 if self.s.fv < 7:
                     count &= 0xFFFFFFFF     # before 12.1 only the ub4 row count field exists
                 counts = [count] if m.get("dml_rowcounts") else None
+                if counts is not None and len(rows) > 1:
+                    counts = [0 if i in failed else 1 for i in range(len(rows))]
                 returned = None
                 body = b""
                 ret = [b for b in m.get("binds") or [] if b.get("returning")]
@@ -1194,10 +1239,20 @@ class Connection:
                     returned = [self.out_value(b, k, table)[1] for k, b in enumerate(ret)]
                     body += b"\x07" + b"".join(ub4(1) + self.out_value(b, k, table)[0] + ub4(0)
                                                 for k, b in enumerate(ret))
-                body += self.rpa_execute(dml_cursor, counts) + self.oer(cursor=cid, call_seq=seq,
-                                                                rowcount=count, rowid=rid)
-                meta = {"rows_sent": 0, "cursor": cid, "rowcount": count, "ora_error": 0,
+                if dml_error == 2290:
+                    body = self.oer(cursor=cid, call_seq=seq, rowcount=count, error=2290)
+                    resp = self.send_error_with_markers(body)
+                    return resp, {"rows_sent": 0, "cursor": cid, "rowcount": count, "ora_error": 2290,
+                                  "ora_message": ORA_MESSAGES[2290] + "\n"}
+                body += self.rpa_execute(dml_cursor, counts) + self.oer(
+                    cursor=cid, call_seq=seq, rowcount=count, rowid=rid, error=dml_error,
+                    batch=batch, call_status=1 if batch else None, success_iters=len(rows) if rows else 0)
+                meta = {"rows_sent": 0, "cursor": cid, "rowcount": count, "ora_error": dml_error,
                         "rowid": table.rowid_text(rid) if rid else None}
+                if batch:
+                    meta["batch_errors"] = [[code, off] for code, off, _ in batch]
+                if len(rows) > 1:
+                    meta["executions"] = len(rows)
                 if returned is not None:
                     meta["returned"] = returned
                 return self.send_response(body, rec), meta

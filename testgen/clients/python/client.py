@@ -74,6 +74,25 @@ def run_session(plan, idx, out):
                 res["statements"].append(entry)
                 cur.close()
                 continue
+            if step.get("many") is not None:
+                # array DML: executemany with batch errors and per-row counts
+                cur = conn.cursor()
+                entry = {"sql": step["sql"], "dml": True, "many": len(step["many"]), "rows": 0, "error": None}
+                try:
+                    cur.executemany(step["sql"], step["many"], batcherrors=bool(step.get("batcherrors")),
+                                    arraydmlrowcounts=bool(step.get("arraydmlrowcounts")))
+                    entry["rowcount"] = cur.rowcount
+                    entry["batch_errors"] = [[e.code, e.offset] for e in cur.getbatcherrors() or []]
+                    if step.get("arraydmlrowcounts"):
+                        entry["dml_row_counts"] = cur.getarraydmlrowcounts()
+                except oracledb.Error as exc:
+                    err = exc.args[0]
+                    entry["error"] = getattr(err, "full_code", str(err))
+                    entry["rowcount"] = cur.rowcount
+                    res["errors"].append(entry["error"])
+                res["statements"].append(entry)
+                cur.close()
+                continue
             if step.get("returning"):
                 cur = conn.cursor()
                 ret_var = cur.var(int)
