@@ -1183,6 +1183,8 @@ class Connection:
             if kind == "plsql" and m.get("binds") is not None and \
                     re.search(r"(?i)\bsqlnet_out\s*\(", m.get("sql", "")):
                 return self.plsql_out(m, rec)
+            if kind == "plsql" and re.search(r"(?i)\bsqlnet_implicit\b", m.get("sql", "")):
+                return self.plsql_implicit(m, rec)
             if kind == "plsql":
                 # other PL/SQL (go-ora's NLS query) is not emulated:
                 # answer like a failing block (markers + ORA-06550); drivers tolerate it
@@ -1348,6 +1350,30 @@ class Connection:
         return self.send_response(body, rec), {"rows_sent": 0, "cursor": cid, "rowcount": 1,
                                                "ora_error": 0, "out_binds": reported,
                                                "opened_cursors": opened}
+
+    def plsql_implicit(self, m: dict, rec: dict):
+        """BEGIN sqlnet_implicit; END;  returns two implicit result sets (DBMS_SQL.RETURN_RESULT)
+        on the configured table: message 27 with, per result, a length-prefixed opaque
+        (empty here), the cursor's describe and its id ub2; then RPA and OER
+        (python-oracledb _process_implicit_result).  The client fetches each one."""
+        seq = m["seq"]
+        cid = self.s.next_cursor
+        self.s.next_cursor += 1
+        tname = (self.cfg.get("refcursor_table") or next(t for t in self.srv.tables if t != "DUAL")).upper()
+        table = self.srv.tables[tname]
+        msg = bytearray(b"\x1b" + ub4(2))
+        results = []
+        for k in range(2):
+            cur = Cursor(self.s.next_cursor, f"IMPLICIT RESULT {k + 1} of {m.get('sql', '')}", table)
+            self.s.next_cursor += 1
+            self.s.cursors[cur.cid] = cur
+            msg += b"\x00" + self.describe_body(table, 0) + ub2(cur.cid)
+            results.append({"cursor": cur.cid, "table": tname, "rows": table.nrows})
+        body = bytes(msg) + self.rpa_execute(Cursor(cid, m.get("sql", ""), None)) + \
+            self.oer(cursor=cid, call_seq=seq, rowcount=1)
+        rec["implicit_results"] = results
+        return self.send_response(body, rec), {"rows_sent": 0, "cursor": cid, "rowcount": 1,
+                                               "ora_error": 0, "implicit_results": results}
 
     def do_fetch(self, m: dict, rec: dict):
         self.stats["fetch_calls"] += 1

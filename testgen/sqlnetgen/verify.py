@@ -71,7 +71,9 @@ def verify(manifest: dict, pcap: Path | None = None) -> list[str]:
         for r in c["requests"]:
             if "out_binds" in r["response"]:
                 server_plsql.setdefault(r["sql"], []).append(r["response"]["out_binds"])
-            if r.get("sql", "") and r["sql"].startswith("REF CURSOR"):
+            if "implicit_results" in r["response"]:
+                server_plsql.setdefault(r["sql"], []).append(r["response"]["implicit_results"])
+            if r.get("sql", "") and r["sql"].startswith(("REF CURSOR", "IMPLICIT RESULT")):
                 ref_rows[r["cursor"]] = ref_rows.get(r["cursor"], 0) + r["response"]["rows_sent"]
     for rep in reports:
         for sess in rep.get("sessions", []):
@@ -81,6 +83,14 @@ def verify(manifest: dict, pcap: Path | None = None) -> list[str]:
                 srv = server_plsql.get(stmt["plsql"], [])
                 if not srv:
                     problems.append(f"PL/SQL {stmt['plsql']!r}: no server response recorded")
+                    continue
+                if "implicit" in stmt:
+                    for k, (got, want) in enumerate(zip(stmt["implicit"], srv[0])):
+                        if got != want["rows"] or ref_rows.get(want["cursor"], 0) != want["rows"]:
+                            problems.append(f"implicit result {k + 1}: client fetched {got}, server table "
+                                            f"{want['rows']} rows, sent {ref_rows.get(want['cursor'])}")
+                    if len(stmt["implicit"]) != len(srv[0]):
+                        problems.append(f"implicit results: client {len(stmt['implicit'])} != server {len(srv[0])}")
                     continue
                 for k, (got, want) in enumerate(zip(stmt["out"], srv[0])):
                     if isinstance(want, dict):

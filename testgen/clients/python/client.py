@@ -74,6 +74,28 @@ def run_session(plan, idx, out):
                 res["statements"].append(entry)
                 cur.close()
                 continue
+            if step.get("plsql_implicit"):
+                # implicit result sets (DBMS_SQL.RETURN_RESULT): fetch each one to its end
+                cur = conn.cursor()
+                entry = {"plsql": step["plsql_implicit"], "implicit": [], "error": None}
+                try:
+                    cur.execute(step["plsql_implicit"])
+                    for child in cur.getimplicitresults():
+                        child.arraysize = int(step.get("arraysize", plan.get("arraysize", 100)))
+                        n = 0
+                        while True:
+                            rows = child.fetchmany(child.arraysize)
+                            if not rows:
+                                break
+                            n += len(rows)
+                        entry["implicit"].append(n)
+                except oracledb.Error as exc:
+                    err = exc.args[0]
+                    entry["error"] = getattr(err, "full_code", str(err))
+                    res["errors"].append(entry["error"])
+                res["statements"].append(entry)
+                cur.close()
+                continue
             if step.get("many") is not None:
                 # array DML: executemany with batch errors and per-row counts
                 cur = conn.cursor()
