@@ -221,7 +221,8 @@ def release_scenarios() -> list[dict]:
 PLSQL_OUT = "BEGIN sqlnet_out(:1, :2, :3); END;"
 
 # which client can run which response shape (steps in its driver)
-SHAPE_CLIENTS = {"plsql": ["python", "jdbc"], "batch": ["python"], "implicit": ["python"]}
+SHAPE_CLIENTS = {"plsql": ["python", "jdbc", "goora"], "returning": ["python", "jdbc"], "batch": ["python"],
+                 "implicit": ["python"]}
 BATCH_ROWS = [[1], [2], [-3], [4], [-5], [6]]
 
 
@@ -230,24 +231,28 @@ def shape_scenarios() -> list[dict]:
     vector, a row of out values, a REF CURSOR out bind fetched to its end) and an INSERT
     with RETURNING ... INTO (a row of return values before the RPA)."""
     out = []
-    for rel in ("19", "23ai"):
+    for rel in ("11.2", "19", "23ai"):
         for client in SHAPE_CLIENTS["plsql"]:
-            out.append({"name": f"plsql_{rel}_{client}", "client": client, "mtu": 1500,
+            if client not in RELEASE_CLIENTS[rel]:
+                continue
+            out.append({"name": f"plsql_{rel.replace('.', '')}_{client}", "client": client, "mtu": 1500,
                         "description": f"{client} against {rel}: PL/SQL block with NUMBER, VARCHAR2 and "
                                        "REF CURSOR out binds (I/O vector, out-bind row, the cursor's "
                                        "describe; its rows fetched at array size 40), INSERT ... "
-                                       "RETURNING id INTO :2" + (", two implicit result sets fetched at "
+                                       "RETURNING id INTO :2 (python, JDBC)" + (", two implicit result sets fetched at "
                                        "array size 25" if client in SHAPE_CLIENTS["implicit"] else ""),
                         "server": server(release=rel, sdu_limit=8192, tables=[table(rows=120)]),
-                        "plan": plan(sdu=8192, arraysize=40, prefetchrows=2, steps=[
+                        # go-ora fetches at its PREFETCH_ROWS: 40 there too
+                        "plan": plan(sdu=8192, arraysize=40, prefetchrows=40 if client == "goora" else 2, steps=[
                             {"plsql_out": PLSQL_OUT, "types": ["number", "varchar", "cursor"],
                              "arraysize": 40},
-                            {"sql": f"INSERT INTO {ROWS_TABLE.lower()} (id) VALUES (:1) RETURNING id INTO :2",
-                             "returning": True, "params": [121]}] +
+                            ] + ([{"sql": f"INSERT INTO {ROWS_TABLE.lower()} (id) VALUES (:1) RETURNING id INTO :2",
+                                   "returning": True, "params": [121]}]
+                                 if client in SHAPE_CLIENTS["returning"] else []) +
                             ([{"plsql_implicit": "BEGIN sqlnet_implicit; END;", "arraysize": 25}]
                              if client in SHAPE_CLIENTS["implicit"] else []) +
                             [{"commit": True}])})
-        for client in SHAPE_CLIENTS["batch"]:
+        for client in SHAPE_CLIENTS["batch"] if rel != "11.2" else []:
             out.append({"name": f"batch_{rel}_{client}", "client": client, "mtu": 1500,
                         "description": f"{client} against {rel}: array INSERT of 6 rows, two of which "
                                        "violate a check constraint: with batch errors (ORA-24381, the "

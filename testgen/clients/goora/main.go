@@ -9,6 +9,7 @@ package main
 
 import (
 	"database/sql"
+	"database/sql/driver"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -20,7 +21,9 @@ import (
 )
 
 type step struct {
-	SQL    string `json:"sql"`
+	PlsqlOut string   `json:"plsql_out"`
+	Types    []string `json:"types"`
+	SQL      string   `json:"sql"`
 	Repeat int    `json:"repeat"`
 	Commit bool   `json:"commit"`
 	Ping   bool   `json:"ping"`
@@ -40,7 +43,9 @@ type plan struct {
 }
 
 type stmtResult struct {
-	SQL          string  `json:"sql,omitempty"`
+	Plsql        string        `json:"plsql,omitempty"`
+	Out          []interface{} `json:"out,omitempty"`
+	SQL          string        `json:"sql,omitempty"`
 	Action       string  `json:"action,omitempty"`
 	PrefetchRows int     `json:"prefetchrows,omitempty"`
 	ArraySize    int     `json:"arraysize,omitempty"`
@@ -89,6 +94,57 @@ func runSession(p plan, idx int) (*sessionResult, error) {
 				return res, err
 			}
 			res.Statements = append(res.Statements, stmtResult{Action: "ping"})
+			continue
+		}
+		if s.PlsqlOut != "" {
+			// PL/SQL with OUT binds: NUMBER, VARCHAR2, REF CURSOR (its rows fetched to the end)
+			r := stmtResult{Plsql: s.PlsqlOut, Out: []interface{}{}}
+			args := []interface{}{}
+			nums := make([]int64, len(s.Types))
+			strs := make([]string, len(s.Types))
+			curs := make([]go_ora.RefCursor, len(s.Types))
+			for i, t := range s.Types {
+				switch t {
+				case "number":
+					args = append(args, go_ora.Out{Dest: &nums[i]})
+				case "varchar":
+					args = append(args, go_ora.Out{Dest: &strs[i], Size: 100})
+				default:
+					args = append(args, go_ora.Out{Dest: &curs[i]})
+				}
+			}
+			_, err := conn.Exec(s.PlsqlOut, args...)
+			if err == nil {
+				for i, t := range s.Types {
+					switch t {
+					case "number":
+						r.Out = append(r.Out, nums[i])
+					case "varchar":
+						r.Out = append(r.Out, strs[i])
+					default:
+						n := 0
+						ds, qerr := curs[i].Query()
+						if qerr == nil {
+							vals := make([]driver.Value, len(ds.Columns()))
+							for ds.Next(vals) == nil {
+								n++
+							}
+							ds.Close()
+						} else {
+							err = qerr
+						}
+						r.Out = append(r.Out, map[string]int{"cursor_rows": n})
+					}
+				}
+			}
+			if err != nil {
+				msg := err.Error()
+				code := strings.SplitN(msg, ":", 2)[0]
+				r.Error = &code
+				r.ErrorMessage = msg
+				res.Errors = append(res.Errors, code)
+			}
+			res.Statements = append(res.Statements, r)
 			continue
 		}
 		rep := s.Repeat
