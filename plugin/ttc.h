@@ -165,6 +165,10 @@ typedef struct ttc_request {
     const char *sql;           /* SQL text sent with this call */
     const ttc_describe_t *binds;   /* OALL8 bind metadata (python-oracledb _write_column_metadata) */
     guint32 returning_binds;   /* DML RETURNING: the last n binds are return binds */
+    /* LOB operation (function 96): what its return parameters hold */
+    guint32 lob_op;
+    guint32 lob_src_len, lob_dst_len;
+    gboolean lob_charset, lob_amount, lob_null;
     const char *stmt_sql;      /* statement the call belongs to (cursor's SQL) */
     guint32 tns_packets, tns_bytes, segments;
     guint32 ttc_bytes;         /* DATA payload after the data flags */

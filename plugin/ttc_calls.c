@@ -54,6 +54,8 @@ static int hf_client_features = -1;
 static int hf_e2e_action = -1;
 static int hf_e2e_client_id = -1;
 static int hf_bind = -1;
+static int hf_lob_op = -1;
+static int hf_lob_locator = -1;
 static int hf_bind_type = -1;
 static int hf_bind_flags = -1;
 static int hf_bind_size = -1;
@@ -622,6 +624,63 @@ decode_call_header(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, gboolean 
     }
 }
 
+static const value_string lob_op_vals[] = {
+    { 0x0001, "get length" }, { 0x0002, "read" }, { 0x0020, "trim" }, { 0x0040, "write" },
+    { 0x4000, "get chunk size" }, { 0x0110, "create temporary" }, { 0x0111, "free temporary" },
+    { 0x8000, "open" }, { 0x10000, "close" }, { 0x11000, "is open" }, { 0x0800, "file exists" },
+    { 0x0100, "file open" }, { 0x0200, "file close" }, { 0x0400, "file is open" },
+    { 0, NULL }
+};
+
+/* LOB operation (OLOBOPS): python-oracledb messages/lob_op.pyx, go-ora
+ * v2/lob.go writeOp (the field version gates are go-ora's): source and
+ * destination locator pointers and lengths, short offsets (ub4 each before
+ * field version 3), pointers for a charset, a short amount, a NULL-LOB
+ * flag, the operation, the SCN array pointer and length, from field version
+ * 3 the 8-byte offsets and the amount pointer, from 4 an array-LOB block of
+ * 6 bytes, then the locators themselves.  What the reply's return
+ * parameters hold follows from the pointers (see decode_rpa). */
+static void
+decode_lob_op(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call)
+{
+    gboolean amount_short;
+    gint s;
+
+    ttc_rd_ptr(r);                     /* source locator */
+    call->lob_src_len = ttc_rd_ub4(r);
+    ttc_rd_ptr(r);                     /* destination locator */
+    call->lob_dst_len = ttc_rd_ub4(r);
+    if (r->d->fv < TTC_FV_9_2) {
+        ttc_rd_ub4(r);                 /* source offset */
+        ttc_rd_ub4(r);                 /* destination offset */
+    } else {
+        ttc_rd_ub4(r);                 /* short offsets (0) */
+        ttc_rd_ub4(r);
+    }
+    call->lob_charset = ttc_rd_ptr(r);
+    amount_short = ttc_rd_ptr(r);
+    call->lob_null = ttc_rd_ptr(r);
+    s = r->off; call->lob_op = ttc_rd_ub4(r); add_uint(tree, hf_lob_op, r, s, call->lob_op);
+    ttc_rd_ptr(r);                     /* SCN array */
+    ttc_rd_ub4(r);                     /* SCN array length */
+    if (r->d->fv >= TTC_FV_9_2) {
+        ttc_rd_ub8(r);                 /* source offset */
+        ttc_rd_ub8(r);                 /* destination offset */
+        call->lob_amount = ttc_rd_ptr(r);
+    } else {
+        call->lob_amount = amount_short;
+    }
+    if (r->d->fv >= TTC_FV_10_1)
+        ttc_rd_skip(r, 6);             /* array LOB (3 x u16, unused) */
+    s = r->off;
+    ttc_rd_skip(r, (gint)call->lob_src_len);
+    if (tree && call->lob_src_len && ttc_rd_ok(r))
+        proto_tree_add_item(tree, hf_lob_locator, r->tvb, s, (gint)call->lob_src_len, ENC_NA);
+    ttc_rd_skip(r, (gint)call->lob_dst_len);
+    if (call->lob_src_len > 65535 || call->lob_dst_len > 65535)
+        r->bad = TRUE;
+}
+
 static void
 decode_function(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res, wmem_allocator_t *scope)
 {
@@ -666,6 +725,10 @@ decode_function(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res, wmem_alloc
             res->stop = TRUE;
         else
             decode_auth(r, tree, scope);
+        break;
+    case TTC_FN_LOB_OP:
+        decode_lob_op(r, tree, call);
+        res->stop = TRUE;              /* charset, data, amount may follow */
         break;
     case TTC_FN_LOGOFF:
     case TTC_FN_COMMIT:
@@ -1026,6 +1089,8 @@ ttc_calls_register(int proto)
         { &hf_fetch_rows, { "Rows", "sqlnet.ofetch.rows", FT_UINT32, BASE_DEC, NULL, 0x0,
             "Rows asked for by OFETCH", HFILL } },
         { &hf_options, { "Options", "sqlnet.oall8.options", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_lob_op, { "LOB operation", "sqlnet.lob.operation", FT_UINT32, BASE_HEX, VALS(lob_op_vals), 0x0, NULL, HFILL } },
+        { &hf_lob_locator, { "LOB locator", "sqlnet.lob.locator", FT_BYTES, BASE_NONE, NULL, 0x0, NULL, HFILL } },
         { &hf_bind, { "Bind", "sqlnet.bind", FT_NONE, BASE_NONE, NULL, 0x0,
             "Bind metadata of an execute", HFILL } },
         { &hf_bind_type, { "Type", "sqlnet.bind.type", FT_UINT8, BASE_DEC, VALS(ttc_ora_type_vals), 0x0, NULL, HFILL } },

@@ -73,6 +73,8 @@ static int hf_field_version = -1;
 static int hf_rpa_key = -1;
 static int hf_rpa_banner = -1;
 static int hf_iov_dir = -1;
+static int hf_lob_amount = -1;
+static int hf_lob_data_len = -1;
 static int hf_out_binds = -1;
 
 static gint ett_msg = -1;
@@ -949,6 +951,28 @@ decode_rpa(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, wmem_allocator_t *sco
     case TTC_FN_TXN_CHANGE_STATE:
         ttc_rd_ub4(r);                /* transaction state */
         return;
+    case TTC_FN_LOB_OP: {
+        /* The locators again (the server may update them), then what the
+         * call's pointers asked for: charset ub2, amount (sb8; ub4 before
+         * field version 3, go-ora), the NULL-LOB / boolean flag.  python-
+         * oracledb reads that flag as ub1, go-ora as ub2: the same byte for
+         * false; python's reading is taken. */
+        const ttc_request_t *q = st->req;
+        if (!q) { r->bad = TRUE; return; }
+        ttc_rd_skip(r, (gint)q->lob_src_len);
+        ttc_rd_skip(r, (gint)q->lob_dst_len);
+        if (q->lob_charset)
+            ttc_rd_ub2(r);
+        if (q->lob_amount) {
+            gint s = r->off;
+            guint64 amount = r->d->fv < TTC_FV_9_2 ? ttc_rd_ub4(r) : ttc_rd_ub8(r);
+            if (tree && ttc_rd_ok(r))
+                proto_tree_add_uint64(tree, hf_lob_amount, r->tvb, SPAN(r, s), amount);
+        }
+        if (q->lob_null)
+            ttc_rd_u8(r);
+        return;
+    }
     /* The rest as python-oracledb's messages read them (_process_return_parameters). */
     case TTC_FN_TXN_SWITCH:           /* tpc_switch.pyx */
         ttc_rd_ub4(r);                /* application value */
@@ -1364,6 +1388,15 @@ ttc_decode_server(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
         decode_io_vector_dirs(r, mt, st, nbinds, scope);
         break;
     }
+    case TTC_MSG_LOB_DATA: {
+        /* LOB data of a read (python-oracledb read_raw_bytes_and_length,
+         * go-ora readData: GetClr) */
+        gint first = r->off;
+        guint32 n = ttc_rd_dalc(r, &first);
+        if (mt && ttc_rd_ok(r))
+            proto_item_set_generated(proto_tree_add_uint(mt, hf_lob_data_len, r->tvb, first, 0, n));
+        break;
+    }
     case TTC_MSG_IMPLICIT_RESULTSET: {
         /* python-oracledb _process_implicit_result: per result, opaque
          * bytes (u8 length), a describe, the cursor id ub2. */
@@ -1392,6 +1425,10 @@ void
 ttc_replies_register(int proto)
 {
     static hf_register_info hf[] = {
+        { &hf_lob_amount, { "LOB amount", "sqlnet.lob.amount", FT_UINT64, BASE_DEC, NULL, 0x0,
+            "Characters or bytes a LOB operation read or wrote (or the LOB's length)", HFILL } },
+        { &hf_lob_data_len, { "LOB data length", "sqlnet.lob.data_length", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Bytes of LOB data in this message", HFILL } },
         { &hf_iov_dir, { "Bind direction", "sqlnet.iov.direction", FT_UINT8, BASE_HEX, VALS(bind_dir_vals), 0x0,
             "I/O vector: direction of each bind of a PL/SQL execute", HFILL } },
         { &hf_out_binds, { "Out-bind values", "sqlnet.out_binds", FT_NONE, BASE_NONE, NULL, 0x0,

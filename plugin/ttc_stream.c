@@ -725,6 +725,12 @@ apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
         req->cursor = c->cursor;
         req->has_fetch_rows = c->has_fetch_rows;
         req->fetch_rows = c->fetch_rows;
+        req->lob_op = c->lob_op;
+        req->lob_src_len = c->lob_src_len;
+        req->lob_dst_len = c->lob_dst_len;
+        req->lob_charset = c->lob_charset;
+        req->lob_amount = c->lob_amount;
+        req->lob_null = c->lob_null;
         req->options = c->options;
         req->exec_count = c->exec_count;
         req->prefetch = c->prefetch;

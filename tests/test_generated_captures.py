@@ -303,3 +303,27 @@ def test_batch_errors_as_the_client_read_them(tshark, manifest):
                 assert [int(c) for c in counts.split(",")] == st["dml_row_counts"]
         checked += 1
     assert checked == 2
+
+
+LOB_MANIFESTS = [m for m in MANIFESTS
+                 if any(st.get("lob_chars") for rep in ([m.values[0]["client"]["report"]]
+                                                        if isinstance(m.values[0]["client"]["report"], dict)
+                                                        else m.values[0]["client"]["report"])
+                        for s in rep.get("sessions", []) for st in s.get("statements", []))]
+
+
+@pytest.mark.parametrize("manifest", LOB_MANIFESTS)
+def test_lob_reads_as_the_client_read_them(tshark, manifest):
+    """Evidence: the characters python-oracledb read with LOB.read() (ASCII text: one byte
+    each), reported in the manifest.  The rows carry LOB locators (locator length, size,
+    chunk size, locator); each read is a LOB operation answered by a LOB data message."""
+    cap = TEST_CAPTURES / manifest["capture"]
+    assert tshark.fields(cap, ["frame.number"], "sqlnet && (_ws.expert.group == 0x05000000 || _ws.malformed)") == []
+    rep = manifest["client"]["report"]
+    stmts = [st for r in (rep if isinstance(rep, list) else [rep]) for s in r["sessions"] for st in s["statements"]]
+    want = sum(st.get("lob_chars", 0) for st in stmts)
+    data = tshark.fields(cap, ["sqlnet.lob.data_length", "sqlnet.lob.amount"], "sqlnet.lob.data_length")
+    assert sum(int(d) for d, _ in data) == want
+    assert all(d == a for d, a in data)           # the RPA's amount is what the data message held
+    reads = tshark.fields(cap, ["sqlnet.lob.operation"], "sqlnet.lob.operation == 0x2")
+    assert len(reads) == sum(st["rows"] for st in stmts if st.get("lob_chars"))   # one per row

@@ -47,7 +47,12 @@ def expected_by_statement(manifest):
         if req["function"] in ("PRO", "DTY") and not req.get("func_code"):
             key = OTHER
         else:
-            key = one_line(req["sql"]) if req.get("sql") else OTHER
+            sql = req.get("sql") or ""
+            # a REF CURSOR or implicit result set is fetched under the block that opened it
+            # (the server labels those fetches "REF CURSOR k of <block>")
+            if sql.startswith(("REF CURSOR ", "IMPLICIT RESULT ")) and " of " in sql:
+                sql = sql.split(" of ", 1)[1]
+            key = one_line(sql) if sql else OTHER
         e = exp[key]
         e["round trips"] += 1
         e["rows"] += resp["rows_sent"]

@@ -222,7 +222,7 @@ PLSQL_OUT = "BEGIN sqlnet_out(:1, :2, :3); END;"
 
 # which client can run which response shape (steps in its driver)
 SHAPE_CLIENTS = {"plsql": ["python", "jdbc", "goora"], "returning": ["python", "jdbc"], "batch": ["python"],
-                 "implicit": ["python"]}
+                 "implicit": ["python"], "lob": ["python"]}
 BATCH_ROWS = [[1], [2], [-3], [4], [-5], [6]]
 
 
@@ -252,6 +252,16 @@ def shape_scenarios() -> list[dict]:
                             ([{"plsql_implicit": "BEGIN sqlnet_implicit; END;", "arraysize": 25}]
                              if client in SHAPE_CLIENTS["implicit"] else []) +
                             [{"commit": True}])})
+        for client in SHAPE_CLIENTS["lob"] if rel != "11.2" else []:
+            out.append({"name": f"lob_{rel}_{client}", "client": client, "mtu": 1500,
+                        "description": f"{client} against {rel}: a query on a table with a CLOB column "
+                                       "(describe, define call, rows with LOB locators), then one LOB "
+                                       "read operation per row (LOB data message, amount in the RPA)",
+                        "server": server(release=rel, sdu_limit=8192,
+                                         tables=[table(name="SQLNET_DOCS", rows=30, columns="with_clob",
+                                                       lob_chars=700)]),
+                        "plan": plan(sdu=8192, arraysize=10, prefetchrows=2, steps=[
+                            {"sql": "SELECT * FROM sqlnet_docs"}, {"commit": True}])})
         for client in SHAPE_CLIENTS["batch"] if rel != "11.2" else []:
             out.append({"name": f"batch_{rel}_{client}", "client": client, "mtu": 1500,
                         "description": f"{client} against {rel}: array INSERT of 6 rows, two of which "

@@ -41,7 +41,7 @@ FUNC_NAMES = {
     0x02: "OOPEN", 0x04: "OREEXECUTE", 0x05: "OFETCH", 0x08: "OCLOSE", 0x09: "OLOGOFF",
     0x0E: "OCOMMIT", 0x0F: "OROLLBACK", 0x14: "OCANCEL", 0x3B: "OVERSION",
     0x4E: "OEXFEN", 0x5E: "OALL8", 0x69: "OCCA", 0x73: "OAUTH", 0x76: "OSESSKEY", 0xBF: "OCLFEATURES",
-    0x78: "OCANA", 0x87: "OSETE2E", 0x93: "OPING", 0x9A: "OKEYVAL", 0xB0: "OSESSSTATE",
+    0x60: "OLOBOPS", 0x78: "OCANA", 0x87: "OSETE2E", 0x93: "OPING", 0x9A: "OKEYVAL", 0xB0: "OSESSSTATE",
 }
 
 EXEC_PARSE, EXEC_EXECUTE, EXEC_FETCH = 0x01, 0x20, 0x40
@@ -448,6 +448,32 @@ class Connection:
             r.u8()
             if self.s.fv >= 11:
                 r.ub4()
+        elif func == 0x60:                  # LOB operation (python-oracledb lob_op.pyx)
+            r.u8()
+            src_len = r.ub4()
+            r.u8()
+            dst_len = r.ub4()
+            r.ub4()
+            r.ub4()
+            m["charset_ptr"] = r.u8()
+            r.u8()
+            m["null_ptr"] = r.u8()
+            m["operation"] = r.ub4()
+            r.u8()
+            r.ub4()                         # SCN array (python: a 0 byte)
+            m["offset"] = r.ub8()
+            r.ub8()
+            m["amount_ptr"] = r.u8()
+            r.raw(6)                        # array LOB
+            m["locator"] = r.raw(src_len)
+            r.raw(dst_len)
+            if m["charset_ptr"]:
+                r.ub4()
+            if r.remaining() and r.data[r.pos] == 0x0E:
+                r.u8()
+                m["data"] = r.dalc()
+            if m["amount_ptr"]:
+                m["amount"] = r.ub8()
         elif func in (0x09, 0x0E, 0x0F, 0x93):
             pass
         else:
@@ -676,6 +702,10 @@ class Connection:
             if col.type == "number":
                 b += bytes((2, 0)) + self.sb1(0) + self.sb1(-127)
                 b += ub4(22) + b"\x00\x00\x00" + ub2(0) + ub2(0) + b"\x00" + ub4(22)
+            elif col.type == "clob":
+                b += bytes((112, 0x80)) + self.sb1(0) + self.sb1(0)
+                b += ub4(col.size) + b"\x00\x00\x00" + ub2(0) + ub2(CHARSET_AL32UTF8) + b"\x01"
+                b += ub4(0)
             else:
                 b += bytes((1, 0x80)) + self.sb1(0) + self.sb1(0)
                 b += ub4(col.size) + b"\x00\x00\x00" + ub2(0) + ub2(CHARSET_AL32UTF8) + b"\x01"
@@ -913,6 +943,8 @@ class Connection:
                 done = True
             elif func == 0x3B:
                 resp = self.send_response(self.version_reply(), rec)
+            elif func == 0x60:
+                resp, resp_extra = self.do_lob_op(main, rec)
             elif func == 0x69:      # close cursors on its own
                 for cid in main.get("cursors", []):
                     self.s.cursors.pop(cid, None)
@@ -1275,6 +1307,10 @@ class Connection:
             n = m.get("prefetch_rows", 0)
             rec["rows_requested"] = n
             rec["cursor"] = 0
+            if table.has_lob and not m.get("num_defines"):
+                # LOB columns: the client must define them first (python-oracledb
+                # re-executes with define metadata): the describe alone this time
+                n = 0
             prefix = self.dcb(table, cursor, n)
             if n == 0:
                 body = prefix + self.rpa_execute(cursor) + self.oer(cursor=cursor.cid, call_seq=seq,
@@ -1290,6 +1326,8 @@ class Connection:
         al = m.get("al8i4") or []
         n = al[1] if len(al) > 1 and al[1] else m.get("prefetch_rows", 0)
         rec["rows_requested"] = n
+        if cursor.table is not None and cursor.table.has_lob and not m.get("options", 0) & EXEC_FETCH:
+            n = 0                           # the define call of a LOB query fetches nothing
         if m.get("options", 0) & EXEC_EXECUTE:
             cursor.pos = 0
             cursor.last_values = None
@@ -1350,6 +1388,43 @@ class Connection:
         return self.send_response(body, rec), {"rows_sent": 0, "cursor": cid, "rowcount": 1,
                                                "ora_error": 0, "out_binds": reported,
                                                "opened_cursors": opened}
+
+    def do_lob_op(self, m: dict, rec: dict):
+        """LOB read (operation 2) and get length (1) on a locator this server sent: LOB data
+        message (14) with the characters, then the RPA (the locator again, the amount as
+        ub8 when the call passed one) and the OER (python-oracledb LobOpMessage, go-ora
+        Lob.read)."""
+        seq = m["seq"]
+        loc = m.get("locator", b"")
+        text = None
+        for t in self.srv.tables.values():
+            text = t.lob_text(loc)
+            if text is not None:
+                break
+        op = m.get("operation")
+        rec["lob_operation"] = op
+        if text is None or op not in (1, 2):
+            body = self.oer(error=22922, call_seq=seq, message="ORA-22922: nonexistent LOB value")
+            return self.send_error_with_markers(body), {"ora_error": 22922,
+                                                        "ora_message": "ORA-22922: nonexistent LOB value\n"}
+        body = b""
+        if op == 2:
+            start = max(1, m.get("offset", 1)) - 1
+            data = text[start:start + m.get("amount", len(text))]
+            body += b"\x0e" + dalc(data.encode())
+            amount = len(data)
+            self.stats.setdefault("lob_chars_sent", 0)
+            self.stats["lob_chars_sent"] += amount
+        else:
+            amount = len(text)
+        body += b"\x08" + loc
+        if m.get("amount_ptr"):
+            body += ub8(amount)
+        if m.get("null_ptr"):
+            body += b"\x00"
+        body += self.oer(call_seq=seq)
+        return self.send_response(body, rec), {"rows_sent": 0, "ora_error": 0, "lob_amount": amount,
+                                               "lob_operation": op}
 
     def plsql_implicit(self, m: dict, rec: dict):
         """BEGIN sqlnet_implicit; END;  returns two implicit result sets (DBMS_SQL.RETURN_RESULT)

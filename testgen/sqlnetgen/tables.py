@@ -22,10 +22,12 @@ import hashlib
 
 from dataclasses import dataclass
 
-from .ttc import dalc, oracle_number
+from .ttc import dalc, oracle_number, ub4, ub8
 
 ORA_TYPE_VARCHAR = 1
 ORA_TYPE_NUMBER = 2
+ORA_TYPE_CLOB = 112
+LOB_CHUNK_SIZE = 8132
 CHARSET_AL32UTF8 = 873
 
 _NULL = object()   # marks an always-NULL column while the fillers are sized
@@ -37,12 +39,12 @@ _WORDS = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hote
 @dataclass
 class Column:
     name: str
-    type: str            # "number" | "varchar"
-    size: int = 22       # max byte size (VARCHAR2(size)); NUMBER buffer 22
+    type: str            # "number" | "varchar" | "clob"
+    size: int = 22       # max byte size (VARCHAR2(size)); NUMBER buffer 22; CLOB: its locator buffer
 
     @property
     def ora_type(self) -> int:
-        return ORA_TYPE_NUMBER if self.type == "number" else ORA_TYPE_VARCHAR
+        return {"number": ORA_TYPE_NUMBER, "clob": ORA_TYPE_CLOB}.get(self.type, ORA_TYPE_VARCHAR)
 
 
 ROWS_PER_BLOCK = 60
@@ -87,6 +89,8 @@ class Table:
                     Column("NAME", "varchar", 30), Column("PAYLOAD", "varchar", 4000)]
         if cols == "blob_like":
             return [Column("ID", "number", 22), Column("DATA", "varchar", 4000)]
+        if cols == "with_clob":
+            return [Column("ID", "number", 22), Column("NAME", "varchar", 30), Column("DOC", "clob", 4000)]
         return [Column(c["name"].upper(), c["type"], int(c.get("size", 22))) for c in cols]
 
     # ------------------------------------------------------------------
@@ -111,6 +115,12 @@ class Table:
                 vals.append(_NULL)  # always NULL
             else:
                 vals.append(None)   # filler column, sized below
+        for k, c in enumerate(self.columns):
+            if c.type == "clob" and vals[k] is None:
+                # a document of lob_chars characters (CLOB, read with LOB operations)
+                n = int(self.spec.get("lob_chars", 300))
+                base = f"document {i + 1:07d} of {self.name.lower()}: " + " ".join(_WORDS) + ". "
+                vals[k] = (base * (n // len(base) + 1))[:n]
         fill = [k for k, v in enumerate(vals) if v is None]
         for k in fill:
             c = self.columns[k]
@@ -127,7 +137,28 @@ class Table:
             return b"\x00"
         if col.type == "number":
             return dalc(oracle_number(int(value)))
+        if col.type == "clob":
+            # a LOB locator with its metadata (python-oracledb read_lob_with_length):
+            # locator length ub4, LOB size ub8, chunk size ub4, then the locator
+            loc = self.lob_locator(str(value))
+            return ub4(len(loc)) + ub8(len(value)) + ub4(LOB_CHUNK_SIZE) + dalc(loc)
         return dalc(str(value).encode())
+
+    def lob_locator(self, text: str) -> bytes:
+        """A 40-byte locator naming the LOB (the server finds the text by it)."""
+        if not hasattr(self, "_lobs"):
+            self._lobs = {}
+        loc = b"\x00\x70\x00\x01\x01\x0c\x00\x00" + hashlib.md5(
+            f"{self.name}|{text}".encode()).digest() + bytes(16)
+        self._lobs[loc] = text
+        return loc
+
+    def lob_text(self, locator: bytes) -> str | None:
+        return getattr(self, "_lobs", {}).get(bytes(locator))
+
+    @property
+    def has_lob(self) -> bool:
+        return any(c.type == "clob" for c in self.columns)
 
     def encoded_rows(self) -> list[list[bytes]]:
         """Per row, per column the encoded column bytes (DALC)."""

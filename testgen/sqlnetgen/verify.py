@@ -100,6 +100,13 @@ def verify(manifest: dict, pcap: Path | None = None) -> list[str]:
                                             f"table {want['rows']} rows, sent {ref_rows.get(want['cursor'])}")
                     elif got != want:
                         problems.append(f"PL/SQL out bind {k + 1}: client {got!r} != server {want!r}")
+    # 1d. LOB reads: the characters the client read equal those the server's LOB data sent
+    lob_sent = sum(r["response"].get("lob_amount", 0) for c in conns for r in c["requests"]
+                   if r["response"].get("lob_operation") == 2)
+    lob_read = sum(st.get("lob_chars", 0) for rep in reports for sess in rep.get("sessions", [])
+                   for st in sess.get("statements", []))
+    if lob_read != lob_sent:
+        problems.append(f"LOB characters: client read {lob_read} != server sent {lob_sent}")
     for c in conns:
         st = c["stats"]
         sdu = c["negotiated_sdu"]

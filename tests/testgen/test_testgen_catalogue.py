@@ -32,7 +32,8 @@ def test_catalogue_complete_and_small():
                if not (CAPTURES / f"{n}.pcapng").exists() or not (CAPTURES / f"{n}.json").exists()]
     assert not missing, f"run python3 testgen/generate.py --all (missing {missing})"
     total = sum(p.stat().st_size for p in CAPTURES.iterdir())
-    assert total < 8 * 1024 * 1024
+    # the response shapes (PL/SQL, batch errors, LOBs) brought it past 8 MiB
+    assert total < 10 * 1024 * 1024
 
 
 @pytest.mark.parametrize("name", SCENARIOS)

@@ -156,13 +156,20 @@ def run_session(plan, idx, out):
                 nbytes = 0
                 try:
                     cur.execute(step["sql"])
+                    lob_chars = 0
                     while True:
                         rows = cur.fetchmany(cur.arraysize)
                         if not rows:
                             break
                         n += len(rows)
                         for r in rows:
-                            nbytes += sum(len(str(v)) for v in r)
+                            for v in r:
+                                if isinstance(v, oracledb.LOB):
+                                    v = v.read()           # one LOB read operation each
+                                    lob_chars += len(v)
+                                nbytes += len(str(v))
+                    if lob_chars:
+                        entry["lob_chars"] = lob_chars
                     entry["rows"] = n
                     entry["value_chars"] = nbytes
                 except oracledb.Error as exc:
