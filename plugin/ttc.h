@@ -135,6 +135,7 @@ typedef struct ttc_describe {
     guint32 ncols;
     ttc_column_t *cols;
     guint8  kind;              /* ttc_rows_kind_t */
+    gboolean has_lob;          /* a CLOB, BLOB or BFILE column: its rows carry locators */
 } ttc_describe_t;
 
 struct ttc_response;
@@ -291,6 +292,8 @@ typedef struct ttc_session {
     gboolean infer_verify;             /* calls and replies still check the choice */
     guint32 infer_replies;             /* replies verified so far */
     guint32 executions;                /* statement executions seen */
+    guint32 lob_execution;             /* latest execution whose rows carried LOB locators */
+    const char *lob_sql;               /* ... and its statement */
     guint32 nrequests;
     ttc_request_t *unbound;            /* last execute whose response named no cursor
                                         * (cut or undecoded): the next call on an

@@ -506,8 +506,11 @@ decode_describe_body(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope)
     desc = wmem_new0(scope, ttc_describe_t);
     desc->ncols = ncols;
     desc->cols = wmem_alloc0_array(scope, ttc_column_t, ncols ? ncols : 1);
-    for (i = 0; i < ncols && ttc_rd_ok(r); i++)
+    for (i = 0; i < ncols && ttc_rd_ok(r); i++) {
         decode_column(r, tree, &desc->cols[i], scope);
+        if (desc->cols[i].type == ORA_CLOB || desc->cols[i].type == ORA_BLOB || desc->cols[i].type == ORA_BFILE)
+            desc->has_lob = TRUE;
+    }
     ttc_rd_skip_bytes_with_length(r); /* current date */
     ttc_rd_ub4(r);                    /* dcbflag */
     ttc_rd_ub4(r);                    /* dcbmdbz */

@@ -508,6 +508,7 @@ describe_keep(const ttc_describe_t *d)
 
     k->ncols = d->ncols;
     k->kind = d->kind;
+    k->has_lob = d->has_lob;
     k->cols = (ttc_column_t *)wmem_memdup(wmem_file_scope(), d->cols,
                                           sizeof(ttc_column_t) * MAX(d->ncols, 1u));
     for (i = 0; i < d->ncols; i++)
@@ -774,6 +775,12 @@ apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
             ttc_cursor_t *cur = cursor_get(ts, req->cursor, FALSE, NULL);
             if (cur)
                 req->execution = cur->execution;
+        } else if (req->func == TTC_FN_LOB_OP && ts->lob_execution) {
+            /* A LOB read or write belongs to the statement whose rows brought
+             * the locator: python-oracledb and JDBC read a row's LOBs as they
+             * fetch it, so the latest execution whose rows carried locators. */
+            req->execution = ts->lob_execution;
+            req->stmt_sql = ts->lob_sql;
         }
         req->frame = pinfo->num;
         rec->carries_call = TRUE;
@@ -792,8 +799,13 @@ apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
     if (!resp)
         return;
     req = resp->req;
-    if (res->row)
+    if (res->row) {
         resp->rows++;
+        if (st->describe && st->describe->has_lob && req && req->execution) {
+            ts->lob_execution = req->execution;
+            ts->lob_sql = req->stmt_sql;
+        }
+    }
     /* Row data of a result set (out-bind values are not rows). */
     if ((res->row || res->type == TTC_MSG_BIT_VECTOR) && msg_len > 0)
         resp->row_bytes += (guint32)msg_len;

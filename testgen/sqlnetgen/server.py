@@ -1400,6 +1400,10 @@ class Connection:
         for t in self.srv.tables.values():
             text = t.lob_text(loc)
             if text is not None:
+                # the statement whose rows carried this locator
+                owner = [c for c in self.s.cursors.values() if c.table is t]
+                if owner:
+                    rec["sql"] = owner[-1].sql
                 break
         op = m.get("operation")
         rec["lob_operation"] = op
