@@ -20,77 +20,7 @@
 #include <epan/packet.h>
 #include "session.h"
 #include "ttc_codec.h"
-
-/* Message types (first byte of every TTC message). */
-#define TTC_MSG_PROTOCOL        1
-#define TTC_MSG_DATA_TYPES      2
-#define TTC_MSG_FUNCTION        3
-#define TTC_MSG_ERROR           4
-#define TTC_MSG_ROW_HEADER      6
-#define TTC_MSG_ROW_DATA        7
-#define TTC_MSG_PARAMETER       8
-#define TTC_MSG_STATUS          9
-#define TTC_MSG_IO_VECTOR       11
-#define TTC_MSG_LOB_DATA        14
-#define TTC_MSG_WARNING         15
-#define TTC_MSG_DESCRIBE_INFO   16
-#define TTC_MSG_PIGGYBACK       17
-#define TTC_MSG_FLUSH_OUT_BINDS 19
-#define TTC_MSG_BIT_VECTOR      21
-#define TTC_MSG_SERVER_PIGGYBACK 23
-#define TTC_MSG_ONEWAY_FN       26
-#define TTC_MSG_IMPLICIT_RESULTSET 27
-#define TTC_MSG_RENEGOTIATE     28
-#define TTC_MSG_END_OF_RESPONSE 29
-#define TTC_MSG_TOKEN           33
-#define TTC_MSG_FAST_AUTH       34
-
-/* Function codes. */
-#define TTC_FN_OPEN             2
-#define TTC_FN_PARSE            3
-#define TTC_FN_REEXECUTE        4
-#define TTC_FN_FETCH            5
-#define TTC_FN_CLOSE            8
-#define TTC_FN_LOGOFF           9
-#define TTC_FN_COMMIT           14
-#define TTC_FN_ROLLBACK         15
-#define TTC_FN_CANCEL           20
-#define TTC_FN_VERSION          59
-#define TTC_FN_OALL7            71
-#define TTC_FN_REEXECUTE_FETCH  78
-#define TTC_FN_OALL8            94
-#define TTC_FN_LOB_OP           96
-#define TTC_FN_DESCRIBE         98
-#define TTC_FN_TXN_SWITCH       103
-#define TTC_FN_TXN_CHANGE_STATE 104
-#define TTC_FN_CLOSE_CURSORS    105
-#define TTC_FN_SESSION_SWITCH   107
-#define TTC_FN_AUTH_PHASE_TWO   115
-#define TTC_FN_AUTH_PHASE_ONE   118
-#define TTC_FN_CANCEL_ALL       120
-#define TTC_FN_AQ_ENQ           121
-#define TTC_FN_AQ_DEQ           122
-#define TTC_FN_DP_PREPARE       128
-#define TTC_FN_DP_LOAD_STREAM   129
-#define TTC_FN_DP_OP            130
-#define TTC_FN_END_TO_END       135
-#define TTC_FN_AQ_ARRAY         145
-#define TTC_FN_PING             147
-#define TTC_FN_SESSION_STATE    176
-#define TTC_FN_CLIENT_FEATURES  191   /* JDBC T4CTTIoclfeatures, piggybacked */
-
-/* OALL8 options. */
-#define TTC_OPT_PARSE     0x00000001u
-#define TTC_OPT_BIND      0x00000008u
-#define TTC_OPT_DEFINE    0x00000010u
-#define TTC_OPT_EXECUTE   0x00000020u
-#define TTC_OPT_FETCH     0x00000040u
-#define TTC_OPT_COMMIT    0x00000100u
-#define TTC_OPT_PLSQL_BIND 0x00000400u
-#define TTC_OPT_NOT_PLSQL 0x00008000u
-#define TTC_OPT_DESCRIBE  0x00020000u
-
-#define TTC_ERR_NO_DATA_FOUND 1403
+#include "ttc_protocol.h"
 
 /* Kinds of client request. */
 typedef enum {
@@ -102,14 +32,6 @@ typedef enum {
     TTC_REQ_ANO,
     TTC_REQ_OTHER
 } ttc_req_kind_t;
-
-/* Bind directions (I/O vector, python-oracledb TNS_BIND_DIR_*). */
-#define TTC_BIND_DIR_OUTPUT       0x10
-#define TTC_BIND_DIR_INPUT        0x20
-#define TTC_BIND_DIR_INPUT_OUTPUT 0x30
-
-/* Bind metadata flags (oacflg). */
-#define TTC_BIND_FLAG_ARRAY       0x40
 
 typedef struct ttc_column {
     guint8  type;         /* Oracle type number */

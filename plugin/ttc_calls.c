@@ -851,25 +851,25 @@ decode_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res)
     ttc_rd_skip(r, rcap_len);
     if (!ttc_rd_ok(r))
         return;
-    if (rcap_len > 1 && (rcaps[1] & 0x01)) {
+    if (rcap_len > TTC_RCAP_TTC && (rcaps[TTC_RCAP_TTC] & TTC_RCAP_TTC_TIME_ZONE)) {
         /* The time-zone file version travels only when both sides support it
          * (in fast authentication the client has not seen the server's caps). */
-        gboolean tz_version = ccap_len > 37 && (ccaps[37] & 0x02) &&
-                              (d.fv_server == 0 || (d.server_ccap37 & 0x02));
+        gboolean tz_version = ccap_len > TTC_CCAP_TTC3 && (ccaps[TTC_CCAP_TTC3] & TTC_CCAP_TZ_VERSION) &&
+                              (d.fv_server == 0 || (d.server_ccap37 & TTC_CCAP_TZ_VERSION));
         ttc_rd_skip(r, 11);            /* client time zone */
         if (tz_version)
             ttc_rd_skip(r, 4);         /* time-zone file version */
         /* National character set: SQL*Plus 10.2 (wsSC frame 21) sends it;
          * SQL*Plus 9.0 (field version 1, visblank 9i session frame 48) ends
          * its DTY with the time zone. */
-        if (ccap_len > 7 && ccaps[7] >= TTC_FV_9_2)
+        if (ccap_len > TTC_CCAP_FIELD_VERSION && ccaps[TTC_CCAP_FIELD_VERSION] >= TTC_FV_9_2)
             ttc_rd_skip(r, 2);
         /* The server answers with its own time zone (and version). */
         d.dty_reply_prefix = 11 + (tz_version ? 4 : 0);
     } else {
         d.dty_reply_prefix = 0;
     }
-    ub2_dty = ccap_len > 27 && ccaps[27] != 0;
+    ub2_dty = ccap_len > TTC_CCAP_UB2_DTY && ccaps[TTC_CCAP_UB2_DTY] != 0;
     /* No type table at all: client and server share a platform (SQL*Plus
      * 10.2 on 32-bit Windows against a Windows server, wsSC frame 21 ends
      * with the time zone "80 00 00 00 3c 3c 3c 80 00 00 00" and ncharset
@@ -909,11 +909,11 @@ decode_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res)
     if (!ttc_rd_ok(r))
         return;
 
-    d.fv_client = ccap_len > 7 ? ccaps[7] : 0;
+    d.fv_client = ccap_len > TTC_CCAP_FIELD_VERSION ? ccaps[TTC_CCAP_FIELD_VERSION] : 0;
     d.fv = d.fv_server ? MIN(d.fv_client, d.fv_server) : d.fv_client;
-    d.big_chunk = ccap_len > 37 && (ccaps[37] & 0x20);
-    d.eor = ccap_len > 40 && (ccaps[40] & 0x20);
-    d.call_status = ccap_len > 15 && (ccaps[15] & 0x01);
+    d.big_chunk = ccap_len > TTC_CCAP_TTC3 && (ccaps[TTC_CCAP_TTC3] & TTC_CCAP_BIG_CHUNK_CLR);
+    d.eor = ccap_len > TTC_CCAP_TTC4 && (ccaps[TTC_CCAP_TTC4] & TTC_CCAP_END_OF_RESPONSE);
+    d.call_status = ccap_len > TTC_CCAP_TTC1 && (ccaps[TTC_CCAP_TTC1] & TTC_CCAP_END_OF_CALL_STATUS);
     /* sb1 as a universal integer: go-ora and JDBC 12c+ ask for it; servers
      * send TTC 8.x clients raw bytes whatever they asked. */
     d.sb1_universal = rep_sb1 == 1 && d.fv_client >= TTC_FV_11_2;
@@ -929,11 +929,12 @@ decode_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res)
     res->dialect_update = TRUE;
     res->dialect = d;
     if (tree) {
-        s = ccap_off + 7;
-        if (ccap_len > 7)
+        s = ccap_off + TTC_CCAP_FIELD_VERSION;
+        if (ccap_len > TTC_CCAP_FIELD_VERSION)
             proto_item_set_generated(proto_tree_add_uint(tree, hf_dty_fv, r->tvb, s, 1, d.fv_client));
-        if (ccap_len > 40)
-            proto_item_set_generated(proto_tree_add_boolean(tree, hf_dty_eor, r->tvb, ccap_off + 40, 1, d.eor));
+        if (ccap_len > TTC_CCAP_TTC4)
+            proto_item_set_generated(proto_tree_add_boolean(tree, hf_dty_eor, r->tvb, ccap_off + TTC_CCAP_TTC4,
+                                                            1, d.eor));
     }
 }
 

@@ -20,25 +20,7 @@
 #include <epan/packet.h>
 
 #include "compat.h"
-
-/* TTC field versions (compile-time capability 7, python-oracledb's
- * TNS_CCAP_FIELD_VERSION_*): the gates of fields added release by release.
- * The dialect's `fv` is the lower of the client's and the server's. */
-#define TTC_FV_9_2        3
-#define TTC_FV_10_1       4     /* go-ora: OER flags as ub2, row header ub4 iterations */
-#define TTC_FV_10_2       5
-#define TTC_FV_11_2       6
-#define TTC_FV_12_1       7
-#define TTC_FV_12_2       8
-#define TTC_FV_12_2_EXT1  9
-#define TTC_FV_18_1       10
-#define TTC_FV_19_1       12
-#define TTC_FV_20_1       14
-#define TTC_FV_21_1       16
-#define TTC_FV_23_1       17
-#define TTC_FV_23_1_EXT_1 18
-#define TTC_FV_23_1_EXT_3 20
-#define TTC_FV_23_4       24
+#include "ttc_protocol.h"
 
 typedef struct ttc_dialect {
     gboolean native;          /* fixed-width little-endian integers (OCI) */

@@ -17,20 +17,6 @@
 #include "ttc.h"
 
 /* Oracle type numbers that change how a column travels. */
-#define ORA_VARCHAR     1
-#define ORA_NUMBER      2
-#define ORA_LONG        8
-#define ORA_ROWID       11
-#define ORA_LONG_RAW    24
-#define ORA_CURSOR      102
-#define ORA_OBJECT      109
-#define ORA_CLOB        112
-#define ORA_BLOB        113
-#define ORA_BFILE       114
-#define ORA_JSON        119
-#define ORA_VECTOR      127
-#define ORA_UROWID      208
-
 #define MAX_COLUMNS     4096
 #define MAX_KV_PAIRS    4096
 #define MAX_LIST        65536
@@ -1059,7 +1045,7 @@ decode_rpa(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, wmem_allocator_t *sco
          * decode_oall8).  JDBC sets the flag against an 11.2 server too and
          * gets no counts there.  One per execution of an array DML
          * (python-oracledb getarraydmlrowcounts). */
-        if (st->req && (st->req->exec_flags & 0x4000) && r->d->fv >= TTC_FV_12_1) {
+        if (st->req && (st->req->exec_flags & TTC_EXEC_FLAG_DML_ROWCOUNTS) && r->d->fv >= TTC_FV_12_1) {
             n = ttc_rd_ub4(r);        /* array DML row counts */
             if (n > MAX_LIST) { r->bad = TRUE; return; }
             for (i = 0; i < n && ttc_rd_ok(r); i++) {
@@ -1184,15 +1170,16 @@ decode_protocol_reply(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res, wmem
     ttc_rd_skip(r, rcap_len);
     if (!ttc_rd_ok(r))
         return;
-    if (ccap_len > 7) {
-        guint8 fv = tvb_get_uint8(r->tvb, ccap_off + 7);
+    if (ccap_len > TTC_CCAP_FIELD_VERSION) {
+        guint8 fv = tvb_get_uint8(r->tvb, ccap_off + TTC_CCAP_FIELD_VERSION);
         res->dialect_update = TRUE;
         res->dialect = *r->d;
         res->dialect.fv_server = fv;
-        if (ccap_len > 37)
-            res->dialect.server_ccap37 = tvb_get_uint8(r->tvb, ccap_off + 37);
+        if (ccap_len > TTC_CCAP_TTC3)
+            res->dialect.server_ccap37 = tvb_get_uint8(r->tvb, ccap_off + TTC_CCAP_TTC3);
         if (tree)
-            proto_item_set_generated(proto_tree_add_uint(tree, hf_field_version, r->tvb, ccap_off + 7, 1, fv));
+            proto_item_set_generated(proto_tree_add_uint(tree, hf_field_version, r->tvb,
+                                                         ccap_off + TTC_CCAP_FIELD_VERSION, 1, fv));
     }
     res->terminal = TRUE;
 }
