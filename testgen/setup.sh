@@ -64,9 +64,20 @@ if command -v javac >/dev/null 2>&1; then
   while read -r artifact version sha; do
     jar="$HERE/clients/jdbc/lib/$artifact-$version.jar"
     if [ ! -f "$jar" ] || ! echo "$sha  $jar" | sha256sum -c --quiet - >/dev/null 2>&1; then
-      curl -fsSL --retry 3 -o "$jar.part" \
-        "https://repo1.maven.org/maven2/com/oracle/database/jdbc/$artifact/$version/$artifact-$version.jar"
-      echo "$sha  $jar.part" | sha256sum -c --quiet - && mv "$jar.part" "$jar"
+      url="https://repo1.maven.org/maven2/com/oracle/database/jdbc/$artifact/$version/$artifact-$version.jar"
+      # curl where there is one (a build root may have none): python3 is always here
+      if command -v curl >/dev/null 2>&1; then
+        curl -fsSL --retry 3 -o "$jar.part" "$url" || rm -f "$jar.part"
+      else
+        python3 -c 'import sys, urllib.request; urllib.request.urlretrieve(sys.argv[1], sys.argv[2])' \
+          "$url" "$jar.part" || rm -f "$jar.part"
+      fi
+      if [ -f "$jar.part" ] && echo "$sha  $jar.part" | sha256sum -c --quiet -; then
+        mv "$jar.part" "$jar"
+      else
+        rm -f "$jar.part"
+        echo "setup: $artifact $version not downloaded - JDBC client skipped" >&2
+      fi
     fi
   done <<'JARS'
 ojdbc11 23.26.0.0.0 ef295bf01374dac7d791b3bc6526d10e8910ecac4645a95a3ca0c01cfc5c21d0
