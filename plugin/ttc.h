@@ -84,6 +84,8 @@ typedef struct ttc_request {
     guint32 exec_count;        /* OALL8 al8i4[1] */
     guint32 prefetch;          /* OALL8 prefetch rows */
     guint32 exec_flags;        /* OALL8 al8i4[9] */
+    guint32 fetch_orientation; /* OALL8 al8i4[10], scrollable cursors */
+    guint32 fetch_pos;         /* OALL8 al8i4[11]: the row to fetch from */
     gboolean is_query;         /* al8i4[7] or a fetch call */
     const char *sql;           /* SQL text sent with this call */
     const ttc_describe_t *binds;   /* OALL8 bind metadata (python-oracledb _write_column_metadata) */
@@ -108,6 +110,12 @@ typedef struct ttc_request {
 static inline gboolean
 ttc_req_executes(const ttc_request_t *req)
 {
+    /* python-oracledb fetches from a scrollable cursor with an execute
+     * positioned at the next row (orientation "current", position > 1):
+     * that continues the execution, it does not start one. */
+    if (req->func == TTC_FN_OALL8 && (req->exec_flags & TTC_EXEC_FLAG_SCROLLABLE) && req->cursor != 0 &&
+        req->fetch_pos > 1)
+        return FALSE;
     return (req->func == TTC_FN_OALL8 && (req->options & TTC_OPT_EXECUTE)) ||
            req->func == TTC_FN_REEXECUTE_FETCH || req->func == TTC_FN_REEXECUTE ||
            req->func == TTC_FN_OALL7;

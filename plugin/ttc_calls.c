@@ -54,6 +54,8 @@ static int hf_client_features = -1;
 static int hf_e2e_action = -1;
 static int hf_e2e_client_id = -1;
 static int hf_bind = -1;
+static int hf_fetch_orientation = -1;
+static int hf_fetch_pos = -1;
 static int hf_lob_op = -1;
 static int hf_lob_locator = -1;
 static int hf_bind_type = -1;
@@ -402,10 +404,18 @@ decode_oall8(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_
      * type, where 1 is SELECT (6 DROP, 4 INSERT ...). */
     call->is_query = al8i4_len > 7 && al8i4[7] == 1;
     call->exec_flags = al8i4_len > 9 ? al8i4[9] : 0;
+    if (call->exec_flags & TTC_EXEC_FLAG_SCROLLABLE) {
+        call->fetch_orientation = al8i4_len > 10 ? al8i4[10] : 0;
+        call->fetch_pos = al8i4_len > 11 ? al8i4[11] : 0;
+    }
     if (tree) {
         proto_tree_add_uint(tree, hf_exec_count, r->tvb, s, r->off - s, call->exec_count);
         proto_tree_add_boolean(tree, hf_is_query, r->tvb, s, r->off - s, call->is_query);
         proto_tree_add_uint(tree, hf_exec_flags, r->tvb, s, r->off - s, call->exec_flags);
+        if (call->exec_flags & TTC_EXEC_FLAG_SCROLLABLE) {
+            proto_tree_add_uint(tree, hf_fetch_orientation, r->tvb, s, r->off - s, call->fetch_orientation);
+            proto_tree_add_uint(tree, hf_fetch_pos, r->tvb, s, r->off - s, call->fetch_pos);
+        }
     }
     /* Rows this call asks for now. */
     if (call->is_query || (call->options & TTC_OPT_FETCH)) {
@@ -623,6 +633,13 @@ decode_call_header(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, gboolean 
             proto_tree_add_uint64(tree, hf_ttc_token, r->tvb, SPAN(r, s), tok);
     }
 }
+
+static const value_string fetch_orientation_vals[] = {
+    { TTC_FETCH_CURRENT, "current" }, { TTC_FETCH_NEXT, "next" }, { TTC_FETCH_FIRST, "first" },
+    { TTC_FETCH_LAST, "last" }, { TTC_FETCH_PRIOR, "prior" }, { TTC_FETCH_ABSOLUTE, "absolute" },
+    { TTC_FETCH_RELATIVE, "relative" },
+    { 0, NULL }
+};
 
 static const value_string lob_op_vals[] = {
     { 0x0001, "get length" }, { 0x0002, "read" }, { 0x0020, "trim" }, { 0x0040, "write" },
@@ -1090,6 +1107,10 @@ ttc_calls_register(int proto)
         { &hf_fetch_rows, { "Rows", "sqlnet.ofetch.rows", FT_UINT32, BASE_DEC, NULL, 0x0,
             "Rows asked for by OFETCH", HFILL } },
         { &hf_options, { "Options", "sqlnet.oall8.options", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_fetch_orientation, { "Fetch orientation", "sqlnet.oall8.fetch_orientation", FT_UINT32, BASE_HEX,
+            VALS(fetch_orientation_vals), 0x0, "Scrollable cursor: how the fetch position is given (al8i4[10])", HFILL } },
+        { &hf_fetch_pos, { "Fetch position", "sqlnet.oall8.fetch_pos", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Scrollable cursor: the row (from 1) the fetch starts at (al8i4[11])", HFILL } },
         { &hf_lob_op, { "LOB operation", "sqlnet.lob.operation", FT_UINT32, BASE_HEX, VALS(lob_op_vals), 0x0, NULL, HFILL } },
         { &hf_lob_locator, { "LOB locator", "sqlnet.lob.locator", FT_BYTES, BASE_NONE, NULL, 0x0, NULL, HFILL } },
         { &hf_bind, { "Bind", "sqlnet.bind", FT_NONE, BASE_NONE, NULL, 0x0,

@@ -81,6 +81,16 @@
 
 #define TTC_ERR_NO_DATA_FOUND 1403
 
+/* Fetch orientations of a scrollable cursor (al8i4[10], python
+ * TNS_FETCH_ORIENTATION_*). */
+#define TTC_FETCH_CURRENT   0x01
+#define TTC_FETCH_NEXT      0x02
+#define TTC_FETCH_FIRST     0x04
+#define TTC_FETCH_LAST      0x08
+#define TTC_FETCH_PRIOR     0x10
+#define TTC_FETCH_ABSOLUTE  0x20
+#define TTC_FETCH_RELATIVE  0x40
+
 /* Execute flags (al8i4[9], python TNS_EXEC_FLAGS_*). */
 #define TTC_EXEC_FLAG_SCROLLABLE        0x0002
 #define TTC_EXEC_FLAG_DML_ROWCOUNTS     0x4000

@@ -736,6 +736,8 @@ apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
         req->exec_count = c->exec_count;
         req->prefetch = c->prefetch;
         req->exec_flags = c->exec_flags;
+        req->fetch_orientation = c->fetch_orientation;
+        req->fetch_pos = c->fetch_pos;
         req->is_query = c->is_query;
         if (c->sql)
             req->sql = wmem_strdup(wmem_file_scope(), c->sql);

@@ -327,3 +327,34 @@ def test_lob_reads_as_the_client_read_them(tshark, manifest):
     assert all(d == a for d, a in data)           # the RPA's amount is what the data message held
     reads = tshark.fields(cap, ["sqlnet.lob.operation"], "sqlnet.lob.operation == 0x2")
     assert len(reads) == sum(st["rows"] for st in stmts if st.get("lob_chars"))   # one per row
+
+
+SCROLL_MANIFESTS = [m for m in MANIFESTS
+                    if any(st.get("scrollable") for rep in ([m.values[0]["client"]["report"]]
+                                                            if isinstance(m.values[0]["client"]["report"], dict)
+                                                            else m.values[0]["client"]["report"])
+                           for s in rep.get("sessions", []) for st in s.get("statements", []))]
+
+
+@pytest.mark.parametrize("manifest", SCROLL_MANIFESTS)
+def test_scrollable_cursor_positions(tshark, manifest):
+    """Evidence: the plan's scroll modes and offsets, and the rows python-oracledb read
+    after each (the ID column is the row number).  Each scroll is an execute message with
+    the scrollable flag, the fetch orientation (python TNS_FETCH_ORIENTATION_*) and the
+    row to start from; none of them starts a new execution."""
+    cap = TEST_CAPTURES / manifest["capture"]
+    assert tshark.fields(cap, ["frame.number"], "sqlnet && (_ws.expert.group == 0x05000000 || _ws.malformed)") == []
+    rep = manifest["client"]["report"]
+    st = next(st for r in (rep if isinstance(rep, list) else [rep]) for s in r["sessions"]
+              for st in s["statements"] if st.get("scrollable"))
+    orient = {"absolute": 0x20, "relative": 0x40, "first": 0x04, "last": 0x08}
+    got = [(int(o, 16), int(p)) for o, p in tshark.fields(cap, ["sqlnet.oall8.fetch_orientation",
+                                                                 "sqlnet.oall8.fetch_pos"],
+                                                           "sqlnet.oall8.fetch_orientation")]
+    assert got[0] == (0x01, 1)                 # the execute: "current", from row 1
+    want = []
+    for mode, offset, row, _ in st["positions"]:
+        want.append((orient[mode], 0 if mode == "last" else row))
+    assert got[1:] == want
+    executions = {e for (e,) in tshark.fields(cap, ["sqlnet.execution"], f'sqlnet.sql == "{st["sql"]}"')}
+    assert executions == {"1"} or len(executions) == 1

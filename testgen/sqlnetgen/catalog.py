@@ -222,8 +222,9 @@ PLSQL_OUT = "BEGIN sqlnet_out(:1, :2, :3); END;"
 
 # which client can run which response shape (steps in its driver)
 SHAPE_CLIENTS = {"plsql": ["python", "jdbc", "goora"], "returning": ["python", "jdbc"], "batch": ["python"],
-                 "implicit": ["python"], "lob": ["python"]}
+                 "implicit": ["python"], "lob": ["python"], "scroll": ["python"]}
 BATCH_ROWS = [[1], [2], [-3], [4], [-5], [6]]
+SCROLLS = [["absolute", 150], ["relative", -40], ["first", 0], ["last", 0], ["absolute", 57]]
 
 
 def shape_scenarios() -> list[dict]:
@@ -262,6 +263,15 @@ def shape_scenarios() -> list[dict]:
                                                        lob_chars=700)]),
                         "plan": plan(sdu=8192, arraysize=10, prefetchrows=2, steps=[
                             {"sql": "SELECT * FROM sqlnet_docs"}, {"commit": True}])})
+        for client in SHAPE_CLIENTS["scroll"] if rel != "11.2" else []:
+            out.append({"name": f"scroll_{rel}_{client}", "client": client, "mtu": 1500,
+                        "description": f"{client} against {rel}: a scrollable cursor on a 200-row table "
+                                       "(array size 20): scroll absolute 150, relative -40, first, last, "
+                                       "absolute 57, each then one row",
+                        "server": server(release=rel, sdu_limit=8192, tables=[table(rows=200)]),
+                        "plan": plan(sdu=8192, arraysize=20, prefetchrows=2, steps=[
+                            {"sql": f"SELECT /* scrollable */ * FROM {ROWS_TABLE.lower()}",
+                             "scroll": SCROLLS}, {"commit": True}])})
         for client in SHAPE_CLIENTS["batch"] if rel != "11.2" else []:
             out.append({"name": f"batch_{rel}_{client}", "client": client, "mtu": 1500,
                         "description": f"{client} against {rel}: array INSERT of 6 rows, two of which "

@@ -1326,6 +1326,25 @@ class Connection:
         al = m.get("al8i4") or []
         n = al[1] if len(al) > 1 and al[1] else m.get("prefetch_rows", 0)
         rec["rows_requested"] = n
+        if len(al) > 11 and al[9] & 0x02 and cursor.table is not None:
+            # scrollable cursor (python-oracledb ExecuteMessage: exec flag 0x02, fetch
+            # orientation al8i4[10], position al8i4[11], from 1): rows from that position;
+            # "last" is the last row alone; the OER row count is the last row's number
+            orient, fpos = al[10], al[11]
+            nrows = cursor.table.nrows
+            if orient == 0x08:
+                start, n = max(0, nrows - 1), 1
+            elif orient == 0x04:
+                start = 0
+            else:
+                start = max(0, fpos - 1)
+            cursor.pos = min(start, nrows)
+            cursor.last_values = None
+            cursor.failed = False
+            rec["fetch_orientation"] = orient
+            rec["fetch_pos"] = fpos
+            self.stats["fetch_calls"] += 1
+            return self._fetch_into(cursor, n, n, 0x02, seq)
         if cursor.table is not None and cursor.table.has_lob and not m.get("options", 0) & EXEC_FETCH:
             n = 0                           # the define call of a LOB query fetches nothing
         if m.get("options", 0) & EXEC_EXECUTE:

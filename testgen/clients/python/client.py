@@ -96,6 +96,26 @@ def run_session(plan, idx, out):
                 res["statements"].append(entry)
                 cur.close()
                 continue
+            if step.get("scroll"):
+                # scrollable cursor: each scroll (mode, offset) then one fetchone
+                cur = conn.cursor(scrollable=True)
+                cur.arraysize = int(step.get("arraysize", plan.get("arraysize", 100)))
+                cur.prefetchrows = int(step.get("prefetchrows", plan.get("prefetchrows", 2)))
+                entry = {"sql": step["sql"], "scrollable": True, "arraysize": cur.arraysize,
+                         "prefetchrows": cur.prefetchrows, "rows": 0, "positions": [], "error": None}
+                try:
+                    cur.execute(step["sql"])
+                    for mode, offset in step["scroll"]:
+                        cur.scroll(offset, mode=mode)
+                        row = cur.fetchone()
+                        entry["positions"].append([mode, offset, row[0] if row else None, cur.rowcount])
+                except oracledb.Error as exc:
+                    err = exc.args[0]
+                    entry["error"] = getattr(err, "full_code", str(err))
+                    res["errors"].append(entry["error"])
+                res["statements"].append(entry)
+                cur.close()
+                continue
             if step.get("many") is not None:
                 # array DML: executemany with batch errors and per-row counts
                 cur = conn.cursor()
