@@ -292,7 +292,8 @@ def test_batch_errors_as_the_client_read_them(tshark, manifest):
     checked = 0
     for st in array_dml_statements(manifest):
         error, rowcount, codes, offsets, counts = seen[st["sql"]]
-        assert int(rowcount) == st["rowcount"], st
+        if "rowcount" in st:               # node-oracledb has none when the call failed
+            assert int(rowcount) == st["rowcount"], st
         if st.get("error"):
             assert f"ORA-{int(error):05d}" == st["error"]
             assert codes == ""

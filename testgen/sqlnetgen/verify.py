@@ -64,6 +64,9 @@ def verify(manifest: dict, pcap: Path | None = None) -> list[str]:
                 if "lastrowid" in stmt and stmt["lastrowid"] != srv[0].get("rowid"):
                     problems.append(f"DML {stmt['sql']!r}: client lastrowid {stmt['lastrowid']} "
                                     f"!= server {srv[0].get('rowid')}")
+                if "batch_errors" in stmt and stmt["batch_errors"] != srv[0].get("batch_errors", []):
+                    problems.append(f"DML {stmt['sql']!r}: client batch errors {stmt['batch_errors']} "
+                                    f"!= server {srv[0].get('batch_errors')}")
                 if "returned" in stmt and stmt["returned"] != srv[0].get("returned"):
                     problems.append(f"DML {stmt['sql']!r}: client returned {stmt['returned']} "
                                     f"!= server {srv[0].get('returned')}")

@@ -18,6 +18,55 @@ async function runSession(plan, idx) {
     for (const step of plan.steps || []) {
       if (step.commit) { await conn.commit(); res.statements.push({ action: 'commit' }); continue; }
       if (step.ping) { await conn.ping(); res.statements.push({ action: 'ping' }); continue; }
+      if (step.plsql_out) {
+        // PL/SQL OUT binds: NUMBER, VARCHAR2, REF CURSOR (its result set read to the end)
+        const entry = { plsql: step.plsql_out, out: [], error: null };
+        const types = { number: oracledb.NUMBER, varchar: oracledb.STRING, cursor: oracledb.CURSOR };
+        const binds = step.types.map((t) => ({ dir: oracledb.BIND_OUT, type: types[t], maxSize: 100 }));
+        try {
+          const result = await conn.execute(step.plsql_out, binds);
+          for (let i = 0; i < step.types.length; i++) {
+            const v = result.outBinds[i];
+            if (step.types[i] === 'cursor') {
+              let n = 0;
+              const size = step.arraysize || plan.arraysize || 100;
+              for (;;) {
+                const rows = await v.getRows(size);
+                if (!rows.length) break;
+                n += rows.length;
+              }
+              await v.close();
+              entry.out.push({ cursor_rows: n });
+            } else {
+              entry.out.push(v);
+            }
+          }
+        } catch (err) {
+          entry.error = err.message.split(':')[0];
+          res.errors.push(entry.error);
+        }
+        res.statements.push(entry);
+        continue;
+      }
+      if (step.many) {
+        // array DML: executeMany with batch errors and per-row counts
+        const entry = { sql: step.sql, dml: true, many: step.many.length, rows: 0, error: null };
+        try {
+          const result = await conn.executeMany(step.sql, step.many, {
+            batchErrors: !!step.batcherrors, dmlRowCounts: !!step.arraydmlrowcounts,
+          });
+          entry.rowcount = result.rowsAffected;
+          // node thin sets the error's message ("ORA-02290: ..."), not always errorNum
+          entry.batch_errors = (result.batchErrors || []).map((e) =>
+            [e.errorNum || parseInt((/ORA-(\d+)/.exec(e.message) || [0, 0])[1], 10), e.offset]);
+          if (step.arraydmlrowcounts) entry.dml_row_counts = result.dmlRowCounts;
+        } catch (err) {
+          entry.error = err.message.split(':')[0];   // node reports no row count with the error
+          res.errors.push(entry.error);
+        }
+        res.statements.push(entry);
+        continue;
+      }
       const repeat = step.repeat || 1;
       for (let k = 0; k < repeat; k++) {
         const arraysize = step.arraysize || plan.arraysize || 100;
