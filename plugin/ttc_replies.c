@@ -135,7 +135,7 @@ oer_tail_fits(const ttc_rd_t *at, guint32 error)
  * 10.2 server); those for 8-byte pointers are the totals EXPECTED.md gives
  * for 64-bit servers (136-byte OER, 50-byte row header), not verified here. */
 #define STRUCT_OER_SIZE(d)  ((d)->ptr_width == 8 ? 128 : 88)
-#define STRUCT_RXH_SIZE(d)  ((d)->ptr_width == 8 ? 48 : 32)
+#define STRUCT_RXH_SIZE(d)  ((d)->fv < TTC_FV_9_2 ? 28 : (d)->ptr_width == 8 ? 48 : 32)
 
 /* Skip from the current position to `base + size` (the end of a struct). */
 static void
@@ -283,6 +283,28 @@ decode_oer(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, ttc_state_t *st,
     proto_item *pi;
 
     (void)pinfo;
+    if (d->structs && d->fv < TTC_FV_9_2) {
+        /* SQL*Plus 9.0's server (field version 1): a u32 (1 or 0: the call
+         * status), no sequence, the marker, the 88-byte struct with one more
+         * byte before the cursor (error u16 @4, cursor u16 @11, sql type
+         * @15): visblank 9i session frames 65, 81, 85 (ORA-01403 on cursor
+         * 1), 95 (a COMMIT, sql type 44), every OER 94 bytes before its
+         * message. */
+        s = r->off; call_status = ttc_rd_ub4(r);
+        add_uint(tree, hf_oer_call_status, r, s, call_status);
+        ttc_rd_u8(r);                           /* struct marker */
+        base = r->off;
+        s = r->off; cur_row = ttc_rd_ub4(r); add_uint(tree, hf_oer_cur_row, r, s, cur_row);
+        s = r->off; err16 = ttc_rd_ub2(r); add_uint(tree, hf_oer_error16, r, s, err16);
+        r->off = base + 11;
+        s = r->off; cursor = ttc_rd_ub2(r); add_uint(tree, hf_ttc_cursor, r, s, cursor);
+        r->off = base + 15;
+        s = r->off; add_uint(tree, hf_oer_sql_type, r, s, ttc_rd_u8(r));
+        skip_struct_rest(r, base, STRUCT_OER_SIZE(d));
+        error = err16;
+        rowcount = cur_row;
+        goto message;
+    }
     if (d->call_status) {
         s = r->off; call_status = ttc_rd_ub4(r);
         add_uint(tree, hf_oer_call_status, r, s, call_status);
@@ -343,6 +365,7 @@ decode_oer(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, ttc_state_t *st,
         }
     }
 
+message:
     res->oer_message = NULL;
     if (error != 0) {
         gint ms, ml;
@@ -433,7 +456,8 @@ decode_column(ttc_rd_t *r, proto_tree *tree, ttc_column_t *col, wmem_allocator_t
     col->name = ttc_rd_str_with_length(r, scope);
     skip_str_with_length(r);          /* schema */
     skip_str_with_length(r);          /* type name */
-    ttc_rd_ub2(r);                    /* column position */
+    if (d->fv >= TTC_FV_9_2)          /* go-ora ParameterInfo.load: from field version 3 */
+        ttc_rd_ub2(r);                /* column position */
     if (d->fv >= TTC_FV_11_2)
         ttc_rd_ub4(r);                /* UDS flags (absent in 11.1 and older) */
     if (d->fv >= TTC_FV_23_1) {
@@ -498,6 +522,10 @@ decode_describe_body(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope)
             desc->has_lob = TRUE;
     }
     ttc_rd_skip_bytes_with_length(r); /* current date */
+    /* SQL*Plus 9.0's server (field version 1) ends the describe with the
+     * date: its row header follows (visblank 9i session frame 159). */
+    if (r->d->fv < TTC_FV_9_2)
+        return ttc_rd_ok(r) ? desc : NULL;
     ttc_rd_ub4(r);                    /* dcbflag */
     ttc_rd_ub4(r);                    /* dcbmdbz */
     if (r->d->fv >= TTC_FV_10_1) {
@@ -721,6 +749,12 @@ decode_row(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res
         if (st->bitvec && (i / 8) < st->bitvec_len && !(st->bitvec[i / 8] & (1 << (i % 8))))
             continue;                 /* same value as the previous row */
         skip_column_value(r, desc ? &desc->cols[i] : &plain, res, scope);
+        /* SQL*Plus 9.0's server answers an OALL8 with every value followed
+         * by 4 zero bytes (indicator and return code as 2-byte natives, by
+         * their size; visblank 9i session frames 159 and 161), its OFETCH
+         * after an OALL7 without them (frame 69). */
+        if (r->d->structs && r->d->fv < TTC_FV_9_2 && st->req && st->req->func == TTC_FN_OALL8)
+            ttc_rd_skip(r, 4);
         sent++;
     }
     if (!ttc_rd_ok(r))
@@ -772,8 +806,16 @@ decode_row_header(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, wmem_allocator
         s = r->off; nreq = ttc_rd_ub2(r); add_uint(tree, hf_rxh_nreq, r, s, nreq);
         if (ttc_rd_ok(r) && nreq <= MAX_COLUMNS)
             st->rxh_columns = (guint16)nreq;
-        s = r->off; add_uint(tree, hf_rxh_iter, r, s, ttc_rd_ub4(r));
-        s = r->off; add_uint(tree, hf_rxh_niters, r, s, ttc_rd_ub4(r));
+        /* SQL*Plus 9.0's server (field version 1): 2-byte iteration counts,
+         * a 28-byte struct (visblank 9i session frames 69, 159: columns 1
+         * and 3, one row each, the row data 28 bytes after the marker) */
+        if (r->d->fv < TTC_FV_9_2) {
+            s = r->off; add_uint(tree, hf_rxh_iter, r, s, ttc_rd_u16le(r));
+            s = r->off; add_uint(tree, hf_rxh_niters, r, s, ttc_rd_u16le(r));
+        } else {
+            s = r->off; add_uint(tree, hf_rxh_iter, r, s, ttc_rd_ub4(r));
+            s = r->off; add_uint(tree, hf_rxh_niters, r, s, ttc_rd_ub4(r));
+        }
         skip_struct_rest(r, base, STRUCT_RXH_SIZE(r->d));
         return;
     }
@@ -904,6 +946,28 @@ decode_rpa(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, wmem_allocator_t *sco
     guint8 func = st->req ? st->req->func : 0;
     guint32 n, i;
 
+    if (r->d->structs && r->d->fv < TTC_FV_9_2) {
+        /* SQL*Plus 9.0's server (field version 1, visblank 9i session): an
+         * OALL7's return parameters are al8o4 alone (frames 67, 83: "08 02 00"
+         * and two ub4, then the OER); those of its older calls (OOPEN: the
+         * cursor; function 84: three ub4) run up to the status message that
+         * ends the reply (frames 57, 63: "... 09 01000000"). */
+        if (func == TTC_FN_OALL7) {
+            n = ttc_rd_ub2(r);
+            if (n > MAX_LIST) { r->bad = TRUE; return; }
+            for (i = 0; i < n && ttc_rd_ok(r); i++)
+                ttc_rd_ub4(r);
+            return;
+        }
+        if (func != TTC_FN_OALL8 && func != TTC_FN_VERSION && func != TTC_FN_AUTH_PHASE_ONE &&
+            func != TTC_FN_AUTH_PHASE_TWO) {
+            if (r->end - 5 >= r->off && tvb_get_uint8(r->tvb, r->end - 5) == TTC_MSG_STATUS)
+                r->off = r->end - 5;
+            else
+                r->bad = TRUE;
+            return;
+        }
+    }
     switch (func) {
     case TTC_FN_AUTH_PHASE_ONE:
     case TTC_FN_AUTH_PHASE_TWO:
