@@ -747,6 +747,38 @@ decode_function(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res, wmem_alloc
         decode_lob_op(r, tree, call);
         res->stop = TRUE;              /* charset, data, amount may follow */
         break;
+    case TTC_FN_PARSE:
+        /* OCI before OALL8 (SQL*Plus 9.0, visblank 9i session frames 64, 80,
+         * 94): cursor, SQL pointer, SQL length, the text as a DALC; no open
+         * client writes it. */
+        if (!r->d->native) {
+            res->stop = TRUE;
+            break;
+        }
+        s = r->off; call->cursor = ttc_rd_ub4(r); add_uint(tree, hf_ttc_cursor, r, s, call->cursor);
+        call->has_cursor = TRUE;
+        ttc_rd_ptr(r);
+        ttc_rd_ub4(r);                 /* SQL length */
+        {
+            gint ss, sl;
+            const char *sql = ttc_rd_dalc_str(r, scope, &ss, &sl);
+            if (ttc_rd_ok(r) && sql) {
+                call->sql = sql;
+                if (tree)
+                    proto_tree_add_string(tree, hf_ttc_sql, r->tvb, ss, sl, sql);
+            }
+        }
+        res->stop = TRUE;
+        break;
+    case TTC_FN_OALL7:
+        /* OCI 9.0's execute (frames 66, 82): options, then its cursor */
+        if (r->d->native) {
+            s = r->off; call->options = ttc_rd_ub4(r);
+            s = r->off; call->cursor = ttc_rd_ub4(r); add_uint(tree, hf_ttc_cursor, r, s, call->cursor);
+            call->has_cursor = TRUE;
+        }
+        res->stop = TRUE;
+        break;
     case TTC_FN_LOGOFF:
     case TTC_FN_COMMIT:
     case TTC_FN_ROLLBACK:

@@ -285,31 +285,19 @@ decode_oer(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, ttc_state_t *st,
     (void)pinfo;
     if (d->structs && d->fv < TTC_FV_9_2) {
         /* SQL*Plus 9.0's server (field version 1): a u32 (1 or 0: the call
-         * status), no sequence, the marker, the 88-byte struct with one more
-         * byte before the cursor (error u16 @4, cursor u16 @11, sql type
-         * @15): visblank 9i session frames 65, 81, 85 (ORA-01403 on cursor
-         * 1), 95 (a COMMIT, sql type 44), every OER 94 bytes before its
+         * status), no sequence, the marker, then the same 88-byte struct:
+         * visblank 9i session frames 65, 81, 85 (ORA-01403 on cursor 1), 95
+         * (a COMMIT, sql type 44), 161; every OER 94 bytes before its
          * message. */
         s = r->off; call_status = ttc_rd_ub4(r);
         add_uint(tree, hf_oer_call_status, r, s, call_status);
-        ttc_rd_u8(r);                           /* struct marker */
-        base = r->off;
-        s = r->off; cur_row = ttc_rd_ub4(r); add_uint(tree, hf_oer_cur_row, r, s, cur_row);
-        s = r->off; err16 = ttc_rd_ub2(r); add_uint(tree, hf_oer_error16, r, s, err16);
-        r->off = base + 11;
-        s = r->off; cursor = ttc_rd_ub2(r); add_uint(tree, hf_ttc_cursor, r, s, cursor);
-        r->off = base + 15;
-        s = r->off; add_uint(tree, hf_oer_sql_type, r, s, ttc_rd_u8(r));
-        skip_struct_rest(r, base, STRUCT_OER_SIZE(d));
-        error = err16;
-        rowcount = cur_row;
-        goto message;
+    } else {
+        if (d->call_status) {
+            s = r->off; call_status = ttc_rd_ub4(r);
+            add_uint(tree, hf_oer_call_status, r, s, call_status);
+        }
+        s = r->off; add_uint(tree, hf_oer_e2e_seq, r, s, ttc_rd_ub2(r));
     }
-    if (d->call_status) {
-        s = r->off; call_status = ttc_rd_ub4(r);
-        add_uint(tree, hf_oer_call_status, r, s, call_status);
-    }
-    s = r->off; add_uint(tree, hf_oer_e2e_seq, r, s, ttc_rd_ub2(r));
     if (d->structs) {
         /* Same-platform OER (wsSC frames 25, 36, 78): call status u32, seq
          * u16, marker 01, then an 88-byte struct: current row u32 @0, error
@@ -365,7 +353,6 @@ decode_oer(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, ttc_state_t *st,
         }
     }
 
-message:
     res->oer_message = NULL;
     if (error != 0) {
         gint ms, ml;
@@ -810,8 +797,17 @@ decode_row_header(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, wmem_allocator
          * a 28-byte struct (visblank 9i session frames 69, 159: columns 1
          * and 3, one row each, the row data 28 bytes after the marker) */
         if (r->d->fv < TTC_FV_9_2) {
+            guint32 bv;
             s = r->off; add_uint(tree, hf_rxh_iter, r, s, ttc_rd_u16le(r));
             s = r->off; add_uint(tree, hf_rxh_niters, r, s, ttc_rd_u16le(r));
+            /* the bit vector's length u16 @16 (frame 161: a row header per
+             * row, vectors 07 then 03 after the struct); 0 in frames 69, 159 */
+            r->off = base + 16;
+            bv = ttc_rd_u16le(r);
+            skip_struct_rest(r, base, STRUCT_RXH_SIZE(r->d));
+            if (bv > 0 && ttc_rd_ok(r))
+                set_bitvec(r, st, bv, scope);
+            return;
         } else {
             s = r->off; add_uint(tree, hf_rxh_iter, r, s, ttc_rd_ub4(r));
             s = r->off; add_uint(tree, hf_rxh_niters, r, s, ttc_rd_ub4(r));

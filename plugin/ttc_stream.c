@@ -771,8 +771,15 @@ apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
                     cur->execution = req->execution;
                     if (req->sql)
                         cur->sql = req->sql;   /* OCI: the call names its cursor */
+                    else if (cur->sql && !req->stmt_sql)
+                        req->stmt_sql = cur->sql;   /* OALL7 after OPARSE */
                 }
             }
+        } else if (req->func == TTC_FN_PARSE && req->has_cursor && req->cursor && req->sql) {
+            /* OCI's parse names the statement its cursor will execute */
+            ttc_cursor_t *cur = cursor_get(ts, req->cursor, TRUE, rec);
+            if (cur)
+                cur->sql = req->sql;
         } else if (req->has_cursor && req->cursor) {
             ttc_cursor_t *cur = cursor_get(ts, req->cursor, FALSE, NULL);
             if (cur)

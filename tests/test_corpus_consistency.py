@@ -26,13 +26,8 @@ SETS = ["visblank", "rust-oracledb"]
 CAPS = sorted(p for s in SETS for p in (PUBLIC / s).glob("*.pcap*")) if PUBLIC.is_dir() else []
 IDS = [f"{p.parent.name}/{p.name}" for p in CAPS]
 
-# What is not decoded yet (issue 12): in SQL*Plus 9.0's session, the row headers of
-# a multi-row OALL8 fetch (frame 161: one per row, with a bit vector after the
-# struct), and the fetches after its OPARSE/OALL7 calls are not tied to a statement.
-NOT_YET = {
-    "visblank/sqlplus9i_vs_9.0.1_full_session.pcapng": "9.0: per-row row headers of an OALL8 fetch; "
-                                                        "OALL7-era fetches outside their statement",
-}
+# What is not decoded yet (issue 12): nothing in the public corpus.
+NOT_YET: dict = {}
 
 SQL_START = re.compile(rb"(?i)(SELECT|INSERT|UPDATE|DELETE|MERGE|BEGIN|DECLARE|CREATE|DROP|ALTER|WITH|CALL|TRUNCATE)\b")
 
@@ -58,8 +53,7 @@ def not_yet(request, cap):
 
 @pytest.mark.parametrize("cap", CAPS, ids=IDS)
 def test_sql_text_on_every_oall8(tshark, cap, request):
-    if "9i" in cap.name:
-        not_yet(request, cap)
+    not_yet(request, cap)
     rows = tshark.fields(cap, ["frame.number", "tcp.payload", "sqlnet.sql", "sqlnet.call"], "sqlnet.call == 94")
     checked = 0
     for frame, payload, sql, _ in rows:
@@ -80,8 +74,7 @@ def test_sql_text_on_every_oall8(tshark, cap, request):
 
 @pytest.mark.parametrize("cap", CAPS, ids=IDS)
 def test_every_fetch_under_its_statement(tshark, cap, request):
-    if "9i" in cap.name:
-        not_yet(request, cap)
+    not_yet(request, cap)
     proc = tshark.run(cap, ["-q", "-z", "sqlnet,stmt"])
     blocks = re.split(r"\nStatement \d+: ", proc.stdout)[1:]
     outside = [b for b in blocks if b.startswith("(calls outside")]
