@@ -37,6 +37,9 @@ typedef struct ttc_column {
     guint8  type;         /* Oracle type number */
     guint8  csfrm;
     guint8  bind_flags;   /* binds: oacflg (TTC_BIND_FLAG_ARRAY) */
+    guint8  lob_prefetch; /* LOB column as the client defined it: 0 not defined (size and chunk
+                           * size assumed, as python-oracledb always asks), 1 size and chunk size,
+                           * 2 those and prefetched data (JDBC's LOB prefetch) */
     guint32 buffer_size;
     const char *name;
 } ttc_column_t;
@@ -89,6 +92,7 @@ typedef struct ttc_request {
     gboolean is_query;         /* al8i4[7] or a fetch call */
     const char *sql;           /* SQL text sent with this call */
     const ttc_describe_t *binds;   /* OALL8 bind metadata (python-oracledb _write_column_metadata) */
+    const ttc_describe_t *defines; /* OALL8 define metadata (same layout): LOB prefetch per column */
     guint32 returning_binds;   /* DML RETURNING: the last n binds are return binds */
     /* LOB operation (function 96): what its return parameters hold */
     guint32 lob_op;

@@ -54,6 +54,8 @@ static int hf_client_features = -1;
 static int hf_e2e_action = -1;
 static int hf_e2e_client_id = -1;
 static int hf_bind = -1;
+static int hf_define = -1;
+static int hf_lob_prefetch = -1;
 static int hf_fetch_orientation = -1;
 static int hf_fetch_pos = -1;
 static int hf_lob_op = -1;
@@ -179,7 +181,8 @@ read_sql(ttc_rd_t *r, guint32 sql_len, gint *start, gint *len, wmem_allocator_t 
  * native encodings, which no open client writes) leaves the call as it was.
  * Returns the binds (the reader then past them), or NULL. */
 static const ttc_describe_t *
-decode_bind_metadata(ttc_rd_t *from, proto_tree *tree, guint32 nbinds, wmem_allocator_t *scope)
+decode_bind_metadata(ttc_rd_t *from, proto_tree *tree, guint32 nbinds, gboolean defines,
+                     wmem_allocator_t *scope)
 {
     ttc_rd_t r = *from, shown;
     ttc_describe_t *b;
@@ -200,14 +203,15 @@ decode_bind_metadata(ttc_rd_t *from, proto_tree *tree, guint32 nbinds, wmem_allo
         ttc_rd_ub2(&r);                         /* scale */
         c->buffer_size = ttc_rd_ub4(&r);
         ttc_rd_ub4(&r);                         /* max array elements */
-        ttc_rd_ub8(&r);                         /* continuation flags */
+        c->lob_prefetch = (ttc_rd_ub8(&r) & TTC_LOB_PREFETCH_FLAG) ? 1 : 0;   /* continuation flags */
         toid = ttc_rd_ub4(&r);
         if (toid > 0 && ttc_rd_ok(&r))
             ttc_rd_dalc(&r, NULL);              /* type OID */
         ttc_rd_ub4(&r);                         /* type version */
         ttc_rd_ub2(&r);                         /* charset */
         c->csfrm = ttc_rd_u8(&r);
-        ttc_rd_ub4(&r);                         /* max characters */
+        if (ttc_rd_ub4(&r) > 0 && c->lob_prefetch)  /* max characters: a LOB's prefetch size */
+            c->lob_prefetch = 2;
         if (r.d->fv >= TTC_FV_12_2)
             ttc_rd_ub4(&r);                     /* collation id */
     }
@@ -242,7 +246,7 @@ decode_bind_metadata(ttc_rd_t *from, proto_tree *tree, guint32 nbinds, wmem_allo
             ttc_rd_ub4(&shown);
             if (shown.d->fv >= TTC_FV_12_2)
                 ttc_rd_ub4(&shown);
-            bi = proto_tree_add_item(tree, hf_bind, shown.tvb, s, shown.off - s, ENC_NA);
+            bi = proto_tree_add_item(tree, defines ? hf_define : hf_bind, shown.tvb, s, shown.off - s, ENC_NA);
             proto_item_append_text(bi, " %u: %s, %u bytes%s", i + 1,
                                    val_to_str_const(c->type, ttc_ora_type_vals, "type"),
                                    c->buffer_size, (c->bind_flags & TTC_BIND_FLAG_ARRAY) ? ", array" : "");
@@ -253,6 +257,8 @@ decode_bind_metadata(ttc_rd_t *from, proto_tree *tree, guint32 nbinds, wmem_allo
             if (c->bind_flags & TTC_BIND_FLAG_ARRAY)
                 proto_tree_add_uint(bt, hf_bind_elements, shown.tvb, e, 1, elements);
             proto_tree_add_uint(bt, hf_bind_csfrm, shown.tvb, s, shown.off - s, c->csfrm);
+            if (c->lob_prefetch)
+                proto_tree_add_uint(bt, hf_lob_prefetch, shown.tvb, s, shown.off - s, c->lob_prefetch);
         }
     }
     from->off = r.off;                  /* the metadata is part of the call */
@@ -431,7 +437,7 @@ decode_oall8(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_
      * metadata is decoded (the server's out-bind values are laid out by it),
      * the values are shown as call data. */
     if (nbinds > 0 && ndefines == 0) {
-        call->binds = decode_bind_metadata(r, tree, nbinds, scope);
+        call->binds = decode_bind_metadata(r, tree, nbinds, FALSE, scope);
         call->returning_binds = returning_bind_count(sql);
         if (call->returning_binds > nbinds)
             call->returning_binds = 0;
@@ -439,6 +445,11 @@ decode_oall8(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_
             proto_item_set_generated(proto_tree_add_uint(tree, hf_returning_binds, r->tvb, r->off, 0,
                                                          call->returning_binds));
     }
+    /* Define metadata (a query's second call when it has LOB columns, or a
+     * REF cursor's first fetch): the same layout; what the rows' LOB values
+     * then carry follows from it. */
+    if (ndefines > 0 && nbinds == 0)
+        call->defines = decode_bind_metadata(r, tree, ndefines, TRUE, scope);
     if (nbinds > 0 || ndefines > 0)
         res->stop = TRUE;
 }
@@ -633,6 +644,11 @@ decode_call_header(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, gboolean 
             proto_tree_add_uint64(tree, hf_ttc_token, r->tvb, SPAN(r, s), tok);
     }
 }
+
+static const value_string lob_prefetch_vals[] = {
+    { 1, "size and chunk size" }, { 2, "size, chunk size and data" },
+    { 0, NULL }
+};
 
 static const value_string fetch_orientation_vals[] = {
     { TTC_FETCH_CURRENT, "current" }, { TTC_FETCH_NEXT, "next" }, { TTC_FETCH_FIRST, "first" },
@@ -1145,6 +1161,10 @@ ttc_calls_register(int proto)
             "Scrollable cursor: the row (from 1) the fetch starts at (al8i4[11])", HFILL } },
         { &hf_lob_op, { "LOB operation", "sqlnet.lob.operation", FT_UINT32, BASE_HEX, VALS(lob_op_vals), 0x0, NULL, HFILL } },
         { &hf_lob_locator, { "LOB locator", "sqlnet.lob.locator", FT_BYTES, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_define, { "Define", "sqlnet.define", FT_NONE, BASE_NONE, NULL, 0x0,
+            "Define metadata of an execute (a column as the client wants it)", HFILL } },
+        { &hf_lob_prefetch, { "LOB prefetch", "sqlnet.bind.lob_prefetch", FT_UINT8, BASE_DEC,
+            VALS(lob_prefetch_vals), 0x0, NULL, HFILL } },
         { &hf_bind, { "Bind", "sqlnet.bind", FT_NONE, BASE_NONE, NULL, 0x0,
             "Bind metadata of an execute", HFILL } },
         { &hf_bind_type, { "Type", "sqlnet.bind.type", FT_UINT8, BASE_DEC, VALS(ttc_ora_type_vals), 0x0, NULL, HFILL } },

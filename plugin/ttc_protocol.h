@@ -101,6 +101,10 @@
 #define TTC_BIND_DIR_INPUT        0x20
 #define TTC_BIND_DIR_INPUT_OUTPUT 0x30
 
+/* Continuation flag of a LOB define: the rows carry its size and chunk size
+ * (python-oracledb TNS_LOB_PREFETCH_FLAG). */
+#define TTC_LOB_PREFETCH_FLAG     0x2000000u
+
 /* Bind metadata flags (oacflg). */
 #define TTC_BIND_FLAG_ARRAY       0x40
 

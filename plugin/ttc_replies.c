@@ -526,15 +526,26 @@ decode_describe_body(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope)
 
 /* ---- rows --------------------------------------------------------------- */
 
+/* A LOB value in a row: locator length ub4 (0: NULL), then (not for a
+ * BFILE) the size sb8 and chunk size ub4, then with JDBC's LOB prefetch a
+ * flag byte (1: a charset ub2 follows), the form of use and the prefetched
+ * data, then the locator (python-oracledb read_lob_with_length; JDBC
+ * T4CClobAccessor.unmarshalBytes / unmarshalPrefetchData). */
 static void
-skip_lob(ttc_rd_t *r, guint8 type)
+skip_lob(ttc_rd_t *r, const ttc_column_t *col)
 {
     guint32 n = ttc_rd_ub4(r);
     if (!ttc_rd_ok(r) || n == 0)
         return;
-    if (type != ORA_BFILE) {
+    if (col->type != ORA_BFILE) {
         ttc_rd_ub8(r);                /* size */
         ttc_rd_ub4(r);                /* chunk size */
+        if (col->lob_prefetch == 2) {
+            if (ttc_rd_u8(r) == 1)
+                ttc_rd_ub2(r);        /* charset of the prefetched data */
+            ttc_rd_u8(r);             /* form of use */
+            ttc_rd_dalc(r, NULL);     /* prefetched data */
+        }
     }
     ttc_rd_dalc(r, NULL);             /* locator */
 }
@@ -607,7 +618,7 @@ skip_column_value(ttc_rd_t *r, const ttc_column_t *col, ttc_msg_result_t *res, w
     case ORA_CLOB:
     case ORA_BLOB:
     case ORA_BFILE:
-        skip_lob(r, col->type);
+        skip_lob(r, col);
         break;
     case ORA_JSON:
     case ORA_VECTOR:
@@ -648,7 +659,7 @@ skip_out_value(ttc_rd_t *r, const ttc_column_t *col, ttc_msg_result_t *res, wmem
     case ORA_CLOB:
     case ORA_BLOB:
     case ORA_BFILE:
-        skip_lob(r, col->type);
+        skip_lob(r, col);
         break;
     case ORA_CURSOR:
         skip_cursor_value(r, res, scope);
@@ -712,7 +723,7 @@ decode_row(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res
     /* The describe is not in the capture (it came before it started): walk
      * the row as the row header's column count of plain values.  One shared
      * column, not an array per row: a hostile row header asks for 65535. */
-    static const ttc_column_t plain = { ORA_VARCHAR, 0, 0, 1, NULL };
+    static const ttc_column_t plain = { ORA_VARCHAR, 0, 0, 0, 1, NULL };
     const ttc_describe_t *desc = st->describe;
     guint32 i, ncols, walk, sent = 0;
     gint s = r->off;

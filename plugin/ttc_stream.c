@@ -596,6 +596,24 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
         if (c && c->describe && !(resp->req->func == TTC_FN_OALL8 && resp->req->sql))
             ts->dir[SQLNET_TO_CLIENT].state.describe = c->describe;
     }
+    /* A define call: the cursor's columns as the client defined them (what
+     * its LOB values carry: JDBC's LOB prefetch). */
+    if (resp->req && resp->req->defines && ts->dir[SQLNET_TO_CLIENT].state.describe) {
+        const ttc_describe_t *cur = ts->dir[SQLNET_TO_CLIENT].state.describe;
+        const ttc_describe_t *def = resp->req->defines;
+        if (cur->kind == TTC_ROWS_COLUMNS && cur->has_lob) {
+            ttc_describe_t *m = (ttc_describe_t *)describe_keep(cur);
+            guint32 i;
+            for (i = 0; i < m->ncols && i < def->ncols; i++)
+                m->cols[i].lob_prefetch = def->cols[i].lob_prefetch;
+            ts->dir[SQLNET_TO_CLIENT].state.describe = m;
+            if (resp->req->has_cursor && resp->req->cursor) {
+                ttc_cursor_t *c = cursor_get(ts, resp->req->cursor, FALSE, NULL);
+                if (c)
+                    c->describe = m;
+            }
+        }
+    }
     /* DML RETURNING: the rows that come back are the return binds' values
      * (python-oracledb ExecuteMessage.preprocess: out vars = return binds). */
     if (resp->req && resp->req->binds && resp->req->returning_binds) {
@@ -743,6 +761,8 @@ apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
             req->sql = wmem_strdup(wmem_file_scope(), c->sql);
         if (c->binds)
             req->binds = describe_keep(c->binds);
+        if (c->defines)
+            req->defines = describe_keep(c->defines);
         req->returning_binds = c->returning_binds;
         req->stmt_sql = req->sql;
         if (req->has_cursor && req->cursor && ts->unbound && !ttc_req_executes(req) &&

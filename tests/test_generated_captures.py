@@ -359,3 +359,25 @@ def test_scrollable_cursor_positions(tshark, manifest):
     assert got[1:] == want
     executions = {e for (e,) in tshark.fields(cap, ["sqlnet.execution"], f'sqlnet.sql == "{st["sql"]}"')}
     assert executions == {"1"} or len(executions) == 1
+
+
+JDBC_LOB_MANIFESTS = [m for m in MANIFESTS if m.values[0]["scenario"].startswith("lob_")
+                      and m.values[0]["client"]["driver"] == "jdbc-thin"]
+
+
+@pytest.mark.parametrize("manifest", JDBC_LOB_MANIFESTS)
+def test_jdbc_lob_prefetch_rows(tshark, manifest):
+    """Evidence: JDBC's define call asks for its CLOB with a prefetch size (hand-decoded
+    from lob_19_jdbc frame 32: continuation flags 0x02000000, max characters 32768), and
+    JDBC read every row and its CLOB from the prefetched data (no LOB operation, rows as
+    its report says).  The dissector must walk those LOB values (size, chunk size, charset,
+    form, data, locator) with the define it saw."""
+    cap = TEST_CAPTURES / manifest["capture"]
+    assert tshark.fields(cap, ["frame.number"], "sqlnet && (_ws.expert.group == 0x05000000 || _ws.malformed)") == []
+    defines = tshark.fields(cap, ["sqlnet.bind.type", "sqlnet.bind.lob_prefetch"], "sqlnet.define")
+    assert defines and defines[0] == ["2,1,112", "2"]
+    assert tshark.fields(cap, ["frame.number"], "sqlnet.lob.operation") == []
+    rep = manifest["client"]["report"]
+    want = sum(st["rows"] for r in (rep if isinstance(rep, list) else [rep]) for s in r["sessions"]
+               for st in s["statements"] if st.get("sql"))
+    assert sum(int(n) for (n,) in tshark.fields(cap, ["sqlnet.rows"], "sqlnet.rows")) == want

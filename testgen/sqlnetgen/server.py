@@ -133,6 +133,7 @@ class Cursor:
     pos: int = 0           # rows already processed (cumulative row count)
     last_values: list | None = None
     failed: bool = False
+    lob_prefetch: dict | None = None     # column -> prefetch size the client's define asked
 
 
 @dataclass
@@ -569,8 +570,32 @@ class Connection:
                 self.parse_binds(r, m)
             except (NeedMore, IndexError, ValueError):
                 m["complete"] = False
-        elif m["num_binds"] or m["num_defines"]:
-            m["complete"] = False       # define metadata follows: not parsed
+        elif m["num_defines"]:
+            try:
+                m["defines"] = self.parse_column_metadata(r, m["num_defines"])
+            except (NeedMore, IndexError, ValueError):
+                m["complete"] = False
+
+    def parse_column_metadata(self, r: Reader, n: int) -> list[dict]:
+        """n column metadata entries (binds or defines, one layout)."""
+        out = []
+        for _ in range(n):
+            b = {"type": r.u8(), "flags": r.u8()}
+            r.u8()
+            r.ub2()                             # scale (JDBC: ub2 for some types)
+            b["size"] = r.ub4()
+            b["max_elements"] = r.ub4()
+            b["cont_flags"] = r.ub8()
+            if r.ub4():
+                r.dalc()                        # type OID
+            r.ub4()                             # type version
+            r.ub2()
+            b["csfrm"] = r.u8()
+            b["max_chars"] = r.ub4()            # a LOB define: the prefetch size
+            if self.s.fv >= 8:
+                r.ub4()
+            out.append(b)
+        return out
 
     def parse_binds(self, r: Reader, m: dict):
         """Bind metadata then one row of values, as python-oracledb writes them
@@ -579,23 +604,7 @@ class Connection:
         type OID (ub4 length + bytes), version, charset ub2, form u8, max chars ub4 and
         from field version 8 the collation id ub4.  Return binds (after RETURNING ...
         INTO) have no value in the row."""
-        binds = []
-        for _ in range(m["num_binds"]):
-            b = {"type": r.u8(), "flags": r.u8()}
-            r.u8()
-            r.ub2()                             # scale (JDBC: ub2 for some types)
-            b["size"] = r.ub4()
-            b["max_elements"] = r.ub4()
-            r.ub8()
-            if r.ub4():
-                r.dalc()                        # type OID
-            r.ub4()                             # type version
-            r.ub2()
-            b["csfrm"] = r.u8()
-            r.ub4()
-            if self.s.fv >= 8:
-                r.ub4()
-            binds.append(b)
+        binds = self.parse_column_metadata(r, m["num_binds"])
         nret = returning_bind_count(m.get("sql", ""))
         for b in binds[len(binds) - nret:] if nret else []:
             b["returning"] = True
@@ -747,6 +756,11 @@ class Connection:
         bvc_active = False
         for i in range(start, end):
             row = enc[i]
+            if cursor.lob_prefetch:
+                row = list(row)
+                vals = table.row_values(i)
+                for k, size in cursor.lob_prefetch.items():
+                    row[k] = table.encode_lob(vals[k], size)
             if table.bvc and prev is not None:
                 present = [row[k] != prev[k] for k in range(ncols)]
             else:
@@ -1326,6 +1340,10 @@ class Connection:
         al = m.get("al8i4") or []
         n = al[1] if len(al) > 1 and al[1] else m.get("prefetch_rows", 0)
         rec["rows_requested"] = n
+        if m.get("defines"):
+            # LOB columns defined with a prefetch size (JDBC): their values carry the data
+            cursor.lob_prefetch = {k: d["max_chars"] for k, d in enumerate(m["defines"])
+                                   if d["type"] == 112 and d["cont_flags"] & 0x2000000 and d["max_chars"]}
         if len(al) > 11 and al[9] & 0x02 and cursor.table is not None:
             # scrollable cursor (python-oracledb ExecuteMessage: exec flag 0x02, fetch
             # orientation al8i4[10], position al8i4[11], from 1): rows from that position;

@@ -144,6 +144,18 @@ class Table:
             return ub4(len(loc)) + ub8(len(value)) + ub4(LOB_CHUNK_SIZE) + dalc(loc)
         return dalc(str(value).encode())
 
+    def encode_lob(self, text: str | None, prefetch: int = 0) -> bytes:
+        """A LOB value with prefetched data (JDBC T4CClobAccessor.unmarshalPrefetchData):
+        locator length, size, chunk size, a flag (1: the charset follows), the charset,
+        the form of use, up to `prefetch` characters, the locator."""
+        if text is None:
+            return b"\x00"
+        loc = self.lob_locator(text)
+        head = ub4(len(loc)) + ub8(len(text)) + ub4(LOB_CHUNK_SIZE)
+        if prefetch:
+            head += b"\x01" + ub4(CHARSET_AL32UTF8) + b"\x01" + dalc(text[:prefetch].encode())
+        return head + dalc(loc)
+
     def lob_locator(self, text: str) -> bytes:
         """A 40-byte locator naming the LOB (the server finds the text by it)."""
         if not hasattr(self, "_lobs"):
