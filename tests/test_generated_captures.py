@@ -129,9 +129,10 @@ def test_fetch_size_matches_client_setting(tshark, manifest):
     got = by_frame(tshark, TEST_CAPTURES / manifest["capture"])
     sizes = set()
     for conn, req, resp in calls(manifest):
-        # a REF CURSOR's fetches follow its own result set (JDBC's last one asks 250 rows
-        # whatever setFetchSize said): checked against the server's parse elsewhere
-        if req.get("func_code") == 5 and not (req.get("sql") or "").startswith("REF CURSOR"):
+        # a REF CURSOR's or implicit result's fetches follow its own result set (JDBC's
+        # last one asks 250 rows whatever setFetchSize said): checked against the
+        # server's parse elsewhere
+        if req.get("func_code") == 5 and not (req.get("sql") or "").startswith(("REF CURSOR", "IMPLICIT RESULT")):
             for f in range(req["request_first_frame"], resp["first_frame"]):
                 sizes.update(int(v) for v in got[f]["sqlnet.fetch.rows"])
     if not sizes:

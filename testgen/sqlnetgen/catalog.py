@@ -222,7 +222,7 @@ PLSQL_OUT = "BEGIN sqlnet_out(:1, :2, :3); END;"
 
 # which client can run which response shape (steps in its driver)
 SHAPE_CLIENTS = {"plsql": ["python", "jdbc", "goora", "node"], "returning": ["python", "jdbc"], "batch": ["python", "node"],
-                 "implicit": ["python"], "lob": ["python", "jdbc"], "scroll": ["python"]}
+                 "implicit": ["python", "node"], "lob": ["python", "jdbc", "node"], "scroll": ["python"]}
 BATCH_ROWS = [[1], [2], [-3], [4], [-5], [6]]
 SCROLLS = [["absolute", 150], ["relative", -40], ["first", 0], ["last", 0], ["absolute", 57]]
 

@@ -48,6 +48,29 @@ async function runSession(plan, idx) {
         res.statements.push(entry);
         continue;
       }
+      if (step.plsql_implicit) {
+        // implicit result sets: read each to its end
+        const entry = { plsql: step.plsql_implicit, implicit: [], error: null };
+        try {
+          const result = await conn.execute(step.plsql_implicit, [], { resultSet: true });
+          const size = step.arraysize || plan.arraysize || 100;
+          for (const rs of result.implicitResults || []) {
+            let n = 0;
+            for (;;) {
+              const rows = await rs.getRows(size);
+              if (!rows.length) break;
+              n += rows.length;
+            }
+            await rs.close();
+            entry.implicit.push(n);
+          }
+        } catch (err) {
+          entry.error = err.message.split(':')[0];
+          res.errors.push(entry.error);
+        }
+        res.statements.push(entry);
+        continue;
+      }
       if (step.many) {
         // array DML: executeMany with batch errors and per-row counts
         const entry = { sql: step.sql, dml: true, many: step.many.length, rows: 0, error: null };
@@ -85,7 +108,17 @@ async function runSession(plan, idx) {
             const rows = await rs.getRows(arraysize);
             if (!rows.length) break;
             n += rows.length;
-            for (const r of rows) for (const v of r) chars += String(v).length;
+            for (const r of rows) {
+              for (const v of r) {
+                if (v instanceof oracledb.Lob) {
+                  const text = await v.getData();   // LOB read operations
+                  entry.lob_chars = (entry.lob_chars || 0) + text.length;
+                  chars += text.length;
+                } else {
+                  chars += String(v).length;
+                }
+              }
+            }
           }
           await rs.close();
           entry.rows = n;
