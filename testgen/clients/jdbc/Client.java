@@ -151,6 +151,32 @@ public class Client {
                             + ",\"returned\":[" + String.join(",", ret) + "],\"error\":" + q(err) + "}");
                     continue;
                 }
+                if (step.containsKey("many")) {
+                    // array DML: addBatch per row, one executeBatch (JDBC sends the rows as one call's
+                    // iterations and has no batch-errors mode: the first failing row ends the call)
+                    String sql = (String) step.get("sql");
+                    @SuppressWarnings("unchecked") List<Object> rowsIn = (List<Object>) step.get("many");
+                    String err = null, msg = null; long count = 0; List<String> counts = new ArrayList<>();
+                    try (PreparedStatement ps = conn.prepareStatement(sql)) {
+                        for (Object ro : rowsIn) {
+                            @SuppressWarnings("unchecked") List<Object> row = (List<Object>) ro;
+                            for (int k = 0; k < row.size(); k++) ps.setLong(k + 1, ((Number) row.get(k)).longValue());
+                            ps.addBatch();
+                        }
+                        for (int c : ps.executeBatch()) { counts.add(String.valueOf(c)); count += Math.max(c, 0); }
+                    } catch (BatchUpdateException e) {
+                        err = String.format("ORA-%05d", e.getErrorCode()); msg = e.getMessage();
+                        for (int c : e.getUpdateCounts()) { counts.add(String.valueOf(c)); count += Math.max(c, 0); }
+                    } catch (SQLException e) { err = String.format("ORA-%05d", e.getErrorCode()); msg = e.getMessage(); }
+                    if (err != null) errors.add(q(err));
+                    // the row count only when the batch succeeded: after a failure ojdbc's update
+                    // counts need not add up to the rows the server inserted before the failing row
+                    stmts.add("{\"sql\":" + q(sql) + ",\"dml\":true,\"many\":" + rowsIn.size() + ",\"rows\":0"
+                            + (err == null ? ",\"rowcount\":" + count : "")
+                            + ",\"update_counts\":[" + String.join(",", counts) + "],\"error\":" + q(err)
+                            + (msg != null ? ",\"error_message\":" + q(msg) : "") + "}");
+                    continue;
+                }
                 if (Boolean.TRUE.equals(step.get("dml"))) {
                     String sql = (String) step.get("sql");
                     String err = null, msg = null; long count = -1;
