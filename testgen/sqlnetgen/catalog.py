@@ -222,7 +222,8 @@ PLSQL_OUT = "BEGIN sqlnet_out(:1, :2, :3); END;"
 
 # which client can run which response shape (steps in its driver)
 SHAPE_CLIENTS = {"plsql": ["python", "jdbc", "goora", "node"], "returning": ["python", "jdbc"], "batch": ["python", "node", "jdbc"],
-                 "implicit": ["python", "node"], "lob": ["python", "jdbc", "node"], "scroll": ["python"]}
+                 "implicit": ["python", "node"], "lob": ["python", "jdbc", "node"], "scroll": ["python"],
+                 "long": ["python", "jdbc"]}
 BATCH_ROWS = [[1], [2], [-3], [4], [-5], [6]]
 SCROLLS = [["absolute", 150], ["relative", -40], ["first", 0], ["last", 0], ["absolute", 57]]
 
@@ -263,6 +264,20 @@ def shape_scenarios() -> list[dict]:
                                                        lob_chars=700)]),
                         "plan": plan(sdu=8192, arraysize=10, prefetchrows=2, steps=[
                             {"sql": "SELECT * FROM sqlnet_docs"}, {"commit": True}])})
+        for client in SHAPE_CLIENTS["long"] if rel != "11.2" else []:
+            out.append({"name": f"long_{rel}_{client}", "client": client, "mtu": 1500,
+                        "description": f"{client} against {rel}: a query on a table with a LONG column "
+                                       "(600-character values in the long length form, each followed by "
+                                       "its null indicator and return code), fetch size 20",
+                        "server": server(release=rel, sdu_limit=8192,
+                                         tables=[table(name="SQLNET_NOTES", rows=60, columns="with_long",
+                                                       row_bytes=640)]),
+                        "plan": dict(plan(sdu=8192, arraysize=20, prefetchrows=20, steps=[
+                            {"sql": "SELECT * FROM sqlnet_notes"}, {"commit": True}]),
+                            # JDBC streams a LONG one row per round trip unless told to keep its
+                            # fetch size (the streaming protocol is not scripted here)
+                            **({"jdbc_properties": {"oracle.jdbc.useFetchSizeWithLongColumn": "true"}}
+                               if client == "jdbc" else {}))})
         for client in SHAPE_CLIENTS["scroll"] if rel != "11.2" else []:
             out.append({"name": f"scroll_{rel}_{client}", "client": client, "mtu": 1500,
                         "description": f"{client} against {rel}: a scrollable cursor on a 200-row table "

@@ -711,6 +711,11 @@ class Connection:
             if col.type == "number":
                 b += bytes((2, 0)) + self.sb1(0) + self.sb1(-127)
                 b += ub4(22) + b"\x00\x00\x00" + ub2(0) + ub2(0) + b"\x00" + ub4(22)
+            elif col.type == "long":
+                # LONG: no maximum size in the describe (0; clients treat it as unbounded)
+                b += bytes((8, 0x80)) + self.sb1(0) + self.sb1(0)
+                b += ub4(0) + b"\x00\x00\x00" + ub2(0) + ub2(CHARSET_AL32UTF8) + b"\x01"
+                b += ub4(0)
             elif col.type == "clob":
                 b += bytes((112, 0x80)) + self.sb1(0) + self.sb1(0)
                 b += ub4(col.size) + b"\x00\x00\x00" + ub2(0) + ub2(CHARSET_AL32UTF8) + b"\x01"

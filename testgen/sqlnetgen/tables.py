@@ -26,6 +26,7 @@ from .ttc import dalc, oracle_number, ub4, ub8
 
 ORA_TYPE_VARCHAR = 1
 ORA_TYPE_NUMBER = 2
+ORA_TYPE_LONG = 8
 ORA_TYPE_CLOB = 112
 LOB_CHUNK_SIZE = 8132
 CHARSET_AL32UTF8 = 873
@@ -39,12 +40,13 @@ _WORDS = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hote
 @dataclass
 class Column:
     name: str
-    type: str            # "number" | "varchar" | "clob"
-    size: int = 22       # max byte size (VARCHAR2(size)); NUMBER buffer 22; CLOB: its locator buffer
+    type: str            # "number" | "varchar" | "clob" | "long"
+    size: int = 22       # max byte size (VARCHAR2(size)); NUMBER buffer 22; CLOB: its locator buffer;
+                         # LONG: the characters each value has (the describe says 0)
 
     @property
     def ora_type(self) -> int:
-        return {"number": ORA_TYPE_NUMBER, "clob": ORA_TYPE_CLOB}.get(self.type, ORA_TYPE_VARCHAR)
+        return {"number": ORA_TYPE_NUMBER, "clob": ORA_TYPE_CLOB, "long": ORA_TYPE_LONG}.get(self.type, ORA_TYPE_VARCHAR)
 
 
 ROWS_PER_BLOCK = 60
@@ -91,6 +93,8 @@ class Table:
             return [Column("ID", "number", 22), Column("DATA", "varchar", 4000)]
         if cols == "with_clob":
             return [Column("ID", "number", 22), Column("NAME", "varchar", 30), Column("DOC", "clob", 4000)]
+        if cols == "with_long":
+            return [Column("ID", "number", 22), Column("NAME", "varchar", 30), Column("NOTES", "long", 600)]
         return [Column(c["name"].upper(), c["type"], int(c.get("size", 22))) for c in cols]
 
     # ------------------------------------------------------------------
@@ -137,6 +141,11 @@ class Table:
             return b"\x00"
         if col.type == "number":
             return dalc(oracle_number(int(value)))
+        if col.type == "long":
+            # the value (long form past 252 bytes), then the null indicator sb4 and the
+            # return code ub4 a LONG column carries in a fetch (python-oracledb
+            # _process_column_data; universal encoding: zero is one byte)
+            return dalc(str(value).encode()) + b"\x00" + b"\x00"
         if col.type == "clob":
             # a LOB locator with its metadata (python-oracledb read_lob_with_length):
             # locator length ub4, LOB size ub8, chunk size ub4, then the locator

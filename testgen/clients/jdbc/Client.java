@@ -89,6 +89,10 @@ public class Client {
         props.setProperty("password", String.valueOf(plan.getOrDefault("password", "tiger")));
         props.setProperty("oracle.net.disableOob", "true");
         boolean tiedPrefetch = plan.containsKey("default_row_prefetch");
+        // plan key "jdbc_properties": further connection properties, as a user sets them
+        Object extra = plan.get("jdbc_properties");
+        if (extra instanceof Map) for (Map.Entry<?, ?> e : ((Map<?, ?>) extra).entrySet())
+            props.setProperty(String.valueOf(e.getKey()), String.valueOf(e.getValue()));
         if (tiedPrefetch) props.setProperty("oracle.jdbc.defaultRowPrefetch", String.valueOf(num(plan, "default_row_prefetch", 10)));
         StringBuilder out = new StringBuilder();
         List<String> stmts = new ArrayList<>();
