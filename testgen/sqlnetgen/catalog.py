@@ -141,7 +141,70 @@ def scenarios() -> list[dict]:
                              steps=[{"sql": "SELECT * FROM sqlnet_rows"},
                                     {"sql": "SELECT * FROM sqlnet_rows", "repeat": 2},
                                     {"commit": True}, {"ping": True}])})
-    out += jdbc_scenarios() + release_scenarios() + shape_scenarios()
+    out += jdbc_scenarios() + release_scenarios() + shape_scenarios() + wan_scenarios()
+    return out
+
+
+# WAN scenarios (issue 14): the same netem delay on each direction, so RTT = 2 x delay_ms.
+# Rows per RTT: fewer at high RTT (each round trip costs an RTT; captures stay small).
+WAN_RTTS = {1: 600, 10: 400, 50: 200}
+WAN_ARRAY_SIZES = [10, 50, 200]          # plus array size 1 on a few rows
+WAN_FEW_ROWS = {1: 20, 10: 10, 50: 5}
+WAN_SDUS = [2048, 8192, 32767]
+WAN_SDU_ARRAYSIZE = 100
+
+
+def wan(rtt_ms: float, **kw) -> dict:
+    d = {"delay_ms": rtt_ms / 2}
+    d.update(kw)
+    return d
+
+
+def wan_arraysize_steps(few: int, sizes=WAN_ARRAY_SIZES) -> list[dict]:
+    return ([{"sql": "SELECT /* arraysize 1 */ * FROM sqlnet_few", "arraysize": 1, "prefetchrows": 1}] +
+            [{"sql": f"SELECT /* arraysize {n} */ * FROM {ROWS_TABLE.lower()}", "arraysize": n,
+              "prefetchrows": n} for n in sizes])
+
+
+def wan_scenarios() -> list[dict]:
+    """Captures where network latency dominates: a delay (and a rate limit or loss) on
+    both directions of the link, the capture on the server side as everywhere else."""
+    out = []
+    for rtt, rows in WAN_RTTS.items():
+        few = WAN_FEW_ROWS[rtt]
+        tables = [table(rows=rows), table(name="SQLNET_FEW", rows=few)]
+        out.append({"name": f"wan_rtt{rtt}_arraysize", "client": "python", "mtu": 1500,
+                    "netem": wan(rtt),
+                    "description": f"RTT {rtt} ms (netem delay {rtt / 2:g} ms each way): python-oracledb, "
+                                   f"{few} rows at arraysize 1, then {rows} rows at arraysize "
+                                   + ", ".join(map(str, WAN_ARRAY_SIZES)) + " (prefetchrows = arraysize)",
+                    "server": server(tables=tables),
+                    "plan": plan(steps=wan_arraysize_steps(few))})
+        out.append({"name": f"wan_rtt{rtt}_sdu", "client": "python", "mtu": 1500,
+                    "netem": wan(rtt),
+                    "description": f"RTT {rtt} ms: one connection per SDU " + ", ".join(map(str, WAN_SDUS))
+                                   + f", each fetching {rows} rows at arraysize {WAN_SDU_ARRAYSIZE} "
+                                     f"(prefetchrows {WAN_SDU_ARRAYSIZE})",
+                    "server": server(tables=[table(rows=rows)]),
+                    "plan": plan(arraysize=WAN_SDU_ARRAYSIZE, prefetchrows=WAN_SDU_ARRAYSIZE),
+                    "client_plans": [{"sdu": sdu} for sdu in WAN_SDUS]})
+    rows, few = WAN_RTTS[10], WAN_FEW_ROWS[10]
+    tables = [table(rows=rows), table(name="SQLNET_FEW", rows=few)]
+    out.append({"name": "wan_rtt10_rate10m", "client": "python", "mtu": 1500,
+                "netem": wan(10, rate_mbit=10),
+                "description": "RTT 10 ms and 10 Mbit/s each way: the arraysize sweep of wan_rtt10_arraysize",
+                "server": server(tables=tables), "plan": plan(steps=wan_arraysize_steps(few))})
+    out.append({"name": "wan_rtt10_loss", "client": "python", "mtu": 1500,
+                "netem": wan(10, loss_pct=0.5),
+                "description": "RTT 10 ms and 0.5 % random loss each way: the arraysize sweep of "
+                               "wan_rtt10_arraysize (TCP retransmissions in the capture)",
+                "server": server(tables=tables), "plan": plan(steps=wan_arraysize_steps(few))})
+    out.append({"name": "wan_rtt10_jdbc_fetchsize", "client": "jdbc", "mtu": 1500,
+                "netem": wan(10),
+                "description": f"RTT 10 ms: JDBC thin (ojdbc11), {few} rows at fetch size 1, then {rows} "
+                               "rows at Statement.setFetchSize " + ", ".join(map(str, WAN_ARRAY_SIZES)),
+                "server": server(release="23ai", tables=tables),
+                "plan": plan(arraysize=10, prefetchrows=10, steps=wan_arraysize_steps(few))})
     return out
 
 

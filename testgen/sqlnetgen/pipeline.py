@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from pathlib import Path
 
 from . import GENERATOR_VERSION, releases
@@ -43,6 +44,16 @@ def _run(cmd, check=True, timeout=30, **kw):
 
 def have_tool(name: str) -> bool:
     return shutil.which(name) is not None
+
+
+def netem_args(wan: dict) -> list[str]:
+    """`netem ...` arguments of a scenario's WAN setting (one direction)."""
+    args = ["netem", "delay", f"{float(wan.get('delay_ms', 0)):g}ms"]
+    if wan.get("rate_mbit"):
+        args += ["rate", f"{float(wan['rate_mbit']):g}mbit"]
+    if wan.get("loss_pct"):
+        args += ["loss", f"{float(wan['loss_pct']):g}%"]
+    return args
 
 
 def netns_available() -> tuple[bool, str]:
@@ -174,6 +185,10 @@ class Run:
         self.ns_c = f"sqlnetgen-{self.tag}-c"
         self.veth_s = f"sg{self.tag}s"
         self.veth_c = f"sg{self.tag}c"
+        self.ns_w = f"sqlnetgen-{self.tag}-w"       # WAN scenarios: the link in between
+        self.veth_ws = f"sg{self.tag}ws"
+        self.veth_wc = f"sg{self.tag}wc"
+        self.wan_emulator = None
         self.procs: list[subprocess.Popen] = []
         self.namespaces: list[str] = []
         self.tmp = Path(tempfile.mkdtemp(prefix="sqlnetgen-"))
@@ -185,17 +200,32 @@ class Run:
 
     # namespaces ---------------------------------------------------------
     def setup_netns(self, mtu: int):
-        for ns in (self.ns_s, self.ns_c):
+        wan = self.scn.get("netem")
+        nss = (self.ns_s, self.ns_c) + ((self.ns_w,) if wan else ())
+        for ns in nss:
             _run(["ip", "netns", "add", ns])
             self.namespaces.append(ns)
-        _run(["ip", "link", "add", self.veth_s, "netns", self.ns_s, "type", "veth",
-              "peer", "name", self.veth_c, "netns", self.ns_c])
-        for ns, dev, addr in ((self.ns_s, self.veth_s, SERVER_ADDR),
-                              (self.ns_c, self.veth_c, CLIENT_ADDR)):
+        if not wan:
+            _run(["ip", "link", "add", self.veth_s, "netns", self.ns_s, "type", "veth",
+                  "peer", "name", self.veth_c, "netns", self.ns_c])
+        else:
+            # server - [WAN namespace] - client: the delay sits between the two ends, so
+            # the server-side capture sees the server's own packets when it sends them
+            _run(["ip", "link", "add", self.veth_s, "netns", self.ns_s, "type", "veth",
+                  "peer", "name", self.veth_ws, "netns", self.ns_w])
+            _run(["ip", "link", "add", self.veth_c, "netns", self.ns_c, "type", "veth",
+                  "peer", "name", self.veth_wc, "netns", self.ns_w])
+        devs = [(self.ns_s, self.veth_s, SERVER_ADDR), (self.ns_c, self.veth_c, CLIENT_ADDR)]
+        if wan:
+            devs += [(self.ns_w, self.veth_ws, None), (self.ns_w, self.veth_wc, None)]
+        for ns, dev, addr in devs:
             ex = ["ip", "netns", "exec", ns]
             _run(ex + ["ip", "link", "set", "lo", "up"])
             _run(ex + ["ip", "link", "set", dev, "mtu", str(mtu)])
-            _run(ex + ["ip", "addr", "add", f"{addr}/24", "dev", dev])
+            if addr:
+                _run(ex + ["ip", "addr", "add", f"{addr}/24", "dev", dev])
+            else:       # the WAN namespace has no address and sends nothing of its own
+                _run(ex + ["sysctl", "-qw", f"net.ipv6.conf.{dev}.disable_ipv6=1"], check=False)
             _run(ex + ["ip", "link", "set", dev, "up"])
             if have_tool("ethtool"):
                 _run(ex + ["ethtool", "-K", dev, "tso", "off", "gso", "off", "gro", "off"],
@@ -203,6 +233,68 @@ class Run:
                 for feat in ("tx-checksumming", "rx-checksumming"):
                     # keep checksums valid in the capture (no checksum offload on veth)
                     _run(ex + ["ethtool", "-K", dev, feat, "off"], check=False)
+        if wan:
+            self.setup_wan(wan)
+
+    def setup_wan(self, wan: dict):
+        """Delay (rate, loss) both directions in the WAN namespace: `tc netem` on its two
+        veth ends behind a bridge when the kernel has sch_netem, else the user-space link
+        (wanlink.py).  SQLNETGEN_WAN_EMULATOR=netem|userspace forces one; netem forced but
+        missing is an error, never a LAN capture."""
+        forced = os.environ.get("SQLNETGEN_WAN_EMULATOR", "")
+        if forced not in ("", "netem", "userspace"):
+            raise PipelineError(f"SQLNETGEN_WAN_EMULATOR={forced!r}: netem or userspace")
+        ex = ["ip", "netns", "exec", self.ns_w]
+        emulator = forced or "netem"
+        if emulator == "netem":
+            if not have_tool("tc"):
+                raise PipelineError("tc (iproute2) missing: cannot emulate a WAN link")
+            if have_tool("modprobe"):
+                _run(["modprobe", "sch_netem"], check=False)
+            probe = _run(ex + ["tc", "qdisc", "add", "dev", self.veth_ws, "root", "netem",
+                               "delay", "0ms"], check=False)
+            if probe.returncode == 0:
+                _run(ex + ["tc", "qdisc", "del", "dev", self.veth_ws, "root"])
+            elif forced:
+                raise PipelineError(f"netem unavailable in this kernel: {probe.stderr.strip()}")
+            else:
+                print(f"[{self.scn['name']}] netem unavailable ({probe.stderr.strip()}): "
+                      "using the user-space WAN link (wanlink.py)", file=sys.stderr)
+                emulator = "userspace"
+        self.wan_emulator = emulator
+        if emulator == "netem":
+            _run(ex + ["ip", "link", "add", "br0", "type", "bridge"])
+            for dev in (self.veth_ws, self.veth_wc):
+                _run(ex + ["ip", "link", "set", dev, "master", "br0"])
+            _run(ex + ["ip", "link", "set", "br0", "up"])
+            # the egress of the end facing the server delays client->server, and back
+            for dev in (self.veth_ws, self.veth_wc):
+                _run(ex + ["tc", "qdisc", "add", "dev", dev, "root"] + netem_args(wan))
+            return
+        cfg = {"a": self.veth_ws, "b": self.veth_wc, "a_to_b": wan, "b_to_a": wan,
+               "seed": zlib.crc32(self.scn["name"].encode()), "limit": 1000}
+        (self.tmp / "wan.json").write_text(json.dumps(cfg))
+        ready = self.tmp / "wan.ready"
+        env = dict(os.environ, PYTHONPATH=str(TESTGEN) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        self.wan_proc = self.popen([sys.executable, "-m", "sqlnetgen.wanlink", "--config",
+                                    str(self.tmp / "wan.json"), "--stats", str(self.tmp / "wan_stats.json"),
+                                    "--ready", str(ready)], ns=self.ns_w, env=env,
+                                   stdout=subprocess.DEVNULL, stderr=open(self.tmp / "wan.err", "w"))
+        self._wait_for(lambda: ready.exists(), 15, "user-space WAN link did not start")
+
+    def wan_stats(self) -> dict | None:
+        """Stop the user-space link and return its counters (a faces the server: a_to_b is
+        what the server sent, server->client)."""
+        p = getattr(self, "wan_proc", None)
+        if p is None:
+            return None
+        p.send_signal(signal.SIGTERM)
+        p.wait(timeout=10)
+        path = self.tmp / "wan_stats.json"
+        if not path.exists():
+            raise PipelineError(f"WAN link wrote no counters: {(self.tmp / 'wan.err').read_text()[-2000:]}")
+        st = json.loads(path.read_text())
+        return {"server_to_client": st["a_to_b"], "client_to_server": st["b_to_a"]}
 
     def teardown(self):
         for p in reversed(self.procs):
@@ -245,6 +337,8 @@ class Run:
         mode = self.mode or ("netns" if netns_available()[0] else
                              ("loopback" if os.geteuid() == 0 and have_tool("dumpcap") else "text2pcap"))
         self.mode = mode
+        if scn.get("netem") and mode != "netns":
+            raise PipelineError(f"{name}: a WAN scenario (netem) needs the netns mode, not {mode}")
         self.outdir.mkdir(parents=True, exist_ok=True)
         pcap = self.outdir / f"{name}.pcapng"
         if pcap.exists():
@@ -254,7 +348,8 @@ class Run:
             pass
         cfg = releases.resolve(scn.get("server", {}))
         cfg.update({"address": server_addr, "port": port,
-                    "max_connections": int(scn.get("plan", {}).get("sessions", 1)) * int(scn.get("client_runs", 1)),
+                    "max_connections": int(scn.get("plan", {}).get("sessions", 1)) *
+                    (len(scn.get("client_plans") or []) or int(scn.get("client_runs", 1))),
                     "max_runtime_s": float(scn.get("timeout_s", 900))})
         if mode == "text2pcap":
             cfg["hexdump"] = str(self.tmp / "dump.txt")
@@ -287,8 +382,11 @@ class Run:
             plan = dict(scn["plan"])
             plan.update({"host": server_addr, "port": port})
             reports = []
-            for _ in range(int(scn.get("client_runs", 1))):
-                cmd = client_command(scn["client"], plan)
+            # client_plans: one plan override per run (e.g. the SDU of each connection)
+            run_plans = [dict(plan, **o) for o in scn.get("client_plans") or []] or \
+                [plan] * int(scn.get("client_runs", 1))
+            for run_plan in run_plans:
+                cmd = client_command(scn["client"], run_plan)
                 self.log("client:", " ".join(cmd[:2]))
                 cp = subprocess.run((["ip", "netns", "exec", ns_c] if ns_c else []) + cmd,
                                     capture_output=True, text=True,
@@ -321,8 +419,14 @@ class Run:
                 shutil.move(str(self.tmp / "cap.pcapng"), pcap)
             else:
                 self._text2pcap(Path(cfg["hexdump"]), pcap, port)
+            wan_counters = self.wan_stats()
             stats = json.loads(stats_path.read_text())
             manifest = build_manifest(scn, mode, mtu, server_addr, port, cfg, reports, stats, pcap)
+            if scn.get("netem"):
+                manifest["netem"] = wan_manifest(scn["netem"], self.wan_emulator, wan_counters)
+                rtts = handshake_rtts(pcap)
+                for c in manifest["connections"]:
+                    c["handshake_rtt_ms"] = rtts.get(c["client_port"])
             (self.outdir / f"{name}.json").write_text(dump_manifest(manifest))
             os.chmod(pcap, 0o644)
             return manifest
@@ -423,6 +527,43 @@ def _annotate_segments(conn: dict, segs: list[dict], server_port: int):
         resp.pop("server_time_s", None)
         if not req.get("request_data_flags"):
             req.pop("request_data_flags", None)
+
+
+def wan_manifest(wan: dict, emulator: str | None, counters: dict | None) -> dict:
+    """The WAN setting as applied: the same netem setting on each direction."""
+    side = {k: wan.get(k) for k in ("delay_ms", "rate_mbit", "loss_pct")}
+    out = {"emulator": emulator,
+           "server_to_client": dict(side), "client_to_server": dict(side),
+           "rtt_ms": 2 * float(wan.get("delay_ms", 0)),
+           "applied": ("tc qdisc add dev <veth> root " + " ".join(netem_args(wan)) +
+                       " on both veth ends of the WAN namespace (bridged)" if emulator == "netem" else
+                       "sqlnetgen.wanlink between the two veth ends of the WAN namespace, "
+                       "each direction: " + " ".join(netem_args(wan)[1:]))}
+    if counters:
+        for k in ("server_to_client", "client_to_server"):
+            out[k]["link_counters"] = counters[k]
+    return out
+
+
+def handshake_rtts(pcap: Path) -> dict:
+    """client port -> SYN/ACK -> ACK gap (ms) at the server-side capture, via tshark core
+    TCP fields: the last SYN/ACK the server sent before the client's first ACK."""
+    r = _run(["tshark", "-r", str(pcap), "-n", "-T", "fields", "-E", "separator=,",
+              "-e", "frame.time_epoch", "-e", "tcp.srcport", "-e", "tcp.dstport",
+              "-e", "tcp.flags.syn", "-e", "tcp.flags.ack"], timeout=300)
+    synack: dict = {}
+    out: dict = {}
+    for line in r.stdout.splitlines():
+        p = line.split(",")
+        if len(p) < 5 or not p[1]:
+            continue
+        t, sport, dport = float(p[0]), int(p[1]), int(p[2])
+        syn, ack = p[3] in ("1", "True"), p[4] in ("1", "True")
+        if syn and ack:
+            synack[dport] = t
+        elif ack and not syn and sport in synack and sport not in out:
+            out[sport] = round((t - synack[sport]) * 1000, 3)
+    return out
 
 
 def build_manifest(scn, mode, mtu, server_addr, port, cfg, reports, stats, pcap: Path) -> dict:

@@ -170,6 +170,13 @@ def verify(manifest: dict, pcap: Path | None = None) -> list[str]:
                 for key in ("max_tcp_payload_server", "max_tcp_payload_client"):
                     if c[key] > limit:
                         problems.append(f"{key} {c[key]} > MTU-40 {limit}")
+        # 7. WAN: the handshake took the configured RTT (a link that did not delay would
+        #    give a LAN capture under a WAN name)
+        if manifest.get("netem"):
+            want = manifest["netem"]["rtt_ms"]
+            got = c.get("handshake_rtt_ms")
+            if got is None or abs(got - want) > 0.1 * want + 0.3:
+                problems.append(f"handshake RTT {got} ms, configured {want} ms")
     return problems
 
 

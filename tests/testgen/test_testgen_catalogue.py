@@ -32,8 +32,9 @@ def test_catalogue_complete_and_small():
                if not (CAPTURES / f"{n}.pcapng").exists() or not (CAPTURES / f"{n}.json").exists()]
     assert not missing, f"run python3 testgen/generate.py --all (missing {missing})"
     total = sum(p.stat().st_size for p in CAPTURES.iterdir())
-    # the response shapes (PL/SQL, batch errors, LOBs) brought it past 8 MiB
-    assert total < 10 * 1024 * 1024
+    # the response shapes (PL/SQL, batch errors, LOBs) brought it past 8 MiB, the WAN
+    # scenarios (issue 14, ten captures of 80-230 KiB) past 10 MiB
+    assert total < 12 * 1024 * 1024
 
 
 @pytest.mark.parametrize("name", SCENARIOS)

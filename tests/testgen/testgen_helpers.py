@@ -15,11 +15,13 @@ def have_tshark() -> bool:
     return shutil.which("tshark") is not None
 
 
-def tcp_frames(pcap: Path) -> list[tuple[int, int, int, bytes]]:
-    """(srcport, dstport, tcp.len, payload) per frame, via tshark core TCP fields."""
-    out = subprocess.run(["tshark", "-r", str(pcap), "-n", "-T", "fields", "-E", "separator=;",
+def tcp_frames(pcap: Path) -> list[tuple[int, int, int, bytes, int]]:
+    """(srcport, dstport, tcp.len, payload, relative tcp.seq) per frame, via tshark core
+    TCP fields."""
+    out = subprocess.run(["tshark", "-r", str(pcap), "-n", "-o", "tcp.relative_sequence_numbers:TRUE",
+                          "-T", "fields", "-E", "separator=;",
                           "-e", "tcp.srcport", "-e", "tcp.dstport", "-e", "tcp.len",
-                          "-e", "tcp.payload"],
+                          "-e", "tcp.payload", "-e", "tcp.seq"],
                          capture_output=True, text=True, timeout=300, check=True).stdout
     frames = []
     for line in out.splitlines():
@@ -27,7 +29,8 @@ def tcp_frames(pcap: Path) -> list[tuple[int, int, int, bytes]]:
         if len(p) < 3 or not p[0]:
             continue
         payload = bytes.fromhex(p[3].replace(":", "")) if len(p) > 3 and p[3] else b""
-        frames.append((int(p[0]), int(p[1]), int(p[2] or 0), payload))
+        seq = int(p[4]) if len(p) > 4 and p[4] else 0
+        frames.append((int(p[0]), int(p[1]), int(p[2] or 0), payload, seq))
     return frames
 
 
@@ -52,18 +55,36 @@ def tns_packets(stream: bytes) -> list[tuple[int, int, int]]:
     return out
 
 
+def reassemble(segments: list[tuple[int, bytes]]) -> bytes:
+    """One direction's byte stream from (relative seq, payload) segments, placed by
+    sequence number: a retransmission (WAN scenarios with loss) must repeat the bytes
+    it covers, and the stream must have no hole."""
+    end = max((seq - 1 + len(p) for seq, p in segments), default=0)
+    buf, have = bytearray(end), bytearray(end)
+    for seq, p in segments:
+        o = seq - 1
+        if have.find(1, o, o + len(p)) != -1:          # bytes seen before: must match
+            for i in range(len(p)):
+                assert not have[o + i] or buf[o + i] == p[i], f"retransmission at seq {seq} differs"
+        buf[o:o + len(p)] = p
+        have[o:o + len(p)] = b"\x01" * len(p)
+    assert all(have), "hole in the TCP stream"
+    return bytes(buf)
+
+
 def streams(pcap: Path, server_port: int) -> dict:
-    """client_port -> {'s2c': bytes, 'c2s': bytes} reassembled in capture order
-    (no retransmissions on a veth pair / loopback)."""
-    res: dict = {}
-    for sp, dp, ln, payload in tcp_frames(pcap):
+    """client_port -> {'s2c': bytes, 'c2s': bytes}, each direction reassembled by TCP
+    sequence number (a veth pair / loopback never reorders or loses; the WAN link with
+    loss does, and TCP retransmits)."""
+    segs: dict = {}
+    for sp, dp, ln, payload, seq in tcp_frames(pcap):
         if ln == 0:
             continue
         if sp == server_port:
-            res.setdefault(dp, {"s2c": b"", "c2s": b""})["s2c"] += payload
+            segs.setdefault(dp, {"s2c": [], "c2s": []})["s2c"].append((seq, payload))
         elif dp == server_port:
-            res.setdefault(sp, {"s2c": b"", "c2s": b""})["c2s"] += payload
-    return res
+            segs.setdefault(sp, {"s2c": [], "c2s": []})["c2s"].append((seq, payload))
+    return {port: {d: reassemble(v) for d, v in dirs.items()} for port, dirs in segs.items()}
 
 
 def client_settings(m):
