@@ -15,6 +15,7 @@ command -v tshark    >/dev/null 2>&1 || need_pkgs+=(tshark)
 command -v dumpcap   >/dev/null 2>&1 || need_pkgs+=(tshark)
 command -v text2pcap >/dev/null 2>&1 || need_pkgs+=(tshark)
 command -v ip        >/dev/null 2>&1 || need_pkgs+=(iproute2)
+command -v tc        >/dev/null 2>&1 || [ -x /usr/sbin/tc ] || need_pkgs+=(iproute2)   # WAN scenarios (netem)
 command -v ethtool   >/dev/null 2>&1 || [ -x /usr/sbin/ethtool ] || need_pkgs+=(ethtool)
 if [ ${#need_pkgs[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then
