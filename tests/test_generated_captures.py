@@ -120,8 +120,10 @@ def test_fetch_size_matches_client_setting(tshark, manifest):
     """OFETCH asks for the client's configured array size (python-oracledb,
     go-ora); node-oracledb's first fetch asks for arraysize - prefetchrows."""
     client = manifest["client"]
-    statements = [st for sess in client.get("report", {}).get("sessions", [])
-                  for st in sess.get("statements", [])]
+    # one report per client run (a list when the scenario runs its client more than once)
+    reports = client.get("report") or {}
+    statements = [st for rep in (reports if isinstance(reports, list) else [reports])
+                  for sess in rep.get("sessions", []) for st in sess.get("statements", [])]
     arraysizes = {st["arraysize"] for st in statements if st.get("arraysize")} or \
         ({client["arraysize"]} if client.get("arraysize") else set())
     if not arraysizes:

@@ -495,10 +495,35 @@ def tcp_segments(pcap: Path) -> list[dict]:
     return out
 
 
+def _split_repeats(stream: list[dict]) -> tuple[list[dict], list[dict]]:
+    """(segments with at least one byte not seen before in capture order, repeats)."""
+    seen: list[list[int]] = []          # merged [start, end) byte ranges
+    new, rep = [], []
+    for s in stream:
+        lo, hi = s["seq"] - 1, s["seq"] - 1 + s["len"]
+        if any(a <= lo and hi <= b for a, b in seen):
+            rep.append(s)
+            continue
+        new.append(s)
+        merged = [lo, hi]
+        rest = []
+        for a, b in seen:
+            if b < merged[0] or a > merged[1]:
+                rest.append([a, b])
+            else:
+                merged = [min(a, merged[0]), max(b, merged[1])]
+        seen = rest + [merged]
+    return new, rep
+
+
 def _annotate_segments(conn: dict, segs: list[dict], server_port: int):
     cport = conn["client_port"]
-    s2c = [s for s in segs if s["sport"] == server_port and s["dport"] == cport and s["len"] > 0]
-    c2s = [s for s in segs if s["sport"] == cport and s["dport"] == server_port and s["len"] > 0]
+    s2c_all = [s for s in segs if s["sport"] == server_port and s["dport"] == cport and s["len"] > 0]
+    c2s_all = [s for s in segs if s["sport"] == cport and s["dport"] == server_port and s["len"] > 0]
+    # a TCP retransmission (WAN scenarios with loss) repeats bytes the capture already
+    # holds: it neither carries nor completes a response; counted apart
+    s2c, s2c_rexmit = _split_repeats(s2c_all)
+    c2s, _ = _split_repeats(c2s_all)
     conn["tcp_segments_server"] = len(s2c)
     conn["tcp_segments_client"] = len(c2s)
     conn["max_tcp_payload_server"] = max((s["len"] for s in s2c), default=0)
@@ -512,6 +537,10 @@ def _annotate_segments(conn: dict, segs: list[dict], server_port: int):
         lo, hi = resp.get("stream_offset", [0, 0])
         cov = covering(s2c, lo, hi)
         resp["tcp_segments"] = len(cov)
+        rex = covering(s2c_rexmit, lo, hi)
+        if rex:
+            resp["tcp_retransmissions"] = len(rex)
+            resp["last_retransmission_frame"] = rex[-1]["frame"]
         if cov:
             resp["first_frame"] = cov[0]["frame"]
             resp["last_frame"] = cov[-1]["frame"]
