@@ -72,6 +72,43 @@ static const ttc_rpa_fn rpa_by_function[256] = {
     [TTC_FN_DP_OP]            = ttc_rpa_dp_out_values,
 };
 
+/* Does a reader stop where a message that may follow return parameters
+ * starts (or at the end of the data)? */
+static gboolean
+ends_before_reply_tail(const ttc_rd_t *r)
+{
+    guint8 next;
+
+    if (!ttc_rd_ok(r))
+        return FALSE;
+    if (r->off == r->end)
+        return TRUE;
+    next = tvb_get_uint8(r->tvb, r->off);
+    return next == TTC_MSG_ERROR || next == TTC_MSG_STATUS || next == TTC_MSG_SERVER_PIGGYBACK ||
+           next == TTC_MSG_END_OF_RESPONSE;
+}
+
+/* Return parameters whose call is not in the capture (lost, or before the
+ * capture started): the layouts of the calls that carry some are tried in
+ * turn, and the first that ends where an end-of-call message starts is
+ * taken (john/Oracle-bunch-Nmap-11gR2 frame 4669: the OSESSKEY reply of a
+ * call the capture lost, AUTH_SESSKEY, AUTH_VFR_DATA and
+ * AUTH_GLOBALLY_UNIQUE_DBID in OCI's native layout, then the OER). */
+static ttc_rpa_fn
+guess_rpa(const ttc_rd_t *r, wmem_allocator_t *scope)
+{
+    static const ttc_rpa_fn tried[] = { ttc_rpa_auth, ttc_rpa_execute, ttc_rpa_version };
+    guint i;
+
+    for (i = 0; i < G_N_ELEMENTS(tried); i++) {
+        ttc_rd_t probe = *r;
+        tried[i](&probe, NULL, NULL, scope);
+        if (ends_before_reply_tail(&probe))
+            return tried[i];
+    }
+    return NULL;
+}
+
 /* Return parameters (message 8): their layout is the call's. */
 static void
 msg_parameters(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res,
@@ -94,7 +131,7 @@ msg_parameters(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t 
             r->bad = TRUE;
         return;
     }
-    decode = rpa_by_function[func];
+    decode = st->req ? rpa_by_function[func] : guess_rpa(r, scope);
     if (!decode) {
         r->bad = TRUE;                /* layout depends on a call we do not decode */
         return;

@@ -29,7 +29,7 @@ BUILD = Path(os.environ.get("SQLNET_BUILD_DIR", ROOT / "build"))
 NODE = re.compile(r'node: \{ title: "([^"]+)" label: "[^"]*" \}')   # defined here (no "shape : ellipse")
 EDGE = re.compile(r'edge: \{ sourcename: "([^"]+)" targetname: "([^"]+)"')
 TABLE = re.compile(r"static const ttc_\w+_fn (\w+)\[\w*\] = \{(.*?)\};", re.S)
-ENTRY = re.compile(r"\[\w+\]\s*=\s*(\w+)")
+ENTRY = re.compile(r"\b([a-z_][a-z0-9_]*)\b")     # decoders (designators are upper-case constants)
 
 
 FUNC = re.compile(r"^(\w+)\([^;{]*?\)\n\{\n(.*?)^\}", re.S | re.M)
