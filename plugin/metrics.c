@@ -64,12 +64,6 @@ static const value_string partial_vals[] = {
 static int proto_metrics = -1;
 static int tap_sqlnet = -1;
 
-guint32
-metrics_max_cursors(void)
-{
-    return sqlnet_prefs()->max_cursors;
-}
-
 static ttc_response_t *
 response_covering(ttc_session_t *ts, guint32 frame)
 {

@@ -46,9 +46,6 @@ typedef struct sqlnet_tap_rec {
 void metrics_register(int proto);
 void metrics_handoff(void);
 
-/* Cap on cursors remembered per conversation. */
-guint32 metrics_max_cursors(void);
-
 /* Generated request/response fields and Info text for one DATA packet. */
 void metrics_add_summary(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
                          sqlnet_session_t *sess, sqlnet_dir_t dir);

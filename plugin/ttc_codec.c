@@ -337,3 +337,45 @@ ttc_rd_rowid(ttc_rd_t *r, char text[19])
     }
     text[o] = '\0';
 }
+
+void
+ttc_rd_struct_rest(ttc_rd_t *r, gint base, gint size)
+{
+    if (ttc_rd_ok(r) && r->off > base + size)
+        r->bad = TRUE;
+    else
+        ttc_rd_skip(r, base + size - r->off);
+}
+
+void
+ttc_rd_struct_align(ttc_rd_t *r, gint base, gint align)
+{
+    gint rel = r->off - base;
+    ttc_rd_skip(r, (align - rel % align) % align);
+}
+
+guint32
+ttc_rd_kv_len(ttc_rd_t *r)
+{
+    return r->d->native ? ttc_rd_ub4(r) : ttc_rd_ub2(r);
+}
+
+#define TTC_KV_PAIRS_MAX 4096
+
+void
+ttc_rd_skip_kv_pairs(ttc_rd_t *r, guint32 n)
+{
+    guint32 i;
+
+    if (n > TTC_KV_PAIRS_MAX) {
+        r->bad = TRUE;
+        return;
+    }
+    for (i = 0; i < n && ttc_rd_ok(r); i++) {
+        if (ttc_rd_kv_len(r) > 0)
+            ttc_rd_dalc(r, NULL);     /* text value */
+        if (ttc_rd_kv_len(r) > 0)
+            ttc_rd_dalc(r, NULL);     /* binary value */
+        ttc_rd_ub2(r);                /* keyword */
+    }
+}

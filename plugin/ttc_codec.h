@@ -124,5 +124,13 @@ void     ttc_rd_skip_bytes_with_length(ttc_rd_t *r);
 /* Rowid: ub4 rba, ub2 partition, ub1, ub4 block, ub2 slot. */
 void     ttc_rd_skip_rowid(ttc_rd_t *r);
 void     ttc_rd_rowid(ttc_rd_t *r, char text[19]);
+/* Same-platform structs: skip to `base + size` (bad if already past it), or
+ * to the next multiple of `align` from `base`. */
+void     ttc_rd_struct_rest(ttc_rd_t *r, gint base, gint size);
+void     ttc_rd_struct_align(ttc_rd_t *r, gint base, gint align);
+/* Key/value pairs (text, binary, keyword): lengths are ub2 for thin
+ * clients, 4-byte in OCI's native layout. */
+guint32  ttc_rd_kv_len(ttc_rd_t *r);
+void     ttc_rd_skip_kv_pairs(ttc_rd_t *r, guint32 n);
 
 #endif /* SQLNET_TTC_CODEC_H */

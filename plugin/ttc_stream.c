@@ -435,7 +435,7 @@ cursor_get(ttc_session_t *ts, guint32 id, gboolean create, ttc_pdu_rec_t *rec)
 {
     ttc_cursor_t *c = (ttc_cursor_t *)wmem_map_lookup(ts->cursors, GUINT_TO_POINTER(id));
     if (!c && create) {
-        if (ts->ncursors >= metrics_max_cursors()) {
+        if (ts->ncursors >= sqlnet_prefs()->max_cursors) {
             if (rec)
                 rec->cursor_dropped = id ? id : G_MAXUINT32;
             return NULL;

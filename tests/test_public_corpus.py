@@ -89,3 +89,19 @@ def test_no_malformed_frames(tshark, public_dir, name):
                                          "&& sqlnet"])
     assert out.stdout.strip() == ""
     assert "sqlnet" not in out.stderr.lower(), out.stderr
+
+
+def test_return_parameters_of_a_lost_call(tshark, public_dir):
+    """A reply whose call the capture lost is still decoded to its end.
+    Evidence: the bytes of john/Oracle-bunch-Nmap-11gR2 frame 4669, decoded by
+    hand: the capture lost the client's OSESSKEY call (frame 4669 ACKs a
+    segment that was not captured); the reply is "08 03 00" (return
+    parameters, 3 pairs as a native ub2), then per pair a ub4 length and the
+    key (AUTH_SESSKEY, AUTH_VFR_DATA, AUTH_GLOBALLY_UNIQUE_DBID), a ub4 length
+    and the value, a ub4 flag; then "04 ..." the OER."""
+    cap = public_dir / "john/Oracle-bunch-Nmap-11gR2"
+    if not cap.is_file():
+        pytest.skip(f"{cap} not in the corpus")
+    keys = tshark.fields(cap, ["sqlnet.auth.reply_key"], "frame.number == 4669")
+    assert keys and keys[0][0].split(",") == ["AUTH_SESSKEY", "AUTH_VFR_DATA", "AUTH_GLOBALLY_UNIQUE_DBID"]
+    assert tshark.fields(cap, ["frame.number"], "sqlnet.ttc.partial") == []

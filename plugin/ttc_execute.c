@@ -1,0 +1,658 @@
+/* ttc_execute.c - statements: the execute call (OALL8, 94) with its
+ * bind and define metadata, fetch (OFETCH, 5), re-execute (4, 78), OCI
+ * 9.0's parse (OPARSE, 3) and execute (OALL7, 71); their return
+ * parameters (message 8) and the I/O vector (11) of a PL/SQL execute.
+ *
+ * python-oracledb messages/execute.pyx and fetch.pyx, node-oracledb
+ * messages/execute.js, go-ora v2/command.go (10.2/11g gates), JDBC
+ * T4C8Oall; the gates are named beside the fields.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define WS_LOG_DOMAIN "sqlnet"
+
+#include <string.h>
+
+#include <epan/packet.h>
+
+#include "sqlnet.h"
+#include "ttc_msg.h"
+
+#define MAX_AL8I4     64
+
+static int hf_fetch_rows = -1;
+static int hf_options = -1;
+static int hf_opt_parse = -1;
+static int hf_opt_bind = -1;
+static int hf_opt_define = -1;
+static int hf_opt_execute = -1;
+static int hf_opt_fetch = -1;
+static int hf_opt_commit = -1;
+static int hf_opt_plsql_bind = -1;
+static int hf_opt_not_plsql = -1;
+static int hf_opt_describe = -1;
+static int hf_prefetch = -1;
+static int hf_exec_count = -1;
+static int hf_is_query = -1;
+static int hf_exec_flags = -1;
+static int hf_num_binds = -1;
+static int hf_num_defines = -1;
+static int hf_iters = -1;
+static int hf_bind = -1;
+static int hf_define = -1;
+static int hf_lob_prefetch = -1;
+static int hf_fetch_orientation = -1;
+static int hf_fetch_pos = -1;
+static int hf_bind_type = -1;
+static int hf_bind_flags = -1;
+static int hf_bind_size = -1;
+static int hf_bind_elements = -1;
+static int hf_bind_csfrm = -1;
+static int hf_returning_binds = -1;
+static int hf_rpa_dml_rowcount = -1;
+static int hf_iov_dir = -1;
+
+static gint ett_options = -1;
+static gint ett_bind = -1;
+
+static int * const option_bits[] = {
+    &hf_opt_parse, &hf_opt_bind, &hf_opt_define, &hf_opt_execute, &hf_opt_fetch,
+    &hf_opt_commit, &hf_opt_plsql_bind, &hf_opt_not_plsql, &hf_opt_describe, NULL
+};
+
+static const value_string lob_prefetch_vals[] = {
+    { 1, "size and chunk size" }, { 2, "size, chunk size and data" },
+    { 0, NULL }
+};
+
+static const value_string fetch_orientation_vals[] = {
+    { TTC_FETCH_CURRENT, "current" }, { TTC_FETCH_NEXT, "next" }, { TTC_FETCH_FIRST, "first" },
+    { TTC_FETCH_LAST, "last" }, { TTC_FETCH_PRIOR, "prior" }, { TTC_FETCH_ABSOLUTE, "absolute" },
+    { TTC_FETCH_RELATIVE, "relative" },
+    { 0, NULL }
+};
+
+static const value_string bind_dir_vals[] = {
+    { TTC_BIND_DIR_OUTPUT, "out" }, { TTC_BIND_DIR_INPUT, "in" }, { TTC_BIND_DIR_INPUT_OUTPUT, "in out" },
+    { 0, NULL }
+};
+
+/* SQL text of an OALL8: a DALC for most clients, raw bytes for JDBC.  The
+ * al8i4 vector that follows starts with 1 (parse), which tells the two apart. */
+static const char *
+read_sql(ttc_rd_t *r, guint32 sql_len, gint *start, gint *len, wmem_allocator_t *scope)
+{
+    ttc_rd_t as_dalc = *r;
+    const char *sql = ttc_rd_dalc_str(&as_dalc, scope, start, len);
+
+    if (ttc_rd_ok(&as_dalc)) {
+        ttc_rd_t probe = as_dalc;
+        if (ttc_rd_ub4(&probe) == 1 && ttc_rd_ok(&probe)) {
+            *r = as_dalc;
+            return sql;
+        }
+    }
+    if (sql_len > 0 && sql_len < 0x1000000 && ttc_rd_left(r) >= (gint)sql_len) {
+        ttc_rd_t probe = *r;
+        probe.off += sql_len;
+        if (ttc_rd_ub4(&probe) == 1 && ttc_rd_ok(&probe)) {
+            *start = r->off;
+            *len = sql_len;
+            sql = (const char *)tvb_get_string_enc(scope, r->tvb, r->off, sql_len, ENC_UTF_8);
+            r->off += sql_len;
+            return sql;
+        }
+    }
+    /* OCI's native layouts differ between releases and platforms in the
+     * fields before the text (no open implementation writes them): look
+     * around for a DALC of at most sql_len bytes of text followed by
+     * al8i4[0] = 1 (parse). */
+    if (r->d->native && sql_len > 0) {
+        gint k;
+        for (k = -32; k <= 64; k++) {
+            ttc_rd_t at = *r, probe;
+            const char *text;
+            gint ts, tl;
+            if (k == 0 || r->off + k < 0)
+                continue;
+            at.off += k;
+            if (!ttc_rd_have(&at, 2))
+                break;
+            if (tvb_get_uint8(at.tvb, at.off) == 0 || tvb_get_uint8(at.tvb, at.off) > sql_len)
+                continue;
+            text = ttc_rd_dalc_str(&at, scope, &ts, &tl);
+            if (!ttc_rd_ok(&at) || !text || tl < 1 || !g_ascii_isalpha(text[0]))
+                continue;
+            probe = at;
+            if (ttc_rd_ub4(&probe) == 1 && ttc_rd_ok(&probe)) {
+                *start = ts;
+                *len = tl;
+                *r = at;
+                return text;
+            }
+        }
+    }
+    /* Neither probe fits (short data): fall back on the DALC reading. */
+    *r = as_dalc;
+    return sql;
+}
+
+#define MAX_BINDS 4096
+
+/* Bind metadata of an execute (one entry per bind, before the values):
+ * python-oracledb messages/base.pyx _write_column_metadata, go-ora
+ * v2/parameter.go ParameterInfo.write, JDBC T4CTTIoac.marshal:
+ *   type u8, flags u8, precision u8, scale (u8; JDBC: ub2 for NUMBER,
+ *   TIMESTAMP*, INTERVAL DS - the same byte when 0 in the universal
+ *   encoding), buffer size ub4, max array elements ub4, continuation flags
+ *   (ub8; go-ora: ub4 before field version 10 - the same bytes universally),
+ *   type OID (ub4 length, then the bytes with a length when not 0),
+ *   type version ub2 (python: ub4 with an OID), charset ub2, charset form
+ *   u8, max characters ub4 (JDBC: from field version 2), and from field
+ *   version 8 (12.2: python, go-ora, JDBC) the collation id ub4.
+ * Decoded on a copy of the reader: a layout that does not fit (OCI's
+ * native encodings, which no open client writes) leaves the call as it was.
+ * Returns the binds (the reader then past them), or NULL. */
+static const ttc_describe_t *
+decode_bind_metadata(ttc_rd_t *from, proto_tree *tree, guint32 nbinds, gboolean defines,
+                     wmem_allocator_t *scope)
+{
+    ttc_rd_t r = *from, shown;
+    ttc_describe_t *b;
+    guint32 i;
+
+    if (nbinds == 0 || nbinds > MAX_BINDS || r.d->native)
+        return NULL;
+    b = wmem_new0(scope, ttc_describe_t);
+    b->ncols = nbinds;
+    b->kind = TTC_ROWS_OUT_BINDS;
+    b->cols = wmem_alloc0_array(scope, ttc_column_t, nbinds);
+    for (i = 0; i < nbinds && ttc_rd_ok(&r); i++) {
+        ttc_column_t *c = &b->cols[i];
+        guint32 toid;
+        c->type = ttc_rd_u8(&r);
+        c->bind_flags = ttc_rd_u8(&r);
+        ttc_rd_u8(&r);                          /* precision */
+        ttc_rd_ub2(&r);                         /* scale */
+        c->buffer_size = ttc_rd_ub4(&r);
+        ttc_rd_ub4(&r);                         /* max array elements */
+        c->lob_prefetch = (ttc_rd_ub8(&r) & TTC_LOB_PREFETCH_FLAG) ? 1 : 0;   /* continuation flags */
+        toid = ttc_rd_ub4(&r);
+        if (toid > 0 && ttc_rd_ok(&r))
+            ttc_rd_dalc(&r, NULL);              /* type OID */
+        ttc_rd_ub4(&r);                         /* type version */
+        ttc_rd_ub2(&r);                         /* charset */
+        c->csfrm = ttc_rd_u8(&r);
+        if (ttc_rd_ub4(&r) > 0 && c->lob_prefetch)  /* max characters: a LOB's prefetch size */
+            c->lob_prefetch = 2;
+        if (r.d->fv >= TTC_FV_12_2)
+            ttc_rd_ub4(&r);                     /* collation id */
+    }
+    /* What follows is a row of values (07) or, for returning-only binds,
+     * nothing more of this call; anything else means the layout is wrong. */
+    if (!ttc_rd_ok(&r) || (ttc_rd_left(&r) > 0 && tvb_get_uint8(r.tvb, r.off) != TTC_MSG_ROW_DATA &&
+                           tvb_get_uint8(r.tvb, r.off) != TTC_MSG_PIGGYBACK &&
+                           tvb_get_uint8(r.tvb, r.off) != TTC_MSG_FUNCTION))
+        return NULL;
+    if (tree) {
+        shown = *from;
+        for (i = 0; i < nbinds; i++) {
+            ttc_column_t *c = &b->cols[i];
+            gint s = shown.off, bs, e;
+            proto_item *bi;
+            proto_tree *bt;
+            guint32 elements;
+            ttc_rd_u8(&shown);
+            ttc_rd_u8(&shown);
+            ttc_rd_u8(&shown);
+            ttc_rd_ub2(&shown);
+            bs = shown.off;
+            ttc_rd_ub4(&shown);
+            e = shown.off;
+            elements = ttc_rd_ub4(&shown);
+            ttc_rd_ub8(&shown);
+            if (ttc_rd_ub4(&shown) > 0)
+                ttc_rd_dalc(&shown, NULL);
+            ttc_rd_ub4(&shown);
+            ttc_rd_ub2(&shown);
+            ttc_rd_u8(&shown);
+            ttc_rd_ub4(&shown);
+            if (shown.d->fv >= TTC_FV_12_2)
+                ttc_rd_ub4(&shown);
+            bi = proto_tree_add_item(tree, defines ? hf_define : hf_bind, shown.tvb, s, shown.off - s, ENC_NA);
+            proto_item_append_text(bi, " %u: %s, %u bytes%s", i + 1,
+                                   val_to_str_const(c->type, ttc_ora_type_vals, "type"),
+                                   c->buffer_size, (c->bind_flags & TTC_BIND_FLAG_ARRAY) ? ", array" : "");
+            bt = proto_item_add_subtree(bi, ett_bind);
+            proto_tree_add_uint(bt, hf_bind_type, shown.tvb, s, 1, c->type);
+            proto_tree_add_uint(bt, hf_bind_flags, shown.tvb, s + 1, 1, c->bind_flags);
+            proto_tree_add_uint(bt, hf_bind_size, shown.tvb, bs, e - bs, c->buffer_size);
+            if (c->bind_flags & TTC_BIND_FLAG_ARRAY)
+                proto_tree_add_uint(bt, hf_bind_elements, shown.tvb, e, 1, elements);
+            proto_tree_add_uint(bt, hf_bind_csfrm, shown.tvb, s, shown.off - s, c->csfrm);
+            if (c->lob_prefetch)
+                proto_tree_add_uint(bt, hf_lob_prefetch, shown.tvb, s, shown.off - s, c->lob_prefetch);
+        }
+    }
+    from->off = r.off;                  /* the metadata is part of the call */
+    return b;
+}
+
+/* DML RETURNING ... INTO: the binds after INTO are return binds, whose
+ * values come back as rows (python-oracledb statement.pyx: a DML statement
+ * with the keyword RETURNING then INTO; every placeholder after it is a
+ * return bind).  Quoted text and comments are skipped. */
+static guint32
+returning_bind_count(const char *sql)
+{
+    const char *p = sql;
+    gboolean dml = FALSE, returning = FALSE, into = FALSE, first = TRUE;
+    guint32 n = 0;
+
+    if (!sql)
+        return 0;
+    while (*p) {
+        if (*p == '\'' || *p == '"') {
+            char q = *p++;
+            while (*p && *p != q)
+                p++;
+            if (*p)
+                p++;
+        } else if (p[0] == '-' && p[1] == '-') {
+            while (*p && *p != '\n')
+                p++;
+        } else if (p[0] == '/' && p[1] == '*') {
+            const char *e = strstr(p + 2, "*/");
+            p = e ? e + 2 : p + strlen(p);
+        } else if (g_ascii_isalpha(*p)) {
+            const char *w = p;
+            size_t len;
+            while (g_ascii_isalnum(*p) || *p == '_' || *p == '$' || *p == '#')
+                p++;
+            len = (size_t)(p - w);
+            if (first) {
+                dml = (len == 6 && (g_ascii_strncasecmp(w, "INSERT", 6) == 0 ||
+                                    g_ascii_strncasecmp(w, "UPDATE", 6) == 0 ||
+                                    g_ascii_strncasecmp(w, "DELETE", 6) == 0)) ||
+                      (len == 5 && g_ascii_strncasecmp(w, "MERGE", 5) == 0);
+                if (!dml)
+                    return 0;
+                first = FALSE;
+            } else if (len == 9 && g_ascii_strncasecmp(w, "RETURNING", 9) == 0) {
+                returning = TRUE;
+            } else if (returning && len == 4 && g_ascii_strncasecmp(w, "INTO", 4) == 0) {
+                into = TRUE;
+            }
+        } else if (*p == ':' && into && (g_ascii_isalnum(p[1]) || p[1] == '_' || p[1] == '"')) {
+            n++;
+            p++;
+        } else {
+            p++;
+        }
+    }
+    return n;
+}
+
+void
+ttc_call_oall8(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_t *res,
+               wmem_allocator_t *scope)
+{
+    const ttc_dialect_t *d = r->d;
+    guint32 sql_ptr, sql_len, al8i4_len, nbinds, ndefines, i;
+    guint32 al8i4[MAX_AL8I4];
+    gint s, ss = 0, sl = 0;
+    const char *sql = NULL;
+
+    s = r->off;
+    call->options = ttc_rd_ub4(r);
+    if (tree && ttc_rd_ok(r))
+        proto_tree_add_bitmask_value(tree, r->tvb, s, hf_options, ett_options, option_bits, call->options);
+    s = r->off; call->cursor = ttc_rd_ub4(r); ttc_add_uint(tree, hf_ttc_cursor, r, s, call->cursor);
+    call->has_cursor = TRUE;
+    sql_ptr = ttc_rd_ptr(r);
+    sql_len = ttc_rd_ub4(r);
+    ttc_rd_ptr(r);                     /* al8i4 */
+    al8i4_len = ttc_rd_ub4(r);
+    ttc_rd_ptr(r);                     /* al8o4 */
+    ttc_rd_ptr(r);                     /* al8o4l */
+    ttc_rd_ub4(r);                     /* prefetch buffer size */
+    s = r->off; call->prefetch = ttc_rd_ub4(r); ttc_add_uint(tree, hf_prefetch, r, s, call->prefetch);
+    ttc_rd_ub4(r);                     /* max LONG size */
+    ttc_rd_ptr(r);                     /* binds */
+    s = r->off; nbinds = ttc_rd_ub4(r); ttc_add_uint(tree, hf_num_binds, r, s, nbinds);
+    for (i = 0; i < 5; i++)
+        ttc_rd_ptr(r);                 /* al8app, al8txn, al8txl, al8kv, al8kvl */
+    ttc_rd_ptr(r);                     /* defines */
+    s = r->off; ndefines = ttc_rd_ub4(r); ttc_add_uint(tree, hf_num_defines, r, s, ndefines);
+    /* Fields added release by release (field versions seen on the wire). */
+    if (d->fv >= TTC_FV_10_1) {
+        ttc_rd_ub4(r);                 /* registration id (LSB) */
+        ttc_rd_ptr(r);                 /* al8objlist */
+        ttc_rd_ptr(r);                 /* al8objlen */
+    }
+    if (d->fv >= TTC_FV_10_2) {
+        ttc_rd_ptr(r);                 /* al8blv */
+        ttc_rd_ub4(r);                 /* al8blvl */
+        ttc_rd_ptr(r);                 /* al8dnam */
+        ttc_rd_ub4(r);                 /* al8dnaml */
+        ttc_rd_ub4(r);                 /* registration id (MSB) */
+    }
+    /* DML returning row counts: go-ora (v2/command.go basicWrite) writes them
+     * from TTC field version 7 (12.1) on, and it is the one open client that
+     * talks to 11.2 servers (python and node write them always, from 12.1
+     * only).  SQL*Plus 11.2 at field version 6 does not: its OALL8 header
+     * is 67 bytes, ending with the registration id (visblank 11.2 session
+     * frame 1184, whose long-form SQL text follows right after; reading
+     * these three fields there put the text 6 bytes off). */
+    if (d->fv >= TTC_FV_12_1) {
+        ttc_rd_ptr(r);                 /* al8pidmlrc */
+        ttc_rd_ub4(r);                 /* al8pidmlrcbl */
+        ttc_rd_ptr(r);                 /* al8pidmlrcl */
+    }
+    if (d->fv >= TTC_FV_12_2) {
+        ttc_rd_ptr(r);                 /* al8sqlsig */
+        ttc_rd_ub4(r);
+        ttc_rd_ptr(r);                 /* SQL id */
+        ttc_rd_ub4(r);
+        ttc_rd_ptr(r);
+    }
+    if (d->fv >= TTC_FV_12_2_EXT1) {
+        ttc_rd_ptr(r);                 /* chunk ids */
+        ttc_rd_ub4(r);
+    }
+    if (!ttc_rd_ok(r))
+        return;
+    if (al8i4_len > MAX_AL8I4) {
+        r->bad = TRUE;
+        return;
+    }
+    if (sql_ptr || (sql_len > 0 && call->cursor == 0)) {
+        sql = read_sql(r, sql_len, &ss, &sl, scope);
+        if (tree && sql && ttc_rd_ok(r))
+            proto_tree_add_string(tree, hf_ttc_sql, r->tvb, ss, sl, sql);
+    }
+    memset(al8i4, 0, sizeof(al8i4));
+    s = r->off;
+    for (i = 0; i < al8i4_len && ttc_rd_ok(r); i++)
+        al8i4[i] = ttc_rd_ub4(r);
+    if (!ttc_rd_ok(r))
+        return;
+    call->sql = sql;
+    call->exec_count = al8i4[1];
+    /* al8i4[7]: thin drivers send 1 for a query; OCI sends its statement
+     * type, where 1 is SELECT (6 DROP, 4 INSERT ...). */
+    call->is_query = al8i4_len > 7 && al8i4[7] == 1;
+    call->exec_flags = al8i4_len > 9 ? al8i4[9] : 0;
+    if (call->exec_flags & TTC_EXEC_FLAG_SCROLLABLE) {
+        call->fetch_orientation = al8i4_len > 10 ? al8i4[10] : 0;
+        call->fetch_pos = al8i4_len > 11 ? al8i4[11] : 0;
+    }
+    if (tree) {
+        proto_tree_add_uint(tree, hf_exec_count, r->tvb, s, r->off - s, call->exec_count);
+        proto_tree_add_boolean(tree, hf_is_query, r->tvb, s, r->off - s, call->is_query);
+        proto_tree_add_uint(tree, hf_exec_flags, r->tvb, s, r->off - s, call->exec_flags);
+        if (call->exec_flags & TTC_EXEC_FLAG_SCROLLABLE) {
+            proto_tree_add_uint(tree, hf_fetch_orientation, r->tvb, s, r->off - s, call->fetch_orientation);
+            proto_tree_add_uint(tree, hf_fetch_pos, r->tvb, s, r->off - s, call->fetch_pos);
+        }
+    }
+    /* Rows this call asks for now. */
+    if (call->is_query || (call->options & TTC_OPT_FETCH)) {
+        call->has_fetch_rows = TRUE;
+        if ((call->options & TTC_OPT_FETCH) && !(call->options & TTC_OPT_EXECUTE))
+            call->fetch_rows = call->exec_count;      /* fetch-only call (SQL*Plus 10g) */
+        else if (call->cursor != 0 && call->exec_count > 0)
+            call->fetch_rows = call->exec_count;      /* re-execute of an open cursor */
+        else
+            call->fetch_rows = call->prefetch;
+    }
+    /* Bind metadata then values (or define metadata) follow: the bind
+     * metadata is decoded (the server's out-bind values are laid out by it),
+     * the values are shown as call data. */
+    if (nbinds > 0 && ndefines == 0) {
+        call->binds = decode_bind_metadata(r, tree, nbinds, FALSE, scope);
+        call->returning_binds = returning_bind_count(sql);
+        if (call->returning_binds > nbinds)
+            call->returning_binds = 0;
+        if (tree && call->returning_binds)
+            proto_item_set_generated(proto_tree_add_uint(tree, hf_returning_binds, r->tvb, r->off, 0,
+                                                         call->returning_binds));
+    }
+    /* Define metadata (a query's second call when it has LOB columns, or a
+     * REF cursor's first fetch): the same layout; what the rows' LOB values
+     * then carry follows from it. */
+    if (ndefines > 0 && nbinds == 0)
+        call->defines = decode_bind_metadata(r, tree, ndefines, TRUE, scope);
+    if (nbinds > 0 || ndefines > 0)
+        res->stop = TRUE;
+}
+
+/* OFETCH: cursor, rows to fetch. */
+void
+ttc_call_fetch(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_t *res,
+               wmem_allocator_t *scope)
+{
+    gint s;
+
+    s = r->off; call->cursor = ttc_rd_ub4(r); ttc_add_uint(tree, hf_ttc_cursor, r, s, call->cursor);
+    s = r->off; call->fetch_rows = ttc_rd_ub4(r); ttc_add_uint(tree, hf_fetch_rows, r, s, call->fetch_rows);
+    call->has_cursor = call->has_fetch_rows = call->is_query = TRUE;
+}
+
+/* Re-execute (and fetch): cursor, iterations, options; bind values may follow. */
+void
+ttc_call_reexecute(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_t *res,
+                   wmem_allocator_t *scope)
+{
+    gint s;
+
+    s = r->off; call->cursor = ttc_rd_ub4(r); ttc_add_uint(tree, hf_ttc_cursor, r, s, call->cursor);
+    s = r->off; call->exec_count = ttc_rd_ub4(r); ttc_add_uint(tree, hf_iters, r, s, call->exec_count);
+    s = r->off; call->options = ttc_rd_ub4(r);
+    if (tree && ttc_rd_ok(r))
+        proto_tree_add_bitmask_value(tree, r->tvb, s, hf_options, ett_options, option_bits, call->options);
+    ttc_rd_ub4(r);                 /* options 2 */
+    call->has_cursor = TRUE;
+    if (call->func == TTC_FN_REEXECUTE_FETCH) {
+        call->has_fetch_rows = call->is_query = TRUE;
+        call->fetch_rows = call->exec_count;
+    }
+    res->stop = TRUE;              /* bind values may follow */
+}
+
+void
+ttc_call_parse(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_t *res,
+               wmem_allocator_t *scope)
+{
+    gint s;
+
+    /* OCI before OALL8 (SQL*Plus 9.0, visblank 9i session frames 64, 80,
+     * 94): cursor, SQL pointer, SQL length, the text as a DALC; no open
+     * client writes it. */
+    if (!r->d->native) {
+        res->stop = TRUE;
+        return;
+    }
+    s = r->off; call->cursor = ttc_rd_ub4(r); ttc_add_uint(tree, hf_ttc_cursor, r, s, call->cursor);
+    call->has_cursor = TRUE;
+    ttc_rd_ptr(r);
+    ttc_rd_ub4(r);                 /* SQL length */
+    {
+        gint ss, sl;
+        const char *sql = ttc_rd_dalc_str(r, scope, &ss, &sl);
+        if (ttc_rd_ok(r) && sql) {
+            call->sql = sql;
+            if (tree)
+                proto_tree_add_string(tree, hf_ttc_sql, r->tvb, ss, sl, sql);
+        }
+    }
+    res->stop = TRUE;
+}
+
+void
+ttc_call_oall7(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_t *res,
+               wmem_allocator_t *scope)
+{
+    gint s;
+
+    /* OCI 9.0's execute (frames 66, 82): options, then its cursor */
+    if (r->d->native) {
+        s = r->off; call->options = ttc_rd_ub4(r);
+        s = r->off; call->cursor = ttc_rd_ub4(r); ttc_add_uint(tree, hf_ttc_cursor, r, s, call->cursor);
+        call->has_cursor = TRUE;
+    }
+    res->stop = TRUE;
+}
+
+/* Return parameters of an execute or fetch: al8o4, transaction id, key/value
+ * pairs, registration, array DML row counts. */
+void
+ttc_rpa_execute(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_allocator_t *scope)
+{
+    guint32 n, i;
+
+    if (r->d->structs && r->d->fv < TTC_FV_9_2 && req && req->func == TTC_FN_OALL7) {
+        /* SQL*Plus 9.0's server (field version 1): an OALL7's return
+         * parameters are al8o4 alone (visblank 9i session frames 67, 83:
+         * "08 02 00" and two ub4, then the OER). */
+        n = ttc_rd_ub2(r);
+        if (n > TTC_MAX_LIST) { r->bad = TRUE; return; }
+        for (i = 0; i < n && ttc_rd_ok(r); i++)
+            ttc_rd_ub4(r);
+        return;
+    }
+    n = ttc_rd_ub2(r);            /* al8o4l */
+    if (n > TTC_MAX_LIST) { r->bad = TRUE; return; }
+    for (i = 0; i < n && ttc_rd_ok(r); i++)
+        ttc_rd_ub4(r);
+    n = ttc_rd_ub2(r);            /* al8txl */
+    ttc_rd_skip(r, (gint)n);
+    ttc_rd_skip_kv_pairs(r, ttc_rd_ub2(r));
+    if (r->d->fv >= TTC_FV_10_1) {
+        n = r->d->native ? ttc_rd_ub4(r) : ttc_rd_ub2(r);   /* registration */
+        ttc_rd_skip(r, (gint)n);
+    }
+    /* DML row counts: asked for by execute flag 0x4000 and the al8pidmlrc
+     * pointer, which the call carries from field version 7 on (see
+     * decode_oall8).  JDBC sets the flag against an 11.2 server too and
+     * gets no counts there.  One per execution of an array DML
+     * (python-oracledb getarraydmlrowcounts). */
+    if (req && (req->exec_flags & TTC_EXEC_FLAG_DML_ROWCOUNTS) && r->d->fv >= TTC_FV_12_1) {
+        n = ttc_rd_ub4(r);        /* array DML row counts */
+        if (n > TTC_MAX_LIST) { r->bad = TRUE; return; }
+        for (i = 0; i < n && ttc_rd_ok(r); i++) {
+            gint s = r->off;
+            guint64 c = ttc_rd_ub8(r);
+            if (tree && ttc_rd_ok(r))
+                proto_tree_add_uint64(tree, hf_rpa_dml_rowcount, r->tvb, SPAN(r, s), c);
+        }
+    }
+}
+
+/* One direction byte per bind (python-oracledb _process_io_vector); the
+ * binds that are not input only make the values of the row that follows.
+ * Without the call's bind metadata (not in the capture, or not decoded) that
+ * row cannot be walked and is reported as not decoded. */
+static void
+decode_io_vector_dirs(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, guint32 nbinds, wmem_allocator_t *scope)
+{
+    const ttc_describe_t *binds = st->req ? st->req->binds : NULL;
+    ttc_describe_t *out = NULL;
+    guint32 i;
+
+    if (!ttc_rd_have(r, (gint)nbinds))
+        return;
+    if (binds && binds->ncols == nbinds) {
+        out = wmem_new0(scope, ttc_describe_t);
+        out->kind = TTC_ROWS_OUT_BINDS;
+        out->cols = wmem_alloc0_array(scope, ttc_column_t, nbinds ? nbinds : 1);
+    }
+    for (i = 0; i < nbinds; i++) {
+        gint s = r->off;
+        guint8 dir = ttc_rd_u8(r);
+        if (tree)
+            proto_tree_add_uint_format(tree, hf_iov_dir, r->tvb, s, 1, dir, "Bind %u: %s", i + 1,
+                                       val_to_str_const(dir, bind_dir_vals, "unknown direction"));
+        if (out && dir != TTC_BIND_DIR_INPUT)
+            out->cols[out->ncols++] = binds->cols[i];
+    }
+    st->describe = out;
+    st->bitvec = NULL;
+    st->bitvec_len = 0;
+    st->rxh_columns = 0;
+    st->rxh_bv_bytes = 0;
+}
+
+/* I/O vector (message 11): bind directions of a PL/SQL execute. */
+void
+ttc_msg_io_vector(ttc_rd_t *r, proto_tree *mt, ttc_state_t *st, ttc_msg_result_t *res,
+                  wmem_allocator_t *scope)
+{
+    guint32 nreq, niters, n, nbinds;
+    gboolean short_counts = r->d->native && r->d->fv < TTC_FV_10_2;
+    ttc_rd_u8(r);
+    nreq = ttc_rd_ub2(r);
+    niters = short_counts ? ttc_rd_ub2(r) : ttc_rd_ub4(r);
+    if (short_counts) ttc_rd_ub2(r); else ttc_rd_ub4(r);   /* iterations this time */
+    ttc_rd_ub2(r);
+    n = ttc_rd_kv_len(r);                /* bit vector (4-byte length natively) */
+    ttc_rd_skip(r, (gint)n);
+    n = ttc_rd_kv_len(r);                /* rowid */
+    ttc_rd_skip(r, (gint)n);
+    nbinds = niters * 256 + nreq;
+    if (nbinds > TTC_MAX_LIST) { r->bad = TRUE; return; }
+    decode_io_vector_dirs(r, mt, st, nbinds, scope);
+}
+
+void
+ttc_execute_register(int proto)
+{
+    static hf_register_info hf[] = {
+        { &hf_fetch_rows, { "Rows", "sqlnet.ofetch.rows", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Rows asked for by OFETCH", HFILL } },
+        { &hf_options, { "Options", "sqlnet.oall8.options", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_opt_parse, { "Parse", "sqlnet.oall8.options.parse", FT_BOOLEAN, 32, NULL, TTC_OPT_PARSE, NULL, HFILL } },
+        { &hf_opt_bind, { "Bind", "sqlnet.oall8.options.bind", FT_BOOLEAN, 32, NULL, TTC_OPT_BIND, NULL, HFILL } },
+        { &hf_opt_define, { "Define", "sqlnet.oall8.options.define", FT_BOOLEAN, 32, NULL, TTC_OPT_DEFINE, NULL, HFILL } },
+        { &hf_opt_execute, { "Execute", "sqlnet.oall8.options.execute", FT_BOOLEAN, 32, NULL, TTC_OPT_EXECUTE, NULL, HFILL } },
+        { &hf_opt_fetch, { "Fetch", "sqlnet.oall8.options.fetch", FT_BOOLEAN, 32, NULL, TTC_OPT_FETCH, NULL, HFILL } },
+        { &hf_opt_commit, { "Commit", "sqlnet.oall8.options.commit", FT_BOOLEAN, 32, NULL, TTC_OPT_COMMIT, NULL, HFILL } },
+        { &hf_opt_plsql_bind, { "PL/SQL bind", "sqlnet.oall8.options.plsql_bind", FT_BOOLEAN, 32, NULL, TTC_OPT_PLSQL_BIND, NULL, HFILL } },
+        { &hf_opt_not_plsql, { "Not PL/SQL", "sqlnet.oall8.options.not_plsql", FT_BOOLEAN, 32, NULL, TTC_OPT_NOT_PLSQL, NULL, HFILL } },
+        { &hf_opt_describe, { "Describe", "sqlnet.oall8.options.describe", FT_BOOLEAN, 32, NULL, TTC_OPT_DESCRIBE, NULL, HFILL } },
+        { &hf_prefetch, { "Prefetch rows", "sqlnet.oall8.prefetch", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_exec_count, { "Execution count (al8i4[1])", "sqlnet.oall8.exec_count", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_is_query, { "Query", "sqlnet.oall8.is_query", FT_BOOLEAN, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_exec_flags, { "Execute flags (al8i4[9])", "sqlnet.oall8.exec_flags", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_num_binds, { "Binds", "sqlnet.oall8.binds", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_num_defines, { "Defines", "sqlnet.oall8.defines", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_iters, { "Iterations", "sqlnet.reexec.iterations", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_bind, { "Bind", "sqlnet.bind", FT_NONE, BASE_NONE, NULL, 0x0,
+            "Bind metadata of an execute", HFILL } },
+        { &hf_define, { "Define", "sqlnet.define", FT_NONE, BASE_NONE, NULL, 0x0,
+            "Define metadata of an execute (a column as the client wants it)", HFILL } },
+        { &hf_lob_prefetch, { "LOB prefetch", "sqlnet.bind.lob_prefetch", FT_UINT8, BASE_DEC,
+            VALS(lob_prefetch_vals), 0x0, NULL, HFILL } },
+        { &hf_fetch_orientation, { "Fetch orientation", "sqlnet.oall8.fetch_orientation", FT_UINT32, BASE_HEX,
+            VALS(fetch_orientation_vals), 0x0, "Scrollable cursor: how the fetch position is given (al8i4[10])", HFILL } },
+        { &hf_fetch_pos, { "Fetch position", "sqlnet.oall8.fetch_pos", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Scrollable cursor: the row (from 1) the fetch starts at (al8i4[11])", HFILL } },
+        { &hf_bind_type, { "Type", "sqlnet.bind.type", FT_UINT8, BASE_DEC, VALS(ttc_ora_type_vals), 0x0, NULL, HFILL } },
+        { &hf_bind_flags, { "Flags", "sqlnet.bind.flags", FT_UINT8, BASE_HEX, NULL, 0x0,
+            "0x01 indicators, 0x40 array (PL/SQL index-by table)", HFILL } },
+        { &hf_bind_size, { "Buffer size", "sqlnet.bind.buffer_size", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_bind_elements, { "Array elements", "sqlnet.bind.array_elements", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_bind_csfrm, { "Charset form", "sqlnet.bind.csfrm", FT_UINT8, BASE_DEC, NULL, 0x0,
+            "1 = database character set, 2 = national character set", HFILL } },
+        { &hf_returning_binds, { "Return binds", "sqlnet.oall8.returning_binds", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "DML RETURNING ... INTO: binds whose values come back as rows", HFILL } },
+        { &hf_rpa_dml_rowcount, { "DML row count", "sqlnet.rpa.dml_rowcount", FT_UINT64, BASE_DEC, NULL, 0x0,
+            "Rows one execution of an array DML touched (the call asked for per-execution counts)", HFILL } },
+        { &hf_iov_dir, { "Bind direction", "sqlnet.iov.direction", FT_UINT8, BASE_HEX, VALS(bind_dir_vals), 0x0,
+            "I/O vector: direction of each bind of a PL/SQL execute", HFILL } },
+    };
+    static gint *ett[] = { &ett_options, &ett_bind };
+
+    proto_register_field_array(proto, hf, array_length(hf));
+    proto_register_subtree_array(ett, array_length(ett));
+}

@@ -1,0 +1,132 @@
+/* ttc_msg.h - the TTC message decoders: one file per message family, two
+ * table-driven dispatchers.
+ *
+ *   ttc_calls.c       client messages by type, function calls by code
+ *   ttc_replies.c     server messages by type, return parameters by the
+ *                     function they answer
+ *   ttc_negotiate.c   PRO and DTY, both directions (the session's dialect)
+ *   ttc_auth.c        authentication and OVERSION
+ *   ttc_execute.c     OALL8, OFETCH, re-execute, OPARSE/OALL7; their return
+ *                     parameters; the I/O vector of a PL/SQL execute
+ *   ttc_describe.c    describe information, implicit result sets
+ *   ttc_rows.c        row header, row data, bit vector, values in rows
+ *   ttc_lob.c         LOB operations and LOB data
+ *   ttc_oer.c         end of call: OER, status, warning
+ *   ttc_piggyback.c   client and server piggybacks
+ *   ttc_extensions.c  return parameters of two-phase commit, AQ, direct path
+ *
+ * Adding a message type or a function code is a decoder in its family's
+ * file and one row in a dispatcher's table.  The decoders never call a
+ * dispatcher (tests/test_no_recursion.py follows the tables too).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef SQLNET_TTC_MSG_H
+#define SQLNET_TTC_MSG_H
+
+#include "ttc.h"
+
+/* Bounds on counts read from the wire. */
+#define TTC_MAX_COLUMNS   4096
+#define TTC_MAX_KV_PAIRS  4096
+#define TTC_MAX_LIST      65536
+
+/* A field covering the bytes the reader consumed since `start`. */
+#define SPAN(r, start) (start), ((r)->off - (start))
+
+static inline proto_item *
+ttc_add_uint(proto_tree *tree, int hf, ttc_rd_t *r, gint start, guint32 v)
+{
+    if (!tree || !ttc_rd_ok(r))
+        return NULL;
+    return proto_tree_add_uint(tree, hf, r->tvb, SPAN(r, start), v);
+}
+
+/* Same-platform sessions (dialect `structs`): the server copies some of its
+ * in-memory structs onto the wire.  Each struct is announced by a one-byte
+ * marker (01 in every sample) and is laid out with natural alignment from
+ * its first byte, padding included; its size depends on the pointer width.
+ * Sizes for 4-byte pointers are from wsSC_TNS_Oracle1.pcap (32-bit Windows
+ * 10.2 server); those for 8-byte pointers are the totals EXPECTED.md gives
+ * for 64-bit servers (136-byte OER, 50-byte row header), not verified here. */
+#define STRUCT_OER_SIZE(d)  ((d)->ptr_width == 8 ? 128 : 88)
+#define STRUCT_RXH_SIZE(d)  ((d)->fv < TTC_FV_9_2 ? 28 : (d)->ptr_width == 8 ? 48 : 32)
+
+/* A message's body after its type byte (both directions; client decoders
+ * get st == NULL). */
+typedef void (*ttc_msg_fn)(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res,
+                           wmem_allocator_t *scope);
+/* A function call's body after its header (function code, sequence, token). */
+typedef void (*ttc_call_fn)(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_t *res,
+                            wmem_allocator_t *scope);
+/* The return parameters (message 8) answering one function; req may be NULL. */
+typedef void (*ttc_rpa_fn)(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_allocator_t *scope);
+
+/* ttc_calls.c */
+void ttc_call_header(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, gboolean piggyback);
+
+/* ttc_negotiate.c */
+void ttc_negotiate_register(int proto);
+void ttc_msg_protocol_request(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_msg_data_types_request(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_msg_protocol_reply(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_msg_data_types_reply(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
+
+/* ttc_auth.c */
+void ttc_auth_register(int proto);
+void ttc_call_auth(ttc_rd_t *, proto_tree *, ttc_request_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_rpa_auth(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_allocator_t *);
+void ttc_rpa_version(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_allocator_t *);
+
+/* ttc_execute.c */
+void ttc_execute_register(int proto);
+void ttc_call_oall8(ttc_rd_t *, proto_tree *, ttc_request_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_call_fetch(ttc_rd_t *, proto_tree *, ttc_request_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_call_reexecute(ttc_rd_t *, proto_tree *, ttc_request_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_call_parse(ttc_rd_t *, proto_tree *, ttc_request_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_call_oall7(ttc_rd_t *, proto_tree *, ttc_request_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_rpa_execute(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_allocator_t *);
+void ttc_msg_io_vector(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
+
+/* ttc_describe.c */
+void ttc_describe_register(int proto);
+void ttc_describe_column(ttc_rd_t *r, proto_tree *tree, ttc_column_t *col, wmem_allocator_t *scope);
+const ttc_describe_t *ttc_describe_body(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope);
+void ttc_note_new_cursor(ttc_msg_result_t *res, guint32 id, const ttc_describe_t *desc);
+void ttc_msg_describe(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_msg_implicit_results(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
+
+/* ttc_rows.c */
+void ttc_rows_register(int proto);
+void ttc_skip_object_image(ttc_rd_t *r);
+void ttc_msg_row_header(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_msg_row_data(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_msg_bit_vector(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
+
+/* ttc_lob.c */
+void ttc_lob_register(int proto);
+void ttc_call_lob_op(ttc_rd_t *, proto_tree *, ttc_request_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_rpa_lob_op(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_allocator_t *);
+void ttc_msg_lob_data(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
+
+/* ttc_oer.c */
+void ttc_oer_register(int proto);
+void ttc_msg_error(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_msg_status(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_msg_warning(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
+
+/* ttc_piggyback.c */
+void ttc_piggyback_register(int proto);
+void ttc_msg_piggyback(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_msg_server_piggyback(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
+
+/* ttc_extensions.c */
+void ttc_rpa_txn_switch(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_allocator_t *);
+void ttc_rpa_txn_change_state(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_allocator_t *);
+void ttc_rpa_aq_enq(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_allocator_t *);
+void ttc_rpa_aq_deq(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_allocator_t *);
+void ttc_rpa_aq_array(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_allocator_t *);
+void ttc_rpa_dp_prepare(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_allocator_t *);
+void ttc_rpa_dp_out_values(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_allocator_t *);
+
+#endif /* SQLNET_TTC_MSG_H */

@@ -1,0 +1,48 @@
+/* ttc_result.h - what the message decoders share with the stream layer: the
+ * decoder state later messages depend on, and what decoding one message
+ * found (applied to the records on the first pass).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef SQLNET_TTC_RESULT_H
+#define SQLNET_TTC_RESULT_H
+
+#include "ttc_codec.h"
+#include "ttc_roundtrip.h"
+
+/* Decoder state that later messages depend on. */
+typedef struct ttc_state {
+    const ttc_dialect_t *dialect;
+    const ttc_describe_t *describe;   /* columns of the rows being received */
+    const guint8 *bitvec;             /* columns sent in the next row (NULL = all) */
+    guint16 bitvec_len;
+    guint16 rxh_columns;              /* columns per row from the row header (no describe) */
+    guint16 rxh_bv_bytes;             /* bit vector size from the row header (no describe) */
+    ttc_request_t *req;
+    ttc_response_t *resp;
+} ttc_state_t;
+
+/* What decoding one message found (applied to aggregates on the first pass). */
+typedef struct ttc_msg_result {
+    guint8  type;
+    gboolean terminal;         /* ends a response in classic (pre-EOR) mode */
+    gboolean eor;              /* message 29 */
+    gboolean row;              /* one row of data */
+    gboolean has_oer;
+    guint32 oer_cursor, oer_error, call_status;
+    guint64 oer_rowcount;
+    const char *oer_message;
+    /* client calls */
+    gboolean is_call;
+    ttc_request_t call;        /* fields of the call, when is_call */
+    gboolean stop;             /* call data (binds/defines) follows: not walked */
+    /* cursors a reply opens (REF cursor out binds and columns, implicit results) */
+#define TTC_MAX_NEW_CURSORS 8
+    guint32 ncursors;
+    struct { guint32 id; const ttc_describe_t *describe; } cursors[TTC_MAX_NEW_CURSORS];
+    /* handshake facts */
+    gboolean dialect_update;
+    ttc_dialect_t dialect;
+} ttc_msg_result_t;
+
+#endif /* SQLNET_TTC_RESULT_H */

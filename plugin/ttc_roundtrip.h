@@ -1,0 +1,114 @@
+/* ttc_roundtrip.h - the wire-cost records: one per request and one per response,
+ * built on the first pass (packets, bytes, segments, rows, time, the call's
+ * facts) and read by metrics.c for fields and taps.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef SQLNET_TTC_ROUNDTRIP_H
+#define SQLNET_TTC_ROUNDTRIP_H
+
+#include <epan/packet.h>
+#include "ttc_columns.h"
+#include "ttc_protocol.h"
+
+/* Kinds of client request. */
+typedef enum {
+    TTC_REQ_NONE,
+    TTC_REQ_PROTOCOL,      /* PRO */
+    TTC_REQ_DATA_TYPES,    /* DTY */
+    TTC_REQ_FAST_AUTH,
+    TTC_REQ_FUNCTION,
+    TTC_REQ_ANO,
+    TTC_REQ_OTHER
+} ttc_req_kind_t;
+
+struct ttc_response;
+
+/* Why a round trip's figures are lower bounds (sqlnet.ttc.partial). */
+typedef enum {
+    TTC_PARTIAL_NONE = 0,
+    TTC_PARTIAL_CUT = 1,       /* the capture cut a TNS packet of it short (snaplen) */
+    TTC_PARTIAL_UNDECODED = 2  /* a message of it could not be decoded */
+} ttc_partial_t;
+
+typedef struct ttc_request {
+    ttc_req_kind_t kind;
+    guint32 frame;             /* frame of the (last) request packet */
+    guint32 first_frame;
+    nstime_t time;             /* when the request was complete (last packet) */
+    guint8  func;              /* main function code (TTC_REQ_FUNCTION) */
+    guint8  seq;
+    gboolean has_cursor;
+    guint32 cursor;
+    gboolean has_fetch_rows;
+    guint32 fetch_rows;        /* rows this call asks for now (sqlnet.fetch.rows) */
+    guint32 options;
+    guint32 exec_count;        /* OALL8 al8i4[1] */
+    guint32 prefetch;          /* OALL8 prefetch rows */
+    guint32 exec_flags;        /* OALL8 al8i4[9] */
+    guint32 fetch_orientation; /* OALL8 al8i4[10], scrollable cursors */
+    guint32 fetch_pos;         /* OALL8 al8i4[11]: the row to fetch from */
+    gboolean is_query;         /* al8i4[7] or a fetch call */
+    const char *sql;           /* SQL text sent with this call */
+    const ttc_describe_t *binds;   /* OALL8 bind metadata (python-oracledb _write_column_metadata) */
+    const ttc_describe_t *defines; /* OALL8 define metadata (same layout): LOB prefetch per column */
+    guint32 returning_binds;   /* DML RETURNING: the last n binds are return binds */
+    /* LOB operation (function 96): what its return parameters hold */
+    guint32 lob_op;
+    guint32 lob_src_len, lob_dst_len;
+    gboolean lob_charset, lob_amount, lob_null;
+    const char *stmt_sql;      /* statement the call belongs to (cursor's SQL) */
+    guint32 tns_packets, tns_bytes, segments;
+    guint32 ttc_bytes;         /* DATA payload after the data flags */
+    struct ttc_response *response;
+    struct ttc_response *closed;   /* previous response this request cut short */
+    guint32 execution;             /* statement execution this call belongs to (0 = none) */
+    guint8  partial;               /* ttc_partial_t of the request's own packets */
+    gboolean ended;                /* its last packet had the end-of-request flag (23ai pipelines) */
+    struct ttc_request *next_waiting;  /* next request sent before this one's response */
+} ttc_request_t;
+
+/* The call executes a statement (starts an execution): OALL8 with the
+ * execute option, re-execute (and fetch), OALL7. */
+static inline gboolean
+ttc_req_executes(const ttc_request_t *req)
+{
+    /* python-oracledb fetches from a scrollable cursor with an execute
+     * positioned at the next row (orientation "current", position > 1):
+     * that continues the execution, it does not start one. */
+    if (req->func == TTC_FN_OALL8 && (req->exec_flags & TTC_EXEC_FLAG_SCROLLABLE) && req->cursor != 0 &&
+        req->fetch_pos > 1)
+        return FALSE;
+    return (req->func == TTC_FN_OALL8 && (req->options & TTC_OPT_EXECUTE)) ||
+           req->func == TTC_FN_REEXECUTE_FETCH || req->func == TTC_FN_REEXECUTE ||
+           req->func == TTC_FN_OALL7;
+}
+
+typedef struct ttc_response {
+    ttc_request_t *req;
+    guint32 first_frame;       /* first TCP segment carrying the response */
+    nstime_t first_time;
+    guint32 last_frame;        /* frame completing it; 0 while open */
+    nstime_t last_time;
+    guint32 packets, bytes;    /* TNS packets and bytes (markers included) */
+    guint32 data_packets, markers;
+    guint32 ttc_bytes;         /* DATA payload after the data flags ("bytes via SQL*Net") */
+    guint32 rows;              /* row data messages */
+    guint32 row_bytes;         /* bytes of row data (RXD) and bit vector (BVC) messages */
+    guint32 bvc_bytes;         /* the bit vector messages alone */
+    gboolean has_oer;
+    guint32 cursor;
+    guint64 rowcount;
+    guint32 ora_error;
+    const char *ora_message;
+    guint32 call_status;
+    gboolean complete;         /* ended by EOR / its terminal message */
+    guint8  partial;           /* ttc_partial_t: not decoded to its end */
+    const ttc_describe_t *describe;
+    /* TCP segments, counted by a tap on "tcp" (see metrics.c) */
+    guint32 tap_segments, tap_upto;
+    guint32 largest_packet;
+    gboolean multi_segment_packet;
+} ttc_response_t;
+
+#endif /* SQLNET_TTC_ROUNDTRIP_H */

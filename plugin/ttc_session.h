@@ -1,0 +1,59 @@
+/* ttc_session.h - per-conversation TTC state: each direction's stream (pending
+ * bytes of a message cut by a packet boundary), cursors and their
+ * statements, requests waiting for their response, the dialect.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef SQLNET_TTC_SESSION_H
+#define SQLNET_TTC_SESSION_H
+
+#include "ttc_result.h"
+
+/* Per-conversation TTC state. */
+typedef struct ttc_stream {
+    guint8  *pending;          /* bytes of a message not yet complete */
+    guint32  pending_len;
+    guint32  pending_cap;      /* allocated size of `pending` (grows by doubling) */
+    guint64  pending_work;     /* bytes decoded so far trying to complete it */
+    const guint8 *bitvec_kept; /* last bit vector copied into file scope (reused when equal) */
+    guint16  bitvec_kept_len;
+    ttc_state_t state;
+    gboolean opaque;           /* undecodable until the next request/response */
+    gboolean opaque_cut;       /* ... because the capture cut a packet short */
+} ttc_stream_t;
+
+typedef struct ttc_cursor {
+    const char *sql;
+    const ttc_describe_t *describe;
+    guint64 rowcount;
+    guint32 execution;                 /* current execution on this cursor */
+} ttc_cursor_t;
+
+typedef struct ttc_session {
+    ttc_dialect_t dialect;             /* working copy */
+    const ttc_dialect_t *dialect_ptr;  /* immutable snapshot of it */
+    ttc_stream_t dir[2];               /* [SQLNET_TO_SERVER], [SQLNET_TO_CLIENT] */
+    ttc_request_t *req;                /* latest request */
+    ttc_request_t *waiting, *waiting_last; /* requests without a response yet, oldest first:
+                                        * one, or several in a pipeline (each ended by the
+                                        * end-of-request flag), answered in order */
+    ttc_response_t *resp;              /* open response, NULL between them */
+    wmem_tree_t *responses;            /* by first_frame (segment counting) */
+    wmem_map_t *cursors;               /* cursor id -> ttc_cursor_t */
+    guint32 ncursors;
+    ttc_req_kind_t pending_kind;       /* kind of the request being received */
+    guint32 inferred_frame;            /* where the dialect was inferred (no handshake) */
+    guint32 infer_fits;                /* candidates (bit i) the first call fitted */
+    guint8 infer_chosen;               /* the candidate taken */
+    gboolean infer_verify;             /* calls and replies still check the choice */
+    guint32 infer_replies;             /* replies verified so far */
+    guint32 executions;                /* statement executions seen */
+    guint32 lob_execution;             /* latest execution whose rows carried LOB locators */
+    const char *lob_sql;               /* ... and its statement */
+    guint32 nrequests;
+    ttc_request_t *unbound;            /* last execute whose response named no cursor
+                                        * (cut or undecoded): the next call on an
+                                        * unknown cursor is taken to be on its cursor */
+} ttc_session_t;
+
+#endif /* SQLNET_TTC_SESSION_H */
