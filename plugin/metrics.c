@@ -26,6 +26,7 @@
 #include "ttc.h"
 #include "coltext.h"
 #include "metrics.h"
+#include "timing.h"
 
 static int hf_fetch_rows = -1;
 static int hf_rows = -1;
@@ -231,6 +232,17 @@ queue_round_trip(packet_info *pinfo, const sqlnet_session_t *sess, const ttc_res
         nstime_delta(&rec->time, &resp->last_time, &req->time);
         nstime_delta(&rec->time_first, &resp->first_time, &req->time);
     }
+    if (resp->timing.known) {
+        rec->timing_known = TRUE;
+        rec->t_network = resp->timing.network;
+        rec->t_server = resp->timing.server;
+        rec->t_transfer = resp->timing.transfer;
+        rec->t_client = resp->timing.client;
+        rec->rtt_known = resp->timing.rtt_known;
+        rec->rtt = resp->timing.rtt;
+        rec->rtt_source = resp->timing.rtt_source;
+        rec->vantage = resp->timing.vantage;
+    }
     tap_queue_packet(tap_sqlnet, pinfo, rec);
 }
 
@@ -330,6 +342,7 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
         proto_item_set_generated(proto_tree_add_time(tree, hf_time_first, tvb, 0, 0, &dt));
         if (req->stmt_sql)
             proto_item_set_generated(proto_tree_add_string(tree, hf_ttc_sql, tvb, 0, 0, req->stmt_sql));
+        timing_add_fields(tree, tvb, resp);
         if (req->has_fetch_rows && req->fetch_rows > 0 && req->fetch_rows < sqlnet_prefs()->small_fetch &&
             resp->rowcount > sqlnet_prefs()->small_fetch)
             expert_add_info_format(pinfo, pi, &ei_small_fetch,

@@ -36,6 +36,12 @@ typedef struct sqlnet_tap_rec {
     gboolean multi_segment;    /* a TNS packet of the response spanned TCP segments */
     nstime_t time, time_first; /* request to last / first response packet */
     nstime_t abs_request;      /* when the request was sent */
+    /* where the time went (timing.c): parts of the stretch from the previous
+     * response's last byte to this response's last byte */
+    nstime_t t_network, t_server, t_transfer, t_client;
+    gboolean timing_known, rtt_known;
+    nstime_t rtt;
+    guint8  rtt_source, vantage;
     guint32 sdu;
     gboolean complete;         /* ended by its terminal message or the EOR flag */
     guint8  partial;           /* ttc_partial_t: not decoded to its end (counts are lower bounds) */

@@ -133,6 +133,11 @@ typedef struct {
     guint64 bytes_to_client, bytes_from_client;   /* TTC bytes (Oracle's definition) */
     guint64 packets_to_client, segments_to_client;
     double time_ms;                               /* of the complete responses */
+    /* where the time went (timing.c), over the round trips whose parts are known */
+    double net_ms, server_ms, transfer_ms, client_ms;
+    guint32 timed, net_round_trips;
+    double rtt_ms;                                /* the latest round trip's RTT */
+    guint8 rtt_source, vantage;
 } rt_totals_t;
 
 static void
@@ -146,6 +151,70 @@ totals_add(rt_totals_t *t, const sqlnet_tap_rec_t *rec, double ms)
     t->segments_to_client += rec->resp_segments;
     if (rec->complete)
         t->time_ms += ms;
+    if (rec->timing_known) {
+        t->timed++;
+        t->net_ms += nstime_to_msec(&rec->t_network);
+        t->server_ms += nstime_to_msec(&rec->t_server);
+        t->transfer_ms += nstime_to_msec(&rec->t_transfer);
+        t->client_ms += nstime_to_msec(&rec->t_client);
+        if (rec->rtt_known) {
+            t->rtt_ms = nstime_to_msec(&rec->rtt);
+            t->rtt_source = rec->rtt_source;
+            t->vantage = rec->vantage;
+            if (!nstime_is_zero(&rec->t_network))
+                t->net_round_trips++;
+        }
+    }
+}
+
+/* "1,501": thousands separated, as a DBA reads a count. */
+static void
+print_count(GString *out, guint64 n)
+{
+    char digits[24];
+    int len, i;
+
+    len = snprintf(digits, sizeof(digits), "%" G_GUINT64_FORMAT, n);
+    for (i = 0; i < len; i++) {
+        if (i > 0 && (len - i) % 3 == 0)
+            g_string_append_c(out, ',');
+        g_string_append_c(out, digits[i]);
+    }
+}
+
+/* Where a statement's time went: the parts, then one sentence. */
+static void
+print_breakdown(const rt_totals_t *t)
+{
+    double elapsed = t->net_ms + t->server_ms + t->transfer_ms + t->client_ms;
+    GString *s;
+
+    if (!t->timed)
+        return;
+    printf("  %-48s %12.3f\n", "time on the wire (ms)", elapsed);
+    if (t->rtt_ms > 0.0)
+        printf("  %-48s %12.3f\n", "  network: round trips x RTT (ms)", t->net_ms);
+    else
+        printf("  %-48s %12s\n", "  network: round trips x RTT (ms)", "unknown");
+    printf("  %-48s %12.3f\n", "  server: call to first byte of answer (ms)", t->server_ms);
+    printf("  %-48s %12.3f\n", "  transfer: first to last byte (ms)", t->transfer_ms);
+    printf("  %-48s %12.3f\n", "  client: between calls (ms)", t->client_ms);
+    s = g_string_new("  Of ");
+    g_string_append_printf(s, "%.3f s, ", elapsed / 1000.0);
+    if (t->rtt_ms > 0.0) {
+        g_string_append_printf(s, "%.3f s is ", t->net_ms / 1000.0);
+        print_count(s, t->net_round_trips);
+        g_string_append_printf(s, " network round trip%s of %.3f ms (RTT from %s, captured %s); ",
+                               t->net_round_trips == 1 ? "" : "s", t->rtt_ms,
+                               t->rtt_source == 1 ? "the TCP handshake" : "ACK timing",
+                               t->vantage == 1 ? "near the server" : t->vantage == 2 ? "near the client" : "at an unknown point");
+    } else {
+        g_string_append(s, "the network part is unknown (no RTT: no handshake and no ACKs); ");
+    }
+    g_string_append_printf(s, "the server %.3f s, transfer %.3f s, the client %.3f s.",
+                           t->server_ms / 1000.0, t->transfer_ms / 1000.0, t->client_ms / 1000.0);
+    printf("%s\n", s->str);
+    g_string_free(s, TRUE);
 }
 
 typedef struct {
@@ -330,6 +399,7 @@ stmt_draw(void *tapdata)
         printf("  %-48s %12u\n", "responses larger than one SDU (\"more data\")", s->more_data);
         if (s->partial)
             printf("  %-48s %12u\n", "partial round trips (figures are lower bounds)", s->partial);
+        print_breakdown(&s->t);
         if (s->execs->len > 0) {
             printf("  per execution:\n");
             printf("  %6s %10s %10s %11s %12s %10s %12s %12s\n", "exec", "array size", "rows",

@@ -621,6 +621,7 @@ dissect_accept(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
         sess->tdu = tdu;
         sess->accept_flags2 = flags2;
         sess->accept_has_flags2 = has_flags2;
+        ttc_note_packet(pinfo, sess, SQLNET_TO_CLIENT, TNS_TYPE_ACCEPT, len, 0, FALSE);
     }
     col_append_fstr(pinfo->cinfo, COL_INFO, " v%u, SDU %u, TDU %u%s", version, sdu, tdu,
                     (version >= TNS_VERSION_MIN_EOR && (flags2 & TNS_AF2_END_OF_RESPONSE))

@@ -24,6 +24,22 @@ typedef enum {
 
 struct ttc_response;
 
+/* Where a round trip's time went (timing.c): the stretch from the end of
+ * the previous response to the end of this one, cut into parts that add up
+ * to it.  `network` is one round-trip time where the capture shows it (the
+ * client's gap before its call when captured near the server, the wait for
+ * the answer when captured near the client); 0 when the RTT is not known. */
+typedef struct sqlnet_timing {
+    nstime_t network;          /* one network round trip */
+    nstime_t server;           /* request's last byte to response's first byte, less the network */
+    nstime_t transfer;         /* request's first to last byte, response's first to last byte */
+    nstime_t client;           /* previous response's last byte to this request's first, less the network */
+    gboolean known;            /* computed (the response completed or was closed) */
+    gboolean rtt_known;        /* the network part rests on a measured RTT */
+    nstime_t rtt;              /* ... this one (the conversation's, when the response ended) */
+    guint8   rtt_source, vantage;  /* sqlnet_rtt_source_t, sqlnet_vantage_t */
+} sqlnet_timing_t;
+
 /* Why a round trip's figures are lower bounds (sqlnet.ttc.partial). */
 typedef enum {
     TTC_PARTIAL_NONE = 0,
@@ -36,6 +52,9 @@ typedef struct ttc_request {
     guint32 frame;             /* frame of the (last) request packet */
     guint32 first_frame;
     nstime_t time;             /* when the request was complete (last packet) */
+    nstime_t first_time;       /* its first packet */
+    nstime_t prev_end;         /* last byte of the response before it (has_prev_end) */
+    gboolean has_prev_end;
     guint8  func;              /* main function code (TTC_REQ_FUNCTION) */
     guint8  seq;
     gboolean has_cursor;
@@ -90,6 +109,7 @@ typedef struct ttc_response {
     nstime_t first_time;
     guint32 last_frame;        /* frame completing it; 0 while open */
     nstime_t last_time;
+    sqlnet_timing_t timing;    /* where its time went (first pass, at its end) */
     guint32 packets, bytes;    /* TNS packets and bytes (markers included) */
     guint32 data_packets, markers;
     guint32 ttc_bytes;         /* DATA payload after the data flags ("bytes via SQL*Net") */

@@ -30,6 +30,13 @@ typedef struct ttc_cursor {
 } ttc_cursor_t;
 
 typedef struct ttc_session {
+    /* Network round-trip time and where the capture was taken (timing.c) */
+    nstime_t rtt;
+    guint8   rtt_source;               /* sqlnet_rtt_source_t */
+    guint8   vantage;                  /* sqlnet_vantage_t */
+    nstime_t last_resp_end;            /* last byte of the latest response */
+    void    *ack_timing;               /* timing.c's ACK samples (first pass) */
+    gboolean has_last_resp_end;
     ttc_dialect_t dialect;             /* working copy */
     const ttc_dialect_t *dialect_ptr;  /* immutable snapshot of it */
     ttc_stream_t dir[2];               /* [SQLNET_TO_SERVER], [SQLNET_TO_CLIENT] */

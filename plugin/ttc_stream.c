@@ -30,6 +30,7 @@
 #include "tns.h"
 #include "ttc.h"
 #include "metrics.h"
+#include "timing.h"
 
 /* Bounds on one message being collected across packets: its size, and the
  * bytes decoded in the attempts to complete it (every packet re-decodes the
@@ -548,6 +549,7 @@ close_response(ttc_session_t *ts, guint32 frame, const nstime_t *when, gboolean 
     resp->last_time = *when;
     resp->complete = complete;
     ts->resp = NULL;
+    timing_close_response(ts, resp);
     /* An execute answered without a cursor id (its end-of-call status was
      * cut off or not decoded): the cursor is learned from the next call
      * that names a cursor not seen before. */
@@ -654,7 +656,9 @@ open_request(ttc_session_t *ts, packet_info *pinfo, ttc_req_kind_t kind)
     ts->waiting_last = req;
     req->kind = kind;
     req->first_frame = req->frame = pinfo->num;
-    req->time = pinfo->abs_ts;
+    req->time = req->first_time = pinfo->abs_ts;
+    req->prev_end = ts->last_resp_end;
+    req->has_prev_end = ts->has_last_resp_end;
     ts->req = req;
     ts->nrequests++;
     pending_drop(&ts->dir[SQLNET_TO_SERVER]);
@@ -684,9 +688,20 @@ ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
     ttc_session_t *ts;
     ttc_response_t *resp;
 
-    if (PINFO_FD_VISITED(pinfo) || !session_ttc_active(sess, pinfo))
+    if (PINFO_FD_VISITED(pinfo))
+        return;
+    if (type == TNS_TYPE_ACCEPT && dir == SQLNET_TO_CLIENT) {
+        /* The first call's client time starts here (timing.c): the ACCEPT
+         * ends the connect round trip. */
+        ts = ttc_session(sess);
+        ts->last_resp_end = pinfo->abs_ts;
+        ts->has_last_resp_end = TRUE;
+        return;
+    }
+    if (!session_ttc_active(sess, pinfo))
         return;
     ts = ttc_session(sess);
+    timing_note_packet(pinfo, ts);
     if (dir == SQLNET_TO_SERVER) {
         ttc_request_t *req;
         if (type != TNS_TYPE_DATA || (data_flags & TNS_DF_EOF))
