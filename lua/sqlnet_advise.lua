@@ -655,7 +655,8 @@ if gui_enabled() then
     end
     -- Wireshark's Qt menus put a Lua item of the Statistics group flat, with
     -- its name as its text (only the Tools group makes submenus of "a/b"):
-    -- names that read as one family beside Statistics > SQL*Net > Overview.
+    -- names that read as one family with the C plugin's SQL*Net Overview.
+    -- (Lua menu names are shown as they are: no "&" keyboard mnemonics.)
     register_menu("SQL*Net Advisor", window("SQL*Net Advisor", render_advice), MENU_STAT_UNSORTED)
     register_menu("SQL*Net Statements", window("SQL*Net Statements", render_statements), MENU_STAT_UNSORTED)
 end

@@ -1,6 +1,6 @@
 /* stats.c - statistics over the "sqlnet" tap (one record per round trip).
  *
- *   -z sqlnet,tree[,filter]   Statistics > SQL*Net: distributions of rows
+ *   -z sqlnet,tree[,filter]   Statistics > SQL*Net Overview: distributions of rows
  *                             requested per call (array size), rows per round
  *                             trip, TNS packets per response, TCP segments per
  *                             TNS packet, SDU fill, response time; calls by
@@ -486,7 +486,12 @@ stats_register(int proto)
 void
 stats_register_taps(void)
 {
-    stats_tree_register_plugin(SQLNET_TAP_NAME, "sqlnet", "SQL*Net/Overview", 0,
+    /* Statistics > SQL*Net Overview, window "SQL*Net Overview": Wireshark puts
+     * the Lua reports (SQL*Net Advisor, Array sizes, Statements) flat in the
+     * Statistics menu, a stats tree of a plugin flat at its end, so the names
+     * make them one family; a "SQL*Net/Overview" submenu would hold this one
+     * item and title its window "Overview". */
+    stats_tree_register_plugin(SQLNET_TAP_NAME, "sqlnet", "SQL*Net Overview", 0,
                                tree_packet, tree_init, NULL);
     register_stat_tap_ui(&stmt_ui, NULL);
 }
