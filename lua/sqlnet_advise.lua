@@ -7,7 +7,8 @@
 -- From what the capture shows for each statement (rows, bytes per row, per
 -- fetch overhead each way, time per round trip and per byte, SDU, MSS) it
 -- predicts round trips, bytes, TNS packets, TCP segments and elapsed time at
--- other array sizes and SDUs, and recommends both.
+-- other array sizes and SDUs, and recommends both. Only queries (statements
+-- that fetched rows) are advised; the others are listed.
 --
 -- The model (Oracle's own accounting, see docs/reports.md "The model"):
 --   fetches(A)     = floor((rows - first) / A) + 1   per execution (the last
