@@ -1,13 +1,14 @@
 -- sqlnet_advise.lua - array-size and SDU advisor, and the statements window.
 --
 --   tshark -r cap.pcapng -q -z sqlnet,advise[,filter]        (tshark)
---   Statistics > SQL*Net > Advisor (Lua)                      (Wireshark)
---   Statistics > SQL*Net > Statements (Lua)                   (Wireshark: wire AUTOTRACE)
+--   Statistics > SQL*Net Advisor                              (Wireshark)
+--   Statistics > SQL*Net Statements                           (Wireshark: wire AUTOTRACE)
 --
 -- From what the capture shows for each statement (rows, bytes per row, per
 -- fetch overhead each way, time per round trip and per byte, SDU, MSS) it
 -- predicts round trips, bytes, TNS packets, TCP segments and elapsed time at
--- other array sizes and SDUs, and recommends both.
+-- other array sizes and SDUs, and recommends both. Only queries (statements
+-- that fetched rows) are advised; the others are listed.
 --
 -- The model (Oracle's own accounting, see docs/reports.md "The model"):
 --   fetches(A)     = floor((rows - first) / A) + 1   per execution (the last
@@ -303,6 +304,7 @@ local function profile(st, s)
         o.to, o.from = o.to + rt.to, o.from + rt.from
         o.packets, o.tns_to, o.segments = o.packets + rt.packets, o.tns_to + rt.tns_to, o.segments + rt.segments
         o.elapsed = o.elapsed + rt.time + rt.gap
+        o.rt_time = (o.rt_time or 0) + rt.time
         p.rows = p.rows + rt.rows
         if rt.execution ~= 0 then
             local key = rt.stream .. ":" .. rt.execution
@@ -425,6 +427,12 @@ local function advise_statement(out, idx, p, sql)
     out[#out + 1] = string.format("  per round trip %s ms; per KB on the wire %s ms; SDU %d, TDU %d, MSS %s (%s)",
         ms(p.t_rt), ms(p.t_byte * 1024), p.sdu or 0, p.tdu or 0, p.mss and tostring(p.mss) or "?",
         p.mss_source or "unknown")
+    local rt_time = o.rt_time or 0
+    if o.elapsed - rt_time >= 0.0000005 then
+        out[#out + 1] = string.format("  time: observed %s ms = %s ms of round trips (-z sqlnet,stmt's response " ..
+            "time sum) + %s ms of client time between the round trips of an execution",
+            ms(o.elapsed), ms(rt_time), ms(o.elapsed - rt_time))
+    end
     for _, n in ipairs(p.notes) do out[#out + 1] = "  note: " .. n end
     if #p.execs == 0 then
         out[#out + 1] = "  no executions with fetches: nothing to predict"
@@ -505,6 +513,25 @@ local function advise_statement(out, idx, p, sql)
     end
 end
 
+-- A query: a statement that fetched rows: SELECT / WITH, any statement with
+-- fetch calls, a PL/SQL block whose REF CURSOR or implicit results delivered
+-- rows. DML (also with RETURNING), DDL, commits and queries that failed or
+-- returned nothing get no advice.
+local NOT_QUERY = { INSERT = true, UPDATE = true, DELETE = true, MERGE = true, CREATE = true, DROP = true,
+                    ALTER = true, TRUNCATE = true, COMMIT = true, ROLLBACK = true, GRANT = true, REVOKE = true }
+function M.is_query(sql, rts)
+    local rows, fetches = 0, 0
+    for _, rt in ipairs(rts) do
+        rows = rows + (rt.rows or 0)
+        if rt.call == 5 then fetches = fetches + 1 end
+    end
+    if rows == 0 then return false end
+    if fetches > 0 then return true end
+    local text = sql:gsub("/%*.-%*/", " "):gsub("%-%-[^\n]*", " "):gsub("^[%s(]+", ""):upper()
+    local word = text:match("^(%a+)")
+    return not (word and NOT_QUERY[word])
+end
+
 local function render_advice(st, filter)
     local out = {}
     out[#out + 1] = "================================================================================"
@@ -512,15 +539,35 @@ local function render_advice(st, filter)
     out[#out + 1] = "Model: fetches = floor((rows - first) / array size) + 1 per execution; bytes = fixed +"
     out[#out + 1] = "per-fetch overhead + rows x row bytes; packets = ceil(bytes / (SDU - 10)) per response;"
     out[#out + 1] = "elapsed = fixed + round trips x time per round trip + bytes x time per byte."
+    out[#out + 1] = "Observed time: the round-trip times plus the client's time between the round trips of"
+    out[#out + 1] = "an execution (-z sqlnet,stmt's response time sum counts the round-trip times only)."
+    out[#out + 1] = "Only queries are advised: statements that fetched rows."
     out[#out + 1] = "================================================================================"
-    local n = 0
+    local n, skipped = 0, {}
     for _, s in ipairs(st.order) do
         if s.sql ~= OTHER then
-            n = n + 1
-            advise_statement(out, n, profile(st, s), s.sql)
+            if M.is_query(s.sql, s.rts) then
+                n = n + 1
+                advise_statement(out, n, profile(st, s), s.sql)
+            else
+                skipped[#skipped + 1] = s
+            end
         end
     end
-    if n == 0 then out[#out + 1] = "(no statements)" end
+    if n == 0 then out[#out + 1] = #skipped == 0 and "(no statements)" or "(no queries that fetched rows)" end
+    if #skipped > 0 then
+        out[#out + 1] = ""
+        out[#out + 1] = string.format("Not advised (no rows fetched: DML, DDL, commits, failed or empty " ..
+            "queries): %d statement(s)", #skipped)
+        for _, s in ipairs(skipped) do
+            local err = 0
+            for _, rt in ipairs(s.rts) do
+                if rt.error ~= 0 and rt.error ~= 1403 then err = rt.error end
+            end
+            local sql = #s.sql > 100 and (s.sql:sub(1, 97) .. "...") or s.sql
+            out[#out + 1] = "  " .. sql .. (err ~= 0 and string.format("  (ORA-%05d)", err) or "")
+        end
+    end
     out[#out + 1] = "================================================================================"
     return table.concat(out, "\n")
 end
@@ -530,7 +577,7 @@ local function render_statements(st)
     local out = { "SQL*Net statements (wire AUTOTRACE): bytes via SQL*Net are TTC bytes (TNS headers excluded)" }
     for i, s in ipairs(st.order) do
         local r = { ex = {}, fetch = 0, rows = 0, to = 0, from = 0, tns_to = 0, tns_from = 0, packets = 0,
-                    segments = 0, time = 0, tmax = 0, more = 0, sizes = {}, seen = {} }
+                    segments = 0, time = 0, tmax = 0, more = 0, sizes = {}, seen = {}, errors = {} }
         local execs = 0
         for _, rt in ipairs(s.rts) do
             if rt.execution ~= 0 and not r.ex[rt.stream .. ":" .. rt.execution] then
@@ -544,6 +591,7 @@ local function render_statements(st)
             r.time = r.time + rt.time
             if rt.time > r.tmax then r.tmax = rt.time end
             if rt.packets > 1 then r.more = r.more + 1 end
+            if rt.error ~= 0 and rt.error ~= 1403 then r.errors[rt.error] = (r.errors[rt.error] or 0) + 1 end
             if rt.fetch and rt.fetch > 0 and not r.seen[rt.fetch] then
                 r.seen[rt.fetch] = true
                 r.sizes[#r.sizes + 1] = rt.fetch
@@ -567,6 +615,11 @@ local function render_statements(st)
         line("rows per round trip", string.format("%.1f", r.rows / #s.rts))
         line("response time sum / avg / max (ms)", ms(r.time) .. " / " .. ms(r.time / #s.rts) .. " / " .. ms(r.tmax))
         line("responses larger than one SDU", tostring(r.more))
+        local codes, errs = {}, {}
+        for code in pairs(r.errors) do codes[#codes + 1] = code end
+        table.sort(codes)
+        for _, code in ipairs(codes) do errs[#errs + 1] = string.format("ORA-%05d x %d", code, r.errors[code]) end
+        line("ORA errors (ORA-01403 end of fetch excluded)", #errs > 0 and table.concat(errs, ", ") or "-")
     end
     if #st.order == 0 then out[#out + 1] = "(no round trips)" end
     return table.concat(out, "\n")
@@ -601,8 +654,10 @@ if gui_enabled() then
             retap_packets()
         end
     end
-    register_menu("SQL*Net/Advisor (Lua)", window("SQL*Net array-size and SDU advisor", render_advice),
-                  MENU_STAT_UNSORTED)
-    register_menu("SQL*Net/Statements (Lua)", window("SQL*Net statements (wire AUTOTRACE)", render_statements),
-                  MENU_STAT_UNSORTED)
+    -- Wireshark's Qt menus put a Lua item of the Statistics group flat, with
+    -- its name as its text (only the Tools group makes submenus of "a/b"):
+    -- names that read as one family with the C plugin's SQL*Net Overview.
+    -- (Lua menu names are shown as they are: no "&" keyboard mnemonics.)
+    register_menu("SQL*Net Advisor", window("SQL*Net Advisor", render_advice), MENU_STAT_UNSORTED)
+    register_menu("SQL*Net Statements", window("SQL*Net Statements", render_statements), MENU_STAT_UNSORTED)
 end

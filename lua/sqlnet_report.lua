@@ -1,7 +1,7 @@
 -- sqlnet_report.lua - array-size effectiveness report over the sqlnet plugin's fields.
 --
 --   tshark -r cap.pcapng -q -z sqlnet,arraysize          (tshark)
---   Statistics > SQL*Net > Array sizes (Lua)              (Wireshark)
+--   Statistics > SQL*Net Array sizes                      (Wireshark)
 --
 -- For every array size seen on the wire (rows requested per call) it shows how
 -- many calls asked for it, how many rows they got, how many round trips and
@@ -86,10 +86,10 @@ end
 
 register_stat_cmd_arg("sqlnet,arraysize", tshark_report)
 
--- Wireshark: Statistics > SQL*Net > Array sizes (Lua)
+-- Wireshark: Statistics > SQL*Net Array sizes (a flat item: see sqlnet_advise.lua)
 if gui_enabled() then
     local function gui_report()
-        local win = TextWindow.new("SQL*Net array sizes")
+        local win = TextWindow.new("SQL*Net Array sizes")
         local r = new_report()
         local tap = Listener.new("frame", "sqlnet")
         function tap.packet() on_packet(r) end
@@ -98,5 +98,5 @@ if gui_enabled() then
         win:set_atclose(function() tap:remove() end)
         retap_packets()
     end
-    register_menu("SQL*Net/Array sizes (Lua)", gui_report, MENU_STAT_UNSORTED)
+    register_menu("SQL*Net Array sizes", gui_report, MENU_STAT_UNSORTED)
 end

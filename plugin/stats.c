@@ -1,6 +1,6 @@
 /* stats.c - statistics over the "sqlnet" tap (one record per round trip).
  *
- *   -z sqlnet,tree[,filter]   Statistics > SQL*Net: distributions of rows
+ *   -z sqlnet,tree[,filter]   Statistics > SQL*Net Overview: distributions of rows
  *                             requested per call (array size), rows per round
  *                             trip, TNS packets per response, TCP segments per
  *                             TNS packet, SDU fill, response time; calls by
@@ -37,7 +37,9 @@ static const char st_rows[] = "Rows delivered per round trip";
 static const char st_packets[] = "TNS packets per response";
 static const char st_segs[] = "TCP segments per TNS packet (response average)";
 static const char st_fill[] = "SDU fill of response packets (%)";
-static const char st_time[] = "Response time (ms)";
+/* In microseconds, so that the buckets resolve a LAN's sub-millisecond round
+ * trips (range nodes take integers, and keep their order in every report). */
+static const char st_time[] = "Response time (microseconds)";
 static const char st_errors[] = "ORA errors";
 static const char st_partial[] = "Partial round trips (counts are lower bounds)";
 
@@ -52,10 +54,22 @@ tree_init(stats_tree *st)
     stats_tree_create_range_node(st, st_packets, 0, "1-1", "2-2", "3-4", "5-9", "10-99", "100-", NULL);
     stats_tree_create_range_node(st, st_segs, 0, "1-1", "2-2", "3-4", "5-9", "10-", NULL);
     stats_tree_create_range_node(st, st_fill, 0, "0-9", "10-24", "25-49", "50-74", "75-89", "90-100", NULL);
-    stats_tree_create_range_node(st, st_time, 0, "0-0", "1-4", "5-9", "10-49", "50-99", "100-499",
-                                 "500-", NULL);
+    stats_tree_create_range_node(st, st_time, 0, "0-99", "100-199", "200-499", "500-999",
+                                 "1000-1999", "2000-4999", "5000-9999", "10000-19999", "20000-49999",
+                                 "50000-99999", "100000-199999", "200000-499999", "500000-999999",
+                                 "1000000-", NULL);
     stats_tree_create_pivot(st, st_errors, 0);
     stats_tree_create_pivot(st, st_partial, 0);
+}
+
+/* A range bucket, and its group row: stats_tree_tick_range() adds the value
+ * to the group's total, minimum and maximum but expects its count ticked by
+ * the caller (left alone, the row shows Count 0 and no average). */
+static void
+tick_range_and_group(stats_tree *st, const char *name, int value)
+{
+    tick_stat_node(st, name, 0, FALSE);
+    stats_tree_tick_range(st, name, 0, value);
 }
 
 static tap_packet_status
@@ -71,18 +85,18 @@ tree_packet(stats_tree *st, packet_info *pinfo _U_, epan_dissect_t *edt _U_, con
                               : rec->kind == TTC_REQ_PROTOCOL ? "PRO"
                               : rec->kind == TTC_REQ_DATA_TYPES ? "DTY" : "other");
     if (rec->has_fetch_rows && rec->fetch_rows > 0)
-        stats_tree_tick_range(st, st_fetch, 0, (int)MIN(rec->fetch_rows, G_MAXINT));
-    stats_tree_tick_range(st, st_rows, 0, (int)MIN(rec->rows, G_MAXINT));
+        tick_range_and_group(st, st_fetch, (int)MIN(rec->fetch_rows, G_MAXINT));
+    tick_range_and_group(st, st_rows, (int)MIN(rec->rows, G_MAXINT));
     if (rec->resp_packets > 0) {
-        stats_tree_tick_range(st, st_packets, 0, (int)rec->resp_packets);
-        stats_tree_tick_range(st, st_segs, 0,
-                              (int)((rec->resp_segments + rec->resp_packets - 1) / rec->resp_packets));
+        tick_range_and_group(st, st_packets, (int)rec->resp_packets);
+        tick_range_and_group(st, st_segs,
+                             (int)((rec->resp_segments + rec->resp_packets - 1) / rec->resp_packets));
         if (rec->sdu > 0)
-            stats_tree_tick_range(st, st_fill, 0,
-                                  (int)MIN(100, (guint64)rec->resp_bytes * 100 / ((guint64)rec->resp_packets * rec->sdu)));
+            tick_range_and_group(st, st_fill,
+                                 (int)MIN(100, (guint64)rec->resp_bytes * 100 / ((guint64)rec->resp_packets * rec->sdu)));
     }
     if (rec->complete)
-        stats_tree_tick_range(st, st_time, 0, (int)MIN(nstime_to_msec(&rec->time), G_MAXINT));
+        tick_range_and_group(st, st_time, (int)MIN((gint64)rec->time.secs * 1000000 + rec->time.nsecs / 1000, G_MAXINT));
     if (rec->ora_error) {
         snprintf(name, sizeof(name), "ORA-%05u%s", rec->ora_error,
                  rec->ora_error == TTC_ERR_NO_DATA_FOUND ? " (no more rows)" : "");
@@ -234,13 +248,28 @@ typedef struct {
     guint64 tns_to_client, tns_from_client;             /* TNS packets, headers included */
     guint64 row_bytes;
     double time_max;                     /* ms */
+    double client_gap_ms;                /* client time between round trips of one execution */
     GArray *array_sizes;                 /* distinct rows-requested values */
+    GArray *errors;                      /* ora_count_t: ORA errors but 1403, first-seen order */
 } stmt_stats_t;
+
+#define MAX_ERRORS_SHOWN 16
+
+typedef struct {
+    guint32 code, count;
+} ora_count_t;
+
+/* The last round trip of a conversation: its execution and when its response ended. */
+typedef struct {
+    guint32 execution;
+    nstime_t end;
+} conv_last_t;
 
 typedef struct {
     char *filter;
     GHashTable *by_sql;                  /* sql -> stmt_stats_t */
     GPtrArray *order;                    /* first-seen order */
+    GHashTable *last_by_conv;            /* conversation -> conv_last_t */
 } stmt_report_t;
 
 static void
@@ -249,6 +278,7 @@ stmt_free(gpointer p)
     stmt_stats_t *s = (stmt_stats_t *)p;
     g_free(s->sql);
     g_array_free(s->array_sizes, TRUE);
+    g_array_free(s->errors, TRUE);
     g_array_free(s->execs, TRUE);
     g_free(s);
 }
@@ -259,6 +289,7 @@ stmt_reset(void *tapdata)
     stmt_report_t *r = (stmt_report_t *)tapdata;
     g_ptr_array_set_size(r->order, 0);
     g_hash_table_remove_all(r->by_sql);
+    g_hash_table_remove_all(r->last_by_conv);
 }
 
 static tap_packet_status
@@ -276,6 +307,7 @@ stmt_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_, cons
         s = g_new0(stmt_stats_t, 1);
         s->sql = g_strdup(key);
         s->array_sizes = g_array_new(FALSE, FALSE, sizeof(guint32));
+        s->errors = g_array_new(FALSE, FALSE, sizeof(ora_count_t));
         s->execs = g_array_new(FALSE, TRUE, sizeof(exec_stats_t));
         g_hash_table_insert(r->by_sql, s->sql, s);
         g_ptr_array_add(r->order, s);
@@ -296,6 +328,36 @@ stmt_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_, cons
         s->partial++;
     if (rec->complete && ms > s->time_max)
         s->time_max = ms;
+    if (rec->ora_error && rec->ora_error != TTC_ERR_NO_DATA_FOUND) {
+        for (i = 0; i < s->errors->len; i++)
+            if (g_array_index(s->errors, ora_count_t, i).code == rec->ora_error)
+                break;
+        if (i < s->errors->len) {
+            g_array_index(s->errors, ora_count_t, i).count++;
+        } else if (s->errors->len < MAX_ERRORS_SHOWN) {
+            ora_count_t oc = { rec->ora_error, 1 };
+            g_array_append_val(s->errors, oc);
+        }
+    }
+    /* The client's time between two round trips of the same execution (the
+     * advisor's observed elapsed time includes it, the response time does not). */
+    if (rec->complete) {
+        conv_last_t *last = (conv_last_t *)g_hash_table_lookup(r->last_by_conv, GUINT_TO_POINTER(rec->conversation));
+        if (last && rec->execution && last->execution == rec->execution &&
+            nstime_cmp(&rec->abs_request, &last->end) > 0) {
+            nstime_t gap;
+            nstime_delta(&gap, &rec->abs_request, &last->end);
+            s->client_gap_ms += nstime_to_msec(&gap);
+        }
+        if (!last && g_hash_table_size(r->last_by_conv) < 65536) {
+            last = g_new0(conv_last_t, 1);
+            g_hash_table_insert(r->last_by_conv, GUINT_TO_POINTER(rec->conversation), last);
+        }
+        if (last) {
+            last->execution = rec->execution;
+            nstime_sum(&last->end, &rec->abs_request, &rec->time);
+        }
+    }
     if (rec->execution) {
         exec_stats_t *e = NULL;
         for (i = s->execs->len; i > 0; i--) {
@@ -367,7 +429,8 @@ stmt_draw(void *tapdata)
     printf("SQL*Net statements (wire AUTOTRACE)%s%s\n", r->filter ? "  filter: " : "", r->filter ? r->filter : "");
     printf("Oracle's definitions: a round trip is one client call and its response; bytes via\n"
            "SQL*Net are the TTC bytes (TNS DATA payload after the data flags, headers and markers\n"
-           "excluded); TNS bytes include the headers (the TCP payload).\n");
+           "excluded); TNS bytes include the headers (the TCP payload). Response time: the sum,\n"
+           "over round trips, of last request packet to the packet that completes the response.\n");
     printf("================================================================================\n");
     for (i = 0; i < r->order->len; i++) {
         stmt_stats_t *s = (stmt_stats_t *)g_ptr_array_index(r->order, i);
@@ -397,6 +460,21 @@ stmt_draw(void *tapdata)
                s->t.round_trips > s->incomplete ? s->t.time_ms / (s->t.round_trips - s->incomplete) : 0.0);
         printf("  %-48s %12.3f\n", "response time max (ms)", s->time_max);
         printf("  %-48s %12u\n", "responses larger than one SDU (\"more data\")", s->more_data);
+        if (s->errors->len == 0) {
+            printf("  %-48s %12s\n", "ORA errors (ORA-01403 end of fetch excluded)", "-");
+        } else {
+            GString *errs = g_string_new("");
+            for (j = 0; j < s->errors->len; j++) {
+                ora_count_t *oc = &g_array_index(s->errors, ora_count_t, j);
+                g_string_append_printf(errs, "%sORA-%05u x %u", j ? ", " : "", oc->code, oc->count);
+            }
+            printf("  %-48s %12s\n", "ORA errors (ORA-01403 end of fetch excluded)", errs->str);
+            g_string_free(errs, TRUE);
+        }
+        if (s->client_gap_ms >= 0.0005)
+            printf("  note: -z sqlnet,advise's observed time adds %.3f ms of client time between the\n"
+                   "        round trips of an execution to this sum (about %.3f ms)\n",
+                   s->client_gap_ms, s->t.time_ms + s->client_gap_ms);
         if (s->partial)
             printf("  %-48s %12u\n", "partial round trips (figures are lower bounds)", s->partial);
         print_breakdown(&s->t);
@@ -422,6 +500,7 @@ stmt_finish(void *tapdata)
 {
     stmt_report_t *r = (stmt_report_t *)tapdata;
     g_hash_table_destroy(r->by_sql);
+    g_hash_table_destroy(r->last_by_conv);
     g_ptr_array_free(r->order, TRUE);
     g_free(r->filter);
     g_free(r);
@@ -441,6 +520,7 @@ stmt_init(const char *opt_arg, void *userdata _U_)
     r->filter = g_strdup(filter);
     r->by_sql = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, stmt_free);
     r->order = g_ptr_array_new();
+    r->last_by_conv = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
     err = register_tap_listener(SQLNET_TAP_NAME, r, filter, TL_REQUIRES_NOTHING, stmt_reset,
                                 stmt_packet, stmt_draw, stmt_finish);
     if (err) {
@@ -476,7 +556,12 @@ stats_register(int proto)
 void
 stats_register_taps(void)
 {
-    stats_tree_register_plugin(SQLNET_TAP_NAME, "sqlnet", "SQL*Net/Overview", 0,
+    /* Statistics > SQL*Net Overview, window "SQL*Net Overview": Wireshark puts
+     * the Lua reports (SQL*Net Advisor, Array sizes, Statements) flat in the
+     * Statistics menu, a stats tree of a plugin flat at its end, so the names
+     * make them one family; a "SQL*Net/Overview" submenu would hold this one
+     * item and title its window "Overview". */
+    stats_tree_register_plugin(SQLNET_TAP_NAME, "sqlnet", "SQL*Net Overview", 0,
                                tree_packet, tree_init, NULL);
     register_stat_tap_ui(&stmt_ui, NULL);
 }

@@ -3,7 +3,8 @@
 # the personal configuration folder: $HOME/.config/wireshark/profiles/SQLNet,
 # or DIR/.config/wireshark/profiles/SQLNet with --home DIR.
 # An existing SQLNet profile is replaced (files Wireshark added to it, such as
-# "recent", are kept). Then: wireshark -C SQLNet, tshark -C SQLNet.
+# "recent", are kept; the profile's own "recent", column widths only, is
+# installed when there is none). Then: wireshark -C SQLNet, tshark -C SQLNet.
 set -eu
 
 usage() { echo "usage: $0 [--home DIR]" >&2; exit 2; }
@@ -28,5 +29,11 @@ for f in preferences colorfilters dfilter_buttons io_graphs; do
     cp "$src/$f" "$dst/$f"
     chmod 644 "$dst/$f"
 done
+# column widths: only into a profile that has none yet (Wireshark keeps its
+# own state in "recent": the widths you drag, pane sizes)
+if [ ! -e "$dst/recent" ]; then
+    cp "$src/recent" "$dst/recent"
+    chmod 644 "$dst/recent"
+fi
 echo "SQLNet profile installed in $dst"
 echo "use it with: wireshark -C SQLNet   or   tshark -C SQLNet"

@@ -13,6 +13,7 @@ import json
 import re
 import shutil
 import subprocess
+from collections import defaultdict
 
 import pytest
 
@@ -270,3 +271,31 @@ def test_bundled_sweep(tshark):
             # (its comment): compare what the fetches sent
             assert frm - w["exec_from"] == pytest.approx(other["from"] - other["exec_from"], rel=0.02, abs=1), (a0, a)
             assert packets == pytest.approx(other["packets"], rel=0.02), (a0, a)
+
+
+@pytest.mark.parametrize("scenario", ["jdbc_dml", "release_19_jdbc", "batch_19_python", "plsql_19_python",
+                                      "error_midfetch"])
+def test_advises_only_queries(tshark, scenario):
+    """Advice (array size, SDU) only for statements that fetched rows; the
+    others (DML, DDL, failed or empty queries) are only listed. Which statement
+    fetched rows comes from the scripted server's per-request rows (the manifest;
+    REF CURSOR and implicit result fetches count for the block that opened them)."""
+    from test_stats import statement_key, OTHER
+    m = json.loads((TEST_CAPTURES / f"{scenario}.json").read_text())
+    rows = defaultdict(int)
+    for conn in m["connections"]:
+        for req in conn["requests"]:
+            rows[statement_key(req)] += req["response"]["rows_sent"]
+    queries = [s for s, n in rows.items() if n > 0 and s != OTHER]
+    others = [s for s, n in rows.items() if n == 0 and s != OTHER]
+    out = advise(tshark, TEST_CAPTURES / f"{scenario}.pcapng")
+    advised = re.findall(r"^Statement \d+: (.*)$", out, re.M)
+    assert sorted(advised) == sorted(queries)
+    head, _, tail = out.partition("Not advised")
+    assert bool(tail) == bool(others)
+    listed = [l.strip() for l in tail.splitlines()[1:] if l.startswith("  ")]
+    assert sorted(re.sub(r"  \(ORA-\d{5}\)$", "", l) for l in listed) == sorted(others)
+    # nothing recommended for statements that fetched nothing
+    assert "0-byte fetch response" not in out
+    assert out.count(" recommended") >= len(queries)
+    assert "array size 1 recommended" not in out

@@ -41,18 +41,22 @@ def one_line(sql):
     return " ".join(sql.split())
 
 
+def statement_key(req):
+    """The statement a request is reported under, from the manifest's SQL."""
+    if req["function"] in ("PRO", "DTY") and not req.get("func_code"):
+        return OTHER
+    sql = req.get("sql") or ""
+    # a REF CURSOR or implicit result set is fetched under the block that opened it
+    # (the server labels those fetches "REF CURSOR k of <block>")
+    if sql.startswith(("REF CURSOR ", "IMPLICIT RESULT ")) and " of " in sql:
+        sql = sql.split(" of ", 1)[1]
+    return one_line(sql) if sql else OTHER
+
+
 def expected_by_statement(manifest):
     exp = defaultdict(Counter)
     for conn, req, resp in calls(manifest):
-        if req["function"] in ("PRO", "DTY") and not req.get("func_code"):
-            key = OTHER
-        else:
-            sql = req.get("sql") or ""
-            # a REF CURSOR or implicit result set is fetched under the block that opened it
-            # (the server labels those fetches "REF CURSOR k of <block>")
-            if sql.startswith(("REF CURSOR ", "IMPLICIT RESULT ")) and " of " in sql:
-                sql = sql.split(" of ", 1)[1]
-            key = one_line(sql) if sql else OTHER
+        key = statement_key(req)
         e = exp[key]
         e["round trips"] += 1
         e["rows"] += resp["rows_sent"]
@@ -177,3 +181,144 @@ def test_stmt_response_times(tshark, manifest):
         g = got[sql]
         assert float(g["response time sum (ms)"]) == pytest.approx(sum(times) * 1000, abs=0.01), sql
         assert float(g["response time max (ms)"]) == pytest.approx(max(times) * 1000, abs=0.002), sql
+
+
+def expected_errors(manifest):
+    """{statement: Counter(ORA code)} of the errors the scripted server sent (1403 excluded)."""
+    exp = defaultdict(Counter)
+    for conn, req, resp in calls(manifest):
+        code = resp.get("ora_error")
+        if code and code != 1403:
+            exp[statement_key(req)][code] += 1
+    return exp
+
+
+ERROR_MANIFESTS = [m for m in MANIFESTS if expected_errors(m.values[0])]
+
+
+@pytest.mark.parametrize("manifest", ERROR_MANIFESTS + [m for m in MANIFESTS if not expected_errors(m.values[0])][:4])
+def test_stmt_ora_errors(tshark, manifest):
+    """Each statement lists its ORA errors with their count, ORA-01403 (end of
+    fetch) left out: the codes the scripted server put in its responses."""
+    got = parse_stmt(run_z(tshark, manifest, "sqlnet,stmt"))
+    want = expected_errors(manifest)
+    assert got
+    for sql, g in got.items():
+        line = g["ORA errors (ORA-01403 end of fetch excluded)"]
+        shown = Counter()
+        if line != "-":
+            for item in line.split(", "):
+                m = re.fullmatch(r"ORA-(\d{5}) x (\d+)", item)
+                assert m, line
+                shown[int(m.group(1))] = int(m.group(2))
+        assert shown == want.get(sql, Counter()), sql
+        assert 1403 not in shown
+
+
+def statement_blocks(out):
+    """{sql: text of its block} of -z sqlnet,stmt or -z sqlnet,advise output."""
+    blocks, cur = {}, None
+    for line in out.splitlines():
+        m = re.match(r"Statement \d+: (.*)$", line)
+        if m:
+            cur = m.group(1)
+            blocks[cur] = ""
+        elif cur is not None:
+            blocks[cur] += line + "\n"
+    return blocks
+
+
+@pytest.mark.parametrize("manifest", [m for m in MANIFESTS if m.values[0]["scenario"] in
+                                      ("jdbc_dml", "arraysize_50", "think_time", "error_midfetch")])
+def test_stmt_and_advisor_times_explained(tshark, manifest):
+    """Where the advisor's observed time differs from the response time sum, both
+    reports say by how much: the client's time between the round trips of one
+    execution, from each fetch request's frame time back to the last frame of the
+    previous response on the same cursor (frame timestamps and the manifest's
+    frame numbers and cursors)."""
+    capture = TEST_CAPTURES / manifest["capture"]
+    frames = {int(r[0]): float(r[1]) for r in tshark.fields(capture, ["frame.number", "frame.time_epoch"])}
+    gaps = defaultdict(float)
+    for conn in manifest["connections"]:
+        prev = None
+        for req in conn["requests"]:
+            if (prev is not None and req["function"] == "OFETCH" and req.get("cursor")
+                    and prev["response"].get("cursor") == req["cursor"]):
+                assert req["request_tns_packets"] == 1
+                gaps[statement_key(req)] += frames[req["request_first_frame"]] - frames[prev["response"]["last_frame"]]
+            prev = req
+    assert any(v > 0 for v in gaps.values())
+    stmt = statement_blocks(run_z(tshark, manifest, "sqlnet,stmt"))
+    advise = statement_blocks(tshark.run(capture, ["-q", "-z", "sqlnet,advise"]).stdout)
+    sums = {sql: float(v["response time sum (ms)"]) for sql, v in parse_stmt(run_z(tshark, manifest, "sqlnet,stmt")).items()}
+    for sql, block in stmt.items():
+        m = re.search(r"observed time adds ([\d.]+) ms of client time", block)
+        if gaps.get(sql, 0) * 1000 < 0.0005:
+            assert m is None, sql
+            continue
+        assert m, (sql, block)
+        assert float(m.group(1)) == pytest.approx(gaps[sql] * 1000, abs=0.003), sql
+        a = re.search(r"time: observed ([\d.]+) ms = ([\d.]+) ms of round trips .* \+ ([\d.]+) ms of client time",
+                      advise[sql])
+        assert a, advise[sql]
+        assert float(a.group(2)) == pytest.approx(sums[sql], abs=0.002)
+        assert float(a.group(3)) == pytest.approx(gaps[sql] * 1000, abs=0.003)
+        assert float(a.group(1)) == pytest.approx(sums[sql] + gaps[sql] * 1000, abs=0.004)
+
+
+TIME_BUCKETS = [(0, 99), (100, 199), (200, 499), (500, 999), (1000, 1999), (2000, 4999), (5000, 9999),
+                (10000, 19999), (20000, 49999), (50000, 99999), (100000, 199999), (200000, 499999),
+                (500000, 999999), (1000000, None)]
+
+
+def tree_rows(out):
+    """{(group, item or None): [count, average]} of -z sqlnet,tree."""
+    rows, group = {}, None
+    for line in out.splitlines():
+        m = re.match(r"^(\S.*?)\s{2,}(\d+)(?:\s{2,}([\d.]+|-))?", line)
+        if m and not line.startswith(("Topic", "SQL*Net")):
+            group = m.group(1)
+            rows[(group, None)] = [int(m.group(2)), m.group(3)]
+            continue
+        m = re.match(r"^ (\S.*?)\s{2,}(\d+)", line)
+        if m and group:
+            rows[(group, m.group(1))] = [int(m.group(2)), None]
+    return rows
+
+
+@pytest.mark.parametrize("manifest", [m for m in MANIFESTS if m.values[0]["scenario"] in
+                                      ("sweep_arraysize", "think_time", "paced_sweep")])
+def test_tree_group_rows_and_time_buckets(tshark, manifest):
+    """Every group row of the tree has its count (and average of the values);
+    response times fall in sub-millisecond buckets. Expected: the manifest's
+    responses (rows sent) and, for the times, each request frame to the last
+    frame of its response by the frames' own timestamps."""
+    capture = TEST_CAPTURES / manifest["capture"]
+    rows = tree_rows(run_z(tshark, manifest, "sqlnet,tree"))
+    resp = [r for _, _, r in calls(manifest)]
+    n = sum(c["stats"]["round_trips"] for c in manifest["connections"])
+    assert len(resp) == n
+    count, avg = rows[("Rows delivered per round trip", None)]
+    assert count == n
+    assert float(avg) == pytest.approx(sum(r["rows_sent"] for r in resp) / n, abs=0.006)
+    assert rows[("TNS packets per response", None)][0] == n
+    asked = [req["rows_requested"] for _, req, _ in calls(manifest) if req.get("rows_requested")]
+    count, avg = rows[("Rows requested per call (array size)", None)]
+    assert count == len(asked)
+    assert float(avg) == pytest.approx(sum(asked) / len(asked), abs=0.006)
+    frames = {int(r[0]): float(r[1]) for r in tshark.fields(capture, ["frame.number", "frame.time_epoch"])}
+    want = Counter()
+    for _, req, r in calls(manifest):
+        us = (frames[r["last_frame"]] - frames[req["request_first_frame"]]) * 1e6
+        for lo, hi in TIME_BUCKETS:
+            if us >= lo and (hi is None or us < hi + 1):
+                want[f"{lo}-{hi if hi is not None else ''}"] += 1
+                break
+    group = "Response time (microseconds)"
+    assert rows[(group, None)][0] == n
+    got = Counter({item: c for (g, item), (c, _) in rows.items() if g == group and item})
+    assert set(got) == {f"{lo}-{hi if hi is not None else ''}" for lo, hi in TIME_BUCKETS}
+    # a time within a microsecond of a bucket edge may land on either side
+    moved = sum(abs(got[k] - want[k]) for k in got) // 2
+    assert moved <= 2, (got, want)
+    assert sum(got.values()) == n

@@ -124,6 +124,13 @@ def scenarios() -> list[dict]:
                 "description": "server think time 20 ms per call (service time visible in frame times)",
                 "server": server(think=20, tables=[table(rows=200)]),
                 "plan": plan(arraysize=50)})
+    out.append({"name": "paced_sweep", "client": "python", "mtu": 1500,
+                "description": "a paced array-size sweep long enough for an I/O graph at 1 s: "
+                               "server think time 20 ms per call, a 300-row table fetched at "
+                               "array sizes " + ", ".join(map(str, ARRAY_SIZES)),
+                "server": server(think=20, tables=[table(rows=300)]),
+                "plan": plan(steps=[{"sql": f"SELECT /* paced arraysize {n} */ * FROM {ROWS_TABLE.lower()}",
+                                     "arraysize": n} for n in ARRAY_SIZES])})
     out.append({"name": "node_basic", "client": "node", "mtu": 1500,
                 "description": "node-oracledb thin: fetchArraySize 40, prefetchRows 5, SDU 4096",
                 "server": server(tables=[table(rows=300)]),
