@@ -19,7 +19,19 @@
 --                    + bit vectors (one per row after the first of a response)
 --   TNS packets    = per response ceil(bytes / (SDU - 10))
 --   TCP segments   = per TNS packet ceil(length / MSS)
---   elapsed        = fixed + round trips x time per round trip + bytes x time per byte
+--   elapsed        = fixed + round trips x time per call + rows x time per row
+--                    + bytes x time per byte
+-- The times are fitted per connection (issue 14), on the fetch round trips
+-- of every statement of the connection, from the time breakdown the plugin
+-- puts on each response (sqlnet.time.*): per byte from the measured transfer
+-- times, per call and per row by least squares on what is left (a call costs
+-- one network round trip plus the server's and client's per-call work).
+-- "fixed" is what the statement's observed time has beyond that model (its
+-- execute's own work), so a prediction at the observed array size is the
+-- observed time.  Prefetch: the execute call brings its prefetch rows; by
+-- default the prediction varies prefetch with the array size where the
+-- driver ties them (JDBC's fetch size) or every query of the capture shows
+-- them equal, and keeps the observed prefetch otherwise (option prefetch=).
 --
 -- Loaded outside Wireshark (no register_stat_cmd_arg), the file returns the
 -- model table so that tests can drive it with published parameters:
@@ -46,6 +58,17 @@ M.round = round
 function M.fetches(rem, a, ended)
     if ended then return 0 end
     return floor(rem / a) + 1
+end
+
+-- Rows the execute call brings and the fetch calls after it, for an
+-- execution of `rows` rows whose execute asks for `prefetch` rows and whose
+-- fetches ask for `a`: the execute ends the cursor when it found fewer rows
+-- than it asked for; otherwise fetches follow until one comes back short
+-- (with ORA-01403).
+function M.execution_calls(rows, a, prefetch)
+    local first = min(prefetch, rows)
+    if rows < prefetch then return first, 0 end
+    return first, floor((rows - first) / a) + 1
 end
 
 -- TNS packets, TNS bytes and TCP segments of one response of `ttc` bytes.
@@ -100,21 +123,58 @@ function M.predict(s, a, sdu, mss)
         p.segments = p.segments + segs * count
     end
     for _, size in ipairs(s.fixed_sizes or {}) do add_response(size, 1) end
+    -- the connection's model (M.fit_connection): a round trip's time and the
+    -- client's gap after a response, each by the rows it carried
+    local tm = s.timing
+    local function rt_time(n, bytes) return tm.t_call + tm.t_row * n + tm.t_byte * bytes end
+    local function gap(n) return tm.g_call + tm.g_row * n end
+    local el = tm and (s.t_other or 0) or 0
     for _, e in ipairs(s.execs) do
-        local f = M.fetches(e.rem, a, e.ended)
+        local rem, ended, first, exec_to = e.rem, e.ended, e.first, e.exec_to
+        if s.tied and e.rows and e.exec_overhead then
+            -- the execute asks for the array size too: its rows move
+            first, _ = M.execution_calls(e.rows, a, a)
+            rem, ended = e.rows - first, e.rows < a
+            exec_to = e.exec_overhead + first * s.row_bytes + max(0, first - 1) * s.bvc_bytes
+        end
+        if exec_to then
+            p.to = p.to + exec_to
+            add_response(exec_to, 1)
+        end
+        local f = M.fetches(rem, a, ended)
+        if tm then
+            -- the execute as observed (its rows and bytes moved at the model's rates)
+            el = el + (e.exec_time or 0) + tm.t_row * (first - (e.first or first))
+                + tm.t_byte * ((exec_to or 0) - (e.exec_to or exec_to or 0))
+            if f > 0 then
+                -- the gap after the execute as observed when fetches followed
+                -- it; its rows moved at the model's rate
+                el = el + (e.exec_gap and #s.execs > 0 and e.rem > 0 and e.exec_gap + tm.g_row * (first - e.first)
+                           or gap(first))
+            end
+        end
         if f > 0 then
-            local last_n = e.rem - (f - 1) * a
+            local last_n = rem - (f - 1) * a
             local full = fetch_bytes(s, a, false, a)
             local final = fetch_bytes(s, last_n, true, a)
             p.fetches = p.fetches + f
             p.to = p.to + (f - 1) * full + final
             add_response(full, f - 1)
             add_response(final, 1)
+            if tm then
+                -- every fetch but the last is followed by the client's gap
+                el = el + (f - 1) * (rt_time(a, full) + gap(a)) + rt_time(last_n, final)
+            end
         end
     end
     p.round_trips = s.fixed_rts + p.fetches
     p.from = p.from + p.fetches * (s.request_bytes + width_delta(s, a))
-    p.elapsed = (s.t_fixed or 0) + p.round_trips * (s.t_rt or 0) + p.to * (s.t_byte or 0)
+    if tm then
+        p.elapsed = el
+    else
+        -- the single-rate form (a published table's own parameters)
+        p.elapsed = (s.t_fixed or 0) + p.round_trips * (s.t_rt or 0) + p.to * (s.t_byte or 0)
+    end
     return p
 end
 
@@ -130,6 +190,79 @@ function M.fit_time(points)
     local det = s11 * s22 - s12 * s12
     if det == 0 then return 0, 0 end
     return (s1y * s22 - s2y * s12) / det, (s2y * s11 - s1y * s12) / det
+end
+
+-- Least squares y = a + b x (weighted), b >= 0 and a >= 0; the points that
+-- miss by more than five times the median miss are left out once (a pause
+-- of the client, a JVM warming up).  b is 0 when x never varies.
+local function fit_line(pts)
+    local function solve(q)
+        local n, sx, sy, sxx, sxy = 0, 0, 0, 0, 0
+        for _, pt in ipairs(q) do
+            local w = pt.w or 1
+            n, sx, sy = n + w, sx + w * pt.x, sy + w * pt.y
+            sxx, sxy = sxx + w * pt.x * pt.x, sxy + w * pt.x * pt.y
+        end
+        if n == 0 then return 0, 0 end
+        local det = n * sxx - sx * sx
+        local b = det > 1e-9 * max(1, n * sxx) and (n * sxy - sx * sy) / det or 0
+        if b < 0 then b = 0 end
+        local a = (sy - b * sx) / n
+        if a < 0 then a = 0 end
+        return a, b
+    end
+    local a, b = solve(pts)
+    local misses = {}
+    for _, pt in ipairs(pts) do misses[#misses + 1] = math.abs(pt.y - a - b * pt.x) end
+    table.sort(misses)
+    local med = misses[floor((#misses + 1) / 2)] or 0
+    if med > 0 then
+        local kept = {}
+        for _, pt in ipairs(pts) do
+            if math.abs(pt.y - a - b * pt.x) <= 5 * med then kept[#kept + 1] = pt end
+        end
+        if #kept >= 2 and #kept < #pts then a, b = solve(kept) end
+    end
+    return a, b
+end
+M.fit_line = fit_line
+
+-- Per-connection time model (issue 14), from its round trips in executions:
+--   a round trip's time  = t_call + rows x t_row + bytes x t_byte
+--                          (request to response: the server's work, the
+--                          transfer, the network round trip when captured
+--                          near the client)
+--   the client's gap after a response = g_call + rows x g_row
+--                          (its own work on the rows, the network round trip
+--                          when captured near the server)
+-- fetches = { {time=, first=, rows=, bytes=}, ... } (seconds, bytes): t_byte
+-- is the measured transfer time per byte (first to last byte of the
+-- response), t_call and t_row fitted on the rest; gaps = { {gap=, rows=} }.
+-- Each execution weighs the same (w).
+function M.fit_connection(fetches, gaps)
+    local tb, bytes = 0, 0
+    for _, f in ipairs(fetches) do tb, bytes = tb + max(0, f.time - f.first), bytes + f.bytes end
+    local m = { t_byte = bytes > 0 and tb / bytes or 0 }
+    -- the time per row needs fetches of two sizes at least (the last, shorter
+    -- fetch of every execution alone does not tell a row from a call)
+    local sizes, nsizes = {}, 0
+    for _, f in ipairs(fetches) do
+        if not f.last and not sizes[f.rows] then sizes[f.rows], nsizes = true, nsizes + 1 end
+    end
+    local pts = {}
+    for _, f in ipairs(fetches) do
+        if nsizes >= 2 or not f.last then
+            pts[#pts + 1] = { x = nsizes >= 2 and f.rows or 0, y = f.time - f.bytes * m.t_byte, w = f.w }
+        end
+    end
+    if #pts == 0 then
+        for _, f in ipairs(fetches) do pts[#pts + 1] = { x = 0, y = f.time - f.bytes * m.t_byte, w = f.w } end
+    end
+    m.t_call, m.t_row = fit_line(pts)
+    pts = {}
+    for _, g in ipairs(gaps) do pts[#pts + 1] = { x = nsizes >= 2 and g.rows or 0, y = g.gap, w = g.w } end
+    m.g_call, m.g_row = fit_line(pts)
+    return m
 end
 
 -- Smallest SDU that is a whole number of MSS-sized segments and holds one
@@ -179,7 +312,7 @@ for _, n in ipairs({ "frame.number", "frame.time_epoch", "tcp.stream", "tcp.len"
                      "sqlnet.response.bvc_bytes", "sqlnet.response.bytes", "sqlnet.response.packets",
                      "sqlnet.response.segments", "sqlnet.request.ttc_bytes", "sqlnet.request.bytes",
                      "sqlnet.time", "sqlnet.time.first", "sqlnet.request_in", "sqlnet.sdu", "sqlnet.tdu",
-                     "sqlnet.version" }) do
+                     "sqlnet.version", "sqlnet.auth.value" }) do
     field(n)
 end
 
@@ -231,6 +364,11 @@ local function on_packet(st)
         if len > c.max_server_seg then c.max_server_seg = len end
     end
     if not dir then return end
+    -- the driver: JDBC ties prefetch to the fetch size (setFetchSize)
+    for _, fi in ipairs({ F["sqlnet.auth.value"]() }) do
+        local v = tostring(fi.value):lower()
+        if v:find("jdbc", 1, true) then c.jdbc = true end
+    end
     local call, fetch = num("sqlnet.call"), num("sqlnet.fetch.rows")
     if call or fetch then
         st.requests[frame] = { call = call, fetch = fetch }
@@ -292,8 +430,71 @@ local function stream_mss(c)
     return nil, "unknown"
 end
 
+-- Per connection (tcp stream): the time model fitted on the fetch round trips
+-- of all its statements (M.fit_connection), and whether prefetch follows the
+-- array size there (JDBC, or every query execution with fetches shows its
+-- execute asking for as many rows as its fetches, at two array sizes at
+-- least).
+local function connection_models(st, prefetch_opt)
+    local by_exec, order = {}, {}
+    for _, rt in ipairs(st.rts) do
+        if rt.execution ~= 0 then
+            local key = rt.stream .. ":" .. rt.execution
+            if not by_exec[key] then by_exec[key] = {}; order[#order + 1] = key end
+            local e = by_exec[key]
+            e[#e + 1] = rt
+        end
+    end
+    local models = {}
+    for _, key in ipairs(order) do
+        local e = by_exec[key]
+        local m = models[e[1].stream]
+        if not m then
+            m = { fetches = {}, gaps = {}, equal = {}, unequal = 0 }
+            models[e[1].stream] = m
+        end
+        -- a fetch's cost: its round trip and the client's gap before the next
+        -- call of the execution (the last fetch has none: left out)
+        -- every execution weighs the same in the fit, whatever its number of
+        -- fetches (an array size of 1 would otherwise decide the per-row time)
+        for i = 2, #e do
+            local rt = e[i]
+            m.fetches[#m.fetches + 1] = { time = rt.time, first = rt.first, rows = rt.rows, bytes = rt.to,
+                                          w = 1 / (#e - 1), last = i == #e }
+        end
+        -- the client's gap after each fetch of the execution but the last (the
+        -- gap after the execute is the statement's own: describe, first rows)
+        for i = 2, #e - 1 do
+            m.gaps[#m.gaps + 1] = { gap = e[i].gap, rows = e[i].rows, w = 1 / (#e - 2) }
+        end
+        if #e > 1 and e[1].fetch and e[2].fetch and e[2].call == 5 then
+            if e[1].fetch == e[2].fetch then m.equal[e[2].fetch] = true else m.unequal = m.unequal + 1 end
+        end
+    end
+    for stream, m in pairs(models) do
+        local c = st.streams[stream]
+        if #m.fetches >= 2 and #m.gaps >= 1 then
+            m.timing = M.fit_connection(m.fetches, m.gaps)
+        end
+        if prefetch_opt == "tied" then
+            m.tied, m.why = true, "option prefetch=tied"
+        elseif prefetch_opt == "fixed" then
+            m.tied, m.why = false, "option prefetch=fixed"
+        elseif c and c.jdbc then
+            m.tied, m.why = true, "JDBC: the fetch size is also the execute's prefetch"
+        elseif m.unequal == 0 and next(m.equal) and next(m.equal, next(m.equal)) then
+            -- equal at two array sizes at least (one could be a default that
+            -- happens to match: python-oracledb prefetches 2 rows)
+            m.tied, m.why = true, "every execution's prefetch equals its array size"
+        else
+            m.tied, m.why = false, "the capture does not show them tied"
+        end
+    end
+    return models
+end
+
 -- Build the model profile of one statement from its round trips.
-local function profile(st, s)
+local function profile(st, s, models)
     local execs, by_exec = {}, {}
     local p = { execs = {}, min_array = 1, fixed_rts = 0, fixed_to = 0, fixed_from = 0,
                 fixed_sizes = {}, rows = 0, observed = { round_trips = #s.rts, to = 0, from = 0,
@@ -331,10 +532,10 @@ local function profile(st, s)
     local undrained = 0
     for _, e in ipairs(execs) do
         local ex = e.rts[1]
-        -- the execute call and anything before the first fetch stay fixed
+        -- the execute call is one round trip whatever the array size; its
+        -- response (with its prefetched rows) is added by M.predict
         p.fixed_rts = p.fixed_rts + 1
-        p.fixed_to, p.fixed_from = p.fixed_to + ex.to, p.fixed_from + ex.from
-        p.fixed_sizes[#p.fixed_sizes + 1] = ex.to
+        p.fixed_from = p.fixed_from + ex.from
         local rem, ended = 0, ex.error == 1403
         for i = 2, #e.rts do
             local rt = e.rts[i]
@@ -359,7 +560,10 @@ local function profile(st, s)
             end
         end
         if #e.rts > 1 and e.rts[#e.rts].error ~= 1403 then undrained = undrained + 1 end
-        p.execs[#p.execs + 1] = { rem = rem, ended = ended or #e.rts == 1, rows = ex.rows + rem }
+        p.execs[#p.execs + 1] = { rem = rem, ended = ended or #e.rts == 1, rows = ex.rows + rem,
+                                  first = ex.rows, exec_to = ex.to, exec_bvc = ex.bvc, exec_row_bytes = ex.row_bytes,
+                                  prefetch = ex.fetch }
+        if #e.rts > 1 then p.fetched = true end
     end
     table.sort(sizes)
     p.array_size = sizes[#sizes]
@@ -372,6 +576,10 @@ local function profile(st, s)
         p.row_bytes = r > 0 and b / r or 0
     end
     p.bvc_bytes = bvc_rows > 0 and bvc / bvc_rows or 0
+    -- the execute response less its rows: what it carries whatever the prefetch
+    for _, e in ipairs(p.execs) do
+        e.exec_overhead = e.exec_to - e.first * p.row_bytes - max(0, e.first - 1) * p.bvc_bytes
+    end
     if over_n > 0 then
         p.overhead = over / over_n
     elseif last_n > 0 then
@@ -392,12 +600,37 @@ local function profile(st, s)
         p.notes[#p.notes + 1] = string.format("%d execution(s) stopped fetching before the last row; " ..
             "predictions assume every row is fetched", undrained)
     end
-    -- time: per round trip (server first byte + client gap), per byte on the wire
-    p.t_rt = median(first_rts)
-    p.t_byte = transfer_bytes > 0 and transfer / transfer_bytes or 0
-    p.t_fixed = 0
-    local at = M.predict(p, p.array_size or 1)
-    p.t_fixed = p.observed.elapsed - at.elapsed
+    -- time: per call, per row and per byte from the connection's fit (all its
+    -- statements' fetches); without two fetches there, this statement's own
+    -- median (server first byte + client gap) and transfer rate
+    local m = models and models[p.stream]
+    if m and m.timing then
+        p.timing = m.timing
+        p.t_rt, p.t_row, p.t_byte = m.timing.t_call, m.timing.t_row, m.timing.t_byte
+        p.time_source = "fitted on the connection's round trips"
+    else
+        p.t_rt = median(first_rts)
+        p.t_row = 0
+        p.t_byte = transfer_bytes > 0 and transfer / transfer_bytes or 0
+        p.time_source = "this statement's fetches"
+    end
+    if m then p.tied, p.tied_why = m.tied, m.why end
+    -- the execute round trips and the calls outside an execution cost what
+    -- they were observed to cost; the fetches and the gaps come from the model
+    for _, e in ipairs(execs) do
+        local pe
+        for _, x in ipairs(p.execs) do if x.exec_to == e.rts[1].to and not x.exec_time then pe = x; break end end
+        if pe then pe.exec_time, pe.exec_gap = e.rts[1].time, e.rts[1].gap end
+    end
+    p.t_other = 0
+    for _, rt in ipairs(s.rts) do
+        if rt.execution == 0 then p.t_other = p.t_other + rt.time + rt.gap end
+    end
+    if not p.timing then
+        p.t_fixed = 0
+        p.t_fixed = p.observed.elapsed - M.predict(p, p.array_size or 1).elapsed
+    end
+    p.model_at_observed = M.predict(p, p.array_size or 1).elapsed
     local c = st.streams[p.stream]
     p.mss, p.mss_source = stream_mss(c)
     p.multi_seg = c and c.multi_seg
@@ -411,7 +644,7 @@ end
 local function fmt_int(x) return string.format("%d", round(x)) end
 local function ms(x) return string.format("%.3f", x * 1000) end
 
-local function advise_statement(out, idx, p, sql)
+local function advise_statement(out, idx, p, sql, opts)
     local rows_per_exec = 0
     for _, e in ipairs(p.execs) do rows_per_exec = max(rows_per_exec, e.rows) end
     local o = p.observed
@@ -424,13 +657,18 @@ local function advise_statement(out, idx, p, sql)
     out[#out + 1] = string.format("  per row %.1f B (+ %.1f B bit vector after the first row of a response); " ..
         "per fetch %.1f B overhead (%.1f B on the last), %.1f B request", p.row_bytes, p.bvc_bytes,
         p.overhead, p.overhead_last, p.request_bytes)
-    out[#out + 1] = string.format("  per round trip %s ms; per KB on the wire %s ms; SDU %d, TDU %d, MSS %s (%s)",
-        ms(p.t_rt), ms(p.t_byte * 1024), p.sdu or 0, p.tdu or 0, p.mss and tostring(p.mss) or "?",
-        p.mss_source or "unknown")
+    local tm = p.timing
+    out[#out + 1] = string.format("  time model (%s): round trip %s ms + %s ms per row + %s ms per KB; " ..
+        "client gap %s ms + %s ms per row", p.time_source or "-", ms(p.t_rt), ms(p.t_row or 0),
+        ms(p.t_byte * 1024), ms(tm and tm.g_call or 0), ms(tm and tm.g_row or 0))
+    out[#out + 1] = string.format("  SDU %d, TDU %d, MSS %s (%s)", p.sdu or 0, p.tdu or 0,
+        p.mss and tostring(p.mss) or "?", p.mss_source or "unknown")
+    out[#out + 1] = string.format("  prefetch: %s (%s)", p.tied and "varied with the array size" or
+        "kept as observed", p.tied_why or "-")
     local rt_time = o.rt_time or 0
     if o.elapsed - rt_time >= 0.0000005 then
         out[#out + 1] = string.format("  time: observed %s ms = %s ms of round trips (-z sqlnet,stmt's response " ..
-            "time sum) + %s ms of client time between the round trips of an execution",
+            "time sum) + %s ms between the round trips of an execution (the client's time; the network's too when captured near the server)",
             ms(o.elapsed), ms(rt_time), ms(o.elapsed - rt_time))
     end
     for _, n in ipairs(p.notes) do out[#out + 1] = "  note: " .. n end
@@ -438,8 +676,18 @@ local function advise_statement(out, idx, p, sql)
         out[#out + 1] = "  no executions with fetches: nothing to predict"
         return
     end
+    if not p.fetched and not p.tied then
+        -- every row came with the execute call: no fetch call to save
+        local pf = p.execs[1].prefetch
+        out[#out + 1] = string.format("  all %s rows came with the execute call%s: no fetch calls, so the " ..
+            "array size does not matter here (keep the prefetch at or above the rows)", fmt_int(p.rows),
+            pf and string.format(" (prefetch %d)", pf) or "")
+        return
+    end
     local sizes, have = {}, {}
-    for _, a in ipairs(M.ARRAY_SIZES) do sizes[#sizes + 1] = a; have[a] = true end
+    for _, a in ipairs(opts and opts.sizes or M.ARRAY_SIZES) do
+        if not have[a] then sizes[#sizes + 1] = a; have[a] = true end
+    end
     if p.array_size and not have[p.array_size] then sizes[#sizes + 1] = p.array_size end
     table.sort(sizes)
     local rec = M.recommend_array(p, sizes, rows_per_exec)
@@ -500,7 +748,7 @@ local function advise_statement(out, idx, p, sql)
     end
     local sdus, seen = {}, {}
     for _, v in ipairs({ p.sdu, in_step }) do if v and v > 0 and not seen[v] then sdus[#sdus + 1] = v; seen[v] = true end end
-    for _, v in ipairs(M.SDUS) do if v <= max_sdu and not seen[v] then sdus[#sdus + 1] = v; seen[v] = true end end
+    for _, v in ipairs(opts and opts.sdus or M.SDUS) do if v <= max_sdu and not seen[v] then sdus[#sdus + 1] = v; seen[v] = true end end
     table.sort(sdus)
     out[#out + 1] = string.format("  predicted by SDU at array size %d:", rec)
     out[#out + 1] = string.format("  %10s %12s %16s %12s %14s", "SDU", "TNS packets", "TNS bytes to cl.",
@@ -532,13 +780,16 @@ function M.is_query(sql, rts)
     return not (word and NOT_QUERY[word])
 end
 
-local function render_advice(st, filter)
+local function render_advice(st, filter, opts)
+    opts = opts or {}
     local out = {}
+    local models = connection_models(st, opts.prefetch)
     out[#out + 1] = "================================================================================"
     out[#out + 1] = "SQL*Net array-size and SDU advisor" .. (filter and ("  filter: " .. filter) or "")
     out[#out + 1] = "Model: fetches = floor((rows - first) / array size) + 1 per execution; bytes = fixed +"
     out[#out + 1] = "per-fetch overhead + rows x row bytes; packets = ceil(bytes / (SDU - 10)) per response;"
-    out[#out + 1] = "elapsed = fixed + round trips x time per round trip + bytes x time per byte."
+    out[#out + 1] = "elapsed = fixed + round trips x time per call + rows x time per row + bytes x time per"
+    out[#out + 1] = "byte, the times fitted per connection on the fetches of all its statements."
     out[#out + 1] = "Observed time: the round-trip times plus the client's time between the round trips of"
     out[#out + 1] = "an execution (-z sqlnet,stmt's response time sum counts the round-trip times only)."
     out[#out + 1] = "Only queries are advised: statements that fetched rows."
@@ -548,7 +799,7 @@ local function render_advice(st, filter)
         if s.sql ~= OTHER then
             if M.is_query(s.sql, s.rts) then
                 n = n + 1
-                advise_statement(out, n, profile(st, s), s.sql)
+                advise_statement(out, n, profile(st, s, models), s.sql, opts)
             else
                 skipped[#skipped + 1] = s
             end
@@ -628,14 +879,47 @@ end
 -- sqlnet packets, SYNs (MSS) and server segments inside reassembled packets
 local LISTEN = "sqlnet || tcp.flags.syn == 1 || tcp.len > 0"
 
--- tshark: -z sqlnet,advise[,filter]
+-- Options before the filter: sizes=1,7,250 (array sizes to predict),
+-- sdus=2048,8192 (SDUs), prefetch=tied|fixed.  Returns opts, filter.
+function M.parse_args(rest)
+    local opts, tokens, i = {}, {}, 1
+    for tok in (rest .. ","):gmatch("([^,]*),") do tokens[#tokens + 1] = tok end
+    local function numbers(first)
+        local list = { tonumber(first) }
+        while tokens[i + 1] and tokens[i + 1]:match("^%d+$") do
+            i = i + 1
+            list[#list + 1] = tonumber(tokens[i])
+        end
+        return list
+    end
+    while i <= #tokens do
+        local k, v = tokens[i]:match("^(%a+)=(.*)$")
+        if k == "sizes" and v:match("^%d+$") then
+            opts.sizes = numbers(v)
+        elseif k == "sdus" and v:match("^%d+$") then
+            opts.sdus = numbers(v)
+        elseif k == "prefetch" and (v == "tied" or v == "fixed") then
+            opts.prefetch = v
+        else
+            break
+        end
+        i = i + 1
+    end
+    local filter = i <= #tokens and table.concat(tokens, ",", i) or nil
+    if filter == "" then filter = nil end
+    return opts, filter
+end
+
+-- tshark: -z sqlnet,advise[,sizes=...][,sdus=...][,prefetch=tied|fixed][,filter]
 local function tshark_advise(arg)
-    local filter = arg and arg:match("^sqlnet,advise,(.+)$") or nil
+    local opts, filter = {}, nil
+    local rest = arg and arg:match("^sqlnet,advise,(.+)$")
+    if rest then opts, filter = M.parse_args(rest) end
     local st = new_state()
     local tap = Listener.new("frame", filter and
         ("((" .. filter .. ") && sqlnet) || tcp.flags.syn == 1 || (tcp.len > 0 && !sqlnet)") or LISTEN)
     function tap.packet() on_packet(st) end
-    function tap.draw() print("\n" .. render_advice(st, filter) .. "\n") end
+    function tap.draw() print("\n" .. render_advice(st, filter, opts) .. "\n") end
     function tap.reset() st = new_state() end
 end
 

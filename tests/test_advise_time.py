@@ -1,0 +1,133 @@
+"""The advisor's elapsed-time predictions (issue 14): fitted per connection,
+they must hold on sweeps they were not tuned to.
+
+Evidence, none of it the advisor's: on every generated array-size sweep (LAN
+and WAN, every client that sets its array size), the round trips the scripted
+server counted for each statement (its manifest) and the statement's elapsed
+time from the capture's own frame timestamps (its first request frame to its
+last response frame, as the manifest names them).  Each statement's
+predictions, made from that statement's profile and its connection's time
+model, must give every other statement of the sweep on the same table its
+round trips exactly and its elapsed time within 25 %.  The worst ratio is
+printed (pytest -s).
+"""
+import json
+import re
+from collections import defaultdict
+
+import pytest
+
+from tshark import TEST_CAPTURES
+
+
+def sweeps():
+    out = []
+    if not TEST_CAPTURES.is_dir():
+        return out
+    for path in sorted(TEST_CAPTURES.glob("*.json")):
+        if path.name == "INDEX.json":
+            continue
+        m = json.loads(path.read_text())
+        if not (TEST_CAPTURES / m["capture"]).is_file():
+            continue
+        reps = m["client"]["report"] if isinstance(m["client"]["report"], list) else [m["client"]["report"]]
+        sizes = {st["arraysize"] for r in reps for s in r["sessions"] for st in s["statements"]
+                 if st.get("sql") and not st.get("dml") and "arraysize" in st}
+        if len(sizes) > 1:
+            out.append(pytest.param(m, id=m["scenario"]))
+    return out
+
+
+# Where the model does not hold yet (issue 14 stays open on these; strict, so a
+# fix turns the mark into a failure to remove):
+NOT_YET = {
+    "jdbc_fetchsize_sweep": "the JVM warms up during the first statement (fetch size 1): its client "
+                            "gaps are several times the later ones, which no per-call rate predicts",
+    "sweep_arraysize": "LAN, python-oracledb: the client's time per row is not linear in the rows of a "
+                       "response (1 row vs 500), the prediction of one large fetch from single-row fetches "
+                       "misses by up to 1.5x",
+    "wan_rtt1_arraysize": "1 ms RTT: the client's own time is as large as the network's and varies "
+                          "between statements (up to 1.3x)",
+    "wan_rtt50_arraysize": "50 ms RTT: a 20 KB response waits for TCP's congestion window (slow start), "
+                           "a round trip the per-byte transfer rate does not price (up to 1.3x)",
+}
+
+
+def sweeps_marked():
+    out = []
+    for p in sweeps():
+        name = p.values[0]["scenario"]
+        if name in NOT_YET:
+            out.append(pytest.param(p.values[0], id=name,
+                                    marks=pytest.mark.xfail(strict=True, reason=NOT_YET[name])))
+        else:
+            out.append(p)
+    return out
+
+
+SWEEPS = sweeps_marked()
+
+
+def statements(m, frame_times):
+    """sql -> {array_size, rows, round_trips, elapsed (s)} from the manifest and frame times."""
+    reps = m["client"]["report"] if isinstance(m["client"]["report"], list) else [m["client"]["report"]]
+    size = {st["sql"]: st["arraysize"] for r in reps for s in r["sessions"] for st in s["statements"]
+            if st.get("sql") and "arraysize" in st}
+    out = {}
+    for conn in m["connections"]:
+        for r in conn["requests"]:
+            sql = r.get("sql")
+            if not sql or sql not in size:
+                continue
+            w = out.setdefault(" ".join(sql.split()), {"array_size": size[sql], "rows": 0, "round_trips": 0,
+                                                       "frames": []})
+            w["round_trips"] += 1
+            w["rows"] += r["response"]["rows_sent"]
+            w["frames"] += [r["request_first_frame"], r["response"]["last_frame"]]
+    for w in out.values():
+        w["elapsed"] = frame_times[max(w["frames"])] - frame_times[min(w["frames"])]
+    return out
+
+
+def predictions(block):
+    """{array size: (round trips, elapsed ms)} of one advisor statement block."""
+    table, on = {}, False
+    for line in block.splitlines():
+        if "predicted by array size" in line:
+            on = True
+            continue
+        if on:
+            mt = re.match(r"\s+(\d+)\s+(\d+)\s+\d+\s+\d+\s+\d+\s+\d+\s+([\d.]+)", line)
+            if mt:
+                table[int(mt.group(1))] = (int(mt.group(2)), float(mt.group(3)))
+            elif table:
+                break
+    return table
+
+
+@pytest.mark.parametrize("manifest", SWEEPS)
+def test_predictions_hold_across_the_sweep(tshark, manifest):
+    cap = TEST_CAPTURES / manifest["capture"]
+    times = {int(f): float(t) for f, t in tshark.fields(cap, ["frame.number", "frame.time_epoch"])}
+    want = statements(manifest, times)
+    sizes = sorted({w["array_size"] for w in want.values()})
+    proc = tshark.run(cap, ["-q", "-z", "sqlnet,advise,sizes=" + ",".join(map(str, sizes))])
+    assert proc.stderr.strip() == "", proc.stderr
+    blocks = {b.splitlines()[0].strip(): b for b in re.split(r"^Statement \d+: ", proc.stdout, flags=re.M)[1:]}
+    worst, checked = (1.0, None), 0
+    for sql, w in want.items():
+        table = predictions(blocks[sql])
+        assert table, (sql, blocks[sql][:600])
+        for other_sql, o in want.items():
+            if other_sql == sql or o["rows"] != w["rows"]:
+                continue               # another table (the WAN sweeps fetch array size 1 on a small one)
+            rts, elapsed_ms = table[o["array_size"]]
+            assert rts == o["round_trips"], (w["array_size"], o["array_size"])
+            ratio = elapsed_ms / 1000.0 / o["elapsed"]
+            if max(ratio, 1 / ratio) > max(worst[0], 1 / worst[0]):
+                worst = (ratio, (w["array_size"], o["array_size"]))
+            checked += 1
+    print(f"{manifest['scenario']}: {checked} predictions, worst elapsed ratio {worst[0]:.3f} "
+          f"(array size {worst[1][0] if worst[1] else '-'} predicting {worst[1][1] if worst[1] else '-'})")
+    assert checked > 0
+    assert 1 / 1.25 <= worst[0] <= 1.25, worst
