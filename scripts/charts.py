@@ -9,6 +9,11 @@ Writes, from tshark with the sqlnet plugin:
                                   time per execution against the array size
   sdu.png / sdu.csv               TNS packets per fetch response and TCP segments
                                   per TNS packet against the negotiated SDU
+  timeline.png / timeline.csv     (--timeline CAP) an I/O graph of where the time
+                                  goes: network, server, transfer and client time
+                                  and rows per interval (tshark -z io,stat on the
+                                  sqlnet.time.* fields, what Wireshark's I/O Graphs
+                                  draws from the same fields)
 """
 import argparse
 import csv
@@ -130,10 +135,63 @@ def plot_sdu(points, path):
     plt.close(fig)
 
 
+PARTS = ("network", "server", "transfer", "client")
+
+
+def timeline_points(tshark, capture, interval):
+    """[{start, network, server, transfer, client (seconds), rows}] per interval."""
+    cols = ",".join(f"SUM(sqlnet.time.{p})sqlnet.time.{p}" for p in PARTS) + ",SUM(sqlnet.rows)sqlnet.rows"
+    out = tshark_cmd(tshark, capture, ["-q", "-z", f"io,stat,{interval},{cols}"])
+    points = []
+    for line in out.splitlines():
+        m = re.match(r"\|\s*([\d.]+)\s*<>\s*([\d.]+)\s*\|(.*)", line)
+        if not m:
+            continue
+        vals = [v.strip() for v in m.group(3).split("|") if v.strip()]
+        if len(vals) < 5:
+            continue
+        p = {"start": float(m.group(1))}
+        for name, v in zip(PARTS, vals[:4]):
+            p[name] = float(v)
+        p["rows"] = int(float(vals[4]))
+        points.append(p)
+    return points
+
+
+def plot_timeline(points, interval, path, title):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    x = [p["start"] for p in points]
+    fig, ax = plt.subplots(figsize=(10, 4))
+    bottom = [0.0] * len(points)
+    colors = {"network": "#1F77B4", "server": "#D62728", "transfer": "#FF7F0E", "client": "#2CA02C"}
+    for name in PARTS:
+        ys = [p[name] * 1000 for p in points]
+        ax.bar(x, ys, width=interval * 0.9, bottom=bottom, align="edge", label=f"{name} time", color=colors[name])
+        bottom = [b + y for b, y in zip(bottom, ys)]
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel(f"ms per {interval * 1000:g} ms interval")
+    ax2 = ax.twinx()
+    ax2.plot([p["start"] + interval / 2 for p in points], [p["rows"] for p in points], color="black",
+             marker="o", label="rows per interval")
+    ax2.set_ylabel("rows per interval")
+    h1, l1 = ax.get_legend_handles_labels()
+    h2, l2 = ax2.get_legend_handles_labels()
+    ax.legend(h1 + h2, l1 + l2, loc="upper left", fontsize=8)
+    ax.set_title(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sweep", help="capture with one query at several array sizes")
     ap.add_argument("--sdu", nargs="*", default=[], help="captures of the same query at several SDUs")
+    ap.add_argument("--timeline", help="capture whose time breakdown to draw per interval")
+    ap.add_argument("--interval", type=float, default=0.05, help="--timeline interval in seconds")
     ap.add_argument("--out", default="charts")
     ap.add_argument("--tshark", default=os.environ.get("TSHARK", "tshark"))
     args = ap.parse_args()
@@ -146,6 +204,14 @@ def main():
         write_csv(out / "arraysize.csv", rows)
         plot_arraysize(rows, out / "arraysize.png")
         print(f"wrote {out / 'arraysize.png'} ({len(rows)} executions)")
+    if args.timeline:
+        points = timeline_points(args.tshark, args.timeline, args.interval)
+        if not points:
+            sys.exit(f"no sqlnet time breakdown in {args.timeline}")
+        write_csv(out / "timeline.csv", points)
+        plot_timeline(points, args.interval, out / "timeline.png",
+                      f"Where the time goes per interval: {Path(args.timeline).name}")
+        print(f"wrote {out / 'timeline.png'} ({len(points)} intervals)")
     if args.sdu:
         points = sdu_points(args.tshark, args.sdu)
         if points:

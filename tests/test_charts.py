@@ -67,3 +67,23 @@ def test_sdu_points_match_manifests(charts):
         assert float(r["packets_per_response"]) == pytest.approx(want)
         segs = sum(f["tcp_segments"] for f in fetches) / sum(f["tns_packets"] for f in fetches)
         assert float(r["segments_per_packet"]) == pytest.approx(segs)
+
+
+def test_timeline_of_a_wan_capture(tshark, tmp_path):
+    """--timeline: the I/O graph of where the time goes. Evidence: the WAN
+    link's configured RTT (the manifest's netem setting) times the round trips
+    the scripted server answered, and the rows it sent."""
+    m = manifest("wan_rtt10_arraysize")
+    cap = TEST_CAPTURES / m["capture"]
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "charts.py"), "--tshark", str(tshark.wrapper()),
+                           "--timeline", str(tshark.readable(cap)), "--out", str(tmp_path)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "timeline.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    rows = list(csv.DictReader(open(tmp_path / "timeline.csv")))
+    assert len(rows) > 5
+    round_trips = sum(len(c["requests"]) for c in m["connections"])
+    network = sum(float(r["network"]) for r in rows)
+    assert network == pytest.approx(m["netem"]["rtt_ms"] / 1000 * round_trips, rel=0.10)
+    sent = sum(r["response"]["rows_sent"] for c in m["connections"] for r in c["requests"])
+    assert sum(int(r["rows"]) for r in rows) == sent
