@@ -111,7 +111,7 @@ sqlnet_register(void)
         &sqlnet_pref_values.desegment);
     prefs_register_uint_preference(module, "small_fetch",
         "Small fetch size threshold",
-        "Flag calls that ask for fewer rows than this on queries that return more rows than this "
+        "Flag fetch calls that ask for fewer rows than this while the statement has more rows to come "
         "(the client's array size / fetch size is too small)",
         10, &sqlnet_pref_values.small_fetch);
     prefs_register_uint_preference(module, "max_cursors",

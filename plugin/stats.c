@@ -34,7 +34,7 @@
 static const char st_calls[] = "Round trips by call";
 static const char st_fetch[] = "Rows requested per call (array size)";
 static const char st_rows[] = "Rows delivered per round trip";
-static const char st_packets[] = "TNS packets per response";
+static const char st_packets[] = "TNS DATA packets per response";
 static const char st_segs[] = "TCP segments per TNS packet (response average)";
 static const char st_fill[] = "SDU fill of response packets (%)";
 static const char st_time[] = "Response time (ms)";
@@ -73,8 +73,11 @@ tree_packet(stats_tree *st, packet_info *pinfo _U_, epan_dissect_t *edt _U_, con
     if (rec->has_fetch_rows && rec->fetch_rows > 0)
         stats_tree_tick_range(st, st_fetch, 0, (int)MIN(rec->fetch_rows, G_MAXINT));
     stats_tree_tick_range(st, st_rows, 0, (int)MIN(rec->rows, G_MAXINT));
+    /* DATA packets, as sqlnet.response.data_packets, the "more data" expert
+     * and -z sqlnet,stmt count them: a BREAK/RESET marker is not more data. */
+    if (rec->resp_data_packets > 0)
+        stats_tree_tick_range(st, st_packets, 0, (int)rec->resp_data_packets);
     if (rec->resp_packets > 0) {
-        stats_tree_tick_range(st, st_packets, 0, (int)rec->resp_packets);
         stats_tree_tick_range(st, st_segs, 0,
                               (int)((rec->resp_segments + rec->resp_packets - 1) / rec->resp_packets));
         if (rec->sdu > 0)

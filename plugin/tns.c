@@ -502,7 +502,7 @@ dissect_connect(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 
     if (!FITS(28, 0, len)) {
         proto_tree_add_expert_format(tree, pinfo, &ei_short_packet, tvb, 0, len,
-                                     "CONNECT of %u bytes is shorter than its 28-byte header", len);
+                                     "CONNECT shorter than its 28-byte header");
         return;
     }
     proto_tree_add_item_ret_uint(tree, hf_cn_version, tvb, 8, 2, ENC_BIG_ENDIAN, &version);
@@ -550,8 +550,7 @@ dissect_connect(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
     } else if (data_len > 0) {
         pi = proto_tree_add_boolean(tree, hf_cn_data_deferred, tvb, 24, 2, TRUE);
         proto_item_set_generated(pi);
-        expert_add_info_format(pinfo, pi, &ei_connect_deferred,
-                               "Connect data (%u bytes) follows in the next DATA packet", data_len);
+        expert_add_info(pinfo, pi, &ei_connect_deferred);   /* length: sqlnet.connect.data_length */
     }
 
     if (!PINFO_FD_VISITED(pinfo)) {
@@ -576,7 +575,7 @@ dissect_accept(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 
     if (!FITS(24, 0, len)) {
         proto_tree_add_expert_format(tree, pinfo, &ei_short_packet, tvb, 0, len,
-                                     "ACCEPT of %u bytes is shorter than its 24-byte header", len);
+                                     "ACCEPT shorter than its 24-byte header");
         return;
     }
     proto_tree_add_item_ret_uint(tree, hf_ac_version, tvb, 8, 2, ENC_BIG_ENDIAN, &version);
@@ -651,12 +650,12 @@ dissect_refuse(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len)
             guint32 code = (guint32)strtoul(err, NULL, 10);
             pi = proto_tree_add_uint(tree, hf_rf_err, tvb, 12, data_len, code);
             proto_item_set_generated(pi);
-            expert_add_info_format(pinfo, pi, &ei_refused, "Connection refused: TNS-%05u", code);
+            expert_add_info(pinfo, pi, &ei_refused);   /* the code: sqlnet.refuse.err */
             col_append_fstr(pinfo->cinfo, COL_INFO, " ERR=%u", code);
             return;
         }
     }
-    proto_tree_add_expert_format(tree, pinfo, &ei_refused, tvb, 0, len, "Connection refused");
+    proto_tree_add_expert(tree, pinfo, &ei_refused, tvb, 0, len);
 }
 
 static void
@@ -675,7 +674,7 @@ dissect_redirect(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
         proto_tree_add_item(tree, hf_rd_data, tvb, 10, data_len, ENC_ASCII);
     } else if (data_len > 0) {
         expert_add_info_format(pinfo, pi, &ei_redirect,
-                               "Redirect data (%u bytes) follows in the next DATA packet", data_len);
+                               "Connection redirected: redirect data follows in the next DATA packet");
         if (!PINFO_FD_VISITED(pinfo)) {
             sess->redirect_frame = pinfo->num;
             sess->redirect_data_deferred = TRUE;
@@ -701,8 +700,7 @@ dissect_marker(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len,
     proto_tree_add_item(tree, hf_mk_data_byte, tvb, 9, 1, ENC_NA);
     pi = proto_tree_add_item_ret_uint(tree, hf_mk_marker, tvb, 10, 1, ENC_NA, &marker);
     col_append_fstr(pinfo->cinfo, COL_INFO, " %s", val_to_str_const(marker, marker_vals, "?"));
-    expert_add_info_format(pinfo, pi, &ei_marker, "%s marker",
-                           sqlnet_val_to_str(pinfo->pool, marker, marker_vals, "Unknown (%u)"));
+    expert_add_info(pinfo, pi, &ei_marker);   /* which one: sqlnet.marker */
 }
 
 static void
@@ -717,9 +715,8 @@ dissect_control(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len
     proto_tree_add_item_ret_uint(tree, hf_ct_command, tvb, 8, 2, ENC_BIG_ENDIAN, &cmd);
     col_append_fstr(pinfo->cinfo, COL_INFO, " %s", sqlnet_val_to_str(pinfo->pool, cmd, control_cmd_vals, "command %u"));
     if (cmd == 8 && FITS(14, 4, len)) {
-        guint32 err;
-        proto_item *pi = proto_tree_add_item_ret_uint(tree, hf_ct_error, tvb, 14, 4, ENC_BIG_ENDIAN, &err);
-        expert_add_info_format(pinfo, pi, &ei_control_error, "In-band error notification %u", err);
+        proto_item *pi = proto_tree_add_item(tree, hf_ct_error, tvb, 14, 4, ENC_BIG_ENDIAN);
+        expert_add_info(pinfo, pi, &ei_control_error);   /* the error number: on the item */
     } else if (len > 10) {
         proto_tree_add_item(tree, hf_ct_data, tvb, 10, len - 10, ENC_NA);
     }
@@ -752,7 +749,7 @@ dissect_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 
     if (!FITS(TNS_DATA_HDR_LEN, 0, len)) {
         proto_tree_add_expert_format(tree, pinfo, &ei_short_packet, tvb, 0, len,
-                                     "DATA packet of %u bytes has no data flags", len);
+                                     "DATA packet without data flags");
         return;
     }
     proto_tree_add_bitmask_ret_uint64(tree, tvb, 8, hf_data_flags, ett_data_flags,
@@ -836,8 +833,7 @@ add_session_summary(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
         pi = proto_tree_add_double(tree, hf_sdu_fill, tvb, 0, 0, 100.0 * len / sess->sdu);
         proto_item_set_generated(pi);
         if (len > sess->sdu && sess->accept_frame != pinfo->num)
-            expert_add_info_format(pinfo, pi, &ei_exceeds_sdu,
-                                   "TNS packet of %u bytes exceeds the negotiated SDU of %u", len, sess->sdu);
+            expert_add_info(pinfo, pi, &ei_exceeds_sdu);   /* sqlnet.length, sqlnet.sdu */
     }
 }
 
@@ -880,12 +876,9 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
     if (!tns_header_valid(tvb, 0, width)) {
         pi = proto_tree_add_item(tns_tree, hf_unsync, tvb, 0, -1, ENC_NA);
         if (width == 0)
-            expert_add_info_format(pinfo, pi, &ei_unsync,
-                                   "Not at a TNS packet boundary (capture started mid-packet?): %u bytes skipped", len);
+            expert_add_info(pinfo, pi, &ei_unsync);       /* bytes skipped: the item's length */
         else
-            expert_add_info_format(pinfo, pi, &ei_bad_header,
-                                   "Invalid TNS header (type %u, length %u): %u bytes skipped",
-                                   tvb_get_uint8(tvb, 4), tns_read_length(tvb, 0, width), len);
+            expert_add_info(pinfo, pi, &ei_bad_header);
         col_append_str(pinfo->cinfo, COL_INFO, " [not a TNS header]");
         return tvb_captured_length(tvb);
     }
@@ -925,9 +918,7 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
     pi = proto_tree_add_uint(tns_tree, hf_length_width, tvb, 0, width, width);
     proto_item_set_generated(pi);
     if (sess->guess_frame == pinfo->num && sess->guessed_width)
-        expert_add_info_format(pinfo, pi, &ei_framing_guessed,
-                               "No TNS handshake in the capture: %u-byte length fields assumed for this "
-                               "conversation from the packet headers", width);
+        expert_add_info(pinfo, pi, &ei_framing_guessed);   /* the width: sqlnet.length_width */
     proto_tree_add_item(tns_tree, hf_type, tvb, 4, 1, ENC_NA);
     proto_tree_add_bitmask(tns_tree, tvb, 5, hf_flags, ett_flags, flags_bits, ENC_NA);
     proto_tree_add_item(tns_tree, hf_header_checksum, tvb, 6, 2, ENC_BIG_ENDIAN);
@@ -1067,7 +1058,7 @@ stray_bytes(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, proto_tre
     t = proto_item_add_subtree(ti, ett_tns);
     pi = proto_tree_add_item(t, hf_unsync, tvb, off, next - (int)off, ENC_NA);
     expert_add_info_format(pinfo, pi, &ei_bad_header,
-                           "%d stray bytes before a TNS header skipped", next - (int)off);
+                           "Invalid TNS header: stray bytes before a TNS header skipped");
     col_append_str(pinfo->cinfo, COL_INFO, "[stray bytes]");
     return (guint32)(next - (int)off);
 }
@@ -1299,21 +1290,21 @@ tns_register(int proto)
     };
     static ei_register_info ei[] = {
         { &ei_unsync, { "sqlnet.unsynchronized", PI_UNDECODED, PI_NOTE,
-            "Not at a TNS packet boundary", EXPFILL } },
+            "Not at a TNS packet boundary (capture started mid-packet?): bytes skipped", EXPFILL } },
         { &ei_bad_header, { "sqlnet.bad_header", PI_MALFORMED, PI_ERROR,
-            "Invalid TNS header", EXPFILL } },
+            "Invalid TNS header: the rest of the segment is skipped", EXPFILL } },
         { &ei_short_packet, { "sqlnet.short_packet", PI_MALFORMED, PI_ERROR,
             "TNS packet shorter than its type's header", EXPFILL } },
         { &ei_framing_guessed, { "sqlnet.framing_guessed", PI_PROTOCOL, PI_NOTE,
-            "No TNS handshake in the capture: length-field width decided from the headers", EXPFILL } },
+            "No TNS handshake in the capture: length-field width (sqlnet.length_width) decided from the headers", EXPFILL } },
         { &ei_connect_deferred, { "sqlnet.connect.deferred", PI_SEQUENCE, PI_CHAT,
             "Connect data follows in the next DATA packet", EXPFILL } },
         { &ei_refused, { "sqlnet.refused", PI_RESPONSE_CODE, PI_WARN,
-            "Connection refused", EXPFILL } },
+            "Connection refused by the listener (sqlnet.refuse.err)", EXPFILL } },
         { &ei_redirect, { "sqlnet.redirected", PI_SEQUENCE, PI_NOTE,
             "Connection redirected", EXPFILL } },
         { &ei_marker, { "sqlnet.marker.expert", PI_SEQUENCE, PI_NOTE,
-            "Break/reset marker", EXPFILL } },
+            "Marker packet: break, reset or interrupt (sqlnet.marker)", EXPFILL } },
         { &ei_control_error, { "sqlnet.control.expert", PI_RESPONSE_CODE, PI_NOTE,
             "In-band error notification", EXPFILL } },
         { &ei_abort, { "sqlnet.aborted", PI_SEQUENCE, PI_WARN,

@@ -157,7 +157,7 @@ def test_custom_columns_show_the_fields(tshark, profile):
                 assert got == want, (title, field, line)
         if row["Rows"]:
             by_stmt_rows[row["SQL"]] += int(row["Rows"])
-        if row["Fetch rows"]:
+        if row["Fetch rows"] and not row["Rows"]:   # the call, not the response that repeats it
             by_stmt_fetch[row["SQL"]].append(int(row["Fetch rows"]))
     # the columns reproduce the manifest, statement by statement
     want_rows = defaultdict(int)
@@ -200,7 +200,8 @@ def test_dfilter_buttons_compile(tshark, profile):
     for label, expr in b.items():
         count(tshark, DEMO, expr)
     rq = requests(DEMO)
-    assert count(tshark, DEMO, b["Small fetches"]) == \
+    # calls only: the packet completing a response repeats its call's sqlnet.fetch.rows
+    assert count(tshark, DEMO, f'({b["Small fetches"]}) && sqlnet.direction == 0') == \
         sum(1 for r in rq if r["rows_requested"] is not None and r["rows_requested"] < 50)
     assert count(tshark, DEMO, b["More data"]) == sum(1 for r in rq if r["response"]["tns_packets"] > 1)
     assert count(tshark, DEMO, b["Errors"]) == 0
@@ -232,7 +233,7 @@ def test_io_graphs(tshark, profile, registered_fields):
         assert want in ys, want
     # the same calculations with tshark's io,stat over the whole capture
     calcs = ["SUM(sqlnet.rows)sqlnet.rows", "MAX(sqlnet.fetch.rows)sqlnet.fetch.rows",
-             "COUNT(sqlnet.fetch.rows)sqlnet.fetch.rows"]
+             "COUNT(sqlnet.fetch.rows)sqlnet.fetch.rows && sqlnet.direction == 0"]
     out = run_profile(tshark, DEMO, ["-q", "-z", "io,stat,0," + ",".join(calcs)]).stdout
     line = [l for l in out.splitlines() if "<>" in l][0]
     nums = [int(v) for v in re.findall(r"\|\s*(\d+)\s*(?=\|)", line.split("<>")[1])]
