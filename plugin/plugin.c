@@ -128,5 +128,6 @@ sqlnet_handoff(void)
     dissector_add_uint_range_with_preference("tcp.port", SQLNET_DEFAULT_PORTS, sqlnet_tcp_handle);
     heur_dissector_add("tcp", dissect_sqlnet_heur, "Oracle SQL*Net over TCP (handshake)",
                        "sqlnet_tcp", proto_sqlnet, HEURISTIC_ENABLE);
+    tns_handoff();
     metrics_handoff();
 }

@@ -57,6 +57,10 @@ typedef struct sqlnet_session {
     gboolean cut_pending[2];
     gboolean cut_unknown[2];         /* its end was not captured either */
 
+    /* The conversation's first payload, when its SYN is in the capture:
+     * TNS, or another protocol on an Oracle port (sqlnet_first_t, tns.c). */
+    guint8   first_verdict;
+
     /* TTC layer state (ttc_session_t, ttc_stream.c), created on first use. */
     void    *ttc;
     gboolean srv_from_handshake;     /* server side known from CONNECT/ACCEPT */
