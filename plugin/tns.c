@@ -180,6 +180,19 @@ static expert_field ei_marker = EI_INIT;
 static expert_field ei_control_error = EI_INIT;
 static expert_field ei_abort = EI_INIT;
 static expert_field ei_exceeds_sdu = EI_INIT;
+static expert_field ei_bad_version = EI_INIT;
+
+/* TNS versions Oracle has used: 300 (SQL*Net 2) to 319 (23ai), with room
+ * for later releases; anything else is not a TNS handshake. */
+#define TNS_VERSION_PLAUSIBLE(v) ((v) >= 300 && (v) <= 399)
+
+/* sqlnet.sdu_fill: one decimal and a percent sign ("23.2 %"); filters
+ * compare the full value. */
+static void
+format_percent(gchar *buf, double value)
+{
+    snprintf(buf, ITEM_LABEL_LENGTH, "%.1f %%", value);
+}
 static expert_field ei_eof = EI_INIT;
 static expert_field ei_encrypted = EI_INIT;
 static expert_field ei_compressed = EI_INIT;
@@ -319,10 +332,26 @@ static void
 note_handshake_side(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, int offset)
 {
     guint8 type = tvb_get_uint8(tvb, offset + 4);
-    if (type == TNS_TYPE_CONNECT && tvb_get_ntohs(tvb, offset + 2) == 0)
-        session_set_server(sess, pinfo, TRUE, TRUE);
-    else if (type == TNS_TYPE_ACCEPT && tvb_get_ntohs(tvb, offset + 2) == 0)
-        session_set_server(sess, pinfo, FALSE, TRUE);
+    gboolean plausible = tvb_captured_length_remaining(tvb, offset) < 10 ||
+                         TNS_VERSION_PLAUSIBLE(tvb_get_ntohs(tvb, offset + 8));
+    if (type == TNS_TYPE_CONNECT && tvb_get_ntohs(tvb, offset + 2) == 0 && plausible)
+        session_set_server(sess, pinfo, TRUE, SQLNET_SIDE_HANDSHAKE);
+    else if (type == TNS_TYPE_ACCEPT && tvb_get_ntohs(tvb, offset + 2) == 0 && plausible)
+        session_set_server(sess, pinfo, FALSE, SQLNET_SIDE_HANDSHAKE);
+    else if (type == TNS_TYPE_DATA && sess->srv_source < SQLNET_SIDE_CONTENT && !PINFO_FD_VISITED(pinfo) &&
+             tvb_captured_length_remaining(tvb, offset) >= TNS_HDR_LEN + 4 &&
+             tvb_get_ntohs(tvb, offset + 6) == 0) {
+        /* No handshake: a DATA packet whose TTC starts with a function call
+         * (message 3, a known function code) or a piggyback (message 17,
+         * a known function code) comes from the client, whatever the ports
+         * say (Decode As on a port that is not a listener's). */
+        guint8 msg = tvb_get_uint8(tvb, offset + TNS_HDR_LEN + 2);
+        guint8 fn = tvb_get_uint8(tvb, offset + TNS_HDR_LEN + 3);
+        if ((msg == TTC_MSG_FUNCTION || msg == TTC_MSG_PIGGYBACK) && fn != 0 &&
+            try_val_to_str(fn, ttc_function_vals) != NULL &&
+            session_set_server(sess, pinfo, TRUE, SQLNET_SIDE_CONTENT))
+            ttc_sides_changed(sess);
+    }
 }
 
 /* A header no payload byte sequence is likely to imitate (8 captured bytes
@@ -489,8 +518,81 @@ static int * const accept_flags2_bits[] = {
     &hf_ac_f2_check_oob, &hf_ac_f2_poll_check, &hf_ac_f2_eor, &hf_ac_f2_fast_auth, NULL
 };
 
+/* The Protocol and Info columns become sqlnet's once per frame, when
+ * something of the frame is shown as sqlnet: a segment that only starts a
+ * TNS packet (reassembled later) keeps TCP's text (ports, Seq/Ack, flags). */
+static void
+claim_columns(packet_info *pinfo)
+{
+    if (p_get_proto_data(pinfo->pool, pinfo, proto_tns_layer, SQLNET_KEY_COLUMNS))
+        return;
+    p_add_proto_data(pinfo->pool, pinfo, proto_tns_layer, SQLNET_KEY_COLUMNS, GUINT_TO_POINTER(1));
+    col_set_str(pinfo->cinfo, COL_PROTOCOL, SQLNET_PROTO_SHORT);
+    col_clear(pinfo->cinfo, COL_INFO);
+}
+
 /* A fixed-offset field fits before `end`? */
 #define FITS(off, size, end) ((guint32)(off) + (guint32)(size) <= (guint32)(end))
+
+/* Record the handshake in the session from the bytes the capture kept: a
+ * snaplen may cut a CONNECT or ACCEPT, whose tree then ends in an exception
+ * at the cut; what was captured of it still sets up the conversation. */
+static void
+note_connect(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, guint32 len)
+{
+    guint32 avail = MIN(len, tvb_captured_length(tvb));
+    guint32 data_len = 0, data_off = 0, sdu = 0, tdu = 0;
+
+    if (PINFO_FD_VISITED(pinfo) || (FITS(8, 2, avail) && !TNS_VERSION_PLAUSIBLE(tvb_get_ntohs(tvb, 8))))
+        return;                        /* not a CONNECT (sqlnet.version.implausible) */
+    session_set_server(sess, pinfo, TRUE, SQLNET_SIDE_HANDSHAKE);
+    sess->connect_frame = pinfo->num;
+    sess->connect_version = FITS(8, 2, avail) ? tvb_get_ntohs(tvb, 8) : 0;
+    if (FITS(14, 4, avail)) {
+        sdu = tvb_get_ntohs(tvb, 14);
+        tdu = tvb_get_ntohs(tvb, 16);
+    }
+    if (FITS(24, 4, avail)) {
+        data_len = tvb_get_ntohs(tvb, 24);
+        data_off = tvb_get_ntohs(tvb, 26);
+    }
+    if (data_off >= 66 && FITS(58, 8, avail)) {
+        sdu = tvb_get_ntohl(tvb, 58);
+        tdu = tvb_get_ntohl(tvb, 62);
+    }
+    sess->connect_sdu = sdu;
+    sess->connect_tdu = tdu;
+    if (data_len > 0 && FITS(24, 4, avail) && !FITS(data_off, data_len, len))
+        sess->connect_data_deferred = TRUE;
+}
+
+static void
+note_accept(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, guint32 len)
+{
+    guint32 avail = MIN(len, tvb_captured_length(tvb));
+    guint32 version;
+
+    if (PINFO_FD_VISITED(pinfo) || !FITS(10, 0, avail))
+        return;                        /* not even the version: the framing is guessed later */
+    version = tvb_get_ntohs(tvb, 8);
+    if (!TNS_VERSION_PLAUSIBLE(version))
+        return;                        /* not an ACCEPT (sqlnet.version.implausible) */
+    session_set_server(sess, pinfo, FALSE, SQLNET_SIDE_HANDSHAKE);
+    sess->accept_frame = pinfo->num;
+    sess->version = version;
+    sess->sdu = FITS(12, 2, avail) ? tvb_get_ntohs(tvb, 12) : 0;
+    sess->tdu = FITS(14, 2, avail) ? tvb_get_ntohs(tvb, 14) : 0;
+    if (version >= TNS_VERSION_MIN_LARGE_SDU) {
+        if (FITS(32, 8, avail)) {
+            sess->sdu = tvb_get_ntohl(tvb, 32);
+            sess->tdu = tvb_get_ntohl(tvb, 36);
+        }
+        if (version >= TNS_VERSION_MIN_FLAGS2 && FITS(41, 4, avail) && FITS(41, 4, len)) {
+            sess->accept_flags2 = tvb_get_ntohl(tvb, 41);
+            sess->accept_has_flags2 = TRUE;
+        }
+    }
+}
 
 static void
 dissect_connect(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
@@ -505,7 +607,10 @@ dissect_connect(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
                                      "CONNECT shorter than its 28-byte header");
         return;
     }
-    proto_tree_add_item_ret_uint(tree, hf_cn_version, tvb, 8, 2, ENC_BIG_ENDIAN, &version);
+    note_connect(sess, pinfo, tvb, len);
+    pi = proto_tree_add_item_ret_uint(tree, hf_cn_version, tvb, 8, 2, ENC_BIG_ENDIAN, &version);
+    if (!TNS_VERSION_PLAUSIBLE(version))
+        expert_add_info(pinfo, pi, &ei_bad_version);
     proto_tree_add_item(tree, hf_cn_compat_version, tvb, 10, 2, ENC_BIG_ENDIAN);
     proto_tree_add_bitmask(tree, tvb, 12, hf_cn_service_options, ett_service_options,
                            service_option_bits, ENC_BIG_ENDIAN);
@@ -553,15 +658,7 @@ dissect_connect(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
         expert_add_info(pinfo, pi, &ei_connect_deferred);   /* length: sqlnet.connect.data_length */
     }
 
-    if (!PINFO_FD_VISITED(pinfo)) {
-        session_set_server(sess, pinfo, TRUE, TRUE);
-        sess->connect_frame = pinfo->num;
-        sess->connect_version = version;
-        sess->connect_sdu = sdu;
-        sess->connect_tdu = tdu;
-        if (data_len > 0 && !FITS(data_off, data_len, len))
-            sess->connect_data_deferred = TRUE;
-    }
+    (void)version;
     col_append_fstr(pinfo->cinfo, COL_INFO, " v%u, SDU %u, TDU %u", version, sdu, tdu);
 }
 
@@ -571,14 +668,17 @@ dissect_accept(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 {
     guint32 version = 0, sdu16 = 0, tdu16 = 0, sdu, tdu, data_len = 0, data_off = 0;
     guint32 flags2 = 0;
-    gboolean has_flags2 = FALSE;
+    proto_item *pi;
 
     if (!FITS(24, 0, len)) {
         proto_tree_add_expert_format(tree, pinfo, &ei_short_packet, tvb, 0, len,
                                      "ACCEPT shorter than its 24-byte header");
         return;
     }
-    proto_tree_add_item_ret_uint(tree, hf_ac_version, tvb, 8, 2, ENC_BIG_ENDIAN, &version);
+    note_accept(sess, pinfo, tvb, len);
+    pi = proto_tree_add_item_ret_uint(tree, hf_ac_version, tvb, 8, 2, ENC_BIG_ENDIAN, &version);
+    if (!TNS_VERSION_PLAUSIBLE(version))
+        expert_add_info(pinfo, pi, &ei_bad_version);
     proto_tree_add_bitmask(tree, tvb, 10, hf_ac_service_options, ett_service_options,
                            service_option_bits, ENC_BIG_ENDIAN);
     proto_tree_add_item_ret_uint(tree, hf_ac_sdu16, tvb, 12, 2, ENC_BIG_ENDIAN, &sdu16);
@@ -601,7 +701,6 @@ dissect_accept(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
             proto_tree_add_bitmask_ret_uint64(tree, tvb, 41, hf_ac_flags2, ett_flags2,
                                               accept_flags2_bits, ENC_BIG_ENDIAN, &f2);
             flags2 = (guint32)f2;
-            has_flags2 = TRUE;
         }
         if (version >= TNS_VERSION_MIN_EOR && FITS(45, 16, len) && (data_off == 0 || data_off >= 61))
             proto_tree_add_item(tree, hf_ac_uuid, tvb, 45, 16, ENC_NA);
@@ -612,15 +711,6 @@ dissect_accept(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
     if (data_len > 0 && data_off >= 24 && FITS(data_off, data_len, len))
         proto_tree_add_item(tree, hf_ac_data, tvb, data_off, data_len, ENC_NA);
 
-    if (!PINFO_FD_VISITED(pinfo)) {
-        session_set_server(sess, pinfo, FALSE, TRUE);
-        sess->accept_frame = pinfo->num;
-        sess->version = version;
-        sess->sdu = sdu;
-        sess->tdu = tdu;
-        sess->accept_flags2 = flags2;
-        sess->accept_has_flags2 = has_flags2;
-    }
     col_append_fstr(pinfo->cinfo, COL_INFO, " v%u, SDU %u, TDU %u%s", version, sdu, tdu,
                     (version >= TNS_VERSION_MIN_EOR && (flags2 & TNS_AF2_END_OF_RESPONSE))
                         ? ", end-of-response" : "");
@@ -825,10 +915,15 @@ add_session_summary(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
         return;
     pi = proto_tree_add_uint(tree, hf_version, tvb, 0, 0, sess->version);
     proto_item_set_generated(pi);
-    pi = proto_tree_add_uint(tree, hf_sdu, tvb, 0, 0, sess->sdu);
-    proto_item_set_generated(pi);
-    pi = proto_tree_add_uint(tree, hf_tdu, tvb, 0, 0, sess->tdu);
-    proto_item_set_generated(pi);
+    /* 0: the capture cut the ACCEPT before its SDU/TDU fields */
+    if (sess->sdu) {
+        pi = proto_tree_add_uint(tree, hf_sdu, tvb, 0, 0, sess->sdu);
+        proto_item_set_generated(pi);
+    }
+    if (sess->tdu) {
+        pi = proto_tree_add_uint(tree, hf_tdu, tvb, 0, 0, sess->tdu);
+        proto_item_set_generated(pi);
+    }
     if (sess->sdu > 0) {
         pi = proto_tree_add_double(tree, hf_sdu_fill, tvb, 0, 0, 100.0 * len / sess->sdu);
         proto_item_set_generated(pi);
@@ -871,6 +966,7 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
     pi = proto_tree_add_uint(tns_tree, hf_direction, tvb, 0, 0, dir == SQLNET_TO_CLIENT);
     proto_item_set_generated(pi);
 
+    claim_columns(pinfo);
     col_append_sep_str(pinfo->cinfo, COL_INFO, " | ", dir == SQLNET_TO_SERVER ? "C\u2192S" : "S\u2192C");
 
     if (!tns_header_valid(tvb, 0, width)) {
@@ -1059,6 +1155,7 @@ stray_bytes(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, proto_tre
     pi = proto_tree_add_item(t, hf_unsync, tvb, off, next - (int)off, ENC_NA);
     expert_add_info_format(pinfo, pi, &ei_bad_header,
                            "Invalid TNS header: stray bytes before a TNS header skipped");
+    claim_columns(pinfo);
     col_append_str(pinfo->cinfo, COL_INFO, "[stray bytes]");
     return (guint32)(next - (int)off);
 }
@@ -1091,28 +1188,29 @@ tcp_start_seen(packet_info *pinfo)
     return tcpd != NULL && tcpd->server_port != 0;
 }
 
-/* A TNS packet can start here: a handshake packet, or as much of a CONNECT
- * or ACCEPT header as the capture kept (a snaplen may cut it). */
+/* A TNS packet can start here: a valid header (type, length, zero header
+ * checksum; a 16-bit one with a zero packet checksum, or a 32-bit one), and
+ * for a CONNECT or ACCEPT a plausible version.  Loose on purpose: scanners
+ * and old clients send CONNECTs whose connect data starts with blanks.  Of
+ * a payload cut by the snaplen before its type nothing can be told. */
 static gboolean
-first_payload_is_tns(tvbuff_t *tvb, packet_info *pinfo)
+first_payload_is_tns(tvbuff_t *tvb, packet_info *pinfo _U_)
 {
     guint captured = tvb_captured_length(tvb);
     guint8 type;
+    gboolean h16, h32;
 
-    if (tns_looks_like_handshake(tvb, pinfo))
-        return TRUE;
-    if (captured >= 28)
-        return FALSE;                  /* the whole header was there to check */
-    if (captured < 8)                  /* cut by the snaplen before the type: cannot tell */
+    if (captured < TNS_HDR_LEN)
         return captured < tvb_reported_length(tvb);
-    type = tvb_get_uint8(tvb, 4);
-    if ((type != TNS_TYPE_CONNECT && type != TNS_TYPE_ACCEPT) ||
-        tvb_get_ntohs(tvb, 2) != 0 || tvb_get_ntohs(tvb, 6) != 0 || tvb_get_ntohs(tvb, 0) < 24)
+    if (tvb_get_ntohs(tvb, 6) != 0)
         return FALSE;
-    if (captured >= 10) {
-        guint16 version = tvb_get_ntohs(tvb, 8);
-        return version >= 300 && version <= 399;
-    }
+    h16 = tvb_get_ntohs(tvb, 2) == 0 && tns_header_valid(tvb, 0, 2);
+    h32 = tvb_get_ntohs(tvb, 0) == 0 && tns_header_valid(tvb, 0, 4);
+    if (!h16 && !h32)
+        return FALSE;
+    type = tvb_get_uint8(tvb, 4);
+    if ((type == TNS_TYPE_CONNECT || type == TNS_TYPE_ACCEPT) && captured >= 10)
+        return TNS_VERSION_PLAUSIBLE(tvb_get_ntohs(tvb, 8));
     return TRUE;
 }
 
@@ -1202,14 +1300,13 @@ tns_dissect_tcp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
     foreign = foreign_protocol(tvb, pinfo, sess);
     if (foreign >= 0)
         return foreign;
-    col_set_str(pinfo->cinfo, COL_PROTOCOL, SQLNET_PROTO_SHORT);
-    col_clear(pinfo->cinfo, COL_INFO);
     skip = cut_continuation(sess, pinfo, tvb, tcpi);
     if (skip > 0) {
         /* the bytes that were captured of it: the snaplen cut this segment too */
         gint shown = (gint)MIN(skip, tvb_captured_length(tvb));
         proto_item *ti;
         proto_tree *t;
+        claim_columns(pinfo);
         col_append_str(pinfo->cinfo, COL_INFO, "[continuation of a TNS packet cut by the snaplen]");
         ti = proto_tree_add_item(tree, proto_tns_layer, tvb, 0, shown, ENC_NA);
         t = proto_item_add_subtree(ti, ett_tns);
@@ -1240,7 +1337,7 @@ tns_looks_like_handshake(tvbuff_t *tvb, packet_info *pinfo _U_)
     version = tvb_get_ntohs(tvb, 8);
     if (tvb_get_ntohs(tvb, 2) != 0 || tvb_get_ntohs(tvb, 6) != 0)
         return FALSE;
-    if (version < 300 || version > 399)
+    if (!TNS_VERSION_PLAUSIBLE(version))
         return FALSE;
     if (type == TNS_TYPE_CONNECT) {
         guint16 compat, dlen, doff, sdu;
@@ -1291,7 +1388,7 @@ tns_register(int proto)
             "Session data unit: largest TNS packet of this conversation", HFILL } },
         { &hf_tdu, { "Negotiated TDU", "sqlnet.tdu", FT_UINT32, BASE_DEC|BASE_UNIT_STRING, &units_byte_bytes, 0x0,
             "Transport data unit of this conversation", HFILL } },
-        { &hf_sdu_fill, { "SDU fill", "sqlnet.sdu_fill", FT_DOUBLE, BASE_NONE|BASE_UNIT_STRING, &units_percent, 0x0,
+        { &hf_sdu_fill, { "SDU fill", "sqlnet.sdu_fill", FT_DOUBLE, BASE_CUSTOM, CF_FUNC(format_percent), 0x0,
             "This TNS packet's length as a percentage of the negotiated SDU", HFILL } },
 
         { &hf_data_flags, { "Data flags", "sqlnet.data.flags", FT_UINT16, BASE_HEX, NULL, 0x0, NULL, HFILL } },
@@ -1441,6 +1538,8 @@ tns_register(int proto)
             "In-band error notification", EXPFILL } },
         { &ei_abort, { "sqlnet.aborted", PI_SEQUENCE, PI_WARN,
             "Connection aborted", EXPFILL } },
+        { &ei_bad_version, { "sqlnet.version.implausible", PI_MALFORMED, PI_WARN,
+            "TNS version outside 300-399 (Oracle uses 300 to 319): probably not a TNS packet", EXPFILL } },
         { &ei_exceeds_sdu, { "sqlnet.exceeds_sdu", PI_PROTOCOL, PI_WARN,
             "TNS packet longer than the negotiated SDU", EXPFILL } },
         { &ei_eof, { "sqlnet.eof", PI_SEQUENCE, PI_CHAT,

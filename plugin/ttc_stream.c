@@ -664,6 +664,36 @@ open_request(ttc_session_t *ts, packet_info *pinfo, ttc_req_kind_t kind)
 }
 
 void
+ttc_sides_changed(sqlnet_session_t *sess)
+{
+    ttc_session_t *ts = (ttc_session_t *)sess->ttc;
+    guint d;
+
+    if (!ts)
+        return;
+    /* What was taken for requests and responses came from the other side:
+     * start both streams afresh (the packets before keep their records). */
+    for (d = 0; d < 2; d++) {
+        pending_drop(&ts->dir[d]);
+        ts->dir[d].opaque = ts->dir[d].opaque_cut = FALSE;
+        ts->dir[d].state.req = NULL;
+        ts->dir[d].state.resp = NULL;
+        ts->dir[d].state.describe = NULL;
+        ts->dir[d].state.bitvec = NULL;
+        ts->dir[d].state.bitvec_len = 0;
+    }
+    ts->req = NULL;
+    ts->resp = NULL;
+    ts->waiting = ts->waiting_last = NULL;
+    if (ts->dialect.inferred) {
+        /* inferred from a server packet taken for a call: infer again */
+        ts->dialect.known = ts->dialect.inferred = FALSE;
+        ts->infer_verify = FALSE;
+        ts->inferred_frame = 0;
+    }
+}
+
+void
 ttc_note_pdu_start(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir, guint8 type)
 {
     ttc_session_t *ts;
