@@ -668,7 +668,7 @@ local function advise_statement(out, idx, p, sql, opts)
     local rt_time = o.rt_time or 0
     if o.elapsed - rt_time >= 0.0000005 then
         out[#out + 1] = string.format("  time: observed %s ms = %s ms of round trips (-z sqlnet,stmt's response " ..
-            "time sum) + %s ms between the round trips of an execution (the client's time; the network's too when captured near the server)",
+            "time sum) + %s ms of client time between the round trips of an execution (the network round trip too, when captured near the server)",
             ms(o.elapsed), ms(rt_time), ms(o.elapsed - rt_time))
     end
     for _, n in ipairs(p.notes) do out[#out + 1] = "  note: " .. n end

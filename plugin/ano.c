@@ -185,9 +185,7 @@ ano_dissect(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
     }
 
     if (encryption > 0)
-        expert_add_info_format(pinfo, ti, &ei_nne_on,
-                               "Native network encryption negotiated (%s): later payload is encrypted",
-                               val_to_str_const(encryption, encryption_vals, "unknown algorithm"));
+        expert_add_info(pinfo, ti, &ei_nne_on);   /* the algorithm: sqlnet.nne */
     if (!PINFO_FD_VISITED(pinfo) && (encryption >= 0 || integrity >= 0)) {
         sess->ano_reply_frame = pinfo->num;
         if (encryption >= 0)
@@ -236,7 +234,7 @@ ano_register(int proto)
         { &ei_ano_limit, { "sqlnet.ano.limit", PI_PROTOCOL, PI_WARN,
             "ANO message lists more services or sub-packets than sqlnet decodes", EXPFILL } },
         { &ei_nne_on, { "sqlnet.nne.on", PI_SECURITY, PI_NOTE,
-            "Native network encryption negotiated", EXPFILL } },
+            "Native network encryption negotiated (algorithm: sqlnet.nne): later payload is encrypted", EXPFILL } },
     };
     expert_module_t *expert;
 

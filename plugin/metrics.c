@@ -34,6 +34,9 @@ static int hf_rowcount = -1;
 static int hf_ora_error = -1;
 static int hf_ora_error_msg = -1;
 static int hf_resp_packets = -1;
+static int hf_resp_data_packets = -1;
+static int hf_resp_markers = -1;
+static int hf_resp_last_in = -1;
 static int hf_resp_segments = -1;
 static int hf_resp_bytes = -1;
 static int hf_resp_ttc_bytes = -1;
@@ -169,6 +172,10 @@ add_request(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const ttc_reque
     if (req->has_fetch_rows) {
         pi = proto_tree_add_uint(tree, hf_fetch_rows, tvb, 0, 0, req->fetch_rows);
         proto_item_set_generated(pi);
+        /* The call that chose the size: a fetch on a result set with rows
+         * still to come, asking fewer than the threshold. */
+        if (req->fetch_more && req->fetch_rows > 0 && req->fetch_rows < sqlnet_prefs()->small_fetch)
+            expert_add_info(pinfo, pi, &ei_small_fetch);
     }
     if (req->execution)
         proto_item_set_generated(proto_tree_add_uint(tree, hf_execution, tvb, 0, 0, req->execution));
@@ -288,12 +295,25 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
     sqlnet_coltext_t info;
     guint64 ms10;
 
+    if (!completes) {
+        /* Only the completing packet links back to the request (so that
+         * counting sqlnet.request_in counts responses); the other packets of
+         * the response link forward to it once it is known (two passes, GUI). */
+        if (resp->complete && resp->last_frame > pinfo->num) {
+            pi = proto_tree_add_uint(tree, hf_resp_last_in, tvb, 0, 0, resp->last_frame);
+            proto_item_set_generated(pi);
+        }
+        return;
+    }
     if (req) {
         pi = proto_tree_add_uint(tree, hf_request_in, tvb, 0, 0, req->frame);
         proto_item_set_generated(pi);
+        /* The call this response answers, as on the request. */
+        if (req->kind == TTC_REQ_FUNCTION || req->kind == TTC_REQ_FAST_AUTH)
+            proto_item_set_generated(proto_tree_add_uint(tree, hf_req_func, tvb, 0, 0, req->func));
+        if (req->has_fetch_rows)
+            proto_item_set_generated(proto_tree_add_uint(tree, hf_fetch_rows, tvb, 0, 0, req->fetch_rows));
     }
-    if (!completes)
-        return;
 
     pi = proto_tree_add_uint(tree, hf_rows, tvb, 0, 0, resp->rows);
     proto_item_set_generated(pi);
@@ -308,25 +328,25 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
         pi = proto_tree_add_uint(tree, hf_ora_error, tvb, 0, 0, resp->ora_error);
         proto_item_set_generated(pi);
         if (resp->ora_error != 0 && resp->ora_error != TTC_ERR_NO_DATA_FOUND)
-            expert_add_info_format(pinfo, pi, &ei_ora_error, "ORA-%05u%s%s", resp->ora_error,
-                                   resp->ora_message ? ": " : "", resp->ora_message ? resp->ora_message : "");
+            expert_add_info(pinfo, pi, &ei_ora_error);
         if (resp->ora_message)
             proto_item_set_generated(proto_tree_add_string(tree, hf_ora_error_msg, tvb, 0, 0, resp->ora_message));
+    } else if (req && req->has_cursor && req->cursor != 0) {
+        /* No end-of-call status: the cursor the call named. */
+        proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_cursor, tvb, 0, 0, req->cursor));
     }
-    pi = proto_tree_add_uint(tree, hf_resp_packets, tvb, 0, 0, resp->packets);
+    proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_packets, tvb, 0, 0, resp->packets));
+    pi = proto_tree_add_uint(tree, hf_resp_data_packets, tvb, 0, 0, resp->data_packets);
     proto_item_set_generated(pi);
     if (resp->data_packets > 1)
-        expert_add_info_format(pinfo, pi, &ei_more_data,
-                               "Response spans %u TNS packets (SQL*Net more data to client), largest %u bytes",
-                               resp->data_packets, resp->largest_packet);
+        expert_add_info(pinfo, pi, &ei_more_data);
+    proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_markers, tvb, 0, 0, resp->markers));
     segs = response_segments(resp, pinfo->num);
     queue_round_trip(pinfo, sess, resp, segs);
     pi = proto_tree_add_uint(tree, hf_resp_segments, tvb, 0, 0, segs);
     proto_item_set_generated(pi);
     if (resp->multi_segment_packet)
-        expert_add_info_format(pinfo, pi, &ei_multi_segment,
-                               "TNS packets of this response were cut into several TCP segments "
-                               "(SDU above the path MTU?)");
+        expert_add_info(pinfo, pi, &ei_multi_segment);
     proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_bytes, tvb, 0, 0, resp->bytes));
     proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_ttc_bytes, tvb, 0, 0, resp->ttc_bytes));
     proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_row_bytes, tvb, 0, 0, resp->row_bytes));
@@ -343,19 +363,20 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
         if (req->stmt_sql)
             proto_item_set_generated(proto_tree_add_string(tree, hf_ttc_sql, tvb, 0, 0, req->stmt_sql));
         timing_add_fields(tree, tvb, resp);
-        if (req->has_fetch_rows && req->fetch_rows > 0 && req->fetch_rows < sqlnet_prefs()->small_fetch &&
-            resp->rowcount > sqlnet_prefs()->small_fetch)
-            expert_add_info_format(pinfo, pi, &ei_small_fetch,
-                                   "Small fetch size: %u rows asked per round trip on a query that has "
-                                   "returned %" G_GUINT64_FORMAT " rows; a larger array size saves round trips",
-                                   req->fetch_rows, resp->rowcount);
     }
 
     /* One column call, KB and ms in integer tenths, no printf: this runs for
-     * every response.  Text: " Response: R rows, P pkts, S segs, K.k KB[, M.m ms][ ORA-nnnnn]". */
+     * every response.  Text: " CALL response: R rows, P pkts, S segs, K.k KB[, M.m ms][ ORA-nnnnn]"
+     * with the short name of the call it answers ("Response:" when unknown). */
     kb10 = kb_tenths(resp->bytes);
     coltext_init(&info);
-    coltext_str(&info, " Response: ");
+    coltext_str(&info, " ");
+    if (req && req->kind != TTC_REQ_NONE && req->kind != TTC_REQ_OTHER) {
+        coltext_str(&info, func_name(req));
+        coltext_str(&info, " response: ");
+    } else {
+        coltext_str(&info, "Response: ");
+    }
     coltext_uint(&info, resp->rows);
     coltext_str(&info, " rows, ");
     coltext_uint(&info, resp->packets);
@@ -412,23 +433,33 @@ metrics_register(int proto)
     static hf_register_info hf[] = {
         { &hf_fetch_rows, { "Rows requested", "sqlnet.fetch.rows", FT_UINT32, BASE_DEC, NULL, 0x0,
             "Rows this call asks the server to return now: OFETCH rows, re-execute-and-fetch iterations, "
-            "OALL8 prefetch rows or execution count (the array size)", HFILL } },
+            "OALL8 prefetch rows or execution count (the array size); on the call and on the packet that "
+            "completes its response", HFILL } },
         { &hf_req_func, { "Call", "sqlnet.call", FT_UINT8, BASE_DEC, VALS(ttc_function_vals), 0x0,
-            "Main function of the request", HFILL } },
+            "Main function of the request: on the packet that carries the call and on the packet that "
+            "completes its response (sqlnet.direction tells them apart)", HFILL } },
         { &hf_execution, { "Execution", "sqlnet.execution", FT_UINT32, BASE_DEC, NULL, 0x0,
             "Statement execution this call or response belongs to, numbered per conversation: an execute "
             "call starts one, the fetches of its cursor continue it", HFILL } },
         { &hf_rows, { "Rows delivered", "sqlnet.rows", FT_UINT32, BASE_DEC, NULL, 0x0,
-            "Rows returned by this response (row data messages)", HFILL } },
+            "Rows returned by this response (row data messages), on the packet that completes it", HFILL } },
         { &hf_rowcount, { "Cumulative row count", "sqlnet.rowcount", FT_UINT64, BASE_DEC, NULL, 0x0,
             "Rows fetched so far on the cursor (rows affected for DML), from the end-of-call status", HFILL } },
         { &hf_ora_error, { "ORA error", "sqlnet.ora_error", FT_UINT32, BASE_DEC, NULL, 0x0,
             "Oracle error of the response (0 = success, 1403 = no more rows)", HFILL } },
         { &hf_ora_error_msg, { "ORA error message", "sqlnet.ora_error.msg", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
         { &hf_resp_cursor, { "Response cursor", "sqlnet.response.cursor", FT_UINT32, BASE_DEC, NULL, 0x0,
-            "Cursor id in the response's end-of-call status", HFILL } },
+            "Cursor of the response: the id in its end-of-call status, else the cursor its call named", HFILL } },
         { &hf_resp_packets, { "TNS packets", "sqlnet.response.packets", FT_UINT32, BASE_DEC, NULL, 0x0,
-            "TNS packets of this response (markers included)", HFILL } },
+            "All TNS packets of this response: DATA packets and BREAK/RESET markers", HFILL } },
+        { &hf_resp_data_packets, { "TNS DATA packets", "sqlnet.response.data_packets", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "TNS DATA packets of this response, markers excluded: above 1, the response was larger than "
+            "one SDU (\"SQL*Net more data to client\")", HFILL } },
+        { &hf_resp_markers, { "Marker packets", "sqlnet.response.markers", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "TNS MARKER packets (BREAK, RESET) of this response: an error or a cancel", HFILL } },
+        { &hf_resp_last_in, { "Response completed in", "sqlnet.response.last_in", FT_FRAMENUM, BASE_NONE,
+            FRAMENUM_TYPE(FT_FRAMENUM_RESPONSE), 0x0,
+            "On the other packets of a response: the frame that completes it (known after the first pass)", HFILL } },
         { &hf_resp_segments, { "TCP segments", "sqlnet.response.segments", FT_UINT32, BASE_DEC, NULL, 0x0,
             "TCP segments with payload that carried this response", HFILL } },
         { &hf_resp_bytes, { "TNS bytes", "sqlnet.response.bytes", FT_UINT32, BASE_DEC, NULL, 0x0,
@@ -453,21 +484,23 @@ metrics_register(int proto)
             "The round trip was not decoded to its end: its rows, bytes and cursor are lower bounds or unknown "
             "(1 = the capture cut a packet short, 2 = a message could not be decoded)", HFILL } },
         { &hf_request_in, { "Request in", "sqlnet.request_in", FT_FRAMENUM, BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_REQUEST), 0x0,
-            "Frame of the request this response answers", HFILL } },
+            "Frame of the request this response answers, on the packet that completes the response", HFILL } },
         { &hf_response_in, { "Response in", "sqlnet.response_in", FT_FRAMENUM, BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_RESPONSE), 0x0,
             "Frame that completes the response to this request", HFILL } },
     };
     static ei_register_info ei[] = {
         { &ei_small_fetch, { "sqlnet.small_fetch", PI_PROTOCOL, PI_WARN,
-            "Small fetch size on a query returning many rows", EXPFILL } },
+            "Small fetch size: this fetch asks for fewer rows than the small-fetch threshold while the "
+            "statement has more rows to come; a larger array size saves round trips", EXPFILL } },
         { &ei_more_data, { "sqlnet.more_data", PI_PROTOCOL, PI_NOTE,
-            "Response spans several TNS packets (SQL*Net more data to client)", EXPFILL } },
+            "Response spans several TNS DATA packets (SQL*Net more data to client)", EXPFILL } },
         { &ei_multi_segment, { "sqlnet.multi_segment", PI_PROTOCOL, PI_NOTE,
-            "TNS packets cut into several TCP segments", EXPFILL } },
+            "TNS packets of this response were cut into several TCP segments (SDU above the path MTU?)",
+            EXPFILL } },
         { &ei_partial, { "sqlnet.ttc.partial.expert", PI_UNDECODED, PI_NOTE,
             "Round trip not decoded to its end: its counts are lower bounds", EXPFILL } },
         { &ei_ora_error, { "sqlnet.ora_error.expert", PI_RESPONSE_CODE, PI_WARN,
-            "ORA error", EXPFILL } },
+            "Response carries an ORA error (number: sqlnet.ora_error, text: sqlnet.ora_error.msg)", EXPFILL } },
     };
     expert_module_t *expert;
 

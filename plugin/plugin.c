@@ -113,7 +113,7 @@ sqlnet_register(void)
         &sqlnet_pref_values.desegment);
     prefs_register_uint_preference(module, "small_fetch",
         "Small fetch size threshold",
-        "Flag calls that ask for fewer rows than this on queries that return more rows than this "
+        "Flag fetch calls that ask for fewer rows than this while the statement has more rows to come "
         "(the client's array size / fetch size is too small)",
         10, &sqlnet_pref_values.small_fetch);
     prefs_register_uint_preference(module, "max_cursors",
@@ -130,6 +130,7 @@ sqlnet_handoff(void)
     dissector_add_uint_range_with_preference("tcp.port", SQLNET_DEFAULT_PORTS, sqlnet_tcp_handle);
     heur_dissector_add("tcp", dissect_sqlnet_heur, "Oracle SQL*Net over TCP (handshake)",
                        "sqlnet_tcp", proto_sqlnet, HEURISTIC_ENABLE);
+    tns_handoff();
     metrics_handoff();
     timing_handoff();
 }

@@ -56,15 +56,26 @@ session_of_packet(packet_info *pinfo, guint32 srcport, guint32 destport)
     return NULL;
 }
 
-void
+gboolean
 session_set_server(sqlnet_session_t *sess, packet_info *pinfo, gboolean server_is_dst,
-                   gboolean from_handshake)
+                   sqlnet_side_source_t source)
 {
-    if (sess->srv_known && (sess->srv_from_handshake || !from_handshake))
-        return;
+    gboolean changed;
+
+    if (sess->srv_known && sess->srv_source >= (guint8)source)
+        return FALSE;
     if (PINFO_FD_VISITED(pinfo) && sess->srv_known)
-        return;
-    sess->srv_from_handshake = from_handshake;
+        return FALSE;
+    changed = sess->srv_known &&
+              (server_is_dst ? pinfo->destport != sess->srv_port || !addresses_equal(&pinfo->dst, &sess->srv_addr)
+                             : pinfo->srcport != sess->srv_port || !addresses_equal(&pinfo->src, &sess->srv_addr));
+    if (changed && source == SQLNET_SIDE_CONTENT) {
+        /* Correcting a port guess: frames before this one keep it. */
+        copy_address_wmem(wmem_file_scope(), &sess->srv_addr_before, &sess->srv_addr);
+        sess->srv_port_before = sess->srv_port;
+        sess->srv_since = pinfo->num;
+    }
+    sess->srv_source = (guint8)source;
     if (server_is_dst) {
         copy_address_wmem(wmem_file_scope(), &sess->srv_addr, &pinfo->dst);
         sess->srv_port = pinfo->destport;
@@ -73,6 +84,7 @@ session_set_server(sqlnet_session_t *sess, packet_info *pinfo, gboolean server_i
         sess->srv_port = pinfo->srcport;
     }
     sess->srv_known = TRUE;
+    return changed;
 }
 
 sqlnet_dir_t
@@ -85,8 +97,11 @@ session_direction(sqlnet_session_t *sess, packet_info *pinfo)
             dst_is_server = sqlnet_is_server_port(pinfo->destport);
         else
             dst_is_server = pinfo->destport < pinfo->srcport;
-        session_set_server(sess, pinfo, dst_is_server, FALSE);
+        session_set_server(sess, pinfo, dst_is_server, SQLNET_SIDE_PORTS);
     }
+    if (sess->srv_since && pinfo->num < sess->srv_since)
+        return pinfo->destport == sess->srv_port_before && addresses_equal(&pinfo->dst, &sess->srv_addr_before)
+            ? SQLNET_TO_SERVER : SQLNET_TO_CLIENT;
     if (pinfo->destport == sess->srv_port && addresses_equal(&pinfo->dst, &sess->srv_addr))
         return SQLNET_TO_SERVER;
     return SQLNET_TO_CLIENT;

@@ -19,11 +19,26 @@ typedef enum {
     SQLNET_TO_CLIENT
 } sqlnet_dir_t;
 
+/* How the server endpoint was learned, weakest first: a later, stronger
+ * source overrides a weaker one. */
+typedef enum {
+    SQLNET_SIDE_PORTS = 0,       /* listener port range, else the lower port */
+    SQLNET_SIDE_CONTENT = 1,     /* a DATA packet that starts with a client call */
+    SQLNET_SIDE_HANDSHAKE = 2    /* CONNECT / ACCEPT */
+} sqlnet_side_source_t;
+
 typedef struct sqlnet_session {
-    /* Server endpoint: learned from CONNECT/ACCEPT, else from the ports. */
+    /* Server endpoint: learned from CONNECT/ACCEPT, else from the TTC
+     * content, else from the ports. */
     address  srv_addr;
     guint32  srv_port;
     gboolean srv_known;
+    guint8   srv_source;             /* sqlnet_side_source_t */
+    /* The endpoint before srv_since (a port guess the content corrected):
+     * revisits of earlier frames see what the first pass saw. */
+    guint32  srv_since;
+    address  srv_addr_before;
+    guint32  srv_port_before;
 
     /* CONNECT (the last one before the ACCEPT, after RESENDs). */
     guint32  connect_frame;
@@ -57,9 +72,12 @@ typedef struct sqlnet_session {
     gboolean cut_pending[2];
     gboolean cut_unknown[2];         /* its end was not captured either */
 
+    /* The conversation's first payload, when its SYN is in the capture:
+     * TNS, or another protocol on an Oracle port (sqlnet_first_t, tns.c). */
+    guint8   first_verdict;
+
     /* TTC layer state (ttc_session_t, ttc_stream.c), created on first use. */
     void    *ttc;
-    gboolean srv_from_handshake;     /* server side known from CONNECT/ACCEPT */
 } sqlnet_session_t;
 
 /* The session of this packet's TCP conversation (created on first use). */
@@ -71,10 +89,10 @@ sqlnet_session_t *session_of_packet(packet_info *pinfo, guint32 srcport, guint32
 /* Direction of this packet; learns the server endpoint when still unknown. */
 sqlnet_dir_t session_direction(sqlnet_session_t *sess, packet_info *pinfo);
 
-/* Record the server endpoint (CONNECT: destination; ACCEPT: source).  A
- * handshake packet overrides a guess made from the ports. */
-void session_set_server(sqlnet_session_t *sess, packet_info *pinfo, gboolean server_is_dst,
-                        gboolean from_handshake);
+/* Record the server endpoint (CONNECT: destination; ACCEPT: source; a client
+ * call: destination).  A stronger source overrides a weaker one. */
+gboolean session_set_server(sqlnet_session_t *sess, packet_info *pinfo, gboolean server_is_dst,
+                            sqlnet_side_source_t source);   /* TRUE: the server endpoint changed */
 
 /* Negotiated values known for this frame? (at or after the ACCEPT) */
 gboolean session_negotiated(const sqlnet_session_t *sess, const packet_info *pinfo);

@@ -34,7 +34,7 @@
 static const char st_calls[] = "Round trips by call";
 static const char st_fetch[] = "Rows requested per call (array size)";
 static const char st_rows[] = "Rows delivered per round trip";
-static const char st_packets[] = "TNS packets per response";
+static const char st_packets[] = "TNS DATA packets per response";
 static const char st_segs[] = "TCP segments per TNS packet (response average)";
 static const char st_fill[] = "SDU fill of response packets (%)";
 /* In microseconds, so that the buckets resolve a LAN's sub-millisecond round
@@ -87,8 +87,11 @@ tree_packet(stats_tree *st, packet_info *pinfo _U_, epan_dissect_t *edt _U_, con
     if (rec->has_fetch_rows && rec->fetch_rows > 0)
         tick_range_and_group(st, st_fetch, (int)MIN(rec->fetch_rows, G_MAXINT));
     tick_range_and_group(st, st_rows, (int)MIN(rec->rows, G_MAXINT));
+    /* DATA packets, as sqlnet.response.data_packets, the "more data" expert
+     * and -z sqlnet,stmt count them: a BREAK/RESET marker is not more data. */
+    if (rec->resp_data_packets > 0)
+        tick_range_and_group(st, st_packets, (int)rec->resp_data_packets);
     if (rec->resp_packets > 0) {
-        tick_range_and_group(st, st_packets, (int)rec->resp_packets);
         tick_range_and_group(st, st_segs,
                              (int)((rec->resp_segments + rec->resp_packets - 1) / rec->resp_packets));
         if (rec->sdu > 0)

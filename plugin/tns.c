@@ -180,6 +180,19 @@ static expert_field ei_marker = EI_INIT;
 static expert_field ei_control_error = EI_INIT;
 static expert_field ei_abort = EI_INIT;
 static expert_field ei_exceeds_sdu = EI_INIT;
+static expert_field ei_bad_version = EI_INIT;
+
+/* TNS versions Oracle has used: 300 (SQL*Net 2) to 319 (23ai), with room
+ * for later releases; anything else is not a TNS handshake. */
+#define TNS_VERSION_PLAUSIBLE(v) ((v) >= 300 && (v) <= 399)
+
+/* sqlnet.sdu_fill: one decimal and a percent sign ("23.2 %"); filters
+ * compare the full value. */
+static void
+format_percent(gchar *buf, double value)
+{
+    snprintf(buf, ITEM_LABEL_LENGTH, "%.1f %%", value);
+}
 static expert_field ei_eof = EI_INIT;
 static expert_field ei_encrypted = EI_INIT;
 static expert_field ei_compressed = EI_INIT;
@@ -319,10 +332,26 @@ static void
 note_handshake_side(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, int offset)
 {
     guint8 type = tvb_get_uint8(tvb, offset + 4);
-    if (type == TNS_TYPE_CONNECT && tvb_get_ntohs(tvb, offset + 2) == 0)
-        session_set_server(sess, pinfo, TRUE, TRUE);
-    else if (type == TNS_TYPE_ACCEPT && tvb_get_ntohs(tvb, offset + 2) == 0)
-        session_set_server(sess, pinfo, FALSE, TRUE);
+    gboolean plausible = tvb_captured_length_remaining(tvb, offset) < 10 ||
+                         TNS_VERSION_PLAUSIBLE(tvb_get_ntohs(tvb, offset + 8));
+    if (type == TNS_TYPE_CONNECT && tvb_get_ntohs(tvb, offset + 2) == 0 && plausible)
+        session_set_server(sess, pinfo, TRUE, SQLNET_SIDE_HANDSHAKE);
+    else if (type == TNS_TYPE_ACCEPT && tvb_get_ntohs(tvb, offset + 2) == 0 && plausible)
+        session_set_server(sess, pinfo, FALSE, SQLNET_SIDE_HANDSHAKE);
+    else if (type == TNS_TYPE_DATA && sess->srv_source < SQLNET_SIDE_CONTENT && !PINFO_FD_VISITED(pinfo) &&
+             tvb_captured_length_remaining(tvb, offset) >= TNS_HDR_LEN + 4 &&
+             tvb_get_ntohs(tvb, offset + 6) == 0) {
+        /* No handshake: a DATA packet whose TTC starts with a function call
+         * (message 3, a known function code) or a piggyback (message 17,
+         * a known function code) comes from the client, whatever the ports
+         * say (Decode As on a port that is not a listener's). */
+        guint8 msg = tvb_get_uint8(tvb, offset + TNS_HDR_LEN + 2);
+        guint8 fn = tvb_get_uint8(tvb, offset + TNS_HDR_LEN + 3);
+        if ((msg == TTC_MSG_FUNCTION || msg == TTC_MSG_PIGGYBACK) && fn != 0 &&
+            try_val_to_str(fn, ttc_function_vals) != NULL &&
+            session_set_server(sess, pinfo, TRUE, SQLNET_SIDE_CONTENT))
+            ttc_sides_changed(sess);
+    }
 }
 
 /* A header no payload byte sequence is likely to imitate (8 captured bytes
@@ -489,8 +518,82 @@ static int * const accept_flags2_bits[] = {
     &hf_ac_f2_check_oob, &hf_ac_f2_poll_check, &hf_ac_f2_eor, &hf_ac_f2_fast_auth, NULL
 };
 
+/* The Protocol and Info columns become sqlnet's once per frame, when
+ * something of the frame is shown as sqlnet: a segment that only starts a
+ * TNS packet (reassembled later) keeps TCP's text (ports, Seq/Ack, flags). */
+static void
+claim_columns(packet_info *pinfo)
+{
+    if (p_get_proto_data(pinfo->pool, pinfo, proto_tns_layer, SQLNET_KEY_COLUMNS))
+        return;
+    p_add_proto_data(pinfo->pool, pinfo, proto_tns_layer, SQLNET_KEY_COLUMNS, GUINT_TO_POINTER(1));
+    col_set_str(pinfo->cinfo, COL_PROTOCOL, SQLNET_PROTO_SHORT);
+    col_clear(pinfo->cinfo, COL_INFO);
+}
+
 /* A fixed-offset field fits before `end`? */
 #define FITS(off, size, end) ((guint32)(off) + (guint32)(size) <= (guint32)(end))
+
+/* Record the handshake in the session from the bytes the capture kept: a
+ * snaplen may cut a CONNECT or ACCEPT, whose tree then ends in an exception
+ * at the cut; what was captured of it still sets up the conversation. */
+static void
+note_connect(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, guint32 len)
+{
+    guint32 avail = MIN(len, tvb_captured_length(tvb));
+    guint32 data_len = 0, data_off = 0, sdu = 0, tdu = 0;
+
+    if (PINFO_FD_VISITED(pinfo) || (FITS(8, 2, avail) && !TNS_VERSION_PLAUSIBLE(tvb_get_ntohs(tvb, 8))))
+        return;                        /* not a CONNECT (sqlnet.version.implausible) */
+    session_set_server(sess, pinfo, TRUE, SQLNET_SIDE_HANDSHAKE);
+    sess->connect_frame = pinfo->num;
+    sess->connect_version = FITS(8, 2, avail) ? tvb_get_ntohs(tvb, 8) : 0;
+    if (FITS(14, 4, avail)) {
+        sdu = tvb_get_ntohs(tvb, 14);
+        tdu = tvb_get_ntohs(tvb, 16);
+    }
+    if (FITS(24, 4, avail)) {
+        data_len = tvb_get_ntohs(tvb, 24);
+        data_off = tvb_get_ntohs(tvb, 26);
+    }
+    if (data_off >= 66 && FITS(58, 8, avail)) {
+        sdu = tvb_get_ntohl(tvb, 58);
+        tdu = tvb_get_ntohl(tvb, 62);
+    }
+    sess->connect_sdu = sdu;
+    sess->connect_tdu = tdu;
+    if (data_len > 0 && FITS(24, 4, avail) && !FITS(data_off, data_len, len))
+        sess->connect_data_deferred = TRUE;
+}
+
+static void
+note_accept(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, guint32 len)
+{
+    guint32 avail = MIN(len, tvb_captured_length(tvb));
+    guint32 version;
+
+    if (PINFO_FD_VISITED(pinfo) || !FITS(10, 0, avail))
+        return;                        /* not even the version: the framing is guessed later */
+    version = tvb_get_ntohs(tvb, 8);
+    if (!TNS_VERSION_PLAUSIBLE(version))
+        return;                        /* not an ACCEPT (sqlnet.version.implausible) */
+    session_set_server(sess, pinfo, FALSE, SQLNET_SIDE_HANDSHAKE);
+    sess->accept_frame = pinfo->num;
+    sess->version = version;
+    sess->sdu = FITS(12, 2, avail) ? tvb_get_ntohs(tvb, 12) : 0;
+    sess->tdu = FITS(14, 2, avail) ? tvb_get_ntohs(tvb, 14) : 0;
+    if (version >= TNS_VERSION_MIN_LARGE_SDU) {
+        if (FITS(32, 8, avail)) {
+            sess->sdu = tvb_get_ntohl(tvb, 32);
+            sess->tdu = tvb_get_ntohl(tvb, 36);
+        }
+        if (version >= TNS_VERSION_MIN_FLAGS2 && FITS(41, 4, avail) && FITS(41, 4, len)) {
+            sess->accept_flags2 = tvb_get_ntohl(tvb, 41);
+            sess->accept_has_flags2 = TRUE;
+        }
+    }
+    ttc_note_packet(pinfo, sess, SQLNET_TO_CLIENT, TNS_TYPE_ACCEPT, len, 0, FALSE);   /* timing.c */
+}
 
 static void
 dissect_connect(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
@@ -502,10 +605,13 @@ dissect_connect(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 
     if (!FITS(28, 0, len)) {
         proto_tree_add_expert_format(tree, pinfo, &ei_short_packet, tvb, 0, len,
-                                     "CONNECT of %u bytes is shorter than its 28-byte header", len);
+                                     "CONNECT shorter than its 28-byte header");
         return;
     }
-    proto_tree_add_item_ret_uint(tree, hf_cn_version, tvb, 8, 2, ENC_BIG_ENDIAN, &version);
+    note_connect(sess, pinfo, tvb, len);
+    pi = proto_tree_add_item_ret_uint(tree, hf_cn_version, tvb, 8, 2, ENC_BIG_ENDIAN, &version);
+    if (!TNS_VERSION_PLAUSIBLE(version))
+        expert_add_info(pinfo, pi, &ei_bad_version);
     proto_tree_add_item(tree, hf_cn_compat_version, tvb, 10, 2, ENC_BIG_ENDIAN);
     proto_tree_add_bitmask(tree, tvb, 12, hf_cn_service_options, ett_service_options,
                            service_option_bits, ENC_BIG_ENDIAN);
@@ -550,19 +656,10 @@ dissect_connect(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
     } else if (data_len > 0) {
         pi = proto_tree_add_boolean(tree, hf_cn_data_deferred, tvb, 24, 2, TRUE);
         proto_item_set_generated(pi);
-        expert_add_info_format(pinfo, pi, &ei_connect_deferred,
-                               "Connect data (%u bytes) follows in the next DATA packet", data_len);
+        expert_add_info(pinfo, pi, &ei_connect_deferred);   /* length: sqlnet.connect.data_length */
     }
 
-    if (!PINFO_FD_VISITED(pinfo)) {
-        session_set_server(sess, pinfo, TRUE, TRUE);
-        sess->connect_frame = pinfo->num;
-        sess->connect_version = version;
-        sess->connect_sdu = sdu;
-        sess->connect_tdu = tdu;
-        if (data_len > 0 && !FITS(data_off, data_len, len))
-            sess->connect_data_deferred = TRUE;
-    }
+    (void)version;
     col_append_fstr(pinfo->cinfo, COL_INFO, " v%u, SDU %u, TDU %u", version, sdu, tdu);
 }
 
@@ -572,14 +669,17 @@ dissect_accept(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 {
     guint32 version = 0, sdu16 = 0, tdu16 = 0, sdu, tdu, data_len = 0, data_off = 0;
     guint32 flags2 = 0;
-    gboolean has_flags2 = FALSE;
+    proto_item *pi;
 
     if (!FITS(24, 0, len)) {
         proto_tree_add_expert_format(tree, pinfo, &ei_short_packet, tvb, 0, len,
-                                     "ACCEPT of %u bytes is shorter than its 24-byte header", len);
+                                     "ACCEPT shorter than its 24-byte header");
         return;
     }
-    proto_tree_add_item_ret_uint(tree, hf_ac_version, tvb, 8, 2, ENC_BIG_ENDIAN, &version);
+    note_accept(sess, pinfo, tvb, len);
+    pi = proto_tree_add_item_ret_uint(tree, hf_ac_version, tvb, 8, 2, ENC_BIG_ENDIAN, &version);
+    if (!TNS_VERSION_PLAUSIBLE(version))
+        expert_add_info(pinfo, pi, &ei_bad_version);
     proto_tree_add_bitmask(tree, tvb, 10, hf_ac_service_options, ett_service_options,
                            service_option_bits, ENC_BIG_ENDIAN);
     proto_tree_add_item_ret_uint(tree, hf_ac_sdu16, tvb, 12, 2, ENC_BIG_ENDIAN, &sdu16);
@@ -602,7 +702,6 @@ dissect_accept(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
             proto_tree_add_bitmask_ret_uint64(tree, tvb, 41, hf_ac_flags2, ett_flags2,
                                               accept_flags2_bits, ENC_BIG_ENDIAN, &f2);
             flags2 = (guint32)f2;
-            has_flags2 = TRUE;
         }
         if (version >= TNS_VERSION_MIN_EOR && FITS(45, 16, len) && (data_off == 0 || data_off >= 61))
             proto_tree_add_item(tree, hf_ac_uuid, tvb, 45, 16, ENC_NA);
@@ -613,16 +712,6 @@ dissect_accept(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
     if (data_len > 0 && data_off >= 24 && FITS(data_off, data_len, len))
         proto_tree_add_item(tree, hf_ac_data, tvb, data_off, data_len, ENC_NA);
 
-    if (!PINFO_FD_VISITED(pinfo)) {
-        session_set_server(sess, pinfo, FALSE, TRUE);
-        sess->accept_frame = pinfo->num;
-        sess->version = version;
-        sess->sdu = sdu;
-        sess->tdu = tdu;
-        sess->accept_flags2 = flags2;
-        sess->accept_has_flags2 = has_flags2;
-        ttc_note_packet(pinfo, sess, SQLNET_TO_CLIENT, TNS_TYPE_ACCEPT, len, 0, FALSE);
-    }
     col_append_fstr(pinfo->cinfo, COL_INFO, " v%u, SDU %u, TDU %u%s", version, sdu, tdu,
                     (version >= TNS_VERSION_MIN_EOR && (flags2 & TNS_AF2_END_OF_RESPONSE))
                         ? ", end-of-response" : "");
@@ -652,12 +741,12 @@ dissect_refuse(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len)
             guint32 code = (guint32)strtoul(err, NULL, 10);
             pi = proto_tree_add_uint(tree, hf_rf_err, tvb, 12, data_len, code);
             proto_item_set_generated(pi);
-            expert_add_info_format(pinfo, pi, &ei_refused, "Connection refused: TNS-%05u", code);
+            expert_add_info(pinfo, pi, &ei_refused);   /* the code: sqlnet.refuse.err */
             col_append_fstr(pinfo->cinfo, COL_INFO, " ERR=%u", code);
             return;
         }
     }
-    proto_tree_add_expert_format(tree, pinfo, &ei_refused, tvb, 0, len, "Connection refused");
+    proto_tree_add_expert(tree, pinfo, &ei_refused, tvb, 0, len);
 }
 
 static void
@@ -676,7 +765,7 @@ dissect_redirect(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
         proto_tree_add_item(tree, hf_rd_data, tvb, 10, data_len, ENC_ASCII);
     } else if (data_len > 0) {
         expert_add_info_format(pinfo, pi, &ei_redirect,
-                               "Redirect data (%u bytes) follows in the next DATA packet", data_len);
+                               "Connection redirected: redirect data follows in the next DATA packet");
         if (!PINFO_FD_VISITED(pinfo)) {
             sess->redirect_frame = pinfo->num;
             sess->redirect_data_deferred = TRUE;
@@ -702,8 +791,7 @@ dissect_marker(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len,
     proto_tree_add_item(tree, hf_mk_data_byte, tvb, 9, 1, ENC_NA);
     pi = proto_tree_add_item_ret_uint(tree, hf_mk_marker, tvb, 10, 1, ENC_NA, &marker);
     col_append_fstr(pinfo->cinfo, COL_INFO, " %s", val_to_str_const(marker, marker_vals, "?"));
-    expert_add_info_format(pinfo, pi, &ei_marker, "%s marker",
-                           sqlnet_val_to_str(pinfo->pool, marker, marker_vals, "Unknown (%u)"));
+    expert_add_info(pinfo, pi, &ei_marker);   /* which one: sqlnet.marker */
 }
 
 static void
@@ -718,9 +806,8 @@ dissect_control(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len
     proto_tree_add_item_ret_uint(tree, hf_ct_command, tvb, 8, 2, ENC_BIG_ENDIAN, &cmd);
     col_append_fstr(pinfo->cinfo, COL_INFO, " %s", sqlnet_val_to_str(pinfo->pool, cmd, control_cmd_vals, "command %u"));
     if (cmd == 8 && FITS(14, 4, len)) {
-        guint32 err;
-        proto_item *pi = proto_tree_add_item_ret_uint(tree, hf_ct_error, tvb, 14, 4, ENC_BIG_ENDIAN, &err);
-        expert_add_info_format(pinfo, pi, &ei_control_error, "In-band error notification %u", err);
+        proto_item *pi = proto_tree_add_item(tree, hf_ct_error, tvb, 14, 4, ENC_BIG_ENDIAN);
+        expert_add_info(pinfo, pi, &ei_control_error);   /* the error number: on the item */
     } else if (len > 10) {
         proto_tree_add_item(tree, hf_ct_data, tvb, 10, len - 10, ENC_NA);
     }
@@ -753,7 +840,7 @@ dissect_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 
     if (!FITS(TNS_DATA_HDR_LEN, 0, len)) {
         proto_tree_add_expert_format(tree, pinfo, &ei_short_packet, tvb, 0, len,
-                                     "DATA packet of %u bytes has no data flags", len);
+                                     "DATA packet without data flags");
         return;
     }
     proto_tree_add_bitmask_ret_uint64(tree, tvb, 8, hf_data_flags, ett_data_flags,
@@ -829,16 +916,20 @@ add_session_summary(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
         return;
     pi = proto_tree_add_uint(tree, hf_version, tvb, 0, 0, sess->version);
     proto_item_set_generated(pi);
-    pi = proto_tree_add_uint(tree, hf_sdu, tvb, 0, 0, sess->sdu);
-    proto_item_set_generated(pi);
-    pi = proto_tree_add_uint(tree, hf_tdu, tvb, 0, 0, sess->tdu);
-    proto_item_set_generated(pi);
+    /* 0: the capture cut the ACCEPT before its SDU/TDU fields */
+    if (sess->sdu) {
+        pi = proto_tree_add_uint(tree, hf_sdu, tvb, 0, 0, sess->sdu);
+        proto_item_set_generated(pi);
+    }
+    if (sess->tdu) {
+        pi = proto_tree_add_uint(tree, hf_tdu, tvb, 0, 0, sess->tdu);
+        proto_item_set_generated(pi);
+    }
     if (sess->sdu > 0) {
         pi = proto_tree_add_double(tree, hf_sdu_fill, tvb, 0, 0, 100.0 * len / sess->sdu);
         proto_item_set_generated(pi);
         if (len > sess->sdu && sess->accept_frame != pinfo->num)
-            expert_add_info_format(pinfo, pi, &ei_exceeds_sdu,
-                                   "TNS packet of %u bytes exceeds the negotiated SDU of %u", len, sess->sdu);
+            expert_add_info(pinfo, pi, &ei_exceeds_sdu);   /* sqlnet.length, sqlnet.sdu */
     }
 }
 
@@ -876,17 +967,15 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
     pi = proto_tree_add_uint(tns_tree, hf_direction, tvb, 0, 0, dir == SQLNET_TO_CLIENT);
     proto_item_set_generated(pi);
 
+    claim_columns(pinfo);
     col_append_sep_str(pinfo->cinfo, COL_INFO, " | ", dir == SQLNET_TO_SERVER ? "C\u2192S" : "S\u2192C");
 
     if (!tns_header_valid(tvb, 0, width)) {
         pi = proto_tree_add_item(tns_tree, hf_unsync, tvb, 0, -1, ENC_NA);
         if (width == 0)
-            expert_add_info_format(pinfo, pi, &ei_unsync,
-                                   "Not at a TNS packet boundary (capture started mid-packet?): %u bytes skipped", len);
+            expert_add_info(pinfo, pi, &ei_unsync);       /* bytes skipped: the item's length */
         else
-            expert_add_info_format(pinfo, pi, &ei_bad_header,
-                                   "Invalid TNS header (type %u, length %u): %u bytes skipped",
-                                   tvb_get_uint8(tvb, 4), tns_read_length(tvb, 0, width), len);
+            expert_add_info(pinfo, pi, &ei_bad_header);
         col_append_str(pinfo->cinfo, COL_INFO, " [not a TNS header]");
         return tvb_captured_length(tvb);
     }
@@ -926,9 +1015,7 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
     pi = proto_tree_add_uint(tns_tree, hf_length_width, tvb, 0, width, width);
     proto_item_set_generated(pi);
     if (sess->guess_frame == pinfo->num && sess->guessed_width)
-        expert_add_info_format(pinfo, pi, &ei_framing_guessed,
-                               "No TNS handshake in the capture: %u-byte length fields assumed for this "
-                               "conversation from the packet headers", width);
+        expert_add_info(pinfo, pi, &ei_framing_guessed);   /* the width: sqlnet.length_width */
     proto_tree_add_item(tns_tree, hf_type, tvb, 4, 1, ENC_NA);
     proto_tree_add_bitmask(tns_tree, tvb, 5, hf_flags, ett_flags, flags_bits, ENC_NA);
     proto_tree_add_item(tns_tree, hf_header_checksum, tvb, 6, 2, ENC_BIG_ENDIAN);
@@ -1068,9 +1155,139 @@ stray_bytes(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, proto_tre
     t = proto_item_add_subtree(ti, ett_tns);
     pi = proto_tree_add_item(t, hf_unsync, tvb, off, next - (int)off, ENC_NA);
     expert_add_info_format(pinfo, pi, &ei_bad_header,
-                           "%d stray bytes before a TNS header skipped", next - (int)off);
+                           "Invalid TNS header: stray bytes before a TNS header skipped");
+    claim_columns(pinfo);
     col_append_str(pinfo->cinfo, COL_INFO, "[stray bytes]");
     return (guint32)(next - (int)off);
+}
+
+/* ---- other protocols on an Oracle port ---------------------------------- */
+
+/* What the first payload of a conversation whose SYN was captured says. */
+typedef enum {
+    FIRST_UNKNOWN = 0,     /* not decided (no SYN in the capture, or no payload yet) */
+    FIRST_TNS,
+    FIRST_FOREIGN,         /* not TNS: given back to TCP (heuristics, then data) */
+    FIRST_TLS,
+    FIRST_SSH,
+    FIRST_HTTP
+} sqlnet_first_t;
+
+static dissector_handle_t tls_handle, ssh_handle, http_handle;
+static int proto_tcp_id = -1;
+
+/* The capture has this TCP conversation's SYN: its first payload is its start. */
+static gboolean
+tcp_start_seen(packet_info *pinfo)
+{
+    conversation_t *conv = find_conversation_pinfo(pinfo, 0);
+    const struct tcp_analysis *tcpd;
+
+    if (!conv || proto_tcp_id < 0)
+        return FALSE;
+    tcpd = (const struct tcp_analysis *)conversation_get_proto_data(conv, proto_tcp_id);
+    return tcpd != NULL && tcpd->server_port != 0;
+}
+
+/* A TNS packet can start here: a valid header (type, length, zero header
+ * checksum; a 16-bit one with a zero packet checksum, or a 32-bit one), and
+ * for a CONNECT or ACCEPT a plausible version.  Loose on purpose: scanners
+ * and old clients send CONNECTs whose connect data starts with blanks.  Of
+ * a payload cut by the snaplen before its type nothing can be told. */
+static gboolean
+first_payload_is_tns(tvbuff_t *tvb, packet_info *pinfo _U_)
+{
+    guint captured = tvb_captured_length(tvb);
+    guint8 type;
+    gboolean h16, h32;
+
+    if (captured < TNS_HDR_LEN)
+        return captured < tvb_reported_length(tvb);
+    if (tvb_get_ntohs(tvb, 6) != 0)
+        return FALSE;
+    h16 = tvb_get_ntohs(tvb, 2) == 0 && tns_header_valid(tvb, 0, 2);
+    h32 = tvb_get_ntohs(tvb, 0) == 0 && tns_header_valid(tvb, 0, 4);
+    if (!h16 && !h32)
+        return FALSE;
+    type = tvb_get_uint8(tvb, 4);
+    if ((type == TNS_TYPE_CONNECT || type == TNS_TYPE_ACCEPT) && captured >= 10)
+        return TNS_VERSION_PLAUSIBLE(tvb_get_ntohs(tvb, 8));
+    return TRUE;
+}
+
+static gboolean
+starts_with(tvbuff_t *tvb, const char *text)
+{
+    gint n = (gint)strlen(text);
+    return tvb_captured_length(tvb) >= (guint)n && tvb_memeql(tvb, 0, (const guint8 *)text, n) == 0;
+}
+
+static sqlnet_first_t
+first_payload_verdict(tvbuff_t *tvb, packet_info *pinfo)
+{
+    static const char *const http_starts[] = {
+        "GET ", "POST ", "HEAD ", "PUT ", "DELETE ", "OPTIONS ", "CONNECT ", "PATCH ", "TRACE ", "HTTP/1."
+    };
+    guint i;
+
+    if (first_payload_is_tns(tvb, pinfo))
+        return FIRST_TNS;
+    /* TLS record: handshake (0x16) of version 3.x (SSL 3.0 to TLS 1.3) */
+    if (tvb_captured_length(tvb) >= 3 && tvb_get_uint8(tvb, 0) == 0x16 && tvb_get_uint8(tvb, 1) == 0x03 &&
+        tvb_get_uint8(tvb, 2) <= 0x04)
+        return FIRST_TLS;
+    if (starts_with(tvb, "SSH-"))
+        return FIRST_SSH;
+    for (i = 0; i < G_N_ELEMENTS(http_starts); i++)
+        if (starts_with(tvb, http_starts[i]))
+            return FIRST_HTTP;
+    return FIRST_FOREIGN;
+}
+
+/* A conversation that does not start with TNS is not ours: return 0 so that
+ * TCP goes on to its heuristics (TLS and HTTP have enabled ones) and then
+ * data.  A TLS, SSH or HTTP conversation gets that protocol as its
+ * conversation dissector, which TCP tries first for the later segments
+ * (SSH has no heuristic: in one pass its first segment stays data).  Returns
+ * -1 when the conversation is TNS, or when its start is not in the capture. */
+static int
+foreign_protocol(tvbuff_t *tvb, packet_info *pinfo, sqlnet_session_t *sess)
+{
+    dissector_handle_t handle = NULL;
+    conversation_t *conv;
+
+    if (!PINFO_FD_VISITED(pinfo) && sess->first_verdict == FIRST_UNKNOWN && tvb_reported_length(tvb) > 0 &&
+        tcp_start_seen(pinfo)) {
+        sess->first_verdict = (guint8)first_payload_verdict(tvb, pinfo);
+        switch (sess->first_verdict) {
+        case FIRST_TLS: handle = tls_handle; break;
+        case FIRST_SSH: handle = ssh_handle; break;
+        case FIRST_HTTP: handle = http_handle; break;
+        default: break;
+        }
+        conv = find_conversation_pinfo(pinfo, 0);
+        if (handle && conv)
+            conversation_set_dissector(conv, handle);
+    }
+    switch (sess->first_verdict) {
+    case FIRST_UNKNOWN:
+    case FIRST_TNS:
+        return -1;
+    case FIRST_TLS:
+        /* What TLS decrypts and hands to sqlnet is TNS (a TCPS listener). */
+        return proto_is_frame_protocol(pinfo->layers, "tls") ? -1 : 0;
+    default:
+        return 0;
+    }
+}
+
+void
+tns_handoff(void)
+{
+    tls_handle = find_dissector("tls");
+    ssh_handle = find_dissector("ssh");
+    http_handle = find_dissector("http");
+    proto_tcp_id = proto_get_id_by_filter_name("tcp");
 }
 
 int
@@ -1079,15 +1296,18 @@ tns_dissect_tcp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
     const struct tcpinfo *tcpi = (const struct tcpinfo *)data;
     sqlnet_session_t *sess = session_get(pinfo);
     guint32 skip;
+    int foreign;
 
-    col_set_str(pinfo->cinfo, COL_PROTOCOL, SQLNET_PROTO_SHORT);
-    col_clear(pinfo->cinfo, COL_INFO);
+    foreign = foreign_protocol(tvb, pinfo, sess);
+    if (foreign >= 0)
+        return foreign;
     skip = cut_continuation(sess, pinfo, tvb, tcpi);
     if (skip > 0) {
         /* the bytes that were captured of it: the snaplen cut this segment too */
         gint shown = (gint)MIN(skip, tvb_captured_length(tvb));
         proto_item *ti;
         proto_tree *t;
+        claim_columns(pinfo);
         col_append_str(pinfo->cinfo, COL_INFO, "[continuation of a TNS packet cut by the snaplen]");
         ti = proto_tree_add_item(tree, proto_tns_layer, tvb, 0, shown, ENC_NA);
         t = proto_item_add_subtree(ti, ett_tns);
@@ -1118,7 +1338,7 @@ tns_looks_like_handshake(tvbuff_t *tvb, packet_info *pinfo _U_)
     version = tvb_get_ntohs(tvb, 8);
     if (tvb_get_ntohs(tvb, 2) != 0 || tvb_get_ntohs(tvb, 6) != 0)
         return FALSE;
-    if (version < 300 || version > 399)
+    if (!TNS_VERSION_PLAUSIBLE(version))
         return FALSE;
     if (type == TNS_TYPE_CONNECT) {
         guint16 compat, dlen, doff, sdu;
@@ -1169,7 +1389,7 @@ tns_register(int proto)
             "Session data unit: largest TNS packet of this conversation", HFILL } },
         { &hf_tdu, { "Negotiated TDU", "sqlnet.tdu", FT_UINT32, BASE_DEC|BASE_UNIT_STRING, &units_byte_bytes, 0x0,
             "Transport data unit of this conversation", HFILL } },
-        { &hf_sdu_fill, { "SDU fill", "sqlnet.sdu_fill", FT_DOUBLE, BASE_NONE|BASE_UNIT_STRING, &units_percent, 0x0,
+        { &hf_sdu_fill, { "SDU fill", "sqlnet.sdu_fill", FT_DOUBLE, BASE_CUSTOM, CF_FUNC(format_percent), 0x0,
             "This TNS packet's length as a percentage of the negotiated SDU", HFILL } },
 
         { &hf_data_flags, { "Data flags", "sqlnet.data.flags", FT_UINT16, BASE_HEX, NULL, 0x0, NULL, HFILL } },
@@ -1300,25 +1520,27 @@ tns_register(int proto)
     };
     static ei_register_info ei[] = {
         { &ei_unsync, { "sqlnet.unsynchronized", PI_UNDECODED, PI_NOTE,
-            "Not at a TNS packet boundary", EXPFILL } },
+            "Not at a TNS packet boundary (capture started mid-packet?): bytes skipped", EXPFILL } },
         { &ei_bad_header, { "sqlnet.bad_header", PI_MALFORMED, PI_ERROR,
-            "Invalid TNS header", EXPFILL } },
+            "Invalid TNS header: the rest of the segment is skipped", EXPFILL } },
         { &ei_short_packet, { "sqlnet.short_packet", PI_MALFORMED, PI_ERROR,
             "TNS packet shorter than its type's header", EXPFILL } },
         { &ei_framing_guessed, { "sqlnet.framing_guessed", PI_PROTOCOL, PI_NOTE,
-            "No TNS handshake in the capture: length-field width decided from the headers", EXPFILL } },
+            "No TNS handshake in the capture: length-field width (sqlnet.length_width) decided from the headers", EXPFILL } },
         { &ei_connect_deferred, { "sqlnet.connect.deferred", PI_SEQUENCE, PI_CHAT,
             "Connect data follows in the next DATA packet", EXPFILL } },
         { &ei_refused, { "sqlnet.refused", PI_RESPONSE_CODE, PI_WARN,
-            "Connection refused", EXPFILL } },
+            "Connection refused by the listener (sqlnet.refuse.err)", EXPFILL } },
         { &ei_redirect, { "sqlnet.redirected", PI_SEQUENCE, PI_NOTE,
             "Connection redirected", EXPFILL } },
         { &ei_marker, { "sqlnet.marker.expert", PI_SEQUENCE, PI_NOTE,
-            "Break/reset marker", EXPFILL } },
+            "Marker packet: break, reset or interrupt (sqlnet.marker)", EXPFILL } },
         { &ei_control_error, { "sqlnet.control.expert", PI_RESPONSE_CODE, PI_NOTE,
             "In-band error notification", EXPFILL } },
         { &ei_abort, { "sqlnet.aborted", PI_SEQUENCE, PI_WARN,
             "Connection aborted", EXPFILL } },
+        { &ei_bad_version, { "sqlnet.version.implausible", PI_MALFORMED, PI_WARN,
+            "TNS version outside 300-399 (Oracle uses 300 to 319): probably not a TNS packet", EXPFILL } },
         { &ei_exceeds_sdu, { "sqlnet.exceeds_sdu", PI_PROTOCOL, PI_WARN,
             "TNS packet longer than the negotiated SDU", EXPFILL } },
         { &ei_eof, { "sqlnet.eof", PI_SEQUENCE, PI_CHAT,

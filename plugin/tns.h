@@ -67,6 +67,8 @@ void tns_register(int proto);
 
 /* TCP entry point: reassembles TNS packets and dissects each. */
 int tns_dissect_tcp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data);
+/* Handles of the protocols a conversation on an Oracle port may carry instead. */
+void tns_handoff(void);
 
 /* Heuristic test: does the segment start with a TNS CONNECT or ACCEPT? */
 gboolean tns_looks_like_handshake(tvbuff_t *tvb, packet_info *pinfo);

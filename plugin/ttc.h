@@ -45,6 +45,9 @@ void ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree
 /* Every TNS packet (DATA or not) for response accounting. */
 void ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
                      guint8 type, guint32 tns_len, guint16 data_flags, gboolean is_ano);
+/* The server side was corrected (from the TTC content, no handshake): the
+ * streams so far came from the wrong sides and start afresh. */
+void ttc_sides_changed(sqlnet_session_t *sess);
 /* First segment of a server packet seen (tcp_dissect_pdus length callback). */
 void ttc_note_pdu_start(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir, guint8 type);
 /* The request/response a DATA payload belongs to (from the first pass). */

@@ -83,6 +83,7 @@ typedef struct ttc_request {
     struct ttc_response *closed;   /* previous response this request cut short */
     guint32 execution;             /* statement execution this call belongs to (0 = none) */
     guint8  partial;               /* ttc_partial_t of the request's own packets */
+    gboolean fetch_more;           /* a fetch (no execute) on a result set with rows still to come */
     gboolean ended;                /* its last packet had the end-of-request flag (23ai pipelines) */
     struct ttc_request *next_waiting;  /* next request sent before this one's response */
 } ttc_request_t;

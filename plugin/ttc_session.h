@@ -27,6 +27,7 @@ typedef struct ttc_cursor {
     const ttc_describe_t *describe;
     guint64 rowcount;
     guint32 execution;                 /* current execution on this cursor */
+    gboolean exhausted;                /* its last end-of-call status said no more rows (1403) */
 } ttc_cursor_t;
 
 typedef struct ttc_session {

@@ -668,6 +668,36 @@ open_request(ttc_session_t *ts, packet_info *pinfo, ttc_req_kind_t kind)
 }
 
 void
+ttc_sides_changed(sqlnet_session_t *sess)
+{
+    ttc_session_t *ts = (ttc_session_t *)sess->ttc;
+    guint d;
+
+    if (!ts)
+        return;
+    /* What was taken for requests and responses came from the other side:
+     * start both streams afresh (the packets before keep their records). */
+    for (d = 0; d < 2; d++) {
+        pending_drop(&ts->dir[d]);
+        ts->dir[d].opaque = ts->dir[d].opaque_cut = FALSE;
+        ts->dir[d].state.req = NULL;
+        ts->dir[d].state.resp = NULL;
+        ts->dir[d].state.describe = NULL;
+        ts->dir[d].state.bitvec = NULL;
+        ts->dir[d].state.bitvec_len = 0;
+    }
+    ts->req = NULL;
+    ts->resp = NULL;
+    ts->waiting = ts->waiting_last = NULL;
+    if (ts->dialect.inferred) {
+        /* inferred from a server packet taken for a call: infer again */
+        ts->dialect.known = ts->dialect.inferred = FALSE;
+        ts->infer_verify = FALSE;
+        ts->inferred_frame = 0;
+    }
+}
+
+void
 ttc_note_pdu_start(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir, guint8 type)
 {
     ttc_session_t *ts;
@@ -796,6 +826,12 @@ apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
             if (cur)
                 req->stmt_sql = cur->sql;
         }
+        /* A fetch that does not execute: the client wants rows still to come
+         * (the cursor's last end-of-call status did not end the result set). */
+        if (req->has_fetch_rows && !ttc_req_executes(req)) {
+            ttc_cursor_t *cur = req->has_cursor && req->cursor ? cursor_get(ts, req->cursor, FALSE, NULL) : NULL;
+            req->fetch_more = !(cur && cur->exhausted);
+        }
         /* Executions: an execute starts one; fetches continue their cursor's. */
         if (ttc_req_executes(req)) {
             req->execution = ++ts->executions;
@@ -887,6 +923,7 @@ apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
                 if (st->describe && req && req->func == TTC_FN_OALL8)
                     c->describe = st->describe;
                 c->rowcount = res->oer_rowcount;
+                c->exhausted = res->oer_error == TTC_ERR_NO_DATA_FOUND;
                 if (req && !req->stmt_sql)
                     req->stmt_sql = c->sql;
             }
@@ -982,26 +1019,27 @@ add_stop_items(proto_tree *tree, tvbuff_t *payload, packet_info *pinfo, gint off
     case STOP_BAD:
         pi = proto_tree_add_item(tree, hf_undecoded, payload, off, shown, ENC_NA);
         if (shown > 0)
-            expert_add_info_format(pinfo, pi, &ei_undecoded,
-                                   "TTC message type %u not decoded: %d bytes skipped until %s",
-                                   tvb_get_uint8(payload, off), len,
-                                   upto >= 0 ? "the end-of-call status" : "the next request or response");
+            expert_add_info_format(pinfo, pi, &ei_undecoded, upto >= 0
+                                   ? "TTC message not decoded: bytes skipped until the end-of-call status"
+                                   : "TTC message not decoded: bytes skipped until the next request or response");
         else
             expert_add_info_format(pinfo, pi, &ei_undecoded,
-                                   "TTC data not decoded: %d bytes skipped until the next request or response", len);
+                                   "TTC data not decoded: bytes skipped until the next request or response");
+        if (shown > 0)
+            proto_item_append_text(pi, " (message type %u, %d bytes)", tvb_get_uint8(payload, off), len);
         break;
     case STOP_CUT:
         pi = proto_tree_add_item(tree, hf_cut, payload, off, shown, ENC_NA);
         expert_add_info_format(pinfo, pi, &ei_capture_cut,
-                               "The capture cut this TNS packet short (snaplen): %d of its TTC bytes from here "
-                               "were not captured; rows and bytes of this round trip are lower bounds",
-                               len - shown);
+                               "The capture cut this TNS packet short (snaplen): rows and bytes of this "
+                               "round trip are lower bounds");
+        proto_item_append_text(pi, " (%d bytes not captured)", len - shown);
         break;
     case STOP_AFTER_CUT:
         pi = proto_tree_add_item(tree, hf_cut, payload, off, shown, ENC_NA);
         expert_add_info_format(pinfo, pi, &ei_capture_cut,
                                "Not decoded: an earlier packet of this round trip was cut short by the capture "
-                               "(snaplen); %d bytes skipped until the next request or response", len);
+                               "(snaplen); bytes skipped until the next request or response");
         break;
     default:
         break;
@@ -1232,27 +1270,27 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
     }
 
     /* Display (every pass): decode again from the record. */
-    if (ts->inferred_frame == pinfo->num && dir == SQLNET_TO_SERVER && rec->start.dialect)
-        expert_add_info_format(pinfo, ti, &ei_inferred,
-                               "No TTC negotiation in the capture: %s integers, field version %u "
-                               "assumed for this conversation from the structure of this call",
+    if (ts->inferred_frame == pinfo->num && dir == SQLNET_TO_SERVER && rec->start.dialect) {
+        expert_add_info(pinfo, ti, &ei_inferred);
+        proto_item_append_text(ti, " [dialect inferred: %s integers, field version %u]",
                                rec->start.dialect->native ? "native (OCI)" : "universal (thin)",
                                rec->start.dialect->fv);
-    if (rec->cursor_dropped)
-        expert_add_info_format(pinfo, ti, &ei_cursor_cap,
-                               "Cursor %u not remembered: %u cursors already kept for this connection "
-                               "(preference sqlnet.max_cursors); its statement text is not shown on later calls",
+    }
+    if (rec->cursor_dropped) {
+        expert_add_info(pinfo, ti, &ei_cursor_cap);
+        proto_item_append_text(ti, " [cursor %u not remembered: %u cursors kept]",
                                rec->cursor_dropped == G_MAXUINT32 ? 0 : rec->cursor_dropped, ts->ncursors);
+    }
     if (rec->too_long && rec->too_much_total)
         expert_add_info_format(pinfo, ti, &ei_too_long,
-                               "TTC message not decoded: its %u bytes would take the bytes held for unfinished "
-                               "messages of all connections above %u",
-                               rec->too_long, TTC_MAX_PENDING_TOTAL);
-    else if (rec->too_long)
+                               "TTC message not decoded: it would take the bytes held for unfinished "
+                               "messages of all connections above their limit");
+    else if (rec->too_long) {
         expert_add_info_format(pinfo, ti, &ei_too_long,
-                               "TTC message not decoded: %u bytes collected over too many packets "
-                               "(limits: %u bytes, %u bytes of decoding work)",
-                               rec->too_long, TTC_MAX_PENDING, TTC_MAX_PENDING_WORK);
+                               "TTC message not decoded: too large or collected over too many packets");
+        proto_item_append_text(ti, " [message of %u bytes so far not collected; limits %u bytes, %u bytes of "
+                               "decoding work]", rec->too_long, TTC_MAX_PENDING, TTC_MAX_PENDING_WORK);
+    }
     if (!tree)
         return;
     st = rec->start;
@@ -1337,11 +1375,11 @@ ttc_register(int proto)
         { &ei_too_long, { "sqlnet.ttc.too_long", PI_PROTOCOL, PI_WARN,
             "TTC message too long to collect", EXPFILL } },
         { &ei_cursor_cap, { "sqlnet.limit.cursors", PI_PROTOCOL, PI_WARN,
-            "Cursor cap of this connection reached: cursor not remembered", EXPFILL } },
+            "Cursor cap of this connection reached (preference sqlnet.max_cursors): cursor not remembered, its statement text is not shown on later calls", EXPFILL } },
         { &ei_capture_cut, { "sqlnet.ttc.capture_cut", PI_PROTOCOL, PI_WARN,
             "TNS packet cut short by the capture (snaplen): the round trip is partial", EXPFILL } },
         { &ei_inferred, { "sqlnet.ttc.dialect_inferred", PI_PROTOCOL, PI_NOTE,
-            "No TTC negotiation in the capture: encoding inferred from the message structure", EXPFILL } },
+            "No TTC negotiation in the capture: integer encoding and field version assumed for this conversation from the structure of this call", EXPFILL } },
     };
     expert_module_t *expert;
 

@@ -67,7 +67,7 @@ def test_regression_captures_are_current(tmp_path):
 @pytest.mark.parametrize("passes", [[], ["-2"]], ids=["1pass", "2pass"])
 def test_deep_fast_auth_nesting_is_not_followed(tshark, name, passes):
     cap = REG / f"{name}.pcap"
-    proc = tshark.run(cap, ["-T", "fields", "-e", "sqlnet.fetch.rows", "-Y", "sqlnet.call == 5"] + passes,
+    proc = tshark.run(cap, ["-T", "fields", "-e", "sqlnet.fetch.rows", "-Y", "sqlnet.call == 5 && sqlnet.direction == 0"] + passes,
                       check=False)
     assert proc.returncode == 0, f"tshark exit {proc.returncode}: {proc.stderr[-1000:]}"
     assert proc.stderr.strip() == ""

@@ -186,7 +186,7 @@ def test_custom_columns_show_the_fields(tshark, profile):
                 assert got == want, (title, field, line)
         if row["Rows"]:
             by_stmt_rows[row["SQL"]] += int(row["Rows"])
-        if row["Fetch rows"]:
+        if row["Fetch rows"] and not row["Rows"]:   # the call, not the response that repeats it
             by_stmt_fetch[row["SQL"]].append(int(row["Fetch rows"]))
     # the columns reproduce the manifest, statement by statement
     want_rows = defaultdict(int)
@@ -237,8 +237,6 @@ def test_dfilter_buttons_compile(tshark, profile, registered_fields):
     assert b["More data"] == "sqlnet.response.data_packets > 1"
     rq = requests(DEMO)
     for label, expr in b.items():
-        if label == "More data" and "sqlnet.response.data_packets" not in registered_fields:
-            continue
         count(tshark, DEMO, expr)
     # the expert info marks fetch calls below the threshold (preference, 50): every frame it
     # selects belongs to the round trip (request or response frames) of such a call
@@ -252,6 +250,7 @@ def test_dfilter_buttons_compile(tshark, profile, registered_fields):
     big = TEST_CAPTURES / "arraysize_100.pcapng"
     assert all((r["rows_requested"] or 100) >= 50 for r in requests(big) if r["function"] == "OFETCH")
     assert count(tshark, big, b["Small fetches"]) == 0
+    assert count(tshark, DEMO, b["More data"]) == sum(1 for r in rq if r["response"]["tns_packets"] > 1)
     assert count(tshark, DEMO, b["Errors"]) == 0
     errors = [r for r in requests(ERROR_CAPTURE) if r["response"]["ora_error"] not in (None, 0, 1403)]
     assert count(tshark, ERROR_CAPTURE, b["Errors"]) == len(errors) > 0
@@ -297,7 +296,7 @@ def test_io_graphs(tshark, profile, registered_fields):
         assert want in ys, want
     # the same calculations with tshark's io,stat over the whole capture
     calcs = ["SUM(sqlnet.rows)sqlnet.rows", "MAX(sqlnet.fetch.rows)sqlnet.fetch.rows",
-             "COUNT(sqlnet.fetch.rows)sqlnet.fetch.rows", "COUNT(sqlnet.time)sqlnet.time"]
+             "COUNT(sqlnet.fetch.rows)sqlnet.fetch.rows && sqlnet.direction == 0", "COUNT(sqlnet.time)sqlnet.time"]
     out = run_profile(tshark, DEMO, ["-q", "-z", "io,stat,0," + ",".join(calcs)]).stdout
     line = [l for l in out.splitlines() if "<>" in l][0]
     nums = [int(v) for v in re.findall(r"\|\s*(\d+)\s*(?=\|)", line.split("<>")[1])]

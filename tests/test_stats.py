@@ -301,7 +301,7 @@ def test_tree_group_rows_and_time_buckets(tshark, manifest):
     count, avg = rows[("Rows delivered per round trip", None)]
     assert count == n
     assert float(avg) == pytest.approx(sum(r["rows_sent"] for r in resp) / n, abs=0.006)
-    assert rows[("TNS packets per response", None)][0] == n
+    assert rows[("TNS DATA packets per response", None)][0] == n
     asked = [req["rows_requested"] for _, req, _ in calls(manifest) if req.get("rows_requested")]
     count, avg = rows[("Rows requested per call (array size)", None)]
     assert count == len(asked)
