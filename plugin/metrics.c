@@ -2,11 +2,11 @@
  *
  * TCP segments per response: TCP hands a subdissector only the segments that
  * start or complete a TNS packet, so the middle segments of a large packet
- * are never seen by sqlnet.  A listener on the "tcp" tap counts every server
- * segment with payload into the response whose frame range covers it.  Taps
- * run after a frame is dissected, so the completing frame itself is added
- * when it has not been counted yet; the count is therefore the same in one
- * pass, two passes and the GUI.
+ * are never seen by sqlnet.  The stream layer counts each server segment
+ * once (ttc_count_segment): the ones TCP hands over when sqlnet gets them,
+ * the others from a listener on the "tcp" tap, which only passes them on.
+ * Taps run in the first pass (tshark, the GUI) or only in the second (tshark
+ * -2): a per-frame marker keeps the count the same in every mode.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -68,19 +68,9 @@ static const value_string partial_vals[] = {
 static int proto_metrics = -1;
 static int tap_sqlnet = -1;
 
-static ttc_response_t *
-response_covering(ttc_session_t *ts, guint32 frame)
-{
-    ttc_response_t *resp = (ttc_response_t *)wmem_tree_lookup32_le(ts->responses, frame);
-    if (!resp || frame < resp->first_frame)
-        return NULL;
-    if (resp->last_frame && frame > resp->last_frame && resp->complete)
-        return NULL;
-    if (ts->resp != resp && resp->last_frame && frame > resp->last_frame)
-        return NULL;
-    return resp;
-}
-
+/* The listener on "tcp": a server segment that TCP keeps inside a
+ * reassembly never reaches sqlnet; counting it (with those that do, once per
+ * frame) is the stream layer's (ttc_count_segment). */
 static tap_packet_status
 tcp_segment_tap(void *tapdata _U_, packet_info *pinfo, epan_dissect_t *edt _U_,
                 const void *data, tap_flags_t flags _U_)
@@ -88,8 +78,6 @@ tcp_segment_tap(void *tapdata _U_, packet_info *pinfo, epan_dissect_t *edt _U_,
     const struct tcpheader *th = (const struct tcpheader *)data;
     conversation_t *conv;
     sqlnet_session_t *sess;
-    ttc_session_t *ts;
-    ttc_response_t *resp;
 
     if (!th || !th->th_have_seglen || th->th_seglen == 0)
         return TAP_PACKET_DONT_REDRAW;
@@ -106,19 +94,8 @@ tcp_segment_tap(void *tapdata _U_, packet_info *pinfo, epan_dissect_t *edt _U_,
         return TAP_PACKET_DONT_REDRAW;
     if (th->th_sport != sess->srv_port || !addresses_equal(&th->ip_src, &sess->srv_addr))
         return TAP_PACKET_DONT_REDRAW;
-    ts = (ttc_session_t *)sess->ttc;
-    resp = response_covering(ts, pinfo->num);
-    if (resp && pinfo->num > resp->tap_upto) {
-        resp->tap_segments++;
-        resp->tap_upto = pinfo->num;
-    }
+    ttc_count_segment(pinfo, (ttc_session_t *)sess->ttc);
     return TAP_PACKET_DONT_REDRAW;
-}
-
-static guint32
-response_segments(const ttc_response_t *resp, guint32 frame)
-{
-    return resp->tap_segments + (resp->tap_upto < frame ? 1 : 0);
 }
 
 void
@@ -341,7 +318,7 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
     if (resp->data_packets > 1)
         expert_add_info(pinfo, pi, &ei_more_data);
     proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_markers, tvb, 0, 0, resp->markers));
-    segs = response_segments(resp, pinfo->num);
+    segs = resp->segments;
     queue_round_trip(pinfo, sess, resp, segs);
     pi = proto_tree_add_uint(tree, hf_resp_segments, tvb, 0, 0, segs);
     proto_item_set_generated(pi);
@@ -419,7 +396,7 @@ metrics_add_summary(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
     if (dir == SQLNET_TO_SERVER) {
         /* A response the next request cut short is still a round trip. */
         if (req && req->closed && !req->closed->complete && ttc_pdu_starts_request(pinfo, payload))
-            queue_round_trip(pinfo, sess, req->closed, req->closed->tap_segments);
+            queue_round_trip(pinfo, sess, req->closed, req->closed->segments);
         if (req && carries_call)
             add_request(payload, pinfo, tree, req);
     } else if (resp) {

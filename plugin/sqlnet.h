@@ -22,6 +22,7 @@
  * TNS packet whose payload starts at a raw offset of the frame. */
 #define SQLNET_KEY_SESSION_CACHE 0u                  /* packet scope: session of this frame */
 #define SQLNET_KEY_CUT           2u                  /* file scope: bytes continuing a cut packet */
+#define SQLNET_KEY_SEGMENT       6u                  /* file scope: this server segment is counted */
 #define SQLNET_KEY_COLUMNS       4u                  /* packet scope: sqlnet took the columns of this frame */
 #define SQLNET_KEY_PDU(raw_off)  ((((guint32)(raw_off)) << 1) | 1u)
 

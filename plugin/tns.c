@@ -421,7 +421,6 @@ get_tns_pdu_len(packet_info *pinfo, tvbuff_t *tvb, int offset, void *data _U_)
             return (guint)(next - offset);
         return (guint)tvb_reported_length_remaining(tvb, offset);
     }
-    ttc_note_pdu_start(pinfo, sess, session_direction(sess, pinfo), tvb_get_uint8(tvb, offset + 4));
     return tns_read_length(tvb, offset, width);
 }
 
@@ -1301,6 +1300,7 @@ tns_dissect_tcp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
     foreign = foreign_protocol(tvb, pinfo, sess);
     if (foreign >= 0)
         return foreign;
+    ttc_note_segment(pinfo, sess);     /* a server segment: a response's segments */
     skip = cut_continuation(sess, pinfo, tvb, tcpi);
     if (skip > 0) {
         /* the bytes that were captured of it: the snaplen cut this segment too */

@@ -126,8 +126,8 @@ typedef struct ttc_response {
     gboolean complete;         /* ended by EOR / its terminal message */
     guint8  partial;           /* ttc_partial_t: not decoded to its end */
     const ttc_describe_t *describe;
-    /* TCP segments, counted by a tap on "tcp" (see metrics.c) */
-    guint32 tap_segments, tap_upto;
+    /* TCP segments that carried it (ttc_count_segment) */
+    guint32 segments;
     guint32 largest_packet;
     gboolean multi_segment_packet;
 } ttc_response_t;

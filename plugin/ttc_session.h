@@ -37,6 +37,11 @@ typedef struct ttc_session {
     guint8   vantage;                  /* sqlnet_vantage_t */
     nstime_t last_resp_end;            /* last byte of the latest response */
     void    *ack_timing;               /* timing.c's ACK samples (first pass) */
+    /* Server TCP segments seen while no response was open (its first TNS
+     * packet still being reassembled): the next response's first ones. */
+    guint32  pending_segments;
+    guint32  next_first_frame;         /* the first of them */
+    nstime_t next_first_time;
     gboolean has_last_resp_end;
     ttc_dialect_t dialect;             /* working copy */
     const ttc_dialect_t *dialect_ptr;  /* immutable snapshot of it */

@@ -572,6 +572,14 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
     resp = wmem_new0(wmem_file_scope(), ttc_response_t);
     resp->first_frame = pinfo->num;
     resp->first_time = pinfo->abs_ts;
+    if (ts->pending_segments > 0) {
+        /* it began in an earlier segment (its first TNS packet spanned
+         * segments): those segments and its first byte's time */
+        resp->segments = ts->pending_segments;
+        resp->first_frame = ts->next_first_frame;
+        resp->first_time = ts->next_first_time;
+        ts->pending_segments = 0;
+    }
     /* Responses answer requests in the order they were sent. */
     if (ts->waiting) {
         resp->req = ts->waiting;
@@ -580,7 +588,7 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
         if (!ts->waiting)
             ts->waiting_last = NULL;
     }
-    wmem_tree_insert32(ts->responses, pinfo->num, resp);
+    wmem_tree_insert32(ts->responses, resp->first_frame, resp);
     ts->resp = resp;
     /* The latest request is over: whatever of it was still pending stays
      * undecoded (in a pipeline the client may be sending the next one). */
@@ -697,18 +705,51 @@ ttc_sides_changed(sqlnet_session_t *sess)
     }
 }
 
-void
-ttc_note_pdu_start(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir, guint8 type)
+/* The response a server frame belongs to: the open one, or (a revisit, a
+ * tap in a later pass) the one whose frames it falls between. */
+static ttc_response_t *
+response_covering(ttc_session_t *ts, guint32 frame)
 {
-    ttc_session_t *ts;
+    ttc_response_t *resp = (ttc_response_t *)wmem_tree_lookup32_le(ts->responses, frame);
+    if (!resp || frame < resp->first_frame)
+        return NULL;
+    if (resp->last_frame && frame > resp->last_frame && resp->complete)
+        return NULL;
+    if (ts->resp != resp && resp->last_frame && frame > resp->last_frame)
+        return NULL;
+    return resp;
+}
 
-    if (PINFO_FD_VISITED(pinfo) || dir != SQLNET_TO_CLIENT || !session_ttc_active(sess, pinfo))
+void
+ttc_count_segment(packet_info *pinfo, ttc_session_t *ts)
+{
+    ttc_response_t *resp;
+
+    /* once per frame, whichever of the dissector and the tap (in whichever
+     * pass: tshark -2 runs taps on its second pass only) sees it first */
+    if (p_get_proto_data(wmem_file_scope(), pinfo, sqlnet_proto(), SQLNET_KEY_SEGMENT))
         return;
-    if (type != TNS_TYPE_DATA && type != TNS_TYPE_MARKER)
+    p_add_proto_data(wmem_file_scope(), pinfo, sqlnet_proto(), SQLNET_KEY_SEGMENT, GUINT_TO_POINTER(1));
+    resp = response_covering(ts, pinfo->num);
+    if (resp) {
+        resp->segments++;
         return;
-    ts = ttc_session(sess);
-    if (!ts->resp && ts->waiting)
-        open_response(ts, pinfo);
+    }
+    if (ts->resp || ts->waiting == NULL)
+        return;                        /* no answer awaited: not a response's */
+    if (ts->pending_segments++ == 0) {
+        ts->next_first_frame = pinfo->num;
+        ts->next_first_time = pinfo->abs_ts;
+    }
+}
+
+void
+ttc_note_segment(packet_info *pinfo, sqlnet_session_t *sess)
+{
+    if (PINFO_FD_VISITED(pinfo) || !session_ttc_active(sess, pinfo) ||
+        session_direction(sess, pinfo) != SQLNET_TO_CLIENT)
+        return;
+    ttc_count_segment(pinfo, ttc_session(sess));
 }
 
 void
@@ -737,6 +778,7 @@ ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
         if (type != TNS_TYPE_DATA || (data_flags & TNS_DF_EOF))
             return;                    /* markers answer a break; EOF ends the session */
         req = open_request(ts, pinfo, is_ano ? TTC_REQ_ANO : TTC_REQ_NONE);
+        ts->pending_segments = 0;          /* what the server sends next answers it */
         req->frame = pinfo->num;
         req->time = pinfo->abs_ts;
         req->tns_packets++;
