@@ -50,6 +50,7 @@ SQLNET_PLUGIN_DESCRIBE(WS_PLUGIN_DESC_DISSECTOR)
 #include "ano.h"
 #include "ttc.h"
 #include "metrics.h"
+#include "tls.h"
 
 static int proto_sqlnet = -1;
 static dissector_handle_t sqlnet_tcp_handle;
@@ -99,6 +100,7 @@ sqlnet_register(void)
     ttc_register(proto_sqlnet);
     metrics_register(proto_sqlnet);
     stats_register(proto_sqlnet);
+    sqlnet_tls_register(proto_sqlnet);
 
     sqlnet_tcp_handle = register_dissector(SQLNET_FILTER, tns_dissect_tcp, proto_sqlnet);
 
@@ -129,4 +131,5 @@ sqlnet_handoff(void)
     heur_dissector_add("tcp", dissect_sqlnet_heur, "Oracle SQL*Net over TCP (handshake)",
                        "sqlnet_tcp", proto_sqlnet, HEURISTIC_ENABLE);
     metrics_handoff();
+    sqlnet_tls_handoff();
 }
