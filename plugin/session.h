@@ -60,6 +60,17 @@ typedef struct sqlnet_session {
     /* TTC layer state (ttc_session_t, ttc_stream.c), created on first use. */
     void    *ttc;
     gboolean srv_from_handshake;     /* server side known from CONNECT/ACCEPT */
+
+    /* TCPS (tls.c): the conversation reached sqlnet through TLS; the server's
+     * TCP segments that carried the start of a TLS record before sqlnet got
+     * the record (TCP reassembled it for TLS), waiting for the response they
+     * open. */
+    gboolean tls;
+    guint32  tls_carry_segments;
+    guint32  tls_carry_first, tls_carry_last;
+    guint32  tls_carry_upto;         /* last frame the tap looked at */
+    void    *tls_gaps;               /* wmem_tree_t (tls.c): responses by the frame after their request */
+    nstime_t tls_carry_time;
 } sqlnet_session_t;
 
 /* The session of this packet's TCP conversation (created on first use). */

@@ -30,6 +30,7 @@
 #include "tns.h"
 #include "ttc.h"
 #include "metrics.h"
+#include "tls.h"
 
 /* Bounds on one message being collected across packets: its size, and the
  * bytes decoded in the attempts to complete it (every packet re-decodes the
@@ -673,8 +674,10 @@ ttc_note_pdu_start(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
     if (type != TNS_TYPE_DATA && type != TNS_TYPE_MARKER)
         return;
     ts = ttc_session(sess);
-    if (!ts->resp && ts->waiting)
+    if (!ts->resp && ts->waiting) {
         open_response(ts, pinfo);
+        sqlnet_tls_response_opened(sess, ts->resp);   /* TCPS: the segments before the record */
+    }
 }
 
 void
