@@ -141,7 +141,34 @@ def scenarios() -> list[dict]:
                              steps=[{"sql": "SELECT * FROM sqlnet_rows"},
                                     {"sql": "SELECT * FROM sqlnet_rows", "repeat": 2},
                                     {"commit": True}, {"ping": True}])})
-    out += jdbc_scenarios() + release_scenarios() + shape_scenarios()
+    out += jdbc_scenarios() + release_scenarios() + shape_scenarios() + tls_scenarios()
+    return out
+
+
+TLS_PORT = 2484          # TCPS by convention (Oracle Autonomous Database: 1522)
+TLS_DEMO_ROWS = 60
+
+
+def tls_scenarios() -> list[dict]:
+    """TCPS (issue 15): python-oracledb over TLS 1.2 and 1.3 to the scripted server, which
+    makes a throwaway CA and certificate and writes the key log; the capture embeds it."""
+    out = []
+    for ver in ("1.2", "1.3"):
+        tag = ver.replace(".", "")
+        out.append({"name": f"tls{tag}_arraysize", "client": "python", "mtu": 1500,
+                    "port": TLS_PORT, "tls": {"version": ver},
+                    "description": f"TCPS, TLS {ver} (secrets embedded): the statements and table of "
+                                   "arraysize_100 (1000 rows x ~100 B, arraysize 100, prefetchrows 2, "
+                                   "SDU 8192) over TLS",
+                    "server": server(), "plan": plan(arraysize=100)})
+    out.append({"name": "tls13_demo", "client": "python", "mtu": 1500,
+                "port": TLS_PORT, "tls": {"version": "1.3"},
+                "description": f"TCPS, TLS 1.3 (secrets embedded): the bundled demo's statements "
+                               f"(array sizes {', '.join(map(str, ARRAY_SIZES))}) on a "
+                               f"{TLS_DEMO_ROWS}-row table",
+                "server": server(tables=[table(rows=TLS_DEMO_ROWS)]),
+                "plan": plan(steps=[{"sql": f"SELECT /* arraysize {n} */ * FROM {ROWS_TABLE.lower()}",
+                                     "arraysize": n} for n in ARRAY_SIZES])})
     return out
 
 
