@@ -1,0 +1,141 @@
+"""SQL*Net over TLS (TCPS, issue 15) on the generated TCPS captures.
+
+With the secrets the captures embed (editcap --inject-secrets), sqlnet decodes
+the plaintext Wireshark's TLS layer hands it: test_generated_captures.py and
+test_stats.py check every TCPS capture against its manifest like any other.
+This module adds what is particular to TLS:
+
+* a TCPS capture gives the counts of the same statements over plain TCP: the
+  evidence is the plain-TCP capture's manifest (arraysize_100, the scripted
+  server's counters of another run);
+* the heuristic on TLS application data alone (TLS ports preference emptied)
+  decodes the same round trips (the TCPS capture's manifest);
+* without the secrets (editcap --discard-all-secrets) the packets show as TLS
+  and sqlnet decodes nothing (the TLS record fields come from Wireshark's
+  TLS dissector, the frame count from the capture).
+"""
+import struct
+
+import pytest
+
+from tshark import TEST_CAPTURES
+from test_generated_captures import MANIFESTS
+from test_stats import run_z, parse_stmt, expected_by_statement, OTHER
+
+TLS_MANIFESTS = [p for p in MANIFESTS if p.values[0].get("tls")]
+TWINS = {"tls12_arraysize": "arraysize_100", "tls13_arraysize": "arraysize_100"}
+
+
+def manifest_named(name):
+    for p in MANIFESTS:
+        if p.values[0]["scenario"] == name:
+            return p.values[0]
+    pytest.skip(f"{name} not in test-captures")
+
+
+def test_tls_captures_present():
+    """The catalogue's TCPS scenarios are committed with their secrets (manifest flag)."""
+    names = {p.values[0]["scenario"] for p in TLS_MANIFESTS}
+    assert {"tls12_arraysize", "tls13_arraysize", "tls13_demo"} <= names
+    for p in TLS_MANIFESTS:
+        m = p.values[0]
+        assert m["tls"]["secrets_embedded"] is True
+        assert m["tls"]["negotiated"] == ["TLSv" + m["tls"]["version"]]
+
+
+def secrets_block_present(path):
+    """A pcapng Decryption Secrets Block (block type 0x0000000A) holding a TLS key
+    log (secrets type 0x544c534b, "KSLT" little-endian): pcapng specification."""
+    data = path.read_bytes()
+    i = data.find(b"\x0a\x00\x00\x00")
+    while i >= 0:
+        if data[i + 8:i + 12] == b"KSLT":
+            return True
+        i = data.find(b"\x0a\x00\x00\x00", i + 1)
+    return False
+
+
+@pytest.mark.parametrize("manifest", TLS_MANIFESTS)
+def test_capture_embeds_key_log(manifest):
+    """The key log (NSS format labels) is inside the committed pcapng."""
+    assert secrets_block_present(TEST_CAPTURES / manifest["capture"])
+
+
+@pytest.mark.parametrize("name", sorted(TWINS))
+def test_same_counts_as_plain_tcp(tshark, name):
+    """-z sqlnet,stmt on the TCPS capture equals the plain-TCP twin's manifest
+    (round trips, rows, fetch calls per statement): TLS changes nothing sqlnet
+    counts.  Bytes are not compared: each run draws its own row values (the
+    TCPS capture's bytes are checked against its own manifest in test_stats)."""
+    tls = manifest_named(name)
+    twin = manifest_named(TWINS[name])
+    got = parse_stmt(run_z(tshark, tls, "sqlnet,stmt"))
+    want = expected_by_statement(twin)
+    assert want
+    for sql, e in want.items():
+        if sql == OTHER:
+            continue
+        g = got.get(sql)
+        assert g is not None, (sql, list(got))
+        assert int(g["SQL*Net roundtrips to/from client"]) == e["round trips"], sql
+        assert int(g["rows processed"]) == e["rows"], sql
+        assert int(g["fetch calls"]) == e["fetch calls"], sql
+
+
+@pytest.mark.parametrize("manifest", TLS_MANIFESTS)
+def test_heuristic_alone(tshark, manifest):
+    """With the TLS ports preference empty, the heuristic on TLS application data
+    (a TNS CONNECT) claims the session: the fetch sizes on the wire are the
+    server's parse of every call (manifest rows_requested)."""
+    rows = tshark.fields(TEST_CAPTURES / manifest["capture"], ["sqlnet.fetch.rows"],
+                         display_filter="sqlnet.fetch.rows", extra=["-o", "sqlnet.tls.port:"])
+    got = [int(r[0]) for r in rows]
+    want = [req["rows_requested"] for c in manifest["connections"] for req in c["requests"]
+            if req.get("rows_requested") is not None]
+    assert got == want
+
+
+def discard_secrets(data: bytes) -> bytes:
+    """The pcapng without its Decryption Secrets Blocks (what `editcap
+    --discard-all-secrets` does; Wireshark 4.0's editcap refuses to rewrite a
+    file that has one).  Little-endian sections, as dumpcap writes them."""
+    out, off = bytearray(), 0
+    while off + 12 <= len(data):
+        btype, blen = struct.unpack_from("<II", data, off)
+        assert blen >= 12 and off + blen <= len(data)
+        if btype != 0x0A:
+            out += data[off:off + blen]
+        off += blen
+    assert off == len(data)
+    return bytes(out)
+
+
+@pytest.fixture(scope="module")
+def stripped(tmp_path_factory):
+    """The TCPS captures with their secrets discarded."""
+    out = {}
+    d = tmp_path_factory.mktemp("nosecrets")
+    for p in TLS_MANIFESTS:
+        m = p.values[0]
+        dst = d / m["capture"]
+        dst.write_bytes(discard_secrets((TEST_CAPTURES / m["capture"]).read_bytes()))
+        out[m["scenario"]] = dst
+    return out
+
+
+@pytest.mark.parametrize("manifest", TLS_MANIFESTS)
+def test_without_secrets_shows_tls(tshark, manifest, stripped):
+    """Without the key log every payload-carrying frame is TLS, application data
+    stays encrypted and no TNS packet is decoded."""
+    path = stripped[manifest["scenario"]]
+    assert not secrets_block_present(path)
+    rows = tshark.fields(path, ["frame.number", "tls.record.content_type", "tls.record.opaque_type",
+                                "tcp.reassembled_in", "sqlnet.type"], display_filter="tcp.len > 0",
+                         extra=["-2"])
+    assert rows
+    # TLS 1.3 shows a protected record's type as its opaque type (always 23)
+    types = [set((r[1] + "," + r[2]).strip(",").split(",")) - {""} for r in rows]
+    # every segment starts or ends TLS records, or is part of one TCP reassembles for TLS
+    assert [r[0] for r, t in zip(rows, types) if not t and not r[3]] == []
+    assert not any(r[4] for r in rows)
+    assert sum(1 for t in types if "23" in t) > 10
