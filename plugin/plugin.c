@@ -104,7 +104,7 @@ sqlnet_register(void)
 
     sqlnet_tcp_handle = register_dissector(SQLNET_FILTER, tns_dissect_tcp, proto_sqlnet);
 
-    module = prefs_register_protocol(proto_sqlnet, NULL);
+    module = prefs_register_protocol(proto_sqlnet, sqlnet_tls_prefs_apply);
     prefs_register_bool_preference(module, "desegment",
         "Reassemble TNS packets spanning multiple TCP segments",
         "Whether sqlnet should reassemble TNS packets that span several TCP segments. "

@@ -70,6 +70,7 @@ typedef struct sqlnet_session {
     guint32  tls_carry_first, tls_carry_last;
     guint32  tls_carry_upto;         /* last frame the tap looked at */
     void    *tls_gaps;               /* wmem_tree_t (tls.c): responses by the frame after their request */
+    void    *tls_est;                /* tls.c: estimate from TLS record sizes (no secrets) */
     nstime_t tls_carry_time;
 } sqlnet_session_t;
 

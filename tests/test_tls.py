@@ -12,7 +12,12 @@ This module adds what is particular to TLS:
   decodes the same round trips (the TCPS capture's manifest);
 * without the secrets (editcap --discard-all-secrets) the packets show as TLS
   and sqlnet decodes nothing (the TLS record fields come from Wireshark's
-  TLS dissector, the frame count from the capture).
+  TLS dissector, the frame count from the capture);
+* with the preference sqlnet.tls_estimate and without the secrets, the
+  estimate from TLS record sizes gives the scripted server's round trips and,
+  per response, the TLS records and bytes it wrote (manifest response.tls,
+  counted by the server) on the frame that ends the response (manifest
+  last_frame, from tcp.seq/tcp.len).
 """
 import struct
 
@@ -139,3 +144,66 @@ def test_without_secrets_shows_tls(tshark, manifest, stripped):
     assert [r[0] for r, t in zip(rows, types) if not t and not r[3]] == []
     assert not any(r[4] for r in rows)
     assert sum(1 for t in types if "23" in t) > 10
+
+
+# ---- without the secrets: the estimate from TLS record sizes ---------------------
+
+EST_ON = ["-o", "sqlnet.tls_estimate:TRUE"]
+EST_FIELDS = ["frame.number", "sqlnet.tls_estimate.round_trip", "sqlnet.tls_estimate.records",
+              "sqlnet.tls_estimate.bytes", "sqlnet.tls_estimate.tns_bytes",
+              "sqlnet.tls_estimate.request_bytes"]
+
+
+@pytest.mark.parametrize("manifest", TLS_MANIFESTS)
+def test_estimate_per_round_trip(tshark, manifest, stripped):
+    """Without the secrets, one estimated round trip per request the scripted
+    server answered (manifest round_trips, exactly), on the frame that ends its
+    response (manifest last_frame, from tcp.seq/tcp.len), with the TLS records
+    and bytes the server wrote for it (manifest response.tls, counted by the
+    server) and TNS bytes within 5% of the response's TNS packets."""
+    rows = tshark.fields(stripped[manifest["scenario"]], EST_FIELDS,
+                         display_filter="sqlnet.tls_estimate", extra=["-2"] + EST_ON)
+    conn = manifest["connections"][0]
+    assert len(manifest["connections"]) == 1
+    assert len(rows) == conn["stats"]["round_trips"] == len(conn["requests"])
+    for n, (row, req) in enumerate(zip(rows, conn["requests"]), 1):
+        resp = req["response"]
+        frame, rt, records, nbytes, tns, _ = (int(v) for v in row)
+        assert (rt, frame) == (n, resp["last_frame"]), req["function"]
+        assert (records, nbytes) == (resp["tls"]["records"], resp["tls"]["bytes"]), req["function"]
+        assert abs(tns - resp["tns_bytes"]) <= 0.05 * resp["tns_bytes"], req["function"]
+
+
+@pytest.mark.parametrize("manifest", TLS_MANIFESTS)
+def test_estimate_block_in_stmt(tshark, manifest, stripped):
+    """-z sqlnet,stmt without the secrets: no statement is decoded and the
+    separate estimate block counts the server's round trips and bytes."""
+    proc = tshark.run(stripped[manifest["scenario"]], EST_ON + ["-q", "-z", "sqlnet,stmt"])
+    assert parse_stmt(proc.stdout.split("Encrypted conversations")[0]) == {}
+    block = proc.stdout.split("Encrypted conversations (estimated from TLS record sizes, not decoded)")[1]
+    got = dict((m[0].strip(), m[1]) for m in
+               (line.strip().rsplit(None, 1) for line in block.splitlines() if line.startswith("  ")))
+    conn = manifest["connections"][0]
+    assert int(got["round trips (estimated)"]) == conn["stats"]["round_trips"]
+    assert int(got["TLS record bytes to client"]) == sum(r["response"]["tls"]["bytes"]
+                                                         for r in conn["requests"])
+    assert int(got["TLS conversations on a TLS port"]) == len(manifest["connections"])
+
+
+@pytest.mark.parametrize("manifest", TLS_MANIFESTS)
+def test_no_estimate_with_secrets(tshark, manifest):
+    """With the secrets sqlnet decodes, and no estimate is made (never mixed)."""
+    rows = tshark.fields(TEST_CAPTURES / manifest["capture"], ["frame.number"],
+                         display_filter="sqlnet.tls_estimate", extra=["-2"] + EST_ON)
+    assert rows == []
+    proc = tshark.run(TEST_CAPTURES / manifest["capture"], EST_ON + ["-q", "-z", "sqlnet,stmt"])
+    assert "Encrypted conversations" not in proc.stdout
+
+
+@pytest.mark.parametrize("manifest", TLS_MANIFESTS[:1])
+def test_estimate_off_by_default(tshark, manifest, stripped):
+    """The estimate is a preference, off by default (it makes every packet build
+    a protocol tree): without it, no estimate field and no block."""
+    path = stripped[manifest["scenario"]]
+    assert tshark.fields(path, ["frame.number"], display_filter="sqlnet.tls_estimate", extra=["-2"]) == []
+    assert "Encrypted conversations" not in tshark.run(path, ["-q", "-z", "sqlnet,stmt"]).stdout
