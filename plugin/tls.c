@@ -88,6 +88,9 @@ typedef struct {
 static void
 count_segment(ttc_response_t *resp, packet_info *pinfo)
 {
+    /* sqlnet never sees such a segment: TCP reassembles the TLS record it
+     * starts, so a TNS packet of the response spans segments */
+    resp->multi_segment_packet = TRUE;
     if (pinfo->num < resp->first_frame) {
         resp->first_frame = pinfo->num;
         resp->first_time = pinfo->abs_ts;
@@ -133,6 +136,15 @@ tls_tcp_segment_tap(void *tapdata _U_, packet_info *pinfo, epan_dissect_t *edt _
         }
     }
     ts = (ttc_session_t *)sess->ttc;
+    /* Inside a response, a segment sqlnet did not dissect carries part of a
+     * TLS record TCP reassembles: a TNS packet cut into segments (the
+     * response's segments themselves are counted by metrics.c's listener). */
+    if (!session_of_packet(pinfo, th->th_sport, th->th_dport)) {
+        ttc_response_t *resp = (ttc_response_t *)wmem_tree_lookup32_le(ts->responses, pinfo->num);
+        if (resp && pinfo->num > resp->first_frame &&
+            (resp->last_frame == 0 || pinfo->num <= resp->last_frame))
+            resp->multi_segment_packet = TRUE;
+    }
     if (ts->resp || !ts->waiting || pinfo->num <= sess->tls_carry_upto)
         return TAP_PACKET_DONT_REDRAW;
     sess->tls_carry_upto = pinfo->num;
@@ -161,6 +173,7 @@ sqlnet_tls_response_opened(sqlnet_session_t *sess, ttc_response_t *resp)
         wmem_tree_insert32((wmem_tree_t *)sess->tls_gaps, resp->req->frame + 1, gap);
     }
     if (sess->tls_carry_segments && sess->tls_carry_first < resp->first_frame) {
+        resp->multi_segment_packet = TRUE;     /* its first TLS record spanned segments */
         resp->first_frame = sess->tls_carry_first;
         resp->first_time = sess->tls_carry_time;
         resp->tap_segments += sess->tls_carry_segments;

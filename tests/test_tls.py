@@ -207,3 +207,23 @@ def test_estimate_off_by_default(tshark, manifest, stripped):
     path = stripped[manifest["scenario"]]
     assert tshark.fields(path, ["frame.number"], display_filter="sqlnet.tls_estimate", extra=["-2"]) == []
     assert "Encrypted conversations" not in tshark.run(path, ["-q", "-z", "sqlnet,stmt"]).stdout
+
+
+@pytest.mark.parametrize("manifest", TLS_MANIFESTS)
+def test_tns_packet_cut_into_segments(tshark, manifest):
+    """The expert note "TNS packet cut into segments" (sqlnet.multi_segment) is on
+    the responses one of whose TLS records TCP reassembled from several
+    segments (tcp.reassembled_in, Wireshark's TCP layer, on a server segment of
+    the response's frames from the manifest); the server writes each TNS packet
+    as one TLS record, so that is when a TNS packet spans segments."""
+    path = TEST_CAPTURES / manifest["capture"]
+    port = manifest["server"]["port"]
+    segs = tshark.fields(path, ["frame.number", "tcp.srcport", "tcp.reassembled_in"],
+                         display_filter="tcp.len > 0", extra=["-2"])
+    reassembled = {int(f) for f, sp, into in segs if int(sp) == port and into and int(into) != int(f)}
+    want = sorted(resp["last_frame"] for c in manifest["connections"] for r in c["requests"]
+                  for resp in [r["response"]]
+                  if any(resp["first_frame"] <= f <= resp["last_frame"] for f in reassembled))
+    assert want
+    got = sorted(int(r[0]) for r in tshark.fields(path, ["frame.number"], display_filter="sqlnet.multi_segment"))
+    assert got == want
