@@ -161,6 +161,13 @@ def tls_scenarios() -> list[dict]:
                                    "arraysize_100 (1000 rows x ~100 B, arraysize 100, prefetchrows 2, "
                                    "SDU 8192) over TLS",
                     "server": server(), "plan": plan(arraysize=100)})
+    out.append({"name": "tls13_node", "client": "node", "mtu": 1500,
+                "port": TLS_PORT, "tls": {"version": "1.3"},
+                "description": "TCPS, TLS 1.3 (secrets embedded): node-oracledb thin (the CA through "
+                               "NODE_EXTRA_CA_CERTS, no wallet), fetchArraySize 40, prefetchRows 5, "
+                               "SDU 4096, 300 rows (node_basic's statements over TLS)",
+                "server": server(tables=[table(rows=300)]),
+                "plan": plan(sdu=4096, arraysize=40, prefetchrows=5)})
     out.append({"name": "tls13_demo", "client": "python", "mtu": 1500,
                 "port": TLS_PORT, "tls": {"version": "1.3"},
                 "description": f"TCPS, TLS 1.3 (secrets embedded): the bundled demo's statements "

@@ -296,6 +296,7 @@ class Run:
             plan.update({"host": server_addr, "port": port})
             if tls_files:
                 plan["tls"] = {"ca": tls_files["ca"], "version": str(scn["tls"]["version"])}
+                env["NODE_EXTRA_CA_CERTS"] = tls_files["ca"]    # node-oracledb without a wallet
             reports = []
             for _ in range(int(scn.get("client_runs", 1))):
                 cmd = client_command(scn["client"], plan)
