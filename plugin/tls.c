@@ -37,6 +37,7 @@
 #include <epan/conversation.h>
 #include <epan/dissectors/packet-tcp.h>
 #include <epan/prefs.h>
+#include <epan/unit_strings.h>
 #include <epan/proto_data.h>
 
 #include "sqlnet.h"
