@@ -14,11 +14,14 @@
  * field, tap and report works as over TCP.  What TLS passes as dissector data
  * (a pointer to its application handle in 4.0, a struct tlsinfo from 4.2) is
  * not TCP's tcpinfo: the TNS layer gets NULL, as for a segment without TCP
- * information.  The TCP tap that counts response segments sees the TCP
- * segments that carried the TLS records.
+ * information.  The TCP tap that counts response segments (metrics.c) sees
+ * the TCP segments that carried the TLS records, but a response's first
+ * record reaches sqlnet only in the frame of its last segment: the tap
+ * listener here adds the segments before it (tls_tcp_segment_tap()).
  *
- * Without the secrets (tls_estimate_*): for a TLS conversation on a TLS port
- * that sqlnet does not decode, a postdissector reads the TLS record headers
+ * Without the secrets, with the preference sqlnet.tls_estimate (off by
+ * default): for a TLS conversation on a TLS port that sqlnet does not
+ * decode, a postdissector (dissect_tls_estimate()) reads the TLS record headers
  * (the TLS dissector's tls.record.length items) and estimates round trips: a
  * burst of client application-data records followed by server ones is one
  * exchange, the first (CONNECT/ACCEPT) is not a round trip.  Per round trip:
@@ -38,7 +41,6 @@
 #include <epan/dissectors/packet-tcp.h>
 #include <epan/prefs.h>
 #include <epan/unit_strings.h>
-#include <epan/proto_data.h>
 
 #include "sqlnet.h"
 #include "session.h"
