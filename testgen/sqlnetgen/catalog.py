@@ -168,6 +168,14 @@ def tls_scenarios() -> list[dict]:
                                "SDU 4096, 300 rows (node_basic's statements over TLS)",
                 "server": server(tables=[table(rows=300)]),
                 "plan": plan(sdu=4096, arraysize=40, prefetchrows=5)})
+    out.append({"name": "tls12_goora", "client": "goora", "mtu": 1500,
+                "port": TLS_PORT, "tls": {"version": "1.2"},
+                "description": "TCPS, TLS 1.2 (secrets embedded): go-ora v2.9.0 (SSL=true, SSL VERIFY "
+                               "against the CA through SSL_CERT_FILE), PREFETCH_ROWS 30, 300 rows, "
+                               "ANO negotiation inside TLS (goora_basic's first statement)",
+                "server": server(sdu_limit=8192, tables=[table(rows=300)]),
+                "plan": plan(sdu=2097152, arraysize=30, prefetchrows=30,
+                             steps=[{"sql": "SELECT * FROM sqlnet_rows"}, {"commit": True}])})
     out.append({"name": "tls13_demo", "client": "python", "mtu": 1500,
                 "port": TLS_PORT, "tls": {"version": "1.3"},
                 "description": f"TCPS, TLS 1.3 (secrets embedded): the bundled demo's statements "

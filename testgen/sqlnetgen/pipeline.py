@@ -297,6 +297,7 @@ class Run:
             if tls_files:
                 plan["tls"] = {"ca": tls_files["ca"], "version": str(scn["tls"]["version"])}
                 env["NODE_EXTRA_CA_CERTS"] = tls_files["ca"]    # node-oracledb without a wallet
+                env["SSL_CERT_FILE"] = tls_files["ca"]          # go-ora: Go's system roots
             reports = []
             for _ in range(int(scn.get("client_runs", 1))):
                 cmd = client_command(scn["client"], plan)
