@@ -197,6 +197,7 @@ typedef struct {
     guint16 suite;                  /* the ServerHello's cipher suite */
     guint8  phase;                  /* 0 none yet, 1 client burst, 2 server burst */
     guint32 exchanges;              /* closed exchanges */
+    gboolean resp_markers_only;     /* the server burst so far: TNS markers only */
     sqlnet_tls_est_rec_t cur;       /* the exchange in progress */
     nstime_t req_last_time, resp_last_time;
     guint32 resp_last_frame;
@@ -245,6 +246,15 @@ close_exchange(tls_est_t *e, packet_info *pinfo)
 }
 
 /* One TLS record of this frame (first pass, in frame and offset order). */
+/* A record whose plaintext is a TNS MARKER packet (8-byte header, 3 bytes),
+ * when the cipher's overhead is known. */
+static gboolean
+is_marker_record(const tls_est_t *e, guint32 len)
+{
+    guint32 overhead = record_overhead(e);
+    return overhead != 0 && len == overhead + TNS_HDR_LEN + 3;
+}
+
 static void
 note_record(tls_est_t *e, packet_info *pinfo, gboolean from_server, guint8 type, guint32 len)
 {
@@ -253,9 +263,18 @@ note_record(tls_est_t *e, packet_info *pinfo, gboolean from_server, guint8 type,
     if (type != TLS_CT_APPLICATION_DATA)
         return;
     if (!from_server) {
+        /* A marker after a server burst of markers is the client's reset
+         * answering the server's break: the same round trip goes on (an
+         * error response: break, reset, reset, error). */
+        if (e->phase == 2 && e->resp_markers_only && is_marker_record(e, len)) {
+            e->cur.req_records++;
+            e->cur.req_bytes += total;
+            return;
+        }
         if (e->phase == 2)
             close_exchange(e, pinfo);
         e->phase = 1;
+        e->resp_markers_only = TRUE;
         e->cur.req_records++;
         e->cur.req_bytes += total;
         e->req_last_time = pinfo->abs_ts;
@@ -264,6 +283,8 @@ note_record(tls_est_t *e, packet_info *pinfo, gboolean from_server, guint8 type,
     if (e->phase == 0)              /* before any client data: TLS 1.3 handshake, tickets */
         return;
     e->phase = 2;
+    if (!is_marker_record(e, len))
+        e->resp_markers_only = FALSE;
     overhead = record_overhead(e);
     e->cur.records++;
     e->cur.bytes += total;
