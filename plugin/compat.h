@@ -95,4 +95,18 @@ typedef void sqlnet_tap_init_result_t;
 #  define SQLNET_TAP_INIT_RETURN(ok) return
 #endif
 
+/* ---- TLS -------------------------------------------------------------- */
+
+/* What the TLS dissector passes to a heuristic on "tls" as its data: from 4.2
+ * a struct tlsinfo whose app_handle points at the session's application
+ * handle, in 4.0 that pointer itself.  SQLNET_TLS_APP_HANDLE(data) is the
+ * dissector_handle_t * a heuristic sets to keep the session (NULL if none). */
+#if SQLNET_WS_AT_LEAST(4, 2)
+#  include <epan/dissectors/packet-tls.h>
+#  define SQLNET_TLS_APP_HANDLE(data) \
+    ((data) ? ((struct tlsinfo *)(data))->app_handle : (dissector_handle_t *)NULL)
+#else
+#  define SQLNET_TLS_APP_HANDLE(data) ((dissector_handle_t *)(data))
+#endif
+
 #endif /* SQLNET_COMPAT_H */

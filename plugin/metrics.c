@@ -94,7 +94,7 @@ tcp_segment_tap(void *tapdata _U_, packet_info *pinfo, epan_dissect_t *edt _U_,
         return TAP_PACKET_DONT_REDRAW;
     if (th->th_sport != sess->srv_port || !addresses_equal(&th->ip_src, &sess->srv_addr))
         return TAP_PACKET_DONT_REDRAW;
-    ttc_count_segment(pinfo, (ttc_session_t *)sess->ttc);
+    ttc_count_segment(pinfo, (ttc_session_t *)sess->ttc, TRUE);
     return TAP_PACKET_DONT_REDRAW;
 }
 

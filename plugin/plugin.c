@@ -51,6 +51,7 @@ SQLNET_PLUGIN_DESCRIBE(WS_PLUGIN_DESC_DISSECTOR)
 #include "ttc.h"
 #include "metrics.h"
 #include "timing.h"
+#include "tls.h"
 
 static int proto_sqlnet = -1;
 static dissector_handle_t sqlnet_tcp_handle;
@@ -101,10 +102,11 @@ sqlnet_register(void)
     metrics_register(proto_sqlnet);
     timing_register(proto_sqlnet);
     stats_register(proto_sqlnet);
+    sqlnet_tls_register(proto_sqlnet);
 
     sqlnet_tcp_handle = register_dissector(SQLNET_FILTER, tns_dissect_tcp, proto_sqlnet);
 
-    module = prefs_register_protocol(proto_sqlnet, NULL);
+    module = prefs_register_protocol(proto_sqlnet, sqlnet_tls_prefs_apply);
     prefs_register_bool_preference(module, "desegment",
         "Reassemble TNS packets spanning multiple TCP segments",
         "Whether sqlnet should reassemble TNS packets that span several TCP segments. "
@@ -133,4 +135,5 @@ sqlnet_handoff(void)
     tns_handoff();
     metrics_handoff();
     timing_handoff();
+    sqlnet_tls_handoff();
 }

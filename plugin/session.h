@@ -78,6 +78,10 @@ typedef struct sqlnet_session {
 
     /* TTC layer state (ttc_session_t, ttc_stream.c), created on first use. */
     void    *ttc;
+
+    /* TCPS (tls.c): the conversation reached sqlnet through TLS */
+    gboolean tls;
+    void    *tls_est;                /* tls.c: estimate from TLS record sizes (no secrets) */
 } sqlnet_session_t;
 
 /* The session of this packet's TCP conversation (created on first use). */

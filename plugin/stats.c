@@ -28,6 +28,7 @@
 #include "ttc.h"
 #include "metrics.h"
 #include "stats.h"
+#include "tls.h"
 
 /* ---- stats tree -------------------------------------------------------- */
 
@@ -268,12 +269,80 @@ typedef struct {
     nstime_t end;
 } conv_last_t;
 
+/* Round trips estimated from TLS record sizes (tls.c, no secrets): their own
+ * listener on the estimate tap, printed as a separate block. */
+typedef struct {
+    GHashTable *convs;                   /* conversation indexes seen */
+    guint32 round_trips;
+    guint64 records, bytes, tns_bytes, req_records, req_bytes;
+    double time_ms, time_max;
+} stmt_est_t;
+
 typedef struct {
     char *filter;
     GHashTable *by_sql;                  /* sql -> stmt_stats_t */
     GPtrArray *order;                    /* first-seen order */
     GHashTable *last_by_conv;            /* conversation -> conv_last_t */
+    stmt_est_t *est;                     /* its own listener (freed by est_finish); the report
+                                          * is tshark's (-z), whose listeners all end together */
 } stmt_report_t;
+
+static void
+est_reset(void *tapdata)
+{
+    stmt_est_t *e = (stmt_est_t *)tapdata;
+    GHashTable *convs = e->convs;
+    g_hash_table_remove_all(convs);
+    memset(e, 0, sizeof(*e));
+    e->convs = convs;
+}
+
+static tap_packet_status
+est_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_, const void *p,
+           tap_flags_t flags _U_)
+{
+    stmt_est_t *e = (stmt_est_t *)tapdata;
+    const sqlnet_tls_est_rec_t *rec = (const sqlnet_tls_est_rec_t *)p;
+    double ms = nstime_to_msec(&rec->time);
+
+    g_hash_table_add(e->convs, GUINT_TO_POINTER(rec->conversation + 1));
+    e->round_trips++;
+    e->records += rec->records;
+    e->bytes += rec->bytes;
+    e->tns_bytes += rec->tns_bytes;
+    e->req_records += rec->req_records;
+    e->req_bytes += rec->req_bytes;
+    e->time_ms += ms;
+    if (ms > e->time_max)
+        e->time_max = ms;
+    return TAP_PACKET_REDRAW;
+}
+
+static void
+est_finish(void *tapdata)
+{
+    stmt_est_t *e = (stmt_est_t *)tapdata;
+    g_hash_table_destroy(e->convs);
+    g_free(e);
+}
+
+static void
+est_draw(const stmt_est_t *e)
+{
+    if (!e || e->round_trips == 0)
+        return;
+    printf("\nEncrypted conversations (estimated from TLS record sizes, not decoded)\n");
+    printf("  %-48s %12u\n", "TLS conversations on a TLS port", g_hash_table_size(e->convs));
+    printf("  %-48s %12u\n", "round trips (estimated)", e->round_trips);
+    printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TLS records to client", e->records);
+    printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TLS record bytes to client", e->bytes);
+    printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TNS bytes to client (estimated)", e->tns_bytes);
+    printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TLS records from client", e->req_records);
+    printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TLS record bytes from client", e->req_bytes);
+    printf("  %-48s %12.3f\n", "response time sum (ms)", e->time_ms);
+    printf("  %-48s %12.3f\n", "response time avg (ms)", e->time_ms / e->round_trips);
+    printf("  %-48s %12.3f\n", "response time max (ms)", e->time_max);
+}
 
 static void
 stmt_free(gpointer p)
@@ -495,6 +564,7 @@ stmt_draw(void *tapdata)
         }
         g_string_free(sizes, TRUE);
     }
+    est_draw(r->est);
     printf("================================================================================\n");
 }
 
@@ -531,6 +601,18 @@ stmt_init(const char *opt_arg, void *userdata _U_)
         g_string_free(err, TRUE);
         stmt_finish(r);
         SQLNET_TAP_INIT_RETURN(false);
+    }
+    /* the estimate for TLS without the secrets: its own tap and block, no filter
+     * (the sqlnet fields it could be filtered on are not on these packets) */
+    r->est = g_new0(stmt_est_t, 1);
+    r->est->convs = g_hash_table_new(g_direct_hash, g_direct_equal);
+    err = register_tap_listener(SQLNET_TLS_EST_TAP, r->est, NULL, TL_REQUIRES_NOTHING, est_reset,
+                                est_packet, NULL, est_finish);
+    if (err) {
+        g_string_free(err, TRUE);
+        g_hash_table_destroy(r->est->convs);
+        g_free(r->est);
+        r->est = NULL;
     }
     SQLNET_TAP_INIT_RETURN(true);
 }

@@ -53,7 +53,7 @@ void ttc_note_segment(packet_info *pinfo, sqlnet_session_t *sess);
 /* One server TCP segment with payload, counted once whoever sees it: sqlnet
  * when TCP hands it over, the listener on the "tcp" tap (metrics.c) when TCP
  * keeps it inside a reassembly. */
-void ttc_count_segment(packet_info *pinfo, ttc_session_t *ts);
+void ttc_count_segment(packet_info *pinfo, ttc_session_t *ts, gboolean unseen);
 /* The request/response a DATA payload belongs to (from the first pass). */
 gboolean ttc_pdu_lookup(packet_info *pinfo, tvbuff_t *payload, ttc_request_t **req,
                         ttc_response_t **resp, gboolean *completes, gboolean *carries_call);

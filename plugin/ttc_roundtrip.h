@@ -126,8 +126,9 @@ typedef struct ttc_response {
     gboolean complete;         /* ended by EOR / its terminal message */
     guint8  partial;           /* ttc_partial_t: not decoded to its end */
     const ttc_describe_t *describe;
-    /* TCP segments that carried it (ttc_count_segment) */
-    guint32 segments;
+    /* TCP segments that carried it (ttc_count_segment), and the first frame
+     * that can be one of them (after its request and the previous response) */
+    guint32 segments, cover_from;
     guint32 largest_packet;
     gboolean multi_segment_packet;
 } ttc_response_t;

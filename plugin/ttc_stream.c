@@ -548,6 +548,7 @@ close_response(ttc_session_t *ts, guint32 frame, const nstime_t *when, gboolean 
     resp->last_frame = frame;
     resp->last_time = *when;
     resp->complete = complete;
+    ts->last_close_frame = frame;
     ts->resp = NULL;
     timing_close_response(ts, resp);
     /* An execute answered without a cursor id (its end-of-call status was
@@ -578,7 +579,9 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
         resp->segments = ts->pending_segments;
         resp->first_frame = ts->next_first_frame;
         resp->first_time = ts->next_first_time;
+        resp->multi_segment_packet = ts->pending_unseen;
         ts->pending_segments = 0;
+        ts->pending_unseen = FALSE;
     }
     /* Responses answer requests in the order they were sent. */
     if (ts->waiting) {
@@ -588,7 +591,14 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
         if (!ts->waiting)
             ts->waiting_last = NULL;
     }
-    wmem_tree_insert32(ts->responses, resp->first_frame, resp);
+    /* The frames from the one after its request (or after the previous
+     * response) on are its: a later pass finds its segments there. */
+    resp->cover_from = resp->req ? resp->req->frame + 1 : resp->first_frame;
+    if (ts->last_close_frame + 1 > resp->cover_from)
+        resp->cover_from = ts->last_close_frame + 1;
+    if (resp->cover_from > resp->first_frame)
+        resp->cover_from = resp->first_frame;
+    wmem_tree_insert32(ts->responses, resp->cover_from, resp);
     ts->resp = resp;
     /* The latest request is over: whatever of it was still pending stays
      * undecoded (in a pipeline the client may be sending the next one). */
@@ -711,7 +721,7 @@ static ttc_response_t *
 response_covering(ttc_session_t *ts, guint32 frame)
 {
     ttc_response_t *resp = (ttc_response_t *)wmem_tree_lookup32_le(ts->responses, frame);
-    if (!resp || frame < resp->first_frame)
+    if (!resp || frame < resp->cover_from)
         return NULL;
     if (resp->last_frame && frame > resp->last_frame && resp->complete)
         return NULL;
@@ -721,7 +731,7 @@ response_covering(ttc_session_t *ts, guint32 frame)
 }
 
 void
-ttc_count_segment(packet_info *pinfo, ttc_session_t *ts)
+ttc_count_segment(packet_info *pinfo, ttc_session_t *ts, gboolean unseen)
 {
     ttc_response_t *resp;
 
@@ -733,6 +743,12 @@ ttc_count_segment(packet_info *pinfo, ttc_session_t *ts)
     resp = response_covering(ts, pinfo->num);
     if (resp) {
         resp->segments++;
+        if (unseen)                    /* part of a TNS packet (or TLS record) TCP reassembled */
+            resp->multi_segment_packet = TRUE;
+        if (pinfo->num < resp->first_frame) {
+            resp->first_frame = pinfo->num;     /* a later pass that runs the taps (tshark -2) */
+            resp->first_time = pinfo->abs_ts;
+        }
         return;
     }
     if (ts->resp || ts->waiting == NULL)
@@ -741,6 +757,7 @@ ttc_count_segment(packet_info *pinfo, ttc_session_t *ts)
         ts->next_first_frame = pinfo->num;
         ts->next_first_time = pinfo->abs_ts;
     }
+    ts->pending_unseen |= unseen;
 }
 
 void
@@ -749,7 +766,7 @@ ttc_note_segment(packet_info *pinfo, sqlnet_session_t *sess)
     if (PINFO_FD_VISITED(pinfo) || !session_ttc_active(sess, pinfo) ||
         session_direction(sess, pinfo) != SQLNET_TO_CLIENT)
         return;
-    ttc_count_segment(pinfo, ttc_session(sess));
+    ttc_count_segment(pinfo, ttc_session(sess), FALSE);
 }
 
 void
@@ -779,6 +796,7 @@ ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
             return;                    /* markers answer a break; EOF ends the session */
         req = open_request(ts, pinfo, is_ano ? TTC_REQ_ANO : TTC_REQ_NONE);
         ts->pending_segments = 0;          /* what the server sends next answers it */
+        ts->pending_unseen = FALSE;
         req->frame = pinfo->num;
         req->time = pinfo->abs_ts;
         req->tns_packets++;

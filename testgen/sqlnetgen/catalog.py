@@ -148,7 +148,7 @@ def scenarios() -> list[dict]:
                              steps=[{"sql": "SELECT * FROM sqlnet_rows"},
                                     {"sql": "SELECT * FROM sqlnet_rows", "repeat": 2},
                                     {"commit": True}, {"ping": True}])})
-    out += jdbc_scenarios() + release_scenarios() + shape_scenarios() + wan_scenarios()
+    out += jdbc_scenarios() + release_scenarios() + shape_scenarios() + wan_scenarios() + tls_scenarios()
     return out
 
 
@@ -212,6 +212,48 @@ def wan_scenarios() -> list[dict]:
                                "rows at Statement.setFetchSize " + ", ".join(map(str, WAN_ARRAY_SIZES)),
                 "server": server(release="23ai", tables=tables),
                 "plan": plan(arraysize=10, prefetchrows=10, steps=wan_arraysize_steps(few))})
+    return out
+
+
+TLS_PORT = 2484          # TCPS by convention (Oracle Autonomous Database: 1522)
+TLS_DEMO_ROWS = 60
+
+
+def tls_scenarios() -> list[dict]:
+    """TCPS (issue 15): python-oracledb over TLS 1.2 and 1.3 to the scripted server, which
+    makes a throwaway CA and certificate and writes the key log; the capture embeds it."""
+    out = []
+    for ver in ("1.2", "1.3"):
+        tag = ver.replace(".", "")
+        out.append({"name": f"tls{tag}_arraysize", "client": "python", "mtu": 1500,
+                    "port": TLS_PORT, "tls": {"version": ver},
+                    "description": f"TCPS, TLS {ver} (secrets embedded): the statements and table of "
+                                   "arraysize_100 (1000 rows x ~100 B, arraysize 100, prefetchrows 2, "
+                                   "SDU 8192) over TLS",
+                    "server": server(), "plan": plan(arraysize=100)})
+    out.append({"name": "tls13_node", "client": "node", "mtu": 1500,
+                "port": TLS_PORT, "tls": {"version": "1.3"},
+                "description": "TCPS, TLS 1.3 (secrets embedded): node-oracledb thin (the CA through "
+                               "NODE_EXTRA_CA_CERTS, no wallet), fetchArraySize 40, prefetchRows 5, "
+                               "SDU 4096, 300 rows (node_basic's statements over TLS)",
+                "server": server(tables=[table(rows=300)]),
+                "plan": plan(sdu=4096, arraysize=40, prefetchrows=5)})
+    out.append({"name": "tls12_goora", "client": "goora", "mtu": 1500,
+                "port": TLS_PORT, "tls": {"version": "1.2"},
+                "description": "TCPS, TLS 1.2 (secrets embedded): go-ora v2.9.0 (SSL=true, SSL VERIFY "
+                               "against the CA through SSL_CERT_FILE), PREFETCH_ROWS 30, 300 rows, "
+                               "ANO negotiation inside TLS (goora_basic's first statement)",
+                "server": server(sdu_limit=8192, tables=[table(rows=300)]),
+                "plan": plan(sdu=2097152, arraysize=30, prefetchrows=30,
+                             steps=[{"sql": "SELECT * FROM sqlnet_rows"}, {"commit": True}])})
+    out.append({"name": "tls13_demo", "client": "python", "mtu": 1500,
+                "port": TLS_PORT, "tls": {"version": "1.3"},
+                "description": f"TCPS, TLS 1.3 (secrets embedded): the bundled demo's statements "
+                               f"(array sizes {', '.join(map(str, ARRAY_SIZES))}) on a "
+                               f"{TLS_DEMO_ROWS}-row table",
+                "server": server(tables=[table(rows=TLS_DEMO_ROWS)]),
+                "plan": plan(steps=[{"sql": f"SELECT /* arraysize {n} */ * FROM {ROWS_TABLE.lower()}",
+                                     "arraysize": n} for n in ARRAY_SIZES])})
     return out
 
 

@@ -352,7 +352,15 @@ class Run:
                     (len(scn.get("client_plans") or []) or int(scn.get("client_runs", 1))),
                     "max_runtime_s": float(scn.get("timeout_s", 900))})
         if mode == "text2pcap":
+            if scn.get("tls"):
+                raise PipelineError("TLS scenarios need network namespaces or loopback capture")
             cfg["hexdump"] = str(self.tmp / "dump.txt")
+        tls_files = None
+        if scn.get("tls"):       # TCPS: throwaway CA and certificate, key log from the server
+            from . import tls as tlsgen
+            tls_files = tlsgen.make_certificates(self.tmp / "tls", server_addr)
+            tls_files["keylog"] = str(self.tmp / "tls" / "keylog.txt")
+            cfg["tls"] = dict(tls_files, version=str(scn["tls"]["version"]))
         cfg_path = self.tmp / "server.json"
         cfg_path.write_text(json.dumps(cfg))
         stats_path = self.tmp / "stats.json"
@@ -381,6 +389,10 @@ class Run:
             self._wait_for(lambda: ready.exists(), 20, "server did not start")
             plan = dict(scn["plan"])
             plan.update({"host": server_addr, "port": port})
+            if tls_files:
+                plan["tls"] = {"ca": tls_files["ca"], "version": str(scn["tls"]["version"])}
+                env["NODE_EXTRA_CA_CERTS"] = tls_files["ca"]    # node-oracledb without a wallet
+                env["SSL_CERT_FILE"] = tls_files["ca"]          # go-ora: Go's system roots
             reports = []
             # client_plans: one plan override per run (e.g. the SDU of each connection)
             run_plans = [dict(plan, **o) for o in scn.get("client_plans") or []] or \
@@ -416,7 +428,10 @@ class Run:
                 time.sleep(0.5)                 # let FIN/ACK reach the capture
                 cap.send_signal(signal.SIGTERM)
                 cap.wait(timeout=15)
-                shutil.move(str(self.tmp / "cap.pcapng"), pcap)
+                if tls_files:      # embed the server's key log: a plain tshark -r decrypts
+                    tlsgen.inject_secrets(self.tmp / "cap.pcapng", Path(tls_files["keylog"]), pcap)
+                else:
+                    shutil.move(str(self.tmp / "cap.pcapng"), pcap)
             else:
                 self._text2pcap(Path(cfg["hexdump"]), pcap, port)
             wan_counters = self.wan_stats()
@@ -534,7 +549,8 @@ def _annotate_segments(conn: dict, segs: list[dict], server_port: int):
         return res
     for req in conn["requests"]:
         resp = req["response"]
-        lo, hi = resp.get("stream_offset", [0, 0])
+        # under TCPS the segments carry the TLS records: the response's ciphertext offsets
+        lo, hi = (resp.get("tls") or {}).get("stream_offset") or resp.get("stream_offset", [0, 0])
         cov = covering(s2c, lo, hi)
         resp["tcp_segments"] = len(cov)
         rex = covering(s2c_rexmit, lo, hi)
@@ -546,13 +562,15 @@ def _annotate_segments(conn: dict, segs: list[dict], server_port: int):
             resp["last_frame"] = cov[-1]["frame"]
             resp["first_frame_time"] = round(cov[0]["time"], 6)
             resp["last_frame_time"] = round(cov[-1]["time"], 6)
-        rlo, rhi = req.get("request_stream_offset") or [None, None]
+        rlo, rhi = (req.get("request_tls_stream_offset") or req.get("request_stream_offset")
+                    or [None, None])
         if rlo is not None:
             rc = covering(c2s, rlo, rhi)
             req["request_tcp_segments"] = len(rc)
             if rc:
                 req["request_first_frame"] = rc[0]["frame"]
         req.pop("request_stream_offset", None)
+        req.pop("request_tls_stream_offset", None)
         resp.pop("server_time_s", None)
         if not req.get("request_data_flags"):
             req.pop("request_data_flags", None)
@@ -625,7 +643,12 @@ def build_manifest(scn, mode, mtu, server_addr, port, cfg, reports, stats, pcap:
               "server_release": cfg.get("server_release"),
               "verifier": cfg.get("verifier", "12c"),
               "tables": cfg.get("tables", [])}
-    return {
+    tls_info = None
+    if scn.get("tls"):
+        tls_info = {"version": str(scn["tls"]["version"]), "secrets_embedded": True,
+                    "negotiated": sorted({(c.get("tls") or {}).get("version") or "" for c in conns}),
+                    "ciphers": sorted({(c.get("tls") or {}).get("cipher") or "" for c in conns})}
+    out = {
         "scenario": scn["name"], "capture": pcap.name, "mode": mode, "mtu": mtu if mode == "netns" else None,
         "generator_version": GENERATOR_VERSION, "description": scn.get("description", ""),
         "client": client, "server": server, "connections": conns,
@@ -650,3 +673,10 @@ def build_manifest(scn, mode, mtu, server_addr, port, cfg, reports, stats, pcap:
                               "OFETCH rows, OEXFEN num_iters",
         },
     }
+    if tls_info:         # TCPS: TLS version and cipher, the key log embedded in the pcapng
+        out["tls"] = tls_info
+        out["notes"]["response.tls"] = (
+            "TCPS: the response in the server->client ciphertext stream (stream_offset, from which "
+            "tcp_segments and the frames are counted), the TLS application-data records the server "
+            "wrote for it and their bytes, 5-byte record headers included")
+    return out

@@ -857,6 +857,10 @@ class Connection:
     # --- main loop -----------------------------------------------------------
     def run(self):
         try:
+            if self.srv.tls_ctx is not None:       # TCPS: TLS first, then TNS inside it
+                from .tls import TlsSocket
+                self.sock = TlsSocket(self.sock, self.srv.tls_ctx)
+                self.info["tls"] = {"version": self.sock.version, "cipher": self.sock.cipher}
             self.handshake()
             while True:
                 req = self.read_request()
@@ -919,6 +923,9 @@ class Connection:
                "cursor": main.get("cursor"), "rows_requested": None, "sql": None,
                "request_tns_packets": len(lengths), "request_tns_bytes": sum(lengths),
                "request_data_flags": dflags}
+        if hasattr(self.sock, "cipher_range") and self.req_stream_start is not None:
+            # TCPS: the request in the ciphertext stream (the TLS records that carried it)
+            rec["request_tls_stream_offset"] = self.sock.cipher_range(self.req_stream_start, self.rpos)
         if main.get("type") == "UNPARSED":
             rec["unparsed"] = {"error": main["error"], "head": main["head"]}
         pigg = [m.get("function") for m in msgs[:-1]]
@@ -929,6 +936,7 @@ class Connection:
         resp_extra = {}
         t0 = time.time()
         w0 = self.wpos
+        tls0 = self._tls_counters()
         mtype = main.get("type")
         if mtype == "PRO":
             self.s.client_name = main["client_name"]
@@ -985,6 +993,11 @@ class Connection:
         resp.update(resp_extra)
         resp["server_time_s"] = round(time.time() - t0, 6)
         resp["stream_offset"] = [w0, self.wpos]
+        if tls0 is not None:
+            tls1 = self._tls_counters()
+            # the response in the ciphertext stream and the TLS records that carried it
+            resp["tls"] = {"stream_offset": [tls0[0], tls1[0]], "records": tls1[1] - tls0[1],
+                           "bytes": tls1[2] - tls0[2]}
         rec["response"] = resp
         if rec["rows_requested"] is None and main.get("rows_requested") is not None:
             rec["rows_requested"] = main["rows_requested"]
@@ -1522,8 +1535,19 @@ class Connection:
         cursor.failed = False
         return self._fetch_into(cursor, m["rows_requested"], m["rows_requested"], 0x22, m["seq"])
 
+    def _tls_counters(self):
+        """(ciphertext bytes written, app-data records, their bytes) under TCPS, else None."""
+        if not hasattr(self.sock, "raw_wpos"):
+            return None
+        return self.sock.raw_wpos, self.sock.app_records_sent, self.sock.app_bytes_sent
+
     def result(self) -> dict:
         d = dict(self.info)
+        if hasattr(self.sock, "raw_wpos"):
+            d["tls"] = dict(d.get("tls", {}), bytes_sent=self.sock.raw_wpos,
+                            bytes_received=self.sock.raw_rpos,
+                            app_records_sent=self.sock.app_records_sent,
+                            app_bytes_sent=self.sock.app_bytes_sent)
         d["end_of_response"] = self.s.eor
         d["stats"] = dict(self.stats)
         d["requests"] = self.requests
@@ -1548,6 +1572,10 @@ class OracleServer:
         self.done: list[Connection] = []
         self.active: list[Connection] = []
         self.stop = threading.Event()
+        self.tls_ctx = None
+        if cfg.get("tls"):
+            from .tls import server_context
+            self.tls_ctx = server_context(cfg)
 
     def hexdump(self, direction: str, data: bytes):
         """text2pcap -D input: 'I' = received from the client, 'O' = sent by the

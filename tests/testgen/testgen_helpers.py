@@ -87,6 +87,36 @@ def streams(pcap: Path, server_port: int) -> dict:
     return {port: {d: reassemble(v) for d, v in dirs.items()} for port, dirs in segs.items()}
 
 
+def tls_streams(pcap: Path, server_port: int) -> dict:
+    """Like streams(), for a TCPS capture with its secrets embedded: the plaintext
+    that Wireshark's TLS layer decrypts, with sqlnet and every protocol with a
+    heuristic on TLS application data disabled so that it lands in the generic `data` dissector
+    (no Oracle dissector involved).  `-z follow,tls` would do, but Wireshark 4.0
+    leaves records out of it."""
+    heur = subprocess.run(["tshark", "-G", "heuristic-decodes"], capture_output=True, text=True,
+                          timeout=60, check=True).stdout
+    opts = ["--disable-protocol", "sqlnet"]
+    for line in heur.splitlines():
+        p = line.split("\t")
+        if len(p) >= 2 and p[0] == "tls":
+            opts += ["--disable-protocol", p[1]]
+    out = subprocess.run(["tshark", "-r", str(pcap), "-n", *opts, "-T", "fields", "-E", "separator=;",
+                          "-e", "tcp.srcport", "-e", "tcp.dstport", "-e", "data.data"],
+                         capture_output=True, text=True, timeout=300, check=True).stdout
+    res: dict = {}
+    for line in out.splitlines():
+        p = line.split(";")
+        if len(p) < 3 or not p[2]:
+            continue
+        sp, dp = int(p[0]), int(p[1])
+        data = b"".join(bytes.fromhex(h) for h in p[2].split(","))
+        if sp == server_port:
+            res.setdefault(dp, {"s2c": b"", "c2s": b""})["s2c"] += data
+        elif dp == server_port:
+            res.setdefault(sp, {"s2c": b"", "c2s": b""})["c2s"] += data
+    return res
+
+
 def client_settings(m):
     """sql -> (arraysize, prefetchrows) from the client's own report."""
     rep = m["client"]["report"]
@@ -106,7 +136,8 @@ def check_capture(m: dict, capdir: Path):
     """Reassembled capture vs manifest (see test_testgen_catalogue)."""
     pcap = capdir / m["capture"]
     port = m["server"]["port"]
-    st = streams(pcap, port)
+    # TCPS: the TNS stream is the plaintext TLS carried (secrets embedded in the capture)
+    st = tls_streams(pcap, port) if m.get("tls") else streams(pcap, port)
     assert len(st) == len(m["connections"])
     for c in m["connections"]:
         pk = tns_packets(st[c["client_port"]]["s2c"])

@@ -40,6 +40,10 @@ type plan struct {
 	PrefetchRows int    `json:"prefetchrows"`
 	Sessions     int    `json:"sessions"`
 	Steps        []step `json:"steps"`
+	TLS          *struct {
+		CA      string `json:"ca"`
+		Version string `json:"version"`
+	} `json:"tls"`
 }
 
 type stmtResult struct {
@@ -67,8 +71,14 @@ func runSession(p plan, idx int) (*sessionResult, error) {
 	if service == "" {
 		service = "freepdb1"
 	}
-	url := go_ora.BuildUrl(p.Host, p.Port, service, p.User, p.Password,
-		map[string]string{"PREFETCH_ROWS": strconv.Itoa(p.PrefetchRows)})
+	opts := map[string]string{"PREFETCH_ROWS": strconv.Itoa(p.PrefetchRows)}
+	if p.TLS != nil {
+		// TCPS: the server certificate is verified against the generator's
+		// throwaway CA, which Go's system pool reads from SSL_CERT_FILE
+		opts["SSL"] = "true"
+		opts["SSL VERIFY"] = "true"
+	}
+	url := go_ora.BuildUrl(p.Host, p.Port, service, p.User, p.Password, opts)
 	db, err := sql.Open("oracle", url)
 	if err != nil {
 		return nil, err

@@ -7,7 +7,9 @@
 const oracledb = require('oracledb');
 
 async function runSession(plan, idx) {
-  const connectString = `(DESCRIPTION=(SDU=${plan.sdu})(ADDRESS=(PROTOCOL=tcp)(HOST=${plan.host})` +
+  // TCPS: no wallet; the generator's throwaway CA comes in through NODE_EXTRA_CA_CERTS
+  const protocol = plan.tls ? 'tcps' : 'tcp';
+  const connectString = `(DESCRIPTION=(SDU=${plan.sdu})(ADDRESS=(PROTOCOL=${protocol})(HOST=${plan.host})` +
     `(PORT=${plan.port}))(CONNECT_DATA=(SERVICE_NAME=${plan.service || 'freepdb1'})))`;
   const res = { session: idx, statements: [], rows_received: 0, errors: [] };
   const conn = await oracledb.getConnection({

@@ -18,6 +18,7 @@ sessions (concurrent connections, default 1), steps: list of
 """
 
 import json
+import ssl
 import sys
 import threading
 
@@ -25,11 +26,20 @@ import oracledb
 
 
 def run_session(plan, idx, out):
-    dsn = (f"(DESCRIPTION=(SDU={plan['sdu']})(ADDRESS=(PROTOCOL=tcp)(HOST={plan['host']})"
+    tls = plan.get("tls")
+    proto = "tcps" if tls else "tcp"
+    dsn = (f"(DESCRIPTION=(SDU={plan['sdu']})(ADDRESS=(PROTOCOL={proto})(HOST={plan['host']})"
            f"(PORT={plan['port']}))(CONNECT_DATA=(SERVICE_NAME={plan.get('service', 'freepdb1')})))")
     res = {"session": idx, "statements": [], "rows_received": 0, "errors": []}
+    extra = {}
+    if tls:
+        # TCPS without a wallet: an SSL context that trusts the generator's throwaway CA
+        ctx = ssl.create_default_context(cafile=tls["ca"])
+        ver = ssl.TLSVersion.TLSv1_3 if str(tls.get("version")) == "1.3" else ssl.TLSVersion.TLSv1_2
+        ctx.minimum_version = ctx.maximum_version = ver
+        extra = {"ssl_context": ctx, "ssl_server_dn_match": False}
     conn = oracledb.connect(user=plan.get("user", "scott"), password=plan.get("password", "tiger"),
-                            dsn=dsn)
+                            dsn=dsn, **extra)
     res["server_version"] = conn.version
     try:
         for step in plan.get("steps", []):

@@ -1,0 +1,397 @@
+/* tls.c - SQL*Net inside TLS (TCPS).
+ *
+ * Wireshark's TLS dissector decrypts application data when it has the
+ * session secrets (a key log file, or secrets embedded in the pcapng) and
+ * hands the plaintext to the dissector registered for the server port in the
+ * "tls.port" table, or first to the heuristics on "tls".  sqlnet takes both:
+ * the TLS ports 1522 and 2484 (preference "TLS ports") and, on any port, a
+ * TLS conversation whose first decrypted record starts with a TNS CONNECT.
+ *
+ * The plaintext goes through the same TNS framing as TCP (tns_dissect_tcp():
+ * tcp_dissect_pdus() works on the decrypted stream, TLS reassembles a TNS
+ * packet that spans records the way TCP does across segments) and the same
+ * conversation (TLS keeps the TCP addresses and ports in pinfo), so every
+ * field, tap and report works as over TCP.  What TLS passes as dissector data
+ * (a pointer to its application handle in 4.0, a struct tlsinfo from 4.2) is
+ * not TCP's tcpinfo: the TNS layer gets NULL, as for a segment without TCP
+ * information.  A response's segments are the TCP segments that carried its
+ * TLS records: those sqlnet never gets (TCP reassembles a record that spans
+ * segments for TLS) are counted from the tcp tap like the middle segments of
+ * a TNS packet over TCP (ttc_count_segment()), from the frame after the
+ * request on.
+ *
+ * Without the secrets, with the preference sqlnet.tls_estimate (off by
+ * default): for a TLS conversation on a TLS port that sqlnet does not
+ * decode, a postdissector (dissect_tls_estimate()) reads the TLS record headers
+ * (the TLS dissector's tls.record.length items) and estimates round trips: a
+ * burst of client application-data records followed by server ones is one
+ * exchange, the first (CONNECT/ACCEPT) is not a round trip.  Per round trip:
+ * records and bytes each way, the TNS bytes (record bytes less the header and
+ * the cipher's per-record overhead) and the response time, on the frame of
+ * the server record that ends the response (shown once the next client
+ * record has been seen: on a second pass, tshark -2 or the GUI) and on the
+ * tap SQLNET_TLS_EST_TAP.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define WS_LOG_DOMAIN "sqlnet"
+
+#include <epan/packet.h>
+#include <epan/tap.h>
+#include <epan/conversation.h>
+#include <epan/dissectors/packet-tcp.h>
+#include <epan/prefs.h>
+#include <epan/unit_strings.h>
+
+#include "sqlnet.h"
+#include "session.h"
+#include "tns.h"
+#include "ttc.h"
+#include "tls.h"
+
+#define SQLNET_TLS_DEFAULT_PORTS "1522,2484"
+
+static int proto_sqlnet_tls = -1;
+static dissector_handle_t sqlnet_tls_handle;
+
+static int hf_est = -1;
+static int hf_est_round_trip = -1;
+static int hf_est_req_records = -1;
+static int hf_est_req_bytes = -1;
+static int hf_est_records = -1;
+static int hf_est_bytes = -1;
+static int hf_est_tns_bytes = -1;
+static int hf_est_time = -1;
+static int hf_est_tls_version = -1;
+static int ett_est = -1;
+static int tap_est = -1;
+static dissector_handle_t est_handle;
+static sqlnet_pref_bool_t est_enabled = FALSE;   /* preference sqlnet.tls_estimate */
+/* the TLS dissector's fields the estimate reads (wanted by the postdissector) */
+static int hf_tls_record_length = -1;
+static int hf_tls_supported_version = -1;
+static int hf_tls_ciphersuite = -1;
+
+/* Decrypted application data of a TLS conversation sqlnet owns. */
+static int
+dissect_sqlnet_tls(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data _U_)
+{
+    if (!PINFO_FD_VISITED(pinfo))
+        session_get(pinfo)->tls = TRUE;
+    return tns_dissect_tcp(tvb, pinfo, tree, NULL);
+}
+
+/* ---- without the secrets: an estimate from TLS record sizes ------------ */
+
+#define TLS_RECORD_HEADER 5
+#define TLS_CT_APPLICATION_DATA 23
+
+typedef struct {
+    guint32 conv;                   /* conversation index */
+    guint16 version;                /* 0x0304 when the ServerHello says TLS 1.3 */
+    guint16 suite;                  /* the ServerHello's cipher suite */
+    guint8  phase;                  /* 0 none yet, 1 client burst, 2 server burst */
+    guint32 exchanges;              /* closed exchanges */
+    gboolean resp_markers_only;     /* the server burst so far: TNS markers only */
+    sqlnet_tls_est_rec_t cur;       /* the exchange in progress */
+    nstime_t req_last_time, resp_last_time;
+    guint32 resp_last_frame;
+    wmem_tree_t *by_frame;          /* last server frame -> sqlnet_tls_est_rec_t */
+} tls_est_t;
+
+static gboolean
+is_tls_port(guint32 port)
+{
+    range_t *ports = prefs_get_range_value(SQLNET_FILTER, "tls.port");
+    return ports != NULL && value_is_in_range(ports, port);
+}
+
+/* Per-record overhead of the protection: the AEAD tag (and TLS 1.3's inner
+ * content type, TLS 1.2 GCM/CCM's explicit nonce); 0 when unknown. */
+static guint32
+record_overhead(const tls_est_t *e)
+{
+    if (e->version == 0x0304)
+        return 16 + 1;
+    switch (e->suite) {
+    case 0x009C: case 0x009D: case 0x009E: case 0x009F:      /* RSA/DHE AES-GCM */
+    case 0xC02B: case 0xC02C: case 0xC02F: case 0xC030:      /* ECDHE AES-GCM */
+        return 8 + 16;
+    case 0xCCA8: case 0xCCA9: case 0xCCAA:                   /* ChaCha20-Poly1305 */
+        return 16;
+    default:
+        return 0;
+    }
+}
+
+static void
+close_exchange(tls_est_t *e, packet_info *pinfo)
+{
+    e->exchanges++;
+    if (e->exchanges > 1) {         /* the first is the CONNECT/ACCEPT */
+        sqlnet_tls_est_rec_t *rec = wmem_new(wmem_file_scope(), sqlnet_tls_est_rec_t);
+        *rec = e->cur;
+        rec->conversation = e->conv;
+        rec->round_trip = e->exchanges - 1;
+        nstime_delta(&rec->time, &e->resp_last_time, &e->req_last_time);
+        wmem_tree_insert32(e->by_frame, e->resp_last_frame, rec);
+        tap_queue_packet(tap_est, pinfo, rec);
+    }
+    memset(&e->cur, 0, sizeof(e->cur));
+}
+
+/* One TLS record of this frame (first pass, in frame and offset order). */
+/* A record whose plaintext is a TNS MARKER packet (8-byte header, 3 bytes),
+ * when the cipher's overhead is known. */
+static gboolean
+is_marker_record(const tls_est_t *e, guint32 len)
+{
+    guint32 overhead = record_overhead(e);
+    return overhead != 0 && len == overhead + TNS_HDR_LEN + 3;
+}
+
+static void
+note_record(tls_est_t *e, packet_info *pinfo, gboolean from_server, guint8 type, guint32 len)
+{
+    guint32 total = len + TLS_RECORD_HEADER, overhead;
+
+    if (type != TLS_CT_APPLICATION_DATA)
+        return;
+    if (!from_server) {
+        /* A marker after a server burst of markers is the client's reset
+         * answering the server's break: the same round trip goes on (an
+         * error response: break, reset, reset, error). */
+        if (e->phase == 2 && e->resp_markers_only && is_marker_record(e, len)) {
+            e->cur.req_records++;
+            e->cur.req_bytes += total;
+            return;
+        }
+        if (e->phase == 2)
+            close_exchange(e, pinfo);
+        e->phase = 1;
+        e->resp_markers_only = TRUE;
+        e->cur.req_records++;
+        e->cur.req_bytes += total;
+        e->req_last_time = pinfo->abs_ts;
+        return;
+    }
+    if (e->phase == 0)              /* before any client data: TLS 1.3 handshake, tickets */
+        return;
+    e->phase = 2;
+    if (!is_marker_record(e, len))
+        e->resp_markers_only = FALSE;
+    overhead = record_overhead(e);
+    e->cur.records++;
+    e->cur.bytes += total;
+    e->cur.tns_bytes += len > overhead ? len - overhead : 0;
+    e->resp_last_time = pinfo->abs_ts;
+    e->resp_last_frame = pinfo->num;
+}
+
+static void
+est_read_hello(tls_est_t *e, proto_tree *tree)
+{
+    GPtrArray *a;
+    field_info *fi;
+
+    a = proto_get_finfo_ptr_array(tree, hf_tls_supported_version);
+    if (a && a->len > 0) {
+        fi = (field_info *)g_ptr_array_index(a, 0);
+        if (fi->ds_tvb && tvb_bytes_exist(fi->ds_tvb, fi->start, 2) &&
+            tvb_get_ntohs(fi->ds_tvb, fi->start) == 0x0304)
+            e->version = 0x0304;
+    }
+    a = proto_get_finfo_ptr_array(tree, hf_tls_ciphersuite);
+    if (a && a->len == 1) {         /* the ServerHello's one suite, not a ClientHello list */
+        fi = (field_info *)g_ptr_array_index(a, 0);
+        if (fi->ds_tvb && tvb_bytes_exist(fi->ds_tvb, fi->start, 2))
+            e->suite = tvb_get_ntohs(fi->ds_tvb, fi->start);
+    }
+}
+
+static void
+add_estimate(tvbuff_t *tvb, proto_tree *tree, const tls_est_t *e, const sqlnet_tls_est_rec_t *rec)
+{
+    proto_item *ti, *pi;
+    proto_tree *t;
+
+    ti = proto_tree_add_item(tree, hf_est, tvb, 0, 0, ENC_NA);
+    proto_item_set_generated(ti);
+    t = proto_item_add_subtree(ti, ett_est);
+    proto_item_append_text(ti, ": round trip %u, %u records, %u bytes", rec->round_trip,
+                           rec->records, rec->bytes);
+    pi = proto_tree_add_uint(t, hf_est_round_trip, tvb, 0, 0, rec->round_trip);
+    proto_item_set_generated(pi);
+    pi = proto_tree_add_uint(t, hf_est_req_records, tvb, 0, 0, rec->req_records);
+    proto_item_set_generated(pi);
+    pi = proto_tree_add_uint(t, hf_est_req_bytes, tvb, 0, 0, rec->req_bytes);
+    proto_item_set_generated(pi);
+    pi = proto_tree_add_uint(t, hf_est_records, tvb, 0, 0, rec->records);
+    proto_item_set_generated(pi);
+    pi = proto_tree_add_uint(t, hf_est_bytes, tvb, 0, 0, rec->bytes);
+    proto_item_set_generated(pi);
+    pi = proto_tree_add_uint(t, hf_est_tns_bytes, tvb, 0, 0, rec->tns_bytes);
+    proto_item_set_generated(pi);
+    pi = proto_tree_add_time(t, hf_est_time, tvb, 0, 0, &rec->time);
+    proto_item_set_generated(pi);
+    pi = proto_tree_add_uint(t, hf_est_tls_version, tvb, 0, 0, e->version ? e->version : 0x0303);
+    proto_item_set_generated(pi);
+}
+
+/* Postdissector: TLS records of a conversation on a TLS port that sqlnet
+ * does not decode. */
+static int
+dissect_tls_estimate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data _U_)
+{
+    GPtrArray *lens;
+    conversation_t *conv;
+    sqlnet_session_t *sess;
+    tls_est_t *e;
+    gboolean from_server;
+    guint i;
+
+    if (!est_enabled || pinfo->ptype != PT_TCP)
+        return 0;
+    from_server = is_tls_port(pinfo->srcport);
+    if (!from_server && !is_tls_port(pinfo->destport))
+        return 0;
+    conv = find_conversation_pinfo(pinfo, 0);
+    if (!conv)
+        return 0;
+    sess = (sqlnet_session_t *)conversation_get_proto_data(conv, proto_sqlnet_tls);
+    if (sess && sess->tls)          /* decrypted: sqlnet decodes it */
+        return 0;
+    e = sess ? (tls_est_t *)sess->tls_est : NULL;
+    if (PINFO_FD_VISITED(pinfo)) {
+        const sqlnet_tls_est_rec_t *rec;
+        if (!e)
+            return 0;
+        rec = (const sqlnet_tls_est_rec_t *)wmem_tree_lookup32(e->by_frame, pinfo->num);
+        if (rec && rec->round_trip) {
+            add_estimate(tvb, tree, e, rec);
+            tap_queue_packet(tap_est, pinfo, rec);
+        }
+        return 0;
+    }
+    if (!tree)                      /* the TLS fields are wanted: a first pass has a tree */
+        return 0;
+    lens = proto_get_finfo_ptr_array(tree, hf_tls_record_length);
+    if (!lens || lens->len == 0)
+        return 0;
+    if (!e) {
+        sess = session_get(pinfo);
+        e = wmem_new0(wmem_file_scope(), tls_est_t);
+        e->conv = conv->conv_index;
+        e->by_frame = wmem_tree_new(wmem_file_scope());
+        sess->tls_est = e;
+    }
+    if (from_server)
+        est_read_hello(e, tree);
+    for (i = 0; i < lens->len; i++) {
+        field_info *fi = (field_info *)g_ptr_array_index(lens, i);
+        if (!fi->ds_tvb || fi->start < 3 || !tvb_bytes_exist(fi->ds_tvb, fi->start - 3, 5))
+            continue;
+        note_record(e, pinfo, from_server, tvb_get_uint8(fi->ds_tvb, fi->start - 3),
+                    tvb_get_ntohs(fi->ds_tvb, fi->start));
+    }
+    return 0;
+}
+
+/* TLS application data on any port: a TNS CONNECT (or ACCEPT) claims the TLS
+ * session, so that its later records come to sqlnet without the heuristic. */
+static sqlnet_heur_result_t
+dissect_sqlnet_tls_heur(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
+{
+    dissector_handle_t *app_handle = SQLNET_TLS_APP_HANDLE(data);
+
+    if (!tns_looks_like_handshake(tvb, pinfo))
+        return FALSE;
+    if (app_handle)
+        *app_handle = sqlnet_tls_handle;
+    dissect_sqlnet_tls(tvb, pinfo, tree, NULL);
+    return TRUE;
+}
+
+void
+sqlnet_tls_register(int proto)
+{
+    proto_sqlnet_tls = proto;
+    static hf_register_info hf[] = {
+        { &hf_est, { "SQL*Net (encrypted, estimated from TLS record sizes)", "sqlnet.tls_estimate",
+            FT_NONE, BASE_NONE, NULL, 0x0,
+            "A round trip of a TLS conversation on a TLS port without the secrets, estimated from "
+            "the TLS record headers: not decoded, never counted with decoded round trips", HFILL } },
+        { &hf_est_round_trip, { "Round trip (estimated)", "sqlnet.tls_estimate.round_trip",
+            FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Client application-data records followed by server ones, after the CONNECT/ACCEPT exchange",
+            HFILL } },
+        { &hf_est_req_records, { "Client records", "sqlnet.tls_estimate.request_records",
+            FT_UINT32, BASE_DEC, NULL, 0x0, "TLS application-data records of the request", HFILL } },
+        { &hf_est_req_bytes, { "Client record bytes", "sqlnet.tls_estimate.request_bytes",
+            FT_UINT32, BASE_DEC|BASE_UNIT_STRING, &units_byte_bytes, 0x0,
+            "TLS application-data records of the request, 5-byte headers included", HFILL } },
+        { &hf_est_records, { "Server records", "sqlnet.tls_estimate.records",
+            FT_UINT32, BASE_DEC, NULL, 0x0, "TLS application-data records of the response", HFILL } },
+        { &hf_est_bytes, { "Server record bytes", "sqlnet.tls_estimate.bytes",
+            FT_UINT32, BASE_DEC|BASE_UNIT_STRING, &units_byte_bytes, 0x0,
+            "TLS application-data records of the response, 5-byte headers included", HFILL } },
+        { &hf_est_tns_bytes, { "TNS bytes (estimated)", "sqlnet.tls_estimate.tns_bytes",
+            FT_UINT32, BASE_DEC|BASE_UNIT_STRING, &units_byte_bytes, 0x0,
+            "The response's record bytes less the record headers and the cipher's per-record "
+            "overhead (AEAD tag; TLS 1.3 inner type, TLS 1.2 explicit nonce)", HFILL } },
+        { &hf_est_time, { "Response time (estimated)", "sqlnet.tls_estimate.time",
+            FT_RELATIVE_TIME, BASE_NONE, NULL, 0x0,
+            "Last client record of the request to the last server record of the response", HFILL } },
+        { &hf_est_tls_version, { "TLS version", "sqlnet.tls_estimate.tls_version",
+            FT_UINT16, BASE_HEX, NULL, 0x0, "0x0304 when the ServerHello chose TLS 1.3", HFILL } },
+    };
+    static gint *ett[] = { &ett_est };
+
+    proto_sqlnet_tls = proto;
+    sqlnet_tls_handle = register_dissector(SQLNET_FILTER "_tls", dissect_sqlnet_tls, proto);
+    proto_register_field_array(proto, hf, array_length(hf));
+    proto_register_subtree_array(ett, array_length(ett));
+    tap_est = register_tap(SQLNET_TLS_EST_TAP);
+    est_handle = create_dissector_handle(dissect_tls_estimate, proto);
+}
+
+void
+sqlnet_tls_prefs_apply(void)
+{
+    GArray *wanted = NULL;
+
+    if (!est_handle || hf_tls_record_length <= 0)
+        return;
+    /* the TLS record fields make tshark build a tree for every packet: only
+     * when the estimate is switched on */
+    if (est_enabled) {
+        wanted = g_array_new(FALSE, FALSE, (guint)sizeof(int));
+        g_array_append_val(wanted, hf_tls_record_length);
+        g_array_append_val(wanted, hf_tls_supported_version);
+        g_array_append_val(wanted, hf_tls_ciphersuite);
+    }
+    set_postdissector_wanted_hfids(est_handle, wanted);
+}
+
+void
+sqlnet_tls_handoff(void)
+{
+    dissector_add_uint_range_with_preference("tls.port", SQLNET_TLS_DEFAULT_PORTS, sqlnet_tls_handle);
+    heur_dissector_add("tls", dissect_sqlnet_tls_heur, "Oracle SQL*Net over TLS (TNS CONNECT)",
+                       "sqlnet_tls", proto_sqlnet_tls, HEURISTIC_ENABLE);
+    {
+        module_t *module = prefs_find_module(SQLNET_FILTER);
+        hf_tls_record_length = proto_registrar_get_id_byname("tls.record.length");
+        hf_tls_supported_version = proto_registrar_get_id_byname("tls.handshake.extensions.supported_version");
+        hf_tls_ciphersuite = proto_registrar_get_id_byname("tls.handshake.ciphersuite");
+        if (module && hf_tls_record_length > 0 && hf_tls_supported_version > 0 && hf_tls_ciphersuite > 0) {
+            prefs_register_bool_preference(module, "tls_estimate",
+                "Estimate TLS round trips without the secrets",
+                "For a TLS conversation on a TLS port that cannot be decrypted, estimate round trips, "
+                "bytes and response times from the TLS record headers (shown apart from decoded "
+                "round trips). Makes every packet build a protocol tree: tshark is about 15% slower.",
+                &est_enabled);
+            register_postdissector(est_handle);
+        }
+    }
+}
