@@ -76,21 +76,12 @@ tcp_segment_tap(void *tapdata _U_, packet_info *pinfo, epan_dissect_t *edt _U_,
                 const void *data, tap_flags_t flags _U_)
 {
     const struct tcpheader *th = (const struct tcpheader *)data;
-    conversation_t *conv;
     sqlnet_session_t *sess;
 
     if (!th || !th->th_have_seglen || th->th_seglen == 0)
         return TAP_PACKET_DONT_REDRAW;
-    /* sqlnet dissected this segment: its session is at hand. */
-    sess = session_of_packet(pinfo, th->th_sport, th->th_dport);
-    if (!sess) {
-        conv = find_conversation(pinfo->num, &th->ip_src, &th->ip_dst, CONVERSATION_TCP,
-                                 th->th_sport, th->th_dport, 0);
-        if (!conv)
-            return TAP_PACKET_DONT_REDRAW;
-        sess = (sqlnet_session_t *)conversation_get_proto_data(conv, proto_metrics);
-    }
-    if (!sess || !sess->ttc || !sess->srv_known)
+    sess = session_of_tcp_segment(pinfo, th);
+    if (!sess)
         return TAP_PACKET_DONT_REDRAW;
     if (th->th_sport != sess->srv_port || !addresses_equal(&th->ip_src, &sess->srv_addr))
         return TAP_PACKET_DONT_REDRAW;

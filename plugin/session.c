@@ -7,6 +7,7 @@
 #include <epan/packet.h>
 #include <epan/conversation.h>
 #include <epan/proto_data.h>
+#include <epan/dissectors/packet-tcp.h>
 
 #include "sqlnet.h"
 #include "session.h"
@@ -54,6 +55,23 @@ session_of_packet(packet_info *pinfo, guint32 srcport, guint32 destport)
     if (c && c->srcport == srcport && c->destport == destport)
         return c->sess;
     return NULL;
+}
+
+sqlnet_session_t *
+session_of_tcp_segment(packet_info *pinfo, const struct tcpheader *th)
+{
+    sqlnet_session_t *sess = session_of_packet(pinfo, th->th_sport, th->th_dport);
+
+    if (!sess) {
+        conversation_t *conv = find_conversation(pinfo->num, &th->ip_src, &th->ip_dst, CONVERSATION_TCP,
+                                                 th->th_sport, th->th_dport, 0);
+        if (!conv)
+            return NULL;
+        sess = (sqlnet_session_t *)conversation_get_proto_data(conv, sqlnet_proto());
+    }
+    if (!sess || !sess->ttc || !sess->srv_known)
+        return NULL;
+    return sess;
 }
 
 gboolean

@@ -90,6 +90,13 @@ sqlnet_session_t *session_get(packet_info *pinfo);
 /* The session sqlnet looked up for this packet's TCP ports, else NULL. */
 sqlnet_session_t *session_of_packet(packet_info *pinfo, guint32 srcport, guint32 destport);
 
+/* For a listener on the "tcp" tap: the session of a TCP segment's
+ * conversation once its TTC layer runs and its server side is known (the
+ * frame's cached session when sqlnet dissected it), else NULL.  `th` is the
+ * tap's struct tcpheader. */
+struct tcpheader;
+sqlnet_session_t *session_of_tcp_segment(packet_info *pinfo, const struct tcpheader *th);
+
 /* Direction of this packet; learns the server endpoint when still unknown. */
 sqlnet_dir_t session_direction(sqlnet_session_t *sess, packet_info *pinfo);
 

@@ -120,7 +120,6 @@ tcp_ack_tap(void *tapdata _U_, packet_info *pinfo, epan_dissect_t *edt _U_, cons
             tap_flags_t flags _U_)
 {
     const struct tcpheader *th = (const struct tcpheader *)data;
-    conversation_t *conv;
     sqlnet_session_t *sess;
     ttc_session_t *ts;
     ack_timing_t *at;
@@ -130,15 +129,8 @@ tcp_ack_tap(void *tapdata _U_, packet_info *pinfo, epan_dissect_t *edt _U_, cons
      * frame is taken once, in order, by its number (`upto`). */
     if (!th)
         return TAP_PACKET_DONT_REDRAW;
-    sess = session_of_packet(pinfo, th->th_sport, th->th_dport);
-    if (!sess) {
-        conv = find_conversation(pinfo->num, &th->ip_src, &th->ip_dst, CONVERSATION_TCP,
-                                 th->th_sport, th->th_dport, 0);
-        if (!conv)
-            return TAP_PACKET_DONT_REDRAW;
-        sess = (sqlnet_session_t *)conversation_get_proto_data(conv, sqlnet_proto());
-    }
-    if (!sess || !sess->ttc || !sess->srv_known)
+    sess = session_of_tcp_segment(pinfo, th);
+    if (!sess)
         return TAP_PACKET_DONT_REDRAW;
     ts = (ttc_session_t *)sess->ttc;
     at = (ack_timing_t *)ts->ack_timing;
