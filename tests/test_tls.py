@@ -245,3 +245,35 @@ def test_tns_packet_cut_into_segments(tshark, manifest):
     assert want
     got = sorted(int(r[0]) for r in tshark.fields(path, ["frame.number"], display_filter="sqlnet.multi_segment"))
     assert got == want
+
+
+def moved_to_port(data: bytes, old: int, new: int) -> bytes:
+    """The pcapng with every TCP port `old` rewritten to `new` (Enhanced Packet
+    Blocks of Ethernet/IPv4/TCP; the Decryption Secrets Block is kept)."""
+    out, off = bytearray(data), 0
+    while off + 12 <= len(out):
+        btype, blen = struct.unpack_from("<II", out, off)
+        if btype == 6:
+            pkt = off + 28
+            if struct.unpack_from(">H", out, pkt + 12)[0] == 0x0800 and out[pkt + 23] == 6:
+                tcp = pkt + 14 + (out[pkt + 14] & 0x0F) * 4
+                for p in (tcp, tcp + 2):
+                    if struct.unpack_from(">H", out, p)[0] == old:
+                        struct.pack_into(">H", out, p, new)
+        off += blen
+    return bytes(out)
+
+
+def test_autonomous_database_port(tshark, tmp_path):
+    """TCPS on 1522 (Oracle Autonomous Database's port, also one of sqlnet's TCP
+    ports): the TCP dissector gives the conversation back to TLS (its first
+    payload is a ClientHello), TLS decrypts and hands the records to sqlnet.
+    Evidence: the round trips the scripted server answered (the manifest of
+    tls13_demo, captured on 2484 and moved to 1522 here)."""
+    m = manifest_named("tls13_demo")
+    cap = tmp_path / "tls1522.pcapng"
+    cap.write_bytes(moved_to_port((TEST_CAPTURES / m["capture"]).read_bytes(), m["server"]["port"], 1522))
+    cap.chmod(0o644)
+    got = tshark.fields(cap, ["frame.number"], "sqlnet.time")
+    assert len(got) == sum(len(c["requests"]) for c in m["connections"])
+    assert tshark.fields(cap, ["frame.number"], "tls && sqlnet.bad_header") == []
