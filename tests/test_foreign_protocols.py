@@ -58,9 +58,10 @@ def test_not_claimed_on_oracle_ports(tshark, tmp_path, name, port, passes):
     assert stock and all(name in p.split(":") for p in stock), stock        # stock decode
     path = build(tmp_path / f"{name}_{port}.pcap", exchange, port)
     got = protocols(tshark, path, passes)
-    if name == "ssh" and not passes:
-        # SSH has no heuristic in stock Wireshark: in one pass the segment
-        # that shows the conversation is SSH stays data; the rest is SSH
+    if name == "ssh" and not passes and got != stock:
+        # SSH has no heuristic in Wireshark 4.0 (4.6 has one): there, in one
+        # pass, the segment that shows the conversation is SSH stays data; the
+        # rest is SSH
         assert got[0].endswith(":tcp:data") and got[1:] == stock[1:], got
     else:
         assert got == stock

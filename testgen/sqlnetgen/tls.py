@@ -42,6 +42,8 @@ def make_certificates(outdir: Path, server_addr: str) -> dict:
           .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
           .add_extension(x509.KeyUsage(False, False, False, False, False, True, True, False, False),
                          critical=True)
+          # key identifiers: Python 3.13+ verifies strictly (VERIFY_X509_STRICT) and wants them
+          .add_extension(x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key()), critical=False)
           .sign(ca_key, hashes.SHA256()))
     key = ec.generate_private_key(ec.SECP256R1())
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, server_addr)])
@@ -52,6 +54,9 @@ def make_certificates(outdir: Path, server_addr: str) -> dict:
                 x509.IPAddress(ipaddress.ip_address(server_addr)), x509.DNSName("localhost")]),
                 critical=False)
             .add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]),
+                           critical=False)
+            .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
+            .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()),
                            critical=False)
             .sign(ca_key, hashes.SHA256()))
     outdir.mkdir(parents=True, exist_ok=True)

@@ -95,7 +95,11 @@ def tls_streams(pcap: Path, server_port: int) -> dict:
     leaves records out of it."""
     heur = subprocess.run(["tshark", "-G", "heuristic-decodes"], capture_output=True, text=True,
                           timeout=60, check=True).stdout
-    opts = ["--disable-protocol", "sqlnet"]
+    protos = subprocess.run(["tshark", "-G", "protocols"], capture_output=True, text=True,
+                            timeout=60, check=True).stdout
+    # (a name tshark does not know is an error from Wireshark 4.6 on: only what it lists)
+    opts = ["--disable-protocol", "sqlnet"] if any(l.split("\t")[2:3] == ["sqlnet"]
+                                                   for l in protos.splitlines()) else []
     for line in heur.splitlines():
         p = line.split("\t")
         if len(p) >= 2 and p[0] == "tls":
