@@ -100,8 +100,10 @@ timing_note_packet(packet_info *pinfo, ttc_session_t *ts)
     conversation_t *conv;
     struct tcp_analysis *tcpd;
 
-    if (PINFO_FD_VISITED(pinfo) || ts->rtt_source == SQLNET_RTT_HANDSHAKE || proto_tcp < 0)
+    /* once: the handshake comes before any TTC packet, or not at all */
+    if (PINFO_FD_VISITED(pinfo) || ts->rtt_checked || proto_tcp < 0)
         return;
+    ts->rtt_checked = TRUE;
     conv = find_conversation_pinfo(pinfo, 0);
     if (!conv)
         return;

@@ -34,6 +34,7 @@ typedef struct ttc_session {
     /* Network round-trip time and where the capture was taken (timing.c) */
     nstime_t rtt;
     guint8   rtt_source;               /* sqlnet_rtt_source_t */
+    gboolean rtt_checked;              /* TCP's handshake RTT looked up (once) */
     guint8   vantage;                  /* sqlnet_vantage_t */
     nstime_t last_resp_end;            /* last byte of the latest response */
     void    *ack_timing;               /* timing.c's ACK samples (first pass) */
