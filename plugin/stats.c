@@ -27,6 +27,7 @@
 #include "sqlnet.h"
 #include "ttc.h"
 #include "metrics.h"
+#include "timing.h"
 #include "stats.h"
 #include "tls.h"
 
@@ -224,8 +225,9 @@ print_breakdown(const rt_totals_t *t)
         print_count(s, t->net_round_trips);
         g_string_append_printf(s, " network round trip%s of %.3f ms (RTT from %s, captured %s); ",
                                t->net_round_trips == 1 ? "" : "s", t->rtt_ms,
-                               t->rtt_source == 1 ? "the TCP handshake" : "ACK timing",
-                               t->vantage == 1 ? "near the server" : t->vantage == 2 ? "near the client" : "at an unknown point");
+                               t->rtt_source == SQLNET_RTT_HANDSHAKE ? "the TCP handshake" : "ACK timing",
+                               t->vantage == SQLNET_VANTAGE_UNKNOWN ? "at an unknown point"
+                                   : val_to_str_const(t->vantage, sqlnet_vantage_vals, "?"));
     } else {
         g_string_append(s, "the network part is unknown (no RTT: no handshake and no ACKs); ");
     }

@@ -11,30 +11,25 @@ model, must give every other statement of the sweep on the same table its
 round trips exactly and its elapsed time within 25 %.  The worst ratio is
 printed (pytest -s).
 """
-import json
 import re
 from collections import defaultdict
 
 import pytest
 
 from tshark import TEST_CAPTURES
+from test_generated_captures import MANIFESTS
 
 
 def sweeps():
+    """The generated captures whose client set its array size to more than one value."""
     out = []
-    if not TEST_CAPTURES.is_dir():
-        return out
-    for path in sorted(TEST_CAPTURES.glob("*.json")):
-        if path.name == "INDEX.json":
-            continue
-        m = json.loads(path.read_text())
-        if not (TEST_CAPTURES / m["capture"]).is_file():
-            continue
+    for p in MANIFESTS:
+        m = p.values[0]
         reps = m["client"]["report"] if isinstance(m["client"]["report"], list) else [m["client"]["report"]]
         sizes = {st["arraysize"] for r in reps for s in r["sessions"] for st in s["statements"]
                  if st.get("sql") and not st.get("dml") and "arraysize" in st}
         if len(sizes) > 1:
-            out.append(pytest.param(m, id=m["scenario"]))
+            out.append(p)
     return out
 
 

@@ -13,30 +13,17 @@ Evidence:
   timing and must still be the configured one, captured near the server (the
   generator captures on the server's side).
 """
-import json
 import subprocess
 from collections import defaultdict
 
 import pytest
 
 from tshark import TEST_CAPTURES
+from test_generated_captures import MANIFESTS
 
 
-def manifests(predicate=lambda m: True):
-    out = []
-    if not TEST_CAPTURES.is_dir():
-        return out
-    for path in sorted(TEST_CAPTURES.glob("*.json")):
-        if path.name == "INDEX.json":
-            continue
-        m = json.loads(path.read_text())
-        if (TEST_CAPTURES / m["capture"]).is_file() and predicate(m):
-            out.append(pytest.param(m, id=m["scenario"]))
-    return out
-
-
-ALL = manifests()
-WAN = manifests(lambda m: bool(m.get("netem")))
+ALL = MANIFESTS
+WAN = [p for p in MANIFESTS if p.values[0].get("netem")]
 PARTS = ["sqlnet.time.network", "sqlnet.time.server", "sqlnet.time.transfer", "sqlnet.time.client"]
 
 
