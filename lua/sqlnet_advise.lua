@@ -126,7 +126,7 @@ function M.predict(s, a, sdu, mss)
     -- the connection's model (M.fit_connection): a round trip's time and the
     -- client's gap after a response, each by the rows it carried
     local tm = s.timing
-    local function rt_time(n, bytes) return tm.t_call + tm.t_row * n + tm.t_byte * bytes end
+    local function rt_time(n, bytes) return tm.t_call + tm.t_row * n + M.transfer_time(tm, bytes) end
     local function gap(n) return tm.g_call + tm.g_row * n end
     local el = tm and (s.t_other or 0) or 0
     for _, e in ipairs(s.execs) do
@@ -145,7 +145,7 @@ function M.predict(s, a, sdu, mss)
         if tm then
             -- the execute as observed (its rows and bytes moved at the model's rates)
             el = el + (e.exec_time or 0) + tm.t_row * (first - (e.first or first))
-                + tm.t_byte * ((exec_to or 0) - (e.exec_to or exec_to or 0))
+                + M.transfer_time(tm, exec_to or 0) - M.transfer_time(tm, e.exec_to or exec_to or 0)
             if f > 0 then
                 -- the gap after the execute as observed when fetches followed
                 -- it; its rows moved at the model's rate
@@ -227,22 +227,79 @@ local function fit_line(pts)
 end
 M.fit_line = fit_line
 
+-- Transfer time (a response's first to last byte) of a response of `bytes`.
+-- TCP does not move a response at one rate per byte: the congestion window
+-- and the sender's pacing let the first segments of a response go at once
+-- and space the later ones by fractions of the round trip, so on a WAN a
+-- 20 KB response takes far more than four times a 5 KB one.  The model keeps
+-- the connection's measured transfer times by response size (tm.transfer:
+-- points sorted by bytes, from (0, 0)) and interpolates between them; beyond
+-- the largest it moves bytes at the largest's average rate.  Without points,
+-- the single rate tm.t_byte.
+function M.transfer_time(tm, bytes)
+    local c = tm.transfer
+    if not c or #c == 0 or bytes <= 0 then return max(0, (tm.t_byte or 0) * bytes) end
+    local px, py = 0, 0
+    for _, pt in ipairs(c) do
+        if bytes <= pt.bytes then
+            return py + (pt.time - py) * (bytes - px) / (pt.bytes - px)
+        end
+        px, py = pt.bytes, pt.time
+    end
+    return bytes * py / px
+end
+
+-- The transfer curve from responses { {bytes=, transfer=}, ... } (every
+-- response of the connection's executions, executes too: the bytes are what
+-- TCP moves, whichever call asked for them): sorted by bytes, responses
+-- within 10 % of a class's smallest merged into it (mean bytes and time),
+-- made non-decreasing (a larger response never moves faster: a dip is
+-- measurement noise).
+local function transfer_curve(responses)
+    local pts = {}
+    for _, r in ipairs(responses) do
+        if r.bytes > 0 then pts[#pts + 1] = r end
+    end
+    table.sort(pts, function(a, b) return a.bytes < b.bytes end)
+    local curve, c = {}, nil
+    for _, r in ipairs(pts) do
+        if not c or r.bytes > c.lo * 1.1 then
+            c = { lo = r.bytes, n = 0, bytes = 0, time = 0 }
+            curve[#curve + 1] = c
+        end
+        c.n, c.bytes, c.time = c.n + 1, c.bytes + r.bytes, c.time + max(0, r.transfer)
+    end
+    local prev = 0
+    for _, k in ipairs(curve) do
+        k.bytes, k.time, k.lo, k.n = k.bytes / k.n, max(prev, k.time / k.n), nil, nil
+        prev = k.time
+    end
+    return curve
+end
+M.transfer_curve = transfer_curve
+
 -- Per-connection time model (issue 14), from its round trips in executions:
---   a round trip's time  = t_call + rows x t_row + bytes x t_byte
+--   a round trip's time  = t_call + rows x t_row + transfer(bytes)
 --                          (request to response: the server's work, the
 --                          transfer, the network round trip when captured
 --                          near the client)
 --   the client's gap after a response = g_call + rows x g_row
 --                          (its own work on the rows, the network round trip
 --                          when captured near the server)
--- fetches = { {time=, first=, rows=, bytes=}, ... } (seconds, bytes): t_byte
--- is the measured transfer time per byte (first to last byte of the
--- response), t_call and t_row fitted on the rest; gaps = { {gap=, rows=} }.
+-- fetches = { {time=, first=, rows=, bytes=}, ... } (seconds, bytes): the
+-- transfer part is the measured transfer time (first to last byte of the
+-- response) by response size (M.transfer_time; t_byte its average per byte),
+-- t_call and t_row fitted on the rest; gaps = { {gap=, rows=} }; responses
+-- (optional, default the fetches) = { {bytes=, transfer=} } for the curve.
 -- Each execution weighs the same (w).
-function M.fit_connection(fetches, gaps)
+function M.fit_connection(fetches, gaps, responses)
     local tb, bytes = 0, 0
     for _, f in ipairs(fetches) do tb, bytes = tb + max(0, f.time - f.first), bytes + f.bytes end
-    local m = { t_byte = bytes > 0 and tb / bytes or 0 }
+    if not responses then
+        responses = {}
+        for _, f in ipairs(fetches) do responses[#responses + 1] = { bytes = f.bytes, transfer = f.time - f.first } end
+    end
+    local m = { t_byte = bytes > 0 and tb / bytes or 0, transfer = transfer_curve(responses) }
     -- the time per row needs fetches of two sizes at least (the last, shorter
     -- fetch of every execution alone does not tell a row from a call)
     local sizes, nsizes = {}, 0
@@ -252,11 +309,11 @@ function M.fit_connection(fetches, gaps)
     local pts = {}
     for _, f in ipairs(fetches) do
         if nsizes >= 2 or not f.last then
-            pts[#pts + 1] = { x = nsizes >= 2 and f.rows or 0, y = f.time - f.bytes * m.t_byte, w = f.w }
+            pts[#pts + 1] = { x = nsizes >= 2 and f.rows or 0, y = f.time - M.transfer_time(m, f.bytes), w = f.w }
         end
     end
     if #pts == 0 then
-        for _, f in ipairs(fetches) do pts[#pts + 1] = { x = 0, y = f.time - f.bytes * m.t_byte, w = f.w } end
+        for _, f in ipairs(fetches) do pts[#pts + 1] = { x = 0, y = f.time - M.transfer_time(m, f.bytes), w = f.w } end
     end
     m.t_call, m.t_row = fit_line(pts)
     pts = {}
@@ -450,13 +507,16 @@ local function connection_models(st, prefetch_opt)
         local e = by_exec[key]
         local m = models[e[1].stream]
         if not m then
-            m = { fetches = {}, gaps = {}, equal = {}, unequal = 0 }
+            m = { fetches = {}, gaps = {}, responses = {}, equal = {}, unequal = 0 }
             models[e[1].stream] = m
         end
         -- a fetch's cost: its round trip and the client's gap before the next
         -- call of the execution (the last fetch has none: left out)
         -- every execution weighs the same in the fit, whatever its number of
         -- fetches (an array size of 1 would otherwise decide the per-row time)
+        for i = 1, #e do
+            m.responses[#m.responses + 1] = { bytes = e[i].to, transfer = e[i].time - e[i].first }
+        end
         for i = 2, #e do
             local rt = e[i]
             m.fetches[#m.fetches + 1] = { time = rt.time, first = rt.first, rows = rt.rows, bytes = rt.to,
@@ -474,7 +534,7 @@ local function connection_models(st, prefetch_opt)
     for stream, m in pairs(models) do
         local c = st.streams[stream]
         if #m.fetches >= 2 and #m.gaps >= 1 then
-            m.timing = M.fit_connection(m.fetches, m.gaps)
+            m.timing = M.fit_connection(m.fetches, m.gaps, m.responses)
         end
         if prefetch_opt == "tied" then
             m.tied, m.why = true, "option prefetch=tied"
@@ -658,7 +718,8 @@ local function advise_statement(out, idx, p, sql, opts)
         "per fetch %.1f B overhead (%.1f B on the last), %.1f B request", p.row_bytes, p.bvc_bytes,
         p.overhead, p.overhead_last, p.request_bytes)
     local tm = p.timing
-    out[#out + 1] = string.format("  time model (%s): round trip %s ms + %s ms per row + %s ms per KB; " ..
+    out[#out + 1] = string.format("  time model (%s): round trip %s ms + %s ms per row + transfer (by response " ..
+        "size, on average %s ms per KB); " ..
         "client gap %s ms + %s ms per row", p.time_source or "-", ms(p.t_rt), ms(p.t_row or 0),
         ms(p.t_byte * 1024), ms(tm and tm.g_call or 0), ms(tm and tm.g_row or 0))
     out[#out + 1] = string.format("  SDU %d, TDU %d, MSS %s (%s)", p.sdu or 0, p.tdu or 0,
