@@ -299,3 +299,45 @@ def test_advises_only_queries(tshark, scenario):
     assert not re.search(r"(?<![0-9])0-byte fetch response", out)
     assert out.count(" recommended") >= len(queries)
     assert "array size 1 recommended" not in out
+
+
+TRANSFER_DRIVER = r"""
+local M = dofile(arg[1])
+-- responses of a connection: (bytes, transfer seconds); the two near 5000 B are
+-- one size class (within 10 %), the dip at 12000 B is noise under 8000 B's time
+local responses = {
+    { bytes = 1000, transfer = 0.000 }, { bytes = 5000, transfer = 0.002 },
+    { bytes = 5200, transfer = 0.004 }, { bytes = 12000, transfer = 0.001 },
+    { bytes = 20000, transfer = 0.024 },
+}
+local curve = M.transfer_curve(responses)
+for _, p in ipairs(curve) do print(string.format("point\t%.1f\t%.6f", p.bytes, p.time)) end
+local tm = { transfer = curve, t_byte = 0 }
+for _, b in ipairs({ 0, 500, 3050, 15000, 40000 }) do
+    print(string.format("at\t%d\t%.6f", b, M.transfer_time(tm, b)))
+end
+"""
+
+
+@pytest.mark.parametrize("lua", ["lua5.2", "lua5.4"])
+def test_transfer_time_by_response_size(lua, tmp_path):
+    """The transfer part of the time model (issue 14: TCP moves a large response
+    at a lower rate per byte than a small one) against hand-computed values:
+    size classes merge responses within 10 % (5000 and 5200 B: mean 5100 B,
+    3 ms), a larger size never moves faster (12000 B keeps 3 ms), between
+    points the time is linear, beyond the largest it moves at the largest's
+    average rate (40000 B at 24 ms / 20000 B)."""
+    if not shutil.which(lua):
+        pytest.skip(f"{lua} not installed")
+    driver = tmp_path / "driver.lua"
+    driver.write_text(TRANSFER_DRIVER)
+    proc = subprocess.run([lua, str(driver), str(ADVISOR)], capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    points = [tuple(map(float, l.split("\t")[1:])) for l in proc.stdout.splitlines() if l.startswith("point")]
+    at = {int(l.split("\t")[1]): float(l.split("\t")[2]) for l in proc.stdout.splitlines() if l.startswith("at")}
+    assert points == [(1000.0, 0.0), (5100.0, 0.003), (12000.0, 0.003), (20000.0, 0.024)]
+    assert at[0] == 0.0
+    assert at[500] == pytest.approx(0.0)                       # (0, 0) to (1000, 0)
+    assert at[3050] == pytest.approx(0.003 * 2050 / 4100)      # halfway from 1000 to 5100 B
+    assert at[15000] == pytest.approx(0.003 + 0.021 * 3000 / 8000)
+    assert at[40000] == pytest.approx(0.048)
