@@ -39,8 +39,12 @@ def run_one(scn: dict, out: Path, mode: str | None, verbose: bool) -> tuple[bool
     probs = verify(man)
     size = (out / man["capture"]).stat().st_size
     status = "ok" if not probs else "VERIFY FAILED: " + "; ".join(probs)
+    host = man.get("host") or {}
+    busy = (f"  (busy machine: load {host['load_average_1min']} on {host['cpus']} cores, timings "
+            "include scheduling pauses)" if host.get("cpus") and host["load_average_1min"] > 0.5 * host["cpus"]
+            else "")
     return not probs, (f"{status}  mode={man['mode']} rows={man['client']['rows_received']} "
-                       f"size={size} B  {time.time() - t0:.1f}s")
+                       f"size={size} B  {time.time() - t0:.1f}s{busy}")
 
 
 def main(argv=None) -> int:

@@ -90,7 +90,10 @@ def client_command(driver: str, plan: dict) -> list[str]:
         java = shutil.which("java")
         if not java:
             raise PipelineError("java not installed")
-        return [java, "-cp", jdbc_classpath(driver), "Client", arg]
+        # C1 only: the client reaches compiled speed within its first few hundred calls,
+        # instead of recompiling (C2) in the middle of a sweep, which makes a statement's
+        # time depend on where it falls in the session rather than on its array size
+        return [java, "-XX:TieredStopAtLevel=1", "-cp", jdbc_classpath(driver), "Client", arg]
     raise PipelineError(f"unknown driver {driver}")
 
 
@@ -437,6 +440,9 @@ class Run:
             wan_counters = self.wan_stats()
             stats = json.loads(stats_path.read_text())
             manifest = build_manifest(scn, mode, mtu, server_addr, port, cfg, reports, stats, pcap)
+            # the machine's load while the scenario ran (its timings include scheduling pauses
+            # when other work competed for the cores)
+            manifest["host"] = {"cpus": os.cpu_count(), "load_average_1min": round(os.getloadavg()[0], 2)}
             if scn.get("netem"):
                 manifest["netem"] = wan_manifest(scn["netem"], self.wan_emulator, wan_counters)
                 rtts = handshake_rtts(pcap)
