@@ -38,6 +38,12 @@ def sweeps():
 NOT_YET = {
     "jdbc_fetchsize_sweep": "the JVM warms up during the first statement (fetch size 1): its client "
                             "gaps are several times the later ones, which no per-call rate predicts",
+    # the same JDBC sweep on 100 rows, over plain TCP and TCPS: the first two fetch-size-1 round
+    # trips wait 50-280 ms for the client (class loading), the median client gap is 0.1-0.3 ms
+    "jdbc_fetchsize_small": "the JVM warms up during the first statement (fetch size 1), as in "
+                            "jdbc_fetchsize_sweep",
+    "tls12_jdbc": "the JVM warms up during the first statement (fetch size 1), as in jdbc_fetchsize_sweep",
+    "tls13_jdbc": "the JVM warms up during the first statement (fetch size 1), as in jdbc_fetchsize_sweep",
     "sweep_arraysize": "LAN, python-oracledb: the client's time per row is not linear in the rows of a "
                        "response (1 row vs 500), the prediction of one large fetch from single-row fetches "
                        "misses by up to 1.5x",

@@ -69,6 +69,24 @@ def make_certificates(outdir: Path, server_addr: str) -> dict:
     return {k: str(v) for k, v in paths.items()}
 
 
+TRUSTSTORE_PASSWORD = "sqlnetgen"     # a throwaway truststore holding only the throwaway CA
+
+
+def make_truststore(ca_pem: str, out: Path) -> str:
+    """A PKCS12 truststore with the CA as a trusted certificate entry (keytool
+    -importcert), for JDBC thin: javax.net.ssl.trustStore/-Type/-Password."""
+    out = Path(out)
+    if out.exists():
+        out.unlink()
+    r = subprocess.run(["keytool", "-importcert", "-noprompt", "-storetype", "PKCS12",
+                        "-keystore", str(out), "-storepass", TRUSTSTORE_PASSWORD,
+                        "-alias", "sqlnetgen-ca", "-file", str(ca_pem)],
+                       capture_output=True, text=True, timeout=120)
+    if r.returncode != 0:
+        raise RuntimeError(f"keytool -importcert failed: {r.stderr or r.stdout}")
+    return str(out)
+
+
 def server_context(cfg: dict) -> ssl.SSLContext:
     """cfg["tls"]: cert, key, keylog, version ("1.2" or "1.3")."""
     t = cfg["tls"]
