@@ -1,5 +1,5 @@
-"""TCPS for the scripted server: a throwaway CA and server certificate, the
-server's SSL context (TLS version pinned, key log written by the server so the
+"""TCPS for the scripted server: a throwaway CA and server certificate (and,
+for JDBC thin, a PKCS12 truststore holding the CA), the server's SSL context (TLS version pinned, key log written by the server so the
 secrets do not depend on the client), a socket-like wrapper that counts the
 TLS records and ciphertext bytes the server writes, and the pcapng step that
 embeds the key log (editcap --inject-secrets).
