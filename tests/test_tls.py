@@ -6,8 +6,9 @@ test_stats.py check every TCPS capture against its manifest like any other.
 This module adds what is particular to TLS:
 
 * a TCPS capture gives the counts of the same statements over plain TCP: the
-  evidence is the plain-TCP capture's manifest (arraysize_100, the scripted
-  server's counters of another run);
+  evidence is the plain-TCP capture's manifest (arraysize_100 for python-oracledb,
+  jdbc_fetchsize_small for JDBC thin: the scripted server's counters of another
+  run);
 * the heuristic on TLS application data alone (TLS ports preference emptied)
   decodes the same round trips (the TCPS capture's manifest);
 * without the secrets (editcap --discard-all-secrets) the packets show as TLS
@@ -28,7 +29,8 @@ from test_generated_captures import MANIFESTS
 from test_stats import run_z, parse_stmt, expected_by_statement, OTHER
 
 TLS_MANIFESTS = [p for p in MANIFESTS if p.values[0].get("tls")]
-TWINS = {"tls12_arraysize": "arraysize_100", "tls13_arraysize": "arraysize_100"}
+TWINS = {"tls12_arraysize": "arraysize_100", "tls13_arraysize": "arraysize_100",
+         "tls12_jdbc": "jdbc_fetchsize_small", "tls13_jdbc": "jdbc_fetchsize_small"}
 
 
 def manifest_named(name):
@@ -41,7 +43,7 @@ def manifest_named(name):
 def test_tls_captures_present():
     """The catalogue's TCPS scenarios are committed with their secrets (manifest flag)."""
     names = {p.values[0]["scenario"] for p in TLS_MANIFESTS}
-    assert {"tls12_arraysize", "tls13_arraysize", "tls13_demo"} <= names
+    assert {"tls12_arraysize", "tls13_arraysize", "tls13_demo", "tls12_jdbc", "tls13_jdbc"} <= names
     for p in TLS_MANIFESTS:
         m = p.values[0]
         assert m["tls"]["secrets_embedded"] is True

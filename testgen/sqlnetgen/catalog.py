@@ -268,10 +268,27 @@ def tls_scenarios() -> list[dict]:
                 "plan": plan(steps=[WARMUP_STEP] +
                              [{"sql": f"SELECT /* arraysize {n} */ * FROM {ROWS_TABLE.lower()}",
                                "arraysize": n} for n in ARRAY_SIZES])})
+    for ver in ("1.2", "1.3"):
+        out.append({"name": f"tls{ver.replace('.', '')}_jdbc", "client": "jdbc", "mtu": 1500,
+                    "port": TLS_PORT, "tls": {"version": ver},
+                    "description": f"TCPS, TLS {ver} (secrets embedded): JDBC thin ojdbc11 (PROTOCOL=tcps, "
+                                   "the CA in a PKCS12 truststore made with keytool, "
+                                   "oracle.net.ssl_version pinned, oracle.net.ssl_server_dn_match on), "
+                                   "jdbc_fetchsize_small's statements: a warm-up query, then "
+                                   f"{TLS_JDBC_ROWS} rows at Statement.setFetchSize "
+                                   + ", ".join(map(str, JDBC_FETCH_SIZES)),
+                    "server": server(release="23ai", tables=[table(rows=TLS_JDBC_ROWS), warmup_table()]),
+                    "plan": plan(steps=jdbc_fetchsize_steps())})
     return out
 
 
 JDBC_FETCH_SIZES = [1, 10, 50, 100, 500]
+TLS_JDBC_ROWS = 100          # the TCPS JDBC sweep and its plain-TCP twin jdbc_fetchsize_small
+
+
+def jdbc_fetchsize_steps() -> list[dict]:
+    return [WARMUP_STEP] + [{"sql": f"SELECT /* fetch size {n} */ * FROM {ROWS_TABLE.lower()}", "arraysize": n}
+                            for n in JDBC_FETCH_SIZES]
 
 
 def jdbc_scenarios() -> list[dict]:
@@ -283,9 +300,13 @@ def jdbc_scenarios() -> list[dict]:
          "description": "JDBC thin (ojdbc11): one session, a warm-up query on a 20-row table, then "
                         "a 500-row table fetched with Statement.setFetchSize " + ", ".join(map(str, JDBC_FETCH_SIZES)),
          "server": server(release="23ai", tables=[table(rows=500), warmup_table()]),
-         "plan": plan(steps=[WARMUP_STEP] +
-                      [{"sql": f"SELECT /* fetch size {n} */ * FROM {ROWS_TABLE.lower()}",
-                        "arraysize": n} for n in JDBC_FETCH_SIZES])},
+         "plan": plan(steps=jdbc_fetchsize_steps())},
+        {"name": "jdbc_fetchsize_small", "client": "jdbc", "mtu": 1500,
+         "description": f"JDBC thin (ojdbc11), plain TCP twin of tls12_jdbc / tls13_jdbc: a warm-up "
+                        f"query, then a {TLS_JDBC_ROWS}-row table fetched with Statement.setFetchSize "
+                        + ", ".join(map(str, JDBC_FETCH_SIZES)),
+         "server": server(release="23ai", tables=[table(rows=TLS_JDBC_ROWS), warmup_table()]),
+         "plan": plan(steps=jdbc_fetchsize_steps())},
         {"name": "jdbc_default_prefetch", "client": "jdbc", "mtu": 1500,
          "description": "JDBC thin: connection property oracle.jdbc.defaultRowPrefetch 25, no "
                         "setFetchSize (the execute and every fetch ask 25 rows)",

@@ -394,6 +394,10 @@ class Run:
             plan.update({"host": server_addr, "port": port})
             if tls_files:
                 plan["tls"] = {"ca": tls_files["ca"], "version": str(scn["tls"]["version"])}
+                if scn["client"] in ("jdbc", "jdbc8"):      # JDBC thin: a PKCS12 truststore
+                    plan["tls"]["truststore"] = tlsgen.make_truststore(
+                        tls_files["ca"], self.tmp / "tls" / "truststore.p12")
+                    plan["tls"]["truststore_password"] = tlsgen.TRUSTSTORE_PASSWORD
                 env["NODE_EXTRA_CA_CERTS"] = tls_files["ca"]    # node-oracledb without a wallet
                 env["SSL_CERT_FILE"] = tls_files["ca"]          # go-ora: Go's system roots
             reports = []

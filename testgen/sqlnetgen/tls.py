@@ -1,5 +1,5 @@
-"""TCPS for the scripted server: a throwaway CA and server certificate, the
-server's SSL context (TLS version pinned, key log written by the server so the
+"""TCPS for the scripted server: a throwaway CA and server certificate (and,
+for JDBC thin, a PKCS12 truststore holding the CA), the server's SSL context (TLS version pinned, key log written by the server so the
 secrets do not depend on the client), a socket-like wrapper that counts the
 TLS records and ciphertext bytes the server writes, and the pcapng step that
 embeds the key log (editcap --inject-secrets).
@@ -67,6 +67,24 @@ def make_certificates(outdir: Path, server_addr: str) -> dict:
                                                serialization.PrivateFormat.PKCS8,
                                                serialization.NoEncryption()))
     return {k: str(v) for k, v in paths.items()}
+
+
+TRUSTSTORE_PASSWORD = "sqlnetgen"     # a throwaway truststore holding only the throwaway CA
+
+
+def make_truststore(ca_pem: str, out: Path) -> str:
+    """A PKCS12 truststore with the CA as a trusted certificate entry (keytool
+    -importcert), for JDBC thin: javax.net.ssl.trustStore/-Type/-Password."""
+    out = Path(out)
+    if out.exists():
+        out.unlink()
+    r = subprocess.run(["keytool", "-importcert", "-noprompt", "-storetype", "PKCS12",
+                        "-keystore", str(out), "-storepass", TRUSTSTORE_PASSWORD,
+                        "-alias", "sqlnetgen-ca", "-file", str(ca_pem)],
+                       capture_output=True, text=True, timeout=120)
+    if r.returncode != 0:
+        raise RuntimeError(f"keytool -importcert failed: {r.stderr or r.stdout}")
+    return str(out)
 
 
 def server_context(cfg: dict) -> ssl.SSLContext:

@@ -81,10 +81,24 @@ public class Client {
     }
 
     static String runSession(Map<String, Object> plan, int idx) throws Exception {
-        String url = "jdbc:oracle:thin:@(DESCRIPTION=(SDU=" + num(plan, "sdu", 8192) + ")(ADDRESS=(PROTOCOL=tcp)(HOST="
+        @SuppressWarnings("unchecked") Map<String, Object> tls = (Map<String, Object>) plan.get("tls");
+        String url = "jdbc:oracle:thin:@(DESCRIPTION=(SDU=" + num(plan, "sdu", 8192) + ")(ADDRESS=(PROTOCOL="
+                + (tls != null ? "tcps" : "tcp") + ")(HOST="
                 + plan.get("host") + ")(PORT=" + num(plan, "port", 1521) + "))(CONNECT_DATA=(SERVICE_NAME="
                 + plan.getOrDefault("service", "freepdb1") + ")))";
         Properties props = new Properties();
+        if (tls != null) {
+            // TCPS without a wallet: a PKCS12 truststore holding the generator's throwaway CA
+            // (made with keytool -importcert), the TLS version pinned like the server's, and the
+            // host name checked against the certificate (off by default in ojdbc 23.26: with it
+            // on, the HOST must match the CN or a SAN, an IP address against an IP SAN, else
+            // ORA-17965; the generator's certificate carries the server address as an IP SAN)
+            props.setProperty("javax.net.ssl.trustStore", String.valueOf(tls.get("truststore")));
+            props.setProperty("javax.net.ssl.trustStoreType", "PKCS12");
+            props.setProperty("javax.net.ssl.trustStorePassword", String.valueOf(tls.get("truststore_password")));
+            props.setProperty("oracle.net.ssl_version", String.valueOf(tls.get("version")));
+            props.setProperty("oracle.net.ssl_server_dn_match", "true");
+        }
         props.setProperty("user", String.valueOf(plan.getOrDefault("user", "scott")));
         props.setProperty("password", String.valueOf(plan.getOrDefault("password", "tiger")));
         props.setProperty("oracle.net.disableOob", "true");
