@@ -1,21 +1,25 @@
 """Native network encryption (NNE, issue 15 item 3) on the generated captures
-nne_goora (AES256, no data integrity) and nne_goora_sha256 (AES256 + SHA256).
+nne_goora (go-ora, AES256, no data integrity), nne_goora_sha256 (go-ora,
+AES256 + SHA256) and nne_jdbc (JDBC thin, AES256, the newer key schedule and
+the logon key folded in).
 
 Evidence, none of it from the dissector:
 
-* the real client accepted the session: go-ora v2.9.0, configured with
-  ENCRYPTION=REQUIRED, decrypted the scripted server's AES-CBC payloads and
-  decoded every row (its own report in the manifest); with a wrong key it
-  fails at the first reply, so its row counts are the proof that every
-  packet after the ANO exchange really is encrypted;
+* the real client accepted the session: go-ora v2.9.0 (ENCRYPTION=REQUIRED)
+  and ojdbc11 23.26 (oracle.net.encryption_client=REQUIRED) decrypted the
+  scripted server's AES-CBC payloads and decoded every row (their own
+  reports in the manifest); with a wrong key they fail at the first reply,
+  so their row counts are the proof that every packet after the ANO
+  exchange really is encrypted;
 * the scripted server's counters: the algorithms it chose, the ANO packets,
   and per response the DATA packets it wrote with their sealed payload
   lengths (manifest response.nne, counted as sent);
 * the algorithm ids go-ora's source lists (advanced_nego/encrypt_service.go
   and data_integrity_service.go: AES256 = 17, SHA256 = 5, none = 0; the
   encryption algorithms it offers are always RC4_40, RC4_56, RC4_128,
-  RC4_256, DES56C, AES128, AES192, AES256);
-* goora_basic, the same client and statements without NNE, as the control
+  RC4_256, DES56C, AES128, AES192, AES256; JDBC offers what
+  encryption_types_client lists, here AES256 alone);
+* goora_basic, go-ora with the same statements without NNE, as the control
   that the TTC fields looked for exist when the payload is clear.
 """
 import json
@@ -24,8 +28,8 @@ import pytest
 
 from tshark import TEST_CAPTURES
 
-NNE = ["nne_goora", "nne_goora_sha256"]
-GOORA_ENCRYPTION_OFFER = [1, 8, 10, 6, 2, 15, 16, 17]
+NNE = ["nne_goora", "nne_goora_sha256", "nne_jdbc"]
+ENCRYPTION_OFFER = {"go-ora": [1, 8, 10, 6, 2, 15, 16, 17], "jdbc-thin": [17]}
 ALGORITHM_IDS = {"AES256": 17, None: 0, "SHA256": 5}
 TTC_FILTER = ("sqlnet.func || sqlnet.rows || sqlnet.describe.columns || sqlnet.banner || "
               "sqlnet.auth.user || sqlnet.ora_error || sqlnet.call")
@@ -73,7 +77,8 @@ def test_ano_reply_chooses_configured_algorithms(tshark, name):
     ids); the server parsed the real client's offer as go-ora's source lists it."""
     m = manifest(name)
     cfg = m["nne"]["server"]
-    assert m["nne"]["client"]["encryption"] == "REQUIRED"
+    assert "REQUIRED" in (m["nne"]["client"].get("encryption"),
+                          m["nne"]["client"].get("oracle.net.encryption_client"))
     cap = TEST_CAPTURES / f"{name}.pcapng"
     rows = tshark.fields(cap, ["frame.number", "sqlnet.ano.encryption", "sqlnet.ano.integrity"],
                          "sqlnet.ano.encryption")
@@ -82,7 +87,7 @@ def test_ano_reply_chooses_configured_algorithms(tshark, name):
     neg = m["connections"][0]["nne"]
     assert (neg["encryption_id"], neg["integrity_id"]) == (ALGORITHM_IDS[cfg["encryption"]],
                                                            ALGORITHM_IDS[cfg["integrity"]])
-    assert neg["client_encryption_offered"] == GOORA_ENCRYPTION_OFFER
+    assert neg["client_encryption_offered"] == ENCRYPTION_OFFER[m["client"]["driver"]]
     # the session summary carries the algorithm on the packets after the reply
     nne = {r[0] for r in tshark.fields(cap, ["sqlnet.nne"], "sqlnet.nne")}
     assert nne == {str(ALGORITHM_IDS[cfg["encryption"]])}
@@ -101,7 +106,7 @@ def test_ano_exchange_packets(tshark, name):
 
 @pytest.mark.parametrize("name", NNE)
 def test_every_data_packet_after_the_exchange_is_encrypted(tshark, name):
-    """After the client's public key every DATA packet is flagged sqlnet.encrypted
+    """After the client's public key every DATA packet with a payload is flagged sqlnet.encrypted
     (sqlnet.data.encrypted): server to client, their payload lengths in order are the
     sealed lengths the server wrote (response.nne.sealed_lengths); client to server,
     their bytes add up to the requests' bytes plus the closing EOF packet (the
@@ -114,7 +119,8 @@ def test_every_data_packet_after_the_exchange_is_encrypted(tshark, name):
     key = max(i for i, p in enumerate(seq) if p[4])
     after = seq[key + 1:]
     data = [p for p in after if p[2] == DATA]
-    assert data and all(p[5] is not None for p in data)
+    # every DATA packet with a payload (JDBC's closing EOF packet has none: 10 bytes)
+    assert data and all(p[5] is not None for p in data if p[3] > 10)
     assert not any(p[5] is not None for p in seq[:key + 1])
     server = [p[5] for p in data if p[1]]
     assert server == [n for r in c["requests"] for n in r["response"]["nne"]["sealed_lengths"]]

@@ -72,20 +72,20 @@ def client_public_key(payload: bytes) -> bytes:
 
 
 def ano_reply(request: bytes, encryption: int = 0, integrity: int = 0, dh=None,
-              iv: bytes = b"") -> bytes:
+              iv: bytes = b"", version: int = VERSION) -> bytes:
     """The server's reply.  With `dh` (nne.DiffieHellman) the data-integrity service
     carries the key exchange: 8 sub-packets (version, algorithm, generator and prime
     bit lengths, generator, prime, server public key, IV)."""
-    ver = _sub(T_VERSION, struct.pack(">I", VERSION))
+    ver = _sub(T_VERSION, struct.pack(">I", version))
     integ = [ver, _sub(T_UB1, bytes((integrity,)))]
     if dh is not None:
         bits = len(dh.prime) * 8
         integ += [_sub(T_UB2, struct.pack(">H", bits)), _sub(T_UB2, struct.pack(">H", bits)),
                   _sub(T_RAW, dh.generator), _sub(T_RAW, dh.prime), _sub(T_RAW, dh.public),
                   _sub(T_RAW, iv)]
-    active = [4, 1] + ([2, 3] if encryption or integrity else [])
-    services_array = struct.pack(">IHI", MAGIC, T_UB2, len(active)) + \
-        b"".join(struct.pack(">H", k) for k in active)
+    # the supervisor's service list stays [4, 1] with encryption on: JDBC counts the
+    # services it finds in it and wants exactly 2 (SupervisorService, ORA-18921 otherwise)
+    services_array = struct.pack(">IHI", MAGIC, T_UB2, 2) + struct.pack(">HH", 4, 1)
     body = (_service(SUPERVISOR, [ver, _sub(T_STATUS, struct.pack(">H", 0x001F)),
                                   _sub(T_RAW, services_array)])
             + _service(AUTHENTICATION, [ver, _sub(T_STATUS, struct.pack(">H", 0xFBFF))])

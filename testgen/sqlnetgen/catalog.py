@@ -269,6 +269,21 @@ def tls_scenarios() -> list[dict]:
                 "plan": plan(sdu=2097152, arraysize=30, prefetchrows=30,
                              nne={"encryption": "REQUIRED", "integrity": "REQUIRED"},
                              steps=[{"sql": "SELECT * FROM sqlnet_rows"}, {"commit": True}])})
+    out.append({"name": "nne_jdbc", "client": "jdbc", "mtu": 1500,
+                "description": "native network encryption with JDBC thin (ojdbc11): "
+                               "oracle.net.encryption_client=REQUIRED, encryption_types_client="
+                               "(AES256); a 23 server and client use the newer key schedule (IV "
+                               "from the session key) and fold the logon key in after O5LOGON; "
+                               "300 rows twice at fetch size 30, a commit",
+                "server": server(release="23ai", tables=[table(rows=300)],
+                                 nne={"encryption": "AES256", "integrity": None}),
+                "plan": plan(arraysize=30, prefetchrows=30,
+                             jdbc_properties={"oracle.net.encryption_client": "REQUIRED",
+                                              "oracle.net.encryption_types_client": "(AES256)"},
+                             steps=[{"sql": f"SELECT * FROM {ROWS_TABLE.lower()}", "arraysize": 30},
+                                    {"sql": f"SELECT /* again */ * FROM {ROWS_TABLE.lower()}",
+                                     "arraysize": 30},
+                                    {"commit": True}])})
     out.append({"name": "tls13_demo", "client": "python", "mtu": 1500,
                 "port": TLS_PORT, "tls": {"version": "1.3"},
                 "description": f"TCPS, TLS 1.3 (secrets embedded): the bundled demo's statements "

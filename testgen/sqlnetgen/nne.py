@@ -163,29 +163,69 @@ class _Integrity:
         return body
 
 
-class NneSession:
-    """The transforms of one connection once the key exchange is done."""
+def weak_crypto(version: int) -> bool:
+    """JDBC's rule (ClientProfile.setANOVersion) for a peer's ANO version: below
+    23 (first byte) with the 12-bit-shifted byte 0, the peer uses the legacy
+    ("weak") key schedule."""
+    return (version >> 24) & 0xFF < 23 and (version >> 12) & 0xFF < 1
 
-    def __init__(self, encryption: int, integrity: int, shared: bytes, iv: bytes):
+
+class NneSession:
+    """The transforms of one connection once the key exchange is done.
+
+    `strong`: the key schedule JDBC uses with a server whose ANO version is 23 or
+    later (AESEncryption.init): the CBC IV is bytes 32..47 of the session key
+    instead of zeros.  go-ora knows only the legacy one (zero IV)."""
+
+    def __init__(self, encryption: int, integrity: int, shared: bytes, iv: bytes,
+                 strong: bool = False):
         self.encryption = encryption
-        self.key = shared[:AES_KEY_BYTES[encryption]]
+        self.strong = strong
+        self.skey = bytearray(shared)
+        self.folded = False
+        self._rekey()
         self.integrity = _Integrity(integrity, shared, iv) if integrity else None
         self.checksum_bytes = self.integrity.size if self.integrity else 0
 
+    def _rekey(self):
+        self.key = bytes(self.skey[:AES_KEY_BYTES[self.encryption]])
+        self.cbc_iv = bytes(self.skey[32:48]) if self.strong else bytes(16)
+
+    def fold_in(self, auth_key: bytes):
+        """Key fold-in after O5LOGON (JDBC's Ano.foldinKey): the client XORs the
+        logon's combo key into the session key and re-keys; it marks every later
+        packet with folding-key byte 1.  Legacy schedule: over the whole key;
+        strong: the first 32 bytes into bytes 0..31 and again into 32..63."""
+        if self.integrity is not None:
+            raise ValueError("NNE key fold-in with data integrity is not scripted")
+        if self.strong:
+            n = min(32, len(auth_key))
+            for i in range(n):
+                self.skey[i] ^= auth_key[i]
+                self.skey[32 + i] ^= auth_key[i]
+        else:
+            for i in range(min(len(self.skey), len(auth_key))):
+                self.skey[i] ^= auth_key[i]
+        self.folded = True
+        self._rekey()
+
     def _cipher(self):
-        return Cipher(algorithms.AES(self.key), modes.CBC(bytes(16)))
+        return Cipher(algorithms.AES(self.key), modes.CBC(self.cbc_iv))
 
     def seal(self, plain: bytes) -> bytes:
         """Payload (after the data flags) of a server DATA packet carrying `plain`."""
         data = plain + (self.integrity.compute(plain) if self.integrity else b"")
         pad = (-len(data)) % 16
         enc = self._cipher().encryptor()
-        return enc.update(data + bytes(pad)) + enc.finalize() + bytes((pad + 1, 0))
+        return enc.update(data + bytes(pad)) + enc.finalize() + bytes((pad + 1, int(self.folded)))
 
-    def open(self, payload: bytes) -> bytes:
-        """Plaintext of a client DATA payload (after the data flags)."""
+    def open(self, payload: bytes, auth_key: bytes = b"") -> bytes:
+        """Plaintext of a client DATA payload (after the data flags); the first packet
+        with a non-zero folding-key byte makes the server fold `auth_key` in."""
         if len(payload) <= 1:
             return payload
+        if payload[-1] and not self.folded:
+            self.fold_in(auth_key)
         body = payload[:-1]                       # the folding-key byte
         pad = body[-1]
         ct = body[:-1]

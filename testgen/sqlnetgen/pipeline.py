@@ -674,7 +674,9 @@ def build_manifest(scn, mode, mtu, server_addr, port, cfg, reports, stats, pcap:
         },
     }
     if cfg.get("nne"):   # native network encryption: what the server negotiated and wrote
-        out["nne"] = {"server": cfg["nne"], "client": plan.get("nne"),
+        client_nne = plan.get("nne") or {k: v for k, v in (plan.get("jdbc_properties") or {}).items()
+                                         if k.startswith("oracle.net.")}
+        out["nne"] = {"server": cfg["nne"], "client": client_nne,
                       "negotiated": [c.get("nne") for c in conns]}
         out["notes"]["response.nne"] = (
             "native network encryption: the DATA packets the server wrote for the response, "

@@ -304,7 +304,10 @@ class Connection:
                 self.stats["other_received_tns_bytes"] += len(pkt)
                 return None
             if self.nne is not None:       # NNE: the payload after the data flags is sealed
-                plain = self.nne.open(pkt[10:])
+                plain = self.nne.open(pkt[10:], self.s.combo_key)
+                if self.nne.folded and "key_folded_at_request" not in self.info["nne"]:
+                    # the first request after the client folded the logon key in
+                    self.info["nne"]["key_folded_at_request"] = len(self.requests)
                 self.req_plain_bytes += len(plain)
                 payload += plain
             else:
@@ -928,9 +931,9 @@ class Connection:
         self.stats["other_received_tns_bytes"] += sum(lengths)
         cfg = self.cfg.get("nne")
         if cfg and self.nne_pending is not None and self.nne is None:
-            enc, integ, dh, iv = self.nne_pending
+            enc, integ, dh, iv, strong = self.nne_pending
             shared = dh.shared(ano.client_public_key(payload))
-            self.nne = nne.NneSession(enc, integ, shared, iv)
+            self.nne = nne.NneSession(enc, integ, shared, iv, strong)
             self.info["nne"].update({"client_key_packet_bytes": sum(lengths),
                                      "checksum_bytes": self.nne.checksum_bytes,
                                      "max_plain_per_packet": self.nne.max_plain(self.sdu)})
@@ -941,13 +944,21 @@ class Connection:
             integ = nne.pick(int_offered, nne.INTEGRITY_IDS[cfg.get("integrity")])
             dh = nne.DiffieHellman(self.rng)
             iv = self.rng.getrandbits(128).to_bytes(16, "big")
-            self.nne_pending = (enc, integ, dh, iv)
-            reply = ano.ano_reply(payload, enc, integ, dh, iv)
+            version = int(cfg.get("ano_version", ano.VERSION))
+            client_version = ano.parse_request(payload)["version"]
+            # the newer key schedule when both ends are 23 or later (JDBC's rule for the
+            # server's version; the same rule for the client's is ours: go-ora, 11.2.0.2,
+            # knows only the legacy one)
+            strong = not nne.weak_crypto(version) and not nne.weak_crypto(client_version)
+            self.nne_pending = (enc, integ, dh, iv, strong)
+            reply = ano.ano_reply(payload, enc, integ, dh, iv, version=version)
             self.info["nne"] = {"encryption": cfg["encryption"], "encryption_id": enc,
                                 "integrity": cfg.get("integrity"), "integrity_id": integ,
                                 "client_encryption_offered": enc_offered,
                                 "client_integrity_offered": int_offered,
                                 "dh_prime_bits": nne.DH_BITS, "iv_bytes": len(iv),
+                                "server_ano_version": version, "client_ano_version": client_version,
+                                "key_schedule": "strong" if strong else "legacy",
                                 "ano_request_bytes": sum(lengths)}
         else:
             reply = ano.ano_reply(payload)

@@ -102,3 +102,29 @@ def test_client_public_key_packet():
     body = struct.pack(">HHI", 3, 1, 0) + struct.pack(">HH", 256, 1) + key
     pkt = struct.pack(">IHIHB", 0xDEADBEEF, 13 + len(body), 0x0B200200, 1, 0) + body
     assert ano.client_public_key(pkt) == key
+
+
+def test_key_schedule_rule():
+    """JDBC (ClientProfile.setANOVersion) keeps the legacy schedule for a peer below 23:
+    go-ora sends 11.2.0.2 (0x0B200200), ojdbc11 23.26 sends 0x17A00000 (its ANO
+    request in nne_jdbc.pcapng)."""
+    assert nne.weak_crypto(0x0B200200) and nne.weak_crypto(0x13000000)
+    assert not nne.weak_crypto(0x17A00000) and not nne.weak_crypto(0x17400000)
+
+
+@pytest.mark.parametrize("strong", [False, True])
+def test_fold_in(strong):
+    """After O5LOGON the combo key is XORed into the session key (legacy: over its
+    length; strong: into bytes 0..31 and 32..63, the IV being bytes 32..47); the
+    packets then carry folding-key byte 1.  Checked against an AES-CBC computed here
+    from the folded key."""
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+    shared = bytes(range(256))
+    combo = bytes(range(100, 132))
+    s = nne.NneSession(17, 0, shared, bytes(16), strong)
+    assert s.seal(b"x" * 16)[-1] == 0
+    s.fold_in(combo)
+    key = bytes(a ^ b for a, b in zip(shared[:32], combo))
+    iv = bytes(a ^ b for a, b in zip(shared[32:48], combo)) if strong else bytes(16)
+    enc = Cipher(algorithms.AES(key), modes.CBC(iv)).encryptor()
+    assert s.seal(b"x" * 16) == enc.update(b"x" * 16) + enc.finalize() + b"\x01\x01"
