@@ -20,10 +20,12 @@ network/security/*.go), our own implementation:
 * Every DATA packet after that: the 2 data-flag bytes stay clear; the payload
   P becomes  E(P || H) || pad || 0x00  where H is the integrity checksum (when
   integrity is on), E the cipher, pad the AES/DES trailer byte (zero-padding
-  count + 1) and 0x00 the "folding key" byte go-ora always appends.  MARKER
-  packets stay clear.
+  count + 1) and 0x00 the "folding key" byte go-ora always appends (JDBC: 01
+  once it folded the logon key in, see NneSession.fold_in).  MARKER packets
+  stay clear.
 * AES128/192/256 (ids 15/16/17): key = first 16/24/32 bytes of the shared
-  secret, CBC with an all-zero IV restarted for every packet, the plaintext
+  secret, CBC with an all-zero IV (JDBC with a 23 server: bytes 32..47 of the
+  secret) restarted for every packet, the plaintext
   zero-padded to a multiple of 16 (nothing added when it already is one), then
   one byte = number of pad bytes + 1.
 * Integrity MD5/SHA1 (ids 1/3): RC4 key generator seeded with the last 5 bytes
