@@ -29,6 +29,8 @@ def manifests():
         if path.name == "INDEX.json":
             continue
         m = json.loads(path.read_text())
+        if m.get("nne"):
+            continue        # native network encryption: no TTC to decode (tests/test_nne.py)
         if (TEST_CAPTURES / m["capture"]).is_file():
             out.append(pytest.param(m, id=m["scenario"]))
     return out

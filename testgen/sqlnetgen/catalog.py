@@ -259,6 +259,44 @@ def tls_scenarios() -> list[dict]:
                 "server": server(sdu_limit=8192, tables=[table(rows=300)]),
                 "plan": plan(sdu=2097152, arraysize=30, prefetchrows=30,
                              steps=[{"sql": "SELECT * FROM sqlnet_rows"}, {"commit": True}])})
+    out.append({"name": "nne_goora", "client": "goora", "mtu": 1500,
+                "description": "native network encryption: go-ora v2.9.0 with ENCRYPTION=REQUIRED; "
+                               "the server picks AES256 (no data integrity) in the ANO reply and "
+                               "sends Diffie-Hellman parameters, the client its public key; every "
+                               "later DATA payload is AES-CBC encrypted; PREFETCH_ROWS 30, 300 "
+                               "rows three times (goora_basic's statements)",
+                "server": server(sdu_limit=8192, tables=[table(rows=300)],
+                                 nne={"encryption": "AES256", "integrity": None}),
+                "plan": plan(sdu=2097152, arraysize=30, prefetchrows=30,
+                             nne={"encryption": "REQUIRED"},
+                             steps=[{"sql": "SELECT * FROM sqlnet_rows"},
+                                    {"sql": "SELECT * FROM sqlnet_rows", "repeat": 2},
+                                    {"commit": True}, {"ping": True}])})
+    out.append({"name": "nne_goora_sha256", "client": "goora", "mtu": 1500,
+                "description": "native network encryption with data integrity: go-ora v2.9.0 with "
+                               "ENCRYPTION=REQUIRED and DATA INTEGRITY=REQUIRED; the server picks "
+                               "AES256 and SHA256 (a 32-byte checksum inside every encrypted DATA "
+                               "payload); PREFETCH_ROWS 30, 300 rows once and a commit",
+                "server": server(sdu_limit=8192, tables=[table(rows=300)],
+                                 nne={"encryption": "AES256", "integrity": "SHA256"}),
+                "plan": plan(sdu=2097152, arraysize=30, prefetchrows=30,
+                             nne={"encryption": "REQUIRED", "integrity": "REQUIRED"},
+                             steps=[{"sql": "SELECT * FROM sqlnet_rows"}, {"commit": True}])})
+    out.append({"name": "nne_jdbc", "client": "jdbc", "mtu": 1500,
+                "description": "native network encryption with JDBC thin (ojdbc11): "
+                               "oracle.net.encryption_client=REQUIRED, encryption_types_client="
+                               "(AES256); a 23 server and client use the newer key schedule (IV "
+                               "from the session key) and fold the logon key in after O5LOGON; "
+                               "300 rows twice at fetch size 30, a commit",
+                "server": server(release="23ai", tables=[table(rows=300)],
+                                 nne={"encryption": "AES256", "integrity": None}),
+                "plan": plan(arraysize=30, prefetchrows=30,
+                             jdbc_properties={"oracle.net.encryption_client": "REQUIRED",
+                                              "oracle.net.encryption_types_client": "(AES256)"},
+                             steps=[{"sql": f"SELECT * FROM {ROWS_TABLE.lower()}", "arraysize": 30},
+                                    {"sql": f"SELECT /* again */ * FROM {ROWS_TABLE.lower()}",
+                                     "arraysize": 30},
+                                    {"commit": True}])})
     out.append({"name": "tls13_demo", "client": "python", "mtu": 1500,
                 "port": TLS_PORT, "tls": {"version": "1.3"},
                 "description": f"TCPS, TLS 1.3 (secrets embedded): the bundled demo's statements "

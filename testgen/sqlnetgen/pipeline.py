@@ -683,6 +683,16 @@ def build_manifest(scn, mode, mtu, server_addr, port, cfg, reports, stats, pcap:
                               "OFETCH rows, OEXFEN num_iters",
         },
     }
+    if cfg.get("nne"):   # native network encryption: what the server negotiated and wrote
+        client_nne = plan.get("nne") or {k: v for k, v in (plan.get("jdbc_properties") or {}).items()
+                                         if k.startswith("oracle.net.")}
+        out["nne"] = {"server": cfg["nne"], "client": client_nne,
+                      "negotiated": [c.get("nne") for c in conns]}
+        out["notes"]["response.nne"] = (
+            "native network encryption: the DATA packets the server wrote for the response, "
+            "their TNS bytes (headers included, as sent), the plaintext TTC bytes each carried "
+            "and the sealed payload after the 2 data-flag bytes (ciphertext, pad-count byte, "
+            "folding-key byte), overhead_bytes = sealed - plaintext; ttc_bytes stays the plaintext")
     if tls_info:         # TCPS: TLS version and cipher, the key log embedded in the pcapng
         out["tls"] = tls_info
         out["notes"]["response.tls"] = (

@@ -192,6 +192,8 @@ class Connection:
         self.rng = random.Random(hash((addr[1], self.cfg.get("seed", 1))))
         self.closed_reason = None
         self.session_start = time.time()
+        self.nne = None            # nne.NneSession once the key exchange is done
+        self.nne_pending = None    # (encryption, integrity, DH, IV) between the ANO reply and the client's key
 
     # --- socket / packet I/O ---------------------------------------------
     def _recv_exact(self, n: int) -> bytes:
@@ -285,6 +287,7 @@ class Connection:
         payload = bytearray()
         lengths: list[int] = []
         self.req_stream_start = None
+        self.req_plain_bytes = 0
         while True:
             start = self.rpos
             ptype, hflags, pkt = self.read_packet()
@@ -301,7 +304,15 @@ class Connection:
             if dflags & tns.DATA_FLAG_EOF:
                 self.stats["other_received_tns_bytes"] += len(pkt)
                 return None
-            payload += pkt[10:]
+            if self.nne is not None:       # NNE: the payload after the data flags is sealed
+                plain = self.nne.open(pkt[10:], self.s.combo_key)
+                if self.nne.folded and "key_folded_at_request" not in self.info["nne"]:
+                    # the first request after the client folded the logon key in
+                    self.info["nne"]["key_folded_at_request"] = len(self.requests)
+                self.req_plain_bytes += len(plain)
+                payload += plain
+            else:
+                payload += pkt[10:]
             lengths.append(len(pkt))
             full = len(pkt) >= self.sdu
             state = self.request_complete(bytes(payload))
@@ -816,13 +827,26 @@ class Connection:
         use_eor = self.s.eor and eor_allowed
         if use_eor:
             payload += bytes((MSG_END_OF_RESPONSE,))
-        pkts = tns.split_payload(payload, self.sdu,
-                                 last_flags=tns.DATA_FLAG_END_OF_RESPONSE if use_eor else 0,
-                                 large=self.large)
+        last_flags = tns.DATA_FLAG_END_OF_RESPONSE if use_eor else 0
+        if self.nne is None:
+            pkts = tns.split_payload(payload, self.sdu, last_flags=last_flags, large=self.large)
+        else:
+            # NNE: cut the plaintext so that each sealed packet fits the SDU, seal each piece
+            room = self.nne.max_plain(self.sdu)
+            chunks = [payload[i:i + room] for i in range(0, len(payload), room)] or [b""]
+            pkts = [tns.data_packet(self.nne.seal(ch), last_flags if k == len(chunks) - 1 else 0,
+                                    self.large) for k, ch in enumerate(chunks)]
         lengths = self.send_packets(pkts)
         resp = {"tns_packets": len(lengths), "tns_bytes": sum(lengths),
                 "packet_lengths": lengths, "end_of_response_flag": use_eor,
                 "ttc_bytes": len(payload)}
+        if self.nne is not None:
+            # what the server wrote: DATA packets, their bytes, plaintext and sealed
+            # payload per packet (after the 2 data-flag bytes)
+            resp["nne"] = {"data_packets": len(pkts), "tns_bytes": sum(lengths),
+                           "plain_lengths": [len(ch) for ch in chunks],
+                           "sealed_lengths": [n - 10 for n in lengths],
+                           "overhead_bytes": sum(lengths) - 10 * len(pkts) - len(payload)}
         return resp
 
     def send_error_with_markers(self, payload: bytes) -> dict:
@@ -842,6 +866,8 @@ class Connection:
                 self.stats["markers_received"] += 1
                 client_marker_bytes += len(pkt)
                 if pkt[10] == tns.MARKER_RESET:
+                    if self.nne is not None:
+                        self.nne.reset()      # integrity streams restart after the reset
                     break
             else:
                 # unexpected data while waiting for the reset: count it and go on
@@ -899,13 +925,49 @@ class Connection:
 
     def handle_ano(self, payload: bytes, lengths: list[int]):
         """Answer the ANO (network services) negotiation of go-ora / JDBC with
-        'no services' (see anoreply in ano.py)."""
-        from .ano import ano_reply
+        'no services' (see anoreply in ano.py), or, when the scenario configures
+        "nne", with its algorithms and a Diffie-Hellman key exchange; the client's
+        second ANO packet (its public key) then starts encryption (nne.py)."""
+        from . import ano, nne
         self.stats["other_received_tns_bytes"] += sum(lengths)
-        reply = ano_reply(payload)
+        cfg = self.cfg.get("nne")
+        if cfg and self.nne_pending is not None and self.nne is None:
+            enc, integ, dh, iv, strong = self.nne_pending
+            shared = dh.shared(ano.client_public_key(payload))
+            self.nne = nne.NneSession(enc, integ, shared, iv, strong)
+            self.info["nne"].update({"client_key_packet_bytes": sum(lengths),
+                                     "checksum_bytes": self.nne.checksum_bytes,
+                                     "max_plain_per_packet": self.nne.max_plain(self.sdu)})
+            return
+        if cfg:
+            enc_offered, int_offered = ano.offered_algorithms(payload)
+            enc = nne.pick(enc_offered, nne.ENCRYPTION_IDS[cfg["encryption"]])
+            integ = nne.pick(int_offered, nne.INTEGRITY_IDS[cfg.get("integrity")])
+            dh = nne.DiffieHellman(self.rng)
+            iv = self.rng.getrandbits(128).to_bytes(16, "big")
+            version = int(cfg.get("ano_version", ano.VERSION))
+            client_version = ano.parse_request(payload)["version"]
+            # the newer key schedule when both ends are 23 or later (JDBC's rule for the
+            # server's version; the same rule for the client's is ours: go-ora, 11.2.0.2,
+            # knows only the legacy one)
+            strong = not nne.weak_crypto(version) and not nne.weak_crypto(client_version)
+            self.nne_pending = (enc, integ, dh, iv, strong)
+            reply = ano.ano_reply(payload, enc, integ, dh, iv, version=version)
+            self.info["nne"] = {"encryption": cfg["encryption"], "encryption_id": enc,
+                                "integrity": cfg.get("integrity"), "integrity_id": integ,
+                                "client_encryption_offered": enc_offered,
+                                "client_integrity_offered": int_offered,
+                                "dh_prime_bits": nne.DH_BITS, "iv_bytes": len(iv),
+                                "server_ano_version": version, "client_ano_version": client_version,
+                                "key_schedule": "strong" if strong else "legacy",
+                                "ano_request_bytes": sum(lengths)}
+        else:
+            reply = ano.ano_reply(payload)
         pkt = tns.data_packet(reply, 0, self.large, hflags=tns.HEADER_FLAG_LARGE_SDU)
         self.send_packets([pkt])
         self.stats["other_sent_tns_bytes"] += len(pkt)
+        if cfg:
+            self.info["nne"]["ano_reply_bytes"] = len(pkt)
 
     def dispatch(self, payload: bytes, lengths: list[int], dflags: int) -> bool:
         try:
@@ -924,6 +986,8 @@ class Connection:
                "cursor": main.get("cursor"), "rows_requested": None, "sql": None,
                "request_tns_packets": len(lengths), "request_tns_bytes": sum(lengths),
                "request_data_flags": dflags}
+        if self.nne is not None:
+            rec["request_plain_bytes"] = self.req_plain_bytes
         if hasattr(self.sock, "cipher_range") and self.req_stream_start is not None:
             # TCPS: the request in the ciphertext stream (the TLS records that carried it)
             rec["request_tls_stream_offset"] = self.sock.cipher_range(self.req_stream_start, self.rpos)

@@ -146,6 +146,14 @@ def verify(manifest: dict, pcap: Path | None = None) -> list[str]:
                 problems.append(f"request {r['index']}: tns_packets mismatch")
             if r["request_tns_bytes"] > sdu * r["request_tns_packets"]:
                 problems.append(f"request {r['index']}: request packets exceed SDU")
+            nne = resp.get("nne")
+            if nne:     # native network encryption: the sealed DATA packets of the response
+                markers = [n for n in resp["packet_lengths"] if n == 11] if resp.get("markers") else []
+                if (sum(nne["plain_lengths"]) != resp["ttc_bytes"]
+                        or len(nne["sealed_lengths"]) != nne["data_packets"]
+                        or sum(nne["sealed_lengths"]) + 10 * nne["data_packets"] != nne["tns_bytes"]
+                        or nne["tns_bytes"] + sum(markers) != resp["tns_bytes"]):
+                    problems.append(f"request {r['index']}: NNE counters inconsistent: {nne}")
         # 3. byte counters = sum of packet lengths
         tot_sent = sum(r["response"]["tns_bytes"] for r in c["requests"]) + st["other_sent_tns_bytes"]
         if tot_sent != st["bytes_sent_tns"]:

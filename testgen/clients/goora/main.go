@@ -44,6 +44,12 @@ type plan struct {
 		CA      string `json:"ca"`
 		Version string `json:"version"`
 	} `json:"tls"`
+	// native network encryption: go-ora's service levels (ACCEPTED, REJECTED,
+	// REQUESTED, REQUIRED) for the ANO encryption and data-integrity services
+	NNE *struct {
+		Encryption string `json:"encryption"`
+		Integrity  string `json:"integrity"`
+	} `json:"nne"`
 }
 
 type stmtResult struct {
@@ -77,6 +83,14 @@ func runSession(p plan, idx int) (*sessionResult, error) {
 		// throwaway CA, which Go's system pool reads from SSL_CERT_FILE
 		opts["SSL"] = "true"
 		opts["SSL VERIFY"] = "true"
+	}
+	if p.NNE != nil {
+		if p.NNE.Encryption != "" {
+			opts["ENCRYPTION"] = p.NNE.Encryption
+		}
+		if p.NNE.Integrity != "" {
+			opts["DATA INTEGRITY"] = p.NNE.Integrity
+		}
 	}
 	url := go_ora.BuildUrl(p.Host, p.Port, service, p.User, p.Password, opts)
 	db, err := sql.Open("oracle", url)
