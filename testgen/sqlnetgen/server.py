@@ -27,7 +27,10 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from . import releases, tns
+# loaded before the first connection, not at its first use: an import (the crypto of auth
+# and nne) in the middle of a connection would delay that answer by tens of ms
+from . import ano, nne, releases, tns
+from .auth import aes_cbc_decrypt, aes_cbc_encrypt
 from .tables import DUAL, CHARSET_AL32UTF8, Table
 from .ttc import (NeedMore, Reader, bytes_with_length, dalc, enc_sint, keyword_value,
                   oracle_date, oracle_number, str_with_length, ub1, ub2, ub4, ub8)
@@ -928,7 +931,6 @@ class Connection:
         'no services' (see anoreply in ano.py), or, when the scenario configures
         "nne", with its algorithms and a Diffie-Hellman key exchange; the client's
         second ANO packet (its public key) then starts encryption (nne.py)."""
-        from . import ano, nne
         self.stats["other_received_tns_bytes"] += sum(lengths)
         cfg = self.cfg.get("nne")
         if cfg and self.nne_pending is not None and self.nne is None:
@@ -1123,7 +1125,6 @@ class Connection:
         = PBKDF2-SHA512(password, vfr + 'AUTH_PBKDF2_SPEEDY_KEY', VGEN count, 64), password hash
         = SHA-512(password key + vfr)[:32], a 32-byte server session key under AES-256-CBC.
         11g verifier: SHA-1(password + salt) + 4 zero bytes, a 48-byte key under AES-192."""
-        from .auth import aes_cbc_encrypt
         password = self.cfg.get("password", "tiger").encode()
         self.s.user = m.get("user", "")
         if self.verifier() == "12c":
@@ -1155,7 +1156,6 @@ class Connection:
         return bytes(b) + self.oer(call_seq=m["seq"])
 
     def auth_phase_two(self, m: dict) -> bytes:
-        from .auth import aes_cbc_decrypt, aes_cbc_encrypt
         kv = m.get("kv", {})
         cli_hex = kv.get("AUTH_SESSKEY", ("", 0))[0]
         srv = self.s.server_sesskey
