@@ -84,7 +84,7 @@ static void tick_range_and_group(stats_tree *st, const char *name, int value);
 
 /* The estimate part of one kind, created with its first round trip. */
 static void
-tree_est_nodes(stats_tree *st, const char *top, const char *units, const char *bytes, const char *time)
+tree_est_nodes(stats_tree *st, const char *top, const char *units, const char *bytes, const char *times)
 {
     int id;
 
@@ -94,7 +94,7 @@ tree_est_nodes(stats_tree *st, const char *top, const char *units, const char *b
     stats_tree_create_range_node(st, units, id, "1-1", "2-2", "3-4", "5-9", "10-99", "100-", NULL);
     stats_tree_create_range_node(st, bytes, id, "0-499", "500-1999", "2000-7999", "8000-31999",
                                  "32000-127999", "128000-", NULL);
-    stats_tree_create_range_node(st, time, id, "0-99", "100-199", "200-499", "500-999",
+    stats_tree_create_range_node(st, times, id, "0-99", "100-199", "200-499", "500-999",
                                  "1000-1999", "2000-4999", "5000-9999", "10000-19999", "20000-49999",
                                  "50000-99999", "100000-199999", "200000-499999", "500000-999999",
                                  "1000000-", NULL);
@@ -106,13 +106,13 @@ tree_est_packet(void *tapdata, packet_info *pinfo, epan_dissect_t *edt _U_, cons
 {
     stats_tree *st = ((tree_est_t *)tapdata)->st;
     const sqlnet_est_rec_t *rec = (const sqlnet_est_rec_t *)p;
-    const char *top, *units, *bytes, *time;
+    const char *top, *units, *bytes, *times;
     int us = (int)MIN((gint64)rec->time.secs * 1000000 + rec->time.nsecs / 1000, G_MAXINT);
 
     if (rec->kind == SQLNET_EST_TLS) {
-        top = st_est_tls, units = st_est_tls_records, bytes = st_est_tls_bytes, time = st_est_tls_time;
+        top = st_est_tls, units = st_est_tls_records, bytes = st_est_tls_bytes, times = st_est_tls_time;
     } else if (rec->kind == SQLNET_EST_NNE) {
-        top = st_est_nne, units = st_est_nne_packets, bytes = st_est_nne_bytes, time = st_est_nne_time;
+        top = st_est_nne, units = st_est_nne_packets, bytes = st_est_nne_bytes, times = st_est_nne_time;
     } else {
         return TAP_PACKET_DONT_REDRAW;
     }
@@ -121,11 +121,11 @@ tree_est_packet(void *tapdata, packet_info *pinfo, epan_dissect_t *edt _U_, cons
     if (st->start < 0.0)
         st->start = st->now;
     st->elapsed = st->now - st->start;
-    tree_est_nodes(st, top, units, bytes, time);
+    tree_est_nodes(st, top, units, bytes, times);
     tick_stat_node(st, top, 0, TRUE);
     tick_range_and_group(st, units, (int)MIN(rec->records, G_MAXINT));
     tick_range_and_group(st, bytes, (int)MIN(rec->bytes, G_MAXINT));
-    tick_range_and_group(st, time, MAX(us, 0));
+    tick_range_and_group(st, times, MAX(us, 0));
     return TAP_PACKET_REDRAW;
 }
 
