@@ -5,7 +5,8 @@
  * TTC is not decoded.  The TNS headers stay in the clear, so the exchange
  * can still be followed: client DATA packets followed by server packets
  * (DATA and BREAK/RESET markers) up to the next client DATA packet are one
- * round trip.  Per round trip: the client's DATA packets and TNS bytes, the
+ * round trip; ANO packets after the reply (the client's Diffie-Hellman key,
+ * go-ora and JDBC) are in the clear and no part of one.  Per round trip: the client's DATA packets and TNS bytes, the
  * server's TNS packets and TNS bytes, an estimate of the TTC bytes inside the
  * server's DATA payloads and the response time (last client packet to last
  * server packet).
@@ -46,6 +47,7 @@
 #include "session.h"
 #include "tns.h"
 #include "tls.h"
+#include "ano.h"
 #include "nne.h"
 
 static int proto_nne = -1;
@@ -202,6 +204,10 @@ nne_est_packet(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, sqlnet_sessi
 
     if (!nne_enabled || !session_encrypted(sess, pinfo) ||
         (type != TNS_TYPE_DATA && type != TNS_TYPE_MARKER))
+        return;
+    /* ANO after the reply (go-ora's and JDBC's Diffie-Hellman public key) is
+     * in the clear and not a call */
+    if (type == TNS_TYPE_DATA && ano_is_ano_at(tvb, TNS_DATA_HDR_LEN))
         return;
     index = packet_index(pinfo);
     e = (nne_est_t *)sess->nne_est;

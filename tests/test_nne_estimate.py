@@ -13,13 +13,12 @@ the "folding key" byte): the TTC bytes are checked against the plaintext
 lengths the test encoded, within the estimate's stated precision (half a
 block per packet).
 
-Evidence, part 2: generated captures whose manifest has an "nne" key (a real
-client with encryption on against the scripted server; not committed yet).
-The key names are this module's guess, to be agreed with the generator:
-m["nne"] (any value) marks the capture, and per request
-r["response"]["nne"] = {"packets": ..., "bytes": ...} are the TNS packets
-and bytes the server wrote for the response.  Round trips must match
-exactly, bytes within 5%.
+Evidence, part 2: generated captures whose manifest has an "nne" key (go-ora
+and JDBC with encryption on against the scripted server; testgen on branch
+h2-nne, manifest keys as that generator writes them: m["nne"]["negotiated"],
+per request r["response"]["nne"] with data_packets and plain_lengths, and the
+response's tns_packets / tns_bytes, the server's own counters).  Round trips
+must match exactly, bytes within 5%.
 """
 import math
 import random
@@ -106,6 +105,9 @@ def build(path, close_last=True):
                               (3, [(5, VERSION), (1, bytes([SHA1])), (2, b"\x01")])])))
     c.send("S", g.data(g.ano([(2, [(5, VERSION), (2, bytes([AES256]))]),
                               (3, [(5, VERSION), (2, bytes([SHA1]))])])))
+    # the client's second ANO packet (go-ora and JDBC send their Diffie-Hellman
+    # public key after the reply, in the clear): not part of a round trip
+    c.send("C", g.data(g.ano([(3, [(5, VERSION), (1, bytes(range(64)))])])))
     # 1: one packet each way
     b.round_trip([120], [("data", 300)])
     # 2: a request in two packets, a response in three ("more data")
@@ -302,21 +304,50 @@ def test_hostile_input(tshark, tmp_path):
 # ---- generated captures with native network encryption ---------------------------
 
 NNE_MANIFESTS = [p for p in MANIFESTS if p.values[0].get("nne")]
+# half a cipher block per DATA packet (the padding the estimate cannot see)
+HALF_BLOCK = {"AES128": 8, "AES192": 8, "AES256": 8, "3DES112": 4, "3DES168": 4, "DES56C": 4, "DES40C": 4}
 
 
-@pytest.mark.skipif(not NNE_MANIFESTS, reason="no generated capture with native network encryption yet")
+@pytest.mark.skipif(not NNE_MANIFESTS, reason="no generated capture with native network encryption")
 @pytest.mark.parametrize("manifest", NNE_MANIFESTS or [None])
 def test_generated_capture_against_server(tshark, manifest):
-    """A real client with native network encryption against the scripted
-    server: one estimated round trip per request the server answered after the
-    ANO exchange (exactly), with the TNS packets and bytes the server wrote for
-    each response (manifest response.nne: packets exactly, bytes within 5%)."""
+    """A real client (go-ora, JDBC) with native network encryption against the
+    scripted server (testgen, branch h2-nne): one estimated round trip per
+    request the server answered (manifest round_trips and requests, exactly),
+    on the frame that ends its response (last_frame), with the client's DATA
+    packets and bytes (request_tns_packets/bytes: the client's ANO key packet
+    after the reply is not part of a round trip), the server's TNS packets and
+    bytes for the response (tns_packets, tns_bytes: markers included; within
+    5%, in fact exact), and TTC bytes within half a cipher block per DATA
+    packet of the plaintext the server sealed (response.nne.plain_lengths)."""
     rows = tshark.fields(TEST_CAPTURES / manifest["capture"], FIELDS,
                          display_filter="sqlnet.nne_estimate", extra=["-2"])
-    want = [r for c in manifest["connections"] for r in c["requests"] if r["response"].get("nne")]
-    assert want, "manifest has no per-response nne counters"
-    assert len(rows) == len(want)
-    for row, req in zip(rows, want):
-        nne = req["response"]["nne"]
-        assert int(row[4]) == nne["packets"], req.get("function")
-        assert abs(int(row[5]) - nne["bytes"]) <= 0.05 * nne["bytes"], req.get("function")
+    reqs = [r for c in manifest["connections"] for r in c["requests"]]
+    assert all(r["response"].get("nne") for r in reqs)
+    assert len(rows) == len(reqs) == sum(c["stats"]["round_trips"] for c in manifest["connections"])
+    for n, (row, req) in enumerate(zip(rows, reqs), 1):
+        frame, number, req_packets, req_bytes, packets, nbytes, ttc = (int(v) for v in row[:7])
+        resp, nne = req["response"], req["response"]["nne"]
+        what = (n, req["function"])
+        assert frame == resp["last_frame"], what
+        assert (req_packets, req_bytes) == (req["request_tns_packets"], req["request_tns_bytes"]), what
+        assert packets == resp["tns_packets"], what
+        assert abs(nbytes - resp["tns_bytes"]) <= 0.05 * resp["tns_bytes"], what
+        algorithm = manifest["nne"]["negotiated"][0]["encryption"]
+        assert abs(ttc - sum(nne["plain_lengths"])) <= HALF_BLOCK[algorithm] * nne["data_packets"], what
+
+
+@pytest.mark.skipif(not NNE_MANIFESTS, reason="no generated capture with native network encryption")
+@pytest.mark.parametrize("manifest", NNE_MANIFESTS or [None])
+def test_generated_capture_tree_and_stmt(tshark, manifest):
+    """-z sqlnet,tree and -z sqlnet,stmt on a generated NNE capture: the
+    estimated round trips are the server's (manifest round_trips), the TNS
+    bytes to the client its response bytes, and nothing is decoded."""
+    out = tshark.run(TEST_CAPTURES / manifest["capture"], ["-q", "-z", "sqlnet,tree", "-z", "sqlnet,stmt"]).stdout
+    n = sum(c["stats"]["round_trips"] for c in manifest["connections"])
+    assert tree_count(out, TREE_NNE) == n
+    assert tree_count(out, "Round trips by call") == 0
+    got = stmt_block(out)
+    assert int(got["round trips (estimated)"]) == n
+    assert int(got["TNS bytes to client"]) == sum(r["response"]["tns_bytes"] for c in manifest["connections"]
+                                                  for r in c["requests"])
