@@ -6,10 +6,10 @@
  * can still be followed: client DATA packets followed by server packets
  * (DATA and BREAK/RESET markers) up to the next client DATA packet are one
  * round trip; ANO packets after the reply (the client's Diffie-Hellman key,
- * go-ora and JDBC) are in the clear and no part of one.  Per round trip: the client's DATA packets and TNS bytes, the
- * server's TNS packets and TNS bytes, an estimate of the TTC bytes inside the
- * server's DATA payloads and the response time (last client packet to last
- * server packet).
+ * go-ora and JDBC) are in the clear and no part of one.  Per round trip: the
+ * client's DATA packets and TNS bytes, the server's TNS packets and TNS
+ * bytes, an estimate of the TTC bytes inside the server's DATA payloads and
+ * the response time (last client packet to last server packet).
  *
  * A response ends at a server DATA packet with the end-of-response data flag
  * (when the session negotiated it: the record is known at once, in a single
