@@ -237,6 +237,20 @@ def test_tree_part(tshark, built, passes):
         assert tree_count(section, label) == want, label
 
 
+def test_tree_filter_and_two_trees(tshark, built):
+    """The tree's filter applies to its estimate part (the client address the
+    test used matches, another does not), and two trees in one run each count
+    the round trips once (each has its own estimate listener)."""
+    client = g.CLIENT[0]
+    out = tshark.run(built.path, ["-q", "-z", f"sqlnet,tree,ip.addr=={client}"]).stdout
+    assert tree_count(out, TREE_NNE) == len(built.round_trips)
+    out = tshark.run(built.path, ["-q", "-z", "sqlnet,tree,ip.addr==192.0.2.99"]).stdout
+    assert tree_count(out, TREE_NNE) is None
+    out = tshark.run(built.path, ["-q", "-z", "sqlnet,tree", "-z", "sqlnet,tree,tcp.port==1521"]).stdout
+    counts = [int(m) for m in re.findall(r"^" + re.escape(TREE_NNE) + r"\s{2,}(\d+)", out, re.M)]
+    assert counts == [len(built.round_trips)] * 2
+
+
 def test_preference_switches_it_off(tshark, built):
     """The estimate is a preference (on by default): off, no field, no block."""
     off = ["-o", "sqlnet.nne_estimate:FALSE"]
