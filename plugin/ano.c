@@ -87,9 +87,15 @@ static const value_string integrity_vals[] = {
 };
 
 gboolean
+ano_is_ano_at(tvbuff_t *tvb, guint offset)
+{
+    return tvb_bytes_exist(tvb, offset, 4) && tvb_get_ntohl(tvb, offset) == ANO_MAGIC;
+}
+
+gboolean
 ano_is_ano(tvbuff_t *payload)
 {
-    return tvb_captured_length(payload) >= 4 && tvb_get_ntohl(payload, 0) == ANO_MAGIC;
+    return ano_is_ano_at(payload, 0);
 }
 
 static void

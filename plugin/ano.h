@@ -17,6 +17,8 @@ void ano_register(int proto);
 
 /* Does this DATA payload start an ANO message? */
 gboolean ano_is_ano(tvbuff_t *payload);
+/* Does an ANO message start at this offset (a DATA packet's payload)? */
+gboolean ano_is_ano_at(tvbuff_t *tvb, guint offset);
 
 /* Dissects one ANO message; a server reply updates the session. */
 void ano_dissect(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,

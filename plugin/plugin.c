@@ -52,6 +52,7 @@ SQLNET_PLUGIN_DESCRIBE(WS_PLUGIN_DESC_DISSECTOR)
 #include "metrics.h"
 #include "timing.h"
 #include "tls.h"
+#include "nne.h"
 
 static int proto_sqlnet = -1;
 static dissector_handle_t sqlnet_tcp_handle;
@@ -103,6 +104,7 @@ sqlnet_register(void)
     timing_register(proto_sqlnet);
     stats_register(proto_sqlnet);
     sqlnet_tls_register(proto_sqlnet);
+    nne_register(proto_sqlnet);
 
     sqlnet_tcp_handle = register_dissector(SQLNET_FILTER, tns_dissect_tcp, proto_sqlnet);
 
@@ -122,6 +124,7 @@ sqlnet_register(void)
         "Cursors remembered per conversation",
         "Upper bound on the cursors (statement text, describe) kept per connection",
         10, &sqlnet_pref_values.max_cursors);
+    nne_register_prefs(module);
 }
 
 void

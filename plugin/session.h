@@ -82,6 +82,9 @@ typedef struct sqlnet_session {
     /* TCPS (tls.c): the conversation reached sqlnet through TLS */
     gboolean tls;
     void    *tls_est;                /* tls.c: estimate from TLS record sizes (no secrets) */
+
+    /* nne.c: with native network encryption, the estimate from TNS packet sizes */
+    void    *nne_est;
 } sqlnet_session_t;
 
 /* The session of this packet's TCP conversation (created on first use). */

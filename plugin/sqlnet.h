@@ -24,6 +24,7 @@
 #define SQLNET_KEY_CUT           2u                  /* file scope: bytes continuing a cut packet */
 #define SQLNET_KEY_SEGMENT       6u                  /* file scope: this server segment is counted */
 #define SQLNET_KEY_COLUMNS       4u                  /* packet scope: sqlnet took the columns of this frame */
+#define SQLNET_KEY_NNE_INDEX     8u                  /* packet scope: TNS packets of an NNE session in this frame */
 #define SQLNET_KEY_PDU(raw_off)  ((((guint32)(raw_off)) << 1) | 1u)
 
 /* User preferences (read-only outside plugin.c). */

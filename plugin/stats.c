@@ -21,6 +21,7 @@
 #include <epan/packet.h>
 #include <epan/tap.h>
 #include <epan/stats_tree.h>
+#include <epan/stats_tree_priv.h>
 #include <epan/srt_table.h>
 #include <epan/stat_tap_ui.h>
 
@@ -45,6 +46,128 @@ static const char st_time[] = "Response time (microseconds)";
 static const char st_errors[] = "ORA errors";
 static const char st_partial[] = "Partial round trips (counts are lower bounds)";
 
+/* ---- the estimates in the tree -------------------------------------------
+ *
+ * Round trips of encrypted conversations that sqlnet cannot decode, estimated
+ * from sizes (tls.c, nne.c), come on their own tap (SQLNET_EST_TAP), never on
+ * the "sqlnet" tap the tree listens to.  The tree's init registers a second
+ * listener on the estimate tap that ticks the same stats tree, in nodes of
+ * their own created with its first record (a capture without encrypted
+ * traffic shows the tree as before); the tree's cleanup removes it.
+ *
+ * Wireshark calls a stats tree's init once in tshark and on every reset in
+ * the GUI, and removes the tree's listener by its tapdata (the stats tree):
+ * the second listener's tapdata is its own record, found from the tree in
+ * est_trees (stats tree -> tree_est_t), which holds the listeners alive now
+ * (an entry leaves it when its listener is removed).  The GUI removes the
+ * tree's listener after drawing and frees the tree when the window closes or
+ * reloads: until then another window's retap would tick the estimate nodes
+ * again (the window shows what it drew; a later Copy would show them
+ * counted twice). */
+
+static const char st_est_tls[] = "Encrypted (TLS), estimated from TLS record sizes (not decoded)";
+static const char st_est_tls_records[] = "TLS records per response (estimated)";
+static const char st_est_tls_bytes[] = "TLS record bytes per response (estimated)";
+static const char st_est_tls_time[] = "TLS response time (microseconds, estimated)";
+static const char st_est_nne[] = "Encrypted (native network encryption), estimated from TNS packet sizes (not decoded)";
+static const char st_est_nne_packets[] = "TNS packets per response (encrypted, estimated)";
+static const char st_est_nne_bytes[] = "TNS bytes per response (encrypted, estimated)";
+static const char st_est_nne_time[] = "Response time (microseconds, encrypted, estimated)";
+
+typedef struct {
+    stats_tree *st;
+} tree_est_t;
+
+static GHashTable *est_trees;            /* stats_tree * -> tree_est_t *: the listeners alive */
+
+static void tick_range_and_group(stats_tree *st, const char *name, int value);
+
+/* The estimate part of one kind, created with its first round trip. */
+static void
+tree_est_nodes(stats_tree *st, const char *top, const char *units, const char *bytes, const char *times)
+{
+    int id;
+
+    if (stats_tree_parent_id_by_name(st, top) != 0)
+        return;
+    id = stats_tree_create_node(st, top, 0, STAT_DT_INT, TRUE);
+    stats_tree_create_range_node(st, units, id, "1-1", "2-2", "3-4", "5-9", "10-99", "100-", NULL);
+    stats_tree_create_range_node(st, bytes, id, "0-499", "500-1999", "2000-7999", "8000-31999",
+                                 "32000-127999", "128000-", NULL);
+    stats_tree_create_range_node(st, times, id, "0-99", "100-199", "200-499", "500-999",
+                                 "1000-1999", "2000-4999", "5000-9999", "10000-19999", "20000-49999",
+                                 "50000-99999", "100000-199999", "200000-499999", "500000-999999",
+                                 "1000000-", NULL);
+}
+
+static tap_packet_status
+tree_est_packet(void *tapdata, packet_info *pinfo, epan_dissect_t *edt _U_, const void *p,
+                tap_flags_t flags _U_)
+{
+    stats_tree *st = ((tree_est_t *)tapdata)->st;
+    const sqlnet_est_rec_t *rec = (const sqlnet_est_rec_t *)p;
+    const char *top, *units, *bytes, *times;
+    int us = (int)MIN((gint64)rec->time.secs * 1000000 + rec->time.nsecs / 1000, G_MAXINT);
+
+    if (rec->kind == SQLNET_EST_TLS) {
+        top = st_est_tls, units = st_est_tls_records, bytes = st_est_tls_bytes, times = st_est_tls_time;
+    } else if (rec->kind == SQLNET_EST_NNE) {
+        top = st_est_nne, units = st_est_nne_packets, bytes = st_est_nne_bytes, times = st_est_nne_time;
+    } else {
+        return TAP_PACKET_DONT_REDRAW;
+    }
+    /* the tree's clock, as stats_tree_packet() keeps it for the sqlnet tap */
+    st->now = nstime_to_msec(&pinfo->rel_ts);
+    if (st->start < 0.0)
+        st->start = st->now;
+    st->elapsed = st->now - st->start;
+    tree_est_nodes(st, top, units, bytes, times);
+    tick_stat_node(st, top, 0, TRUE);
+    tick_range_and_group(st, units, (int)MIN(rec->records, G_MAXINT));
+    tick_range_and_group(st, bytes, (int)MIN(rec->bytes, G_MAXINT));
+    tick_range_and_group(st, times, MAX(us, 0));
+    return TAP_PACKET_REDRAW;
+}
+
+static void
+tree_est_finish(void *tapdata)
+{
+    tree_est_t *t = (tree_est_t *)tapdata;
+    if (est_trees)
+        g_hash_table_remove(est_trees, t->st);
+    g_free(t);
+}
+
+/* From the tree's init: its listener on the estimate tap, once per tree,
+ * with the tree's filter. */
+static void
+tree_est_attach(stats_tree *st)
+{
+    tree_est_t *t;
+    GString *err;
+
+    if (!est_trees || g_hash_table_lookup(est_trees, st))
+        return;
+    t = g_new0(tree_est_t, 1);
+    t->st = st;
+    g_hash_table_insert(est_trees, st, t);
+    err = register_tap_listener(SQLNET_EST_TAP, t, st->filter, TL_REQUIRES_NOTHING, NULL,
+                                tree_est_packet, NULL, tree_est_finish);
+    if (err) {                      /* the tree goes on without the estimates */
+        g_string_free(err, TRUE);
+        g_hash_table_remove(est_trees, st);
+        g_free(t);
+    }
+}
+
+static void
+tree_cleanup(stats_tree *st)
+{
+    tree_est_t *t = est_trees ? (tree_est_t *)g_hash_table_lookup(est_trees, st) : NULL;
+    if (t)
+        remove_tap_listener(t);     /* tree_est_finish() */
+}
+
 static void
 tree_init(stats_tree *st)
 {
@@ -62,6 +185,7 @@ tree_init(stats_tree *st)
                                  "1000000-", NULL);
     stats_tree_create_pivot(st, st_errors, 0);
     stats_tree_create_pivot(st, st_partial, 0);
+    tree_est_attach(st);
 }
 
 /* A range bucket, and its group row: stats_tree_tick_range() adds the value
@@ -271,13 +395,18 @@ typedef struct {
     nstime_t end;
 } conv_last_t;
 
-/* Round trips estimated from TLS record sizes (tls.c, no secrets): their own
- * listener on the estimate tap, printed as a separate block. */
+/* Round trips estimated from sizes (tls.c: TLS without the secrets; nne.c:
+ * native network encryption): their own listener on the estimate tap,
+ * printed as separate blocks, one per kind. */
 typedef struct {
     GHashTable *convs;                   /* conversation indexes seen */
     guint32 round_trips;
-    guint64 records, bytes, tns_bytes, req_records, req_bytes;
+    guint64 records, bytes, tns_bytes, ttc_bytes, req_records, req_bytes;
     double time_ms, time_max;
+} est_totals_t;
+
+typedef struct {
+    est_totals_t kind[2];                /* by sqlnet_est_kind_t */
 } stmt_est_t;
 
 typedef struct {
@@ -293,25 +422,34 @@ static void
 est_reset(void *tapdata)
 {
     stmt_est_t *e = (stmt_est_t *)tapdata;
-    GHashTable *convs = e->convs;
-    g_hash_table_remove_all(convs);
-    memset(e, 0, sizeof(*e));
-    e->convs = convs;
+    guint k;
+
+    for (k = 0; k < G_N_ELEMENTS(e->kind); k++) {
+        GHashTable *convs = e->kind[k].convs;
+        g_hash_table_remove_all(convs);
+        memset(&e->kind[k], 0, sizeof(e->kind[k]));
+        e->kind[k].convs = convs;
+    }
 }
 
 static tap_packet_status
 est_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_, const void *p,
            tap_flags_t flags _U_)
 {
-    stmt_est_t *e = (stmt_est_t *)tapdata;
-    const sqlnet_tls_est_rec_t *rec = (const sqlnet_tls_est_rec_t *)p;
+    stmt_est_t *s = (stmt_est_t *)tapdata;
+    const sqlnet_est_rec_t *rec = (const sqlnet_est_rec_t *)p;
+    est_totals_t *e;
     double ms = nstime_to_msec(&rec->time);
 
+    if (rec->kind >= G_N_ELEMENTS(s->kind))
+        return TAP_PACKET_DONT_REDRAW;
+    e = &s->kind[rec->kind];
     g_hash_table_add(e->convs, GUINT_TO_POINTER(rec->conversation + 1));
     e->round_trips++;
     e->records += rec->records;
     e->bytes += rec->bytes;
     e->tns_bytes += rec->tns_bytes;
+    e->ttc_bytes += rec->ttc_bytes;
     e->req_records += rec->req_records;
     e->req_bytes += rec->req_bytes;
     e->time_ms += ms;
@@ -324,26 +462,53 @@ static void
 est_finish(void *tapdata)
 {
     stmt_est_t *e = (stmt_est_t *)tapdata;
-    g_hash_table_destroy(e->convs);
+    guint k;
+
+    for (k = 0; k < G_N_ELEMENTS(e->kind); k++)
+        g_hash_table_destroy(e->kind[k].convs);
     g_free(e);
 }
 
 static void
-est_draw(const stmt_est_t *e)
+est_draw_times(const est_totals_t *e)
 {
-    if (!e || e->round_trips == 0)
-        return;
-    printf("\nEncrypted conversations (estimated from TLS record sizes, not decoded)\n");
-    printf("  %-48s %12u\n", "TLS conversations on a TLS port", g_hash_table_size(e->convs));
-    printf("  %-48s %12u\n", "round trips (estimated)", e->round_trips);
-    printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TLS records to client", e->records);
-    printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TLS record bytes to client", e->bytes);
-    printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TNS bytes to client (estimated)", e->tns_bytes);
-    printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TLS records from client", e->req_records);
-    printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TLS record bytes from client", e->req_bytes);
     printf("  %-48s %12.3f\n", "response time sum (ms)", e->time_ms);
     printf("  %-48s %12.3f\n", "response time avg (ms)", e->time_ms / e->round_trips);
     printf("  %-48s %12.3f\n", "response time max (ms)", e->time_max);
+}
+
+static void
+est_draw(const stmt_est_t *s)
+{
+    const est_totals_t *e;
+
+    if (!s)
+        return;
+    e = &s->kind[SQLNET_EST_TLS];
+    if (e->round_trips > 0) {
+        printf("\nEncrypted conversations (estimated from TLS record sizes, not decoded)\n");
+        printf("  %-48s %12u\n", "TLS conversations on a TLS port", g_hash_table_size(e->convs));
+        printf("  %-48s %12u\n", "round trips (estimated)", e->round_trips);
+        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TLS records to client", e->records);
+        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TLS record bytes to client", e->bytes);
+        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TNS bytes to client (estimated)", e->tns_bytes);
+        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TLS records from client", e->req_records);
+        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TLS record bytes from client", e->req_bytes);
+        est_draw_times(e);
+    }
+    e = &s->kind[SQLNET_EST_NNE];
+    if (e->round_trips > 0) {
+        printf("\nEncrypted conversations (native network encryption, estimated from TNS packet sizes,"
+               " not decoded)\n");
+        printf("  %-48s %12u\n", "conversations with native network encryption", g_hash_table_size(e->convs));
+        printf("  %-48s %12u\n", "round trips (estimated)", e->round_trips);
+        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TNS packets to client", e->records);
+        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TNS bytes to client", e->bytes);
+        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TTC bytes to client (estimated)", e->ttc_bytes);
+        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TNS packets from client", e->req_records);
+        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TNS bytes from client", e->req_bytes);
+        est_draw_times(e);
+    }
 }
 
 static void
@@ -604,16 +769,16 @@ stmt_init(const char *opt_arg, void *userdata _U_)
         stmt_finish(r);
         SQLNET_TAP_INIT_RETURN(false);
     }
-    /* the estimate for TLS without the secrets: its own tap and block, no filter
+    /* the estimates (TLS without the secrets, NNE): their own tap and blocks, no filter
      * (the sqlnet fields it could be filtered on are not on these packets) */
     r->est = g_new0(stmt_est_t, 1);
-    r->est->convs = g_hash_table_new(g_direct_hash, g_direct_equal);
-    err = register_tap_listener(SQLNET_TLS_EST_TAP, r->est, NULL, TL_REQUIRES_NOTHING, est_reset,
+    r->est->kind[SQLNET_EST_TLS].convs = g_hash_table_new(g_direct_hash, g_direct_equal);
+    r->est->kind[SQLNET_EST_NNE].convs = g_hash_table_new(g_direct_hash, g_direct_equal);
+    err = register_tap_listener(SQLNET_EST_TAP, r->est, NULL, TL_REQUIRES_NOTHING, est_reset,
                                 est_packet, NULL, est_finish);
     if (err) {
         g_string_free(err, TRUE);
-        g_hash_table_destroy(r->est->convs);
-        g_free(r->est);
+        est_finish(r->est);
         r->est = NULL;
     }
     SQLNET_TAP_INIT_RETURN(true);
@@ -648,7 +813,8 @@ stats_register_taps(void)
      * Statistics menu, a stats tree of a plugin flat at its end, so the names
      * make them one family; a "SQL*Net/Overview" submenu would hold this one
      * item and title its window "Overview". */
+    est_trees = g_hash_table_new(g_direct_hash, g_direct_equal);
     stats_tree_register_plugin(SQLNET_TAP_NAME, "sqlnet", "SQL*Net Overview", 0,
-                               tree_packet, tree_init, NULL);
+                               tree_packet, tree_init, tree_cleanup);
     register_stat_tap_ui(&stmt_ui, NULL);
 }

@@ -93,10 +93,10 @@ typedef struct {
     guint8  phase;                  /* 0 none yet, 1 client burst, 2 server burst */
     guint32 exchanges;              /* closed exchanges */
     gboolean resp_markers_only;     /* the server burst so far: TNS markers only */
-    sqlnet_tls_est_rec_t cur;       /* the exchange in progress */
+    sqlnet_est_rec_t cur;       /* the exchange in progress */
     nstime_t req_last_time, resp_last_time;
     guint32 resp_last_frame;
-    wmem_tree_t *by_frame;          /* last server frame -> sqlnet_tls_est_rec_t */
+    wmem_tree_t *by_frame;          /* last server frame -> sqlnet_est_rec_t */
 } tls_est_t;
 
 static gboolean
@@ -129,8 +129,9 @@ close_exchange(tls_est_t *e, packet_info *pinfo)
 {
     e->exchanges++;
     if (e->exchanges > 1) {         /* the first is the CONNECT/ACCEPT */
-        sqlnet_tls_est_rec_t *rec = wmem_new(wmem_file_scope(), sqlnet_tls_est_rec_t);
+        sqlnet_est_rec_t *rec = wmem_new(wmem_file_scope(), sqlnet_est_rec_t);
         *rec = e->cur;
+        rec->kind = SQLNET_EST_TLS;
         rec->conversation = e->conv;
         rec->round_trip = e->exchanges - 1;
         nstime_delta(&rec->time, &e->resp_last_time, &e->req_last_time);
@@ -210,7 +211,7 @@ est_read_hello(tls_est_t *e, proto_tree *tree)
 }
 
 static void
-add_estimate(tvbuff_t *tvb, proto_tree *tree, const tls_est_t *e, const sqlnet_tls_est_rec_t *rec)
+add_estimate(tvbuff_t *tvb, proto_tree *tree, const tls_est_t *e, const sqlnet_est_rec_t *rec)
 {
     proto_item *ti, *pi;
     proto_tree *t;
@@ -263,10 +264,10 @@ dissect_tls_estimate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *
         return 0;
     e = sess ? (tls_est_t *)sess->tls_est : NULL;
     if (PINFO_FD_VISITED(pinfo)) {
-        const sqlnet_tls_est_rec_t *rec;
+        const sqlnet_est_rec_t *rec;
         if (!e)
             return 0;
-        rec = (const sqlnet_tls_est_rec_t *)wmem_tree_lookup32(e->by_frame, pinfo->num);
+        rec = (const sqlnet_est_rec_t *)wmem_tree_lookup32(e->by_frame, pinfo->num);
         if (rec && rec->round_trip) {
             add_estimate(tvb, tree, e, rec);
             tap_queue_packet(tap_est, pinfo, rec);
@@ -295,6 +296,12 @@ dissect_tls_estimate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *
                     tvb_get_ntohs(fi->ds_tvb, fi->start));
     }
     return 0;
+}
+
+int
+sqlnet_est_tap(void)
+{
+    return tap_est;
 }
 
 /* TLS application data on any port: a TNS CONNECT (or ACCEPT) claims the TLS

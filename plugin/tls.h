@@ -20,19 +20,39 @@ void sqlnet_tls_handoff(void);
 /* Preferences applied: the estimate wants the TLS record fields only when on. */
 void sqlnet_tls_prefs_apply(void);
 
-/* Without the secrets: one record per estimated round trip of a TLS
- * conversation on a TLS port, queued on the tap SQLNET_TLS_EST_TAP (never on
- * the "sqlnet" tap: the estimate is not mixed into decoded counts). */
+/* Encrypted round trips that sqlnet cannot decode, estimated from sizes:
+ * one record per estimated round trip, queued on the tap SQLNET_EST_TAP
+ * (never on the "sqlnet" tap: an estimate is not mixed into decoded counts).
+ *   SQLNET_EST_TLS  tls.c: a TLS conversation on a TLS port without the
+ *                   secrets, from the TLS record headers (preference
+ *                   sqlnet.tls_estimate);
+ *   SQLNET_EST_NNE  nne.c: a session with native network encryption (ANO),
+ *                   from the TNS packet headers. */
 #define SQLNET_TLS_EST_TAP "sqlnet_tls_estimate"
+#define SQLNET_EST_TAP SQLNET_TLS_EST_TAP
+
+typedef enum {
+    SQLNET_EST_TLS = 0,
+    SQLNET_EST_NNE = 1
+} sqlnet_est_kind_t;
 
 typedef struct {
     guint32 conversation;       /* conversation index */
-    guint32 round_trip;         /* 1, 2, ... after the CONNECT/ACCEPT exchange */
-    guint32 req_records, req_bytes;   /* client application-data records, bytes with headers */
-    guint32 records, bytes;     /* server application-data records, bytes with headers */
-    guint32 tns_bytes;          /* bytes less headers and the cipher's per-record overhead */
-    nstime_t time;              /* last client record to last server record */
-} sqlnet_tls_est_rec_t;
+    guint32 round_trip;         /* 1, 2, ... (TLS: after the CONNECT/ACCEPT exchange;
+                                 * NNE: after the ANO reply that switched encryption on) */
+    guint32 req_records, req_bytes;   /* TLS: client application-data records, bytes with headers;
+                                       * NNE: client TNS DATA packets, their TNS bytes */
+    guint32 records, bytes;     /* TLS: server application-data records, bytes with headers;
+                                 * NNE: server TNS packets (DATA and markers), their TNS bytes */
+    guint32 tns_bytes;          /* TLS: bytes less headers and the cipher's per-record overhead;
+                                 * NNE: the TNS bytes (= bytes) */
+    guint32 ttc_bytes;          /* NNE: DATA payloads less the encryption's overhead (estimate); TLS: 0 */
+    nstime_t time;              /* last client record/packet to last server record/packet */
+    guint8  kind;               /* sqlnet_est_kind_t */
+} sqlnet_est_rec_t;
+
+/* The estimate tap's id (registered by sqlnet_tls_register()). */
+int sqlnet_est_tap(void);
 
 
 #endif /* SQLNET_TLS_H */

@@ -25,6 +25,7 @@
 #include "coltext.h"
 #include "tns.h"
 #include "ano.h"
+#include "nne.h"
 #include "ttc.h"
 #include "metrics.h"
 
@@ -786,6 +787,7 @@ dissect_marker(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len,
         return;
     }
     ttc_note_packet(pinfo, sess, dir, TNS_TYPE_MARKER, len, 0, FALSE);
+    nne_est_packet(tvb, pinfo, tree, sess, dir, TNS_TYPE_MARKER, len, 0);
     proto_tree_add_item(tree, hf_mk_type, tvb, 8, 1, ENC_NA);
     proto_tree_add_item(tree, hf_mk_data_byte, tvb, 9, 1, ENC_NA);
     pi = proto_tree_add_item_ret_uint(tree, hf_mk_marker, tvb, 10, 1, ENC_NA, &marker);
@@ -844,6 +846,7 @@ dissect_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
     }
     proto_tree_add_bitmask_ret_uint64(tree, tvb, 8, hf_data_flags, ett_data_flags,
                                       data_flags_bits, ENC_BIG_ENDIAN, &dflags);
+    nne_est_packet(tvb, pinfo, tree, sess, dir, TNS_TYPE_DATA, len, (guint16)dflags);
     payload_len = len - TNS_DATA_HDR_LEN;
     pi = proto_tree_add_uint(tree, hf_data_len, tvb, TNS_DATA_HDR_LEN, payload_len, payload_len);
     proto_item_set_generated(pi);

@@ -40,9 +40,9 @@ WIDTH, HEIGHT = 1400, 800
 DRIVER = r"""#!/bin/sh
 export XDG_RUNTIME_DIR="$OUT/xdg"; mkdir -p "$XDG_RUNTIME_DIR"; chmod 700 "$XDG_RUNTIME_DIR"
 if [ -n "$FILTER" ]; then
-    wireshark -C SQLNet -r "$CAP" -Y "$FILTER" >"$OUT/wireshark.log" 2>&1 &
+    wireshark -C SQLNet $WSOPTS -r "$CAP" -Y "$FILTER" >"$OUT/wireshark.log" 2>&1 &
 else
-    wireshark -C SQLNet -r "$CAP" >"$OUT/wireshark.log" 2>&1 &
+    wireshark -C SQLNet $WSOPTS -r "$CAP" >"$OUT/wireshark.log" 2>&1 &
 fi
 WS=$!
 trap 'kill $WS 2>/dev/null; sleep 0.5; kill -9 $WS 2>/dev/null' EXIT
@@ -147,6 +147,32 @@ exit 0
 """
 
 
+# MODE=overview: Statistics, Up (the plugin's stats tree, SQL*Net Overview),
+# Return; grab the window when stable and close it; the same again (a second
+# tree: its estimate listener was removed with the first), then I/O Graphs (a
+# retap of another window while the first trees are gone).
+OVERVIEW = r"""
+open_overview() {  # $1: name of the grab
+    xdotool windowfocus --sync "$main"; sleep 0.2
+    xdotool key alt+s; sleep 0.4; xdotool key Up Return
+    w=$(wait_window "SQL\*Net Overview") || { echo "no overview window" >>"$OUT/driver.log"; exit 5; }
+    sleep 1; settle "$w"
+    xdotool windowsize --sync "$w" 1300 780 2>/dev/null; sleep 0.3
+    xdotool mousemove --window "$w" 300 300 click --repeat 60 --delay 20 5 2>/dev/null; sleep 0.5; settle "$w"
+    import -window "$w" "$OUT/$1.png"
+    echo "$1" >>"$OUT/overview.opened"
+    xdotool windowclose "$w" 2>/dev/null; sleep 0.5
+}
+open_overview overview1
+open_overview overview2
+xdotool windowfocus --sync "$main"; sleep 0.3
+xdotool key alt+s; sleep 0.5; xdotool key i
+iog=$(wait_window "I/O Graphs") || { echo "no I/O graph window" >>"$OUT/driver.log"; exit 4; }
+settle "$iog"
+exit 0
+"""
+
+
 def _missing():
     return [t for t in TOOLS if shutil.which(t) is None]
 
@@ -236,7 +262,7 @@ def registered_fields(tshark):
     return {line.split("\t")[2] for line in out.splitlines() if line.startswith("F\t")}
 
 
-def gui_run(tshark, name, capture, mode=None, dfilter=None, timeout=50):
+def gui_run(tshark, name, capture, mode=None, dfilter=None, timeout=50, prefs=()):
     """Wireshark under xvfb-run on `capture` with the DRIVER (and MODE script);
     returns (output folder, log reader)."""
     out = Path(tshark.sandbox) / name
@@ -247,10 +273,11 @@ def gui_run(tshark, name, capture, mode=None, dfilter=None, timeout=50):
     driver.write_text(DRIVER)
     os.chmod(driver, 0o755)
     if mode:
-        (out / f"{mode}.sh").write_text({"iograph_only": IOGRAPH_ONLY, "menus": MENUS}[mode])
+        (out / f"{mode}.sh").write_text({"iograph_only": IOGRAPH_ONLY, "menus": MENUS, "overview": OVERVIEW}[mode])
         os.chmod(out / f"{mode}.sh", 0o755)
     cap = tshark.readable(capture)
-    env = [f"CAP={cap}", f"OUT={out}", f"FILTER={dfilter or ''}", f"TITLE={cap.name}", f"MODE={mode or ''}"]
+    env = [f"CAP={cap}", f"OUT={out}", f"FILTER={dfilter or ''}", f"TITLE={cap.name}", f"MODE={mode or ''}",
+           f"WSOPTS={' '.join(prefs)}"]
     cmd = tshark.user_command(
         ["xvfb-run", "-a", "-s", f"-screen 0 {WIDTH}x{HEIGHT}x24 -nolisten tcp", str(driver)], env=env)
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -400,6 +427,37 @@ def test_statistics_menu(tshark, gui_tools):
     w, h = png_size(out / "advisor.png")
     assert w >= 200 and h >= 100
     check_log(log("wireshark.log"), registered_fields(tshark))
+
+
+@pytest.mark.parametrize("kind", ["nne", "tls"])
+def test_overview_with_estimates(tshark, gui_tools, tmp_path, kind):
+    """Statistics > SQL*Net Overview on encrypted traffic (a hand-built native
+    network encryption capture, tests/test_nne_estimate.py; a TCPS capture
+    without its secrets and sqlnet.tls_estimate on): the window opens twice in
+    a row (the tree's second listener on the estimate tap is registered by its
+    init and removed with the tree), another window's retap follows, and
+    Wireshark logs nothing about sqlnet or a tap listener (evidence: the
+    windows and Wireshark's log; SQLNET_SCREENSHOT_DIR keeps the grabs)."""
+    prefs = ()
+    if kind == "nne":
+        import test_nne_estimate
+        capture = tmp_path / "nne_estimate.pcap"
+        test_nne_estimate.build(capture)
+    else:
+        import test_tls
+        capture = tmp_path / "tls13_arraysize_nosecrets.pcapng"
+        capture.write_bytes(test_tls.discard_secrets((TEST_CAPTURES / "tls13_arraysize.pcapng").read_bytes()))
+        prefs = ("-o", "sqlnet.tls_estimate:TRUE")
+    prepare_config(tshark)
+    out, log, cap = gui_run(tshark, f"overview_{kind}", capture, mode="overview", timeout=90, prefs=prefs)
+    keep_screenshots(out, ("overview1.png", "overview2.png"), prefix=f"{kind}_")
+    assert log("overview.opened").split() == ["overview1", "overview2"], log("driver.log")
+    for n in ("overview1.png", "overview2.png"):
+        w, h = png_size(out / n)
+        assert w >= 200 and h >= 100
+    wlog = log("wireshark.log")
+    assert "tap" not in wlog.lower(), wlog
+    check_log(wlog, registered_fields(tshark))
 
 
 def test_graph_check_rejects_flat_line_and_slab():

@@ -20,6 +20,7 @@ This module adds what is particular to TLS:
   counted by the server) on the frame that ends the response (manifest
   last_frame, from tcp.seq/tcp.len).
 """
+import re
 import struct
 
 import pytest
@@ -208,6 +209,50 @@ def test_estimate_block_in_stmt(tshark, manifest, stripped):
     assert int(got["TLS record bytes to client"]) == ano_bytes + sum(r["response"]["tls"]["bytes"]
                                                                      for r in conn["requests"])
     assert int(got["TLS conversations on a TLS port"]) == len(manifest["connections"])
+
+
+TREE_TLS = "Encrypted (TLS), estimated from TLS record sizes (not decoded)"
+
+
+def tree_count(out, name):
+    m = re.search(r"^\s*" + re.escape(name) + r"\s{2,}(\d+)", out, re.M)
+    return int(m.group(1)) if m else None
+
+
+@pytest.mark.parametrize("passes", [["-2"], []], ids=["two-pass", "one-pass"])
+@pytest.mark.parametrize("manifest", TLS_MANIFESTS)
+def test_estimate_part_of_tree(tshark, manifest, stripped, passes):
+    """-z sqlnet,tree without the secrets: the TLS estimate is its own part of
+    the tree, whose round trips are the server's (manifest round_trips, plus
+    the ANO exchange of a client that negotiates it), whose records-per-response
+    buckets hold the responses by the TLS records the server wrote for them
+    (manifest response.tls.records) and whose time buckets hold every round
+    trip; the decoded part counts nothing (never mixed)."""
+    out = tshark.run(stripped[manifest["scenario"]], passes + EST_ON + ["-q", "-z", "sqlnet,tree"]).stdout
+    conn = manifest["connections"][0]
+    ano = ano_exchanges(conn)
+    n = conn["stats"]["round_trips"] + ano
+    assert tree_count(out, TREE_TLS) == n
+    assert tree_count(out, "Round trips by call") == 0
+    records = [r["response"]["tls"]["records"] for r in conn["requests"]]
+    section = out.split("TLS records per response (estimated)")[1]
+    assert tree_count(section, "TLS records per response (estimated)") is None
+    for label, lo, hi in [("1-1", 1, 1), ("2-2", 2, 2), ("3-4", 3, 4), ("5-9", 5, 9)]:
+        want = sum(1 for r in records if lo <= r <= hi)
+        got = tree_count(section, label)
+        # the ANO exchange (one record each way) is one more 1-record response
+        assert got - (ano if label == "1-1" else 0) == want, label
+    time = out.split("TLS response time (microseconds, estimated)")[1]
+    assert tree_count("TLS response time (microseconds, estimated)" + time,
+                      "TLS response time (microseconds, estimated)") == n
+
+
+def test_tree_without_estimate_is_unchanged(tshark):
+    """A capture without encrypted traffic: the tree has no estimate part."""
+    m = manifest_named("arraysize_100")
+    out = tshark.run(TEST_CAPTURES / m["capture"], EST_ON + ["-q", "-z", "sqlnet,tree"]).stdout
+    assert "estimated" not in out
+    assert tree_count(out, "Round trips by call") == m["connections"][0]["stats"]["round_trips"]
 
 
 @pytest.mark.parametrize("manifest", TLS_MANIFESTS)
