@@ -21,7 +21,9 @@ FIELDS = ["frame.number", "tcp.srcport", "sqlnet.call", "sqlnet.fetch.rows", "sq
           "sqlnet.response.bvc_bytes"]
 
 
-def manifests():
+def manifests(nne=False):
+    """The generated captures' manifests; with nne=True only those of native network
+    encryption sessions (left out otherwise: there is no TTC in them to decode)."""
     if not TEST_CAPTURES.is_dir():
         return []
     out = []
@@ -29,8 +31,8 @@ def manifests():
         if path.name == "INDEX.json":
             continue
         m = json.loads(path.read_text())
-        if m.get("nne"):
-            continue        # native network encryption: no TTC to decode (tests/test_nne.py)
+        if bool(m.get("nne")) != nne:
+            continue        # native network encryption: no TTC to decode (tests/test_nne*.py)
         if (TEST_CAPTURES / m["capture"]).is_file():
             out.append(pytest.param(m, id=m["scenario"]))
     return out

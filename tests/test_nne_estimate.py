@@ -27,7 +27,7 @@ import re
 import pytest
 
 import pcapgen as g
-from test_generated_captures import MANIFESTS
+from test_generated_captures import manifests
 from tshark import TEST_CAPTURES
 
 DESC = "(DESCRIPTION=(ADDRESS=(PROTOCOL=TCP)(HOST=db)(PORT=1521))(CONNECT_DATA=(SERVICE_NAME=ORCL)))"
@@ -317,7 +317,7 @@ def test_hostile_input(tshark, tmp_path):
 
 # ---- generated captures with native network encryption ---------------------------
 
-NNE_MANIFESTS = [p for p in MANIFESTS if p.values[0].get("nne")]
+NNE_MANIFESTS = manifests(nne=True)
 # half a cipher block per DATA packet (the padding the estimate cannot see)
 HALF_BLOCK = {"AES128": 8, "AES192": 8, "AES256": 8, "3DES112": 4, "3DES168": 4, "DES56C": 4, "DES40C": 4}
 
