@@ -477,36 +477,46 @@ est_draw_times(const est_totals_t *e)
     printf("  %-48s %12.3f\n", "response time max (ms)", e->time_max);
 }
 
+/* The block of one kind of estimate: its title and the names of its units
+ * (TLS records or TNS packets) and of the inner bytes it estimates. */
+typedef struct {
+    const char *title, *convs, *to_units, *to_bytes, *to_inner, *from_units, *from_bytes;
+    gboolean inner_is_tns;              /* TLS: TNS bytes inside the records; NNE: TTC bytes */
+} est_labels_t;
+
+static const est_labels_t est_labels[] = {
+    [SQLNET_EST_TLS] = { "Encrypted conversations (estimated from TLS record sizes, not decoded)",
+                         "TLS conversations on a TLS port", "TLS records to client",
+                         "TLS record bytes to client", "TNS bytes to client (estimated)",
+                         "TLS records from client", "TLS record bytes from client", TRUE },
+    [SQLNET_EST_NNE] = { "Encrypted conversations (native network encryption, estimated from TNS packet "
+                         "sizes, not decoded)",
+                         "conversations with native network encryption", "TNS packets to client",
+                         "TNS bytes to client", "TTC bytes to client (estimated)",
+                         "TNS packets from client", "TNS bytes from client", FALSE },
+};
+
 static void
 est_draw(const stmt_est_t *s)
 {
-    const est_totals_t *e;
+    guint k;
 
     if (!s)
         return;
-    e = &s->kind[SQLNET_EST_TLS];
-    if (e->round_trips > 0) {
-        printf("\nEncrypted conversations (estimated from TLS record sizes, not decoded)\n");
-        printf("  %-48s %12u\n", "TLS conversations on a TLS port", g_hash_table_size(e->convs));
+    for (k = 0; k < G_N_ELEMENTS(est_labels) && k < G_N_ELEMENTS(s->kind); k++) {
+        const est_labels_t *l = &est_labels[k];
+        const est_totals_t *e = &s->kind[k];
+
+        if (!l->title || e->round_trips == 0)
+            continue;
+        printf("\n%s\n", l->title);
+        printf("  %-48s %12u\n", l->convs, g_hash_table_size(e->convs));
         printf("  %-48s %12u\n", "round trips (estimated)", e->round_trips);
-        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TLS records to client", e->records);
-        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TLS record bytes to client", e->bytes);
-        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TNS bytes to client (estimated)", e->tns_bytes);
-        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TLS records from client", e->req_records);
-        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TLS record bytes from client", e->req_bytes);
-        est_draw_times(e);
-    }
-    e = &s->kind[SQLNET_EST_NNE];
-    if (e->round_trips > 0) {
-        printf("\nEncrypted conversations (native network encryption, estimated from TNS packet sizes,"
-               " not decoded)\n");
-        printf("  %-48s %12u\n", "conversations with native network encryption", g_hash_table_size(e->convs));
-        printf("  %-48s %12u\n", "round trips (estimated)", e->round_trips);
-        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TNS packets to client", e->records);
-        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TNS bytes to client", e->bytes);
-        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TTC bytes to client (estimated)", e->ttc_bytes);
-        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TNS packets from client", e->req_records);
-        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TNS bytes from client", e->req_bytes);
+        printf("  %-48s %12" G_GUINT64_FORMAT "\n", l->to_units, e->records);
+        printf("  %-48s %12" G_GUINT64_FORMAT "\n", l->to_bytes, e->bytes);
+        printf("  %-48s %12" G_GUINT64_FORMAT "\n", l->to_inner, l->inner_is_tns ? e->tns_bytes : e->ttc_bytes);
+        printf("  %-48s %12" G_GUINT64_FORMAT "\n", l->from_units, e->req_records);
+        printf("  %-48s %12" G_GUINT64_FORMAT "\n", l->from_bytes, e->req_bytes);
         est_draw_times(e);
     }
 }
