@@ -46,6 +46,7 @@ LAN_NOISE = ("LAN: the statements at array sizes of 100 and more take 0.7 to 2 m
 NOT_YET = {
     "sweep_arraysize": LAN_NOISE,
     "tls13_demo": LAN_NOISE,
+    "tls12_demo": LAN_NOISE,
     "wan_rtt10_loss": "0.5 % random loss: the statement a loss falls on waits a retransmission timeout "
                       "(35 ms here, 3.5 round trips), which its neighbours did not; the loss is chance",
     "jdbc_fetchsize_sweep": JDBC_LAN,

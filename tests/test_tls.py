@@ -44,7 +44,7 @@ def manifest_named(name):
 def test_tls_captures_present():
     """The catalogue's TCPS scenarios are committed with their secrets (manifest flag)."""
     names = {p.values[0]["scenario"] for p in TLS_MANIFESTS}
-    assert {"tls12_arraysize", "tls13_arraysize", "tls13_demo", "tls12_jdbc", "tls13_jdbc"} <= names
+    assert {"tls12_arraysize", "tls13_arraysize", "tls12_demo", "tls13_demo", "tls12_jdbc", "tls13_jdbc"} <= names
     for p in TLS_MANIFESTS:
         m = p.values[0]
         assert m["tls"]["secrets_embedded"] is True

@@ -297,15 +297,16 @@ def tls_scenarios() -> list[dict]:
                                     {"sql": f"SELECT /* again */ * FROM {ROWS_TABLE.lower()}",
                                      "arraysize": 30},
                                     {"commit": True}])})
-    out.append({"name": "tls13_demo", "client": "python", "mtu": 1500,
-                "port": TLS_PORT, "tls": {"version": "1.3"},
-                "description": f"TCPS, TLS 1.3 (secrets embedded): the bundled demo's statements "
-                               f"(a warm-up query, then array sizes {', '.join(map(str, ARRAY_SIZES))}) "
-                               f"on a {TLS_DEMO_ROWS}-row table",
-                "server": server(tables=[table(rows=TLS_DEMO_ROWS), warmup_table()]),
-                "plan": plan(steps=[WARMUP_STEP] +
-                             [{"sql": f"SELECT /* arraysize {n} */ * FROM {ROWS_TABLE.lower()}",
-                               "arraysize": n} for n in ARRAY_SIZES])})
+    for ver in ("1.3", "1.2"):
+        out.append({"name": f"tls{ver.replace('.', '')}_demo", "client": "python", "mtu": 1500,
+                    "port": TLS_PORT, "tls": {"version": ver},
+                    "description": f"TCPS, TLS {ver} (secrets embedded): the bundled demo's statements "
+                                   f"(a warm-up query, then array sizes {', '.join(map(str, ARRAY_SIZES))}) "
+                                   f"on a {TLS_DEMO_ROWS}-row table",
+                    "server": server(tables=[table(rows=TLS_DEMO_ROWS), warmup_table()]),
+                    "plan": plan(steps=[WARMUP_STEP] +
+                                 [{"sql": f"SELECT /* arraysize {n} */ * FROM {ROWS_TABLE.lower()}",
+                                   "arraysize": n} for n in ARRAY_SIZES])})
     for ver in ("1.2", "1.3"):
         out.append({"name": f"tls{ver.replace('.', '')}_jdbc", "client": "jdbc", "mtu": 1500,
                     "port": TLS_PORT, "tls": {"version": ver},
