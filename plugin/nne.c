@@ -27,10 +27,13 @@
  * SHA256 32, SHA384 48, SHA512 64 bytes), a block cipher pads it with zeros
  * to its block (AES 16, DES and 3DES 8 bytes) and appends one byte (the pad
  * count + 1; RC4 appends a zero byte), and every encrypted payload ends with
- * a one-byte "folding key".  Each DATA payload is counted as its length less
- * those 2 bytes, the hash and half a block of padding (the padding of one
- * packet is 0 to block - 1 bytes: the estimate is within half a block per
- * packet).  Unknown algorithms: only the 2 bytes and the hash.
+ * a one-byte "folding key".  The pad count byte is outside the cipher text,
+ * so each DATA payload is counted as its length less those 2 bytes, the
+ * hash and the padding that byte names: exact for a block cipher.  When the
+ * byte is not captured or names no padding a block can have, half a block
+ * is taken (the padding is 0 to block - 1 bytes: within half a block per
+ * packet).  Stream ciphers (RC4) and unknown algorithms: the 2 bytes and the
+ * hash.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -117,13 +120,22 @@ hash_length(guint8 algorithm)
     }
 }
 
-/* The TTC bytes of one encrypted DATA packet of tns_len bytes (estimate). */
+/* The TTC bytes of one encrypted DATA packet of tns_len bytes (tvb: the TNS
+ * packet): its payload less the encryption's overhead. */
 static guint32
-ttc_estimate(const sqlnet_session_t *sess, packet_info *pinfo, guint32 tns_len)
+ttc_estimate(tvbuff_t *tvb, const sqlnet_session_t *sess, packet_info *pinfo, guint32 tns_len)
 {
     guint32 payload = tns_data_bytes(tns_len);
     guint32 block = cipher_block(sess->nne_algorithm);
-    guint32 overhead = NNE_FIXED_OVERHEAD + (block ? (block - 1) / 2 : 0);
+    guint32 overhead = NNE_FIXED_OVERHEAD;
+
+    if (block) {
+        /* the pad count + 1, just before the folding key */
+        guint32 pad_at = tns_len - NNE_FIXED_OVERHEAD;
+        guint8 count = (tns_len >= TNS_DATA_HDR_LEN + NNE_FIXED_OVERHEAD && tvb_bytes_exist(tvb, pad_at, 1))
+                       ? tvb_get_guint8(tvb, pad_at) : 0;
+        overhead += (count >= 1 && count <= block) ? count - 1u : (block - 1) / 2;
+    }
 
     if (session_integrity(sess, pinfo))
         overhead += hash_length(sess->integrity_algorithm);
@@ -253,7 +265,7 @@ nne_est_packet(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, sqlnet_sessi
     e->cur.bytes += tns_len;
     e->cur.tns_bytes += tns_len;
     if (type == TNS_TYPE_DATA)
-        e->cur.ttc_bytes += ttc_estimate(sess, pinfo, tns_len);
+        e->cur.ttc_bytes += ttc_estimate(tvb, sess, pinfo, tns_len);
     e->resp_last_time = pinfo->abs_ts;
     e->resp_last_frame = pinfo->num;
     e->resp_last_index = index;
@@ -288,7 +300,8 @@ nne_register(int proto)
         { &hf_nest_ttc_bytes, { "TTC bytes (estimated)", "sqlnet.nne_estimate.ttc_bytes",
             FT_UINT32, BASE_DEC|BASE_UNIT_STRING, &units_byte_bytes, 0x0,
             "The response's DATA payloads less the encryption's overhead per packet: the "
-            "integrity hash, the pad-count byte and folding key, half a cipher block of padding",
+            "integrity hash, the pad-count byte and folding key, and the padding the pad-count "
+            "byte names (half a cipher block when it is not captured)",
             HFILL } },
         { &hf_nest_time, { "Response time (estimated)", "sqlnet.nne_estimate.time",
             FT_RELATIVE_TIME, BASE_NONE, NULL, 0x0,

@@ -9,9 +9,9 @@ packets it sent, their TNS lengths, their frames and timestamps.  The one
 belief the test adds is the layout of an encrypted payload, taken from go-ora
 (network/data_packet.go, network/security/general.go: plaintext + SHA1 hash
 (20 bytes), zero-padded to the 16-byte AES block, then the pad count + 1 and
-the "folding key" byte): the TTC bytes are checked against the plaintext
-lengths the test encoded, within the estimate's stated precision (half a
-block per packet).
+the "folding key" byte, both outside the cipher text): the TTC bytes are
+checked against the plaintext lengths the test encoded, exactly (the pad count
+byte tells the padding).
 
 Evidence, part 2: generated captures whose manifest has an "nne" key (go-ora
 and JDBC with encryption on against the scripted server; testgen on branch
@@ -153,8 +153,7 @@ def test_round_trips_two_pass(tshark, built):
     """With a second pass, one estimate per round trip the test built, on the
     server packet that ends its response, with the packets and TNS bytes the
     test sent each way, the response time from the frames' timestamps and the
-    TTC bytes within half an AES block per DATA packet of the plaintext the
-    test encoded."""
+    TTC bytes the test encoded (exactly: the pad count byte is in the clear)."""
     got = estimates(tshark, built.path)
     assert len(got) == len(built.round_trips)
     for n, (row, rt) in enumerate(zip(got, built.round_trips), 1):
@@ -162,7 +161,7 @@ def test_round_trips_two_pass(tshark, built):
         assert (frame, number) == (rt["last_frame"], n)
         assert (req_packets, req_bytes) == (rt["req_packets"], rt["req_bytes"]), n
         assert (packets, nbytes) == (rt["packets"], rt["bytes"]), n
-        assert abs(ttc - rt["plain"]) <= rt["data_packets"] * AES_BLOCK / 2, (n, ttc, rt["plain"])
+        assert ttc == rt["plain"], (n, ttc, rt["plain"])
         assert time == pytest.approx(rt["resp_time"] - rt["req_time"], abs=2e-6), n
 
 
@@ -207,8 +206,7 @@ def test_stmt_block(tshark, built, passes):
     assert int(got["TNS packets from client"]) == sum(rt["req_packets"] for rt in rts)
     assert int(got["TNS bytes from client"]) == sum(rt["req_bytes"] for rt in rts)
     plain = sum(rt["plain"] for rt in rts)
-    assert abs(int(got["TTC bytes to client (estimated)"]) - plain) <= \
-        sum(rt["data_packets"] for rt in rts) * AES_BLOCK / 2
+    assert int(got["TTC bytes to client (estimated)"]) == plain
     want_ms = sum(rt["resp_time"] - rt["req_time"] for rt in rts) * 1000
     assert float(got["response time sum (ms)"]) == pytest.approx(want_ms, abs=0.01)
     assert "estimated from TLS record sizes" not in out
@@ -318,8 +316,6 @@ def test_hostile_input(tshark, tmp_path):
 # ---- generated captures with native network encryption ---------------------------
 
 NNE_MANIFESTS = manifests(nne=True)
-# half a cipher block per DATA packet (the padding the estimate cannot see)
-HALF_BLOCK = {"AES128": 8, "AES192": 8, "AES256": 8, "3DES112": 4, "3DES168": 4, "DES56C": 4, "DES40C": 4}
 
 
 @pytest.mark.skipif(not NNE_MANIFESTS, reason="no generated capture with native network encryption")
@@ -332,8 +328,9 @@ def test_generated_capture_against_server(tshark, manifest):
     packets and bytes (request_tns_packets/bytes: the client's ANO key packet
     after the reply is not part of a round trip), the server's TNS packets and
     bytes for the response (tns_packets, tns_bytes: markers included; within
-    5%, in fact exact), and TTC bytes within half a cipher block per DATA
-    packet of the plaintext the server sealed (response.nne.plain_lengths)."""
+    5%, in fact exact), and TTC bytes equal to the plaintext the server sealed
+    (response.nne.plain_lengths: the pad count byte in the clear names each
+    packet's padding)."""
     rows = tshark.fields(TEST_CAPTURES / manifest["capture"], FIELDS,
                          display_filter="sqlnet.nne_estimate", extra=["-2"])
     reqs = [r for c in manifest["connections"] for r in c["requests"]]
@@ -347,8 +344,7 @@ def test_generated_capture_against_server(tshark, manifest):
         assert (req_packets, req_bytes) == (req["request_tns_packets"], req["request_tns_bytes"]), what
         assert packets == resp["tns_packets"], what
         assert abs(nbytes - resp["tns_bytes"]) <= 0.05 * resp["tns_bytes"], what
-        algorithm = manifest["nne"]["negotiated"][0]["encryption"]
-        assert abs(ttc - sum(nne["plain_lengths"])) <= HALF_BLOCK[algorithm] * nne["data_packets"], what
+        assert ttc == sum(nne["plain_lengths"]), what
 
 
 @pytest.mark.skipif(not NNE_MANIFESTS, reason="no generated capture with native network encryption")
