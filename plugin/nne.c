@@ -133,7 +133,7 @@ ttc_estimate(tvbuff_t *tvb, const sqlnet_session_t *sess, packet_info *pinfo, gu
         /* the pad count + 1, just before the folding key */
         guint32 pad_at = tns_len - NNE_FIXED_OVERHEAD;
         guint8 count = (tns_len >= TNS_DATA_HDR_LEN + NNE_FIXED_OVERHEAD && tvb_bytes_exist(tvb, pad_at, 1))
-                       ? tvb_get_guint8(tvb, pad_at) : 0;
+                       ? tvb_get_uint8(tvb, pad_at) : 0;
         overhead += (count >= 1 && count <= block) ? count - 1u : (block - 1) / 2;
     }
 
