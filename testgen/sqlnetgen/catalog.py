@@ -45,6 +45,17 @@ PUBLISHED_ROW_SIZES = [1511, 410, 730, 300, 200, 500]
 # statement, 100 ms and more under JDBC, which no per-call time predicts.  Sweeps meant
 # to compare array sizes start with this statement on a small table of its own.
 WARMUP_TABLE = "SQLNET_WARMUP"
+# The LAN timing sweeps' main table costs the server 10 ms of work per statement
+# (row_time_us = 10 ms / rows: 20 us a row on 500 rows), as a database spends reading and
+# filtering the rows of a scan.  Without it the scripted server answers 500 rows in about
+# 1 ms, and a statement at a large array size lasts 1-2 ms: less than the pauses of 1-3 ms
+# that the generator's two shared cores give a client or server now and then, so one
+# statement's time was as much chance as array size.
+LAN_STATEMENT_WORK_MS = 10
+
+
+def lan_row_time_us(rows: int) -> float:
+    return LAN_STATEMENT_WORK_MS * 1000.0 / rows
 WARMUP_ROWS = 20
 WARMUP_STEP = {"sql": f"SELECT /* warm-up */ * FROM {WARMUP_TABLE.lower()}", "arraysize": 100}  # all rows in one or two calls
 
@@ -64,7 +75,7 @@ def scenarios() -> list[dict]:
     out.append({"name": "sweep_arraysize", "client": "python", "mtu": 1500,
                 "description": "bundled demo: one session, a warm-up query on a 20-row table, then the "
                                "same 500-row table fetched at array sizes " + ", ".join(map(str, ARRAY_SIZES)),
-                "server": server(tables=[table(rows=500), warmup_table()]),
+                "server": server(tables=[table(rows=500, row_time_us=lan_row_time_us(500)), warmup_table()]),
                 "plan": plan(steps=[WARMUP_STEP] +
                              [{"sql": f"SELECT /* arraysize {n} */ * FROM {ROWS_TABLE.lower()}",
                                "arraysize": n} for n in ARRAY_SIZES])})
@@ -303,7 +314,7 @@ def tls_scenarios() -> list[dict]:
                     "description": f"TCPS, TLS {ver} (secrets embedded): the bundled demo's statements "
                                    f"(a warm-up query, then array sizes {', '.join(map(str, ARRAY_SIZES))}) "
                                    f"on a {TLS_DEMO_ROWS}-row table",
-                    "server": server(tables=[table(rows=TLS_DEMO_ROWS), warmup_table()]),
+                    "server": server(tables=[table(rows=TLS_DEMO_ROWS, row_time_us=lan_row_time_us(TLS_DEMO_ROWS)), warmup_table()]),
                     "plan": plan(steps=[WARMUP_STEP] +
                                  [{"sql": f"SELECT /* arraysize {n} */ * FROM {ROWS_TABLE.lower()}",
                                    "arraysize": n} for n in ARRAY_SIZES])})
@@ -315,13 +326,21 @@ def tls_scenarios() -> list[dict]:
                                    "oracle.net.ssl_version pinned, oracle.net.ssl_server_dn_match on), "
                                    "jdbc_fetchsize_small's statements: a warm-up query, then "
                                    f"{TLS_JDBC_ROWS} rows at Statement.setFetchSize "
-                                   + ", ".join(map(str, JDBC_FETCH_SIZES)),
-                    "server": server(release="23ai", tables=[table(rows=TLS_JDBC_ROWS), warmup_table()]),
+                                   + ", ".join(map(str, JDBC_FETCH_SIZES)) + JDBC_WARM,
+                    "client_warmup_runs": JDBC_WARMUP_RUNS,
+                    "server": server(release="23ai", tables=[table(rows=TLS_JDBC_ROWS, row_time_us=lan_row_time_us(TLS_JDBC_ROWS)), warmup_table()]),
                     "plan": plan(steps=jdbc_fetchsize_steps())})
     return out
 
 
 JDBC_FETCH_SIZES = [1, 10, 50, 100, 500]
+# The JDBC LAN sweeps' client first runs its whole session this many times against a second,
+# uncaptured server (pipeline: client_warmup_runs): the captured session then meets a JVM whose
+# JIT has compiled the driver, as an application server's long-running JVM does.  A cold JVM
+# compiles in the middle of the sweep and makes a statement's time depend on where it falls.
+JDBC_WARMUP_RUNS = 20
+JDBC_WARM = (f"; the JVM first runs the same session {JDBC_WARMUP_RUNS} times against an "
+             "uncaptured server (JIT warm, as in a long-running application server)")
 TLS_JDBC_ROWS = 100          # the TCPS JDBC sweep and its plain-TCP twin jdbc_fetchsize_small
 
 
@@ -337,14 +356,17 @@ def jdbc_scenarios() -> list[dict]:
     return [
         {"name": "jdbc_fetchsize_sweep", "client": "jdbc", "mtu": 1500,
          "description": "JDBC thin (ojdbc11): one session, a warm-up query on a 20-row table, then "
-                        "a 500-row table fetched with Statement.setFetchSize " + ", ".join(map(str, JDBC_FETCH_SIZES)),
-         "server": server(release="23ai", tables=[table(rows=500), warmup_table()]),
+                        "a 500-row table fetched with Statement.setFetchSize " + ", ".join(map(str, JDBC_FETCH_SIZES))
+                        + JDBC_WARM,
+         "client_warmup_runs": JDBC_WARMUP_RUNS,
+         "server": server(release="23ai", tables=[table(rows=500, row_time_us=lan_row_time_us(500)), warmup_table()]),
          "plan": plan(steps=jdbc_fetchsize_steps())},
         {"name": "jdbc_fetchsize_small", "client": "jdbc", "mtu": 1500,
          "description": f"JDBC thin (ojdbc11), plain TCP twin of tls12_jdbc / tls13_jdbc: a warm-up "
                         f"query, then a {TLS_JDBC_ROWS}-row table fetched with Statement.setFetchSize "
-                        + ", ".join(map(str, JDBC_FETCH_SIZES)),
-         "server": server(release="23ai", tables=[table(rows=TLS_JDBC_ROWS), warmup_table()]),
+                        + ", ".join(map(str, JDBC_FETCH_SIZES)) + JDBC_WARM,
+         "client_warmup_runs": JDBC_WARMUP_RUNS,
+         "server": server(release="23ai", tables=[table(rows=TLS_JDBC_ROWS, row_time_us=lan_row_time_us(TLS_JDBC_ROWS)), warmup_table()]),
          "plan": plan(steps=jdbc_fetchsize_steps())},
         {"name": "jdbc_default_prefetch", "client": "jdbc", "mtu": 1500,
          "description": "JDBC thin: connection property oracle.jdbc.defaultRowPrefetch 25, no "

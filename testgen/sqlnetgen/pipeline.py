@@ -71,6 +71,47 @@ def netns_available() -> tuple[bool, str]:
         _run(["ip", "netns", "del", name], check=False)
 
 
+def steady_prefix(role: str) -> list[str]:
+    """Command prefix that keeps the timing of a LAN round trip (tens of microseconds of
+    work on each side) free of the machine's other work: the server on the last CPU, the
+    client on the first, both at the highest CFS weight (nice -20), so neither waits for
+    the other's core or for an unrelated task.  Not real-time scheduling: the JVM's
+    spinning threads could starve one another under SCHED_FIFO.  Root and two CPUs or
+    more; SQLNETGEN_STEADY=0 turns it off.  Recorded in the manifest (host.scheduling)."""
+    if os.environ.get("SQLNETGEN_STEADY", "1") == "0" or os.geteuid() != 0:
+        return []
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2 or not (have_tool("taskset") and have_tool("nice")):
+        return []
+    cpu = cpus[-1] if role == "server" else cpus[0]
+    return ["taskset", "-c", str(cpu), "nice", "-n", "-20"]
+
+
+def hold_cpu_awake():
+    """Keep the CPUs out of their idle states while a scenario runs (a PM QoS request of
+    0 us on /dev/cpu_dma_latency, held while the file stays open; closed in teardown).
+    On a virtual machine an idle vCPU halts, and waking it again costs the client or the
+    server 0.1-0.3 ms whenever the other side worked long enough for it to halt: a cost
+    that grows with the other side's time, as if it were time per row.  Returns the open
+    file, or None (not root, no such device, SQLNETGEN_STEADY=0)."""
+    if os.environ.get("SQLNETGEN_STEADY", "1") == "0" or os.geteuid() != 0:
+        return None
+    try:
+        f = open("/dev/cpu_dma_latency", "wb", buffering=0)
+        f.write((0).to_bytes(4, sys.byteorder, signed=True))
+        return f
+    except OSError:
+        return None
+
+
+def steady_description(cpu_awake: bool = False) -> str | None:
+    s, c = steady_prefix("server"), steady_prefix("client")
+    if not s:
+        return None
+    return (f"server on CPU {s[2]}, client on CPU {c[2]}, both nice -20"
+            + ("; CPU idle states off (/dev/cpu_dma_latency 0)" if cpu_awake else ""))
+
+
 # --- client commands ---------------------------------------------------------
 def client_command(driver: str, plan: dict) -> list[str]:
     arg = json.dumps(plan)
@@ -92,8 +133,14 @@ def client_command(driver: str, plan: dict) -> list[str]:
             raise PipelineError("java not installed")
         # C1 only: the client reaches compiled speed within its first few hundred calls,
         # instead of recompiling (C2) in the middle of a sweep, which makes a statement's
-        # time depend on where it falls in the session rather than on its array size
-        return [java, "-XX:TieredStopAtLevel=1", "-cp", jdbc_classpath(driver), "Client", arg]
+        # time depend on where it falls in the session rather than on its array size.
+        # A heap whose young generation holds everything a run allocates, and no periodic
+        # cleanup safepoint: a collection or the once-a-second safepoint (4 ms measured
+        # here) costs a long-running application server a fraction of a percent, but in a
+        # captured session of 100 ms it lands on one statement by chance.
+        return [java, "-XX:TieredStopAtLevel=1", "-Xms2g", "-Xmn1536m",
+                "-XX:+UnlockDiagnosticVMOptions", "-XX:GuaranteedSafepointInterval=0",
+                "-cp", jdbc_classpath(driver), "Client", arg]
     raise PipelineError(f"unknown driver {driver}")
 
 
@@ -316,6 +363,9 @@ class Run:
                 except (ProcessLookupError, PermissionError):
                     pass
                 p.wait(timeout=5)
+        if getattr(self, "cpu_awake", None) is not None:
+            self.cpu_awake.close()
+            self.cpu_awake = None
         for ns in self.namespaces:
             _run(["ip", "netns", "del", ns], check=False)
         self.namespaces.clear()
@@ -340,6 +390,7 @@ class Run:
         mode = self.mode or ("netns" if netns_available()[0] else
                              ("loopback" if os.geteuid() == 0 and have_tool("dumpcap") else "text2pcap"))
         self.mode = mode
+        self.cpu_awake = hold_cpu_awake()
         if scn.get("netem") and mode != "netns":
             raise PipelineError(f"{name}: a WAN scenario (netem) needs the netns mode, not {mode}")
         self.outdir.mkdir(parents=True, exist_ok=True)
@@ -386,12 +437,31 @@ class Run:
                                "dumpcap did not start")
                 time.sleep(0.3)
             srv_log = open(self.tmp / "server.log", "w")
-            srv = self.popen([sys.executable, "-m", "sqlnetgen.server", "--config", str(cfg_path),
+            srv = self.popen(steady_prefix("server") + [sys.executable, "-m", "sqlnetgen.server", "--config", str(cfg_path),
                               "--stats", str(stats_path), "--ready", str(ready)],
                              ns=ns_s, env=env, stdout=srv_log, stderr=subprocess.STDOUT)
             self._wait_for(lambda: ready.exists(), 20, "server did not start")
             plan = dict(scn["plan"])
             plan.update({"host": server_addr, "port": port})
+            warm_runs = int(scn.get("client_warmup_runs", 0))
+            if warm_runs:
+                # a second server on the next port, outside the capture filter: the client
+                # runs its session there first (JDBC: a JIT-compiled driver, as in a
+                # long-running application server); only the captured server's counters count
+                # max_connections 0: it waits, idle, until the teardown stops it.  Left to
+                # end after its last session, its exit (the interpreter freeing its heap)
+                # would take the captured server's CPU while the captured session runs.
+                warm_cfg = dict(cfg, port=port + 1, max_connections=0)
+                warm_cfg_path = self.tmp / "warm.json"
+                warm_cfg_path.write_text(json.dumps(warm_cfg))
+                warm_ready = self.tmp / "warm.ready"
+                # no --stats: writing them as its sessions end would take the CPU the
+                # captured server runs on while the captured session starts
+                self.popen(steady_prefix("server") + [sys.executable, "-m", "sqlnetgen.server", "--config",
+                           str(warm_cfg_path), "--ready", str(warm_ready)], ns=ns_s, env=env,
+                           stdout=open(self.tmp / "warm.log", "w"), stderr=subprocess.STDOUT)
+                self._wait_for(lambda: warm_ready.exists(), 20, "warm-up server did not start")
+                plan.update({"warmup_port": port + 1, "warmup_runs": warm_runs})
             if tls_files:
                 plan["tls"] = {"ca": tls_files["ca"], "version": str(scn["tls"]["version"])}
                 if scn["client"] in ("jdbc", "jdbc8"):      # JDBC thin: a PKCS12 truststore
@@ -407,7 +477,7 @@ class Run:
             for run_plan in run_plans:
                 cmd = client_command(scn["client"], run_plan)
                 self.log("client:", " ".join(cmd[:2]))
-                cp = subprocess.run((["ip", "netns", "exec", ns_c] if ns_c else []) + cmd,
+                cp = subprocess.run((["ip", "netns", "exec", ns_c] if ns_c else []) + steady_prefix("client") + cmd,
                                     capture_output=True, text=True,
                                     timeout=float(scn.get("timeout_s", 900)), env=env)
                 lines = [ln for ln in cp.stdout.splitlines() if ln.startswith("{")]
@@ -447,6 +517,8 @@ class Run:
             # the machine's load while the scenario ran (its timings include scheduling pauses
             # when other work competed for the cores)
             manifest["host"] = {"cpus": os.cpu_count(), "load_average_1min": round(os.getloadavg()[0], 2)}
+            if steady_description(self.cpu_awake is not None):
+                manifest["host"]["scheduling"] = steady_description(self.cpu_awake is not None)
             if scn.get("netem"):
                 manifest["netem"] = wan_manifest(scn["netem"], self.wan_emulator, wan_counters)
                 rtts = handshake_rtts(pcap)
@@ -635,6 +707,8 @@ def build_manifest(scn, mode, mtu, server_addr, port, cfg, reports, stats, pcap:
         "statements": statements, "sessions": plan.get("sessions", 1),
         "steps": plan.get("steps"), "report": reports if len(reports) > 1 else rep,
     }
+    if scn.get("client_warmup_runs"):
+        client["warmup_runs_uncaptured"] = int(scn["client_warmup_runs"])
     conns = stats["connections"]
     segs = tcp_segments(pcap) if pcap.exists() else []
     for c in conns:

@@ -7,6 +7,7 @@ the tests agree on it:
      "columns": "standard" | [{"name": ..., "type": "number"|"varchar", ...}],
      "row_sizes": [1511, 410, ...]        # optional: per-row payload sizes (cycled)
      "error_at_row": 750, "error_code": 1722,  # optional: fetch fails at that row
+     "row_time_us": 20,                    # optional: the server's work per row sent
      "bvc": true}                          # duplicate-column suppression (bit vectors)
 
 A column whose name starts with NULL is always NULL (a wide, NULL-heavy
@@ -75,6 +76,9 @@ class Table:
         self.row_sizes = spec.get("row_sizes")
         self.error_at_row = spec.get("error_at_row")
         self.error_code = int(spec.get("error_code", 1722))
+        # the server's work per row it sends (a database reading and filtering the rows of
+        # a scan): the scripted server spends it before answering a call with rows
+        self.row_time_us = float(spec.get("row_time_us", 0))
         self.bvc = bool(spec.get("bvc", False))
         self.columns = self._columns(spec.get("columns", "standard"))
         # where the rows live, for rowids: data object id and relative file from the name

@@ -246,6 +246,15 @@ public class Client {
     public static void main(String[] args) throws Exception {
         @SuppressWarnings("unchecked") Map<String, Object> plan = (Map<String, Object>) Json.parse(args[0]);
         int nsess = num(plan, "sessions", 1);
+        // plan keys "warmup_port" / "warmup_runs": run the plan's session that many times first
+        // against a second server on that port, which the capture does not see, so the captured
+        // session meets a JVM whose JIT has compiled the driver's paths, as in a long-running
+        // application server (a cold JVM compiles in the middle of a sweep)
+        if (plan.get("warmup_port") instanceof Number) {
+            Map<String, Object> warm = new LinkedHashMap<>(plan);
+            warm.put("port", plan.get("warmup_port"));
+            for (int k = 0; k < num(plan, "warmup_runs", 1); k++) runSession(warm, 0);
+        }
         String[] results = new String[nsess];
         List<String> fatal = Collections.synchronizedList(new ArrayList<>());
         Thread[] th = new Thread[nsess];
