@@ -192,38 +192,117 @@ function M.fit_time(points)
     return (s1y * s22 - s2y * s12) / det, (s2y * s11 - s1y * s12) / det
 end
 
--- Least squares y = a + b x (weighted), b >= 0 and a >= 0; the points that
--- miss by more than five times the median miss are left out once (a pause
--- of the client, a JVM warming up).  b is 0 when x never varies.
-local function fit_line(pts)
-    local function solve(q)
-        local n, sx, sy, sxx, sxy = 0, 0, 0, 0, 0
-        for _, pt in ipairs(q) do
-            local w = pt.w or 1
-            n, sx, sy = n + w, sx + w * pt.x, sy + w * pt.y
-            sxx, sxy = sxx + w * pt.x * pt.x, sxy + w * pt.x * pt.y
-        end
-        if n == 0 then return 0, 0 end
-        local det = n * sxx - sx * sx
-        local b = det > 1e-9 * max(1, n * sxx) and (n * sxy - sx * sy) / det or 0
-        if b < 0 then b = 0 end
-        local a = (sy - b * sx) / n
-        if a < 0 then a = 0 end
-        return a, b
+-- Least squares y = a + b x + c e (weighted; e is 1 for an execute, whose
+-- call costs c more than a fetch's, 0 for a fetch), b >= 0 and a >= 0,
+-- without the points that miss by more than five times the median miss (a
+-- pause of the client, a JVM compiling).  The misses are measured from a
+-- least-absolute-deviations fit (iteratively reweighted), not from the
+-- least-squares one: one pause in an execution that weighs as much as a
+-- hundred fetches pulls a least-squares line so far that every point then
+-- misses by as much as it.  b is 0 when x never varies; c is 0 unless both
+-- kinds of call are among the points.  relative: each point's miss counts
+-- relative to its y (a round trip of 0.1 ms missed by 0.02 ms weighs as one
+-- of 10 ms missed by 2 ms): predicted elapsed times are round trips x the
+-- time of one, so a relative miss at any size is the prediction's relative
+-- miss at the array size that makes round trips of that size.
+local function fit_line(pts, relative)
+    local kinds = {}
+    for _, pt in ipairs(pts) do kinds[(pt.e or 0) ~= 0] = true end
+    -- each point's scale: its y (floored at a hundredth of the mean) when relative
+    local mean_y, sw0 = 0, 0
+    for _, pt in ipairs(pts) do mean_y, sw0 = mean_y + (pt.w or 1) * math.abs(pt.y), sw0 + (pt.w or 1) end
+    mean_y = sw0 > 0 and mean_y / sw0 or 0
+    local sc = {}
+    for i, pt in ipairs(pts) do
+        sc[i] = relative and max(math.abs(pt.y), 0.01 * mean_y, 1e-12) or 1
     end
-    local a, b = solve(pts)
+    local with_e = kinds[true] and kinds[false]
+    -- weighted normal equations over the columns 1, x (when use_x) and e
+    local function normal(q, u, use_x)
+        local cols = { function() return 1 end }
+        if use_x then cols[#cols + 1] = function(pt) return pt.x end end
+        if with_e then cols[#cols + 1] = function(pt) return pt.e or 0 end end
+        local k = #cols
+        local A, r = {}, {}
+        for a = 1, k do A[a] = {}; r[a] = 0; for b = 1, k do A[a][b] = 0 end end
+        local n = 0
+        for i, pt in ipairs(q) do
+            local w = (pt.w or 1) * (u and u[i] or 1 / (pt.sc * pt.sc))
+            n = n + w
+            for a = 1, k do
+                local va = cols[a](pt)
+                r[a] = r[a] + w * va * pt.y
+                for b = 1, k do A[a][b] = A[a][b] + w * va * cols[b](pt) end
+            end
+        end
+        if n == 0 then return nil end
+        -- Gaussian elimination with partial pivoting (k <= 3)
+        local scale = 0
+        for a = 1, k do scale = max(scale, math.abs(A[a][a])) end
+        for col = 1, k do
+            local piv = col
+            for row = col + 1, k do if math.abs(A[row][col]) > math.abs(A[piv][col]) then piv = row end end
+            if math.abs(A[piv][col]) <= 1e-12 * max(scale, 1e-300) then return nil end
+            A[col], A[piv], r[col], r[piv] = A[piv], A[col], r[piv], r[col]
+            for row = col + 1, k do
+                local f = A[row][col] / A[col][col]
+                for b = col, k do A[row][b] = A[row][b] - f * A[col][b] end
+                r[row] = r[row] - f * r[col]
+            end
+        end
+        local sol = {}
+        for a = k, 1, -1 do
+            local v = r[a]
+            for b = a + 1, k do v = v - A[a][b] * sol[b] end
+            sol[a] = v / A[a][a]
+        end
+        local a0, b0 = sol[1], use_x and sol[2] or 0
+        local c0 = with_e and sol[k] or 0
+        return a0, b0, c0
+    end
+    local function solve(q, u)
+        local a, b, c = normal(q, u, true)
+        if not a or b < 0 then
+            a, b, c = normal(q, u, false)   -- x never varies, or rows cost nothing
+            if not a then return 0, 0, 0 end
+            b = 0
+        end
+        if a < 0 then a = 0 end
+        if a + c < 0 then c = -a end
+        return a, b, c
+    end
+    local function miss(pt, a, b, c) return math.abs(pt.y - a - b * pt.x - c * (pt.e or 0)) / pt.sc end
+    do
+        local q = {}
+        for i, pt in ipairs(pts) do q[i] = { x = pt.x, y = pt.y, e = pt.e, w = pt.w, sc = sc[i] } end
+        pts = q
+    end
+    local a, b, c = solve(pts)
+    -- least absolute deviations by reweighting: weight 1 / |miss| (floored)
+    local sw, sy = 0, 0
+    for _, pt in ipairs(pts) do sw, sy = sw + (pt.w or 1), sy + (pt.w or 1) * math.abs(pt.y) / pt.sc end
+    local floor_miss = sw > 0 and 1e-4 * sy / sw or 0
+    floor_miss = floor_miss > 0 and floor_miss or 1e-12
+    for _ = 1, 30 do
+        local u = {}
+        for i, pt in ipairs(pts) do u[i] = 1 / (pt.sc * max(miss(pt, a, b, c), floor_miss)) end
+        local a2, b2, c2 = solve(pts, u)
+        local done = math.abs(a2 - a) <= 1e-9 * max(1, math.abs(a)) and math.abs(b2 - b) <= 1e-9 * max(1, math.abs(b))
+            and math.abs(c2 - c) <= 1e-9 * max(1, math.abs(c))
+        a, b, c = a2, b2, c2
+        if done then break end
+    end
     local misses = {}
-    for _, pt in ipairs(pts) do misses[#misses + 1] = math.abs(pt.y - a - b * pt.x) end
+    for _, pt in ipairs(pts) do misses[#misses + 1] = miss(pt, a, b, c) end
     table.sort(misses)
     local med = misses[floor((#misses + 1) / 2)] or 0
-    if med > 0 then
-        local kept = {}
-        for _, pt in ipairs(pts) do
-            if math.abs(pt.y - a - b * pt.x) <= 5 * med then kept[#kept + 1] = pt end
-        end
-        if #kept >= 2 and #kept < #pts then a, b = solve(kept) end
+    local limit = 5 * max(med, sw > 0 and 0.01 * sy / sw or 0)
+    local kept = {}
+    for _, pt in ipairs(pts) do
+        if miss(pt, a, b, c) <= limit then kept[#kept + 1] = pt end
     end
-    return a, b
+    if #kept >= 2 then return solve(kept) end
+    return solve(pts)
 end
 M.fit_line = fit_line
 
@@ -292,7 +371,7 @@ M.transfer_curve = transfer_curve
 -- t_call and t_row fitted on the rest; gaps = { {gap=, rows=} }; responses
 -- (optional, default the fetches) = { {bytes=, transfer=} } for the curve.
 -- Each execution weighs the same (w).
-function M.fit_connection(fetches, gaps, responses)
+function M.fit_connection(fetches, gaps, responses, executes)
     local tb, bytes = 0, 0
     for _, f in ipairs(fetches) do tb, bytes = tb + max(0, f.time - f.first), bytes + f.bytes end
     if not responses then
@@ -315,10 +394,18 @@ function M.fit_connection(fetches, gaps, responses)
     if #pts == 0 then
         for _, f in ipairs(fetches) do pts[#pts + 1] = { x = 0, y = f.time - M.transfer_time(m, f.bytes), w = f.w } end
     end
-    m.t_call, m.t_row = fit_line(pts)
+    -- the executes carry rows too (the prefetch): with their own call cost
+    -- they hold the time per row where a fetch of as many rows is single
+    -- (one pause in it would otherwise decide the slope)
+    if nsizes >= 2 then
+        for _, e in ipairs(executes or {}) do
+            pts[#pts + 1] = { x = e.rows, e = 1, y = e.time - M.transfer_time(m, e.bytes), w = e.w }
+        end
+    end
+    m.t_call, m.t_row, m.t_exec = fit_line(pts, true)
     pts = {}
     for _, g in ipairs(gaps) do pts[#pts + 1] = { x = nsizes >= 2 and g.rows or 0, y = g.gap, w = g.w } end
-    m.g_call, m.g_row = fit_line(pts)
+    m.g_call, m.g_row = fit_line(pts, true)
     return m
 end
 
@@ -369,7 +456,7 @@ for _, n in ipairs({ "frame.number", "frame.time_epoch", "tcp.stream", "tcp.len"
                      "sqlnet.response.bvc_bytes", "sqlnet.response.bytes", "sqlnet.response.packets",
                      "sqlnet.response.segments", "sqlnet.request.ttc_bytes", "sqlnet.request.bytes",
                      "sqlnet.time", "sqlnet.time.first", "sqlnet.request_in", "sqlnet.sdu", "sqlnet.tdu",
-                     "sqlnet.version", "sqlnet.auth.value" }) do
+                     "sqlnet.version", "sqlnet.auth.value", "tcp.analysis.retransmission" }) do
     field(n)
 end
 
@@ -420,6 +507,13 @@ local function on_packet(st)
         local len = num("tcp.len", 0)
         if len > c.max_server_seg then c.max_server_seg = len end
     end
+    if F["tcp.analysis.retransmission"]() then
+        -- a segment sent again (Wireshark's TCP analysis): a loss, and the
+        -- round trip it falls in waited for its recovery (mark_losses)
+        c.retrans = c.retrans or {}
+        c.retrans[#c.retrans + 1] = num("frame.time_epoch", 0)
+    end
+    if num("tcp.len", 0) > 0 then c.data_segs = (c.data_segs or 0) + 1 end
     if not dir then return end
     -- the driver: JDBC ties prefetch to the fetch size (setFetchSize)
     for _, fi in ipairs({ F["sqlnet.auth.value"]() }) do
@@ -487,12 +581,41 @@ local function stream_mss(c)
     return nil, "unknown"
 end
 
+-- Retransmitted segments to round trips: a retransmission at time t belongs
+-- to the round trip of its stream that started last before t (its response,
+-- or the client's gap after it, waited for the recovery).  Sets rt.lost.
+local function mark_losses(st)
+    local by_stream = {}
+    for _, rt in ipairs(st.rts) do
+        local c = st.streams[rt.stream]
+        if c and c.retrans then
+            local l = by_stream[rt.stream]
+            if not l then l = {}; by_stream[rt.stream] = l end
+            l[#l + 1] = rt
+        end
+    end
+    for stream, l in pairs(by_stream) do
+        table.sort(l, function(a, b) return a.start < b.start end)
+        for _, t in ipairs(st.streams[stream].retrans) do
+            local lo, hi = 1, #l
+            if l[1].start < t then
+                while lo < hi do          -- the last round trip starting before t
+                    local mid = floor((lo + hi + 1) / 2)
+                    if l[mid].start < t then lo = mid else hi = mid - 1 end
+                end
+                l[lo].lost = (l[lo].lost or 0) + 1
+            end
+        end
+    end
+end
+
 -- Per connection (tcp stream): the time model fitted on the fetch round trips
 -- of all its statements (M.fit_connection), and whether prefetch follows the
 -- array size there (JDBC, or every query execution with fetches shows its
 -- execute asking for as many rows as its fetches, at two array sizes at
 -- least).
 local function connection_models(st, prefetch_opt)
+    mark_losses(st)
     local by_exec, order = {}, {}
     for _, rt in ipairs(st.rts) do
         if rt.execution ~= 0 then
@@ -507,25 +630,37 @@ local function connection_models(st, prefetch_opt)
         local e = by_exec[key]
         local m = models[e[1].stream]
         if not m then
-            m = { fetches = {}, gaps = {}, responses = {}, equal = {}, unequal = 0 }
+            m = { fetches = {}, gaps = {}, responses = {}, executes = {}, equal = {}, unequal = 0 }
             models[e[1].stream] = m
         end
         -- a fetch's cost: its round trip and the client's gap before the next
         -- call of the execution (the last fetch has none: left out)
         -- every execution weighs the same in the fit, whatever its number of
         -- fetches (an array size of 1 would otherwise decide the per-row time)
+        -- (a round trip that waited for a retransmission is left out: its time
+        -- is the recovery's, which no array size predicts)
         for i = 1, #e do
-            m.responses[#m.responses + 1] = { bytes = e[i].to, transfer = e[i].time - e[i].first }
+            if not e[i].lost then
+                m.responses[#m.responses + 1] = { bytes = e[i].to, transfer = e[i].time - e[i].first }
+            end
+        end
+        if e[1].call ~= 5 and e[1].rows > 0 and not e[1].lost then      -- not a fetch: the execute
+            m.executes[#m.executes + 1] = { time = e[1].time, first = e[1].first, rows = e[1].rows,
+                                            bytes = e[1].to, w = 1 }
         end
         for i = 2, #e do
             local rt = e[i]
-            m.fetches[#m.fetches + 1] = { time = rt.time, first = rt.first, rows = rt.rows, bytes = rt.to,
-                                          w = 1 / (#e - 1), last = i == #e }
+            if not rt.lost then
+                m.fetches[#m.fetches + 1] = { time = rt.time, first = rt.first, rows = rt.rows, bytes = rt.to,
+                                              w = 1 / (#e - 1), last = i == #e }
+            end
         end
         -- the client's gap after each fetch of the execution but the last (the
         -- gap after the execute is the statement's own: describe, first rows)
         for i = 2, #e - 1 do
-            m.gaps[#m.gaps + 1] = { gap = e[i].gap, rows = e[i].rows, w = 1 / (#e - 2) }
+            if not e[i].lost then
+                m.gaps[#m.gaps + 1] = { gap = e[i].gap, rows = e[i].rows, w = 1 / (#e - 2) }
+            end
         end
         if #e > 1 and e[1].fetch and e[2].fetch and e[2].call == 5 then
             if e[1].fetch == e[2].fetch then m.equal[e[2].fetch] = true else m.unequal = m.unequal + 1 end
@@ -534,7 +669,7 @@ local function connection_models(st, prefetch_opt)
     for stream, m in pairs(models) do
         local c = st.streams[stream]
         if #m.fetches >= 2 and #m.gaps >= 1 then
-            m.timing = M.fit_connection(m.fetches, m.gaps, m.responses)
+            m.timing = M.fit_connection(m.fetches, m.gaps, m.responses, m.executes)
         end
         if prefetch_opt == "tied" then
             m.tied, m.why = true, "option prefetch=tied"
@@ -680,7 +815,32 @@ local function profile(st, s, models)
     for _, e in ipairs(execs) do
         local pe
         for _, x in ipairs(p.execs) do if x.exec_to == e.rts[1].to and not x.exec_time then pe = x; break end end
-        if pe then pe.exec_time, pe.exec_gap = e.rts[1].time, e.rts[1].gap end
+        if pe then
+            local ex = e.rts[1]
+            if ex.lost and p.timing then
+                -- the execute waited for a retransmission: the model's time for it
+                local tm = p.timing
+                pe.exec_time = tm.t_call + (tm.t_exec or 0) + tm.t_row * ex.rows + M.transfer_time(tm, ex.to)
+            else
+                pe.exec_time, pe.exec_gap = ex.time, ex.gap
+            end
+        end
+    end
+    -- retransmissions: the round trips that waited for one, and how much longer
+    -- they took than the model's time for them (the recovery)
+    for _, rt in ipairs(s.rts) do
+        if rt.lost then
+            local l = p.loss or { segments = 0, round_trips = 0, excess = 0 }
+            p.loss = l
+            l.segments, l.round_trips = l.segments + rt.lost, l.round_trips + 1
+            local tm = p.timing
+            if tm then
+                local model = tm.t_call + tm.t_row * rt.rows + M.transfer_time(tm, rt.to)
+                    + (rt.call ~= 5 and (tm.t_exec or 0) or 0)
+                    + (rt.gap > 0 and (tm.g_call + tm.g_row * rt.rows) or 0)
+                l.excess = l.excess + max(0, rt.time + rt.gap - model)
+            end
+        end
     end
     p.t_other = 0
     for _, rt in ipairs(s.rts) do
@@ -731,6 +891,12 @@ local function advise_statement(out, idx, p, sql, opts)
         out[#out + 1] = string.format("  time: observed %s ms = %s ms of round trips (-z sqlnet,stmt's response " ..
             "time sum) + %s ms of client time between the round trips of an execution (the network round trip too, when captured near the server)",
             ms(o.elapsed), ms(rt_time), ms(o.elapsed - rt_time))
+    end
+    if p.loss then
+        out[#out + 1] = string.format("  loss: %d retransmitted TCP segment(s) in %d round trip(s), which took " ..
+            "%s ms more than the model's time for them (the recovery); which round trip a loss hits is " ..
+            "chance: the predictions below are without retransmissions", p.loss.segments, p.loss.round_trips,
+            ms(p.loss.excess))
     end
     for _, n in ipairs(p.notes) do out[#out + 1] = "  note: " .. n end
     if #p.execs == 0 then

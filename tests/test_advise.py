@@ -341,3 +341,47 @@ def test_transfer_time_by_response_size(lua, tmp_path):
     assert at[3050] == pytest.approx(0.003 * 2050 / 4100)      # halfway from 1000 to 5100 B
     assert at[15000] == pytest.approx(0.003 + 0.021 * 3000 / 8000)
     assert at[40000] == pytest.approx(0.048)
+
+
+FIT_DRIVER = r"""
+local M = dofile(arg[1])
+-- round trips of a connection on the line 0.05 ms + 0.1 ms per row, executes
+-- 0.3 ms more: fetches of 1, 10 and 50 rows (weights as executions give them),
+-- executes of 2 and 100 rows, and one 50-row fetch with a 2.8 ms pause in it
+local pts = {
+    { x = 1, y = 0.15, w = 0.01 }, { x = 1, y = 0.15, w = 0.01 }, { x = 1, y = 0.15, w = 0.98 },
+    { x = 10, y = 1.05, w = 0.9 }, { x = 0, y = 0.05, w = 0.1 },
+    { x = 50, y = 5.05 + 2.8, w = 0.5 }, { x = 0, y = 0.05, w = 0.5 },
+    { x = 2, e = 1, y = 0.55, w = 1 }, { x = 100, e = 1, y = 10.35, w = 1 },
+    { x = 100, e = 1, y = 10.35, w = 1 },
+}
+for _, rel in ipairs({ false, true }) do
+    local a, b, c = M.fit_line(pts, rel)
+    print(string.format("fit\t%s\t%.9f\t%.9f\t%.9f", tostring(rel), a, b, c))
+end
+-- without executes (no e column): c is 0
+local a, b, c = M.fit_line({ { x = 1, y = 0.15 }, { x = 10, y = 1.05 }, { x = 20, y = 2.05 } })
+print(string.format("line\t%.9f\t%.9f\t%.9f", a, b, c))
+"""
+
+
+@pytest.mark.parametrize("lua", ["lua5.2", "lua5.4"])
+def test_connection_fit_leaves_out_a_pause(lua, tmp_path):
+    """The per-connection time fit (issue 14) on hand-made round trips that lie on
+    0.05 ms + 0.1 ms per row (+ 0.3 ms for an execute), but for one 50-row fetch
+    with a 2.8 ms pause: the only fetch of its size, half an execution's weight.
+    A least-squares line through all of them takes its slope from the pause (0.15
+    ms per row); the fit must give back the line the other points lie on, with
+    absolute and with relative misses."""
+    if not shutil.which(lua):
+        pytest.skip(f"{lua} not installed")
+    driver = tmp_path / "driver.lua"
+    driver.write_text(FIT_DRIVER)
+    proc = subprocess.run([lua, str(driver), str(ADVISOR)], capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    fits = [l.split("\t") for l in proc.stdout.splitlines() if l.startswith("fit")]
+    assert len(fits) == 2
+    for _, _, a, b, c in fits:
+        assert (float(a), float(b), float(c)) == pytest.approx((0.05, 0.1, 0.3), abs=1e-6)
+    line = [l.split("\t") for l in proc.stdout.splitlines() if l.startswith("line")][0]
+    assert tuple(map(float, line[1:])) == pytest.approx((0.05, 0.1, 0.0), abs=1e-9)
