@@ -439,6 +439,38 @@ function M.recommend_array(s, candidates, rows_per_exec)
     return candidates[#candidates]
 end
 
+-- The GUI's "Predict..." dialog: its three fields (array sizes, SDUs,
+-- prefetch) as the options -z sqlnet,advise takes; empty fields keep the
+-- defaults.  Returns opts, or nil and a message saying what is wrong.
+function M.dialog_options(sizes, sdus, prefetch)
+    local opts = {}
+    local function list(text, what, lo, hi)
+        text = (text or ""):gsub("%s", "")
+        if text == "" then return nil end
+        local out = {}
+        for tok in (text .. ","):gmatch("([^,]*),") do
+            local n = tok:match("^%d+$") and tonumber(tok)
+            if not n or n < lo or n > hi then
+                return nil, string.format("%s: %q is not a whole number from %d to %d", what, tok, lo, hi)
+            end
+            out[#out + 1] = n
+        end
+        return out
+    end
+    local err
+    opts.sizes, err = list(sizes, "array sizes", 1, 10000000)
+    if err then return nil, err end
+    opts.sdus, err = list(sdus, "SDUs", 512, M.MAX_SDU)
+    if err then return nil, err end
+    prefetch = (prefetch or ""):gsub("%s", ""):lower()
+    if prefetch == "tied" or prefetch == "fixed" then
+        opts.prefetch = prefetch
+    elseif prefetch ~= "" then
+        return nil, string.format("prefetch: %q is neither tied nor fixed (empty: as the capture shows)", prefetch)
+    end
+    return opts
+end
+
 if not register_stat_cmd_arg then
     return M           -- plain Lua: the model only
 end
@@ -1153,15 +1185,30 @@ end
 register_stat_cmd_arg("sqlnet,advise", tshark_advise)
 
 if gui_enabled() then
-    local function window(title, render)
+    -- with_options: a "Predict..." button asks which array sizes, SDUs and
+    -- prefetch mode to predict (as -z sqlnet,advise,sizes=,sdus=,prefetch=)
+    -- and draws the window again with them
+    local function window(title, render, with_options)
         return function()
             local win = TextWindow.new(title)
             local st = new_state()
+            local opts = {}
             local tap = Listener.new("frame", LISTEN)
             function tap.packet() on_packet(st) end
-            function tap.draw() win:set(render(st)) end
+            function tap.draw() win:set(render(st, nil, opts)) end
             function tap.reset() st = new_state() end
             win:set_atclose(function() tap:remove() end)
+            if with_options then
+                win:add_button("Predict...", function()
+                    new_dialog(title .. ": what to predict", function(sizes, sdus, prefetch)
+                        local o, err = M.dialog_options(sizes, sdus, prefetch)
+                        if o then opts = o end
+                        win:set((err and ("Not changed: " .. err .. "\n") or "") .. render(st, nil, opts))
+                    end, "Array sizes (e.g. 1,7,250; empty: 1 to 5000)",
+                        "SDUs (e.g. 2048,8192; empty: 2048 to 2097152)",
+                        "Prefetch with the array size: tied, fixed (empty: as the capture shows)")
+                end)
+            end
             retap_packets()
         end
     end
@@ -1169,6 +1216,6 @@ if gui_enabled() then
     -- its name as its text (only the Tools group makes submenus of "a/b"):
     -- names that read as one family with the C plugin's SQL*Net Overview.
     -- (Lua menu names are shown as they are: no "&" keyboard mnemonics.)
-    register_menu("SQL*Net Advisor", window("SQL*Net Advisor", render_advice), MENU_STAT_UNSORTED)
+    register_menu("SQL*Net Advisor", window("SQL*Net Advisor", render_advice, true), MENU_STAT_UNSORTED)
     register_menu("SQL*Net Statements", window("SQL*Net Statements", render_statements), MENU_STAT_UNSORTED)
 end

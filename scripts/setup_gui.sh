@@ -2,12 +2,13 @@
 # Install what tests/test_gui.py needs to run the real Wireshark (Qt) under a
 # virtual X server: the Qt Wireshark (wireshark-qt on Debian 12, the wireshark
 # package itself from Debian 13 on), xvfb (Xvfb, xvfb-run), xauth, x11-utils
-# (xwininfo), xdotool (find and drive the window) and imagemagick (import:
+# (xwininfo), xdotool (find and drive the window), xclip (read the text a window
+# copies) and imagemagick (import:
 # screenshots). Debian 12, apt, non-interactive; installs only what is
 # missing, so it is safe to run again. Needs root (or sudo).
 set -eu
 
-pkgs="xvfb xauth x11-utils xdotool imagemagick"
+pkgs="xvfb xauth x11-utils xdotool imagemagick xclip"
 
 missing=
 command -v wireshark >/dev/null 2>&1 || missing=" WIRESHARK_GUI"

@@ -385,3 +385,45 @@ def test_connection_fit_leaves_out_a_pause(lua, tmp_path):
         assert (float(a), float(b), float(c)) == pytest.approx((0.05, 0.1, 0.3), abs=1e-6)
     line = [l.split("\t") for l in proc.stdout.splitlines() if l.startswith("line")][0]
     assert tuple(map(float, line[1:])) == pytest.approx((0.05, 0.1, 0.0), abs=1e-9)
+
+
+DIALOG_DRIVER = r"""
+local M = dofile(arg[1])
+local function show(...)
+    local o, err = M.dialog_options(...)
+    if not o then print("error\t" .. err); return end
+    print(string.format("ok\t%s\t%s\t%s", table.concat(o.sizes or {}, ","), table.concat(o.sdus or {}, ","),
+                        o.prefetch or "-"))
+end
+show(" 1, 7 ,250", "", "")
+show("", "2048,8192", "Tied")
+show("", "", "")
+show("1,x", "", "")
+show("0", "", "")
+show("", "100", "")
+show("", "", "sometimes")
+show("5,", "", "")
+"""
+
+
+@pytest.mark.parametrize("lua", ["lua5.2", "lua5.4"])
+def test_gui_dialog_options(lua, tmp_path):
+    """The GUI advisor's Predict... dialog reads its three fields as
+    -z sqlnet,advise,sizes=,sdus=,prefetch= does: spaces ignored, empty keeps
+    the default, anything else refused with a message naming the field
+    (array sizes from 1, SDUs 512 to 2 MiB, prefetch tied or fixed)."""
+    if not shutil.which(lua):
+        pytest.skip(f"{lua} not installed")
+    driver = tmp_path / "driver.lua"
+    driver.write_text(DIALOG_DRIVER)
+    proc = subprocess.run([lua, str(driver), str(ADVISOR)], capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    got = [l.split("\t") for l in proc.stdout.splitlines()]
+    assert got[0] == ["ok", "1,7,250", "", "-"]
+    assert got[1] == ["ok", "", "2048,8192", "tied"]
+    assert got[2] == ["ok", "", "", "-"]
+    assert got[3][0] == "error" and got[3][1].startswith("array sizes:") and '"x"' in got[3][1]
+    assert got[4][0] == "error" and got[4][1].startswith("array sizes:")
+    assert got[5][0] == "error" and got[5][1].startswith("SDUs:")
+    assert got[6][0] == "error" and got[6][1].startswith("prefetch:")
+    assert got[7][0] == "error" and got[7][1].startswith("array sizes:")

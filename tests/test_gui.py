@@ -21,6 +21,7 @@ if that does not work.
 import csv
 import io
 import os
+import re
 import shutil
 import signal
 import struct
@@ -173,6 +174,63 @@ exit 0
 """
 
 
+# MODE=predict: open SQL*Net Advisor from Statistics (Down k times from the top,
+# k from 8, until a window named Advisor opens), grab it, press its Predict...
+# button (Tab, Tab, Space from the text), type the array sizes into the dialog's first field, OK, then
+# copy the window's text as a user does (click in it, Ctrl+A, Ctrl+C; xclip
+# reads the clipboard) into advisor_before.txt / advisor_after.txt.
+PREDICT = r"""
+names() { xdotool search --onlyvisible --name '.' 2>/dev/null | while read -r id; do echo "$id $(xdotool getwindowname "$id")"; done | sort; }
+names >"$OUT/base.names"
+adv=
+k=8
+while [ $k -le 16 ] && [ -z "$adv" ]; do
+    xdotool windowfocus --sync "$main"; sleep 0.2
+    xdotool key alt+s; sleep 0.4
+    j=0; while [ $j -lt $k ]; do xdotool key Down; j=$((j + 1)); done
+    xdotool key Return
+    i=0; new=
+    while [ $i -lt 8 ] && [ -z "$new" ]; do
+        sleep 0.25; names >"$OUT/now.names"; new=$(comm -13 "$OUT/base.names" "$OUT/now.names"); i=$((i + 1))
+    done
+    case "$new" in
+        *Advisor*) adv=$(echo "$new" | head -1 | cut -d' ' -f1);;
+        "") xdotool key Escape Escape; sleep 0.2;;
+        *) echo "$new" | while read -r id rest; do xdotool windowclose "$id" 2>/dev/null; done; sleep 0.4;;
+    esac
+    k=$((k + 1))
+done
+[ -n "$adv" ] || { echo "no advisor window" >>"$OUT/driver.log"; exit 6; }
+sleep 0.5; settle "$adv"
+copy_text() {  # $1: file
+    xdotool windowfocus --sync "$adv"; sleep 0.2
+    xdotool mousemove --window "$adv" 200 120 click 1; sleep 0.2
+    xdotool key ctrl+a; sleep 0.2; xdotool key ctrl+c; sleep 0.4
+    xclip -o -selection clipboard >"$OUT/$1" 2>>"$OUT/driver.log"
+}
+import -window "$adv" "$OUT/advisor_before.png"
+copy_text advisor_before.txt
+# the button: from the text (clicked by copy_text), Tab to the Highlight field, Tab to Predict...
+xdotool windowfocus --sync "$adv"; sleep 0.2
+xdotool mousemove --window "$adv" 200 120 click 1; sleep 0.2
+xdotool key Tab; sleep 0.2; xdotool key Tab; sleep 0.2; xdotool key space
+dlg=$(wait_window "what to predict") || { echo "no dialog" >>"$OUT/driver.log"; import -window "$adv" "$OUT/nodialog.png"; exit 7; }
+xdotool getwindowname "$dlg" >"$OUT/dialog.title"
+sleep 0.5
+# the first field (the dialog lays out one label and field per row): click in it, type
+xdotool windowfocus --sync "$dlg"; sleep 0.2
+dw=$(xwininfo -id "$dlg" | sed -n 's/^ *Width: //p')
+xdotool mousemove --window "$dlg" $((dw - 100)) 22 click 1; sleep 0.2
+xdotool type --delay 30 "$SIZES"; sleep 0.2
+import -window "$dlg" "$OUT/dialog.png"
+xdotool key Return
+sleep 1; settle "$adv"
+import -window "$adv" "$OUT/advisor_after.png"
+copy_text advisor_after.txt
+exit 0
+"""
+
+
 def _missing():
     return [t for t in TOOLS if shutil.which(t) is None]
 
@@ -262,7 +320,7 @@ def registered_fields(tshark):
     return {line.split("\t")[2] for line in out.splitlines() if line.startswith("F\t")}
 
 
-def gui_run(tshark, name, capture, mode=None, dfilter=None, timeout=50, prefs=()):
+def gui_run(tshark, name, capture, mode=None, dfilter=None, timeout=50, prefs=(), extra_env=()):
     """Wireshark under xvfb-run on `capture` with the DRIVER (and MODE script);
     returns (output folder, log reader)."""
     out = Path(tshark.sandbox) / name
@@ -273,11 +331,12 @@ def gui_run(tshark, name, capture, mode=None, dfilter=None, timeout=50, prefs=()
     driver.write_text(DRIVER)
     os.chmod(driver, 0o755)
     if mode:
-        (out / f"{mode}.sh").write_text({"iograph_only": IOGRAPH_ONLY, "menus": MENUS, "overview": OVERVIEW}[mode])
+        (out / f"{mode}.sh").write_text({"iograph_only": IOGRAPH_ONLY, "menus": MENUS, "overview": OVERVIEW,
+                                         "predict": PREDICT}[mode])
         os.chmod(out / f"{mode}.sh", 0o755)
     cap = tshark.readable(capture)
     env = [f"CAP={cap}", f"OUT={out}", f"FILTER={dfilter or ''}", f"TITLE={cap.name}", f"MODE={mode or ''}",
-           f"WSOPTS={' '.join(prefs)}"]
+           f"WSOPTS={' '.join(prefs)}"] + list(extra_env)
     cmd = tshark.user_command(
         ["xvfb-run", "-a", "-s", f"-screen 0 {WIDTH}x{HEIGHT}x24 -nolisten tcp", str(driver)], env=env)
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -426,6 +485,49 @@ def test_statistics_menu(tshark, gui_tools):
     assert sorted(found.values()) == list(range(min(found.values()), min(found.values()) + 3)), found
     w, h = png_size(out / "advisor.png")
     assert w >= 200 and h >= 100
+    check_log(log("wireshark.log"), registered_fields(tshark))
+
+
+def prediction_rows(text):
+    """{array size: the row's columns} of every 'predicted by array size' table."""
+    rows, on = {}, False
+    for line in text.splitlines():
+        if "predicted by array size" in line:
+            on = True
+            continue
+        if on and re.match(r"\s+\d+\s+\d+\s+\d+", line):
+            cols = line.split()
+            rows.setdefault(int(cols[0]), []).append(" ".join(cols[:7]))
+        elif on and not line.startswith("  array size "):
+            on = False
+    return rows
+
+
+def test_advisor_predicts_the_sizes_asked(tshark, gui_tools):
+    """Statistics > SQL*Net Advisor, its Predict... button, array sizes 1,7,250
+    typed into the dialog: the window then predicts those array sizes, with the
+    same rows as `-z sqlnet,advise,sizes=1,7,250` prints (issue 14: predictions
+    at the sizes a user asks for, in the GUI too), and before it, the usual
+    sizes without 7 or 250. Evidence: the rendered window's text, copied with
+    the keyboard as a user does (xclip reads the clipboard), and the dialog."""
+    if shutil.which("xclip") is None:
+        if os.geteuid() == 0 and os.environ.get("SQLNET_GUI_INSTALL", "1") != "0":
+            subprocess.run([str(ROOT / "scripts" / "setup_gui.sh")], capture_output=True, timeout=900)
+        if shutil.which("xclip") is None:
+            pytest.skip("xclip missing (scripts/setup_gui.sh)")
+    prepare_config(tshark)
+    out, log, cap = gui_run(tshark, "predict", DEMO, mode="predict", timeout=120,
+                            extra_env=["SIZES=1,7,250"])
+    keep_screenshots(out, ("advisor_before.png", "dialog.png", "advisor_after.png"))
+    assert "what to predict" in log("dialog.title"), log("driver.log")
+    before, after = log("advisor_before.txt"), log("advisor_after.txt")
+    assert "SQL*Net array-size and SDU advisor" in before, (before[:300], log("driver.log"))
+    cli = tshark.run(DEMO, ["-q", "-z", "sqlnet,advise,sizes=1,7,250"]).stdout
+    want, got = prediction_rows(cli), prediction_rows(after)
+    assert {1, 7, 250} <= set(got), sorted(got)
+    for a in (1, 7, 250):
+        assert got[a] == want[a], (a, got[a], want[a])
+    assert not {7, 250} & set(prediction_rows(before)), sorted(prediction_rows(before))
     check_log(log("wireshark.log"), registered_fields(tshark))
 
 
