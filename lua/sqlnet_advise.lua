@@ -471,6 +471,36 @@ function M.dialog_options(sizes, sdus, prefetch)
     return opts
 end
 
+-- Retransmitted segments to round trips: a retransmission at time t belongs
+-- to the round trip of its stream that started last before t (its response,
+-- or the client's gap after it, waited for the recovery).  Sets rt.lost
+-- afresh (a window draws again with the same round trips).
+function M.mark_losses(st)
+    local by_stream = {}
+    for _, rt in ipairs(st.rts) do
+        rt.lost = nil
+        local c = st.streams[rt.stream]
+        if c and c.retrans then
+            local l = by_stream[rt.stream]
+            if not l then l = {}; by_stream[rt.stream] = l end
+            l[#l + 1] = rt
+        end
+    end
+    for stream, l in pairs(by_stream) do
+        table.sort(l, function(a, b) return a.start < b.start end)
+        for _, t in ipairs(st.streams[stream].retrans) do
+            local lo, hi = 1, #l
+            if l[1].start < t then
+                while lo < hi do          -- the last round trip starting before t
+                    local mid = floor((lo + hi + 1) / 2)
+                    if l[mid].start < t then lo = mid else hi = mid - 1 end
+                end
+                l[lo].lost = (l[lo].lost or 0) + 1
+            end
+        end
+    end
+end
+
 if not register_stat_cmd_arg then
     return M           -- plain Lua: the model only
 end
@@ -541,11 +571,10 @@ local function on_packet(st)
     end
     if F["tcp.analysis.retransmission"]() then
         -- a segment sent again (Wireshark's TCP analysis): a loss, and the
-        -- round trip it falls in waited for its recovery (mark_losses)
+        -- round trip it falls in waited for its recovery (M.mark_losses)
         c.retrans = c.retrans or {}
         c.retrans[#c.retrans + 1] = num("frame.time_epoch", 0)
     end
-    if num("tcp.len", 0) > 0 then c.data_segs = (c.data_segs or 0) + 1 end
     if not dir then return end
     -- the driver: JDBC ties prefetch to the fetch size (setFetchSize)
     for _, fi in ipairs({ F["sqlnet.auth.value"]() }) do
@@ -613,41 +642,13 @@ local function stream_mss(c)
     return nil, "unknown"
 end
 
--- Retransmitted segments to round trips: a retransmission at time t belongs
--- to the round trip of its stream that started last before t (its response,
--- or the client's gap after it, waited for the recovery).  Sets rt.lost.
-local function mark_losses(st)
-    local by_stream = {}
-    for _, rt in ipairs(st.rts) do
-        local c = st.streams[rt.stream]
-        if c and c.retrans then
-            local l = by_stream[rt.stream]
-            if not l then l = {}; by_stream[rt.stream] = l end
-            l[#l + 1] = rt
-        end
-    end
-    for stream, l in pairs(by_stream) do
-        table.sort(l, function(a, b) return a.start < b.start end)
-        for _, t in ipairs(st.streams[stream].retrans) do
-            local lo, hi = 1, #l
-            if l[1].start < t then
-                while lo < hi do          -- the last round trip starting before t
-                    local mid = floor((lo + hi + 1) / 2)
-                    if l[mid].start < t then lo = mid else hi = mid - 1 end
-                end
-                l[lo].lost = (l[lo].lost or 0) + 1
-            end
-        end
-    end
-end
-
 -- Per connection (tcp stream): the time model fitted on the fetch round trips
 -- of all its statements (M.fit_connection), and whether prefetch follows the
 -- array size there (JDBC, or every query execution with fetches shows its
 -- execute asking for as many rows as its fetches, at two array sizes at
 -- least).
 local function connection_models(st, prefetch_opt)
-    mark_losses(st)
+    M.mark_losses(st)
     local by_exec, order = {}, {}
     for _, rt in ipairs(st.rts) do
         if rt.execution ~= 0 then
@@ -866,7 +867,7 @@ local function profile(st, s, models)
             p.loss = l
             l.segments, l.round_trips = l.segments + rt.lost, l.round_trips + 1
             local tm = p.timing
-            if tm then
+            if tm and rt.execution ~= 0 then
                 local model = tm.t_call + tm.t_row * rt.rows + M.transfer_time(tm, rt.to)
                     + (rt.call ~= 5 and (tm.t_exec or 0) or 0)
                     + (rt.gap > 0 and (tm.g_call + tm.g_row * rt.rows) or 0)

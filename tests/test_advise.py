@@ -301,6 +301,17 @@ def test_advises_only_queries(tshark, scenario):
     assert "array size 1 recommended" not in out
 
 
+def run_lua(lua, tmp_path, source):
+    """Run a plain-Lua driver on the advisor's model (skips without that Lua)."""
+    if not shutil.which(lua):
+        pytest.skip(f"{lua} not installed")
+    driver = tmp_path / "driver.lua"
+    driver.write_text(source)
+    proc = subprocess.run([lua, str(driver), str(ADVISOR)], capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    return proc
+
+
 TRANSFER_DRIVER = r"""
 local M = dofile(arg[1])
 -- responses of a connection: (bytes, transfer seconds); the two near 5000 B are
@@ -327,12 +338,7 @@ def test_transfer_time_by_response_size(lua, tmp_path):
     3 ms), a larger size never moves faster (12000 B keeps 3 ms), between
     points the time is linear, beyond the largest it moves at the largest's
     average rate (40000 B at 24 ms / 20000 B)."""
-    if not shutil.which(lua):
-        pytest.skip(f"{lua} not installed")
-    driver = tmp_path / "driver.lua"
-    driver.write_text(TRANSFER_DRIVER)
-    proc = subprocess.run([lua, str(driver), str(ADVISOR)], capture_output=True, text=True)
-    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    proc = run_lua(lua, tmp_path, TRANSFER_DRIVER)
     points = [tuple(map(float, l.split("\t")[1:])) for l in proc.stdout.splitlines() if l.startswith("point")]
     at = {int(l.split("\t")[1]): float(l.split("\t")[2]) for l in proc.stdout.splitlines() if l.startswith("at")}
     assert points == [(1000.0, 0.0), (5100.0, 0.003), (12000.0, 0.003), (20000.0, 0.024)]
@@ -373,12 +379,7 @@ def test_connection_fit_leaves_out_a_pause(lua, tmp_path):
     A least-squares line through all of them takes its slope from the pause (0.15
     ms per row); the fit must give back the line the other points lie on, with
     absolute and with relative misses."""
-    if not shutil.which(lua):
-        pytest.skip(f"{lua} not installed")
-    driver = tmp_path / "driver.lua"
-    driver.write_text(FIT_DRIVER)
-    proc = subprocess.run([lua, str(driver), str(ADVISOR)], capture_output=True, text=True)
-    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    proc = run_lua(lua, tmp_path, FIT_DRIVER)
     fits = [l.split("\t") for l in proc.stdout.splitlines() if l.startswith("fit")]
     assert len(fits) == 2
     for _, _, a, b, c in fits:
@@ -412,12 +413,7 @@ def test_gui_dialog_options(lua, tmp_path):
     -z sqlnet,advise,sizes=,sdus=,prefetch= does: spaces ignored, empty keeps
     the default, anything else refused with a message naming the field
     (array sizes from 1, SDUs 512 to 2 MiB, prefetch tied or fixed)."""
-    if not shutil.which(lua):
-        pytest.skip(f"{lua} not installed")
-    driver = tmp_path / "driver.lua"
-    driver.write_text(DIALOG_DRIVER)
-    proc = subprocess.run([lua, str(driver), str(ADVISOR)], capture_output=True, text=True)
-    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    proc = run_lua(lua, tmp_path, DIALOG_DRIVER)
     got = [l.split("\t") for l in proc.stdout.splitlines()]
     assert got[0] == ["ok", "1,7,250", "", "-"]
     assert got[1] == ["ok", "", "2048,8192", "tied"]
@@ -427,3 +423,30 @@ def test_gui_dialog_options(lua, tmp_path):
     assert got[5][0] == "error" and got[5][1].startswith("SDUs:")
     assert got[6][0] == "error" and got[6][1].startswith("prefetch:")
     assert got[7][0] == "error" and got[7][1].startswith("array sizes:")
+
+
+LOSS_DRIVER = r"""
+local M = dofile(arg[1])
+-- two streams; stream 0 has round trips starting at 1.0, 2.0 and 3.0 s and
+-- segments sent again at 0.5 (before its first round trip), 1.5, 2.5 and 2.7 s;
+-- stream 1 has none
+local rts = { { stream = 0, start = 2.0 }, { stream = 0, start = 1.0 }, { stream = 0, start = 3.0 },
+              { stream = 1, start = 1.2 } }
+local st = { rts = rts, streams = { [0] = { retrans = { 0.5, 1.5, 2.5, 2.7 } }, [1] = {} } }
+for pass = 1, 2 do          -- a window draws again with the same round trips
+    M.mark_losses(st)
+    local out = {}
+    for _, rt in ipairs(rts) do out[#out + 1] = tostring(rt.lost or 0) end
+    print("pass" .. pass .. "\t" .. table.concat(out, ","))
+end
+"""
+
+
+@pytest.mark.parametrize("lua", ["lua5.2", "lua5.4"])
+def test_retransmissions_to_round_trips(lua, tmp_path):
+    """A segment sent again belongs to the round trip of its stream that started
+    last before it (hand-made times): 1.5 s to the one at 1.0 s, 2.5 and 2.7 s to
+    the one at 2.0 s, 0.5 s to none, nothing to another stream; and drawing
+    again counts them once, not twice."""
+    proc = run_lua(lua, tmp_path, LOSS_DRIVER)
+    assert proc.stdout.splitlines() == ["pass1\t2,1,0,0", "pass2\t2,1,0,0"]
