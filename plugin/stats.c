@@ -61,9 +61,11 @@ static const char st_partial[] = "Partial round trips (counts are lower bounds)"
  * est_trees (stats tree -> tree_est_t), which holds the listeners alive now
  * (an entry leaves it when its listener is removed).  The GUI removes the
  * tree's listener after drawing and frees the tree when the window closes or
- * reloads: until then another window's retap would tick the estimate nodes
- * again (the window shows what it drew; a later Copy would show them
- * counted twice). */
+ * reloads, so another window's retap reaches the second listener alone: its
+ * reset marks it stale and it ticks nothing until the tree's own init (which
+ * the GUI calls from the tree's reset, after this listener's: a listener
+ * registered later is reset first) arms it again.  Without that, the open
+ * window's Copy showed the estimate counted twice.  tshark never resets. */
 
 static const char st_est_tls[] = "Encrypted (TLS), estimated from TLS record sizes (not decoded)";
 static const char st_est_tls_records[] = "TLS records per response (estimated)";
@@ -76,6 +78,7 @@ static const char st_est_nne_time[] = "Response time (microseconds, encrypted, e
 
 typedef struct {
     stats_tree *st;
+    gboolean stale;                     /* reset by a retap the tree itself is not in */
 } tree_est_t;
 
 static GHashTable *est_trees;            /* stats_tree * -> tree_est_t *: the listeners alive */
@@ -104,11 +107,14 @@ static tap_packet_status
 tree_est_packet(void *tapdata, packet_info *pinfo, epan_dissect_t *edt _U_, const void *p,
                 tap_flags_t flags _U_)
 {
-    stats_tree *st = ((tree_est_t *)tapdata)->st;
+    tree_est_t *t = (tree_est_t *)tapdata;
+    stats_tree *st = t->st;
     const sqlnet_est_rec_t *rec = (const sqlnet_est_rec_t *)p;
     const char *top, *units, *bytes, *times;
     int us = (int)MIN((gint64)rec->time.secs * 1000000 + rec->time.nsecs / 1000, G_MAXINT);
 
+    if (t->stale)
+        return TAP_PACKET_DONT_REDRAW;
     if (rec->kind == SQLNET_EST_TLS) {
         top = st_est_tls, units = st_est_tls_records, bytes = st_est_tls_bytes, times = st_est_tls_time;
     } else if (rec->kind == SQLNET_EST_NNE) {
@@ -130,6 +136,12 @@ tree_est_packet(void *tapdata, packet_info *pinfo, epan_dissect_t *edt _U_, cons
 }
 
 static void
+tree_est_reset(void *tapdata)
+{
+    ((tree_est_t *)tapdata)->stale = TRUE;
+}
+
+static void
 tree_est_finish(void *tapdata)
 {
     tree_est_t *t = (tree_est_t *)tapdata;
@@ -146,12 +158,17 @@ tree_est_attach(stats_tree *st)
     tree_est_t *t;
     GString *err;
 
-    if (!est_trees || g_hash_table_lookup(est_trees, st))
+    if (!est_trees)
         return;
+    t = (tree_est_t *)g_hash_table_lookup(est_trees, st);
+    if (t) {                        /* the tree's own reset: count again */
+        t->stale = FALSE;
+        return;
+    }
     t = g_new0(tree_est_t, 1);
     t->st = st;
     g_hash_table_insert(est_trees, st, t);
-    err = register_tap_listener(SQLNET_EST_TAP, t, st->filter, TL_REQUIRES_NOTHING, NULL,
+    err = register_tap_listener(SQLNET_EST_TAP, t, st->filter, TL_REQUIRES_NOTHING, tree_est_reset,
                                 tree_est_packet, NULL, tree_est_finish);
     if (err) {                      /* the tree goes on without the estimates */
         g_string_free(err, TRUE);

@@ -231,6 +231,35 @@ exit 0
 """
 
 
+# MODE=overview_retap: SQL*Net Overview opened and kept open; its text copied
+# as a user does (right click in the tree, the context menu's first item,
+# Copy; xclip reads the clipboard); then Statistics > I/O Graphs retaps the
+# file while the Overview stays open; closed again, and the Overview copied
+# once more.
+OVERVIEW_RETAP = r"""
+copy_tree() {  # $1: window, $2: file
+    xdotool windowfocus --sync "$1"; sleep 0.3
+    xdotool mousemove --window "$1" 300 200 click 3; sleep 0.5
+    xdotool key Down; sleep 0.2; xdotool key Return; sleep 0.5
+    xclip -o -selection clipboard >"$OUT/$2" 2>>"$OUT/driver.log"
+}
+xdotool windowfocus --sync "$main"; sleep 0.2
+xdotool key alt+s; sleep 0.4; xdotool key Up Return
+ov=$(wait_window "SQL\*Net Overview") || { echo "no overview window" >>"$OUT/driver.log"; exit 5; }
+sleep 1; settle "$ov"
+copy_tree "$ov" overview_before.txt
+xdotool windowfocus --sync "$main"; sleep 0.3
+xdotool key alt+s; sleep 0.5; xdotool key i
+iog=$(wait_window "I/O Graphs") || { echo "no I/O graph window" >>"$OUT/driver.log"; exit 4; }
+settle "$iog"
+xdotool windowclose "$iog" 2>/dev/null; sleep 0.5
+settle "$ov"
+import -window "$ov" "$OUT/overview_after.png"
+copy_tree "$ov" overview_after.txt
+exit 0
+"""
+
+
 def _missing():
     return [t for t in TOOLS if shutil.which(t) is None]
 
@@ -332,7 +361,7 @@ def gui_run(tshark, name, capture, mode=None, dfilter=None, timeout=50, prefs=()
     os.chmod(driver, 0o755)
     if mode:
         (out / f"{mode}.sh").write_text({"iograph_only": IOGRAPH_ONLY, "menus": MENUS, "overview": OVERVIEW,
-                                         "predict": PREDICT}[mode])
+                                         "predict": PREDICT, "overview_retap": OVERVIEW_RETAP}[mode])
         os.chmod(out / f"{mode}.sh", 0o755)
     cap = tshark.readable(capture)
     env = [f"CAP={cap}", f"OUT={out}", f"FILTER={dfilter or ''}", f"TITLE={cap.name}", f"MODE={mode or ''}",
@@ -560,6 +589,32 @@ def test_overview_with_estimates(tshark, gui_tools, tmp_path, kind):
     wlog = log("wireshark.log")
     assert "tap" not in wlog.lower(), wlog
     check_log(wlog, registered_fields(tshark))
+
+
+def test_overview_estimate_survives_another_retap(tshark, gui_tools):
+    """SQL*Net Overview on a native network encryption capture (nne_goora: go-ora
+    against the scripted server) stays open while Statistics > I/O Graphs retaps
+    the file: the Overview's estimate part, copied before and after as a user
+    copies it (context menu Copy, read back with xclip), counts the round trips
+    once, as `-z sqlnet,tree` does, not twice. Evidence: the window's text and
+    tshark's tree."""
+    if shutil.which("xclip") is None:
+        pytest.skip("xclip missing (scripts/setup_gui.sh)")
+    capture = TEST_CAPTURES / "nne_goora.pcapng"
+    prepare_config(tshark)
+    out, log, cap = gui_run(tshark, "overview_retap", capture, mode="overview_retap", timeout=120)
+    keep_screenshots(out, ("overview_after.png",))
+    top = "Encrypted (native network encryption)"
+
+    def count(text):
+        line = next((l for l in text.splitlines() if l.startswith(top)), None)
+        assert line, (text[:400], log("driver.log"))
+        return int(re.search(r"\)\s+(\d+)", line).group(1))
+    want = count(tshark.run(capture, ["-q", "-z", "sqlnet,tree"]).stdout)
+    assert want > 0
+    assert count(log("overview_before.txt")) == want
+    assert count(log("overview_after.txt")) == want
+    check_log(log("wireshark.log"), registered_fields(tshark))
 
 
 def test_graph_check_rejects_flat_line_and_slab():
