@@ -517,6 +517,15 @@ def test_statistics_menu(tshark, gui_tools):
     check_log(log("wireshark.log"), registered_fields(tshark))
 
 
+def need_xclip():
+    """xclip reads back the text a window copies; installed by scripts/setup_gui.sh."""
+    if shutil.which("xclip") is None:
+        if os.geteuid() == 0 and os.environ.get("SQLNET_GUI_INSTALL", "1") != "0":
+            subprocess.run([str(ROOT / "scripts" / "setup_gui.sh")], capture_output=True, timeout=900)
+        if shutil.which("xclip") is None:
+            pytest.skip("xclip missing (scripts/setup_gui.sh)")
+
+
 def prediction_rows(text):
     """{array size: the row's columns} of every 'predicted by array size' table."""
     rows, on = {}, False
@@ -539,11 +548,7 @@ def test_advisor_predicts_the_sizes_asked(tshark, gui_tools):
     at the sizes a user asks for, in the GUI too), and before it, the usual
     sizes without 7 or 250. Evidence: the rendered window's text, copied with
     the keyboard as a user does (xclip reads the clipboard), and the dialog."""
-    if shutil.which("xclip") is None:
-        if os.geteuid() == 0 and os.environ.get("SQLNET_GUI_INSTALL", "1") != "0":
-            subprocess.run([str(ROOT / "scripts" / "setup_gui.sh")], capture_output=True, timeout=900)
-        if shutil.which("xclip") is None:
-            pytest.skip("xclip missing (scripts/setup_gui.sh)")
+    need_xclip()
     prepare_config(tshark)
     out, log, cap = gui_run(tshark, "predict", DEMO, mode="predict", timeout=120,
                             extra_env=["SIZES=1,7,250"])
@@ -598,8 +603,7 @@ def test_overview_estimate_survives_another_retap(tshark, gui_tools):
     copies it (context menu Copy, read back with xclip), counts the round trips
     once, as `-z sqlnet,tree` does, not twice. Evidence: the window's text and
     tshark's tree."""
-    if shutil.which("xclip") is None:
-        pytest.skip("xclip missing (scripts/setup_gui.sh)")
+    need_xclip()
     capture = TEST_CAPTURES / "nne_goora.pcapng"
     prepare_config(tshark)
     out, log, cap = gui_run(tshark, "overview_retap", capture, mode="overview_retap", timeout=120)
