@@ -217,25 +217,36 @@ local function fit_line(pts, relative)
         sc[i] = relative and max(math.abs(pt.y), 0.01 * mean_y, 1e-12) or 1
     end
     local with_e = kinds[true] and kinds[false]
-    -- weighted normal equations over the columns 1, x (when use_x) and e
-    local function normal(q, u, use_x)
-        local cols = { function() return 1 end }
-        if use_x then cols[#cols + 1] = function(pt) return pt.x end end
-        if with_e then cols[#cols + 1] = function(pt) return pt.e or 0 end end
-        local k = #cols
-        local A, r = {}, {}
-        for a = 1, k do A[a] = {}; r[a] = 0; for b = 1, k do A[a][b] = 0 end end
-        local n = 0
-        for i, pt in ipairs(q) do
+    -- the weighted sums of the normal equations over the columns 1, x and e
+    -- (one pass over the points: this runs a few times per IRLS step, on as
+    -- many points as the capture has round trips)
+    local function sums(q, u)
+        local n, sx, se, sxx, sxe, see, sy, sxy, sey = 0, 0, 0, 0, 0, 0, 0, 0, 0
+        for i = 1, #q do
+            local pt = q[i]
             local w = (pt.w or 1) * (u and u[i] or 1 / (pt.sc * pt.sc))
-            n = n + w
-            for a = 1, k do
-                local va = cols[a](pt)
-                r[a] = r[a] + w * va * pt.y
-                for b = 1, k do A[a][b] = A[a][b] + w * va * cols[b](pt) end
-            end
+            local x, e, y = pt.x, with_e and (pt.e or 0) or 0, pt.y
+            n, sx, se, sy = n + w, sx + w * x, se + w * e, sy + w * y
+            sxx, sxe, see = sxx + w * x * x, sxe + w * x * e, see + w * e * e
+            sxy, sey = sxy + w * x * y, sey + w * e * y
         end
-        if n == 0 then return nil end
+        return { n = n, sx = sx, se = se, sxx = sxx, sxe = sxe, see = see, sy = sy, sxy = sxy, sey = sey }
+    end
+    -- solve the system over 1, x (when use_x) and e (when with_e); nil when singular
+    local function normal(S, use_x)
+        if S.n == 0 then return nil end
+        local A, r
+        if use_x and with_e then
+            A = { { S.n, S.sx, S.se }, { S.sx, S.sxx, S.sxe }, { S.se, S.sxe, S.see } }
+            r = { S.sy, S.sxy, S.sey }
+        elseif use_x then
+            A, r = { { S.n, S.sx }, { S.sx, S.sxx } }, { S.sy, S.sxy }
+        elseif with_e then
+            A, r = { { S.n, S.se }, { S.se, S.see } }, { S.sy, S.sey }
+        else
+            A, r = { { S.n } }, { S.sy }
+        end
+        local k = #r
         -- Gaussian elimination with partial pivoting (k <= 3)
         local scale = 0
         for a = 1, k do scale = max(scale, math.abs(A[a][a])) end
@@ -256,14 +267,13 @@ local function fit_line(pts, relative)
             for b = a + 1, k do v = v - A[a][b] * sol[b] end
             sol[a] = v / A[a][a]
         end
-        local a0, b0 = sol[1], use_x and sol[2] or 0
-        local c0 = with_e and sol[k] or 0
-        return a0, b0, c0
+        return sol[1], use_x and sol[2] or 0, with_e and sol[k] or 0
     end
     local function solve(q, u)
-        local a, b, c = normal(q, u, true)
+        local S = sums(q, u)
+        local a, b, c = normal(S, true)
         if not a or b < 0 then
-            a, b, c = normal(q, u, false)   -- x never varies, or rows cost nothing
+            a, b, c = normal(S, false)      -- x never varies, or rows cost nothing
             if not a then return 0, 0, 0 end
             b = 0
         end
@@ -283,12 +293,14 @@ local function fit_line(pts, relative)
     for _, pt in ipairs(pts) do sw, sy = sw + (pt.w or 1), sy + (pt.w or 1) * math.abs(pt.y) / pt.sc end
     local floor_miss = sw > 0 and 1e-4 * sy / sw or 0
     floor_miss = floor_miss > 0 and floor_miss or 1e-12
-    for _ = 1, 30 do
-        local u = {}
+    -- (the line only has to find the pauses: the final fit is least squares on
+    -- the points it keeps, so a few steps to 1e-6 do)
+    local u = {}
+    for _ = 1, 15 do
         for i, pt in ipairs(pts) do u[i] = 1 / (pt.sc * max(miss(pt, a, b, c), floor_miss)) end
         local a2, b2, c2 = solve(pts, u)
-        local done = math.abs(a2 - a) <= 1e-9 * max(1, math.abs(a)) and math.abs(b2 - b) <= 1e-9 * max(1, math.abs(b))
-            and math.abs(c2 - c) <= 1e-9 * max(1, math.abs(c))
+        local done = math.abs(a2 - a) <= 1e-6 * max(1e-6, math.abs(a)) and math.abs(b2 - b) <= 1e-6 * max(1e-6, math.abs(b))
+            and math.abs(c2 - c) <= 1e-6 * max(1e-6, math.abs(c))
         a, b, c = a2, b2, c2
         if done then break end
     end
@@ -1049,7 +1061,8 @@ local function render_advice(st, filter, opts)
     out[#out + 1] = "Model: fetches = floor((rows - first) / array size) + 1 per execution; bytes = fixed +"
     out[#out + 1] = "per-fetch overhead + rows x row bytes; packets = ceil(bytes / (SDU - 10)) per response;"
     out[#out + 1] = "elapsed = fixed + round trips x time per call + rows x time per row + bytes x time per"
-    out[#out + 1] = "byte, the times fitted per connection on the fetches of all its statements."
+    out[#out + 1] = "byte, the times fitted per connection on the round trips of all its statements (a round"
+    out[#out + 1] = "trip that waited for a TCP retransmission left out: see a statement's loss line)."
     out[#out + 1] = "Observed time: the round-trip times plus the client's time between the round trips of"
     out[#out + 1] = "an execution (-z sqlnet,stmt's response time sum counts the round-trip times only)."
     out[#out + 1] = "Only queries are advised: statements that fetched rows."
