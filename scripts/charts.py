@@ -186,6 +186,34 @@ def plot_timeline(points, interval, path, title):
     plt.close(fig)
 
 
+ROOT = Path(__file__).resolve().parent.parent
+VENV_PYTHON = ROOT / ".venv" / "bin" / "python"
+
+
+def have_matplotlib():
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def ensure_matplotlib():
+    """True when the charts can be drawn. Without matplotlib here, run again
+    under the project's environment (./run.sh demo or test makes .venv);
+    without that either, say how to get it: the CSV files are written anyway."""
+    if have_matplotlib():
+        return True
+    if VENV_PYTHON.is_file() and Path(sys.executable).resolve() != VENV_PYTHON.resolve() \
+            and not os.environ.get("SQLNET_CHARTS_NO_REEXEC"):
+        os.environ["SQLNET_CHARTS_NO_REEXEC"] = "1"
+        os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), str(Path(__file__).resolve())] + sys.argv[1:])
+    print("charts.py: matplotlib is not installed for this Python, so no PNG is drawn; "
+          "the CSV files are written. Install it (pip install matplotlib, or apt install "
+          "python3-matplotlib) or run ./run.sh demo, which sets up .venv with it.", file=sys.stderr)
+    return False
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sweep", help="capture with one query at several array sizes")
@@ -197,27 +225,31 @@ def main():
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    draw = ensure_matplotlib()
     if args.sweep:
         rows = executions(args.tshark, args.sweep)
         if not rows:
             sys.exit(f"no statement executions found in {args.sweep}")
         write_csv(out / "arraysize.csv", rows)
-        plot_arraysize(rows, out / "arraysize.png")
-        print(f"wrote {out / 'arraysize.png'} ({len(rows)} executions)")
+        if draw:
+            plot_arraysize(rows, out / "arraysize.png")
+        print(f"wrote {out / ('arraysize.png' if draw else 'arraysize.csv')} ({len(rows)} executions)")
     if args.timeline:
         points = timeline_points(args.tshark, args.timeline, args.interval)
         if not points:
             sys.exit(f"no sqlnet time breakdown in {args.timeline}")
         write_csv(out / "timeline.csv", points)
-        plot_timeline(points, args.interval, out / "timeline.png",
-                      f"Where the time goes per interval: {Path(args.timeline).name}")
-        print(f"wrote {out / 'timeline.png'} ({len(points)} intervals)")
+        if draw:
+            plot_timeline(points, args.interval, out / "timeline.png",
+                          f"Where the time goes per interval: {Path(args.timeline).name}")
+        print(f"wrote {out / ('timeline.png' if draw else 'timeline.csv')} ({len(points)} intervals)")
     if args.sdu:
         points = sdu_points(args.tshark, args.sdu)
         if points:
             write_csv(out / "sdu.csv", points)
-            plot_sdu(points, out / "sdu.png")
-            print(f"wrote {out / 'sdu.png'} ({len(points)} SDUs)")
+            if draw:
+                plot_sdu(points, out / "sdu.png")
+            print(f"wrote {out / ('sdu.png' if draw else 'sdu.csv')} ({len(points)} SDUs)")
 
 
 if __name__ == "__main__":

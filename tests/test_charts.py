@@ -1,5 +1,6 @@
 """scripts/charts.py: the data behind the demo's charts equals the manifests."""
 import csv
+import os
 import json
 import subprocess
 import sys
@@ -87,3 +88,43 @@ def test_timeline_of_a_wan_capture(tshark, tmp_path):
     assert network == pytest.approx(m["netem"]["rtt_ms"] / 1000 * round_trips, rel=0.10)
     sent = sum(r["response"]["rows_sent"] for c in m["connections"] for r in c["requests"])
     assert sum(int(r["rows"]) for r in rows) == sent
+
+
+def _python_without_matplotlib():
+    """A Python interpreter of this machine that has no matplotlib (the system's
+    or the one that made .venv), or None."""
+    for cand in ("/usr/bin/python3", sys.base_prefix + "/bin/python3"):
+        try:
+            proc = subprocess.run([cand, "-c", "import matplotlib"], capture_output=True, timeout=60)
+        except OSError:
+            continue
+        if proc.returncode != 0:
+            return cand
+    return None
+
+
+def test_charts_outside_the_project_environment(tshark, tmp_path):
+    """Run as the README says, with a Python that lacks matplotlib: charts.py
+    either draws through the project's .venv or writes the CSV and says why
+    there is no picture - never a traceback (issue 22: it failed on
+    `import matplotlib` outside the virtual environment)."""
+    py = _python_without_matplotlib()
+    if py is None:
+        pytest.skip("every Python here has matplotlib")
+    sweep = TEST_CAPTURES / "sweep_arraysize.pcapng"
+    for env_extra, expect_png in (({}, (ROOT / ".venv" / "bin" / "python").is_file()),
+                                  ({"SQLNET_CHARTS_NO_REEXEC": "1"}, False)):
+        out = tmp_path / ("venv" if not env_extra else "plain")
+        env = dict(os.environ, **env_extra)
+        proc = subprocess.run([py, str(ROOT / "scripts" / "charts.py"), "--tshark", str(tshark.wrapper()),
+                               "--sweep", str(tshark.readable(sweep)), "--out", str(out)],
+                              capture_output=True, text=True, timeout=600, env=env)
+        assert proc.returncode == 0, proc.stderr
+        assert "Traceback" not in proc.stderr
+        rows = list(csv.DictReader(open(out / "arraysize.csv")))
+        m = manifest("sweep_arraysize")   # the client's own report: one execution per array size
+        sizes = [st["arraysize"] for sess in m["client"]["report"]["sessions"] for st in sess["statements"]]
+        assert sorted(int(r["array_size"]) for r in rows) == sorted(sizes)
+        assert (out / "arraysize.png").is_file() == expect_png
+        if not expect_png:
+            assert "matplotlib is not installed" in proc.stderr
