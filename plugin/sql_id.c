@@ -11,7 +11,6 @@
  */
 #include <string.h>
 
-#include <wsutil/wsgcrypt.h>
 #include <wsutil/pint.h>
 
 #include "sql_id.h"
@@ -21,19 +20,20 @@ static const char sql_id_digits[] = "0123456789abcdfghjkmnpqrstuvwxyz";
 void
 sqlnet_sql_id(const char *sql, gsize len, char out[SQLNET_SQL_ID_LEN + 1])
 {
+    static const guchar nul = 0;
     guint8 digest[16];
+    gsize digest_len = sizeof(digest);
+    GChecksum *md5;
     guint64 n;
-    gcry_md_hd_t md;
     int i;
 
+    /* GLib's MD5: no dependency beyond what every Wireshark SDK brings. */
     memset(digest, 0, sizeof(digest));
-    if (gcry_md_open(&md, GCRY_MD_MD5, 0) == 0) {
-        static const guint8 nul = 0;
-        gcry_md_write(md, sql, len);
-        gcry_md_write(md, &nul, 1);
-        memcpy(digest, gcry_md_read(md, GCRY_MD_MD5), sizeof(digest));
-        gcry_md_close(md);
-    }
+    md5 = g_checksum_new(G_CHECKSUM_MD5);
+    g_checksum_update(md5, (const guchar *)sql, (gssize)len);
+    g_checksum_update(md5, &nul, 1);
+    g_checksum_get_digest(md5, digest, &digest_len);
+    g_checksum_free(md5);
     n = ((guint64)pletoh32(digest + 8) << 32) | pletoh32(digest + 12);
     for (i = SQLNET_SQL_ID_LEN - 1; i >= 0; i--) {
         out[i] = sql_id_digits[n % 32u];
