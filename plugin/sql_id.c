@@ -11,7 +11,6 @@
  */
 #include <string.h>
 
-#include <wsutil/pint.h>
 
 #include "sql_id.h"
 
@@ -34,7 +33,12 @@ sqlnet_sql_id(const char *sql, gsize len, char out[SQLNET_SQL_ID_LEN + 1])
     g_checksum_update(md5, &nul, 1);
     g_checksum_get_digest(md5, digest, &digest_len);
     g_checksum_free(md5);
-    n = ((guint64)pletoh32(digest + 8) << 32) | pletoh32(digest + 12);
+    /* Bytes 8-11 (little-endian) are the high word, 12-15 the low word. */
+    n = 0;
+    for (i = 11; i >= 8; i--)
+        n = (n << 8) | digest[i];
+    for (i = 15; i >= 12; i--)
+        n = (n << 8) | digest[i];
     for (i = SQLNET_SQL_ID_LEN - 1; i >= 0; i--) {
         out[i] = sql_id_digits[n % 32u];
         n /= 32u;
