@@ -326,7 +326,8 @@ def test_no_small_fetch_without_rows(tshark, manifest):
 
 def test_sqlplus_fetch_without_rows_is_not_small(tshark):
     """Real SQL*Plus sessions (dbbat, EXPECTED.json): their OFETCH rows=2 (and
-    other small OFETCHes) answered with no rows carry no small-fetch expert."""
+    other small OFETCHes) answered with no rows carry no small-fetch expert,
+    neither on the call nor on the response."""
     expected = json.loads(corpus("EXPECTED.json").read_text())
     seen = 0
     for name, facts in sorted(expected.items()):
@@ -338,7 +339,7 @@ def test_sqlplus_fetch_without_rows_is_not_small(tshark):
                 resp = rt.get("response") or {}
                 if rt.get("function") == "OFETCH" and rt.get("rows_requested") is not None \
                         and rt["rows_requested"] < SMALL_FETCH and resp.get("rows") == 0:
-                    frames.update(resp.get("frames") or [])
+                    frames.update((resp.get("frames") or []) + (rt.get("req_frames") or []))
         if not frames:
             continue
         flagged = {int(r[0]) for r in tshark.fields(PUBLIC / name, ["frame.number"], "sqlnet.small_fetch")}
