@@ -21,7 +21,7 @@ SAN="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fno-om
   $(pkg-config --cflags wireshark) \
   fuzz/sqlnet_fuzzer.c fuzz/sqlnet_mutator.c plugin/*.c \
   -o "$OUT/sqlnet_fuzzer.tmp" \
-  $(pkg-config --libs wireshark) -lwiretap -lgcrypt -lpthread
+  $(pkg-config --libs wireshark) -lwiretap -lpthread
 # shellcheck disable=SC2046
 "$CC" -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -Wall -Wextra \
   $(pkg-config --cflags glib-2.0) fuzz/mutator_check.c fuzz/sqlnet_mutator.c \
