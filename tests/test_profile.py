@@ -59,14 +59,24 @@ def columns():
 
 
 def custom_columns():
-    """title -> (field, resolved) of the %Cus columns."""
+    """title -> (fields, resolved) of the %Cus columns; fields: the list of
+    fields of "a || b" (the column shows the first one present)."""
     out = {}
     for title, fmt in columns():
         if fmt.startswith("%Cus:"):
-            _, field, occurrence, resolved = fmt.split(":")
+            _, fields, occurrence, resolved = fmt.split(":")
             assert occurrence == "0"
-            out[title] = (field, resolved)
+            out[title] = ([f.strip() for f in fields.split("||")], resolved)
     return out
+
+
+def width_name(fmt):
+    """The name under which Wireshark 4.0, 4.4 and 4.6 write and match a
+    column's width in "recent": "%Cus:" and the fields, without occurrence and
+    R/U (their PacketList::writeRecent prints "%Cus:" and
+    get_column_custom_fields(col); 4.0's recent.c compares that string with the
+    column's fields)."""
+    return ":".join(fmt.split(":")[:2]) if fmt.startswith("%Cus:") else fmt
 
 
 def colorfilters():
@@ -92,8 +102,9 @@ def test_column_widths_follow_the_columns():
     """The widths in profiles/SQLNet/recent name the columns of preferences in
     the same order (evidence: the two profile files against each other)."""
     widths = recent_widths()
-    assert [f for f, _ in widths] == [fmt for _, fmt in columns()]
+    assert [f for f, _ in widths] == [width_name(fmt) for _, fmt in columns()]
     assert all(30 <= w <= 800 for _, w in widths)
+    assert width_name("%Cus:sqlnet.call:0:R") == "%Cus:sqlnet.call"
 
 
 def buttons():
@@ -120,20 +131,53 @@ def registered_fields(tshark):
     return {line.split("\t")[2] for line in out.splitlines() if line.startswith("F\t")}
 
 
+def install(home):
+    proc = subprocess.run([str(ROOT / "scripts" / "install_profile.sh"), "--home", str(home)],
+                          check=True, capture_output=True, text=True)
+    return proc.stdout
+
+
+def width_block(text):
+    m = re.search(r"^column\.width:.*\n(?:[ \t].*\n?)*", text, re.M)
+    return m.group(0) if m else None
+
+
 def test_install_script(tmp_path):
+    """Fresh install, reinstall, and the repair of Wireshark's own "recent":
+    a column.width block that is missing, holds -1 (Wireshark writes -1 on
+    quit for a width it matched to no column) or names the columns in the
+    ":0:R" form is replaced by the profile's; every other line stays, and a
+    block with a width for every column (widths the user dragged) is kept."""
     for _ in range(2):  # a second run replaces the profile
-        subprocess.run([str(ROOT / "scripts" / "install_profile.sh"), "--home", str(tmp_path)],
-                       check=True, capture_output=True)
+        out = install(tmp_path)
+    assert "Wireshark 4." in subprocess.run([str(ROOT / "scripts" / "install_profile.sh"), "--home",
+                                             str(tmp_path / "x")], capture_output=True, text=True).stdout
     dst = tmp_path / ".config" / "wireshark" / "profiles" / "SQLNet"
     names = {"preferences", "colorfilters", "dfilter_buttons", "io_graphs", "recent"}
     assert {p.name for p in dst.iterdir()} == names
     for n in names:
         assert (dst / n).read_bytes() == (PROFILE / n).read_bytes()
-    # Wireshark's own "recent" (dragged widths, panes) survives a reinstall
-    (dst / "recent").write_text("column.width:\n\t%m, 99\n")
-    subprocess.run([str(ROOT / "scripts" / "install_profile.sh"), "--home", str(tmp_path)],
-                   check=True, capture_output=True)
-    assert (dst / "recent").read_text() == "column.width:\n\t%m, 99\n"
+    want = width_block((PROFILE / "recent").read_text())
+    # widths the user dragged (Wireshark's own layout: 8 spaces, one per line) are kept
+    quoted = lambda f: '"' + f + '"' if f.startswith("%Cus") else f
+    dragged = ("gui.zoom_level: 1\n\n# Packet list column pixel widths.\ncolumn.width:\n" +
+               ",\n".join(f"        {quoted(f)}, {w + 7}" for f, w in recent_widths()) + "\n\ngui.x: 3\n")
+    (dst / "recent").write_text(dragged)
+    install(tmp_path)
+    assert (dst / "recent").read_text() == dragged
+    # what 4.0 wrote on quit for the old profile (":0:R" names it never matched: -1),
+    # a -1 alone, the ":0:R" form alone, no block at all: repaired, the rest kept
+    old = dragged.replace('"%Cus:sqlnet.sql", 407', '"%Cus:sqlnet.sql:0:R", -1')
+    minus = dragged.replace("%m, 69", "%m, -1")
+    form = dragged.replace('"%Cus:sqlnet.sql", 407', '"%Cus:sqlnet.sql:0:R", 407')
+    none = "gui.zoom_level: 1\ngui.x: 3\n"
+    for recent in (old, minus, form, none):
+        assert recent != dragged or recent is none
+        (dst / "recent").write_text(recent)
+        assert "repaired" in install(tmp_path)
+        text = (dst / "recent").read_text()
+        assert width_block(text) == want
+        assert "gui.zoom_level: 1\n" in text and "gui.x: 3\n" in text
     bad = subprocess.run([str(ROOT / "scripts" / "install_profile.sh"), "--bogus"], capture_output=True)
     assert bad.returncode == 2
 
@@ -151,17 +195,28 @@ def test_profile_loads_silently(tshark, profile):
     assert "%Cus:sqlnet.rows" not in default
 
 
-def test_custom_columns_show_the_fields(tshark, profile):
+def test_custom_columns_show_the_fields(tshark, profile, registered_fields):
+    """Every custom column shows its field's value (tshark -T fields of the
+    same field; for "a || b" the first field present), and the columns
+    reproduce the manifest statement by statement. Columns on fields this
+    build does not register yet (sqlnet.rt.*, CONTRACT.md) are checked once
+    they are registered."""
     cols = columns()
     custom = custom_columns()
-    assert set(f for f, _ in custom.values()) == {
-        "sqlnet.call", "sqlnet.fetch.rows", "sqlnet.rows", "sqlnet.sdu", "sqlnet.data.len", "sqlnet.time",
-        "sqlnet.sql"}
+    assert {t: f for t, (f, _) in custom.items()} == {
+        "Call": ["sqlnet.call"], "Fetch rows": ["sqlnet.fetch.rows"], "Rows": ["sqlnet.rows"],
+        "Resp ms": ["sqlnet.rt.time"],
+        "Resp pkts": ["sqlnet.rt.response.packets", "sqlnet.nne_estimate.packets"],
+        "Resp bytes": ["sqlnet.rt.response.tns_bytes", "sqlnet.tls_estimate.tns_bytes",
+                       "sqlnet.nne_estimate.bytes"],
+        "SDU": ["sqlnet.sdu"], "SQL": ["sqlnet.sql"]}
+    missing = sorted({f for fs, _ in custom.values() for f in fs} - registered_fields)
+    checked = {t: [f for f in fs if f in registered_fields] for t, (fs, _) in custom.items()}
     # the Call column shows the function's name: the manifest's, on each request's first frame
     call_by_frame = {r["request_first_frame"]: r["function"] for r in requests(DEMO)}
-    dfilter = "sqlnet.rows || sqlnet.fetch.rows"
+    dfilter = "sqlnet.rows || sqlnet.fetch.rows || sqlnet.request_in"
     table = run_profile(tshark, DEMO, ["-T", "tabs", "-Y", dfilter]).stdout.splitlines()
-    fields = ["frame.number"] + [f for f, _ in custom.values()]
+    fields = ["frame.number"] + [f for fs in checked.values() for f in fs]
     truth = tshark.fields(DEMO, fields, dfilter, extra=["-C", "SQLNet"])
     assert len(table) == len(truth) > 800
     titles = [t for t, _ in cols]
@@ -174,16 +229,19 @@ def test_custom_columns_show_the_fields(tshark, profile):
         assert len(vals) == len(titles), line
         row = {t: v.strip() for t, v in zip(titles, vals)}
         assert row["No."] == ref[0]
-        for (title, (field, _)), want in zip(custom.items(), ref[1:]):
-            got = row[title]
-            if field == "sqlnet.time" and want:
-                assert float(got) == pytest.approx(float(want), abs=1e-9), (title, line)
-            elif field == "sqlnet.call":
+        ref = dict(zip(fields[1:], ref[1:]))
+        for title, fs in checked.items():
+            if not fs:
+                continue
+            got, want = row[title], next((ref[f] for f in fs if ref[f]), "")
+            if fs[0] == "sqlnet.rt.time" and want:
+                assert float(got.split()[0]) == pytest.approx(float(want), rel=1e-6), (title, line)
+            elif fs[0] == "sqlnet.call":
                 assert bool(got) == bool(want), line
                 if int(row["No."]) in call_by_frame:
                     assert got == call_by_frame[int(row["No."])], line
             else:
-                assert got == want, (title, field, line)
+                assert got == want, (title, fs, line)
         if row["Rows"]:
             by_stmt_rows[row["SQL"]] += int(row["Rows"])
         if row["Fetch rows"] and not row["Rows"]:   # the call, not the response that repeats it
@@ -202,6 +260,8 @@ def test_custom_columns_show_the_fields(tshark, profile):
         assert by_stmt_rows[s["sql"]] == want_rows[s["sql"]] == s["rows"]
         assert by_stmt_fetch[s["sql"]] == want_fetch[s["sql"]]
         assert s["arraysize"] in by_stmt_fetch[s["sql"]]
+    if missing:
+        pytest.skip(f"not registered by this build yet, their columns not checked: {', '.join(missing)}")
 
 
 def count(tshark, capture, dfilter):
