@@ -36,6 +36,9 @@ DEMO = TEST_CAPTURES / "sweep_arraysize.pcapng"
 PACED = TEST_CAPTURES / "paced_sweep.pcapng"
 TOOLS = ("wireshark", "xvfb-run", "Xvfb", "xauth", "xdotool", "xwininfo", "import")
 WIDTH, HEIGHT = 1400, 800
+# rows of the packet list header in the main window grab with prepare_config's
+# layout (menu, main toolbar, filter toolbar above it; measured on Xvfb, 4.0)
+HEADER_ROWS = (94, 113)
 
 # Runs inside xvfb-run as the unprivileged user. Every wait is bounded.
 DRIVER = r"""#!/bin/sh
@@ -260,6 +263,21 @@ exit 0
 """
 
 
+# MODE=quit: the main window grabbed, then File > Quit (Ctrl+Q): Wireshark
+# writes the profile's "recent" as it quits; wait (bounded) until it is gone.
+QUIT = r"""
+import -window "$main" -depth 8 "$OUT/main.ppm"; import -window "$main" "$OUT/main.png"
+xwininfo -id "$main" | sed -n 's/^ *\(Width\|Height\): //p' | tr '\n' ' ' >"$OUT/main.geometry"
+xdotool windowfocus --sync "$main"; sleep 0.3
+xdotool key ctrl+q
+i=0
+while kill -0 $WS 2>/dev/null && [ $i -lt 40 ]; do sleep 0.25; i=$((i + 1)); done
+kill -0 $WS 2>/dev/null && echo "still running" >>"$OUT/driver.log"
+echo quit >"$OUT/quit.done"
+exit 0
+"""
+
+
 def _missing():
     return [t for t in TOOLS if shutil.which(t) is None]
 
@@ -321,7 +339,7 @@ def window_names(path):
     return [line.split(" ", 1)[1].strip('"') for line in path.read_text().splitlines() if " " in line]
 
 
-def prepare_config(tshark):
+def prepare_config(tshark, profile_recent=True):
     """The profile installed, window geometry and panes for readable screenshots
     (recent_common and the profile's recent are Wireshark's own files; the
     column widths are the profile's)."""
@@ -335,6 +353,8 @@ def prepare_config(tshark):
         "gui.geometry_main_upper_pane: 480\n"
         "privs.warn_if_elevated: FALSE\nsys.warn_if_no_capture: FALSE\n")
     os.chmod(wsdir / "recent_common", 0o666)
+    if not profile_recent:
+        return profile
     widths = (ROOT / "profiles" / "SQLNet" / "recent").read_text().split("column.width:", 1)[1]
     (profile / "recent").write_text(
         "gui.byte_view_show: FALSE\ngui.packet_diagram_show: FALSE\n"
@@ -361,7 +381,7 @@ def gui_run(tshark, name, capture, mode=None, dfilter=None, timeout=50, prefs=()
     os.chmod(driver, 0o755)
     if mode:
         (out / f"{mode}.sh").write_text({"iograph_only": IOGRAPH_ONLY, "menus": MENUS, "overview": OVERVIEW,
-                                         "predict": PREDICT, "overview_retap": OVERVIEW_RETAP}[mode])
+                                         "predict": PREDICT, "overview_retap": OVERVIEW_RETAP, "quit": QUIT}[mode])
         os.chmod(out / f"{mode}.sh", 0o755)
     cap = tshark.readable(capture)
     env = [f"CAP={cap}", f"OUT={out}", f"FILTER={dfilter or ''}", f"TITLE={cap.name}", f"MODE={mode or ''}",
@@ -419,6 +439,73 @@ def test_wireshark_gui_screenshot(tshark, gui_tools, tmp_path):
     assert window_names(out / "main.windows") == [cap.name], log("main.windows")
     names = window_names(out / "iograph.windows")
     assert sorted(names) == sorted([cap.name, f"Wireshark \u00b7 I/O Graphs \u00b7 {cap.name}"]), names
+    check_log(log("wireshark.log"), registered_fields(tshark))
+
+
+def recent_width_pairs(text):
+    """[(column, width)] of the column.width block of a recent file."""
+    m = re.search(r"^column\.width:.*\n((?:[ \t].*\n?)*)", text, re.M)
+    assert m, text
+    return [(f, int(w.split(":")[0])) for _, f, w in re.findall(r'("?)(%[^",]+)\1,\s*(-?\d+(?::\w)?)', m.group(1))]
+
+
+def header_separators(ppm, y0, y1):
+    """x of the packet list header's section borders: columns of pixels that
+    are darker than the header's background over most of the header's rows
+    (y0..y1)."""
+    w, h, rgb = read_ppm(ppm)
+    xs = []
+    for x in range(w):
+        dark = 0
+        for y in range(y0, y1):
+            r, g, b = rgb[3 * (y * w + x):3 * (y * w + x) + 3]
+            dark += (r + g + b) < 3 * 225
+        if dark >= 0.9 * (y1 - y0):
+            xs.append(x)
+    return xs
+
+
+def test_column_widths_survive_quit_and_reinstall(tshark, gui_tools):
+    """The profile installed into a fresh profile folder; Wireshark opens the
+    demo capture and quits (File > Quit), writing the profile's recent: every
+    column keeps the profile's width (4.0 wrote -1 for every sqlnet column of
+    the old ":0:R" names, which it never matched). Then the widths of two
+    columns set to -1 as Wireshark wrote them, the profile reinstalled: the
+    widths are back, Wireshark opens again and its packet list header has a
+    border at the end of each column of the profile's widths (the SQL column
+    420 px wide, not the 10 digits Wireshark gives a custom column without a
+    width). Evidence: Wireshark's own recent file and the rendered header."""
+    shutil.rmtree(tshark.home / ".config" / "wireshark" / "profiles" / "SQLNet", ignore_errors=True)
+    profile = prepare_config(tshark, profile_recent=False)
+    want = recent_width_pairs((ROOT / "profiles" / "SQLNet" / "recent").read_text())
+    out, log, cap = gui_run(tshark, "quit1", DEMO, mode="quit", dfilter="sqlnet.rows >= 10")
+    assert log("quit.done"), log("driver.log")
+    written = (profile / "recent").read_text()
+    got = recent_width_pairs(written)
+    assert [f for f, _ in got] == [f for f, _ in want], written
+    assert got[:-1] == want[:-1], written        # Info, the last, stretches to the window
+    assert all(w > 0 for _, w in got), written
+    # widths Wireshark wrote as -1, repaired by a reinstall
+    broken = written.replace('"%Cus:sqlnet.sql", 420', '"%Cus:sqlnet.sql", -1').replace("%m, 72", "%m, -1")
+    assert broken != written
+    (profile / "recent").write_text(broken)
+    tshark.install_profile()
+    assert recent_width_pairs((profile / "recent").read_text()) == want
+    out, log, cap = gui_run(tshark, "quit2", DEMO, mode="quit", dfilter="sqlnet.rows >= 10")
+    keep_screenshots(out, ("main.png",), prefix="columns_")
+    assert recent_width_pairs((profile / "recent").read_text())[:-1] == want[:-1]
+    w, h, _ = read_ppm(out / "main.ppm")
+    seps = header_separators(out / "main.ppm", *HEADER_ROWS)
+    edges, x = [], 0
+    for _, width in want[:-1]:
+        x += width
+        edges.append(x)
+    assert seps and len(seps) < 40, seps
+    for e in edges:
+        if e < w - 60:
+            assert any(abs(s - e) <= 2 for s in seps), (e, seps)
+    # the SQL column (from the edge before it) runs to the right end of the list
+    assert not [s for s in seps if edges[-2] + 3 < s < w - 60], (edges[-2], seps)
     check_log(log("wireshark.log"), registered_fields(tshark))
 
 
