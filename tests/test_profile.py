@@ -167,9 +167,11 @@ def test_install_script(tmp_path):
     assert (dst / "recent").read_text() == dragged
     # what 4.0 wrote on quit for the old profile (":0:R" names it never matched: -1),
     # a -1 alone, the ":0:R" form alone, no block at all: repaired, the rest kept
-    old = dragged.replace('"%Cus:sqlnet.sql", 407', '"%Cus:sqlnet.sql:0:R", -1')
-    minus = dragged.replace("%m, 69", "%m, -1")
-    form = dragged.replace('"%Cus:sqlnet.sql", 407', '"%Cus:sqlnet.sql:0:R", 407')
+    w = dict(recent_widths())
+    sql, no = f'"%Cus:sqlnet.sql", {w["%Cus:sqlnet.sql"] + 7}', f"%m, {w['%m'] + 7}"
+    old = dragged.replace(sql, '"%Cus:sqlnet.sql:0:R", -1')
+    minus = dragged.replace(no, "%m, -1")
+    form = dragged.replace(sql, sql.replace('sql"', 'sql:0:R"'))
     none = "gui.zoom_level: 1\ngui.x: 3\n"
     for recent in (old, minus, form, none):
         assert recent != dragged or recent is none
