@@ -502,7 +502,8 @@ def test_column_widths_survive_quit_and_reinstall(tshark, gui_tools):
     keep_screenshots(out, ("main.png",), prefix="columns_")
     assert recent_width_pairs((profile / "recent").read_text())[:-1] == want[:-1]
     w, h, _ = read_ppm(out / "main.ppm")
-    seps = header_separators(out / "main.ppm", *HEADER_ROWS)
+    # the packet list's scroll bar (its overview of the rows' colours) is left out
+    seps = [s for s in header_separators(out / "main.ppm", *HEADER_ROWS) if s < w - 60]
     edges, x = [], 0
     for _, width in want[:-1]:
         x += width
