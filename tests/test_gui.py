@@ -37,7 +37,6 @@ import pytest
 from tshark import PUBLIC, ROOT, TEST_CAPTURES
 
 DEMO = TEST_CAPTURES / "sweep_arraysize.pcapng"
-PACED = TEST_CAPTURES / "paced_sweep.pcapng"
 TOOLS = ("wireshark", "xvfb-run", "Xvfb", "xauth", "xdotool", "xwininfo", "import")
 WIDTH, HEIGHT = 1400, 800
 # rows of the packet list header in the main window grab with prepare_config's
@@ -100,18 +99,6 @@ visible >"$OUT/iograph.windows"
 exit 0
 """
 
-
-# Sourced by DRIVER after the main window settled (MODE=iograph_only): open
-# Statistics > I/O Graphs, grab it when stable, stop.
-IOGRAPH_ONLY = r"""
-xdotool windowfocus --sync "$main"; sleep 0.3
-xdotool key alt+s; sleep 0.5; xdotool key i
-iog=$(wait_window "I/O Graphs") || { echo "no I/O graph window" >>"$OUT/driver.log"; exit 4; }
-sleep 1; settle "$iog"
-import -window "$iog" -depth 8 "$OUT/iograph.ppm"
-import -window "$iog" "$OUT/iograph.png"
-exit 0
-"""
 
 # MODE=menus: Statistics, Up (wraps to the last item: the plugin's stats tree),
 # Return; then Down k times from the top for the Lua items, which Wireshark
@@ -384,7 +371,7 @@ def gui_run(tshark, name, capture, mode=None, dfilter=None, timeout=50, prefs=()
     driver.write_text(DRIVER)
     os.chmod(driver, 0o755)
     if mode:
-        (out / f"{mode}.sh").write_text({"iograph_only": IOGRAPH_ONLY, "menus": MENUS, "overview": OVERVIEW,
+        (out / f"{mode}.sh").write_text({"menus": MENUS, "overview": OVERVIEW,
                                          "predict": PREDICT, "overview_retap": OVERVIEW_RETAP, "quit": QUIT,
                                          "iograph_interval": IOGRAPH_INTERVAL}[mode])
         os.chmod(out / f"{mode}.sh", 0o755)
