@@ -8,11 +8,15 @@ opens Statistics > I/O Graphs (the profile's presets) and takes a second one.
 Both must be real pictures, and no other window (an error message box) may be
 open. Set SQLNET_SCREENSHOT_DIR to keep the PNGs.
 
-test_io_graph_presets_draw renders every I/O graph preset of the profile, one
-at a time, on the paced sweep capture (11 s, the I/O graph's 1 s default
-interval) and counts the pixels of the preset's colour in the plot: a flat
-line at zero or one slab fails. test_statistics_menu opens the SQL*Net items
-of Statistics with the keyboard and checks the titles of the windows they open.
+test_io_graph_presets_draw renders every question of the profile's I/O graph
+presets (its graphs on) on four captures at an interval picked in the window,
+and counts the pixels of each graph's colour in the plot: a flat line at zero
+or one slab fails. test_column_widths_survive_quit_and_reinstall lets
+Wireshark quit and rewrite the profile's recent, and reads the column widths
+from that file and from the rendered header. test_statistics_menu opens the
+SQL*Net items of Statistics with the keyboard and checks the titles of the
+windows they open. SQLNET_UPDATE_DOCS=1 writes docs/screenshot.png and
+docs/io_graphs/*.png from the runs.
 
 Needs scripts/setup_gui.sh (wireshark-qt, xvfb, xauth, x11-utils, xdotool,
 imagemagick); when they are missing, the test runs it once as root and skips
@@ -30,12 +34,14 @@ from pathlib import Path
 
 import pytest
 
-from tshark import ROOT, TEST_CAPTURES
+from tshark import PUBLIC, ROOT, TEST_CAPTURES
 
 DEMO = TEST_CAPTURES / "sweep_arraysize.pcapng"
-PACED = TEST_CAPTURES / "paced_sweep.pcapng"
 TOOLS = ("wireshark", "xvfb-run", "Xvfb", "xauth", "xdotool", "xwininfo", "import")
 WIDTH, HEIGHT = 1400, 800
+# rows of the packet list header in the main window grab with prepare_config's
+# layout (menu, main toolbar, filter toolbar above it; measured on Xvfb, 4.0)
+HEADER_ROWS = (94, 113)
 
 # Runs inside xvfb-run as the unprivileged user. Every wait is bounded.
 DRIVER = r"""#!/bin/sh
@@ -93,18 +99,6 @@ visible >"$OUT/iograph.windows"
 exit 0
 """
 
-
-# Sourced by DRIVER after the main window settled (MODE=iograph_only): open
-# Statistics > I/O Graphs, grab it when stable, stop.
-IOGRAPH_ONLY = r"""
-xdotool windowfocus --sync "$main"; sleep 0.3
-xdotool key alt+s; sleep 0.5; xdotool key i
-iog=$(wait_window "I/O Graphs") || { echo "no I/O graph window" >>"$OUT/driver.log"; exit 4; }
-sleep 1; settle "$iog"
-import -window "$iog" -depth 8 "$OUT/iograph.ppm"
-import -window "$iog" "$OUT/iograph.png"
-exit 0
-"""
 
 # MODE=menus: Statistics, Up (wraps to the last item: the plugin's stats tree),
 # Return; then Down k times from the top for the Lua items, which Wireshark
@@ -260,6 +254,21 @@ exit 0
 """
 
 
+# MODE=quit: the main window grabbed, then File > Quit (Ctrl+Q): Wireshark
+# writes the profile's "recent" as it quits; wait (bounded) until it is gone.
+QUIT = r"""
+import -window "$main" -depth 8 "$OUT/main.ppm"; import -window "$main" "$OUT/main.png"
+xwininfo -id "$main" | sed -n 's/^ *\(Width\|Height\): //p' | tr '\n' ' ' >"$OUT/main.geometry"
+xdotool windowfocus --sync "$main"; sleep 0.3
+xdotool key ctrl+q
+i=0
+while kill -0 $WS 2>/dev/null && [ $i -lt 40 ]; do sleep 0.25; i=$((i + 1)); done
+kill -0 $WS 2>/dev/null && echo "still running" >>"$OUT/driver.log"
+echo quit >"$OUT/quit.done"
+exit 0
+"""
+
+
 def _missing():
     return [t for t in TOOLS if shutil.which(t) is None]
 
@@ -321,7 +330,7 @@ def window_names(path):
     return [line.split(" ", 1)[1].strip('"') for line in path.read_text().splitlines() if " " in line]
 
 
-def prepare_config(tshark):
+def prepare_config(tshark, profile_recent=True):
     """The profile installed, window geometry and panes for readable screenshots
     (recent_common and the profile's recent are Wireshark's own files; the
     column widths are the profile's)."""
@@ -335,6 +344,8 @@ def prepare_config(tshark):
         "gui.geometry_main_upper_pane: 480\n"
         "privs.warn_if_elevated: FALSE\nsys.warn_if_no_capture: FALSE\n")
     os.chmod(wsdir / "recent_common", 0o666)
+    if not profile_recent:
+        return profile
     widths = (ROOT / "profiles" / "SQLNet" / "recent").read_text().split("column.width:", 1)[1]
     (profile / "recent").write_text(
         "gui.byte_view_show: FALSE\ngui.packet_diagram_show: FALSE\n"
@@ -360,8 +371,9 @@ def gui_run(tshark, name, capture, mode=None, dfilter=None, timeout=50, prefs=()
     driver.write_text(DRIVER)
     os.chmod(driver, 0o755)
     if mode:
-        (out / f"{mode}.sh").write_text({"iograph_only": IOGRAPH_ONLY, "menus": MENUS, "overview": OVERVIEW,
-                                         "predict": PREDICT, "overview_retap": OVERVIEW_RETAP}[mode])
+        (out / f"{mode}.sh").write_text({"menus": MENUS, "overview": OVERVIEW,
+                                         "predict": PREDICT, "overview_retap": OVERVIEW_RETAP, "quit": QUIT,
+                                         "iograph_interval": IOGRAPH_INTERVAL}[mode])
         os.chmod(out / f"{mode}.sh", 0o755)
     cap = tshark.readable(capture)
     env = [f"CAP={cap}", f"OUT={out}", f"FILTER={dfilter or ''}", f"TITLE={cap.name}", f"MODE={mode or ''}",
@@ -411,6 +423,8 @@ def test_wireshark_gui_screenshot(tshark, gui_tools, tmp_path):
     prepare_config(tshark)
     out, log, cap = gui_run(tshark, "gui", DEMO, dfilter="sqlnet.fetch.rows >= 10 || sqlnet.rows >= 10")
     keep_screenshots(out, ("main.png", "iograph.png"))
+    if os.environ.get("SQLNET_UPDATE_DOCS"):      # the picture of README.md and profiles/README.md
+        shutil.copy(out / "main.png", ROOT / "docs" / "screenshot.png")
     w, h = [int(v) for v in (out / "main.geometry").read_text().split()]
     assert (w, h) == png_size(out / "main.png")
     assert_real_picture(out / "main.png", out / "main.ppm", 800, 500)
@@ -419,6 +433,74 @@ def test_wireshark_gui_screenshot(tshark, gui_tools, tmp_path):
     assert window_names(out / "main.windows") == [cap.name], log("main.windows")
     names = window_names(out / "iograph.windows")
     assert sorted(names) == sorted([cap.name, f"Wireshark \u00b7 I/O Graphs \u00b7 {cap.name}"]), names
+    check_log(log("wireshark.log"), registered_fields(tshark))
+
+
+def recent_width_pairs(text):
+    """[(column, width)] of the column.width block of a recent file."""
+    m = re.search(r"^column\.width:.*\n((?:[ \t].*\n?)*)", text, re.M)
+    assert m, text
+    return [(f, int(w.split(":")[0])) for _, f, w in re.findall(r'("?)(%[^",]+)\1,\s*(-?\d+(?::\w)?)', m.group(1))]
+
+
+def header_separators(ppm, y0, y1):
+    """x of the packet list header's section borders: columns of pixels that
+    are darker than the header's background over most of the header's rows
+    (y0..y1)."""
+    w, h, rgb = read_ppm(ppm)
+    xs = []
+    for x in range(w):
+        dark = 0
+        for y in range(y0, y1):
+            r, g, b = rgb[3 * (y * w + x):3 * (y * w + x) + 3]
+            dark += (r + g + b) < 3 * 225
+        if dark >= 0.9 * (y1 - y0):
+            xs.append(x)
+    return xs
+
+
+def test_column_widths_survive_quit_and_reinstall(tshark, gui_tools):
+    """The profile installed into a fresh profile folder; Wireshark opens the
+    demo capture and quits (File > Quit), writing the profile's recent: every
+    column keeps the profile's width (4.0 wrote -1 for every sqlnet column of
+    the old ":0:R" names, which it never matched). Then the widths of two
+    columns set to -1 as Wireshark wrote them, the profile reinstalled: the
+    widths are back, Wireshark opens again and its packet list header has a
+    border at the end of each column of the profile's widths (the SQL column
+    420 px wide, not the 10 digits Wireshark gives a custom column without a
+    width). Evidence: Wireshark's own recent file and the rendered header."""
+    shutil.rmtree(tshark.home / ".config" / "wireshark" / "profiles" / "SQLNet", ignore_errors=True)
+    profile = prepare_config(tshark, profile_recent=False)
+    want = recent_width_pairs((ROOT / "profiles" / "SQLNet" / "recent").read_text())
+    out, log, cap = gui_run(tshark, "quit1", DEMO, mode="quit", dfilter="sqlnet.rows >= 10")
+    assert log("quit.done"), log("driver.log")
+    written = (profile / "recent").read_text()
+    got = recent_width_pairs(written)
+    assert [f for f, _ in got] == [f for f, _ in want], written
+    assert got[:-1] == want[:-1], written        # Info, the last, stretches to the window
+    assert all(w > 0 for _, w in got), written
+    # widths Wireshark wrote as -1, repaired by a reinstall
+    broken = written.replace('"%Cus:sqlnet.sql", 420', '"%Cus:sqlnet.sql", -1').replace("%m, 72", "%m, -1")
+    assert broken != written
+    (profile / "recent").write_text(broken)
+    tshark.install_profile()
+    assert recent_width_pairs((profile / "recent").read_text()) == want
+    out, log, cap = gui_run(tshark, "quit2", DEMO, mode="quit", dfilter="sqlnet.rows >= 10")
+    keep_screenshots(out, ("main.png",), prefix="columns_")
+    assert recent_width_pairs((profile / "recent").read_text())[:-1] == want[:-1]
+    w, h, _ = read_ppm(out / "main.ppm")
+    # the packet list's scroll bar (its overview of the rows' colours) is left out
+    seps = [s for s in header_separators(out / "main.ppm", *HEADER_ROWS) if s < w - 60]
+    edges, x = [], 0
+    for _, width in want[:-1]:
+        x += width
+        edges.append(x)
+    assert seps and len(seps) < 40, seps
+    for e in edges:
+        if e < w - 60:
+            assert any(abs(s - e) <= 2 for s in seps), (e, seps)
+    # the SQL column (from the edge before it) runs to the right end of the list
+    assert not [s for s in seps if edges[-2] + 3 < s < w - 60], (edges[-2], seps)
     check_log(log("wireshark.log"), registered_fields(tshark))
 
 
@@ -469,23 +551,116 @@ def assert_graph_drawn(pts, w, label):
 PRESETS = io_graph_rows()
 
 
-@pytest.mark.parametrize("index", range(len(PRESETS)), ids=[r[1] for r in PRESETS])
-def test_io_graph_presets_draw(tshark, gui_tools, index):
-    """Each I/O graph preset of the profile, alone, draws a graph that varies
-    on the paced sweep (11 s: nine array sizes, 20 ms server think time per
-    call). Evidence: the rendered window's pixels of the preset's colour."""
-    rows = PRESETS
-    name, color, yfield = rows[index][1], rows[index][3], rows[index][6]
+def questions():
+    """{"Q1": [rows of its graphs]} in the profile's order: a preset's name
+    starts with its question."""
+    out = {}
+    for r in PRESETS:
+        out.setdefault(r[1].split()[0], []).append(r)
+    return out
+
+
+# The captures every question is drawn on, with the interval that gives each
+# a few dozen points (its length / 30 to 60), picked in the window as a user
+# does: the Interval box's list, Up/Down from "1 sec", Return.
+IO_CAPTURES = {
+    "sweep": (DEMO, "5 ms"),                                   # 0.18 s, nine array sizes
+    "wan": (TEST_CAPTURES / "wan_rtt10_arraysize.pcapng", "20 ms"),   # 0.78 s, 10 ms RTT
+    "jdbc": (PUBLIC / "dbbat" / "jdbc_thin_cursor_reexec.pcapng", "10 ms"),  # 0.42 s, 7 round trips
+    "sqlplus11g": (PUBLIC / "visblank" / "sqlplus11g_linux32_vs_11.2_full_session.pcapng", "5 sec"),  # 251 s
+}
+# Wireshark 4.0's Interval box (ui/qt/io_graph_dialog.cpp; strings of the binary)
+INTERVALS = ["1 ms", "2 ms", "5 ms", "10 ms", "20 ms", "50 ms", "100 ms", "200 ms", "500 ms",
+             "1 sec", "2 sec", "5 sec", "10 sec", "1 min", "10 min"]
+
+# MODE=iograph_interval: open I/O Graphs, click the Interval box (its place in
+# the dialog's bottom row), move to the wanted interval ($IVKEYS), Return; grab.
+IOGRAPH_INTERVAL = r"""
+xdotool windowfocus --sync "$main"; sleep 0.3
+xdotool key alt+s; sleep 0.5; xdotool key i
+iog=$(wait_window "I/O Graphs") || { echo "no I/O graph window" >>"$OUT/driver.log"; exit 4; }
+sleep 1; settle "$iog"
+dh=$(xwininfo -id "$iog" | sed -n 's/^ *Height: //p')
+xdotool mousemove --window "$iog" 417 $((dh - 55)) click 1; sleep 0.6
+for k in $IVKEYS; do xdotool key "$k"; sleep 0.05; done
+xdotool key Return; sleep 1
+settle "$iog"
+import -window "$iog" -depth 8 "$OUT/iograph.ppm"
+import -window "$iog" "$OUT/iograph.png"
+exit 0
+"""
+
+
+def interval_keys(interval):
+    d = INTERVALS.index(interval) - INTERVALS.index("1 sec")
+    return " ".join(["Down"] * d if d > 0 else ["Up"] * -d)
+
+
+def io_stat_peaks(tshark, capture, interval, rows):
+    """{graph name: its largest value per interval}, from tshark -z io,stat at
+    the same interval with the same calculation (COUNT FIELDS is io,stat's
+    COUNT of the field)."""
+    n, unit = interval.split()
+    secs = float(n) * {"ms": 0.001, "sec": 1, "min": 60}[unit]
+    calcs = []
+    for r in rows:
+        fn = r[5].split("(")[0].replace("COUNT FIELDS", "COUNT")
+        calcs.append(f"{fn}({r[6]}){r[6]}")
+    out = tshark.run(capture, ["-q", "-z", f"io,stat,{secs:g}," + ",".join(calcs)]).stdout
+    peaks = {r[1]: 0.0 for r in rows}
+    for line in out.splitlines():
+        if "<>" not in line:
+            continue
+        vals = [v.strip() for v in line.split("|")[2:2 + len(rows)]]
+        for r, v in zip(rows, vals):
+            peaks[r[1]] = max(peaks[r[1]], float(v or 0))
+    return peaks
+
+
+@pytest.mark.parametrize("capture", list(IO_CAPTURES))
+@pytest.mark.parametrize("question", list(questions()))
+def test_io_graph_presets_draw(tshark, gui_tools, question, capture):
+    """Each question of the profile's I/O graph presets (its graphs on, the
+    others off) drawn on two generated captures (the demo sweep, the 10 ms WAN
+    sweep) and two real ones (JDBC thin against 23ai; the SQL*Plus 11g
+    session), at an interval that gives a few dozen points. On the generated
+    ones and the SQL*Plus session every graph varies (graph_pixels /
+    assert_graph_drawn); on the JDBC capture (7 round trips) each graph is
+    drawn at all. Evidence: the rendered window's pixels of each graph's
+    colour. SQLNET_UPDATE_DOCS=1 keeps the pictures in docs/io_graphs/."""
+    path, interval = IO_CAPTURES[capture]
+    if not path.exists():
+        pytest.skip(f"{path} missing (SQLNET_CORPUS)")
+    rows = questions()[question]
     fields = registered_fields(tshark)
-    if yfield and yfield not in fields:
-        pytest.skip(f"{yfield} is not registered yet (issue 13, dissector side): preset {name!r} not drawn")
+    missing = sorted({r[6] for r in rows if r[6] and r[6] not in fields})
+    if missing:
+        pytest.skip(f"not registered by this build yet: {', '.join(missing)}")
     profile = prepare_config(tshark)
-    only = [["Enabled" if n == index else "Disabled"] + r[1:] for n, r in enumerate(rows)]
+    # the question's presets alone (the graph table then lists them), all on
+    only = [["Enabled"] + r[1:] for r in rows]
     (profile / "io_graphs").write_text("".join(",".join(f'"{v}"' for v in r) + "\n" for r in only))
-    out, log, cap = gui_run(tshark, f"preset{index}", PACED, mode="iograph_only")
-    keep_screenshots(out, ("iograph.png",), prefix=f"iograph_{index}_")
+    peaks = io_stat_peaks(tshark, path, interval, rows)
+    out, log, cap = gui_run(tshark, f"iog_{question}_{capture}", path, mode="iograph_interval",
+                            extra_env=[f"IVKEYS={interval_keys(interval)}"])
+    keep_screenshots(out, ("iograph.png",), prefix=f"{question}_{capture}_")
+    if os.environ.get("SQLNET_UPDATE_DOCS"):
+        docs = ROOT / "docs" / "io_graphs"
+        docs.mkdir(exist_ok=True)
+        # the plot and the graph table, 256 colours: small enough for the repository
+        subprocess.run(["convert", str(out / "iograph.png"), "-crop", "902x570+0+0", "+repage",
+                        "-colors", "64", "-strip", str(docs / f"{question.lower()}_{capture}.png")], check=True)
     w, h, _ = read_ppm(out / "iograph.ppm")
-    assert_graph_drawn(graph_pixels(out / "iograph.ppm", color), w, name)
+    top = max(peaks.values())
+    assert top > 0, peaks
+    for r in rows:
+        pts = graph_pixels(out / "iograph.ppm", r[3])
+        if capture == "jdbc" or peaks[r[1]] < 0.03 * top:
+            # few points, or flat at the scale of the question's largest graph
+            # (tshark's io,stat at the same interval says so): drawn at all
+            assert len(pts) >= 8, f"{r[1]} on {capture}: {len(pts)} pixels"
+        else:
+            assert_graph_drawn(pts, w, f"{r[1]} on {capture}")
     check_log(log("wireshark.log"), fields)
 
 

@@ -59,14 +59,24 @@ def columns():
 
 
 def custom_columns():
-    """title -> (field, resolved) of the %Cus columns."""
+    """title -> (fields, resolved) of the %Cus columns; fields: the list of
+    fields of "a || b" (the column shows the first one present)."""
     out = {}
     for title, fmt in columns():
         if fmt.startswith("%Cus:"):
-            _, field, occurrence, resolved = fmt.split(":")
+            _, fields, occurrence, resolved = fmt.split(":")
             assert occurrence == "0"
-            out[title] = (field, resolved)
+            out[title] = ([f.strip() for f in fields.split("||")], resolved)
     return out
+
+
+def width_name(fmt):
+    """The name under which Wireshark 4.0, 4.4 and 4.6 write and match a
+    column's width in "recent": "%Cus:" and the fields, without occurrence and
+    R/U (their PacketList::writeRecent prints "%Cus:" and
+    get_column_custom_fields(col); 4.0's recent.c compares that string with the
+    column's fields)."""
+    return ":".join(fmt.split(":")[:2]) if fmt.startswith("%Cus:") else fmt
 
 
 def colorfilters():
@@ -92,8 +102,9 @@ def test_column_widths_follow_the_columns():
     """The widths in profiles/SQLNet/recent name the columns of preferences in
     the same order (evidence: the two profile files against each other)."""
     widths = recent_widths()
-    assert [f for f, _ in widths] == [fmt for _, fmt in columns()]
+    assert [f for f, _ in widths] == [width_name(fmt) for _, fmt in columns()]
     assert all(30 <= w <= 800 for _, w in widths)
+    assert width_name("%Cus:sqlnet.call:0:R") == "%Cus:sqlnet.call"
 
 
 def buttons():
@@ -120,20 +131,55 @@ def registered_fields(tshark):
     return {line.split("\t")[2] for line in out.splitlines() if line.startswith("F\t")}
 
 
+def install(home):
+    proc = subprocess.run([str(ROOT / "scripts" / "install_profile.sh"), "--home", str(home)],
+                          check=True, capture_output=True, text=True)
+    return proc.stdout
+
+
+def width_block(text):
+    m = re.search(r"^column\.width:.*\n(?:[ \t].*\n?)*", text, re.M)
+    return m.group(0) if m else None
+
+
 def test_install_script(tmp_path):
+    """Fresh install, reinstall, and the repair of Wireshark's own "recent":
+    a column.width block that is missing, holds -1 (Wireshark writes -1 on
+    quit for a width it matched to no column) or names the columns in the
+    ":0:R" form is replaced by the profile's; every other line stays, and a
+    block with a width for every column (widths the user dragged) is kept."""
     for _ in range(2):  # a second run replaces the profile
-        subprocess.run([str(ROOT / "scripts" / "install_profile.sh"), "--home", str(tmp_path)],
-                       check=True, capture_output=True)
+        out = install(tmp_path)
+    assert "Wireshark 4." in subprocess.run([str(ROOT / "scripts" / "install_profile.sh"), "--home",
+                                             str(tmp_path / "x")], capture_output=True, text=True).stdout
     dst = tmp_path / ".config" / "wireshark" / "profiles" / "SQLNet"
     names = {"preferences", "colorfilters", "dfilter_buttons", "io_graphs", "recent"}
     assert {p.name for p in dst.iterdir()} == names
     for n in names:
         assert (dst / n).read_bytes() == (PROFILE / n).read_bytes()
-    # Wireshark's own "recent" (dragged widths, panes) survives a reinstall
-    (dst / "recent").write_text("column.width:\n\t%m, 99\n")
-    subprocess.run([str(ROOT / "scripts" / "install_profile.sh"), "--home", str(tmp_path)],
-                   check=True, capture_output=True)
-    assert (dst / "recent").read_text() == "column.width:\n\t%m, 99\n"
+    want = width_block((PROFILE / "recent").read_text())
+    # widths the user dragged (Wireshark's own layout: 8 spaces, one per line) are kept
+    quoted = lambda f: '"' + f + '"' if f.startswith("%Cus") else f
+    dragged = ("gui.zoom_level: 1\n\n# Packet list column pixel widths.\ncolumn.width:\n" +
+               ",\n".join(f"        {quoted(f)}, {w + 7}" for f, w in recent_widths()) + "\n\ngui.x: 3\n")
+    (dst / "recent").write_text(dragged)
+    install(tmp_path)
+    assert (dst / "recent").read_text() == dragged
+    # what 4.0 wrote on quit for the old profile (":0:R" names it never matched: -1),
+    # a -1 alone, the ":0:R" form alone, no block at all: repaired, the rest kept
+    w = dict(recent_widths())
+    sql, no = f'"%Cus:sqlnet.sql", {w["%Cus:sqlnet.sql"] + 7}', f"%m, {w['%m'] + 7}"
+    old = dragged.replace(sql, '"%Cus:sqlnet.sql:0:R", -1')
+    minus = dragged.replace(no, "%m, -1")
+    form = dragged.replace(sql, sql.replace('sql"', 'sql:0:R"'))
+    none = "gui.zoom_level: 1\ngui.x: 3\n"
+    for recent in (old, minus, form, none):
+        assert recent != dragged or recent is none
+        (dst / "recent").write_text(recent)
+        assert "repaired" in install(tmp_path)
+        text = (dst / "recent").read_text()
+        assert width_block(text) == want
+        assert "gui.zoom_level: 1\n" in text and "gui.x: 3\n" in text
     bad = subprocess.run([str(ROOT / "scripts" / "install_profile.sh"), "--bogus"], capture_output=True)
     assert bad.returncode == 2
 
@@ -151,17 +197,28 @@ def test_profile_loads_silently(tshark, profile):
     assert "%Cus:sqlnet.rows" not in default
 
 
-def test_custom_columns_show_the_fields(tshark, profile):
+def test_custom_columns_show_the_fields(tshark, profile, registered_fields):
+    """Every custom column shows its field's value (tshark -T fields of the
+    same field; for "a || b" the first field present), and the columns
+    reproduce the manifest statement by statement. Columns on fields this
+    build does not register yet (sqlnet.rt.*, CONTRACT.md) are checked once
+    they are registered."""
     cols = columns()
     custom = custom_columns()
-    assert set(f for f, _ in custom.values()) == {
-        "sqlnet.call", "sqlnet.fetch.rows", "sqlnet.rows", "sqlnet.sdu", "sqlnet.data.len", "sqlnet.time",
-        "sqlnet.sql"}
+    assert {t: f for t, (f, _) in custom.items()} == {
+        "Call": ["sqlnet.call"], "Fetch rows": ["sqlnet.fetch.rows"], "Rows": ["sqlnet.rows"],
+        "Resp ms": ["sqlnet.rt.time"],
+        "Resp pkts": ["sqlnet.rt.response.packets", "sqlnet.nne_estimate.packets"],
+        "Resp bytes": ["sqlnet.rt.response.tns_bytes", "sqlnet.tls_estimate.tns_bytes",
+                       "sqlnet.nne_estimate.bytes"],
+        "SDU": ["sqlnet.sdu"], "SQL": ["sqlnet.sql"]}
+    missing = sorted({f for fs, _ in custom.values() for f in fs} - registered_fields)
+    checked = {t: [f for f in fs if f in registered_fields] for t, (fs, _) in custom.items()}
     # the Call column shows the function's name: the manifest's, on each request's first frame
     call_by_frame = {r["request_first_frame"]: r["function"] for r in requests(DEMO)}
-    dfilter = "sqlnet.rows || sqlnet.fetch.rows"
+    dfilter = "sqlnet.rows || sqlnet.fetch.rows || sqlnet.request_in"
     table = run_profile(tshark, DEMO, ["-T", "tabs", "-Y", dfilter]).stdout.splitlines()
-    fields = ["frame.number"] + [f for f, _ in custom.values()]
+    fields = ["frame.number"] + [f for fs in checked.values() for f in fs]
     truth = tshark.fields(DEMO, fields, dfilter, extra=["-C", "SQLNet"])
     assert len(table) == len(truth) > 800
     titles = [t for t, _ in cols]
@@ -174,16 +231,19 @@ def test_custom_columns_show_the_fields(tshark, profile):
         assert len(vals) == len(titles), line
         row = {t: v.strip() for t, v in zip(titles, vals)}
         assert row["No."] == ref[0]
-        for (title, (field, _)), want in zip(custom.items(), ref[1:]):
-            got = row[title]
-            if field == "sqlnet.time" and want:
-                assert float(got) == pytest.approx(float(want), abs=1e-9), (title, line)
-            elif field == "sqlnet.call":
+        ref = dict(zip(fields[1:], ref[1:]))
+        for title, fs in checked.items():
+            if not fs:
+                continue
+            got, want = row[title], next((ref[f] for f in fs if ref[f]), "")
+            if fs[0] == "sqlnet.rt.time" and want:
+                assert float(got.split()[0]) == pytest.approx(float(want), rel=1e-6), (title, line)
+            elif fs[0] == "sqlnet.call":
                 assert bool(got) == bool(want), line
                 if int(row["No."]) in call_by_frame:
                     assert got == call_by_frame[int(row["No."])], line
             else:
-                assert got == want, (title, field, line)
+                assert got == want, (title, fs, line)
         if row["Rows"]:
             by_stmt_rows[row["SQL"]] += int(row["Rows"])
         if row["Fetch rows"] and not row["Rows"]:   # the call, not the response that repeats it
@@ -202,6 +262,8 @@ def test_custom_columns_show_the_fields(tshark, profile):
         assert by_stmt_rows[s["sql"]] == want_rows[s["sql"]] == s["rows"]
         assert by_stmt_fetch[s["sql"]] == want_fetch[s["sql"]]
         assert s["arraysize"] in by_stmt_fetch[s["sql"]]
+    if missing:
+        pytest.skip(f"not registered by this build yet, their columns not checked: {', '.join(missing)}")
 
 
 def count(tshark, capture, dfilter):
@@ -264,44 +326,89 @@ def test_dfilter_buttons_compile(tshark, profile, registered_fields):
 
 def test_io_graphs(tshark, profile, registered_fields):
     """The presets are valid rows of the 4.0 UAT on registered fields, no Bar
-    (an interval-wide slab), and the ones a user needs are on; their sums
-    equal the manifest's (tshark io,stat, the same calculations)."""
+    (an interval-wide slab), one question each ("Q<n> ..."), only Q1's graphs
+    on; the questions of the issue are there; their calculations, run by
+    tshark io,stat over the whole demo capture, give the manifest's round
+    trips, rows and fetch sizes."""
     rows = uat_rows("io_graphs")
-    assert len(rows) >= 8
-    ys, enabled_names = {}, []
+    ys, enabled, questions = {}, [], []
     for r in rows:
         assert len(r) == 9, r  # Wireshark 4.0 io_graphs UAT: 9 columns
-        enabled, name, dfilter, color, style, yaxis, yfield, sma, factor = r
-        assert enabled in ("Enabled", "Disabled")
+        on, name, dfilter, color, style, yaxis, yfield, sma, factor = r
+        assert on in ("Enabled", "Disabled")
         assert re.fullmatch(r"#[0-9A-Fa-f]{6}", color)
         assert style in IOG_STYLES and yaxis in IOG_YAXIS and sma in IOG_SMA
         assert style not in ("Bar", "Stacked Bar"), (name, style)
         assert int(factor) >= 1
-        key = None
-        if yaxis.endswith("(Y Field)"):
-            key = yaxis.split("(")[0] + "(" + yfield + ")"
-            ys[key] = name
-        if enabled == "Enabled":
-            enabled_names.append(key)
-        if yfield == "sqlnet.response.data_packets" and yfield not in registered_fields:
-            continue  # added by the dissector side of issue 13
-        if yfield:
-            assert yfield in registered_fields, yfield
+        q = re.match(r"Q(\d+) ", name)
+        assert q, name
+        if not questions or questions[-1] != int(q.group(1)):
+            questions.append(int(q.group(1)))
+        assert yaxis.endswith("(Y Field)") and yfield, name
+        ys[yaxis.split("(")[0] + "(" + yfield + ")"] = name
+        if on == "Enabled":
+            enabled.append(int(q.group(1)))
         if dfilter:
             count(tshark, DEMO, dfilter)
-    assert enabled_names == ["SUM(sqlnet.rows)", "AVG(sqlnet.fetch.rows)", "MAX(sqlnet.time)"]
-    for want in ("SUM(sqlnet.rows)", "AVG(sqlnet.fetch.rows)", "MAX(sqlnet.fetch.rows)",
-                 "AVG(sqlnet.response.packets)", "MAX(sqlnet.time)", "AVG(sqlnet.sdu_fill)",
-                 "SUM(sqlnet.length)", "COUNT FIELDS(sqlnet.time)", "MAX(sqlnet.response.data_packets)"):
+    assert questions == list(range(1, len(questions) + 1))     # each question's graphs together
+    assert set(enabled) == {1}
+    for want in ("AVG(sqlnet.rt.rows)", "COUNT FIELDS(sqlnet.rt.rows)", "AVG(sqlnet.rt.response.packets)",
+                 "AVG(sqlnet.rt.response.segments)", "AVG(sqlnet.rt.sdu_fill)", "SUM(sqlnet.rt.time.network)",
+                 "SUM(sqlnet.rt.time.server)", "SUM(sqlnet.rt.time.transfer)", "SUM(sqlnet.rt.time.client)"):
         assert want in ys, want
+    # a time breakdown's parts share one question
+    q6 = {ys[f"SUM(sqlnet.rt.time.{p})"].split()[0] for p in ("network", "server", "transfer")}
+    assert len(q6) == 1
+    missing = sorted({r[6] for r in rows} - registered_fields)
+    if missing:
+        pytest.skip(f"not registered by this build yet: {', '.join(missing)}")
     # the same calculations with tshark's io,stat over the whole capture
-    calcs = ["SUM(sqlnet.rows)sqlnet.rows", "MAX(sqlnet.fetch.rows)sqlnet.fetch.rows",
-             "COUNT(sqlnet.fetch.rows)sqlnet.fetch.rows && sqlnet.direction == 0", "COUNT(sqlnet.time)sqlnet.time"]
+    calcs = ["COUNT(sqlnet.rt.rows)sqlnet.rt.rows", "SUM(sqlnet.rt.rows)sqlnet.rt.rows",
+             "MAX(sqlnet.rt.rows_asked)sqlnet.rt.rows_asked", "COUNT(sqlnet.rt.rows_asked)sqlnet.rt.rows_asked"]
     out = run_profile(tshark, DEMO, ["-q", "-z", "io,stat,0," + ",".join(calcs)]).stdout
     line = [l for l in out.splitlines() if "<>" in l][0]
     nums = [int(v) for v in re.findall(r"\|\s*(\d+)\s*(?=\|)", line.split("<>")[1])]
     rq = requests(DEMO)
-    assert nums == [sum(r["response"]["rows_sent"] for r in rq),
+    assert nums == [len(rq), sum(r["response"]["rows_sent"] for r in rq),
                     max(r["rows_requested"] or 0 for r in rq),
-                    sum(1 for r in rq if r["rows_requested"] is not None),
-                    len(rq)]
+                    sum(1 for r in rq if r["rows_requested"] is not None)]
+
+
+def shown_table(text, command_part):
+    """The data rows ("| a <> b | n | ...") of the output block shown after the
+    ```sh block that contains `command_part`, as lists of numbers."""
+    at = text.index(command_part)
+    block = re.search(r"\n```\n```\n(.*?)```", text[at:], re.S).group(1)
+    rows = []
+    for line in block.splitlines():
+        if "<>" in line:
+            cells = [c.strip() for c in line.split("|")[2:]]
+            rows.append([float(c) for c in cells if c])
+    return rows
+
+
+def test_readme_recipes_agree_with_the_manifest(tshark):
+    """The counts profiles/README.md shows for its tshark recipes (which
+    tests/test_readme.py compares with tshark's output) are the scripted
+    server's own: round trips, rows, calls that ask for rows, the largest
+    number asked, rows per 50 ms (by the time of each response's last frame),
+    and the round trips and rows of the array-size-10 and -500 statements."""
+    text = (ROOT / "profiles" / "README.md").read_text()
+    rq = requests(DEMO)
+    t0 = float(tshark.fields(DEMO, ["frame.time_epoch"], extra=["-c", "1"])[0][0])
+    per50 = defaultdict(int)
+    for r in rq:
+        per50[int((r["response"]["last_frame_time"] - t0) / 0.05)] += r["response"]["rows_sent"]
+    assert [row[0] for row in shown_table(text, "io,stat,0.05,'SUM(sqlnet.rt.rows)")] == [
+        per50[i] for i in range(max(per50) + 1)]
+    (count, rows, avg, asked, avg_asked, max_asked), = shown_table(text, "'COUNT(sqlnet.rt.rows)sqlnet.rt.rows','SUM(")
+    assert count == len(rq)
+    assert rows == sum(r["response"]["rows_sent"] for r in rq)
+    assert avg == rows // count                      # io,stat's integer AVG
+    with_asked = [r["rows_requested"] for r in rq if r["rows_requested"] is not None]
+    assert asked == len(with_asked) and max_asked == max(with_asked)
+    assert avg_asked == sum(with_asked) // len(with_asked)
+    (rows10, n10, rows500, n500), = shown_table(text, "arraysize 10 \"','COUNT(sqlnet.rt.rows)")
+    for size, shown_rows, shown_n in ((10, rows10, n10), (500, rows500, n500)):
+        mine = [r for r in rq if r["sql"] and f"arraysize {size} " in r["sql"]]
+        assert (shown_rows, shown_n) == (sum(r["response"]["rows_sent"] for r in mine), len(mine))
