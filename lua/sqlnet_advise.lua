@@ -206,29 +206,40 @@ end
 -- time of one, so a relative miss at any size is the prediction's relative
 -- miss at the array size that makes round trips of that size.
 local function fit_line(pts, relative)
+    -- the points as columns (arrays of numbers: this runs on as many points
+    -- as the capture has round trips, many times over)
+    local N = #pts
+    local X, Y, E, W, SC = {}, {}, {}, {}, {}
     local kinds = {}
-    for _, pt in ipairs(pts) do kinds[(pt.e or 0) ~= 0] = true end
     -- each point's scale: its y (floored at a hundredth of the mean) when relative
     local mean_y, sw0 = 0, 0
-    for _, pt in ipairs(pts) do mean_y, sw0 = mean_y + (pt.w or 1) * math.abs(pt.y), sw0 + (pt.w or 1) end
+    for i = 1, N do
+        local pt = pts[i]
+        local w = pt.w or 1
+        X[i], Y[i], W[i], E[i] = pt.x, pt.y, w, pt.e or 0
+        kinds[E[i] ~= 0] = true
+        mean_y, sw0 = mean_y + w * math.abs(pt.y), sw0 + w
+    end
     mean_y = sw0 > 0 and mean_y / sw0 or 0
-    local sc = {}
-    for i, pt in ipairs(pts) do
-        sc[i] = relative and max(math.abs(pt.y), 0.01 * mean_y, 1e-12) or 1
+    for i = 1, N do
+        SC[i] = relative and max(math.abs(Y[i]), 0.01 * mean_y, 1e-12) or 1
     end
     local with_e = kinds[true] and kinds[false]
     -- the weighted sums of the normal equations over the columns 1, x and e
     -- (one pass over the points: this runs a few times per IRLS step, on as
     -- many points as the capture has round trips)
-    local function sums(q, u)
+    -- (keep: nil, or which points count)
+    local function sums(keep, u)
         local n, sx, se, sxx, sxe, see, sy, sxy, sey = 0, 0, 0, 0, 0, 0, 0, 0, 0
-        for i = 1, #q do
-            local pt = q[i]
-            local w = (pt.w or 1) * (u and u[i] or 1 / (pt.sc * pt.sc))
-            local x, e, y = pt.x, with_e and (pt.e or 0) or 0, pt.y
-            n, sx, se, sy = n + w, sx + w * x, se + w * e, sy + w * y
-            sxx, sxe, see = sxx + w * x * x, sxe + w * x * e, see + w * e * e
-            sxy, sey = sxy + w * x * y, sey + w * e * y
+        for i = 1, N do
+            if not keep or keep[i] then
+                local sc = SC[i]
+                local w = W[i] * (u and u[i] or 1 / (sc * sc))
+                local x, e, y = X[i], with_e and E[i] or 0, Y[i]
+                n, sx, se, sy = n + w, sx + w * x, se + w * e, sy + w * y
+                sxx, sxe, see = sxx + w * x * x, sxe + w * x * e, see + w * e * e
+                sxy, sey = sxy + w * x * y, sey + w * e * y
+            end
         end
         return { n = n, sx = sx, se = se, sxx = sxx, sxe = sxe, see = see, sy = sy, sxy = sxy, sey = sey }
     end
@@ -269,8 +280,8 @@ local function fit_line(pts, relative)
         end
         return sol[1], use_x and sol[2] or 0, with_e and sol[k] or 0
     end
-    local function solve(q, u)
-        local S = sums(q, u)
+    local function solve(keep, u)
+        local S = sums(keep, u)
         local a, b, c = normal(S, true)
         if not a or b < 0 then
             a, b, c = normal(S, false)      -- x never varies, or rows cost nothing
@@ -281,40 +292,41 @@ local function fit_line(pts, relative)
         if a + c < 0 then c = -a end
         return a, b, c
     end
-    local function miss(pt, a, b, c) return math.abs(pt.y - a - b * pt.x - c * (pt.e or 0)) / pt.sc end
-    do
-        local q = {}
-        for i, pt in ipairs(pts) do q[i] = { x = pt.x, y = pt.y, e = pt.e, w = pt.w, sc = sc[i] } end
-        pts = q
-    end
-    local a, b, c = solve(pts)
+    local abs = math.abs
+    local a, b, c = solve(nil)
     -- least absolute deviations by reweighting: weight 1 / |miss| (floored)
     local sw, sy = 0, 0
-    for _, pt in ipairs(pts) do sw, sy = sw + (pt.w or 1), sy + (pt.w or 1) * math.abs(pt.y) / pt.sc end
+    for i = 1, N do sw, sy = sw + W[i], sy + W[i] * abs(Y[i]) / SC[i] end
     local floor_miss = sw > 0 and 1e-4 * sy / sw or 0
     floor_miss = floor_miss > 0 and floor_miss or 1e-12
     -- (the line only has to find the pauses: the final fit is least squares on
     -- the points it keeps, so a few steps to 1e-6 do)
     local u = {}
     for _ = 1, 15 do
-        for i, pt in ipairs(pts) do u[i] = 1 / (pt.sc * max(miss(pt, a, b, c), floor_miss)) end
-        local a2, b2, c2 = solve(pts, u)
-        local done = math.abs(a2 - a) <= 1e-6 * max(1e-6, math.abs(a)) and math.abs(b2 - b) <= 1e-6 * max(1e-6, math.abs(b))
-            and math.abs(c2 - c) <= 1e-6 * max(1e-6, math.abs(c))
+        for i = 1, N do
+            local sc = SC[i]
+            local m = abs(Y[i] - a - b * X[i] - c * E[i]) / sc
+            u[i] = 1 / (sc * (m > floor_miss and m or floor_miss))
+        end
+        local a2, b2, c2 = solve(nil, u)
+        local done = abs(a2 - a) <= 1e-6 * max(1e-6, abs(a)) and abs(b2 - b) <= 1e-6 * max(1e-6, abs(b))
+            and abs(c2 - c) <= 1e-6 * max(1e-6, abs(c))
         a, b, c = a2, b2, c2
         if done then break end
     end
     local misses = {}
-    for _, pt in ipairs(pts) do misses[#misses + 1] = miss(pt, a, b, c) end
-    table.sort(misses)
-    local med = misses[floor((#misses + 1) / 2)] or 0
+    for i = 1, N do misses[i] = abs(Y[i] - a - b * X[i] - c * E[i]) / SC[i] end
+    local sorted = {}
+    for i = 1, N do sorted[i] = misses[i] end
+    table.sort(sorted)
+    local med = sorted[floor((N + 1) / 2)] or 0
     local limit = 5 * max(med, sw > 0 and 0.01 * sy / sw or 0)
-    local kept = {}
-    for _, pt in ipairs(pts) do
-        if miss(pt, a, b, c) <= limit then kept[#kept + 1] = pt end
+    local keep, nkept = {}, 0
+    for i = 1, N do
+        if misses[i] <= limit then keep[i], nkept = true, nkept + 1 end
     end
-    if #kept >= 2 then return solve(kept) end
-    return solve(pts)
+    if nkept >= 2 then return solve(keep) end
+    return solve(nil)
 end
 M.fit_line = fit_line
 
@@ -522,30 +534,41 @@ end
 -- ---------------------------------------------------------------------------
 
 local F = {}
-local function field(name) F[name] = Field.new(name) end
-for _, n in ipairs({ "frame.number", "frame.time_epoch", "tcp.stream", "tcp.len", "tcp.srcport", "tcp.flags.syn",
-                     "tcp.options.mss_val", "tcp.options.timestamp.tsval", "sqlnet.direction",
-                     "sqlnet.call", "sqlnet.fetch.rows", "sqlnet.sql", "sqlnet.execution", "sqlnet.rows",
-                     "sqlnet.ora_error", "sqlnet.response.ttc_bytes", "sqlnet.response.row_bytes",
-                     "sqlnet.response.bvc_bytes", "sqlnet.response.bytes", "sqlnet.response.packets",
-                     "sqlnet.response.segments", "sqlnet.request.ttc_bytes", "sqlnet.request.bytes",
-                     "sqlnet.time", "sqlnet.time.first", "sqlnet.request_in", "sqlnet.sdu", "sqlnet.tdu",
-                     "sqlnet.version", "sqlnet.auth.value", "tcp.analysis.retransmission" }) do
+-- a field extractor, or nil when this build has no such field (the
+-- once-per-round-trip sqlnet.rt.* and sqlnet.tls.undecrypted come with newer
+-- plugins: Field.new of an unknown field fails, and a load error would take
+-- every report with it)
+local function field(name)
+    local ok, f = pcall(Field.new, name)
+    F[name] = ok and f or nil
+    return F[name]
+end
+for _, n in ipairs({ "frame.number", "tcp.stream", "tcp.len", "tcp.options.mss_val",
+                     "tcp.options.timestamp.tsval", "sqlnet.call", "sqlnet.fetch.rows", "sqlnet.sql",
+                     "sqlnet.execution", "sqlnet.rows", "sqlnet.ora_error", "sqlnet.response.ttc_bytes",
+                     "sqlnet.response.row_bytes", "sqlnet.response.bvc_bytes", "sqlnet.response.bytes",
+                     "sqlnet.response.packets", "sqlnet.response.segments", "sqlnet.request.ttc_bytes",
+                     "sqlnet.request.bytes", "sqlnet.time", "sqlnet.time.first", "sqlnet.request_in", "sqlnet.sdu",
+                     "sqlnet.tdu", "sqlnet.version", "sqlnet.auth.value",
+                     "sqlnet.rt.call", "sqlnet.rt.rows_asked", "sqlnet.rt.sql_id", "sqlnet.tls.undecrypted" }) do
     field(n)
 end
+-- with the round-trip fields the completing packet names its call and the
+-- rows it asked for: no need to remember every request
+local HAVE_RT = F["sqlnet.rt.call"] ~= nil and F["sqlnet.rt.rows_asked"] ~= nil
 
-local function val(name)
-    local fi = F[name]()
-    if not fi then return nil end
-    local v = fi.value
-    if type(v) == "number" or type(v) == "boolean" or type(v) == "string" then return v end
-    return tonumber(tostring(v))      -- NSTime, UInt64, FrameNum
+-- the value of a numeric field on this packet (nil when absent)
+local function n(f)
+    local fi = f()
+    if fi then return fi.value end
 end
-
-local function num(name, default)
-    local v = val(name)
-    if v == nil then return default end
-    return tonumber(v) or default
+-- a time field in seconds (NSTime)
+local function secs(f)
+    local fi = f()
+    if not fi then return 0 end
+    local v = fi.value
+    if type(v) == "number" then return v end
+    return tonumber(tostring(v)) or 0
 end
 
 local OTHER = "(calls outside a statement: logon, commit, ping ...)"
@@ -555,80 +578,176 @@ local function one_line(sql)
 end
 
 local function new_state()
-    return { requests = {}, rts = {}, streams = {}, order = {}, by_sql = {} }
+    return { rts = {}, streams = {}, order = {}, by_sql = {}, req_call = {}, req_fetch = {}, lines = {},
+             undecrypted = {} }
 end
 
-local function on_packet(st)
-    local frame = num("frame.number")
-    local stream = num("tcp.stream", -1)
+local function stream_of(st, stream)
     local c = st.streams[stream]
     if not c then
-        c = { mss_syn = nil, ts = false, max_server_seg = 0, multi_seg = false }
+        c = { ts = false, seg = {}, multi_seg = false }
         st.streams[stream] = c
     end
-    if val("tcp.flags.syn") and not F["sqlnet.direction"]() then
-        -- The client's SYN announces what the server may send it.
-        local mss = num("tcp.options.mss_val")
-        if mss and (not c.mss_syn or mss < c.mss_syn) then c.mss_syn = mss end
-        if F["tcp.options.timestamp.tsval"]() then c.ts = true end
-        return
-    end
-    local dir = num("sqlnet.direction")
-    local sport = num("tcp.srcport")
-    if dir == 1 and not c.server_port then c.server_port = sport end
-    if c.server_port and sport == c.server_port then
-        -- every server segment, also those inside a reassembled TNS packet
-        local len = num("tcp.len", 0)
-        if len > c.max_server_seg then c.max_server_seg = len end
-    end
-    if F["tcp.analysis.retransmission"]() then
-        -- a segment sent again (Wireshark's TCP analysis): a loss, and the
-        -- round trip it falls in waited for its recovery (M.mark_losses)
-        c.retrans = c.retrans or {}
-        c.retrans[#c.retrans + 1] = num("frame.time_epoch", 0)
-    end
-    if not dir then return end
-    -- the driver: JDBC ties prefetch to the fetch size (setFetchSize)
+    return c
+end
+
+-- The collectors: one listener per kind of packet, each with a filter that
+-- lets through only the packets it reads (a Lua call and its field reads on
+-- every packet of the capture cost more than the dissection of it):
+--   syn       a client's SYN (MSS, timestamps)
+--   segment   every segment with payload: the largest per stream and port
+--             (the server's, once its port is known, gives the MSS when no
+--             SYN was captured, or segments larger than it: GRO)
+--   retrans   a retransmission (Wireshark's TCP analysis)
+--   auth      the logon's key/values (the driver: JDBC ties prefetch to the
+--             fetch size)
+--   request   a call (its function and the rows it asks for), only without
+--             the sqlnet.rt fields
+--   rt        the packet that completes a round trip
+local C = {}
+
+function C.syn(st, pinfo)
+    local c = stream_of(st, n(F["tcp.stream"]) or -1)
+    local mss = n(F["tcp.options.mss_val"])
+    if mss and (not c.mss_syn or mss < c.mss_syn) then c.mss_syn = mss end
+    if F["tcp.options.timestamp.tsval"]() then c.ts = true end
+end
+
+function C.segment(st, pinfo)
+    local stream, len = n(F["tcp.stream"]), n(F["tcp.len"])
+    if not (stream and len) then return end
+    local c = st.streams[stream] or stream_of(st, stream)
+    local port = pinfo.src_port
+    if len > (c.seg[port] or 0) then c.seg[port] = len end
+end
+
+function C.retrans(st, pinfo)
+    -- a segment sent again: a loss, and the round trip it falls in waited for
+    -- its recovery (M.mark_losses)
+    local c = stream_of(st, n(F["tcp.stream"]) or -1)
+    c.retrans = c.retrans or {}
+    c.retrans[#c.retrans + 1] = pinfo.abs_ts
+end
+
+function C.auth(st, pinfo)
+    local c = stream_of(st, n(F["tcp.stream"]) or -1)
     for _, fi in ipairs({ F["sqlnet.auth.value"]() }) do
-        local v = tostring(fi.value):lower()
-        if v:find("jdbc", 1, true) then c.jdbc = true end
+        if tostring(fi.value):lower():find("jdbc", 1, true) then c.jdbc = true end
     end
-    local call, fetch = num("sqlnet.call"), num("sqlnet.fetch.rows")
-    if call or fetch then
-        st.requests[frame] = { call = call, fetch = fetch }
-    end
-    local rows, req = num("sqlnet.rows"), num("sqlnet.request_in")
+end
+
+function C.request(st, pinfo)
+    local frame = pinfo.number
+    st.req_call[frame] = n(F["sqlnet.call"])
+    st.req_fetch[frame] = n(F["sqlnet.fetch.rows"])
+end
+
+function C.undecrypted(st, pinfo)
+    local port, stream = n(F["sqlnet.tls.undecrypted"]), n(F["tcp.stream"])
+    if port and stream then st.undecrypted[stream] = port end
+end
+
+local f_rows, f_req, f_stream, f_exec = F["sqlnet.rows"], F["sqlnet.request_in"], F["tcp.stream"], F["sqlnet.execution"]
+local f_sql, f_err, f_to, f_rowb = F["sqlnet.sql"], F["sqlnet.ora_error"], F["sqlnet.response.ttc_bytes"],
+    F["sqlnet.response.row_bytes"]
+local f_bvc, f_tns_to, f_pk, f_seg = F["sqlnet.response.bvc_bytes"], F["sqlnet.response.bytes"],
+    F["sqlnet.response.packets"], F["sqlnet.response.segments"]
+local f_from, f_tns_from, f_time, f_first = F["sqlnet.request.ttc_bytes"], F["sqlnet.request.bytes"],
+    F["sqlnet.time"], F["sqlnet.time.first"]
+local f_rt_call, f_rt_asked, f_rt_sql_id = F["sqlnet.rt.call"], F["sqlnet.rt.rows_asked"], F["sqlnet.rt.sql_id"]
+
+function C.rt(st, pinfo)
+    local fi = f_rows()
+    local rows = fi and fi.value
+    fi = f_req()
+    local req = fi and fi.value
     if not (rows and req) then return end
-    local now = num("frame.time_epoch", 0)
-    local t = num("sqlnet.time", 0)
-    local q = st.requests[req] or {}
-    local sql = val("sqlnet.sql")
+    fi = f_stream()
+    local stream = fi and fi.value or -1
+    local c = st.streams[stream] or stream_of(st, stream)
+    -- the completing packet is the server's
+    if not c.server_port then c.server_port = pinfo.src_port end
+    if not c.sdu or c.sdu == 0 then
+        c.sdu, c.tdu, c.version = n(F["sqlnet.sdu"]) or 0, n(F["sqlnet.tdu"]) or 0, n(F["sqlnet.version"]) or 0
+    end
+    local call, fetch
+    if HAVE_RT then
+        call, fetch = n(f_rt_call), n(f_rt_asked)
+    else
+        call, fetch = st.req_call[req], st.req_fetch[req]
+        st.req_call[req], st.req_fetch[req] = nil, nil
+    end
+    fi = f_exec()
+    local execution = fi and fi.value or 0
+    -- the SQL text: the same as the previous round trip's within an execution
+    local prev = c.last
+    local sql
+    if prev and execution ~= 0 and prev.execution == execution then
+        sql = prev.sql
+    else
+        fi = f_sql()
+        sql = OTHER
+        if fi then
+            local text = fi.value
+            sql = st.lines[text]
+            if not sql then
+                sql = one_line(text)
+                st.lines[text] = sql
+            end
+        end
+    end
+    local now = pinfo.abs_ts
+    local t = secs(f_time)
     local rt = {
-        stream = stream, execution = num("sqlnet.execution", 0), sql = sql and one_line(sql) or OTHER,
-        call = q.call, fetch = q.fetch, rows = rows, error = num("sqlnet.ora_error", 0),
-        to = num("sqlnet.response.ttc_bytes", 0), row_bytes = num("sqlnet.response.row_bytes", 0),
-        bvc = num("sqlnet.response.bvc_bytes", 0), tns_to = num("sqlnet.response.bytes", 0),
-        packets = num("sqlnet.response.packets", 0), segments = num("sqlnet.response.segments", 0),
-        from = num("sqlnet.request.ttc_bytes", 0), tns_from = num("sqlnet.request.bytes", 0),
-        time = t, first = num("sqlnet.time.first", 0), start = now - t, stop = now, gap = 0,
-        sdu = num("sqlnet.sdu", 0), tdu = num("sqlnet.tdu", 0), version = num("sqlnet.version", 0),
+        stream = stream, execution = execution, sql = sql, call = call, fetch = fetch,
+        rows = rows, error = n(f_err) or 0,
+        to = n(f_to) or 0, row_bytes = n(f_rowb) or 0, bvc = n(f_bvc) or 0, tns_to = n(f_tns_to) or 0,
+        packets = n(f_pk) or 0, segments = n(f_seg) or 0, from = n(f_from) or 0, tns_from = n(f_tns_from) or 0,
+        time = t, first = secs(f_first), start = now - t, gap = 0,
     }
     if rt.segments > rt.packets then c.multi_seg = true end
     -- client time before this request, charged to the previous round trip of
     -- the same execution (time between executions is the application's)
-    local prev = c.last
-    if prev and prev.execution ~= 0 and prev.execution == rt.execution and rt.start > prev.stop then
-        prev.gap = rt.start - prev.stop
+    if prev and prev.execution ~= 0 and prev.execution == execution and rt.start > c.last_stop then
+        prev.gap = rt.start - c.last_stop
     end
-    c.last = rt
+    c.last, c.last_stop = rt, now
     st.rts[#st.rts + 1] = rt
-    local s = st.by_sql[rt.sql]
+    local s = st.by_sql[sql]
     if not s then
-        s = { sql = rt.sql, rts = {} }
-        st.by_sql[rt.sql] = s
+        s = { sql = sql, rts = {}, first_frame = req, last_frame = pinfo.number }
+        st.by_sql[sql] = s
         st.order[#st.order + 1] = s
     end
+    if req < s.first_frame then s.first_frame = req end
+    s.last_frame = pinfo.number
+    if not s.sql_id and f_rt_sql_id and sql ~= OTHER then s.sql_id = n(f_rt_sql_id) end
     s.rts[#s.rts + 1] = rt
+end
+
+-- The listeners of one report instance, all feeding `get()`'s state (the
+-- state is replaced on reset).  filter: the user's filter on sqlnet packets.
+local function listeners(get, filter, reset)
+    local function f(expr) return filter and ("(" .. filter .. ") && (" .. expr .. ")") or expr end
+    local list = {
+        { "syn", "tcp.flags.syn == 1" },
+        { "segment", "tcp.len > 0" },
+        { "retrans", "tcp.analysis.retransmission" },
+        { "auth", "sqlnet.auth.value" },
+        { "rt", f("sqlnet.request_in && sqlnet.rows") },
+    }
+    if not HAVE_RT then list[#list + 1] = { "request", f("sqlnet.call || sqlnet.fetch.rows") } end
+    if F["sqlnet.tls.undecrypted"] then list[#list + 1] = { "undecrypted", "sqlnet.tls.undecrypted" } end
+    local taps = {}
+    for i, l in ipairs(list) do
+        local tap = Listener.new("frame", l[2])
+        local fn = C[l[1]]
+        function tap.packet(pinfo) fn(get(), pinfo) end
+        -- one reset for the instance (the first listener's)
+        if i == 1 then function tap.reset() reset() end end
+        taps[i] = tap
+    end
+    return taps
 end
 
 local function median(t)
@@ -643,6 +762,7 @@ end
 -- SYN allows (less the timestamp option), else the largest server segment.
 local function stream_mss(c)
     if not c then return nil, "unknown" end
+    c.max_server_seg = c.server_port and c.seg[c.server_port] or 0
     if c.mss_syn then
         local mss = c.mss_syn - (c.ts and 12 or 0)
         if c.max_server_seg > mss then return c.max_server_seg, "largest server segment" end
@@ -761,9 +881,10 @@ local function profile(st, s, models)
             p.fixed_to, p.fixed_from = p.fixed_to + rt.to, p.fixed_from + rt.from
             p.fixed_sizes[#p.fixed_sizes + 1] = rt.to
         end
-        p.sdu = max(p.sdu or 0, rt.sdu)
-        p.tdu = max(p.tdu or 0, rt.tdu)
-        p.version = max(p.version or 0, rt.version)
+        local c = st.streams[rt.stream]
+        p.sdu = max(p.sdu or 0, c and c.sdu or 0)
+        p.tdu = max(p.tdu or 0, c and c.tdu or 0)
+        p.version = max(p.version or 0, c and c.version or 0)
         p.stream = p.stream or rt.stream
     end
     local fetch_rows, row_data, bvc, bvc_rows, over, over_n, last, last_n = 0, 0, 0, 0, 0, 0, 0, 0
@@ -1149,8 +1270,6 @@ local function render_statements(st)
     return table.concat(out, "\n")
 end
 
--- sqlnet packets, SYNs (MSS) and server segments inside reassembled packets
-local LISTEN = "sqlnet || tcp.flags.syn == 1 || tcp.len > 0"
 
 -- Options before the filter: sizes=1,7,250 (array sizes to predict),
 -- sdus=2048,8192 (SDUs), prefetch=tied|fixed.  Returns opts, filter.
@@ -1189,14 +1308,15 @@ local function tshark_advise(arg)
     local rest = arg and arg:match("^sqlnet,advise,(.+)$")
     if rest then opts, filter = M.parse_args(rest) end
     local st = new_state()
-    local tap = Listener.new("frame", filter and
-        ("((" .. filter .. ") && sqlnet) || tcp.flags.syn == 1 || (tcp.len > 0 && !sqlnet)") or LISTEN)
-    function tap.packet() on_packet(st) end
-    function tap.draw() print("\n" .. render_advice(st, filter, opts) .. "\n") end
-    function tap.reset() st = new_state() end
+    local taps = listeners(function() return st end, filter, function() st = new_state() end)
+    taps[1].draw = function() print("\n" .. render_advice(st, filter, opts) .. "\n") end
 end
 
 register_stat_cmd_arg("sqlnet,advise", tshark_advise)
+
+-- what a window shows while its retap reads the capture
+local READING = "Reading packets ... (the numbers appear when the capture has been read)"
+M.READING = READING
 
 if gui_enabled() then
     -- with_options: a "Predict..." button asks which array sizes, SDUs and
@@ -1207,23 +1327,37 @@ if gui_enabled() then
             local win = TextWindow.new(title)
             local st = new_state()
             local opts = {}
-            local tap = Listener.new("frame", LISTEN)
-            function tap.packet() on_packet(st) end
-            function tap.draw() win:set(render(st, nil, opts)) end
-            function tap.reset() st = new_state() end
-            win:set_atclose(function() tap:remove() end)
+            -- the numbers only once the capture has been read: Wireshark
+            -- draws the listeners while a retap runs (every few seconds),
+            -- which would show the counts of part of the capture
+            local reading = false
+            local function show()
+                if reading then
+                    win:set(title .. ": " .. READING)
+                else
+                    win:set(render(st, nil, opts))
+                end
+            end
+            local taps = listeners(function() return st end, nil, function() st = new_state() end)
+            taps[1].draw = function() show() end
+            win:set_atclose(function() for _, tap in ipairs(taps) do tap:remove() end end)
             if with_options then
                 win:add_button("Predict...", function()
                     new_dialog(title .. ": what to predict", function(sizes, sdus, prefetch)
                         local o, err = M.dialog_options(sizes, sdus, prefetch)
                         if o then opts = o end
+                        if reading then return end
                         win:set((err and ("Not changed: " .. err .. "\n") or "") .. render(st, nil, opts))
                     end, "Array sizes (e.g. 1,7,250; empty: 1 to 5000)",
                         "SDUs (e.g. 2048,8192; empty: 2048 to 2097152)",
                         "Prefetch with the array size: tied, fixed (empty: as the capture shows)")
                 end)
             end
+            reading = true
+            show()
             retap_packets()
+            reading = false
+            show()
         end
     end
     -- Wireshark's Qt menus put a Lua item of the Statistics group flat, with
