@@ -1030,12 +1030,48 @@ end
 local function fmt_int(x) return string.format("%d", round(x)) end
 local function ms(x) return string.format("%.3f", x * 1000) end
 
-local function advise_statement(out, idx, p, sql, opts)
+-- A statement's header: its number, its text, its filter and frames
+-- (CONTRACT: the same form in every report).
+local function header(s)
+    if s.sql == OTHER then
+        return string.format("Calls outside a statement: logon, commit, ping ... (frames %d-%d)",
+            s.first_frame, s.last_frame)
+    end
+    return string.format("Statement %d: %s (%sframes %d-%d)", s.number, s.sql,
+        s.sql_id and string.format("sqlnet.rt.sql_id == \"%s\", ", s.sql_id) or "", s.first_frame, s.last_frame)
+end
+
+-- Number the statements (distinct SQL texts) 1, 2, ... in the order of
+-- their first call's frame across the whole capture; returns them in that
+-- order, the calls outside a statement (if any) first.
+local function number_statements(st)
+    local list = {}
+    for _, s in ipairs(st.order) do list[#list + 1] = s end
+    table.sort(list, function(a, b)
+        if (a.sql == OTHER) ~= (b.sql == OTHER) then return a.sql == OTHER end
+        return a.first_frame < b.first_frame
+    end)
+    local n = 0
+    for _, s in ipairs(list) do
+        if s.sql ~= OTHER then n = n + 1; s.number = n end
+    end
+    return list
+end
+
+-- rec (optional) receives the figures for -z sqlnet,advise,format=csv|json:
+-- rec.observed, rec.predictions (by array size), rec.sdus (by SDU), rec.advice.
+local function advise_statement(out, s, p, opts, rec)
+    rec = rec or {}
     local rows_per_exec = 0
     for _, e in ipairs(p.execs) do rows_per_exec = max(rows_per_exec, e.rows) end
     local o = p.observed
+    rec.observed = { executions = #p.execs, rows = round(p.rows), array_size = p.array_size,
+                     round_trips = o.round_trips, bytes_to_client = round(o.to), bytes_from_client = round(o.from),
+                     tns_bytes_to_client = round(o.tns_to), tns_packets = o.packets, tcp_segments = o.segments,
+                     elapsed_ms = o.elapsed * 1000, sdu = p.sdu, tdu = p.tdu, mss = p.mss }
+    rec.predictions, rec.sdus, rec.advice = {}, {}, {}
     out[#out + 1] = ""
-    out[#out + 1] = string.format("Statement %d: %s", idx, sql)
+    out[#out + 1] = header(s)
     out[#out + 1] = string.format("  observed: %d execution(s), %s rows, array size %s, %d round trips, " ..
         "%s bytes to client, %s from client, %d TNS packets, %d TCP segments, %s ms",
         #p.execs, fmt_int(p.rows), p.array_size and tostring(p.array_size) or "-", o.round_trips,
@@ -1083,23 +1119,31 @@ local function advise_statement(out, idx, p, sql, opts)
     end
     if p.array_size and not have[p.array_size] then sizes[#sizes + 1] = p.array_size end
     table.sort(sizes)
-    local rec = M.recommend_array(p, sizes, rows_per_exec)
+    local rec_a = M.recommend_array(p, sizes, rows_per_exec)
     out[#out + 1] = "  predicted by array size (rows per fetch call), at the negotiated SDU:"
     out[#out + 1] = string.format("  %10s %12s %16s %16s %12s %12s %14s", "array size", "round trips",
         "bytes to client", "bytes from cl.", "TNS packets", "TCP segments", "elapsed (ms)")
     local now, at_rec
     for _, a in ipairs(sizes) do
         local pr = M.predict(p, a)
-        local mark = (a == p.array_size and " observed" or "") .. (a == rec and " recommended" or "")
+        local mark = (a == p.array_size and " observed" or "") .. (a == rec_a and " recommended" or "")
         out[#out + 1] = string.format("  %10d %12d %16s %16s %12d %12d %14s%s", a, pr.round_trips,
             fmt_int(pr.to), fmt_int(pr.from), pr.packets, pr.segments, ms(pr.elapsed), mark)
+        rec.predictions[#rec.predictions + 1] = { array_size = a, round_trips = pr.round_trips,
+            bytes_to_client = round(pr.to), bytes_from_client = round(pr.from), tns_bytes_to_client = round(pr.tns_to),
+            tns_packets = pr.packets, tcp_segments = pr.segments, elapsed_ms = pr.elapsed * 1000,
+            observed = a == p.array_size, recommended = a == rec_a }
         if a == p.array_size then now = pr end
-        if a == rec then at_rec = pr end
+        if a == rec_a then at_rec = pr end
+    end
+    if at_rec then
+        rec.advice.array_size, rec.advice.round_trips = rec_a, at_rec.round_trips
+        rec.advice.elapsed_ms = at_rec.elapsed * 1000
     end
     if now and at_rec then
-        if rec > p.array_size then
+        if rec_a > p.array_size then
             out[#out + 1] = string.format("  array size: raise it from %d to %d: %d round trips instead of %d, " ..
-                "about %s ms less (%.0f%%)", p.array_size, rec, at_rec.round_trips, now.round_trips,
+                "about %s ms less (%.0f%%)", p.array_size, rec_a, at_rec.round_trips, now.round_trips,
                 ms(now.elapsed - at_rec.elapsed),
                 now.elapsed > 0 and 100 * (now.elapsed - at_rec.elapsed) / now.elapsed or 0)
         else
@@ -1109,7 +1153,7 @@ local function advise_statement(out, idx, p, sql, opts)
     end
     -- SDU
     -- one fetch response at the recommended array size (or all the rows, if fewer)
-    local batch = min(fetch_bytes(p, rec, false, rec), p.overhead + rows_per_exec * (p.row_bytes + p.bvc_bytes))
+    local batch = min(fetch_bytes(p, rec_a, false, rec_a), p.overhead + rows_per_exec * (p.row_bytes + p.bvc_bytes))
     local max_sdu = (p.version or 0) >= 315 and M.MAX_SDU or 32767
     local in_step = M.sdu_in_step(batch, p.mss, max_sdu)
     local flags = {}
@@ -1133,6 +1177,7 @@ local function advise_statement(out, idx, p, sql, opts)
         end
     end
     for _, f in ipairs(flags) do out[#out + 1] = "  flag: " .. f end
+    rec.advice.sdu, rec.advice.sdu_flags = in_step, flags
     if in_step then
         out[#out + 1] = string.format("  SDU: %d (%d x MSS %d) holds a %s-byte fetch response in one TNS " ..
             "packet that ends on a full TCP segment", in_step, round(in_step / p.mss), p.mss, fmt_int(batch))
@@ -1143,14 +1188,17 @@ local function advise_statement(out, idx, p, sql, opts)
     for _, v in ipairs({ p.sdu, in_step }) do if v and v > 0 and not seen[v] then sdus[#sdus + 1] = v; seen[v] = true end end
     for _, v in ipairs(opts and opts.sdus or M.SDUS) do if v <= max_sdu and not seen[v] then sdus[#sdus + 1] = v; seen[v] = true end end
     table.sort(sdus)
-    out[#out + 1] = string.format("  predicted by SDU at array size %d:", rec)
+    out[#out + 1] = string.format("  predicted by SDU at array size %d:", rec_a)
     out[#out + 1] = string.format("  %10s %12s %16s %12s %14s", "SDU", "TNS packets", "TNS bytes to cl.",
         "TCP segments", "pkts/response")
     for _, v in ipairs(sdus) do
-        local pr = M.predict(p, rec, v, p.mss)
+        local pr = M.predict(p, rec_a, v, p.mss)
         local mark = (v == p.sdu and " negotiated" or "") .. (v == in_step and " in step with the MSS" or "")
         out[#out + 1] = string.format("  %10d %12d %16s %12s %14.1f%s", v, pr.packets, fmt_int(pr.tns_to),
             p.mss and tostring(pr.segments) or "-", pr.packets / max(1, pr.round_trips), mark)
+        rec.sdus[#rec.sdus + 1] = { sdu = v, array_size = rec_a, round_trips = pr.round_trips,
+            tns_packets = pr.packets, tns_bytes_to_client = round(pr.tns_to), tcp_segments = p.mss and pr.segments,
+            negotiated = v == p.sdu, in_step = v == in_step }
     end
 end
 
@@ -1173,10 +1221,49 @@ function M.is_query(sql, rts)
     return not (word and NOT_QUERY[word])
 end
 
-local function render_advice(st, filter, opts)
-    opts = opts or {}
-    local out = {}
+-- The undecrypted TNS-over-TLS conversations (sqlnet.tls.undecrypted): a
+-- sentence per server port, or nil.
+local function undecrypted_lines(st)
+    local by_port, ports = {}, {}
+    for _, port in pairs(st.undecrypted) do
+        if not by_port[port] then by_port[port] = 0; ports[#ports + 1] = port end
+        by_port[port] = by_port[port] + 1
+    end
+    table.sort(ports)
+    local lines = {}
+    for _, port in ipairs(ports) do
+        lines[#lines + 1] = string.format("%d TNS-over-TLS conversation%s not decrypted (port %d): give Wireshark " ..
+            "the TLS key log (tls.keylog_file), or turn on sqlnet.tls_estimate", by_port[port],
+            by_port[port] == 1 and "" or "s", port)
+    end
+    return lines, by_port, ports
+end
+
+-- The advisor's statements: { s=, p= (profile), rec= (figures) } for the
+-- queries, and the other statements (not advised), both in number order.
+local function advise_all(st, opts, out)
     local models = connection_models(st, opts.prefetch)
+    local advised, skipped = {}, {}
+    for _, s in ipairs(number_statements(st)) do
+        if s.sql ~= OTHER then
+            if M.is_query(s.sql, s.rts) then
+                local rec = {}
+                advise_statement(out, s, profile(st, s, models), opts, rec)
+                advised[#advised + 1] = { s = s, rec = rec }
+            else
+                local err = 0
+                for _, rt in ipairs(s.rts) do
+                    if rt.error ~= 0 and rt.error ~= 1403 then err = rt.error end
+                end
+                skipped[#skipped + 1] = { s = s, error = err }
+            end
+        end
+    end
+    return advised, skipped
+end
+
+local function render_text(st, filter, opts)
+    local out = {}
     out[#out + 1] = "================================================================================"
     out[#out + 1] = "SQL*Net array-size and SDU advisor" .. (filter and ("  filter: " .. filter) or "")
     out[#out + 1] = "Model: fetches = floor((rows - first) / array size) + 1 per execution; bytes = fixed +"
@@ -1186,41 +1273,197 @@ local function render_advice(st, filter, opts)
     out[#out + 1] = "trip that waited for a TCP retransmission left out: see a statement's loss line)."
     out[#out + 1] = "Observed time: the round-trip times plus the client's time between the round trips of"
     out[#out + 1] = "an execution (-z sqlnet,stmt's response time sum counts the round-trip times only)."
-    out[#out + 1] = "Only queries are advised: statements that fetched rows."
+    out[#out + 1] = "Only queries are advised: statements that fetched rows; statements are numbered as in"
+    out[#out + 1] = "-z sqlnet,stmt (all statements, in the order of their first call)."
     out[#out + 1] = "================================================================================"
-    local n, skipped = 0, {}
-    for _, s in ipairs(st.order) do
-        if s.sql ~= OTHER then
-            if M.is_query(s.sql, s.rts) then
-                n = n + 1
-                advise_statement(out, n, profile(st, s, models), s.sql, opts)
-            else
-                skipped[#skipped + 1] = s
-            end
+    local tls = undecrypted_lines(st)
+    for _, l in ipairs(tls) do out[#out + 1] = l end
+    local advised, skipped = advise_all(st, opts, out)
+    if #advised == 0 then
+        if #skipped > 0 then
+            out[#out + 1] = "(no queries that fetched rows)"
+        elseif #tls == 0 then
+            out[#out + 1] = "(no statements)"
         end
     end
-    if n == 0 then out[#out + 1] = #skipped == 0 and "(no statements)" or "(no queries that fetched rows)" end
     if #skipped > 0 then
         out[#out + 1] = ""
         out[#out + 1] = string.format("Not advised (no rows fetched: DML, DDL, commits, failed or empty " ..
             "queries): %d statement(s)", #skipped)
-        for _, s in ipairs(skipped) do
-            local err = 0
-            for _, rt in ipairs(s.rts) do
-                if rt.error ~= 0 and rt.error ~= 1403 then err = rt.error end
-            end
-            local sql = #s.sql > 100 and (s.sql:sub(1, 97) .. "...") or s.sql
-            out[#out + 1] = "  " .. sql .. (err ~= 0 and string.format("  (ORA-%05d)", err) or "")
+        for _, k in ipairs(skipped) do
+            local sql = #k.s.sql > 100 and (k.s.sql:sub(1, 97) .. "...") or k.s.sql
+            out[#out + 1] = "  " .. sql .. (k.error ~= 0 and string.format("  (ORA-%05d)", k.error) or "")
         end
     end
     out[#out + 1] = "================================================================================"
     return table.concat(out, "\n")
 end
 
+-- ---------------------------------------------------------------------------
+-- format=json and format=csv: one record per advised statement, with the
+-- statement numbers of the text (docs/reports.md "Formats")
+-- ---------------------------------------------------------------------------
+
+local function json_string(v)
+    return '"' .. v:gsub('[%c"\\]', function(c)
+        if c == '"' then return '\\"' elseif c == "\\" then return "\\\\" end
+        return string.format("\\u%04x", c:byte())
+    end) .. '"'
+end
+
+local function json_value(v, key)
+    if v == nil then return "null" end
+    local t = type(v)
+    if t == "boolean" then return tostring(v) end
+    if t == "string" then return json_string(v) end
+    if t == "number" then
+        if v ~= v or v == math.huge or v == -math.huge then return "null" end
+        if key and key:find("_ms$") then return string.format("%.3f", v) end
+        if v == floor(v) then return string.format("%d", v) end
+        return string.format("%.3f", v)
+    end
+    return "null"
+end
+
+-- an object with its keys in the given order; values may be nested
+-- (tables of { keys=, values= } or arrays of them)
+local function json_object(keys, values, indent)
+    local parts = {}
+    for _, k in ipairs(keys) do
+        local v = values[k]
+        local text
+        if type(v) == "table" and v.keys then
+            text = json_object(v.keys, v.values, indent .. "  ")
+        elseif type(v) == "table" then
+            local items = {}
+            for _, item in ipairs(v) do
+                items[#items + 1] = type(item) == "table" and json_object(item.keys, item.values, indent .. "    ")
+                    or json_value(item)
+            end
+            text = #items == 0 and "[]" or
+                ("[\n" .. indent .. "    " .. table.concat(items, ",\n" .. indent .. "    ") .. "\n" .. indent .. "  ]")
+        else
+            text = json_value(v, k)
+        end
+        parts[#parts + 1] = json_string(k) .. ": " .. text
+    end
+    return "{\n" .. indent .. "  " .. table.concat(parts, ",\n" .. indent .. "  ") .. "\n" .. indent .. "}"
+end
+
+local OBS_KEYS = { "executions", "rows", "array_size", "round_trips", "bytes_to_client", "bytes_from_client",
+                   "tns_bytes_to_client", "tns_packets", "tcp_segments", "elapsed_ms", "sdu", "tdu", "mss" }
+local PRED_KEYS = { "array_size", "round_trips", "bytes_to_client", "bytes_from_client", "tns_bytes_to_client",
+                    "tns_packets", "tcp_segments", "elapsed_ms", "observed", "recommended" }
+local SDU_KEYS = { "sdu", "array_size", "round_trips", "tns_packets", "tns_bytes_to_client", "tcp_segments",
+                   "negotiated", "in_step" }
+
+local function render_json(st, filter, opts)
+    local advised, skipped = advise_all(st, opts, {})
+    local stmts = {}
+    for _, a in ipairs(advised) do
+        local s, r = a.s, a.rec
+        local preds, sdus = {}, {}
+        for _, x in ipairs(r.predictions) do preds[#preds + 1] = { keys = PRED_KEYS, values = x } end
+        for _, x in ipairs(r.sdus) do sdus[#sdus + 1] = { keys = SDU_KEYS, values = x } end
+        stmts[#stmts + 1] = { keys = { "statement", "sql_id", "sql", "first_frame", "last_frame", "observed",
+                                       "recommended", "predictions", "sdu_predictions" },
+            values = { statement = s.number, sql_id = s.sql_id, sql = s.sql, first_frame = s.first_frame,
+                       last_frame = s.last_frame, observed = { keys = OBS_KEYS, values = r.observed },
+                       recommended = { keys = { "array_size", "round_trips", "elapsed_ms", "sdu", "sdu_flags" },
+                                       values = r.advice },
+                       predictions = preds, sdu_predictions = sdus } }
+    end
+    local others = {}
+    for _, k in ipairs(skipped) do
+        others[#others + 1] = { keys = { "statement", "sql_id", "sql", "first_frame", "last_frame", "ora_error" },
+            values = { statement = k.s.number, sql_id = k.s.sql_id, sql = k.s.sql, first_frame = k.s.first_frame,
+                       last_frame = k.s.last_frame, ora_error = k.error ~= 0 and k.error or nil } }
+    end
+    local _, by_port, ports = undecrypted_lines(st)
+    local tls = {}
+    for _, port in ipairs(ports) do
+        tls[#tls + 1] = { keys = { "port", "conversations" }, values = { port = port, conversations = by_port[port] } }
+    end
+    return json_object({ "report", "filter", "statements", "not_advised", "undecrypted_tls" },
+        { report = "sqlnet,advise", filter = filter, statements = stmts, not_advised = others,
+          undecrypted_tls = tls }, "")
+end
+
+-- CSV (RFC 4180): one header; a row of kind "statement" per advised
+-- statement (observed figures and the advice), then its rows of kind
+-- "array_size" (the predictions by array size at the negotiated SDU) and
+-- "sdu" (by SDU at the recommended array size); "not_advised" rows for the
+-- other statements.
+local CSV_COLUMNS = { "kind", "statement", "sql_id", "sql", "first_frame", "last_frame", "executions", "rows",
+                      "array_size", "sdu", "round_trips", "bytes_to_client", "bytes_from_client",
+                      "tns_bytes_to_client", "tns_packets", "tcp_segments", "elapsed_ms", "recommended_array_size",
+                      "recommended_round_trips", "recommended_ms", "recommended_sdu", "mss", "mark", "note" }
+
+local function csv_field(v, key)
+    if v == nil then return "" end
+    local text = type(v) == "string" and v or json_value(v, key)
+    if text:find('[,"\r\n]') then text = '"' .. text:gsub('"', '""') .. '"' end
+    return text
+end
+
+local function render_csv(st, filter, opts)
+    local advised, skipped = advise_all(st, opts, {})
+    local lines = { table.concat(CSV_COLUMNS, ",") }
+    local function row(values)
+        local f = {}
+        for i, k in ipairs(CSV_COLUMNS) do f[i] = csv_field(values[k], k) end
+        lines[#lines + 1] = table.concat(f, ",")
+    end
+    for _, a in ipairs(advised) do
+        local s, r = a.s, a.rec
+        local o, adv = r.observed, r.advice
+        local id = { statement = s.number, sql_id = s.sql_id }
+        row({ kind = "statement", statement = s.number, sql_id = s.sql_id, sql = s.sql, first_frame = s.first_frame,
+              last_frame = s.last_frame, executions = o.executions, rows = o.rows, array_size = o.array_size,
+              sdu = o.sdu, round_trips = o.round_trips, bytes_to_client = o.bytes_to_client,
+              bytes_from_client = o.bytes_from_client, tns_bytes_to_client = o.tns_bytes_to_client,
+              tns_packets = o.tns_packets, tcp_segments = o.tcp_segments, elapsed_ms = o.elapsed_ms,
+              recommended_array_size = adv.array_size, recommended_round_trips = adv.round_trips,
+              recommended_ms = adv.elapsed_ms, recommended_sdu = adv.sdu, mss = o.mss,
+              note = adv.sdu_flags and table.concat(adv.sdu_flags, "; ") or nil })
+        for _, x in ipairs(r.predictions) do
+            local v = { kind = "array_size", statement = id.statement, sql_id = id.sql_id, sdu = o.sdu }
+            for k, val in pairs(x) do v[k] = val end
+            v.observed, v.recommended = nil, nil
+            v.mark = (x.observed and "observed" or "") .. (x.observed and x.recommended and " " or "") ..
+                (x.recommended and "recommended" or "")
+            row(v)
+        end
+        for _, x in ipairs(r.sdus) do
+            local v = { kind = "sdu", statement = id.statement, sql_id = id.sql_id }
+            for k, val in pairs(x) do v[k] = val end
+            v.mark = (x.negotiated and "negotiated" or "") .. (x.negotiated and x.in_step and " " or "") ..
+                (x.in_step and "in step with the MSS" or "")
+            v.negotiated, v.in_step = nil, nil
+            row(v)
+        end
+    end
+    for _, k in ipairs(skipped) do
+        row({ kind = "not_advised", statement = k.s.number, sql_id = k.s.sql_id, sql = k.s.sql,
+              first_frame = k.s.first_frame, last_frame = k.s.last_frame,
+              note = k.error ~= 0 and string.format("ORA-%05d", k.error) or nil })
+    end
+    local tls = undecrypted_lines(st)
+    for _, l in ipairs(tls) do row({ kind = "undecrypted_tls", note = l }) end
+    return table.concat(lines, "\r\n")
+end
+
+local function render_advice(st, filter, opts)
+    opts = opts or {}
+    if opts.format == "json" then return render_json(st, filter, opts) end
+    if opts.format == "csv" then return render_csv(st, filter, opts) end
+    return render_text(st, filter, opts)
+end
+
 -- The statements window (wire AUTOTRACE, like -z sqlnet,stmt) for the GUI.
 local function render_statements(st)
     local out = { "SQL*Net statements (wire AUTOTRACE): bytes via SQL*Net are TTC bytes (TNS headers excluded)" }
-    for i, s in ipairs(st.order) do
+    for _, s in ipairs(number_statements(st)) do
         local r = { ex = {}, fetch = 0, rows = 0, to = 0, from = 0, tns_to = 0, tns_from = 0, packets = 0,
                     segments = 0, time = 0, tmax = 0, more = 0, sizes = {}, seen = {}, errors = {} }
         local execs = 0
@@ -1247,7 +1490,7 @@ local function render_statements(st)
         for _, v in ipairs(r.sizes) do sizes[#sizes + 1] = tostring(v) end
         local function line(k, v) out[#out + 1] = string.format("  %-44s %14s", k, v) end
         out[#out + 1] = ""
-        out[#out + 1] = string.format("Statement %d: %s", i, s.sql)
+        out[#out + 1] = header(s)
         line("executions", tostring(s.sql == OTHER and 0 or execs))
         line("fetch calls", tostring(r.fetch))
         line("rows processed", fmt_int(r.rows))
@@ -1272,7 +1515,8 @@ end
 
 
 -- Options before the filter: sizes=1,7,250 (array sizes to predict),
--- sdus=2048,8192 (SDUs), prefetch=tied|fixed.  Returns opts, filter.
+-- sdus=2048,8192 (SDUs), prefetch=tied|fixed, format=text|csv|json.
+-- Returns opts, filter.
 function M.parse_args(rest)
     local opts, tokens, i = {}, {}, 1
     for tok in (rest .. ","):gmatch("([^,]*),") do tokens[#tokens + 1] = tok end
@@ -1292,6 +1536,8 @@ function M.parse_args(rest)
             opts.sdus = numbers(v)
         elseif k == "prefetch" and (v == "tied" or v == "fixed") then
             opts.prefetch = v
+        elseif k == "format" and (v == "csv" or v == "json" or v == "text") then
+            opts.format = v
         else
             break
         end
@@ -1302,14 +1548,20 @@ function M.parse_args(rest)
     return opts, filter
 end
 
--- tshark: -z sqlnet,advise[,sizes=...][,sdus=...][,prefetch=tied|fixed][,filter]
+-- tshark: -z sqlnet,advise[,sizes=...][,sdus=...][,prefetch=tied|fixed][,format=csv|json][,filter]
 local function tshark_advise(arg)
     local opts, filter = {}, nil
     local rest = arg and arg:match("^sqlnet,advise,(.+)$")
     if rest then opts, filter = M.parse_args(rest) end
     local st = new_state()
     local taps = listeners(function() return st end, filter, function() st = new_state() end)
-    taps[1].draw = function() print("\n" .. render_advice(st, filter, opts) .. "\n") end
+    taps[1].draw = function()
+        if opts.format == "json" or opts.format == "csv" then
+            print(render_advice(st, filter, opts))
+        else
+            print("\n" .. render_advice(st, filter, opts) .. "\n")
+        end
+    end
 end
 
 register_stat_cmd_arg("sqlnet,advise", tshark_advise)
