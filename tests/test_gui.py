@@ -231,6 +231,47 @@ exit 0
 """
 
 
+# MODE=advisor_retap: open SQL*Net Advisor as MODE=predict does, then copy its
+# text as a user does (click, Ctrl+A, Ctrl+C, xclip) again and again while its
+# retap reads the capture (advisor_1.txt, advisor_2.txt ...), until a copy no
+# longer says "Reading packets", and once more after that.
+ADVISOR_RETAP = r"""
+names() { xdotool search --onlyvisible --name '.' 2>/dev/null | while read -r id; do echo "$id $(xdotool getwindowname "$id")"; done | sort; }
+names >"$OUT/base.names"
+adv=
+k=8
+while [ $k -le 16 ] && [ -z "$adv" ]; do
+    xdotool windowfocus --sync "$main"; sleep 0.2
+    xdotool key alt+s; sleep 0.4
+    j=0; while [ $j -lt $k ]; do xdotool key Down; j=$((j + 1)); done
+    xdotool key Return
+    i=0; new=
+    while [ $i -lt 8 ] && [ -z "$new" ]; do
+        sleep 0.25; names >"$OUT/now.names"; new=$(comm -13 "$OUT/base.names" "$OUT/now.names"); i=$((i + 1))
+    done
+    case "$new" in
+        *Advisor*) adv=$(echo "$new" | head -1 | cut -d' ' -f1);;
+        "") xdotool key Escape Escape; sleep 0.2;;
+        *) echo "$new" | while read -r id rest; do xdotool windowclose "$id" 2>/dev/null; done; sleep 0.4;;
+    esac
+    k=$((k + 1))
+done
+[ -n "$adv" ] || { echo "no advisor window" >>"$OUT/driver.log"; exit 6; }
+n=0; done_=0
+while [ $n -lt 120 ]; do
+    n=$((n + 1))
+    xdotool windowfocus "$adv" 2>/dev/null; sleep 0.1
+    xdotool mousemove --window "$adv" 200 120 click 1; sleep 0.1
+    xdotool key ctrl+a; sleep 0.1; xdotool key ctrl+c; sleep 0.3
+    xclip -o -selection clipboard >"$OUT/advisor_$n.txt" 2>>"$OUT/driver.log"
+    if ! grep -q "Reading packets" "$OUT/advisor_$n.txt" && [ -s "$OUT/advisor_$n.txt" ]; then
+        done_=$((done_ + 1)); [ $done_ -ge 2 ] && break; sleep 1
+    fi
+done
+exit 0
+"""
+
+
 # MODE=overview_retap: SQL*Net Overview opened and kept open; its text copied
 # as a user does (right click in the tree, the context menu's first item,
 # Copy; xclip reads the clipboard); then Statistics > I/O Graphs retaps the
@@ -361,7 +402,8 @@ def gui_run(tshark, name, capture, mode=None, dfilter=None, timeout=50, prefs=()
     os.chmod(driver, 0o755)
     if mode:
         (out / f"{mode}.sh").write_text({"iograph_only": IOGRAPH_ONLY, "menus": MENUS, "overview": OVERVIEW,
-                                         "predict": PREDICT, "overview_retap": OVERVIEW_RETAP}[mode])
+                                         "predict": PREDICT, "overview_retap": OVERVIEW_RETAP,
+                                         "advisor_retap": ADVISOR_RETAP}[mode])
         os.chmod(out / f"{mode}.sh", 0o755)
     cap = tshark.readable(capture)
     env = [f"CAP={cap}", f"OUT={out}", f"FILTER={dfilter or ''}", f"TITLE={cap.name}", f"MODE={mode or ''}",
@@ -562,6 +604,36 @@ def test_advisor_predicts_the_sizes_asked(tshark, gui_tools):
     for a in (1, 7, 250):
         assert got[a] == want[a], (a, got[a], want[a])
     assert not {7, 250} & set(prediction_rows(before)), sorted(prediction_rows(before))
+    check_log(log("wireshark.log"), registered_fields(tshark))
+
+
+def test_advisor_shows_no_partial_counts(tshark, gui_tools, tmp_path):
+    """Statistics > SQL*Net Advisor on a large capture (40 sessions, the
+    generated sweeps each on its own client port: bench/advise_bench.py): while
+    the window's retap reads the capture, Wireshark draws the listeners every
+    few seconds; the window says "Reading packets ..." then, never counts of
+    part of the capture, and at the end shows what `-z sqlnet,advise` prints.
+    Evidence: the window's text copied as a user does (xclip), many times
+    during the retap, against tshark's own run."""
+    need_xclip()
+    import sys
+    sys.path.insert(0, str(ROOT / "bench"))
+    import advise_bench
+    capture = tmp_path / "advise_40.pcapng"
+    advise_bench.build_capture(capture, 40)
+    prepare_config(tshark)
+    out, log, cap = gui_run(tshark, "advisor_retap", capture, mode="advisor_retap", timeout=300)
+    copies = []
+    for i in range(1, 200):
+        if not (out / f"advisor_{i}.txt").exists():
+            break
+        copies.append(log(f"advisor_{i}.txt").strip())
+    cli = tshark.run(capture, ["-q", "-z", "sqlnet,advise"]).stdout.strip()
+    assert cli.count("\nStatement ") >= 5, cli[:400]
+    assert copies and copies[-1] == cli, (len(copies), copies[-1][:400] if copies else "", log("driver.log"))
+    for text in copies:
+        assert text == cli or text == "SQL*Net Advisor: Reading packets ... (the numbers appear when the capture " \
+            "has been read)", text[:400]
     check_log(log("wireshark.log"), registered_fields(tshark))
 
 
