@@ -579,13 +579,13 @@ end
 
 local function new_state()
     return { rts = {}, streams = {}, order = {}, by_sql = {}, req_call = {}, req_fetch = {}, lines = {},
-             undecrypted = {} }
+             undecrypted = {}, seg = {}, seg_frame = {} }
 end
 
 local function stream_of(st, stream)
     local c = st.streams[stream]
     if not c then
-        c = { ts = false, seg = {}, multi_seg = false }
+        c = { ts = false, multi_seg = false }
         st.streams[stream] = c
     end
     return c
@@ -613,12 +613,19 @@ function C.syn(st, pinfo)
     if F["tcp.options.timestamp.tsval"]() then c.ts = true end
 end
 
-function C.segment(st, pinfo)
-    local stream, len = n(F["tcp.stream"]), n(F["tcp.len"])
-    if not (stream and len) then return end
-    local c = st.streams[stream] or stream_of(st, stream)
-    local port = pinfo.src_port
-    if len > (c.seg[port] or 0) then c.seg[port] = len end
+local f_tcp_len = F["tcp.len"]
+function C.segment(st, pinfo, tvb)
+    -- by port pair (no field read: this runs on every segment); tcp.len
+    -- only when the frame is longer than any before in that direction (the
+    -- headers' length is the same in a direction unless its TCP options vary)
+    local key = pinfo.src_port * 65536 + pinfo.dst_port
+    local flen = tvb:len()
+    if flen > (st.seg_frame[key] or 0) then
+        st.seg_frame[key] = flen
+        local fi = f_tcp_len()
+        local len = fi and fi.value
+        if len and len > (st.seg[key] or 0) then st.seg[key] = len end
+    end
 end
 
 function C.retrans(st, pinfo)
@@ -666,7 +673,7 @@ function C.rt(st, pinfo)
     local stream = fi and fi.value or -1
     local c = st.streams[stream] or stream_of(st, stream)
     -- the completing packet is the server's
-    if not c.server_port then c.server_port = pinfo.src_port end
+    if not c.seg_key then c.seg_key = pinfo.src_port * 65536 + pinfo.dst_port end
     if not c.sdu or c.sdu == 0 then
         c.sdu, c.tdu, c.version = n(F["sqlnet.sdu"]) or 0, n(F["sqlnet.tdu"]) or 0, n(F["sqlnet.version"]) or 0
     end
@@ -742,7 +749,7 @@ local function listeners(get, filter, reset)
     for i, l in ipairs(list) do
         local tap = Listener.new("frame", l[2])
         local fn = C[l[1]]
-        function tap.packet(pinfo) fn(get(), pinfo) end
+        function tap.packet(pinfo, tvb) fn(get(), pinfo, tvb) end
         -- one reset for the instance (the first listener's)
         if i == 1 then function tap.reset() reset() end end
         taps[i] = tap
@@ -760,9 +767,9 @@ end
 
 -- Effective MSS of the server's direction for one stream: what the client's
 -- SYN allows (less the timestamp option), else the largest server segment.
-local function stream_mss(c)
+local function stream_mss(st, c)
     if not c then return nil, "unknown" end
-    c.max_server_seg = c.server_port and c.seg[c.server_port] or 0
+    c.max_server_seg = c.seg_key and st.seg[c.seg_key] or 0
     if c.mss_syn then
         local mss = c.mss_syn - (c.ts and 12 or 0)
         if c.max_server_seg > mss then return c.max_server_seg, "largest server segment" end
@@ -1018,7 +1025,7 @@ local function profile(st, s, models)
     end
     p.model_at_observed = M.predict(p, p.array_size or 1).elapsed
     local c = st.streams[p.stream]
-    p.mss, p.mss_source = stream_mss(c)
+    p.mss, p.mss_source = stream_mss(st, c)
     p.multi_seg = c and c.multi_seg
     return p
 end
