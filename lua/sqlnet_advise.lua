@@ -690,7 +690,7 @@ function C.rt(st, pinfo)
     local prev = c.last
     local sql
     if prev and execution ~= 0 and prev.execution == execution then
-        sql = prev.sql
+        sql = c.last_sql
     else
         fi = f_sql()
         sql = OTHER
@@ -705,24 +705,28 @@ function C.rt(st, pinfo)
     end
     local now = pinfo.abs_ts
     local t = secs(f_time)
+    -- sixteen keys (a Lua table's hash part holds a power of two of them):
+    -- the ORA error only when there is one, the SQL text and the TNS bytes
+    -- from the client on the statement
     local rt = {
-        stream = stream, execution = execution, sql = sql, call = call, fetch = fetch,
-        rows = rows, error = n(f_err) or 0,
+        stream = stream, execution = execution, call = call, fetch = fetch, rows = rows,
         to = n(f_to) or 0, row_bytes = n(f_rowb) or 0, bvc = n(f_bvc) or 0, tns_to = n(f_tns_to) or 0,
-        packets = n(f_pk) or 0, segments = n(f_seg) or 0, from = n(f_from) or 0, tns_from = n(f_tns_from) or 0,
+        packets = n(f_pk) or 0, segments = n(f_seg) or 0, from = n(f_from) or 0,
         time = t, first = secs(f_first), start = now - t, gap = 0,
     }
+    local err = n(f_err)
+    if err and err ~= 0 then rt.error = err end
     if rt.segments > rt.packets then c.multi_seg = true end
     -- client time before this request, charged to the previous round trip of
     -- the same execution (time between executions is the application's)
     if prev and prev.execution ~= 0 and prev.execution == execution and rt.start > c.last_stop then
         prev.gap = rt.start - c.last_stop
     end
-    c.last, c.last_stop = rt, now
+    c.last, c.last_stop, c.last_sql = rt, now, sql
     st.rts[#st.rts + 1] = rt
     local s = st.by_sql[sql]
     if not s then
-        s = { sql = sql, rts = {}, first_frame = req, last_frame = pinfo.number }
+        s = { sql = sql, rts = {}, first_frame = req, last_frame = pinfo.number, tns_from = 0 }
         st.by_sql[sql] = s
         st.order[#st.order + 1] = s
     end
@@ -730,6 +734,7 @@ function C.rt(st, pinfo)
     s.last_frame = pinfo.number
     if not s.sql_id and f_rt_sql_id and sql ~= OTHER then s.sql_id = n(f_rt_sql_id) end
     s.rts[#s.rts + 1] = rt
+    s.tns_from = s.tns_from + (n(f_tns_from) or 0)
 end
 
 -- The listeners of one report instance, all feeding `get()`'s state (the
@@ -1260,7 +1265,7 @@ local function advise_all(st, opts, out)
             else
                 local err = 0
                 for _, rt in ipairs(s.rts) do
-                    if rt.error ~= 0 and rt.error ~= 1403 then err = rt.error end
+                    if (rt.error or 0) ~= 0 and rt.error ~= 1403 then err = rt.error end
                 end
                 skipped[#skipped + 1] = { s = s, error = err }
             end
@@ -1481,12 +1486,12 @@ local function render_statements(st)
             end
             if rt.call == 5 then r.fetch = r.fetch + 1 end
             r.rows, r.to, r.from = r.rows + rt.rows, r.to + rt.to, r.from + rt.from
-            r.tns_to, r.tns_from = r.tns_to + rt.tns_to, r.tns_from + rt.tns_from
+            r.tns_to = r.tns_to + rt.tns_to
             r.packets, r.segments = r.packets + rt.packets, r.segments + rt.segments
             r.time = r.time + rt.time
             if rt.time > r.tmax then r.tmax = rt.time end
             if rt.packets > 1 then r.more = r.more + 1 end
-            if rt.error ~= 0 and rt.error ~= 1403 then r.errors[rt.error] = (r.errors[rt.error] or 0) + 1 end
+            if (rt.error or 0) ~= 0 and rt.error ~= 1403 then r.errors[rt.error] = (r.errors[rt.error] or 0) + 1 end
             if rt.fetch and rt.fetch > 0 and not r.seen[rt.fetch] then
                 r.seen[rt.fetch] = true
                 r.sizes[#r.sizes + 1] = rt.fetch
@@ -1504,7 +1509,7 @@ local function render_statements(st)
         line("SQL*Net roundtrips to/from client", tostring(#s.rts))
         line("bytes sent via SQL*Net to client", fmt_int(r.to))
         line("bytes received via SQL*Net from client", fmt_int(r.from))
-        line("TNS bytes to / from client", fmt_int(r.tns_to) .. " / " .. fmt_int(r.tns_from))
+        line("TNS bytes to / from client", fmt_int(r.tns_to) .. " / " .. fmt_int(s.tns_from))
         line("TNS packets / TCP segments to client", r.packets .. " / " .. r.segments)
         line("array sizes seen", #sizes > 0 and table.concat(sizes, ", ") or "-")
         line("rows per round trip", string.format("%.1f", r.rows / #s.rts))
