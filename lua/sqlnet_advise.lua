@@ -228,14 +228,25 @@ local function fit_line(pts, relative)
     -- the weighted sums of the normal equations over the columns 1, x and e
     -- (one pass over the points: this runs a few times per IRLS step, on as
     -- many points as the capture has round trips)
-    -- (keep: nil, or which points count)
-    local function sums(keep, u)
+    -- (keep: nil, or which points count; irls: a, b, c of the line whose
+    -- misses weigh the points, 1 / (scale x miss floored at fm))
+    local abs = math.abs
+    local function sums(keep, irls, fm)
         local n, sx, se, sxx, sxe, see, sy, sxy, sey = 0, 0, 0, 0, 0, 0, 0, 0, 0
+        local la, lb, lc
+        if irls then la, lb, lc = irls[1], irls[2], irls[3] end
         for i = 1, N do
             if not keep or keep[i] then
                 local sc = SC[i]
-                local w = W[i] * (u and u[i] or 1 / (sc * sc))
-                local x, e, y = X[i], with_e and E[i] or 0, Y[i]
+                local x, y = X[i], Y[i]
+                local w
+                if irls then
+                    local m = abs(y - la - lb * x - lc * E[i]) / sc
+                    w = W[i] * (1 / (sc * (m > fm and m or fm)))
+                else
+                    w = W[i] * (1 / (sc * sc))
+                end
+                local e = with_e and E[i] or 0
                 n, sx, se, sy = n + w, sx + w * x, se + w * e, sy + w * y
                 sxx, sxe, see = sxx + w * x * x, sxe + w * x * e, see + w * e * e
                 sxy, sey = sxy + w * x * y, sey + w * e * y
@@ -280,8 +291,8 @@ local function fit_line(pts, relative)
         end
         return sol[1], use_x and sol[2] or 0, with_e and sol[k] or 0
     end
-    local function solve(keep, u)
-        local S = sums(keep, u)
+    local function solve(keep, irls, fm)
+        local S = sums(keep, irls, fm)
         local a, b, c = normal(S, true)
         if not a or b < 0 then
             a, b, c = normal(S, false)      -- x never varies, or rows cost nothing
@@ -292,7 +303,6 @@ local function fit_line(pts, relative)
         if a + c < 0 then c = -a end
         return a, b, c
     end
-    local abs = math.abs
     local a, b, c = solve(nil)
     -- least absolute deviations by reweighting: weight 1 / |miss| (floored)
     local sw, sy = 0, 0
@@ -301,14 +311,8 @@ local function fit_line(pts, relative)
     floor_miss = floor_miss > 0 and floor_miss or 1e-12
     -- (the line only has to find the pauses: the final fit is least squares on
     -- the points it keeps, so a few steps to 1e-6 do)
-    local u = {}
     for _ = 1, 15 do
-        for i = 1, N do
-            local sc = SC[i]
-            local m = abs(Y[i] - a - b * X[i] - c * E[i]) / sc
-            u[i] = 1 / (sc * (m > floor_miss and m or floor_miss))
-        end
-        local a2, b2, c2 = solve(nil, u)
+        local a2, b2, c2 = solve(nil, { a, b, c }, floor_miss)
         local done = abs(a2 - a) <= 1e-6 * max(1e-6, abs(a)) and abs(b2 - b) <= 1e-6 * max(1e-6, abs(b))
             and abs(c2 - c) <= 1e-6 * max(1e-6, abs(c))
         a, b, c = a2, b2, c2
