@@ -529,6 +529,24 @@ function M.mark_losses(st)
     end
 end
 
+-- The undecrypted TNS-over-TLS conversations ({ [tcp.stream] = server port },
+-- from sqlnet.tls.undecrypted): a sentence per port, the count by port, the ports.
+function M.undecrypted_lines(undecrypted)
+    local by_port, ports = {}, {}
+    for _, port in pairs(undecrypted) do
+        if not by_port[port] then by_port[port] = 0; ports[#ports + 1] = port end
+        by_port[port] = by_port[port] + 1
+    end
+    table.sort(ports)
+    local lines = {}
+    for _, port in ipairs(ports) do
+        lines[#lines + 1] = string.format("%d TNS-over-TLS conversation%s not decrypted (port %d): give Wireshark " ..
+            "the TLS key log (tls.keylog_file), or turn on sqlnet.tls_estimate", by_port[port],
+            by_port[port] == 1 and "" or "s", port)
+    end
+    return lines, by_port, ports
+end
+
 if not register_stat_cmd_arg then
     return M           -- plain Lua: the model only
 end
@@ -1237,24 +1255,6 @@ function M.is_query(sql, rts)
     return not (word and NOT_QUERY[word])
 end
 
--- The undecrypted TNS-over-TLS conversations (sqlnet.tls.undecrypted): a
--- sentence per server port, or nil.
-local function undecrypted_lines(st)
-    local by_port, ports = {}, {}
-    for _, port in pairs(st.undecrypted) do
-        if not by_port[port] then by_port[port] = 0; ports[#ports + 1] = port end
-        by_port[port] = by_port[port] + 1
-    end
-    table.sort(ports)
-    local lines = {}
-    for _, port in ipairs(ports) do
-        lines[#lines + 1] = string.format("%d TNS-over-TLS conversation%s not decrypted (port %d): give Wireshark " ..
-            "the TLS key log (tls.keylog_file), or turn on sqlnet.tls_estimate", by_port[port],
-            by_port[port] == 1 and "" or "s", port)
-    end
-    return lines, by_port, ports
-end
-
 -- The advisor's statements: { s=, p= (profile), rec= (figures) } for the
 -- queries, and the other statements (not advised), both in number order.
 local function advise_all(st, opts, out)
@@ -1292,7 +1292,7 @@ local function render_text(st, filter, opts)
     out[#out + 1] = "Only queries are advised: statements that fetched rows; statements are numbered as in"
     out[#out + 1] = "-z sqlnet,stmt (all statements, in the order of their first call)."
     out[#out + 1] = "================================================================================"
-    local tls = undecrypted_lines(st)
+    local tls = M.undecrypted_lines(st.undecrypted)
     for _, l in ipairs(tls) do out[#out + 1] = l end
     local advised, skipped = advise_all(st, opts, out)
     if #advised == 0 then
@@ -1395,7 +1395,7 @@ local function render_json(st, filter, opts)
             values = { statement = k.s.number, sql_id = k.s.sql_id, sql = k.s.sql, first_frame = k.s.first_frame,
                        last_frame = k.s.last_frame, ora_error = k.error ~= 0 and k.error or nil } }
     end
-    local _, by_port, ports = undecrypted_lines(st)
+    local _, by_port, ports = M.undecrypted_lines(st.undecrypted)
     local tls = {}
     for _, port in ipairs(ports) do
         tls[#tls + 1] = { keys = { "port", "conversations" }, values = { port = port, conversations = by_port[port] } }
@@ -1464,7 +1464,7 @@ local function render_csv(st, filter, opts)
               first_frame = k.s.first_frame, last_frame = k.s.last_frame,
               note = k.error ~= 0 and string.format("ORA-%05d", k.error) or nil })
     end
-    local tls = undecrypted_lines(st)
+    local tls = M.undecrypted_lines(st.undecrypted)
     for _, l in ipairs(tls) do row({ kind = "undecrypted_tls", note = l }) end
     return table.concat(lines, "\r\n")
 end

@@ -546,3 +546,29 @@ def test_formats_agree(tshark, scenario):
     for w in want:
         if w["sql"] in listed:
             assert listed[w["sql"]] == number[w["sql"]]
+
+
+TLS_DRIVER = r"""
+local M = dofile(arg[1])
+-- tcp.stream -> server port of the conversations that carry
+-- sqlnet.tls.undecrypted: two on 2484, one on 1522
+for _, l in ipairs(M.undecrypted_lines({ [3] = 2484, [7] = 2484, [9] = 1522 })) do print(l) end
+print("--")
+for _, l in ipairs(M.undecrypted_lines({})) do print(l) end
+"""
+
+
+@pytest.mark.parametrize("lua", ["lua5.2", "lua5.4"])
+def test_undecrypted_tls_sentence(lua, tmp_path):
+    """A capture whose TNS-over-TLS conversations carry sqlnet.tls.undecrypted
+    (CONTRACT.md: the server port, on the first TLS application-data frame)
+    gets one sentence per port saying how many were not decrypted and what to
+    do, instead of a bare "(no statements)" (the inputs are hand-made: the
+    field comes with the plugin's TLS work)."""
+    out = run_lua(lua, tmp_path, TLS_DRIVER).stdout.split("--\n")
+    assert out[0].splitlines() == [
+        "1 TNS-over-TLS conversation not decrypted (port 1522): give Wireshark the TLS key log "
+        "(tls.keylog_file), or turn on sqlnet.tls_estimate",
+        "2 TNS-over-TLS conversations not decrypted (port 2484): give Wireshark the TLS key log "
+        "(tls.keylog_file), or turn on sqlnet.tls_estimate"]
+    assert out[1].strip() == ""
