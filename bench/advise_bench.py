@@ -3,7 +3,8 @@
 
 The advisor (a Lua report) reads every round trip of the capture; -z
 sqlnet,stmt (the C report) reads the same round trips.  This prints the
-ratio advise / stmt of the medians of wall time and peak RSS (wait4() on the
+ratio advise / stmt of the medians of wall time, CPU time (user + system,
+less sensitive to other load on the machine) and peak RSS (wait4() on the
 tshark process), both run interleaved in the same session on the same
 capture (target: at most 1.5 each).
 
@@ -13,7 +14,7 @@ sweep_arraysize, jdbc_fetchsize_sweep, paced_sweep, in turn), each copy
 moved to its own client port (so that every copy is a TCP stream of its own)
 and 100 s later than the one before, merged into bench/data/advise_N.pcapng.
 
-    bench/advise_bench.py [--runs 5] [--sessions 40] [--capture CAP]
+    bench/advise_bench.py [--runs 5] [--sessions 40] [--capture CAP] [--lua DIR]
 """
 import argparse
 import os
@@ -78,7 +79,7 @@ def build_capture(out, sessions):
 class Runner:
     """tshark as nobody (when root) with the staged sqlnet.so and lua/*.lua only."""
 
-    def __init__(self):
+    def __init__(self, lua_dir=None):
         plugin = staged_plugin()
         if plugin is None:
             sys.exit("sqlnet.so is not staged in build/plugins: run ./run.sh build")
@@ -88,7 +89,7 @@ class Runner:
         pdir = plugins / plugin.parent.parent.name / "epan"
         pdir.mkdir(parents=True)
         shutil.copy2(plugin, pdir / "sqlnet.so")
-        for lua in (ROOT / "lua").glob("*.lua"):
+        for lua in Path(lua_dir or ROOT / "lua").glob("*.lua"):
             shutil.copy2(lua, plugins / lua.name)
         self.home = self.box / "home"
         self.home.mkdir()
@@ -113,7 +114,7 @@ class Runner:
             msg = err.read().decode().strip()
             if os.waitstatus_to_exitcode(status) != 0 or msg:
                 sys.exit(f"tshark {' '.join(args)}: exit {os.waitstatus_to_exitcode(status)}\n{msg[:2000]}")
-        return wall, ru.ru_maxrss / 1024.0
+        return wall, ru.ru_maxrss / 1024.0, ru.ru_utime + ru.ru_stime
 
 
 def main():
@@ -121,6 +122,8 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--sessions", type=int, default=40)
     ap.add_argument("--capture", type=Path, help="use this capture instead of the generated one")
+    ap.add_argument("--lua", type=Path, help="the Lua reports from this folder (default lua/), e.g. an older "
+                    "version's to compare")
     args = ap.parse_args()
     cap = args.capture
     if cap is None:
@@ -128,16 +131,16 @@ def main():
         if not cap.exists():
             build_capture(cap, args.sessions)
     cap = cap.resolve()
-    r = Runner()
+    r = Runner(args.lua)
     configs = [("stmt", ["-z", "sqlnet,stmt"]), ("advise", ["-z", "sqlnet,advise"])]
     res = {k: [] for k, _ in configs}
     try:
         subprocess.run(["cat", str(cap)], stdout=subprocess.DEVNULL, check=True)     # page cache
         for i in range(args.runs):
             for key, extra in configs:
-                wall, rss = r.run(cap, extra)
-                res[key].append((wall, rss))
-                print(f"run {i + 1}/{args.runs} {key}: {wall:.2f} s, {rss:.0f} MiB", file=sys.stderr)
+                wall, rss, cpu = r.run(cap, extra)
+                res[key].append((wall, rss, cpu))
+                print(f"run {i + 1}/{args.runs} {key}: {wall:.2f} s, {cpu:.2f} s CPU, {rss:.0f} MiB", file=sys.stderr)
     finally:
         r.close()
 
@@ -145,10 +148,10 @@ def main():
         return statistics.median(v[idx] for v in res[key])
 
     print(f"Capture: {cap.name}, {cap.stat().st_size / 1e6:.1f} MB; medians of {args.runs} runs")
-    print("| report | wall time (s) | peak RSS (MiB) |\n|---|---:|---:|")
+    print("| report | wall time (s) | CPU time (s) | peak RSS (MiB) |\n|---|---:|---:|---:|")
     for key, _ in configs:
-        print(f"| -z sqlnet,{key} | {med(key, 0):.2f} | {med(key, 1):.0f} |")
-    print(f"| ratio advise/stmt | {med('advise', 0) / med('stmt', 0):.2f} | "
+        print(f"| -z sqlnet,{key} | {med(key, 0):.2f} | {med(key, 2):.2f} | {med(key, 1):.0f} |")
+    print(f"| ratio advise/stmt | {med('advise', 0) / med('stmt', 0):.2f} | {med('advise', 2) / med('stmt', 2):.2f} | "
           f"{med('advise', 1) / med('stmt', 1):.2f} |  (target <= 1.5 each)")
 
 
