@@ -205,20 +205,18 @@ end
 -- of 10 ms missed by 2 ms): predicted elapsed times are round trips x the
 -- time of one, so a relative miss at any size is the prediction's relative
 -- miss at the array size that makes round trips of that size.
-local function fit_line(pts, relative)
-    -- the points as columns (arrays of numbers: this runs on as many points
-    -- as the capture has round trips, many times over)
-    local N = #pts
-    local X, Y, E, W, SC = {}, {}, {}, {}, {}
+-- The fit on N points given as columns (arrays of numbers: this runs on as
+-- many points as the capture has round trips, many times over): X, Y, E
+-- (0 or 1), W (weights).
+local function fit_cols(N, X, Y, E, W, relative)
+    local SC = {}
     local kinds = {}
     -- each point's scale: its y (floored at a hundredth of the mean) when relative
     local mean_y, sw0 = 0, 0
     for i = 1, N do
-        local pt = pts[i]
-        local w = pt.w or 1
-        X[i], Y[i], W[i], E[i] = pt.x, pt.y, w, pt.e or 0
+        local w = W[i]
         kinds[E[i] ~= 0] = true
-        mean_y, sw0 = mean_y + w * math.abs(pt.y), sw0 + w
+        mean_y, sw0 = mean_y + w * math.abs(Y[i]), sw0 + w
     end
     mean_y = sw0 > 0 and mean_y / sw0 or 0
     for i = 1, N do
@@ -332,6 +330,15 @@ local function fit_line(pts, relative)
     if nkept >= 2 then return solve(keep) end
     return solve(nil)
 end
+-- pts = { {x=, y=, e=, w=}, ... } (e, w optional)
+local function fit_line(pts, relative)
+    local X, Y, E, W = {}, {}, {}, {}
+    for i = 1, #pts do
+        local pt = pts[i]
+        X[i], Y[i], E[i], W[i] = pt.x, pt.y, pt.e or 0, pt.w or 1
+    end
+    return fit_cols(#pts, X, Y, E, W, relative)
+end
 M.fit_line = fit_line
 
 -- Transfer time (a response's first to last byte) of a response of `bytes`.
@@ -362,19 +369,22 @@ end
 -- within 10 % of a class's smallest merged into it (mean bytes and time),
 -- made non-decreasing (a larger response never moves faster: a dip is
 -- measurement noise).
-local function transfer_curve(responses)
-    local pts = {}
-    for _, r in ipairs(responses) do
-        if r.bytes > 0 then pts[#pts + 1] = r end
+-- (transfer_curve_cols: the responses as columns RB (bytes) and RT
+-- (transfer), n of them)
+local function transfer_curve_cols(RB, RT, n)
+    local idx = {}
+    for i = 1, n do
+        if RB[i] > 0 then idx[#idx + 1] = i end
     end
-    table.sort(pts, function(a, b) return a.bytes < b.bytes end)
+    table.sort(idx, function(a, b) return RB[a] < RB[b] end)
     local curve, c = {}, nil
-    for _, r in ipairs(pts) do
-        if not c or r.bytes > c.lo * 1.1 then
-            c = { lo = r.bytes, n = 0, bytes = 0, time = 0 }
+    for _, i in ipairs(idx) do
+        local b = RB[i]
+        if not c or b > c.lo * 1.1 then
+            c = { lo = b, n = 0, bytes = 0, time = 0 }
             curve[#curve + 1] = c
         end
-        c.n, c.bytes, c.time = c.n + 1, c.bytes + r.bytes, c.time + max(0, r.transfer)
+        c.n, c.bytes, c.time = c.n + 1, c.bytes + b, c.time + max(0, RT[i])
     end
     local prev = 0
     for _, k in ipairs(curve) do
@@ -382,6 +392,11 @@ local function transfer_curve(responses)
         prev = k.time
     end
     return curve
+end
+local function transfer_curve(responses)
+    local RB, RT = {}, {}
+    for i, r in ipairs(responses) do RB[i], RT[i] = r.bytes, r.transfer end
+    return transfer_curve_cols(RB, RT, #responses)
 end
 M.transfer_curve = transfer_curve
 
@@ -399,43 +414,80 @@ M.transfer_curve = transfer_curve
 -- t_call and t_row fitted on the rest; gaps = { {gap=, rows=} }; responses
 -- (optional, default the fetches) = { {bytes=, transfer=} } for the curve.
 -- Each execution weighs the same (w).
-function M.fit_connection(fetches, gaps, responses, executes)
+-- The fit on columns (connection_models builds them from the round trips):
+-- D = { nf=, f_time=, f_first=, f_rows=, f_bytes=, f_w=, f_last= (fetches),
+--       ng=, g_gap=, g_rows=, g_w= (gaps), nr=, r_bytes=, r_transfer=
+--       (responses; nil: the fetches'), ne=, e_time=, e_rows=, e_bytes=, e_w=
+--       (executes) }
+local function fit_connection_cols(D)
     local tb, bytes = 0, 0
-    for _, f in ipairs(fetches) do tb, bytes = tb + max(0, f.time - f.first), bytes + f.bytes end
-    if not responses then
-        responses = {}
-        for _, f in ipairs(fetches) do responses[#responses + 1] = { bytes = f.bytes, transfer = f.time - f.first } end
+    local nf, F_time, F_first, F_rows, F_bytes, F_w, F_last = D.nf, D.f_time, D.f_first, D.f_rows, D.f_bytes,
+        D.f_w, D.f_last
+    for i = 1, nf do tb, bytes = tb + max(0, F_time[i] - F_first[i]), bytes + F_bytes[i] end
+    local RB, RT, nr = D.r_bytes, D.r_transfer, D.nr
+    if not RB then
+        RB, RT, nr = {}, {}, nf
+        for i = 1, nf do RB[i], RT[i] = F_bytes[i], F_time[i] - F_first[i] end
     end
-    local m = { t_byte = bytes > 0 and tb / bytes or 0, transfer = transfer_curve(responses) }
+    local m = { t_byte = bytes > 0 and tb / bytes or 0, transfer = transfer_curve_cols(RB, RT, nr) }
     -- the time per row needs fetches of two sizes at least (the last, shorter
     -- fetch of every execution alone does not tell a row from a call)
     local sizes, nsizes = {}, 0
-    for _, f in ipairs(fetches) do
-        if not f.last and not sizes[f.rows] then sizes[f.rows], nsizes = true, nsizes + 1 end
+    for i = 1, nf do
+        if not F_last[i] and not sizes[F_rows[i]] then sizes[F_rows[i]], nsizes = true, nsizes + 1 end
     end
-    local pts = {}
-    for _, f in ipairs(fetches) do
-        if nsizes >= 2 or not f.last then
-            pts[#pts + 1] = { x = nsizes >= 2 and f.rows or 0, y = f.time - M.transfer_time(m, f.bytes), w = f.w }
+    local X, Y, E, W, N = {}, {}, {}, {}, 0
+    for i = 1, nf do
+        if nsizes >= 2 or not F_last[i] then
+            N = N + 1
+            X[N], Y[N], E[N], W[N] = nsizes >= 2 and F_rows[i] or 0, F_time[i] - M.transfer_time(m, F_bytes[i]), 0,
+                F_w[i] or 1
         end
     end
-    if #pts == 0 then
-        for _, f in ipairs(fetches) do pts[#pts + 1] = { x = 0, y = f.time - M.transfer_time(m, f.bytes), w = f.w } end
+    if N == 0 then
+        for i = 1, nf do
+            N = N + 1
+            X[N], Y[N], E[N], W[N] = 0, F_time[i] - M.transfer_time(m, F_bytes[i]), 0, F_w[i] or 1
+        end
     end
     -- the executes carry rows too (the prefetch): with their own call cost
     -- they hold the time per row where a fetch of as many rows is single
     -- (one pause in it would otherwise decide the slope)
     if nsizes >= 2 then
-        for _, e in ipairs(executes or {}) do
-            pts[#pts + 1] = { x = e.rows, e = 1, y = e.time - M.transfer_time(m, e.bytes), w = e.w }
+        for i = 1, D.ne or 0 do
+            N = N + 1
+            X[N], Y[N], E[N], W[N] = D.e_rows[i], D.e_time[i] - M.transfer_time(m, D.e_bytes[i]), 1, D.e_w[i] or 1
         end
     end
-    m.t_call, m.t_row, m.t_exec = fit_line(pts, true)
-    pts = {}
-    for _, g in ipairs(gaps) do pts[#pts + 1] = { x = nsizes >= 2 and g.rows or 0, y = g.gap, w = g.w } end
-    m.g_call, m.g_row = fit_line(pts, true)
+    m.t_call, m.t_row, m.t_exec = fit_cols(N, X, Y, E, W, true)
+    X, Y, E, W = {}, {}, {}, {}
+    for i = 1, D.ng do
+        X[i], Y[i], E[i], W[i] = nsizes >= 2 and D.g_rows[i] or 0, D.g_gap[i], 0, D.g_w[i] or 1
+    end
+    m.g_call, m.g_row = fit_cols(D.ng, X, Y, E, W, true)
     return m
 end
+
+function M.fit_connection(fetches, gaps, responses, executes)
+    local D = { nf = #fetches, f_time = {}, f_first = {}, f_rows = {}, f_bytes = {}, f_w = {}, f_last = {},
+                ng = #gaps, g_gap = {}, g_rows = {}, g_w = {}, ne = 0, e_time = {}, e_rows = {}, e_bytes = {},
+                e_w = {} }
+    for i, f in ipairs(fetches) do
+        D.f_time[i], D.f_first[i], D.f_rows[i], D.f_bytes[i], D.f_w[i], D.f_last[i] =
+            f.time, f.first, f.rows, f.bytes, f.w, f.last or false
+    end
+    for i, g in ipairs(gaps) do D.g_gap[i], D.g_rows[i], D.g_w[i] = g.gap, g.rows, g.w end
+    if responses then
+        D.r_bytes, D.r_transfer, D.nr = {}, {}, #responses
+        for i, r in ipairs(responses) do D.r_bytes[i], D.r_transfer[i] = r.bytes, r.transfer end
+    end
+    for i, e in ipairs(executes or {}) do
+        D.e_time[i], D.e_rows[i], D.e_bytes[i], D.e_w[i] = e.time, e.rows, e.bytes, e.w
+        D.ne = i
+    end
+    return fit_connection_cols(D)
+end
+M.fit_connection_cols = fit_connection_cols
 
 -- Smallest SDU that is a whole number of MSS-sized segments and holds one
 -- response of `ttc` bytes (a TNS packet then ends on a full segment).
@@ -829,9 +881,13 @@ local function connection_models(st, prefetch_opt)
         local e = by_exec[key]
         local m = models[e[1].stream]
         if not m then
-            m = { fetches = {}, gaps = {}, responses = {}, executes = {}, equal = {}, unequal = 0 }
+            m = { equal = {}, unequal = 0,
+                  D = { nf = 0, f_time = {}, f_first = {}, f_rows = {}, f_bytes = {}, f_w = {}, f_last = {},
+                        ng = 0, g_gap = {}, g_rows = {}, g_w = {}, nr = 0, r_bytes = {}, r_transfer = {},
+                        ne = 0, e_time = {}, e_rows = {}, e_bytes = {}, e_w = {} } }
             models[e[1].stream] = m
         end
+        local D = m.D
         -- a fetch's cost: its round trip and the client's gap before the next
         -- call of the execution (the last fetch has none: left out)
         -- every execution weighs the same in the fit, whatever its number of
@@ -839,26 +895,32 @@ local function connection_models(st, prefetch_opt)
         -- (a round trip that waited for a retransmission is left out: its time
         -- is the recovery's, which no array size predicts)
         for i = 1, #e do
-            if not e[i].lost then
-                m.responses[#m.responses + 1] = { bytes = e[i].to, transfer = e[i].time - e[i].first }
+            local rt = e[i]
+            if not rt.lost then
+                local k = D.nr + 1
+                D.nr, D.r_bytes[k], D.r_transfer[k] = k, rt.to, rt.time - rt.first
             end
         end
-        if e[1].call ~= 5 and e[1].rows > 0 and not e[1].lost then      -- not a fetch: the execute
-            m.executes[#m.executes + 1] = { time = e[1].time, first = e[1].first, rows = e[1].rows,
-                                            bytes = e[1].to, w = 1 }
+        local ex = e[1]
+        if ex.call ~= 5 and ex.rows > 0 and not ex.lost then      -- not a fetch: the execute
+            local k = D.ne + 1
+            D.ne, D.e_time[k], D.e_rows[k], D.e_bytes[k], D.e_w[k] = k, ex.time, ex.rows, ex.to, 1
         end
         for i = 2, #e do
             local rt = e[i]
             if not rt.lost then
-                m.fetches[#m.fetches + 1] = { time = rt.time, first = rt.first, rows = rt.rows, bytes = rt.to,
-                                              w = 1 / (#e - 1), last = i == #e }
+                local k = D.nf + 1
+                D.nf, D.f_time[k], D.f_first[k], D.f_rows[k], D.f_bytes[k], D.f_w[k], D.f_last[k] =
+                    k, rt.time, rt.first, rt.rows, rt.to, 1 / (#e - 1), i == #e
             end
         end
         -- the client's gap after each fetch of the execution but the last (the
         -- gap after the execute is the statement's own: describe, first rows)
         for i = 2, #e - 1 do
-            if not e[i].lost then
-                m.gaps[#m.gaps + 1] = { gap = e[i].gap, rows = e[i].rows, w = 1 / (#e - 2) }
+            local rt = e[i]
+            if not rt.lost then
+                local k = D.ng + 1
+                D.ng, D.g_gap[k], D.g_rows[k], D.g_w[k] = k, rt.gap, rt.rows, 1 / (#e - 2)
             end
         end
         if #e > 1 and e[1].fetch and e[2].fetch and e[2].call == 5 then
@@ -867,9 +929,10 @@ local function connection_models(st, prefetch_opt)
     end
     for stream, m in pairs(models) do
         local c = st.streams[stream]
-        if #m.fetches >= 2 and #m.gaps >= 1 then
-            m.timing = M.fit_connection(m.fetches, m.gaps, m.responses, m.executes)
+        if m.D.nf >= 2 and m.D.ng >= 1 then
+            m.timing = fit_connection_cols(m.D)
         end
+        m.D = nil
         if prefetch_opt == "tied" then
             m.tied, m.why = true, "option prefetch=tied"
         elseif prefetch_opt == "fixed" then
