@@ -822,7 +822,7 @@ local function listeners(get, filter, reset)
         { "auth", "sqlnet.auth.value" },
         { "rt", f("sqlnet.request_in && sqlnet.rows") },
     }
-    if not HAVE_RT then list[#list + 1] = { "request", f("sqlnet.call || sqlnet.fetch.rows") } end
+    if not HAVE_RT then list[#list + 1] = { "request", f("sqlnet.direction == 0 && (sqlnet.call || sqlnet.fetch.rows)") } end
     if F["sqlnet.tls.undecrypted"] then list[#list + 1] = { "undecrypted", "sqlnet.tls.undecrypted" } end
     local taps = {}
     for i, l in ipairs(list) do
