@@ -122,8 +122,9 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--sessions", type=int, default=40)
     ap.add_argument("--capture", type=Path, help="use this capture instead of the generated one")
-    ap.add_argument("--lua", type=Path, help="the Lua reports from this folder (default lua/), e.g. an older "
-                    "version's to compare")
+    ap.add_argument("--lua", type=Path, help="the Lua reports from this folder (default lua/)")
+    ap.add_argument("--compare", type=Path, help="also run -z sqlnet,advise with the Lua reports of this folder "
+                    "(e.g. an older version's: git show REV:lua/sqlnet_advise.lua), interleaved with the others")
     args = ap.parse_args()
     cap = args.capture
     if cap is None:
@@ -132,17 +133,22 @@ def main():
             build_capture(cap, args.sessions)
     cap = cap.resolve()
     r = Runner(args.lua)
+    other = Runner(args.compare) if args.compare else None
     configs = [("stmt", ["-z", "sqlnet,stmt"]), ("advise", ["-z", "sqlnet,advise"])]
+    if other:
+        configs.append(("advise (compared)", ["-z", "sqlnet,advise"]))
     res = {k: [] for k, _ in configs}
     try:
         subprocess.run(["cat", str(cap)], stdout=subprocess.DEVNULL, check=True)     # page cache
         for i in range(args.runs):
             for key, extra in configs:
-                wall, rss, cpu = r.run(cap, extra)
+                wall, rss, cpu = (other if key == "advise (compared)" else r).run(cap, extra)
                 res[key].append((wall, rss, cpu))
                 print(f"run {i + 1}/{args.runs} {key}: {wall:.2f} s, {cpu:.2f} s CPU, {rss:.0f} MiB", file=sys.stderr)
     finally:
         r.close()
+        if other:
+            other.close()
 
     def med(key, idx):
         return statistics.median(v[idx] for v in res[key])
@@ -151,8 +157,9 @@ def main():
     print("| report | wall time (s) | CPU time (s) | peak RSS (MiB) |\n|---|---:|---:|---:|")
     for key, _ in configs:
         print(f"| -z sqlnet,{key} | {med(key, 0):.2f} | {med(key, 2):.2f} | {med(key, 1):.0f} |")
-    print(f"| ratio advise/stmt | {med('advise', 0) / med('stmt', 0):.2f} | {med('advise', 2) / med('stmt', 2):.2f} | "
-          f"{med('advise', 1) / med('stmt', 1):.2f} |  (target <= 1.5 each)")
+    for key, _ in configs[1:]:
+        print(f"| ratio {key}/stmt | {med(key, 0) / med('stmt', 0):.2f} | {med(key, 2) / med('stmt', 2):.2f} | "
+              f"{med(key, 1) / med('stmt', 1):.2f} |  (target <= 1.5 each)")
 
 
 if __name__ == "__main__":
