@@ -10,10 +10,12 @@ Two sources of truth, neither of them the advisor:
   counted in every other capture exactly, and its bytes within 2%.
 """
 import json
+import os
 import re
 import shutil
 import subprocess
 from collections import defaultdict
+from pathlib import Path
 
 import pytest
 
@@ -572,3 +574,61 @@ def test_undecrypted_tls_sentence(lua, tmp_path):
         "2 TNS-over-TLS conversations not decrypted (port 2484): give Wireshark the TLS key log "
         "(tls.keylog_file), or turn on sqlnet.tls_estimate"]
     assert out[1].strip() == ""
+
+
+def run_with_fake_fields(tshark, tmp_path, capture, zarg):
+    """tshark with the build's plugin and Lua reports plus
+    tests/lua/fake_contract_fields.lua (the contract's sqlnet.rt.* and
+    sqlnet.tls.undecrypted, faked) in a plugin folder of its own."""
+    box = Path(tshark.sandbox) / "plugins_fake_contract"      # where the unprivileged tshark can read
+    if not box.exists():
+        shutil.copytree(tshark.plugin_dir, box)
+        shutil.copy2(Path(__file__).parent / "lua" / "fake_contract_fields.lua", box / "a_fake_contract_fields.lua")
+        for d in [box] + list(box.rglob("*")):
+            os.chmod(d, 0o755 if d.is_dir() else 0o644)
+    cmd = [c.replace(f"WIRESHARK_PLUGIN_DIR={tshark.plugin_dir}", f"WIRESHARK_PLUGIN_DIR={box}")
+           for c in tshark.command(["-r", str(tshark.readable(capture)), "-q", "-z", zarg])]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0 and proc.stderr.strip() == "", proc.stderr
+    return proc.stdout
+
+
+@pytest.mark.parametrize("scenario", ["sweep_arraysize", "jdbc_dml", "error_midfetch"])
+def test_contract_fields_used(tshark, tmp_path, scenario):
+    """With the contract's once-per-round-trip fields (faked by a Lua
+    postdissector from the request's own fields: the same values), the
+    advisor takes the call and rows asked from the completing packet instead
+    of remembering every request, and names each statement's sqlnet.rt.sql_id
+    in its header: the report is the same but for those ids."""
+    if "sqlnet.rt.call" in {l.split("\t")[2] for l in tshark.run_plain(["-G", "fields"]).stdout.splitlines()
+                            if l.startswith("F\t")}:
+        pytest.skip("the plugin publishes sqlnet.rt.* itself")
+    cap = TEST_CAPTURES / f"{scenario}.pcapng"
+    plain = advise(tshark, cap)
+    faked = run_with_fake_fields(tshark, tmp_path, cap, "sqlnet,advise")
+    ids = re.findall(r'^Statement \d+: .* \(sqlnet\.rt\.sql_id == "(fake\d{9})", frames \d+-\d+\)$', faked, re.M)
+    assert len(ids) == len(re.findall(r"^Statement \d+: ", plain, re.M)) > 0
+    assert len(set(ids)) == len(ids)
+    assert re.sub(r'sqlnet\.rt\.sql_id == "fake\d{9}", ', "", faked) == plain
+
+
+def test_undecrypted_tls_named(tshark, tmp_path):
+    """A TNS-over-TLS capture without its secrets, its conversation marked
+    with sqlnet.tls.undecrypted (faked: the server port on the first TLS
+    application-data frame): the advisor names it instead of a bare
+    "(no statements)", in the text, the JSON and the CSV."""
+    import csv
+    import io
+    import test_tls
+    cap = tmp_path / "tls13_arraysize_nosecrets.pcapng"
+    cap.write_bytes(test_tls.discard_secrets((TEST_CAPTURES / "tls13_arraysize.pcapng").read_bytes()))
+    os.chmod(cap, 0o644)
+    sentence = ("1 TNS-over-TLS conversation not decrypted (port 2484): give Wireshark the TLS key log "
+                "(tls.keylog_file), or turn on sqlnet.tls_estimate")
+    text = run_with_fake_fields(tshark, tmp_path, cap, "sqlnet,advise")
+    assert sentence in text.splitlines() and "(no statements)" not in text
+    doc = json.loads(run_with_fake_fields(tshark, tmp_path, cap, "sqlnet,advise,format=json"))
+    assert doc["statements"] == [] and doc["undecrypted_tls"] == [{"port": 2484, "conversations": 1}]
+    rows = list(csv.DictReader(io.StringIO(run_with_fake_fields(tshark, tmp_path, cap, "sqlnet,advise,format=csv"),
+                                           newline="")))
+    assert [(r["kind"], r["note"]) for r in rows] == [("undecrypted_tls", sentence)]
