@@ -205,30 +205,62 @@ end
 -- of 10 ms missed by 2 ms): predicted elapsed times are round trips x the
 -- time of one, so a relative miss at any size is the prediction's relative
 -- miss at the array size that makes round trips of that size.
-local function fit_line(pts, relative)
+-- The fit on N points given as columns (arrays of numbers: this runs on as
+-- many points as the capture has round trips, many times over): X, Y, E
+-- (0 or 1), W (weights).
+local function fit_cols(N, X, Y, E, W, relative)
+    local SC = {}
     local kinds = {}
-    for _, pt in ipairs(pts) do kinds[(pt.e or 0) ~= 0] = true end
     -- each point's scale: its y (floored at a hundredth of the mean) when relative
     local mean_y, sw0 = 0, 0
-    for _, pt in ipairs(pts) do mean_y, sw0 = mean_y + (pt.w or 1) * math.abs(pt.y), sw0 + (pt.w or 1) end
+    for i = 1, N do
+        local w = W[i]
+        kinds[E[i] ~= 0] = true
+        mean_y, sw0 = mean_y + w * math.abs(Y[i]), sw0 + w
+    end
     mean_y = sw0 > 0 and mean_y / sw0 or 0
-    local sc = {}
-    for i, pt in ipairs(pts) do
-        sc[i] = relative and max(math.abs(pt.y), 0.01 * mean_y, 1e-12) or 1
+    for i = 1, N do
+        SC[i] = relative and max(math.abs(Y[i]), 0.01 * mean_y, 1e-12) or 1
     end
     local with_e = kinds[true] and kinds[false]
     -- the weighted sums of the normal equations over the columns 1, x and e
     -- (one pass over the points: this runs a few times per IRLS step, on as
     -- many points as the capture has round trips)
-    local function sums(q, u)
+    -- (keep: nil, or which points count; irls: a, b, c of the line whose
+    -- misses weigh the points, 1 / (scale x miss floored at fm))
+    local abs = math.abs
+    local function sums(keep, irls, fm)
         local n, sx, se, sxx, sxe, see, sy, sxy, sey = 0, 0, 0, 0, 0, 0, 0, 0, 0
-        for i = 1, #q do
-            local pt = q[i]
-            local w = (pt.w or 1) * (u and u[i] or 1 / (pt.sc * pt.sc))
-            local x, e, y = pt.x, with_e and (pt.e or 0) or 0, pt.y
-            n, sx, se, sy = n + w, sx + w * x, se + w * e, sy + w * y
-            sxx, sxe, see = sxx + w * x * x, sxe + w * x * e, see + w * e * e
-            sxy, sey = sxy + w * x * y, sey + w * e * y
+        local la, lb, lc
+        if irls then la, lb, lc = irls[1], irls[2], irls[3] end
+        if irls and not with_e and not keep then
+            -- the reweighting steps without the e column (c is 0 then, and
+            -- every e sum stays 0): the same sums in fewer operations
+            for i = 1, N do
+                local sc, x, y = SC[i], X[i], Y[i]
+                local m = abs(y - la - lb * x) / sc
+                local w = W[i] * (1 / (sc * (m > fm and m or fm)))
+                n, sx, sy = n + w, sx + w * x, sy + w * y
+                sxx, sxy = sxx + w * x * x, sxy + w * x * y
+            end
+            return { n = n, sx = sx, se = 0, sxx = sxx, sxe = 0, see = 0, sy = sy, sxy = sxy, sey = 0 }
+        end
+        for i = 1, N do
+            if not keep or keep[i] then
+                local sc = SC[i]
+                local x, y = X[i], Y[i]
+                local w
+                if irls then
+                    local m = abs(y - la - lb * x - lc * E[i]) / sc
+                    w = W[i] * (1 / (sc * (m > fm and m or fm)))
+                else
+                    w = W[i] * (1 / (sc * sc))
+                end
+                local e = with_e and E[i] or 0
+                n, sx, se, sy = n + w, sx + w * x, se + w * e, sy + w * y
+                sxx, sxe, see = sxx + w * x * x, sxe + w * x * e, see + w * e * e
+                sxy, sey = sxy + w * x * y, sey + w * e * y
+            end
         end
         return { n = n, sx = sx, se = se, sxx = sxx, sxe = sxe, see = see, sy = sy, sxy = sxy, sey = sey }
     end
@@ -269,8 +301,8 @@ local function fit_line(pts, relative)
         end
         return sol[1], use_x and sol[2] or 0, with_e and sol[k] or 0
     end
-    local function solve(q, u)
-        local S = sums(q, u)
+    local function solve(keep, irls, fm)
+        local S = sums(keep, irls, fm)
         local a, b, c = normal(S, true)
         if not a or b < 0 then
             a, b, c = normal(S, false)      -- x never varies, or rows cost nothing
@@ -281,40 +313,43 @@ local function fit_line(pts, relative)
         if a + c < 0 then c = -a end
         return a, b, c
     end
-    local function miss(pt, a, b, c) return math.abs(pt.y - a - b * pt.x - c * (pt.e or 0)) / pt.sc end
-    do
-        local q = {}
-        for i, pt in ipairs(pts) do q[i] = { x = pt.x, y = pt.y, e = pt.e, w = pt.w, sc = sc[i] } end
-        pts = q
-    end
-    local a, b, c = solve(pts)
+    local a, b, c = solve(nil)
     -- least absolute deviations by reweighting: weight 1 / |miss| (floored)
     local sw, sy = 0, 0
-    for _, pt in ipairs(pts) do sw, sy = sw + (pt.w or 1), sy + (pt.w or 1) * math.abs(pt.y) / pt.sc end
+    for i = 1, N do sw, sy = sw + W[i], sy + W[i] * abs(Y[i]) / SC[i] end
     local floor_miss = sw > 0 and 1e-4 * sy / sw or 0
     floor_miss = floor_miss > 0 and floor_miss or 1e-12
     -- (the line only has to find the pauses: the final fit is least squares on
     -- the points it keeps, so a few steps to 1e-6 do)
-    local u = {}
     for _ = 1, 15 do
-        for i, pt in ipairs(pts) do u[i] = 1 / (pt.sc * max(miss(pt, a, b, c), floor_miss)) end
-        local a2, b2, c2 = solve(pts, u)
-        local done = math.abs(a2 - a) <= 1e-6 * max(1e-6, math.abs(a)) and math.abs(b2 - b) <= 1e-6 * max(1e-6, math.abs(b))
-            and math.abs(c2 - c) <= 1e-6 * max(1e-6, math.abs(c))
+        local a2, b2, c2 = solve(nil, { a, b, c }, floor_miss)
+        local done = abs(a2 - a) <= 1e-6 * max(1e-6, abs(a)) and abs(b2 - b) <= 1e-6 * max(1e-6, abs(b))
+            and abs(c2 - c) <= 1e-6 * max(1e-6, abs(c))
         a, b, c = a2, b2, c2
         if done then break end
     end
     local misses = {}
-    for _, pt in ipairs(pts) do misses[#misses + 1] = miss(pt, a, b, c) end
-    table.sort(misses)
-    local med = misses[floor((#misses + 1) / 2)] or 0
+    for i = 1, N do misses[i] = abs(Y[i] - a - b * X[i] - c * E[i]) / SC[i] end
+    local sorted = {}
+    for i = 1, N do sorted[i] = misses[i] end
+    table.sort(sorted)
+    local med = sorted[floor((N + 1) / 2)] or 0
     local limit = 5 * max(med, sw > 0 and 0.01 * sy / sw or 0)
-    local kept = {}
-    for _, pt in ipairs(pts) do
-        if miss(pt, a, b, c) <= limit then kept[#kept + 1] = pt end
+    local keep, nkept = {}, 0
+    for i = 1, N do
+        if misses[i] <= limit then keep[i], nkept = true, nkept + 1 end
     end
-    if #kept >= 2 then return solve(kept) end
-    return solve(pts)
+    if nkept >= 2 then return solve(keep) end
+    return solve(nil)
+end
+-- pts = { {x=, y=, e=, w=}, ... } (e, w optional)
+local function fit_line(pts, relative)
+    local X, Y, E, W = {}, {}, {}, {}
+    for i = 1, #pts do
+        local pt = pts[i]
+        X[i], Y[i], E[i], W[i] = pt.x, pt.y, pt.e or 0, pt.w or 1
+    end
+    return fit_cols(#pts, X, Y, E, W, relative)
 end
 M.fit_line = fit_line
 
@@ -346,19 +381,22 @@ end
 -- within 10 % of a class's smallest merged into it (mean bytes and time),
 -- made non-decreasing (a larger response never moves faster: a dip is
 -- measurement noise).
-local function transfer_curve(responses)
-    local pts = {}
-    for _, r in ipairs(responses) do
-        if r.bytes > 0 then pts[#pts + 1] = r end
+-- (transfer_curve_cols: the responses as columns RB (bytes) and RT
+-- (transfer), n of them)
+local function transfer_curve_cols(RB, RT, n)
+    local idx = {}
+    for i = 1, n do
+        if RB[i] > 0 then idx[#idx + 1] = i end
     end
-    table.sort(pts, function(a, b) return a.bytes < b.bytes end)
+    table.sort(idx, function(a, b) return RB[a] < RB[b] end)
     local curve, c = {}, nil
-    for _, r in ipairs(pts) do
-        if not c or r.bytes > c.lo * 1.1 then
-            c = { lo = r.bytes, n = 0, bytes = 0, time = 0 }
+    for _, i in ipairs(idx) do
+        local b = RB[i]
+        if not c or b > c.lo * 1.1 then
+            c = { lo = b, n = 0, bytes = 0, time = 0 }
             curve[#curve + 1] = c
         end
-        c.n, c.bytes, c.time = c.n + 1, c.bytes + r.bytes, c.time + max(0, r.transfer)
+        c.n, c.bytes, c.time = c.n + 1, c.bytes + b, c.time + max(0, RT[i])
     end
     local prev = 0
     for _, k in ipairs(curve) do
@@ -366,6 +404,11 @@ local function transfer_curve(responses)
         prev = k.time
     end
     return curve
+end
+local function transfer_curve(responses)
+    local RB, RT = {}, {}
+    for i, r in ipairs(responses) do RB[i], RT[i] = r.bytes, r.transfer end
+    return transfer_curve_cols(RB, RT, #responses)
 end
 M.transfer_curve = transfer_curve
 
@@ -383,43 +426,80 @@ M.transfer_curve = transfer_curve
 -- t_call and t_row fitted on the rest; gaps = { {gap=, rows=} }; responses
 -- (optional, default the fetches) = { {bytes=, transfer=} } for the curve.
 -- Each execution weighs the same (w).
-function M.fit_connection(fetches, gaps, responses, executes)
+-- The fit on columns (connection_models builds them from the round trips):
+-- D = { nf=, f_time=, f_first=, f_rows=, f_bytes=, f_w=, f_last= (fetches),
+--       ng=, g_gap=, g_rows=, g_w= (gaps), nr=, r_bytes=, r_transfer=
+--       (responses; nil: the fetches'), ne=, e_time=, e_rows=, e_bytes=, e_w=
+--       (executes) }
+local function fit_connection_cols(D)
     local tb, bytes = 0, 0
-    for _, f in ipairs(fetches) do tb, bytes = tb + max(0, f.time - f.first), bytes + f.bytes end
-    if not responses then
-        responses = {}
-        for _, f in ipairs(fetches) do responses[#responses + 1] = { bytes = f.bytes, transfer = f.time - f.first } end
+    local nf, F_time, F_first, F_rows, F_bytes, F_w, F_last = D.nf, D.f_time, D.f_first, D.f_rows, D.f_bytes,
+        D.f_w, D.f_last
+    for i = 1, nf do tb, bytes = tb + max(0, F_time[i] - F_first[i]), bytes + F_bytes[i] end
+    local RB, RT, nr = D.r_bytes, D.r_transfer, D.nr
+    if not RB then
+        RB, RT, nr = {}, {}, nf
+        for i = 1, nf do RB[i], RT[i] = F_bytes[i], F_time[i] - F_first[i] end
     end
-    local m = { t_byte = bytes > 0 and tb / bytes or 0, transfer = transfer_curve(responses) }
+    local m = { t_byte = bytes > 0 and tb / bytes or 0, transfer = transfer_curve_cols(RB, RT, nr) }
     -- the time per row needs fetches of two sizes at least (the last, shorter
     -- fetch of every execution alone does not tell a row from a call)
     local sizes, nsizes = {}, 0
-    for _, f in ipairs(fetches) do
-        if not f.last and not sizes[f.rows] then sizes[f.rows], nsizes = true, nsizes + 1 end
+    for i = 1, nf do
+        if not F_last[i] and not sizes[F_rows[i]] then sizes[F_rows[i]], nsizes = true, nsizes + 1 end
     end
-    local pts = {}
-    for _, f in ipairs(fetches) do
-        if nsizes >= 2 or not f.last then
-            pts[#pts + 1] = { x = nsizes >= 2 and f.rows or 0, y = f.time - M.transfer_time(m, f.bytes), w = f.w }
+    local X, Y, E, W, N = {}, {}, {}, {}, 0
+    for i = 1, nf do
+        if nsizes >= 2 or not F_last[i] then
+            N = N + 1
+            X[N], Y[N], E[N], W[N] = nsizes >= 2 and F_rows[i] or 0, F_time[i] - M.transfer_time(m, F_bytes[i]), 0,
+                F_w[i] or 1
         end
     end
-    if #pts == 0 then
-        for _, f in ipairs(fetches) do pts[#pts + 1] = { x = 0, y = f.time - M.transfer_time(m, f.bytes), w = f.w } end
+    if N == 0 then
+        for i = 1, nf do
+            N = N + 1
+            X[N], Y[N], E[N], W[N] = 0, F_time[i] - M.transfer_time(m, F_bytes[i]), 0, F_w[i] or 1
+        end
     end
     -- the executes carry rows too (the prefetch): with their own call cost
     -- they hold the time per row where a fetch of as many rows is single
     -- (one pause in it would otherwise decide the slope)
     if nsizes >= 2 then
-        for _, e in ipairs(executes or {}) do
-            pts[#pts + 1] = { x = e.rows, e = 1, y = e.time - M.transfer_time(m, e.bytes), w = e.w }
+        for i = 1, D.ne or 0 do
+            N = N + 1
+            X[N], Y[N], E[N], W[N] = D.e_rows[i], D.e_time[i] - M.transfer_time(m, D.e_bytes[i]), 1, D.e_w[i] or 1
         end
     end
-    m.t_call, m.t_row, m.t_exec = fit_line(pts, true)
-    pts = {}
-    for _, g in ipairs(gaps) do pts[#pts + 1] = { x = nsizes >= 2 and g.rows or 0, y = g.gap, w = g.w } end
-    m.g_call, m.g_row = fit_line(pts, true)
+    m.t_call, m.t_row, m.t_exec = fit_cols(N, X, Y, E, W, true)
+    X, Y, E, W = {}, {}, {}, {}
+    for i = 1, D.ng do
+        X[i], Y[i], E[i], W[i] = nsizes >= 2 and D.g_rows[i] or 0, D.g_gap[i], 0, D.g_w[i] or 1
+    end
+    m.g_call, m.g_row = fit_cols(D.ng, X, Y, E, W, true)
     return m
 end
+
+function M.fit_connection(fetches, gaps, responses, executes)
+    local D = { nf = #fetches, f_time = {}, f_first = {}, f_rows = {}, f_bytes = {}, f_w = {}, f_last = {},
+                ng = #gaps, g_gap = {}, g_rows = {}, g_w = {}, ne = 0, e_time = {}, e_rows = {}, e_bytes = {},
+                e_w = {} }
+    for i, f in ipairs(fetches) do
+        D.f_time[i], D.f_first[i], D.f_rows[i], D.f_bytes[i], D.f_w[i], D.f_last[i] =
+            f.time, f.first, f.rows, f.bytes, f.w, f.last or false
+    end
+    for i, g in ipairs(gaps) do D.g_gap[i], D.g_rows[i], D.g_w[i] = g.gap, g.rows, g.w end
+    if responses then
+        D.r_bytes, D.r_transfer, D.nr = {}, {}, #responses
+        for i, r in ipairs(responses) do D.r_bytes[i], D.r_transfer[i] = r.bytes, r.transfer end
+    end
+    for i, e in ipairs(executes or {}) do
+        D.e_time[i], D.e_rows[i], D.e_bytes[i], D.e_w[i] = e.time, e.rows, e.bytes, e.w
+        D.ne = i
+    end
+    return fit_connection_cols(D)
+end
+M.fit_connection_cols = fit_connection_cols
 
 -- Smallest SDU that is a whole number of MSS-sized segments and holds one
 -- response of `ttc` bytes (a TNS packet then ends on a full segment).
@@ -513,6 +593,24 @@ function M.mark_losses(st)
     end
 end
 
+-- The undecrypted TNS-over-TLS conversations ({ [tcp.stream] = server port },
+-- from sqlnet.tls.undecrypted): a sentence per port, the count by port, the ports.
+function M.undecrypted_lines(undecrypted)
+    local by_port, ports = {}, {}
+    for _, port in pairs(undecrypted) do
+        if not by_port[port] then by_port[port] = 0; ports[#ports + 1] = port end
+        by_port[port] = by_port[port] + 1
+    end
+    table.sort(ports)
+    local lines = {}
+    for _, port in ipairs(ports) do
+        lines[#lines + 1] = string.format("%d TNS-over-TLS conversation%s not decrypted (port %d): give Wireshark " ..
+            "the TLS key log (tls.keylog_file), or turn on sqlnet.tls_estimate", by_port[port],
+            by_port[port] == 1 and "" or "s", port)
+    end
+    return lines, by_port, ports
+end
+
 if not register_stat_cmd_arg then
     return M           -- plain Lua: the model only
 end
@@ -522,30 +620,41 @@ end
 -- ---------------------------------------------------------------------------
 
 local F = {}
-local function field(name) F[name] = Field.new(name) end
-for _, n in ipairs({ "frame.number", "frame.time_epoch", "tcp.stream", "tcp.len", "tcp.srcport", "tcp.flags.syn",
-                     "tcp.options.mss_val", "tcp.options.timestamp.tsval", "sqlnet.direction",
-                     "sqlnet.call", "sqlnet.fetch.rows", "sqlnet.sql", "sqlnet.execution", "sqlnet.rows",
-                     "sqlnet.ora_error", "sqlnet.response.ttc_bytes", "sqlnet.response.row_bytes",
-                     "sqlnet.response.bvc_bytes", "sqlnet.response.bytes", "sqlnet.response.packets",
-                     "sqlnet.response.segments", "sqlnet.request.ttc_bytes", "sqlnet.request.bytes",
-                     "sqlnet.time", "sqlnet.time.first", "sqlnet.request_in", "sqlnet.sdu", "sqlnet.tdu",
-                     "sqlnet.version", "sqlnet.auth.value", "tcp.analysis.retransmission" }) do
+-- a field extractor, or nil when this build has no such field (the
+-- once-per-round-trip sqlnet.rt.* and sqlnet.tls.undecrypted come with newer
+-- plugins: Field.new of an unknown field fails, and a load error would take
+-- every report with it)
+local function field(name)
+    local ok, f = pcall(Field.new, name)
+    F[name] = ok and f or nil
+    return F[name]
+end
+for _, n in ipairs({ "frame.number", "tcp.stream", "tcp.len", "tcp.options.mss_val",
+                     "tcp.options.timestamp.tsval", "sqlnet.call", "sqlnet.fetch.rows", "sqlnet.sql",
+                     "sqlnet.execution", "sqlnet.rows", "sqlnet.ora_error", "sqlnet.response.ttc_bytes",
+                     "sqlnet.response.row_bytes", "sqlnet.response.bvc_bytes", "sqlnet.response.bytes",
+                     "sqlnet.response.packets", "sqlnet.response.segments", "sqlnet.request.ttc_bytes",
+                     "sqlnet.request.bytes", "sqlnet.time", "sqlnet.time.first", "sqlnet.request_in", "sqlnet.sdu",
+                     "sqlnet.tdu", "sqlnet.version", "sqlnet.auth.value",
+                     "sqlnet.rt.call", "sqlnet.rt.rows_asked", "sqlnet.rt.sql_id", "sqlnet.tls.undecrypted" }) do
     field(n)
 end
+-- with the round-trip fields the completing packet names its call and the
+-- rows it asked for: no need to remember every request
+local HAVE_RT = F["sqlnet.rt.call"] ~= nil and F["sqlnet.rt.rows_asked"] ~= nil
 
-local function val(name)
-    local fi = F[name]()
-    if not fi then return nil end
-    local v = fi.value
-    if type(v) == "number" or type(v) == "boolean" or type(v) == "string" then return v end
-    return tonumber(tostring(v))      -- NSTime, UInt64, FrameNum
+-- the value of a numeric field on this packet (nil when absent)
+local function n(f)
+    local fi = f()
+    if fi then return fi.value end
 end
-
-local function num(name, default)
-    local v = val(name)
-    if v == nil then return default end
-    return tonumber(v) or default
+-- a time field in seconds (NSTime)
+local function secs(f)
+    local fi = f()
+    if not fi then return 0 end
+    local v = fi.value
+    if type(v) == "number" then return v end
+    return tonumber(tostring(v)) or 0
 end
 
 local OTHER = "(calls outside a statement: logon, commit, ping ...)"
@@ -555,80 +664,188 @@ local function one_line(sql)
 end
 
 local function new_state()
-    return { requests = {}, rts = {}, streams = {}, order = {}, by_sql = {} }
+    return { rts = {}, streams = {}, order = {}, by_sql = {}, req_call = {}, req_fetch = {}, lines = {},
+             undecrypted = {}, seg = {}, seg_frame = {} }
 end
 
-local function on_packet(st)
-    local frame = num("frame.number")
-    local stream = num("tcp.stream", -1)
+local function stream_of(st, stream)
     local c = st.streams[stream]
     if not c then
-        c = { mss_syn = nil, ts = false, max_server_seg = 0, multi_seg = false }
+        c = { ts = false, multi_seg = false }
         st.streams[stream] = c
     end
-    if val("tcp.flags.syn") and not F["sqlnet.direction"]() then
-        -- The client's SYN announces what the server may send it.
-        local mss = num("tcp.options.mss_val")
-        if mss and (not c.mss_syn or mss < c.mss_syn) then c.mss_syn = mss end
-        if F["tcp.options.timestamp.tsval"]() then c.ts = true end
-        return
+    return c
+end
+
+-- The collectors: one listener per kind of packet, each with a filter that
+-- lets through only the packets it reads (a Lua call and its field reads on
+-- every packet of the capture cost more than the dissection of it):
+--   syn       a client's SYN (MSS, timestamps)
+--   segment   every segment with payload: the largest per stream and port
+--             (the server's, once its port is known, gives the MSS when no
+--             SYN was captured, or segments larger than it: GRO)
+--   retrans   a retransmission (Wireshark's TCP analysis)
+--   auth      the logon's key/values (the driver: JDBC ties prefetch to the
+--             fetch size)
+--   request   a call (its function and the rows it asks for), only without
+--             the sqlnet.rt fields
+--   rt        the packet that completes a round trip
+local C = {}
+
+function C.syn(st, pinfo)
+    local c = stream_of(st, n(F["tcp.stream"]) or -1)
+    local mss = n(F["tcp.options.mss_val"])
+    if mss and (not c.mss_syn or mss < c.mss_syn) then c.mss_syn = mss end
+    if F["tcp.options.timestamp.tsval"]() then c.ts = true end
+end
+
+local f_tcp_len = F["tcp.len"]
+function C.segment(st, pinfo, tvb)
+    -- by port pair (no field read: this runs on every segment); tcp.len
+    -- only when the frame is longer than any before in that direction (the
+    -- headers' length is the same in a direction unless its TCP options vary)
+    local key = pinfo.src_port * 65536 + pinfo.dst_port
+    local flen = tvb:len()
+    if flen > (st.seg_frame[key] or 0) then
+        st.seg_frame[key] = flen
+        local fi = f_tcp_len()
+        local len = fi and fi.value
+        if len and len > (st.seg[key] or 0) then st.seg[key] = len end
     end
-    local dir = num("sqlnet.direction")
-    local sport = num("tcp.srcport")
-    if dir == 1 and not c.server_port then c.server_port = sport end
-    if c.server_port and sport == c.server_port then
-        -- every server segment, also those inside a reassembled TNS packet
-        local len = num("tcp.len", 0)
-        if len > c.max_server_seg then c.max_server_seg = len end
-    end
-    if F["tcp.analysis.retransmission"]() then
-        -- a segment sent again (Wireshark's TCP analysis): a loss, and the
-        -- round trip it falls in waited for its recovery (M.mark_losses)
-        c.retrans = c.retrans or {}
-        c.retrans[#c.retrans + 1] = num("frame.time_epoch", 0)
-    end
-    if not dir then return end
-    -- the driver: JDBC ties prefetch to the fetch size (setFetchSize)
+end
+
+function C.retrans(st, pinfo)
+    -- a segment sent again: a loss, and the round trip it falls in waited for
+    -- its recovery (M.mark_losses)
+    local c = stream_of(st, n(F["tcp.stream"]) or -1)
+    c.retrans = c.retrans or {}
+    c.retrans[#c.retrans + 1] = pinfo.abs_ts
+end
+
+function C.auth(st, pinfo)
+    local c = stream_of(st, n(F["tcp.stream"]) or -1)
     for _, fi in ipairs({ F["sqlnet.auth.value"]() }) do
-        local v = tostring(fi.value):lower()
-        if v:find("jdbc", 1, true) then c.jdbc = true end
+        if tostring(fi.value):lower():find("jdbc", 1, true) then c.jdbc = true end
     end
-    local call, fetch = num("sqlnet.call"), num("sqlnet.fetch.rows")
-    if call or fetch then
-        st.requests[frame] = { call = call, fetch = fetch }
-    end
-    local rows, req = num("sqlnet.rows"), num("sqlnet.request_in")
+end
+
+function C.request(st, pinfo)
+    local frame = pinfo.number
+    st.req_call[frame] = n(F["sqlnet.call"])
+    st.req_fetch[frame] = n(F["sqlnet.fetch.rows"])
+end
+
+function C.undecrypted(st, pinfo)
+    local port, stream = n(F["sqlnet.tls.undecrypted"]), n(F["tcp.stream"])
+    if port and stream then st.undecrypted[stream] = port end
+end
+
+local f_rows, f_req, f_stream, f_exec = F["sqlnet.rows"], F["sqlnet.request_in"], F["tcp.stream"], F["sqlnet.execution"]
+local f_sql, f_err, f_to, f_rowb = F["sqlnet.sql"], F["sqlnet.ora_error"], F["sqlnet.response.ttc_bytes"],
+    F["sqlnet.response.row_bytes"]
+local f_bvc, f_tns_to, f_pk, f_seg = F["sqlnet.response.bvc_bytes"], F["sqlnet.response.bytes"],
+    F["sqlnet.response.packets"], F["sqlnet.response.segments"]
+local f_from, f_tns_from, f_time, f_first = F["sqlnet.request.ttc_bytes"], F["sqlnet.request.bytes"],
+    F["sqlnet.time"], F["sqlnet.time.first"]
+local f_rt_call, f_rt_asked, f_rt_sql_id = F["sqlnet.rt.call"], F["sqlnet.rt.rows_asked"], F["sqlnet.rt.sql_id"]
+
+function C.rt(st, pinfo)
+    local fi = f_rows()
+    local rows = fi and fi.value
+    fi = f_req()
+    local req = fi and fi.value
     if not (rows and req) then return end
-    local now = num("frame.time_epoch", 0)
-    local t = num("sqlnet.time", 0)
-    local q = st.requests[req] or {}
-    local sql = val("sqlnet.sql")
+    fi = f_stream()
+    local stream = fi and fi.value or -1
+    local c = st.streams[stream] or stream_of(st, stream)
+    -- the completing packet is the server's
+    if not c.seg_key then c.seg_key = pinfo.src_port * 65536 + pinfo.dst_port end
+    if not c.sdu or c.sdu == 0 then
+        c.sdu, c.tdu, c.version = n(F["sqlnet.sdu"]) or 0, n(F["sqlnet.tdu"]) or 0, n(F["sqlnet.version"]) or 0
+    end
+    local call, fetch
+    if HAVE_RT then
+        call, fetch = n(f_rt_call), n(f_rt_asked)
+    else
+        call, fetch = st.req_call[req], st.req_fetch[req]
+        st.req_call[req], st.req_fetch[req] = nil, nil
+    end
+    fi = f_exec()
+    local execution = fi and fi.value or 0
+    -- the SQL text: the same as the previous round trip's within an execution
+    local prev = c.last
+    local sql
+    if prev and execution ~= 0 and prev.execution == execution then
+        sql = c.last_sql
+    else
+        fi = f_sql()
+        sql = OTHER
+        if fi then
+            local text = fi.value
+            sql = st.lines[text]
+            if not sql then
+                sql = one_line(text)
+                st.lines[text] = sql
+            end
+        end
+    end
+    local now = pinfo.abs_ts
+    local t = secs(f_time)
+    -- sixteen keys (a Lua table's hash part holds a power of two of them):
+    -- the ORA error only when there is one, the SQL text and the TNS bytes
+    -- from the client on the statement
     local rt = {
-        stream = stream, execution = num("sqlnet.execution", 0), sql = sql and one_line(sql) or OTHER,
-        call = q.call, fetch = q.fetch, rows = rows, error = num("sqlnet.ora_error", 0),
-        to = num("sqlnet.response.ttc_bytes", 0), row_bytes = num("sqlnet.response.row_bytes", 0),
-        bvc = num("sqlnet.response.bvc_bytes", 0), tns_to = num("sqlnet.response.bytes", 0),
-        packets = num("sqlnet.response.packets", 0), segments = num("sqlnet.response.segments", 0),
-        from = num("sqlnet.request.ttc_bytes", 0), tns_from = num("sqlnet.request.bytes", 0),
-        time = t, first = num("sqlnet.time.first", 0), start = now - t, stop = now, gap = 0,
-        sdu = num("sqlnet.sdu", 0), tdu = num("sqlnet.tdu", 0), version = num("sqlnet.version", 0),
+        stream = stream, execution = execution, call = call, fetch = fetch, rows = rows,
+        to = n(f_to) or 0, row_bytes = n(f_rowb) or 0, bvc = n(f_bvc) or 0, tns_to = n(f_tns_to) or 0,
+        packets = n(f_pk) or 0, segments = n(f_seg) or 0, from = n(f_from) or 0,
+        time = t, first = secs(f_first), start = now - t, gap = 0,
     }
+    local err = n(f_err)
+    if err and err ~= 0 then rt.error = err end
     if rt.segments > rt.packets then c.multi_seg = true end
     -- client time before this request, charged to the previous round trip of
     -- the same execution (time between executions is the application's)
-    local prev = c.last
-    if prev and prev.execution ~= 0 and prev.execution == rt.execution and rt.start > prev.stop then
-        prev.gap = rt.start - prev.stop
+    if prev and prev.execution ~= 0 and prev.execution == execution and rt.start > c.last_stop then
+        prev.gap = rt.start - c.last_stop
     end
-    c.last = rt
+    c.last, c.last_stop, c.last_sql = rt, now, sql
     st.rts[#st.rts + 1] = rt
-    local s = st.by_sql[rt.sql]
+    local s = st.by_sql[sql]
     if not s then
-        s = { sql = rt.sql, rts = {} }
-        st.by_sql[rt.sql] = s
+        s = { sql = sql, rts = {}, first_frame = req, last_frame = pinfo.number, tns_from = 0 }
+        st.by_sql[sql] = s
         st.order[#st.order + 1] = s
     end
+    if req < s.first_frame then s.first_frame = req end
+    s.last_frame = pinfo.number
+    if not s.sql_id and f_rt_sql_id and sql ~= OTHER then s.sql_id = n(f_rt_sql_id) end
     s.rts[#s.rts + 1] = rt
+    s.tns_from = s.tns_from + (n(f_tns_from) or 0)
+end
+
+-- The listeners of one report instance, all feeding `get()`'s state (the
+-- state is replaced on reset).  filter: the user's filter on sqlnet packets.
+local function listeners(get, filter, reset)
+    local function f(expr) return filter and ("(" .. filter .. ") && (" .. expr .. ")") or expr end
+    local list = {
+        { "syn", "tcp.flags.syn == 1" },
+        { "segment", "tcp.len > 0" },
+        { "retrans", "tcp.analysis.retransmission" },
+        { "auth", "sqlnet.auth.value" },
+        { "rt", f("sqlnet.request_in && sqlnet.rows") },
+    }
+    if not HAVE_RT then list[#list + 1] = { "request", f("sqlnet.direction == 0 && (sqlnet.call || sqlnet.fetch.rows)") } end
+    if F["sqlnet.tls.undecrypted"] then list[#list + 1] = { "undecrypted", "sqlnet.tls.undecrypted" } end
+    local taps = {}
+    for i, l in ipairs(list) do
+        local tap = Listener.new("frame", l[2])
+        local fn = C[l[1]]
+        function tap.packet(pinfo, tvb) fn(get(), pinfo, tvb) end
+        -- one reset for the instance (the first listener's)
+        if i == 1 then function tap.reset() reset() end end
+        taps[i] = tap
+    end
+    return taps
 end
 
 local function median(t)
@@ -641,8 +858,9 @@ end
 
 -- Effective MSS of the server's direction for one stream: what the client's
 -- SYN allows (less the timestamp option), else the largest server segment.
-local function stream_mss(c)
+local function stream_mss(st, c)
     if not c then return nil, "unknown" end
+    c.max_server_seg = c.seg_key and st.seg[c.seg_key] or 0
     if c.mss_syn then
         local mss = c.mss_syn - (c.ts and 12 or 0)
         if c.max_server_seg > mss then return c.max_server_seg, "largest server segment" end
@@ -675,9 +893,13 @@ local function connection_models(st, prefetch_opt)
         local e = by_exec[key]
         local m = models[e[1].stream]
         if not m then
-            m = { fetches = {}, gaps = {}, responses = {}, executes = {}, equal = {}, unequal = 0 }
+            m = { equal = {}, unequal = 0,
+                  D = { nf = 0, f_time = {}, f_first = {}, f_rows = {}, f_bytes = {}, f_w = {}, f_last = {},
+                        ng = 0, g_gap = {}, g_rows = {}, g_w = {}, nr = 0, r_bytes = {}, r_transfer = {},
+                        ne = 0, e_time = {}, e_rows = {}, e_bytes = {}, e_w = {} } }
             models[e[1].stream] = m
         end
+        local D = m.D
         -- a fetch's cost: its round trip and the client's gap before the next
         -- call of the execution (the last fetch has none: left out)
         -- every execution weighs the same in the fit, whatever its number of
@@ -685,26 +907,32 @@ local function connection_models(st, prefetch_opt)
         -- (a round trip that waited for a retransmission is left out: its time
         -- is the recovery's, which no array size predicts)
         for i = 1, #e do
-            if not e[i].lost then
-                m.responses[#m.responses + 1] = { bytes = e[i].to, transfer = e[i].time - e[i].first }
+            local rt = e[i]
+            if not rt.lost then
+                local k = D.nr + 1
+                D.nr, D.r_bytes[k], D.r_transfer[k] = k, rt.to, rt.time - rt.first
             end
         end
-        if e[1].call ~= 5 and e[1].rows > 0 and not e[1].lost then      -- not a fetch: the execute
-            m.executes[#m.executes + 1] = { time = e[1].time, first = e[1].first, rows = e[1].rows,
-                                            bytes = e[1].to, w = 1 }
+        local ex = e[1]
+        if ex.call ~= 5 and ex.rows > 0 and not ex.lost then      -- not a fetch: the execute
+            local k = D.ne + 1
+            D.ne, D.e_time[k], D.e_rows[k], D.e_bytes[k], D.e_w[k] = k, ex.time, ex.rows, ex.to, 1
         end
         for i = 2, #e do
             local rt = e[i]
             if not rt.lost then
-                m.fetches[#m.fetches + 1] = { time = rt.time, first = rt.first, rows = rt.rows, bytes = rt.to,
-                                              w = 1 / (#e - 1), last = i == #e }
+                local k = D.nf + 1
+                D.nf, D.f_time[k], D.f_first[k], D.f_rows[k], D.f_bytes[k], D.f_w[k], D.f_last[k] =
+                    k, rt.time, rt.first, rt.rows, rt.to, 1 / (#e - 1), i == #e
             end
         end
         -- the client's gap after each fetch of the execution but the last (the
         -- gap after the execute is the statement's own: describe, first rows)
         for i = 2, #e - 1 do
-            if not e[i].lost then
-                m.gaps[#m.gaps + 1] = { gap = e[i].gap, rows = e[i].rows, w = 1 / (#e - 2) }
+            local rt = e[i]
+            if not rt.lost then
+                local k = D.ng + 1
+                D.ng, D.g_gap[k], D.g_rows[k], D.g_w[k] = k, rt.gap, rt.rows, 1 / (#e - 2)
             end
         end
         if #e > 1 and e[1].fetch and e[2].fetch and e[2].call == 5 then
@@ -713,9 +941,10 @@ local function connection_models(st, prefetch_opt)
     end
     for stream, m in pairs(models) do
         local c = st.streams[stream]
-        if #m.fetches >= 2 and #m.gaps >= 1 then
-            m.timing = M.fit_connection(m.fetches, m.gaps, m.responses, m.executes)
+        if m.D.nf >= 2 and m.D.ng >= 1 then
+            m.timing = fit_connection_cols(m.D)
         end
+        m.D = nil
         if prefetch_opt == "tied" then
             m.tied, m.why = true, "option prefetch=tied"
         elseif prefetch_opt == "fixed" then
@@ -761,9 +990,10 @@ local function profile(st, s, models)
             p.fixed_to, p.fixed_from = p.fixed_to + rt.to, p.fixed_from + rt.from
             p.fixed_sizes[#p.fixed_sizes + 1] = rt.to
         end
-        p.sdu = max(p.sdu or 0, rt.sdu)
-        p.tdu = max(p.tdu or 0, rt.tdu)
-        p.version = max(p.version or 0, rt.version)
+        local c = st.streams[rt.stream]
+        p.sdu = max(p.sdu or 0, c and c.sdu or 0)
+        p.tdu = max(p.tdu or 0, c and c.tdu or 0)
+        p.version = max(p.version or 0, c and c.version or 0)
         p.stream = p.stream or rt.stream
     end
     local fetch_rows, row_data, bvc, bvc_rows, over, over_n, last, last_n = 0, 0, 0, 0, 0, 0, 0, 0
@@ -897,7 +1127,7 @@ local function profile(st, s, models)
     end
     p.model_at_observed = M.predict(p, p.array_size or 1).elapsed
     local c = st.streams[p.stream]
-    p.mss, p.mss_source = stream_mss(c)
+    p.mss, p.mss_source = stream_mss(st, c)
     p.multi_seg = c and c.multi_seg
     return p
 end
@@ -909,12 +1139,48 @@ end
 local function fmt_int(x) return string.format("%d", round(x)) end
 local function ms(x) return string.format("%.3f", x * 1000) end
 
-local function advise_statement(out, idx, p, sql, opts)
+-- A statement's header: its number, its text, its filter and frames
+-- (CONTRACT: the same form in every report).
+local function header(s)
+    if s.sql == OTHER then
+        return string.format("Calls outside a statement: logon, commit, ping ... (frames %d-%d)",
+            s.first_frame, s.last_frame)
+    end
+    return string.format("Statement %d: %s (%sframes %d-%d)", s.number, s.sql,
+        s.sql_id and string.format("sqlnet.rt.sql_id == \"%s\", ", s.sql_id) or "", s.first_frame, s.last_frame)
+end
+
+-- Number the statements (distinct SQL texts) 1, 2, ... in the order of
+-- their first call's frame across the whole capture; returns them in that
+-- order, the calls outside a statement (if any) first.
+local function number_statements(st)
+    local list = {}
+    for _, s in ipairs(st.order) do list[#list + 1] = s end
+    table.sort(list, function(a, b)
+        if (a.sql == OTHER) ~= (b.sql == OTHER) then return a.sql == OTHER end
+        return a.first_frame < b.first_frame
+    end)
+    local n = 0
+    for _, s in ipairs(list) do
+        if s.sql ~= OTHER then n = n + 1; s.number = n end
+    end
+    return list
+end
+
+-- rec (optional) receives the figures for -z sqlnet,advise,format=csv|json:
+-- rec.observed, rec.predictions (by array size), rec.sdus (by SDU), rec.advice.
+local function advise_statement(out, s, p, opts, rec)
+    rec = rec or {}
     local rows_per_exec = 0
     for _, e in ipairs(p.execs) do rows_per_exec = max(rows_per_exec, e.rows) end
     local o = p.observed
+    rec.observed = { executions = #p.execs, rows = round(p.rows), array_size = p.array_size,
+                     round_trips = o.round_trips, bytes_to_client = round(o.to), bytes_from_client = round(o.from),
+                     tns_bytes_to_client = round(o.tns_to), tns_packets = o.packets, tcp_segments = o.segments,
+                     elapsed_ms = o.elapsed * 1000, sdu = p.sdu, tdu = p.tdu, mss = p.mss }
+    rec.predictions, rec.sdus, rec.advice = {}, {}, {}
     out[#out + 1] = ""
-    out[#out + 1] = string.format("Statement %d: %s", idx, sql)
+    out[#out + 1] = header(s)
     out[#out + 1] = string.format("  observed: %d execution(s), %s rows, array size %s, %d round trips, " ..
         "%s bytes to client, %s from client, %d TNS packets, %d TCP segments, %s ms",
         #p.execs, fmt_int(p.rows), p.array_size and tostring(p.array_size) or "-", o.round_trips,
@@ -962,23 +1228,31 @@ local function advise_statement(out, idx, p, sql, opts)
     end
     if p.array_size and not have[p.array_size] then sizes[#sizes + 1] = p.array_size end
     table.sort(sizes)
-    local rec = M.recommend_array(p, sizes, rows_per_exec)
+    local rec_a = M.recommend_array(p, sizes, rows_per_exec)
     out[#out + 1] = "  predicted by array size (rows per fetch call), at the negotiated SDU:"
     out[#out + 1] = string.format("  %10s %12s %16s %16s %12s %12s %14s", "array size", "round trips",
         "bytes to client", "bytes from cl.", "TNS packets", "TCP segments", "elapsed (ms)")
     local now, at_rec
     for _, a in ipairs(sizes) do
         local pr = M.predict(p, a)
-        local mark = (a == p.array_size and " observed" or "") .. (a == rec and " recommended" or "")
+        local mark = (a == p.array_size and " observed" or "") .. (a == rec_a and " recommended" or "")
         out[#out + 1] = string.format("  %10d %12d %16s %16s %12d %12d %14s%s", a, pr.round_trips,
             fmt_int(pr.to), fmt_int(pr.from), pr.packets, pr.segments, ms(pr.elapsed), mark)
+        rec.predictions[#rec.predictions + 1] = { array_size = a, round_trips = pr.round_trips,
+            bytes_to_client = round(pr.to), bytes_from_client = round(pr.from), tns_bytes_to_client = round(pr.tns_to),
+            tns_packets = pr.packets, tcp_segments = pr.segments, elapsed_ms = pr.elapsed * 1000,
+            observed = a == p.array_size, recommended = a == rec_a }
         if a == p.array_size then now = pr end
-        if a == rec then at_rec = pr end
+        if a == rec_a then at_rec = pr end
+    end
+    if at_rec then
+        rec.advice.array_size, rec.advice.round_trips = rec_a, at_rec.round_trips
+        rec.advice.elapsed_ms = at_rec.elapsed * 1000
     end
     if now and at_rec then
-        if rec > p.array_size then
+        if rec_a > p.array_size then
             out[#out + 1] = string.format("  array size: raise it from %d to %d: %d round trips instead of %d, " ..
-                "about %s ms less (%.0f%%)", p.array_size, rec, at_rec.round_trips, now.round_trips,
+                "about %s ms less (%.0f%%)", p.array_size, rec_a, at_rec.round_trips, now.round_trips,
                 ms(now.elapsed - at_rec.elapsed),
                 now.elapsed > 0 and 100 * (now.elapsed - at_rec.elapsed) / now.elapsed or 0)
         else
@@ -988,7 +1262,7 @@ local function advise_statement(out, idx, p, sql, opts)
     end
     -- SDU
     -- one fetch response at the recommended array size (or all the rows, if fewer)
-    local batch = min(fetch_bytes(p, rec, false, rec), p.overhead + rows_per_exec * (p.row_bytes + p.bvc_bytes))
+    local batch = min(fetch_bytes(p, rec_a, false, rec_a), p.overhead + rows_per_exec * (p.row_bytes + p.bvc_bytes))
     local max_sdu = (p.version or 0) >= 315 and M.MAX_SDU or 32767
     local in_step = M.sdu_in_step(batch, p.mss, max_sdu)
     local flags = {}
@@ -1012,6 +1286,7 @@ local function advise_statement(out, idx, p, sql, opts)
         end
     end
     for _, f in ipairs(flags) do out[#out + 1] = "  flag: " .. f end
+    rec.advice.sdu, rec.advice.sdu_flags = in_step, flags
     if in_step then
         out[#out + 1] = string.format("  SDU: %d (%d x MSS %d) holds a %s-byte fetch response in one TNS " ..
             "packet that ends on a full TCP segment", in_step, round(in_step / p.mss), p.mss, fmt_int(batch))
@@ -1022,14 +1297,17 @@ local function advise_statement(out, idx, p, sql, opts)
     for _, v in ipairs({ p.sdu, in_step }) do if v and v > 0 and not seen[v] then sdus[#sdus + 1] = v; seen[v] = true end end
     for _, v in ipairs(opts and opts.sdus or M.SDUS) do if v <= max_sdu and not seen[v] then sdus[#sdus + 1] = v; seen[v] = true end end
     table.sort(sdus)
-    out[#out + 1] = string.format("  predicted by SDU at array size %d:", rec)
+    out[#out + 1] = string.format("  predicted by SDU at array size %d:", rec_a)
     out[#out + 1] = string.format("  %10s %12s %16s %12s %14s", "SDU", "TNS packets", "TNS bytes to cl.",
         "TCP segments", "pkts/response")
     for _, v in ipairs(sdus) do
-        local pr = M.predict(p, rec, v, p.mss)
+        local pr = M.predict(p, rec_a, v, p.mss)
         local mark = (v == p.sdu and " negotiated" or "") .. (v == in_step and " in step with the MSS" or "")
         out[#out + 1] = string.format("  %10d %12d %16s %12s %14.1f%s", v, pr.packets, fmt_int(pr.tns_to),
             p.mss and tostring(pr.segments) or "-", pr.packets / max(1, pr.round_trips), mark)
+        rec.sdus[#rec.sdus + 1] = { sdu = v, array_size = rec_a, round_trips = pr.round_trips,
+            tns_packets = pr.packets, tns_bytes_to_client = round(pr.tns_to), tcp_segments = p.mss and pr.segments,
+            negotiated = v == p.sdu, in_step = v == in_step }
     end
 end
 
@@ -1052,10 +1330,31 @@ function M.is_query(sql, rts)
     return not (word and NOT_QUERY[word])
 end
 
-local function render_advice(st, filter, opts)
-    opts = opts or {}
-    local out = {}
+-- The advisor's statements: { s=, p= (profile), rec= (figures) } for the
+-- queries, and the other statements (not advised), both in number order.
+local function advise_all(st, opts, out)
     local models = connection_models(st, opts.prefetch)
+    local advised, skipped = {}, {}
+    for _, s in ipairs(number_statements(st)) do
+        if s.sql ~= OTHER then
+            if M.is_query(s.sql, s.rts) then
+                local rec = {}
+                advise_statement(out, s, profile(st, s, models), opts, rec)
+                advised[#advised + 1] = { s = s, rec = rec }
+            else
+                local err = 0
+                for _, rt in ipairs(s.rts) do
+                    if (rt.error or 0) ~= 0 and rt.error ~= 1403 then err = rt.error end
+                end
+                skipped[#skipped + 1] = { s = s, error = err }
+            end
+        end
+    end
+    return advised, skipped
+end
+
+local function render_text(st, filter, opts)
+    local out = {}
     out[#out + 1] = "================================================================================"
     out[#out + 1] = "SQL*Net array-size and SDU advisor" .. (filter and ("  filter: " .. filter) or "")
     out[#out + 1] = "Model: fetches = floor((rows - first) / array size) + 1 per execution; bytes = fixed +"
@@ -1065,41 +1364,197 @@ local function render_advice(st, filter, opts)
     out[#out + 1] = "trip that waited for a TCP retransmission left out: see a statement's loss line)."
     out[#out + 1] = "Observed time: the round-trip times plus the client's time between the round trips of"
     out[#out + 1] = "an execution (-z sqlnet,stmt's response time sum counts the round-trip times only)."
-    out[#out + 1] = "Only queries are advised: statements that fetched rows."
+    out[#out + 1] = "Only queries are advised: statements that fetched rows; statements are numbered as in"
+    out[#out + 1] = "-z sqlnet,stmt (all statements, in the order of their first call)."
     out[#out + 1] = "================================================================================"
-    local n, skipped = 0, {}
-    for _, s in ipairs(st.order) do
-        if s.sql ~= OTHER then
-            if M.is_query(s.sql, s.rts) then
-                n = n + 1
-                advise_statement(out, n, profile(st, s, models), s.sql, opts)
-            else
-                skipped[#skipped + 1] = s
-            end
+    local tls = M.undecrypted_lines(st.undecrypted)
+    for _, l in ipairs(tls) do out[#out + 1] = l end
+    local advised, skipped = advise_all(st, opts, out)
+    if #advised == 0 then
+        if #skipped > 0 then
+            out[#out + 1] = "(no queries that fetched rows)"
+        elseif #tls == 0 then
+            out[#out + 1] = "(no statements)"
         end
     end
-    if n == 0 then out[#out + 1] = #skipped == 0 and "(no statements)" or "(no queries that fetched rows)" end
     if #skipped > 0 then
         out[#out + 1] = ""
         out[#out + 1] = string.format("Not advised (no rows fetched: DML, DDL, commits, failed or empty " ..
             "queries): %d statement(s)", #skipped)
-        for _, s in ipairs(skipped) do
-            local err = 0
-            for _, rt in ipairs(s.rts) do
-                if rt.error ~= 0 and rt.error ~= 1403 then err = rt.error end
-            end
-            local sql = #s.sql > 100 and (s.sql:sub(1, 97) .. "...") or s.sql
-            out[#out + 1] = "  " .. sql .. (err ~= 0 and string.format("  (ORA-%05d)", err) or "")
+        for _, k in ipairs(skipped) do
+            local sql = #k.s.sql > 100 and (k.s.sql:sub(1, 97) .. "...") or k.s.sql
+            out[#out + 1] = "  " .. sql .. (k.error ~= 0 and string.format("  (ORA-%05d)", k.error) or "")
         end
     end
     out[#out + 1] = "================================================================================"
     return table.concat(out, "\n")
 end
 
+-- ---------------------------------------------------------------------------
+-- format=json and format=csv: one record per advised statement, with the
+-- statement numbers of the text (docs/reports.md "Formats")
+-- ---------------------------------------------------------------------------
+
+local function json_string(v)
+    return '"' .. v:gsub('[%c"\\]', function(c)
+        if c == '"' then return '\\"' elseif c == "\\" then return "\\\\" end
+        return string.format("\\u%04x", c:byte())
+    end) .. '"'
+end
+
+local function json_value(v, key)
+    if v == nil then return "null" end
+    local t = type(v)
+    if t == "boolean" then return tostring(v) end
+    if t == "string" then return json_string(v) end
+    if t == "number" then
+        if v ~= v or v == math.huge or v == -math.huge then return "null" end
+        if key and key:find("_ms$") then return string.format("%.3f", v) end
+        if v == floor(v) then return string.format("%d", v) end
+        return string.format("%.3f", v)
+    end
+    return "null"
+end
+
+-- an object with its keys in the given order; values may be nested
+-- (tables of { keys=, values= } or arrays of them)
+local function json_object(keys, values, indent)
+    local parts = {}
+    for _, k in ipairs(keys) do
+        local v = values[k]
+        local text
+        if type(v) == "table" and v.keys then
+            text = json_object(v.keys, v.values, indent .. "  ")
+        elseif type(v) == "table" then
+            local items = {}
+            for _, item in ipairs(v) do
+                items[#items + 1] = type(item) == "table" and json_object(item.keys, item.values, indent .. "    ")
+                    or json_value(item)
+            end
+            text = #items == 0 and "[]" or
+                ("[\n" .. indent .. "    " .. table.concat(items, ",\n" .. indent .. "    ") .. "\n" .. indent .. "  ]")
+        else
+            text = json_value(v, k)
+        end
+        parts[#parts + 1] = json_string(k) .. ": " .. text
+    end
+    return "{\n" .. indent .. "  " .. table.concat(parts, ",\n" .. indent .. "  ") .. "\n" .. indent .. "}"
+end
+
+local OBS_KEYS = { "executions", "rows", "array_size", "round_trips", "bytes_to_client", "bytes_from_client",
+                   "tns_bytes_to_client", "tns_packets", "tcp_segments", "elapsed_ms", "sdu", "tdu", "mss" }
+local PRED_KEYS = { "array_size", "round_trips", "bytes_to_client", "bytes_from_client", "tns_bytes_to_client",
+                    "tns_packets", "tcp_segments", "elapsed_ms", "observed", "recommended" }
+local SDU_KEYS = { "sdu", "array_size", "round_trips", "tns_packets", "tns_bytes_to_client", "tcp_segments",
+                   "negotiated", "in_step" }
+
+local function render_json(st, filter, opts)
+    local advised, skipped = advise_all(st, opts, {})
+    local stmts = {}
+    for _, a in ipairs(advised) do
+        local s, r = a.s, a.rec
+        local preds, sdus = {}, {}
+        for _, x in ipairs(r.predictions) do preds[#preds + 1] = { keys = PRED_KEYS, values = x } end
+        for _, x in ipairs(r.sdus) do sdus[#sdus + 1] = { keys = SDU_KEYS, values = x } end
+        stmts[#stmts + 1] = { keys = { "statement", "sql_id", "sql", "first_frame", "last_frame", "observed",
+                                       "recommended", "predictions", "sdu_predictions" },
+            values = { statement = s.number, sql_id = s.sql_id, sql = s.sql, first_frame = s.first_frame,
+                       last_frame = s.last_frame, observed = { keys = OBS_KEYS, values = r.observed },
+                       recommended = { keys = { "array_size", "round_trips", "elapsed_ms", "sdu", "sdu_flags" },
+                                       values = r.advice },
+                       predictions = preds, sdu_predictions = sdus } }
+    end
+    local others = {}
+    for _, k in ipairs(skipped) do
+        others[#others + 1] = { keys = { "statement", "sql_id", "sql", "first_frame", "last_frame", "ora_error" },
+            values = { statement = k.s.number, sql_id = k.s.sql_id, sql = k.s.sql, first_frame = k.s.first_frame,
+                       last_frame = k.s.last_frame, ora_error = k.error ~= 0 and k.error or nil } }
+    end
+    local _, by_port, ports = M.undecrypted_lines(st.undecrypted)
+    local tls = {}
+    for _, port in ipairs(ports) do
+        tls[#tls + 1] = { keys = { "port", "conversations" }, values = { port = port, conversations = by_port[port] } }
+    end
+    return json_object({ "report", "filter", "statements", "not_advised", "undecrypted_tls" },
+        { report = "sqlnet,advise", filter = filter, statements = stmts, not_advised = others,
+          undecrypted_tls = tls }, "")
+end
+
+-- CSV (RFC 4180): one header; a row of kind "statement" per advised
+-- statement (observed figures and the advice), then its rows of kind
+-- "array_size" (the predictions by array size at the negotiated SDU) and
+-- "sdu" (by SDU at the recommended array size); "not_advised" rows for the
+-- other statements.
+local CSV_COLUMNS = { "kind", "statement", "sql_id", "sql", "first_frame", "last_frame", "executions", "rows",
+                      "array_size", "sdu", "round_trips", "bytes_to_client", "bytes_from_client",
+                      "tns_bytes_to_client", "tns_packets", "tcp_segments", "elapsed_ms", "recommended_array_size",
+                      "recommended_round_trips", "recommended_ms", "recommended_sdu", "mss", "mark", "note" }
+
+local function csv_field(v, key)
+    if v == nil then return "" end
+    local text = type(v) == "string" and v or json_value(v, key)
+    if text:find('[,"\r\n]') then text = '"' .. text:gsub('"', '""') .. '"' end
+    return text
+end
+
+local function render_csv(st, filter, opts)
+    local advised, skipped = advise_all(st, opts, {})
+    local lines = { table.concat(CSV_COLUMNS, ",") }
+    local function row(values)
+        local f = {}
+        for i, k in ipairs(CSV_COLUMNS) do f[i] = csv_field(values[k], k) end
+        lines[#lines + 1] = table.concat(f, ",")
+    end
+    for _, a in ipairs(advised) do
+        local s, r = a.s, a.rec
+        local o, adv = r.observed, r.advice
+        local id = { statement = s.number, sql_id = s.sql_id }
+        row({ kind = "statement", statement = s.number, sql_id = s.sql_id, sql = s.sql, first_frame = s.first_frame,
+              last_frame = s.last_frame, executions = o.executions, rows = o.rows, array_size = o.array_size,
+              sdu = o.sdu, round_trips = o.round_trips, bytes_to_client = o.bytes_to_client,
+              bytes_from_client = o.bytes_from_client, tns_bytes_to_client = o.tns_bytes_to_client,
+              tns_packets = o.tns_packets, tcp_segments = o.tcp_segments, elapsed_ms = o.elapsed_ms,
+              recommended_array_size = adv.array_size, recommended_round_trips = adv.round_trips,
+              recommended_ms = adv.elapsed_ms, recommended_sdu = adv.sdu, mss = o.mss,
+              note = adv.sdu_flags and table.concat(adv.sdu_flags, "; ") or nil })
+        for _, x in ipairs(r.predictions) do
+            local v = { kind = "array_size", statement = id.statement, sql_id = id.sql_id, sdu = o.sdu }
+            for k, val in pairs(x) do v[k] = val end
+            v.observed, v.recommended = nil, nil
+            v.mark = (x.observed and "observed" or "") .. (x.observed and x.recommended and " " or "") ..
+                (x.recommended and "recommended" or "")
+            row(v)
+        end
+        for _, x in ipairs(r.sdus) do
+            local v = { kind = "sdu", statement = id.statement, sql_id = id.sql_id }
+            for k, val in pairs(x) do v[k] = val end
+            v.mark = (x.negotiated and "negotiated" or "") .. (x.negotiated and x.in_step and " " or "") ..
+                (x.in_step and "in step with the MSS" or "")
+            v.negotiated, v.in_step = nil, nil
+            row(v)
+        end
+    end
+    for _, k in ipairs(skipped) do
+        row({ kind = "not_advised", statement = k.s.number, sql_id = k.s.sql_id, sql = k.s.sql,
+              first_frame = k.s.first_frame, last_frame = k.s.last_frame,
+              note = k.error ~= 0 and string.format("ORA-%05d", k.error) or nil })
+    end
+    local tls = M.undecrypted_lines(st.undecrypted)
+    for _, l in ipairs(tls) do row({ kind = "undecrypted_tls", note = l }) end
+    return table.concat(lines, "\r\n")
+end
+
+local function render_advice(st, filter, opts)
+    opts = opts or {}
+    if opts.format == "json" then return render_json(st, filter, opts) end
+    if opts.format == "csv" then return render_csv(st, filter, opts) end
+    return render_text(st, filter, opts)
+end
+
 -- The statements window (wire AUTOTRACE, like -z sqlnet,stmt) for the GUI.
 local function render_statements(st)
     local out = { "SQL*Net statements (wire AUTOTRACE): bytes via SQL*Net are TTC bytes (TNS headers excluded)" }
-    for i, s in ipairs(st.order) do
+    for _, s in ipairs(number_statements(st)) do
         local r = { ex = {}, fetch = 0, rows = 0, to = 0, from = 0, tns_to = 0, tns_from = 0, packets = 0,
                     segments = 0, time = 0, tmax = 0, more = 0, sizes = {}, seen = {}, errors = {} }
         local execs = 0
@@ -1110,12 +1565,12 @@ local function render_statements(st)
             end
             if rt.call == 5 then r.fetch = r.fetch + 1 end
             r.rows, r.to, r.from = r.rows + rt.rows, r.to + rt.to, r.from + rt.from
-            r.tns_to, r.tns_from = r.tns_to + rt.tns_to, r.tns_from + rt.tns_from
+            r.tns_to = r.tns_to + rt.tns_to
             r.packets, r.segments = r.packets + rt.packets, r.segments + rt.segments
             r.time = r.time + rt.time
             if rt.time > r.tmax then r.tmax = rt.time end
             if rt.packets > 1 then r.more = r.more + 1 end
-            if rt.error ~= 0 and rt.error ~= 1403 then r.errors[rt.error] = (r.errors[rt.error] or 0) + 1 end
+            if (rt.error or 0) ~= 0 and rt.error ~= 1403 then r.errors[rt.error] = (r.errors[rt.error] or 0) + 1 end
             if rt.fetch and rt.fetch > 0 and not r.seen[rt.fetch] then
                 r.seen[rt.fetch] = true
                 r.sizes[#r.sizes + 1] = rt.fetch
@@ -1126,14 +1581,14 @@ local function render_statements(st)
         for _, v in ipairs(r.sizes) do sizes[#sizes + 1] = tostring(v) end
         local function line(k, v) out[#out + 1] = string.format("  %-44s %14s", k, v) end
         out[#out + 1] = ""
-        out[#out + 1] = string.format("Statement %d: %s", i, s.sql)
+        out[#out + 1] = header(s)
         line("executions", tostring(s.sql == OTHER and 0 or execs))
         line("fetch calls", tostring(r.fetch))
         line("rows processed", fmt_int(r.rows))
         line("SQL*Net roundtrips to/from client", tostring(#s.rts))
         line("bytes sent via SQL*Net to client", fmt_int(r.to))
         line("bytes received via SQL*Net from client", fmt_int(r.from))
-        line("TNS bytes to / from client", fmt_int(r.tns_to) .. " / " .. fmt_int(r.tns_from))
+        line("TNS bytes to / from client", fmt_int(r.tns_to) .. " / " .. fmt_int(s.tns_from))
         line("TNS packets / TCP segments to client", r.packets .. " / " .. r.segments)
         line("array sizes seen", #sizes > 0 and table.concat(sizes, ", ") or "-")
         line("rows per round trip", string.format("%.1f", r.rows / #s.rts))
@@ -1149,11 +1604,10 @@ local function render_statements(st)
     return table.concat(out, "\n")
 end
 
--- sqlnet packets, SYNs (MSS) and server segments inside reassembled packets
-local LISTEN = "sqlnet || tcp.flags.syn == 1 || tcp.len > 0"
 
 -- Options before the filter: sizes=1,7,250 (array sizes to predict),
--- sdus=2048,8192 (SDUs), prefetch=tied|fixed.  Returns opts, filter.
+-- sdus=2048,8192 (SDUs), prefetch=tied|fixed, format=text|csv|json.
+-- Returns opts, filter.
 function M.parse_args(rest)
     local opts, tokens, i = {}, {}, 1
     for tok in (rest .. ","):gmatch("([^,]*),") do tokens[#tokens + 1] = tok end
@@ -1173,6 +1627,8 @@ function M.parse_args(rest)
             opts.sdus = numbers(v)
         elseif k == "prefetch" and (v == "tied" or v == "fixed") then
             opts.prefetch = v
+        elseif k == "format" and (v == "csv" or v == "json" or v == "text") then
+            opts.format = v
         else
             break
         end
@@ -1183,20 +1639,27 @@ function M.parse_args(rest)
     return opts, filter
 end
 
--- tshark: -z sqlnet,advise[,sizes=...][,sdus=...][,prefetch=tied|fixed][,filter]
+-- tshark: -z sqlnet,advise[,sizes=...][,sdus=...][,prefetch=tied|fixed][,format=csv|json][,filter]
 local function tshark_advise(arg)
     local opts, filter = {}, nil
     local rest = arg and arg:match("^sqlnet,advise,(.+)$")
     if rest then opts, filter = M.parse_args(rest) end
     local st = new_state()
-    local tap = Listener.new("frame", filter and
-        ("((" .. filter .. ") && sqlnet) || tcp.flags.syn == 1 || (tcp.len > 0 && !sqlnet)") or LISTEN)
-    function tap.packet() on_packet(st) end
-    function tap.draw() print("\n" .. render_advice(st, filter, opts) .. "\n") end
-    function tap.reset() st = new_state() end
+    local taps = listeners(function() return st end, filter, function() st = new_state() end)
+    taps[1].draw = function()
+        if opts.format == "json" or opts.format == "csv" then
+            print(render_advice(st, filter, opts))
+        else
+            print("\n" .. render_advice(st, filter, opts) .. "\n")
+        end
+    end
 end
 
 register_stat_cmd_arg("sqlnet,advise", tshark_advise)
+
+-- what a window shows while its retap reads the capture
+local READING = "Reading packets ... (the numbers appear when the capture has been read)"
+M.READING = READING
 
 if gui_enabled() then
     -- with_options: a "Predict..." button asks which array sizes, SDUs and
@@ -1207,23 +1670,37 @@ if gui_enabled() then
             local win = TextWindow.new(title)
             local st = new_state()
             local opts = {}
-            local tap = Listener.new("frame", LISTEN)
-            function tap.packet() on_packet(st) end
-            function tap.draw() win:set(render(st, nil, opts)) end
-            function tap.reset() st = new_state() end
-            win:set_atclose(function() tap:remove() end)
+            -- the numbers only once the capture has been read: Wireshark
+            -- draws the listeners while a retap runs (every few seconds),
+            -- which would show the counts of part of the capture
+            local reading = false
+            local function show()
+                if reading then
+                    win:set(title .. ": " .. READING)
+                else
+                    win:set(render(st, nil, opts))
+                end
+            end
+            local taps = listeners(function() return st end, nil, function() st = new_state() end)
+            taps[1].draw = function() show() end
+            win:set_atclose(function() for _, tap in ipairs(taps) do tap:remove() end end)
             if with_options then
                 win:add_button("Predict...", function()
                     new_dialog(title .. ": what to predict", function(sizes, sdus, prefetch)
                         local o, err = M.dialog_options(sizes, sdus, prefetch)
                         if o then opts = o end
+                        if reading then return end
                         win:set((err and ("Not changed: " .. err .. "\n") or "") .. render(st, nil, opts))
                     end, "Array sizes (e.g. 1,7,250; empty: 1 to 5000)",
                         "SDUs (e.g. 2048,8192; empty: 2048 to 2097152)",
                         "Prefetch with the array size: tied, fixed (empty: as the capture shows)")
                 end)
             end
+            reading = true
+            show()
             retap_packets()
+            reading = false
+            show()
         end
     end
     -- Wireshark's Qt menus put a Lua item of the Statistics group flat, with

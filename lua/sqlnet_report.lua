@@ -92,11 +92,25 @@ if gui_enabled() then
         local win = TextWindow.new("SQL*Net Array sizes")
         local r = new_report()
         local tap = Listener.new("frame", "sqlnet")
+        -- the numbers only once the capture has been read: Wireshark draws
+        -- the listeners while a retap runs, with the counts of part of it
+        local reading = false
+        local function show()
+            if reading then
+                win:set("SQL*Net Array sizes: Reading packets ... (the numbers appear when the capture has been read)")
+            else
+                win:set(render(r))
+            end
+        end
         function tap.packet() on_packet(r) end
-        function tap.draw() win:set(render(r)) end
+        function tap.draw() show() end
         function tap.reset() r.requested, r.sizes = {}, {} end
         win:set_atclose(function() tap:remove() end)
+        reading = true
+        show()
         retap_packets()
+        reading = false
+        show()
     end
     register_menu("SQL*Net Array sizes", gui_report, MENU_STAT_UNSORTED)
 end

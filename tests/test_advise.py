@@ -10,10 +10,12 @@ Two sources of truth, neither of them the advisor:
   counted in every other capture exactly, and its bytes within 2%.
 """
 import json
+import os
 import re
 import shutil
 import subprocess
 from collections import defaultdict
+from pathlib import Path
 
 import pytest
 
@@ -214,10 +216,14 @@ def test_filter_argument(tshark):
     assert "Statement 1: SELECT * FROM sqlnet_rows" in out
 
 
+HEADER_TAIL = r" \((?:sqlnet\.rt\.sql_id == \"\w+\", )?frames (\d+)-(\d+)\)$"
+
+
 def statements(out):
-    """{sql: block text} of the advisor's report."""
+    """{sql: block text} of the advisor's report (headers: CONTRACT's form,
+    'Statement N: SQL (sqlnet.rt.sql_id == "...", frames A-B)')."""
     blocks = re.split(r"^Statement \d+: ", out, flags=re.M)[1:]
-    return {b.splitlines()[0].strip(): b for b in blocks}
+    return {re.sub(HEADER_TAIL, "", b.splitlines()[0].strip()): b for b in blocks}
 
 
 def test_bundled_sweep(tshark):
@@ -289,7 +295,7 @@ def test_advises_only_queries(tshark, scenario):
     queries = [s for s, n in rows.items() if n > 0 and s != OTHER]
     others = [s for s, n in rows.items() if n == 0 and s != OTHER]
     out = advise(tshark, TEST_CAPTURES / f"{scenario}.pcapng")
-    advised = re.findall(r"^Statement \d+: (.*)$", out, re.M)
+    advised = [re.sub(HEADER_TAIL, "", a) for a in re.findall(r"^Statement \d+: (.*)$", out, re.M)]
     assert sorted(advised) == sorted(queries)
     head, _, tail = out.partition("Not advised")
     assert bool(tail) == bool(others)
@@ -450,3 +456,179 @@ def test_retransmissions_to_round_trips(lua, tmp_path):
     again counts them once, not twice."""
     proc = run_lua(lua, tmp_path, LOSS_DRIVER)
     assert proc.stdout.splitlines() == ["pass1\t2,1,0,0", "pass2\t2,1,0,0"]
+
+
+def manifest_statements(m):
+    """The scripted server's statements in the order of their first request
+    frame: [{sql, round_trips, rows, to, packets, segments, first, last}]."""
+    from test_stats import statement_key, OTHER
+    by = {}
+    for conn in m["connections"]:
+        for r in conn["requests"]:
+            key = statement_key(r)
+            if key == OTHER:
+                continue
+            w = by.setdefault(key, {"sql": key, "round_trips": 0, "rows": 0, "to": 0, "packets": 0,
+                                    "segments": 0, "first": r["request_first_frame"], "last": 0})
+            w["round_trips"] += 1
+            w["rows"] += r["response"]["rows_sent"]
+            w["to"] += r["response"]["ttc_bytes"]
+            w["packets"] += r["response"]["tns_packets"]
+            w["segments"] += r["response"]["tcp_segments"]
+            w["first"] = min(w["first"], r["request_first_frame"])
+            w["last"] = max(w["last"], r["response"]["last_frame"])
+    return sorted(by.values(), key=lambda w: w["first"])
+
+
+@pytest.mark.parametrize("scenario", ["sweep_arraysize", "wan_rtt10_arraysize", "jdbc_fetchsize_sweep", "jdbc_dml"])
+def test_formats_agree(tshark, scenario):
+    """-z sqlnet,advise,format=json and format=csv: one record per advised
+    statement with the text's numbers and figures; the numbers count every
+    statement (distinct SQL text) in the order of its first request frame, and
+    the figures are the scripted server's (its manifest: round trips, rows,
+    TTC bytes, TNS packets, TCP segments, first request and last response
+    frame). JSON parses with json.loads, CSV with the csv module (RFC 4180)."""
+    import csv
+    import io
+    m = json.loads((TEST_CAPTURES / f"{scenario}.json").read_text())
+    want = manifest_statements(m)
+    number = {w["sql"]: i + 1 for i, w in enumerate(want)}
+    cap = TEST_CAPTURES / f"{scenario}.pcapng"
+    text = advise(tshark, cap)
+    doc = json.loads(advise(tshark, cap, "format=json"))
+    rows = list(csv.DictReader(io.StringIO(advise(tshark, cap, "format=csv"), newline="")))
+    # the text's headers: numbers and frames
+    heads = re.findall(r"^Statement (\d+): (.*)$", text, re.M)
+    assert heads
+    by_sql = {w["sql"]: w for w in want}
+    for n, rest in heads:
+        sql = re.sub(HEADER_TAIL, "", rest)
+        first, last = map(int, re.search(HEADER_TAIL, rest).groups())
+        w = by_sql[sql]
+        assert int(n) == number[sql], (sql, n)
+        assert (first, last) == (w["first"], w["last"]), sql
+    assert [s["statement"] for s in doc["statements"]] == [int(n) for n, _ in heads]
+    stmt_rows = [r for r in rows if r["kind"] == "statement"]
+    assert [int(r["statement"]) for r in stmt_rows] == [int(n) for n, _ in heads]
+    blocks = statements(text)
+    for s, r in zip(doc["statements"], stmt_rows):
+        w = by_sql[s["sql"]]
+        o = s["observed"]
+        assert r["sql"] == s["sql"]
+        for key, mkey in (("round_trips", "round_trips"), ("rows", "rows"), ("bytes_to_client", "to"),
+                          ("tns_packets", "packets"), ("tcp_segments", "segments")):
+            assert o[key] == w[mkey], (s["sql"], key)
+            assert int(r[key]) == w[mkey], (s["sql"], key)
+        assert (s["first_frame"], s["last_frame"]) == (w["first"], w["last"])
+        assert (int(r["first_frame"]), int(r["last_frame"])) == (w["first"], w["last"])
+        # the text's observed line and recommendation
+        block = blocks[s["sql"]]
+        ob = re.search(r"observed: (\d+) execution\(s\), (\d+) rows, array size (\S+), (\d+) round trips, "
+                       r"(\d+) bytes to client, (\d+) from client, (\d+) TNS packets, (\d+) TCP segments, "
+                       r"([\d.]+) ms", block)
+        assert ob, block[:300]
+        assert ob.group(9) == f"{o['elapsed_ms']:.3f}" == r["elapsed_ms"]
+        assert int(ob.group(6)) == o["bytes_from_client"] == int(r["bytes_from_client"])
+        preds = predicted(block)
+        assert {p["array_size"] for p in s["predictions"]} == set(preds)
+        csv_preds = {int(x["array_size"]): x for x in rows
+                     if x["kind"] == "array_size" and x["statement"] == r["statement"]}
+        for p in s["predictions"]:
+            rts, to, frm, packets, segments = preds[p["array_size"]]
+            assert (p["round_trips"], p["bytes_to_client"], p["bytes_from_client"], p["tns_packets"],
+                    p["tcp_segments"]) == (rts, to, frm, packets, segments)
+            c = csv_preds[p["array_size"]]
+            assert (int(c["round_trips"]), int(c["bytes_to_client"]), float(c["elapsed_ms"])) == \
+                (rts, to, p["elapsed_ms"])
+            if p["recommended"]:
+                assert s["recommended"]["array_size"] == p["array_size"] == int(r["recommended_array_size"])
+        assert re.search(rf"^\s+{s['recommended']['array_size']}\s.*recommended", block, re.M)
+    # every statement of the manifest that fetched nothing is listed as not advised, with its number
+    listed = {x["sql"]: x["statement"] for x in doc["not_advised"]}
+    for w in want:
+        if w["sql"] in listed:
+            assert listed[w["sql"]] == number[w["sql"]]
+
+
+TLS_DRIVER = r"""
+local M = dofile(arg[1])
+-- tcp.stream -> server port of the conversations that carry
+-- sqlnet.tls.undecrypted: two on 2484, one on 1522
+for _, l in ipairs(M.undecrypted_lines({ [3] = 2484, [7] = 2484, [9] = 1522 })) do print(l) end
+print("--")
+for _, l in ipairs(M.undecrypted_lines({})) do print(l) end
+"""
+
+
+@pytest.mark.parametrize("lua", ["lua5.2", "lua5.4"])
+def test_undecrypted_tls_sentence(lua, tmp_path):
+    """A capture whose TNS-over-TLS conversations carry sqlnet.tls.undecrypted
+    (CONTRACT.md: the server port, on the first TLS application-data frame)
+    gets one sentence per port saying how many were not decrypted and what to
+    do, instead of a bare "(no statements)" (the inputs are hand-made: the
+    field comes with the plugin's TLS work)."""
+    out = run_lua(lua, tmp_path, TLS_DRIVER).stdout.split("--\n")
+    assert out[0].splitlines() == [
+        "1 TNS-over-TLS conversation not decrypted (port 1522): give Wireshark the TLS key log "
+        "(tls.keylog_file), or turn on sqlnet.tls_estimate",
+        "2 TNS-over-TLS conversations not decrypted (port 2484): give Wireshark the TLS key log "
+        "(tls.keylog_file), or turn on sqlnet.tls_estimate"]
+    assert out[1].strip() == ""
+
+
+def run_with_fake_fields(tshark, tmp_path, capture, zarg):
+    """tshark with the build's plugin and Lua reports plus
+    tests/lua/fake_contract_fields.lua (the contract's sqlnet.rt.* and
+    sqlnet.tls.undecrypted, faked) in a plugin folder of its own."""
+    box = Path(tshark.sandbox) / "plugins_fake_contract"      # where the unprivileged tshark can read
+    if not box.exists():
+        shutil.copytree(tshark.plugin_dir, box)
+        shutil.copy2(Path(__file__).parent / "lua" / "fake_contract_fields.lua", box / "a_fake_contract_fields.lua")
+        for d in [box] + list(box.rglob("*")):
+            os.chmod(d, 0o755 if d.is_dir() else 0o644)
+    cmd = [c.replace(f"WIRESHARK_PLUGIN_DIR={tshark.plugin_dir}", f"WIRESHARK_PLUGIN_DIR={box}")
+           for c in tshark.command(["-r", str(tshark.readable(capture)), "-q", "-z", zarg])]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0 and proc.stderr.strip() == "", proc.stderr
+    return proc.stdout
+
+
+@pytest.mark.parametrize("scenario", ["sweep_arraysize", "jdbc_dml", "error_midfetch"])
+def test_contract_fields_used(tshark, tmp_path, scenario):
+    """With the contract's once-per-round-trip fields (faked by a Lua
+    postdissector from the request's own fields: the same values), the
+    advisor takes the call and rows asked from the completing packet instead
+    of remembering every request, and names each statement's sqlnet.rt.sql_id
+    in its header: the report is the same but for those ids."""
+    if "sqlnet.rt.call" in {l.split("\t")[2] for l in tshark.run_plain(["-G", "fields"]).stdout.splitlines()
+                            if l.startswith("F\t")}:
+        pytest.skip("the plugin publishes sqlnet.rt.* itself")
+    cap = TEST_CAPTURES / f"{scenario}.pcapng"
+    plain = advise(tshark, cap)
+    faked = run_with_fake_fields(tshark, tmp_path, cap, "sqlnet,advise")
+    ids = re.findall(r'^Statement \d+: .* \(sqlnet\.rt\.sql_id == "(fake\d{9})", frames \d+-\d+\)$', faked, re.M)
+    assert len(ids) == len(re.findall(r"^Statement \d+: ", plain, re.M)) > 0
+    assert len(set(ids)) == len(ids)
+    assert re.sub(r'sqlnet\.rt\.sql_id == "fake\d{9}", ', "", faked) == plain
+
+
+def test_undecrypted_tls_named(tshark, tmp_path):
+    """A TNS-over-TLS capture without its secrets, its conversation marked
+    with sqlnet.tls.undecrypted (faked: the server port on the first TLS
+    application-data frame): the advisor names it instead of a bare
+    "(no statements)", in the text, the JSON and the CSV."""
+    import csv
+    import io
+    import test_tls
+    cap = tmp_path / "tls13_arraysize_nosecrets.pcapng"
+    cap.write_bytes(test_tls.discard_secrets((TEST_CAPTURES / "tls13_arraysize.pcapng").read_bytes()))
+    os.chmod(cap, 0o644)
+    sentence = ("1 TNS-over-TLS conversation not decrypted (port 2484): give Wireshark the TLS key log "
+                "(tls.keylog_file), or turn on sqlnet.tls_estimate")
+    text = run_with_fake_fields(tshark, tmp_path, cap, "sqlnet,advise")
+    assert sentence in text.splitlines() and "(no statements)" not in text
+    doc = json.loads(run_with_fake_fields(tshark, tmp_path, cap, "sqlnet,advise,format=json"))
+    assert doc["statements"] == [] and doc["undecrypted_tls"] == [{"port": 2484, "conversations": 1}]
+    rows = list(csv.DictReader(io.StringIO(run_with_fake_fields(tshark, tmp_path, cap, "sqlnet,advise,format=csv"),
+                                           newline="")))
+    assert [(r["kind"], r["note"]) for r in rows] == [("undecrypted_tls", sentence)]

@@ -130,7 +130,9 @@ def test_predictions_hold_across_the_sweep(tshark, manifest):
     sizes = sorted({w["array_size"] for w in want.values()})
     proc = tshark.run(cap, ["-q", "-z", "sqlnet,advise,sizes=" + ",".join(map(str, sizes))])
     assert proc.stderr.strip() == "", proc.stderr
-    blocks = {b.splitlines()[0].strip(): b for b in re.split(r"^Statement \d+: ", proc.stdout, flags=re.M)[1:]}
+    from test_advise import HEADER_TAIL
+    blocks = {re.sub(HEADER_TAIL, "", b.splitlines()[0].strip()): b
+              for b in re.split(r"^Statement \d+: ", proc.stdout, flags=re.M)[1:]}
     worst, checked = (1.0, None), 0
     for sql, w in want.items():
         # the same table's other statements (the WAN sweeps fetch array size 1 on a small

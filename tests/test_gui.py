@@ -225,6 +225,40 @@ exit 0
 """
 
 
+# MODE=advisor_retap: open SQL*Net Advisor as MODE=predict does, then copy its
+# text as a user does (click, Ctrl+A, Ctrl+C, xclip) again and again while its
+# retap reads the capture (advisor_1.txt, advisor_2.txt ...), until a copy no
+# longer says "Reading packets", and once more after that.
+ADVISOR_RETAP = r"""
+names() { xdotool search --onlyvisible --name '.' 2>/dev/null | while read -r id; do echo "$id $(xdotool getwindowname "$id")"; done | sort; }
+names >"$OUT/base.names"
+# ADV_K: the Advisor's place in the menu (Down k times), found beforehand on a
+# small capture: no other window's retap may run with the Advisor's
+xdotool windowfocus --sync "$main"; sleep 0.2
+xdotool key alt+s; sleep 0.4
+j=0; while [ $j -lt $ADV_K ]; do xdotool key Down; j=$((j + 1)); done
+xdotool key Return
+adv=; i=0
+while [ $i -lt 20 ] && [ -z "$adv" ]; do
+    sleep 0.25; names >"$OUT/now.names"
+    adv=$(comm -13 "$OUT/base.names" "$OUT/now.names" | grep Advisor | head -1 | cut -d' ' -f1); i=$((i + 1))
+done
+[ -n "$adv" ] || { echo "no advisor window" >>"$OUT/driver.log"; exit 6; }
+n=0; done_=0
+while [ $n -lt 120 ]; do
+    n=$((n + 1))
+    xdotool windowfocus "$adv" 2>/dev/null; sleep 0.1
+    xdotool mousemove --window "$adv" 200 120 click 1; sleep 0.1
+    xdotool key ctrl+a; sleep 0.1; xdotool key ctrl+c; sleep 0.3
+    xclip -o -selection clipboard >"$OUT/advisor_$n.txt" 2>>"$OUT/driver.log"
+    if ! grep -q "Reading packets" "$OUT/advisor_$n.txt" && [ -s "$OUT/advisor_$n.txt" ]; then
+        done_=$((done_ + 1)); [ $done_ -ge 2 ] && break; sleep 1
+    fi
+done
+exit 0
+"""
+
+
 # MODE=overview_retap: SQL*Net Overview opened and kept open; its text copied
 # as a user does (right click in the tree, the context menu's first item,
 # Copy; xclip reads the clipboard); then Statistics > I/O Graphs retaps the
@@ -373,7 +407,8 @@ def gui_run(tshark, name, capture, mode=None, dfilter=None, timeout=50, prefs=()
     if mode:
         (out / f"{mode}.sh").write_text({"menus": MENUS, "overview": OVERVIEW,
                                          "predict": PREDICT, "overview_retap": OVERVIEW_RETAP, "quit": QUIT,
-                                         "iograph_interval": IOGRAPH_INTERVAL}[mode])
+                                         "iograph_interval": IOGRAPH_INTERVAL,
+                                         "advisor_retap": ADVISOR_RETAP}[mode])
         os.chmod(out / f"{mode}.sh", 0o755)
     cap = tshark.readable(capture)
     env = [f"CAP={cap}", f"OUT={out}", f"FILTER={dfilter or ''}", f"TITLE={cap.name}", f"MODE={mode or ''}",
@@ -737,6 +772,42 @@ def test_advisor_predicts_the_sizes_asked(tshark, gui_tools):
     for a in (1, 7, 250):
         assert got[a] == want[a], (a, got[a], want[a])
     assert not {7, 250} & set(prediction_rows(before)), sorted(prediction_rows(before))
+    check_log(log("wireshark.log"), registered_fields(tshark))
+
+
+def test_advisor_shows_no_partial_counts(tshark, gui_tools, tmp_path):
+    """Statistics > SQL*Net Advisor on a large capture (40 sessions, the
+    generated sweeps each on its own client port: bench/advise_bench.py): while
+    the window's retap reads the capture, Wireshark draws the listeners every
+    few seconds; the window says "Reading packets ..." then, never counts of
+    part of the capture, and at the end shows what `-z sqlnet,advise` prints.
+    Evidence: the window's text copied as a user does (xclip), many times
+    during the retap, against tshark's own run."""
+    need_xclip()
+    import sys
+    sys.path.insert(0, str(ROOT / "bench"))
+    import advise_bench
+    capture = tmp_path / "advise_40.pcapng"
+    advise_bench.build_capture(capture, 40)
+    prepare_config(tshark)
+    # where the Advisor is in the Statistics menu (test_statistics_menu's walk, on the small demo)
+    out, log, _ = gui_run(tshark, "menus_for_advisor", DEMO, mode="menus", timeout=90)
+    k = next((label[1:] for label, _, titles in (l.partition("|") for l in log("menu.items").splitlines())
+              if label.startswith("k") and "SQL*Net Advisor" in titles), None)
+    assert k, log("menu.items")
+    out, log, cap = gui_run(tshark, "advisor_retap", capture, mode="advisor_retap", timeout=300,
+                            extra_env=[f"ADV_K={k}"])
+    copies = []
+    for i in range(1, 200):
+        if not (out / f"advisor_{i}.txt").exists():
+            break
+        copies.append(log(f"advisor_{i}.txt").strip())
+    cli = tshark.run(capture, ["-q", "-z", "sqlnet,advise"]).stdout.strip()
+    assert cli.count("\nStatement ") >= 5, cli[:400]
+    assert copies and copies[-1] == cli, (len(copies), copies[-1][:400] if copies else "", log("driver.log"))
+    for text in copies:
+        assert text == cli or text == "SQL*Net Advisor: Reading packets ... (the numbers appear when the capture " \
+            "has been read)", text[:400]
     check_log(log("wireshark.log"), registered_fields(tshark))
 
 

@@ -221,7 +221,8 @@ def statement_blocks(out):
     for line in out.splitlines():
         m = re.match(r"Statement \d+: (.*)$", line)
         if m:
-            cur = m.group(1)
+            # the contract's header tail: (sqlnet.rt.sql_id == "...", frames A-B)
+            cur = re.sub(r" \((?:sqlnet\.rt\.sql_id == \"\w+\", )?frames \d+-\d+\)$", "", m.group(1))
             blocks[cur] = ""
         elif cur is not None:
             blocks[cur] += line + "\n"
