@@ -422,12 +422,14 @@ function M.collect(st, frame)
 end
 
 -- A listener that collects every frame's records into st (st.last_frame:
--- the highest frame number seen, to know when a retap reached the end).
+-- the highest frame number seen, to know when a retap reached the end;
+-- st.file: frame 1's time, to know another file from the same one).
 function M.listen(get_state)
     local tap = Listener.new("frame", "frame")
     function tap.packet(pinfo)
         local st = get_state()
         if pinfo.number > st.last_frame then st.last_frame = pinfo.number end
+        if pinfo.number == 1 then st.file = tostring(pinfo.abs_ts) end    -- which file
         M.collect(st, pinfo.number)
     end
     return tap
@@ -448,10 +450,19 @@ local function open_window()
     local st = M.new_state()
     local view = { field = "no", desc = false, note = nil }
     local busy = true          -- a retap of ours is running
-    local frames = 0           -- the capture's last frame, from our last full retap
+    local frames = 0           -- the capture's last frame, from the last full read
+    local file = nil           -- and that capture's frame 1 time
     local shown = {}           -- the rows in the order shown
 
+    -- the table only once every frame has been read: while a retap runs
+    -- (ours, or another window's, a display filter's: each resets the tap)
+    -- Wireshark draws every few seconds on what it has read so far
     local function show()
+        if busy or st.last_frame < frames then
+            win:set(busy and "Reading packets ..." or
+                string.format("Reading packets ... (frame %d of %d)", st.last_frame, frames))
+            return
+        end
         local rows = M.rows(st)
         shown = M.sort(rows, view.field, view.desc)
         win:set(M.render(shown, view))
@@ -463,15 +474,12 @@ local function open_window()
 
     local tap = M.listen(function() return st end)
     function tap.reset() st = M.new_state() end
-    -- Wireshark draws while it reads (every few seconds) and after: the
-    -- table only once every frame has been read, "Reading packets ..." before
     function tap.draw()
         if busy then return end
-        if st.last_frame < frames then
-            win:set(string.format("Reading packets ... (frame %d of %d)", st.last_frame, frames))
-            return
+        if st.file ~= file then       -- another file: its frame count is not known
+            file, frames = st.file, 0
         end
-        frames = st.last_frame
+        if st.last_frame > frames then frames = st.last_frame end     -- a live capture grows
         show()
     end
     win:set_atclose(function() tap:remove() end)
@@ -522,10 +530,10 @@ local function open_window()
         end, "File (e.g. ~/statements.csv)")
     end)
 
-    win:set("Reading packets ...")
+    show()
     retap_packets()
     busy = false
-    frames = st.last_frame
+    frames, file = st.last_frame, st.file
     show()
 end
 
