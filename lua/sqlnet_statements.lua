@@ -193,11 +193,26 @@ function M.sort(rows, field, desc)
     return out
 end
 
--- A statement's packets: its calls (sqlnet.sql_id) and the packets that
--- complete their responses (sqlnet.rt.sql_id).
+-- The rows whose SQL text or SQL_ID contains `text` (any case; plain text,
+-- not a pattern); all of them for an empty text.
+function M.matching(rows, text)
+    local t = (text or ""):lower()
+    if t == "" then return rows end
+    local out = {}
+    for _, s in ipairs(rows) do
+        if s.sql:lower():find(t, 1, true) or (s.sql_id and s.sql_id:find(t, 1, true)) then
+            out[#out + 1] = s
+        end
+    end
+    return out
+end
+
+-- A statement's packets: its calls (sqlnet.sql_id, on every call of it,
+-- fetches too) and the packets that complete their responses
+-- (sqlnet.rt.sql_id); for the calls outside a statement, those without.
 function M.filter(s)
     if s.outside then
-        return "sqlnet.rt && !sqlnet.rt.sql_id"
+        return "(sqlnet.call && !sqlnet.sql_id) || (sqlnet.rt && !sqlnet.rt.sql_id)"
     elseif s.sql_id then
         return string.format('sqlnet.rt.sql_id == "%s" || sqlnet.sql_id == "%s"', s.sql_id, s.sql_id)
     end
@@ -241,6 +256,10 @@ function M.render(rows, opts)
     opts = opts or {}
     local out = {}
     if opts.note then out[#out + 1] = opts.note; out[#out + 1] = "" end
+    if opts.match and opts.match ~= "" then
+        out[#out + 1] = string.format("Only the statements whose SQL or SQL_ID contains '%s' (Find statements... with an empty text shows all)", opts.match)
+        out[#out + 1] = ""
+    end
     local nstmt, nrt = 0, 0
     for _, s in ipairs(rows) do
         if not s.outside then nstmt = nstmt + 1 end
@@ -289,6 +308,7 @@ function M.render(rows, opts)
     for _, row in ipairs(cells) do out[#out + 1] = line(row) end
     if #rows == 0 then
         out[#out + 1] = "(no round trips: no sqlnet.rt records in this capture)"
+        return table.concat(out, "\n")
     end
     out[#out + 1] = ""
     out[#out + 1] = "Filters (Show packets of statement... applies one):"
@@ -463,7 +483,7 @@ local function open_window()
                 string.format("Reading packets ... (frame %d of %d)", st.last_frame, frames))
             return
         end
-        local rows = M.rows(st)
+        local rows = M.matching(M.rows(st), view.match)
         shown = M.sort(rows, view.field, view.desc)
         win:set(M.render(shown, view))
     end
@@ -490,7 +510,9 @@ local function open_window()
     end
 
     -- The dialogs' fields: Enter in one is the dialog's OK (it closes the
-    -- dialog, never this window).
+    -- dialog, never this window; Enter in the window's own Highlight field
+    -- presses its default button, Close: Find statements... is the search
+    -- that Enter does not close).
     win:add_button("Sort by elapsed", function()
         view.field, view.desc, view.note = "elapsed", true, nil
         show()
@@ -503,9 +525,15 @@ local function open_window()
             show()
         end, "Column: elapsed, network, server, transfer, client, idle, executions, round trips, rows, errors, No. (add asc or desc)")
     end)
+    win:add_button("Find statements...", function()
+        new_dialog(M.TITLE .. ": find statements", function(text)
+            view.match, view.note = (text or ""):gsub("^%s+", ""):gsub("%s+$", ""), nil
+            show()
+        end, "Text in the SQL or SQL_ID (empty: all statements)")
+    end)
     win:add_button("Show packets of statement...", function()
         new_dialog(M.TITLE .. ": show packets", function(text)
-            local s = M.find(shown, text)
+            local s = M.find(M.rows(st), text)
             if not s then return note("No statement '" .. (text or "") .. "': give its No. or SQL_ID (- for the calls outside a statement)") end
             local f = M.filter(s)
             set_filter(f)

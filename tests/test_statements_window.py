@@ -86,6 +86,11 @@ for _, t in ipairs({ "2", " 1 ", "aaaaaaaaaaaaa", "-", "9" }) do
     local s = M.find(rows, t)
     print("find", t, s and (s.no or "outside") or "none")
 end
+for _, t in ipairs({ "SELECT", "bbbb", "outside", "" }) do
+    local got = {}
+    for _, s in ipairs(M.matching(rows, t)) do got[#got + 1] = s.no or "-" end
+    print("match", t, table.concat(got, " "))
+end
 print("@@text")
 print(M.render(M.sort(rows, "elapsed", true), { field = "elapsed", desc = true }))
 """
@@ -129,6 +134,7 @@ def test_table_from_hand_made_round_trips(lua, tmp_path):
     # the logon call: its client time is idle time (before a call outside a statement)
     assert (outside["elapsed_ms"], outside["idle_before_ms"], outside["client_ms"]) == (1.1, 50.0, 0.0)
     assert (outside["first_frame"], outside["last_frame"]) == (5, 6)
+    assert outside["filter"] == "(sqlnet.call && !sqlnet.sql_id) || (sqlnet.rt && !sqlnet.rt.sql_id)"
     # A: first call at frame 8 (conversation 1's request) -> before B (13)
     assert a["sql_id"] == "aaaaaaaaaaaaa" and a["sql"] == "select a from t"
     assert (a["first_frame"], a["last_frame"]) == (8, 18)
@@ -154,6 +160,8 @@ def test_table_from_hand_made_round_trips(lua, tmp_path):
     assert sorts[7][2:] == ["nil", "no column given"]
     finds = [l.split("\t")[1:] for l in out.splitlines() if l.startswith("find\t")]
     assert finds == [["2", "2"], [" 1 ", "1"], ["aaaaaaaaaaaaa", "1"], ["-", "outside"], ["9", "none"]]
+    matches = [l.split("\t")[1:] for l in out.splitlines() if l.startswith("match\t")]
+    assert matches == [["SELECT", "1"], ["bbbb", "2"], ["outside", "-"], ["", "- 1 2"]]
     text = s["text"]
     table = [l for l in text.splitlines() if re.match(r"\s*(\d+|-)\s+\d+\.\d{3}\s", l)]
     assert [l.split()[0] for l in table] == ["1", "2", "-"]
@@ -170,7 +178,9 @@ local st = M.new_state()
 local tap = M.listen(function() return st end)
 function tap.reset() st = M.new_state() end
 function tap.draw()
-    io.write("@@csv\n", M.csv(M.rows(st)))
+    local rows = M.rows(st)
+    io.write("@@text\n", M.render(M.sort(rows, "elapsed", true), { field = "elapsed", desc = true }), "\n\n")
+    io.write("@@csv\n", M.csv(rows))
 end
 """
 
@@ -237,6 +247,50 @@ def test_round_trips_and_rows_match_manifest(tshark, rt_fields, scenario):
     for _, key in numbered:
         # the first call's frame: its request (the last segment of one sent in several)
         assert exp[key][0] <= got[key]["first_frame"] < exp[key][3], key
+
+
+@pytest.mark.parametrize("scenario", ["goora_basic", "jdbc_fetchsize_small", "error_midfetch"])
+def test_filters_select_each_statements_packets(tshark, rt_fields, scenario):
+    """Each row's filter, applied by tshark: its packets with a round-trip
+    record are the frames that complete the responses to the statement's
+    calls (the manifest's last response frames), and its call packets as many
+    as the statement's calls the server answered (sqlnet.call without
+    sqlnet.request_in: a response names its call too)."""
+    m = json.loads((TEST_CAPTURES / f"{scenario}.json").read_text())
+    capture = TEST_CAPTURES / m["capture"]
+    rows, _ = table_of(tshark, capture)
+    want_last, want_calls = defaultdict(set), defaultdict(int)
+    for conn, req, resp in calls(m):
+        sql = req.get("sql") or ""
+        key = one_line(sql) if sql else OUTSIDE
+        want_last[key].add(resp["last_frame"])
+        want_calls[key] += bool(req.get("func_code"))
+    for r in rows:
+        key = r["sql"] if r["no"] else OUTSIDE
+        got = tshark.fields(capture, ["frame.number", "sqlnet.call"], display_filter=f"({r['filter']}) && sqlnet.rt")
+        assert {int(g[0]) for g in got} == want_last[key], key
+        got = tshark.fields(capture, ["frame.number"], display_filter=f"({r['filter']}) && sqlnet.call && !sqlnet.request_in")
+        assert len(got) == want_calls[key], key
+
+
+def test_docs_show_what_the_window_shows(tshark, rt_fields):
+    """docs/reports.md's sample of the window (test-captures/jdbc_fetchsize_sweep,
+    sorted by elapsed) is what the table's functions render for that capture
+    ("..." leaves lines out)."""
+    page = (ROOT / "docs" / "reports.md").read_text()
+    section = page.split("## The Statement table (Lua)", 1)[1].split("\n## ", 1)[0]
+    assert "test-captures/jdbc_fetchsize_sweep.pcapng" in section
+    shown = re.search(r"```text\n(.*?)```", section, re.S).group(1).rstrip("\n").splitlines()
+    _, out = table_of(tshark, TEST_CAPTURES / "jdbc_fetchsize_sweep.pcapng")
+    printed = out.split("@@text\n", 1)[1].split("@@csv\n", 1)[0].splitlines()
+    at = 0
+    for line in shown:
+        if line == "...":
+            continue
+        while at < len(printed) and printed[at].rstrip() != line.rstrip():
+            at += 1
+        assert at < len(printed), f"docs/reports.md shows {line!r}, the window does not"
+        at += 1
 
 
 def stmt_blocks(out):
@@ -362,24 +416,29 @@ settle "$win"
 xdotool mousemove --window "$win" 300 150 click 1; sleep 0.3
 import -window "$win" "$OUT/sorted.png"
 copy_text sorted.txt
-button 5                                   # Copy as CSV
+button 6                                   # Copy as CSV
 xclip -o -selection clipboard >"$OUT/copied.csv" 2>>"$OUT/driver.log"
-button 6                                   # Save as CSV...
+button 7                                   # Save as CSV...
 dialog "save as CSV" "$OUT/saved.csv"
-import -window "$main" "$OUT/main_before.png"
-button 4                                   # Show packets of statement...
+button 5                                   # Show packets of statement...
 dialog "show packets" "$SHOW"
 sleep 2; settle "$main"
 import -window "$main" "$OUT/main_after.png"
 names >"$OUT/after.names"
 settle "$win"
 copy_text after_filter.txt
-import -window "$win" "$OUT/after_filter.png"
+button 4                                   # Find statements...
+dialog "find statements" "$FIND"
+settle "$win"
+names >"$OUT/after_find.names"
+xdotool mousemove --window "$win" 300 150 click 1; sleep 0.3
+import -window "$win" "$OUT/found.png"
+copy_text found.txt
 exit 0
 """
 
-GUI_CASES = [("visblank/sqlplus11g_linux32_vs_11.2_full_session.pcapng", "3"),
-             ("dbbat/jdbc_thin_cursor_reexec.pcapng", "1")]
+GUI_CASES = [("visblank/sqlplus11g_linux32_vs_11.2_full_session.pcapng", "3", "ALL_"),
+             ("dbbat/jdbc_thin_cursor_reexec.pcapng", "1", "dual")]
 
 
 @pytest.mark.parametrize("case", GUI_CASES, ids=[c[0].split("/")[-1] for c in GUI_CASES])
@@ -390,18 +449,19 @@ def test_window_sorts_copies_and_filters(tshark, rt_fields, public_dir, case):
     (parsed) with the same numbers as the text and the independent sums;
     "Save as CSV..." writes the same CSV; "Show packets of statement..." with
     the number typed and Enter applies the statement's filter and leaves the
-    window open. Evidence: the rendered window's text (copied with the
+    window open; "Find statements..." with a text and Enter shows the rows
+    whose SQL has it (a search Enter does not close). Evidence: the rendered window's text (copied with the
     keyboard, xclip), the clipboard, the file, the window list."""
     import test_gui
     test_gui.need_xclip()
     if test_gui._missing():
         pytest.skip("GUI tools missing (scripts/setup_gui.sh)")
-    name, show = case
+    name, show, find = case
     capture = public_dir / name
     test_gui.prepare_config(tshark)
     out, log, cap = test_gui.gui_run(tshark, "stmt_table", capture, mode="stmt_table", timeout=150,
-                                     script=GUI_SCRIPT, extra_env=[f"SHOW={show}"])
-    test_gui.keep_screenshots(out, ("sorted.png", "after_filter.png", "main_after.png"),
+                                     script=GUI_SCRIPT, extra_env=[f"SHOW={show}", f"FIND={find}"])
+    test_gui.keep_screenshots(out, ("sorted.png", "found.png", "main_after.png"),
                               prefix=name.split("/")[-1] + "_")
     initial, sorted_text = log("initial.txt"), log("sorted.txt")
     assert "SQL*Net Statement table:" in initial and "Reading packets" not in initial, (initial[:300], log("driver.log"))
@@ -431,4 +491,11 @@ def test_window_sorts_copies_and_filters(tshark, rt_fields, public_dir, case):
     assert rows_of(after) == rows_of(sorted_text)
     titles = log("after.names")
     assert "Statement table" in titles and "show packets" not in titles, titles
+    # Find statements...: Enter in its field shows the rows whose SQL has the text, the window stays
+    assert "Statement table" in log("after_find.names"), log("after_find.names")
+    found = log("found.txt")
+    assert f"contains '{find}'" in found, found[:400]
+    want_found = [c[0] for c in table if find.lower() in
+                  next(r for r in rows if (r["no"] or "-") == c[0])["sql"].lower()]
+    assert [l.split()[0] for l in rows_of(found)] == want_found and want_found, found[:600]
     test_gui.check_log(log("wireshark.log"), test_gui.registered_fields(tshark))
