@@ -359,6 +359,38 @@ function M.find(rows, text)
     return nil
 end
 
+-- The round-trip record fields, and the key each goes to in a record.
+M.RT_KEYS = {
+    ["sqlnet.rt.execution"] = "execution", ["sqlnet.rt.sql"] = "sql", ["sqlnet.rt.sql_id"] = "sql_id",
+    ["sqlnet.rt.rows"] = "rows", ["sqlnet.rt.time"] = "time", ["sqlnet.rt.time.network"] = "network",
+    ["sqlnet.rt.time.server"] = "server", ["sqlnet.rt.time.transfer"] = "transfer",
+    ["sqlnet.rt.time.client"] = "client", ["sqlnet.rt.ora_error"] = "ora_error",
+}
+
+-- One packet's records from its fields, {name, value} in tree order: each
+-- "Round trip" subtree starts with sqlnet.rt.number (a packet may complete
+-- more than one round trip).  The call's frame: sqlnet.request_in, paired in
+-- order when every round trip of the packet has one (a response cut short
+-- by the next call has its record on that call, without one).
+function M.records(fields, frame, stream)
+    local recs, requests, cur = {}, {}, nil
+    for _, f in ipairs(fields) do
+        local name, v = f[1], f[2]
+        if name == "sqlnet.rt.number" then
+            cur = { frame = frame, stream = stream }
+            recs[#recs + 1] = cur
+        elseif name == "sqlnet.request_in" then
+            requests[#requests + 1] = v
+        elseif cur and M.RT_KEYS[name] then
+            cur[M.RT_KEYS[name]] = v
+        end
+    end
+    if #requests == #recs then
+        for i, r in ipairs(recs) do r.request = requests[i] end
+    end
+    return recs
+end
+
 if not Field then
     return M          -- plain Lua: the table functions only
 end
@@ -385,12 +417,6 @@ function M.init_fields()
     return M.have_fields
 end
 
-local KEYS = {
-    ["sqlnet.rt.execution"] = "execution", ["sqlnet.rt.sql"] = "sql", ["sqlnet.rt.sql_id"] = "sql_id",
-    ["sqlnet.rt.rows"] = "rows", ["sqlnet.rt.time"] = "time", ["sqlnet.rt.time.network"] = "network",
-    ["sqlnet.rt.time.server"] = "server", ["sqlnet.rt.time.transfer"] = "transfer",
-    ["sqlnet.rt.time.client"] = "client", ["sqlnet.rt.ora_error"] = "ora_error",
-}
 
 local function value(fi)
     local v = fi.value
@@ -406,39 +432,26 @@ function M.collect(st, frame)
     if #numbers == 0 then return end
     local stream = F["tcp.stream"]()
     stream = stream and stream.value or 0
-    local recs, requests = {}, {}
+    local fields = {}
     if #numbers == 1 then
-        -- the usual case: one round trip, its fields by name
-        local r = { frame = frame, stream = stream }
-        for name, key in pairs(KEYS) do
+        -- the usual case, one round trip: its fields by name
+        fields[1] = { "sqlnet.rt.number", value(numbers[1]) }
+        for name in pairs(M.RT_KEYS) do
             local fi = F[name] and F[name]()
-            if fi then r[key] = value(fi) end
+            if fi then fields[#fields + 1] = { name, value(fi) } end
         end
-        recs[1] = r
-        if F["sqlnet.request_in"] then
-            for _, fi in ipairs({ F["sqlnet.request_in"]() }) do requests[#requests + 1] = value(fi) end
+        for _, fi in ipairs(F["sqlnet.request_in"] and { F["sqlnet.request_in"]() } or {}) do
+            fields[#fields + 1] = { "sqlnet.request_in", value(fi) }
         end
     else
-        local cur
         for _, fi in ipairs({ all_field_infos() }) do
             local name = fi.name
-            if name == "sqlnet.rt.number" then
-                cur = { frame = frame, stream = stream }
-                recs[#recs + 1] = cur
-            elseif name == "sqlnet.request_in" then
-                requests[#requests + 1] = value(fi)
-            elseif cur and KEYS[name] then
-                cur[KEYS[name]] = value(fi)
+            if name == "sqlnet.rt.number" or name == "sqlnet.request_in" or M.RT_KEYS[name] then
+                fields[#fields + 1] = { name, value(fi) }
             end
         end
     end
-    for i, r in ipairs(recs) do
-        -- the call's frame: paired with sqlnet.request_in when every round
-        -- trip of the packet has one (a response cut short by the next call
-        -- has its record on that call: no request_in)
-        if #requests == #recs then r.request = requests[i] end
-        M.add(st, r)
-    end
+    for _, r in ipairs(M.records(fields, frame, stream)) do M.add(st, r) end
 end
 
 -- A listener that collects every frame's records into st (st.last_frame:

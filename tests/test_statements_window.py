@@ -91,6 +91,22 @@ for _, t in ipairs({ "SELECT", "bbbb", "outside", "" }) do
     for _, s in ipairs(M.matching(rows, t)) do got[#got + 1] = s.no or "-" end
     print("match", t, table.concat(got, " "))
 end
+-- one packet completing two round trips (tree order), then one whose
+-- second round trip has no request_in (a response cut short)
+local function show(recs)
+    local out = {}
+    for _, r in ipairs(recs) do
+        out[#out + 1] = table.concat({ tostring(r.request), tostring(r.execution), tostring(r.sql_id),
+                                       tostring(r.rows), tostring(r.client), tostring(r.stream) }, "/")
+    end
+    print("records", table.concat(out, " "))
+end
+show(M.records({ { "sqlnet.request_in", 40 }, { "sqlnet.rt.number", 7 }, { "sqlnet.rt.execution", 3 },
+                 { "sqlnet.rt.sql_id", "ccccccccccccc" }, { "sqlnet.rt.rows", 5 }, { "sqlnet.rt.time.client", 1.5 },
+                 { "sqlnet.sql_id", "zzzzzzzzzzzzz" }, { "sqlnet.request_in", 42 }, { "sqlnet.rt.number", 8 },
+                 { "sqlnet.rt.rows", 0 } }, 44, 2))
+show(M.records({ { "sqlnet.request_in", 40 }, { "sqlnet.rt.number", 7 }, { "sqlnet.rt.rows", 1 },
+                 { "sqlnet.rt.number", 8 }, { "sqlnet.rt.rows", 2 } }, 44, 0))
 print("@@text")
 print(M.render(M.sort(rows, "elapsed", true), { field = "elapsed", desc = true }))
 """
@@ -162,6 +178,8 @@ def test_table_from_hand_made_round_trips(lua, tmp_path):
     assert finds == [["2", "2"], [" 1 ", "1"], ["aaaaaaaaaaaaa", "1"], ["-", "outside"], ["9", "none"]]
     matches = [l.split("\t")[1:] for l in out.splitlines() if l.startswith("match\t")]
     assert matches == [["SELECT", "1"], ["bbbb", "2"], ["outside", "-"], ["", "- 1 2"]]
+    records = [l.split("\t")[1] for l in out.splitlines() if l.startswith("records\t")]
+    assert records == ["40/3/ccccccccccccc/5/1.5/2 42/nil/nil/0/nil/2", "nil/nil/nil/1/nil/0 nil/nil/nil/2/nil/0"]
     text = s["text"]
     table = [l for l in text.splitlines() if re.match(r"\s*(\d+|-)\s+\d+\.\d{3}\s", l)]
     assert [l.split()[0] for l in table] == ["1", "2", "-"]
