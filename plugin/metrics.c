@@ -13,6 +13,7 @@
 #define WS_LOG_DOMAIN "sqlnet"
 
 #include <stdio.h>
+#include <string.h>
 
 #include <epan/packet.h>
 #include <epan/expert.h>
@@ -27,6 +28,7 @@
 #include "coltext.h"
 #include "metrics.h"
 #include "timing.h"
+#include "sql_id.h"
 
 static int hf_fetch_rows = -1;
 static int hf_rows = -1;
@@ -52,6 +54,34 @@ static int hf_resp_cursor = -1;
 static int hf_req_func = -1;
 static int hf_execution = -1;
 static int hf_partial = -1;
+
+/* The round-trip record (sqlnet.rt): one subtree per round trip. */
+static int hf_rt = -1;
+static int hf_rt_number = -1;
+static int hf_rt_call = -1;
+static int hf_rt_execution = -1;
+static int hf_rt_cursor = -1;
+static int hf_rt_sql = -1;
+static int hf_rt_sql_id = -1;
+static int hf_rt_rows_asked = -1;
+static int hf_rt_rows = -1;
+static int hf_rt_req_ttc_bytes = -1;
+static int hf_rt_req_tns_bytes = -1;
+static int hf_rt_req_packets = -1;
+static int hf_rt_resp_ttc_bytes = -1;
+static int hf_rt_resp_tns_bytes = -1;
+static int hf_rt_resp_packets = -1;
+static int hf_rt_resp_data_packets = -1;
+static int hf_rt_resp_segments = -1;
+static int hf_rt_sdu_fill = -1;
+static int hf_rt_time = -1;
+static int hf_rt_time_network = -1;
+static int hf_rt_time_server = -1;
+static int hf_rt_time_transfer = -1;
+static int hf_rt_time_client = -1;
+static int hf_rt_ora_error = -1;
+static int hf_rt_partial = -1;
+static gint ett_rt = -1;
 
 static expert_field ei_small_fetch = EI_INIT;
 static expert_field ei_more_data = EI_INIT;
@@ -114,8 +144,21 @@ func_name(const ttc_request_t *req)
     }
 }
 
+/* A statement text as a generated field, with its SQL_ID next to it (made
+ * once per text, kept in the session; only when someone looks at it). */
 static void
-add_request(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const ttc_request_t *req)
+add_sql(proto_tree *tree, tvbuff_t *tvb, const sqlnet_session_t *sess, int hf_text, int hf_id,
+        const char *sql)
+{
+    proto_item_set_generated(proto_tree_add_string(tree, hf_text, tvb, 0, 0, sql));
+    if (sess->ttc && proto_field_is_referenced(tree, hf_id))
+        proto_item_set_generated(proto_tree_add_string(tree, hf_id, tvb, 0, 0,
+                                                       ttc_sql_id((ttc_session_t *)sess->ttc, sql)));
+}
+
+static void
+add_request(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_session_t *sess,
+            const ttc_request_t *req)
 {
     proto_item *pi;
     sqlnet_coltext_t info;
@@ -140,23 +183,27 @@ add_request(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const ttc_reque
     if (req->has_fetch_rows) {
         pi = proto_tree_add_uint(tree, hf_fetch_rows, tvb, 0, 0, req->fetch_rows);
         proto_item_set_generated(pi);
-        /* The call that chose the size: a fetch on a result set with rows
-         * still to come, asking fewer than the threshold. */
-        if (req->fetch_more && req->fetch_rows > 0 && req->fetch_rows < sqlnet_prefs()->small_fetch)
-            expert_add_info(pinfo, pi, &ei_small_fetch);
     }
     if (req->execution)
         proto_item_set_generated(proto_tree_add_uint(tree, hf_execution, tvb, 0, 0, req->execution));
-    if (req->stmt_sql && req->stmt_sql != req->sql) {
-        pi = proto_tree_add_string(tree, hf_ttc_sql, tvb, 0, 0, req->stmt_sql);
-        proto_item_set_generated(pi);
-    }
+    if (req->stmt_sql && req->stmt_sql != req->sql)
+        add_sql(tree, tvb, sess, hf_ttc_sql, hf_ttc_sql_id, req->stmt_sql);
     if (req->sql)
         col_append_fstr(pinfo->cinfo, COL_INFO, " %s", sqlnet_format_text(pinfo->pool, req->sql, MIN(strlen(req->sql), 60)));
     if (req->response && req->response->complete && req->response->last_frame) {
         pi = proto_tree_add_uint(tree, hf_response_in, tvb, 0, 0, req->response->last_frame);
         proto_item_set_generated(pi);
     }
+}
+
+/* A round trip's number in its conversation, given when its record is
+ * first published: the first pass publishes every record (tree or not), in
+ * frame order, so the numbers are the same in every mode. */
+static void
+number_round_trip(const sqlnet_session_t *sess, ttc_response_t *resp)
+{
+    if (resp->number == 0 && resp->req && sess->ttc)
+        resp->number = ++((ttc_session_t *)sess->ttc)->round_trips;
 }
 
 /* Queue one round trip on the "sqlnet" tap. */
@@ -174,6 +221,7 @@ queue_round_trip(packet_info *pinfo, const sqlnet_session_t *sess, const ttc_res
     conv = find_conversation_pinfo(pinfo, 0);
     rec->conversation = conv ? conv->conv_index : 0;
     rec->response_frame = resp->last_frame;
+    rec->number = resp->number;
     rec->rows = resp->rows;
     rec->rowcount = resp->rowcount;
     rec->ora_error = resp->ora_error;
@@ -197,6 +245,7 @@ queue_round_trip(packet_info *pinfo, const sqlnet_session_t *sess, const ttc_res
         rec->has_cursor = req->has_cursor;
         rec->cursor = req->cursor ? req->cursor : resp->cursor;
         rec->sql = req->stmt_sql;
+        rec->sql_id = sess->ttc ? ttc_sql_id((ttc_session_t *)sess->ttc, req->stmt_sql) : NULL;
         rec->has_fetch_rows = req->has_fetch_rows;
         rec->fetch_rows = req->fetch_rows;
         rec->executes = ttc_req_executes(req);
@@ -219,6 +268,124 @@ queue_round_trip(packet_info *pinfo, const sqlnet_session_t *sess, const ttc_res
         rec->vantage = resp->timing.vantage;
     }
     tap_queue_packet(tap_sqlnet, pinfo, rec);
+}
+
+/* The expert of an ORA error names it: "ORA-00942: table or view does not
+ * exist" (the first line of the server's message), or "ORA-00942" without
+ * one, so that Expert Info shows one group per error. */
+static void
+add_ora_error_expert(packet_info *pinfo, proto_item *pi, const ttc_response_t *resp)
+{
+    char number[16];
+    const char *msg = resp->ora_message;
+    gsize len = 0;
+
+    snprintf(number, sizeof(number), "ORA-%05u", resp->ora_error);
+    if (msg) {
+        while (*msg == ' ' || *msg == '\t' || *msg == '\r' || *msg == '\n')
+            msg++;
+        while (msg[len] && msg[len] != '\n' && msg[len] != '\r')
+            len++;
+        while (len > 0 && (msg[len - 1] == ' ' || msg[len - 1] == '\t'))
+            len--;
+        if (len > 200)
+            len = 200;
+    }
+    if (len == 0)
+        expert_add_info_format(pinfo, pi, &ei_ora_error, "%s", number);
+    else if (strncmp(msg, number, strlen(number)) == 0)
+        expert_add_info_format(pinfo, pi, &ei_ora_error, "%.*s", (int)len, msg);
+    else
+        expert_add_info_format(pinfo, pi, &ei_ora_error, "%s: %.*s", number, (int)len, msg);
+}
+
+/* A time as a double in milliseconds (the value exact to the nanosecond,
+ * the label to the microsecond).  The unit is in the label because
+ * Wireshark 4.0 prints no unit string (BASE_UNIT_STRING) on an FT_DOUBLE. */
+static void
+add_ms(proto_tree *tree, tvbuff_t *tvb, int hf, const nstime_t *t)
+{
+    double ms = nstime_to_msec(t);
+    proto_item_set_generated(proto_tree_add_double_format_value(tree, hf, tvb, 0, 0, ms, "%.3f ms", ms));
+}
+
+/* One record per round trip: the "Round trip" subtree (sqlnet.rt), on the
+ * packet that completes the response (the one with sqlnet.request_in), or,
+ * for a response the next request cut short, on that request's first
+ * packet (where the tap record goes: no packet of the response knew it was
+ * the last).  Each round trip gets it once, so COUNT(sqlnet.rt.rows) counts
+ * round trips and SUM(sqlnet.rt.rows) rows. */
+static void
+add_round_trip(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_session_t *sess,
+               const ttc_response_t *resp)
+{
+    const ttc_request_t *req = resp->req;
+    const sqlnet_timing_t *t = &resp->timing;
+    proto_item *ti, *pi;
+    proto_tree *rt;
+    nstime_t d;
+    guint32 cursor = 0;
+    guint8 partial;
+
+    if (!req)
+        return;                       /* no request: not a round trip (no sqlnet.request_in) */
+    ti = proto_tree_add_item(tree, hf_rt, tvb, 0, 0, ENC_NA);
+    proto_item_set_generated(ti);
+    rt = proto_item_add_subtree(ti, ett_rt);
+    proto_item_append_text(ti, " %u: %u rows", resp->number, resp->rows);
+    proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_number, tvb, 0, 0, resp->number));
+    if (req->kind == TTC_REQ_FUNCTION || req->kind == TTC_REQ_FAST_AUTH)
+        proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_call, tvb, 0, 0, req->func));
+    if (req->execution)
+        proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_execution, tvb, 0, 0, req->execution));
+    if (resp->has_oer && resp->cursor != 0)
+        cursor = resp->cursor;
+    else if (req->has_cursor)
+        cursor = req->cursor;
+    if (cursor != 0)
+        proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_cursor, tvb, 0, 0, cursor));
+    if (req->stmt_sql)
+        add_sql(rt, tvb, sess, hf_rt_sql, hf_rt_sql_id, req->stmt_sql);
+    if (req->has_fetch_rows) {
+        pi = proto_tree_add_uint(rt, hf_rt_rows_asked, tvb, 0, 0, req->fetch_rows);
+        proto_item_set_generated(pi);
+        /* A small fetch: a fetch (not an execute) on a result set with rows
+         * still to come that asked fewer rows than the threshold, and got
+         * some (one that gets none only learns the result set has ended).
+         * Here, with the response, every mode (one pass, two, the GUI) knows
+         * the rows. */
+        if (req->fetch_more && req->fetch_rows > 0 && req->fetch_rows < sqlnet_prefs()->small_fetch &&
+            resp->rows > 0)
+            expert_add_info(pinfo, pi, &ei_small_fetch);
+    }
+    proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_rows, tvb, 0, 0, resp->rows));
+    proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_req_ttc_bytes, tvb, 0, 0, req->ttc_bytes));
+    proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_req_tns_bytes, tvb, 0, 0, req->tns_bytes));
+    proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_req_packets, tvb, 0, 0, req->tns_packets));
+    proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_resp_ttc_bytes, tvb, 0, 0, resp->ttc_bytes));
+    proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_resp_tns_bytes, tvb, 0, 0, resp->bytes));
+    proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_resp_packets, tvb, 0, 0, resp->packets));
+    proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_resp_data_packets, tvb, 0, 0, resp->data_packets));
+    proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_resp_segments, tvb, 0, 0, resp->segments));
+    if (sess->sdu > 0 && resp->packets > 0) {
+        double fill = 100.0 * resp->bytes / ((double)resp->packets * sess->sdu);
+        proto_item_set_generated(proto_tree_add_double_format_value(rt, hf_rt_sdu_fill, tvb, 0, 0, fill,
+                                                                    "%.1f %%", fill));
+    }
+    nstime_delta(&d, &resp->last_time, &req->time);
+    add_ms(rt, tvb, hf_rt_time, &d);
+    if (t->known) {
+        if (t->rtt_known)
+            add_ms(rt, tvb, hf_rt_time_network, &t->network);
+        add_ms(rt, tvb, hf_rt_time_server, &t->server);
+        add_ms(rt, tvb, hf_rt_time_transfer, &t->transfer);
+        add_ms(rt, tvb, hf_rt_time_client, &t->client);
+    }
+    if (resp->has_oer && resp->ora_error != 0 && resp->ora_error != TTC_ERR_NO_DATA_FOUND)
+        proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_ora_error, tvb, 0, 0, resp->ora_error));
+    partial = ttc_round_trip_partial(resp);
+    if (partial)
+        proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_partial, tvb, 0, 0, partial));
 }
 
 /* bytes / 1024 in tenths, rounded like printf("%.1f", bytes / 1024.0):
@@ -254,7 +421,7 @@ ms_tenths(const nstime_t *t, guint64 *tenths)
 
 static void
 add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_session_t *sess,
-             const ttc_response_t *resp, gboolean completes)
+             ttc_response_t *resp, gboolean completes)
 {
     const ttc_request_t *req = resp->req;
     proto_item *pi;
@@ -273,6 +440,7 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
         }
         return;
     }
+    number_round_trip(sess, resp);
     if (req) {
         pi = proto_tree_add_uint(tree, hf_request_in, tvb, 0, 0, req->frame);
         proto_item_set_generated(pi);
@@ -296,7 +464,7 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
         pi = proto_tree_add_uint(tree, hf_ora_error, tvb, 0, 0, resp->ora_error);
         proto_item_set_generated(pi);
         if (resp->ora_error != 0 && resp->ora_error != TTC_ERR_NO_DATA_FOUND)
-            expert_add_info(pinfo, pi, &ei_ora_error);
+            add_ora_error_expert(pinfo, pi, resp);
         if (resp->ora_message)
             proto_item_set_generated(proto_tree_add_string(tree, hf_ora_error_msg, tvb, 0, 0, resp->ora_message));
     } else if (req && req->has_cursor && req->cursor != 0) {
@@ -329,9 +497,10 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
         nstime_delta(&dt, &resp->first_time, &req->time);
         proto_item_set_generated(proto_tree_add_time(tree, hf_time_first, tvb, 0, 0, &dt));
         if (req->stmt_sql)
-            proto_item_set_generated(proto_tree_add_string(tree, hf_ttc_sql, tvb, 0, 0, req->stmt_sql));
+            add_sql(tree, tvb, sess, hf_ttc_sql, hf_ttc_sql_id, req->stmt_sql);
         timing_add_fields(tree, tvb, resp);
     }
+    add_round_trip(tvb, pinfo, tree, sess, resp);
 
     /* One column call, KB and ms in integer tenths, no printf: this runs for
      * every response.  Text: " CALL response: R rows, P pkts, S segs, K.k KB[, M.m ms][ ORA-nnnnn]"
@@ -386,10 +555,15 @@ metrics_add_summary(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
         return;
     if (dir == SQLNET_TO_SERVER) {
         /* A response the next request cut short is still a round trip. */
-        if (req && req->closed && !req->closed->complete && ttc_pdu_starts_request(pinfo, payload))
+        if (req && req->closed && !req->closed->complete && ttc_pdu_starts_request(pinfo, payload)) {
+            number_round_trip(sess, req->closed);
             queue_round_trip(pinfo, sess, req->closed, req->closed->segments);
+            /* no packet of the response knew it was the last (one pass):
+             * its record goes with the packet that ended it, as the tap's */
+            add_round_trip(payload, pinfo, tree, sess, req->closed);
+        }
         if (req && carries_call)
-            add_request(payload, pinfo, tree, req);
+            add_request(payload, pinfo, tree, sess, req);
     } else if (resp) {
         add_response(payload, pinfo, tree, sess, resp, completes);
     }
@@ -455,11 +629,63 @@ metrics_register(int proto)
             "Frame of the request this response answers, on the packet that completes the response", HFILL } },
         { &hf_response_in, { "Response in", "sqlnet.response_in", FT_FRAMENUM, BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_RESPONSE), 0x0,
             "Frame that completes the response to this request", HFILL } },
+        { &hf_rt, { "Round trip", "sqlnet.rt", FT_NONE, BASE_NONE, NULL, 0x0,
+            "One record per round trip, on the packet that completes its response (for a response the next "
+            "request cut short: on that request's first packet): COUNT(sqlnet.rt.rows) counts round trips", HFILL } },
+        { &hf_rt_number, { "Round trip", "sqlnet.rt.number", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Round trip number in its conversation (1-based)", HFILL } },
+        { &hf_rt_call, { "Call", "sqlnet.rt.call", FT_UINT8, BASE_DEC, VALS(ttc_function_vals), 0x0,
+            "The call this round trip answered, when known", HFILL } },
+        { &hf_rt_execution, { "Execution", "sqlnet.rt.execution", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Statement execution the call belongs to (as sqlnet.execution)", HFILL } },
+        { &hf_rt_cursor, { "Cursor", "sqlnet.rt.cursor", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Cursor of the round trip: the id in its end-of-call status, else the cursor its call named", HFILL } },
+        { &hf_rt_sql, { "SQL", "sqlnet.rt.sql", FT_STRING, BASE_NONE, NULL, 0x0,
+            "SQL text of the statement (as sqlnet.sql)", HFILL } },
+        { &hf_rt_sql_id, { "SQL_ID", "sqlnet.rt.sql_id", FT_STRING, BASE_NONE, NULL, 0x0,
+            "Oracle's SQL_ID of the statement text (13 characters, as V$SQL.SQL_ID)", HFILL } },
+        { &hf_rt_rows_asked, { "Rows asked", "sqlnet.rt.rows_asked", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Rows the call asked for (as sqlnet.fetch.rows), when it asks", HFILL } },
+        { &hf_rt_rows, { "Rows", "sqlnet.rt.rows", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Rows delivered (always present: COUNT = round trips, SUM = rows, AVG = rows per round trip)", HFILL } },
+        { &hf_rt_req_ttc_bytes, { "Request bytes via SQL*Net", "sqlnet.rt.request.ttc_bytes", FT_UINT32,
+            BASE_DEC|BASE_UNIT_STRING, &units_byte_bytes, 0x0,
+            "TTC bytes of the request (as sqlnet.request.ttc_bytes)", HFILL } },
+        { &hf_rt_req_tns_bytes, { "Request TNS bytes", "sqlnet.rt.request.tns_bytes", FT_UINT32,
+            BASE_DEC|BASE_UNIT_STRING, &units_byte_bytes, 0x0,
+            "Bytes of the request's TNS packets, headers included (as sqlnet.request.bytes)", HFILL } },
+        { &hf_rt_req_packets, { "Request TNS packets", "sqlnet.rt.request.packets", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "TNS packets of the request", HFILL } },
+        { &hf_rt_resp_ttc_bytes, { "Response bytes via SQL*Net", "sqlnet.rt.response.ttc_bytes", FT_UINT32,
+            BASE_DEC|BASE_UNIT_STRING, &units_byte_bytes, 0x0,
+            "TTC bytes of the response (as sqlnet.response.ttc_bytes)", HFILL } },
+        { &hf_rt_resp_tns_bytes, { "Response TNS bytes", "sqlnet.rt.response.tns_bytes", FT_UINT32,
+            BASE_DEC|BASE_UNIT_STRING, &units_byte_bytes, 0x0,
+            "Bytes of the response's TNS packets, headers and markers included (as sqlnet.response.bytes)", HFILL } },
+        { &hf_rt_resp_packets, { "Response TNS packets", "sqlnet.rt.response.packets", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "All TNS packets of the response, markers included (as sqlnet.response.packets)", HFILL } },
+        { &hf_rt_resp_data_packets, { "Response TNS DATA packets", "sqlnet.rt.response.data_packets", FT_UINT32,
+            BASE_DEC, NULL, 0x0, "TNS DATA packets of the response (as sqlnet.response.data_packets)", HFILL } },
+        { &hf_rt_resp_segments, { "Response TCP segments", "sqlnet.rt.response.segments", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "TCP segments with payload that carried the response (as sqlnet.response.segments)", HFILL } },
+        { &hf_rt_sdu_fill, { "SDU fill", "sqlnet.rt.sdu_fill", FT_DOUBLE, BASE_NONE, NULL, 0x0,
+            "Response TNS bytes / (response TNS packets x SDU) x 100", HFILL } },
+        { &hf_rt_time, { "Response time", "sqlnet.rt.time", FT_DOUBLE, BASE_NONE, NULL, 0x0,
+            "Milliseconds from the request's last packet to the response's last packet (sqlnet.time in ms)", HFILL } },
+        { &hf_rt_time_network, { "Network time", "sqlnet.rt.time.network", FT_DOUBLE, BASE_NONE, NULL, 0x0, "sqlnet.time.network in milliseconds", HFILL } },
+        { &hf_rt_time_server, { "Server time", "sqlnet.rt.time.server", FT_DOUBLE, BASE_NONE, NULL, 0x0, "sqlnet.time.server in milliseconds", HFILL } },
+        { &hf_rt_time_transfer, { "Transfer time", "sqlnet.rt.time.transfer", FT_DOUBLE, BASE_NONE, NULL, 0x0, "sqlnet.time.transfer in milliseconds", HFILL } },
+        { &hf_rt_time_client, { "Client time", "sqlnet.rt.time.client", FT_DOUBLE, BASE_NONE, NULL, 0x0, "sqlnet.time.client in milliseconds", HFILL } },
+        { &hf_rt_ora_error, { "ORA error", "sqlnet.rt.ora_error", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Only when the response carries an error other than 0 and 1403", HFILL } },
+        { &hf_rt_partial, { "Partial", "sqlnet.rt.partial", FT_UINT8, BASE_DEC, VALS(partial_vals), 0x0,
+            "Only when the round trip was not decoded to its end (1 = cut by the capture, 2 = undecoded)", HFILL } },
     };
+    static gint *ett[] = { &ett_rt };
     static ei_register_info ei[] = {
         { &ei_small_fetch, { "sqlnet.small_fetch", PI_PROTOCOL, PI_WARN,
-            "Small fetch size: this fetch asks for fewer rows than the small-fetch threshold while the "
-            "statement has more rows to come; a larger array size saves round trips", EXPFILL } },
+            "Small fetch size: this fetch asked for fewer rows than the small-fetch threshold and got rows "
+            "while the statement had more to come; a larger array size saves round trips", EXPFILL } },
         { &ei_more_data, { "sqlnet.more_data", PI_PROTOCOL, PI_NOTE,
             "Response spans several TNS DATA packets (SQL*Net more data to client)", EXPFILL } },
         { &ei_multi_segment, { "sqlnet.multi_segment", PI_PROTOCOL, PI_NOTE,
@@ -475,6 +701,7 @@ metrics_register(int proto)
     proto_metrics = proto;
     tap_sqlnet = register_tap(SQLNET_TAP_NAME);
     proto_register_field_array(proto, hf, array_length(hf));
+    proto_register_subtree_array(ett, array_length(ett));
     expert = expert_register_protocol(proto);
     expert_register_field_array(expert, ei, array_length(ei));
 }

@@ -15,11 +15,13 @@ typedef struct sqlnet_tap_rec {
     guint32 conversation;      /* conversation index */
     guint32 execution;         /* statement execution (per conversation), 0 = none */
     guint32 request_frame, response_frame;
+    guint32 number;            /* round trip number in the conversation (sqlnet.rt.number), 0 = no request */
     guint8  kind;              /* ttc_req_kind_t */
     guint8  func;              /* function code of the main call */
     gboolean has_cursor;
     guint32 cursor;
     const char *sql;           /* statement text, NULL if unknown */
+    const char *sql_id;        /* its SQL_ID (sqlnet.rt.sql_id), NULL if no text */
     gboolean has_fetch_rows;
     guint32 fetch_rows;        /* rows requested (array size) */
     gboolean executes;         /* the call executes a statement */

@@ -74,6 +74,12 @@ extern int hf_ttc_msg;         /* sqlnet.ttc.msg */
 extern int hf_ttc_cursor;      /* sqlnet.cursor */
 extern int hf_ttc_token;       /* sqlnet.ttc.token */
 extern int hf_ttc_sql;         /* sqlnet.sql: on the call that carries it, generated elsewhere */
+extern int hf_ttc_sql_id;      /* sqlnet.sql_id: next to every sqlnet.sql */
+/* The SQL_ID of a statement text the session keeps (file scope): made once
+ * per distinct text and kept in the session, NULL for no text. */
+const char *ttc_sql_id(ttc_session_t *ts, const char *sql);
+/* sqlnet.sql for a text read from the packet, with its sqlnet.sql_id. */
+void ttc_add_sql(proto_tree *tree, tvbuff_t *tvb, gint start, gint len, const char *sql);
 
 void ttc_calls_register(int proto);
 void ttc_decode_client(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,

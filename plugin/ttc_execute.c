@@ -369,7 +369,7 @@ ttc_call_oall8(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_resul
     if (sql_ptr || (sql_len > 0 && call->cursor == 0)) {
         sql = read_sql(r, sql_len, &ss, &sl, scope);
         if (tree && sql && ttc_rd_ok(r))
-            proto_tree_add_string(tree, hf_ttc_sql, r->tvb, ss, sl, sql);
+            ttc_add_sql(tree, r->tvb, ss, sl, sql);
     }
     memset(al8i4, 0, sizeof(al8i4));
     s = r->off;
@@ -483,7 +483,7 @@ ttc_call_parse(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_resul
         if (ttc_rd_ok(r) && sql) {
             call->sql = sql;
             if (tree)
-                proto_tree_add_string(tree, hf_ttc_sql, r->tvb, ss, sl, sql);
+                ttc_add_sql(tree, r->tvb, ss, sl, sql);
         }
     }
     res->stop = TRUE;

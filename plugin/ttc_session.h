@@ -67,6 +67,8 @@ typedef struct ttc_session {
     guint32 lob_execution;             /* latest execution whose rows carried LOB locators */
     const char *lob_sql;               /* ... and its statement */
     guint32 nrequests;
+    guint32 round_trips;               /* round-trip records published so far (metrics.c numbers them) */
+    wmem_map_t *sql_ids;               /* statement text -> its SQL_ID (ttc_sql_id), made once per text */
     ttc_request_t *unbound;            /* last execute whose response named no cursor
                                         * (cut or undecoded): the next call on an
                                         * unknown cursor is taken to be on its cursor */

@@ -31,6 +31,7 @@
 #include "ttc.h"
 #include "metrics.h"
 #include "timing.h"
+#include "sql_id.h"
 
 /* Bounds on one message being collected across packets: its size, and the
  * bytes decoded in the attempts to complete it (every packet re-decodes the
@@ -1403,6 +1404,40 @@ int hf_ttc_msg = -1;
 int hf_ttc_cursor = -1;
 int hf_ttc_token = -1;
 int hf_ttc_sql = -1;
+int hf_ttc_sql_id = -1;
+
+const char *
+ttc_sql_id(ttc_session_t *ts, const char *sql)
+{
+    char *id;
+
+    if (!sql)
+        return NULL;
+    if (!ts->sql_ids)
+        ts->sql_ids = wmem_map_new(wmem_file_scope(), g_str_hash, g_str_equal);
+    id = (char *)wmem_map_lookup(ts->sql_ids, sql);
+    if (!id) {
+        /* the texts a session keeps live in file scope: the key needs no copy */
+        id = (char *)wmem_alloc(wmem_file_scope(), SQLNET_SQL_ID_LEN + 1);
+        sqlnet_sql_id(sql, strlen(sql), id);
+        wmem_map_insert(ts->sql_ids, sql, id);
+    }
+    return id;
+}
+
+void
+ttc_add_sql(proto_tree *tree, tvbuff_t *tvb, gint start, gint len, const char *sql)
+{
+    char id[SQLNET_SQL_ID_LEN + 1];
+
+    if (!tree || !sql)
+        return;
+    proto_tree_add_string(tree, hf_ttc_sql, tvb, start, len, sql);
+    if (proto_field_is_referenced(tree, hf_ttc_sql_id)) {
+        sqlnet_sql_id(sql, strlen(sql), id);
+        proto_item_set_generated(proto_tree_add_string(tree, hf_ttc_sql_id, tvb, start, len, id));
+    }
+}
 
 void
 ttc_register(int proto)
@@ -1415,6 +1450,8 @@ ttc_register(int proto)
         { &hf_ttc_sql, { "SQL", "sqlnet.sql", FT_STRING, BASE_NONE, NULL, 0x0,
             "SQL text of the statement: on the call that carries it, and generated on the later calls and "
             "the responses of the same cursor", HFILL } },
+        { &hf_ttc_sql_id, { "SQL_ID", "sqlnet.sql_id", FT_STRING, BASE_NONE, NULL, 0x0,
+            "Oracle's SQL_ID of the SQL text (as V$SQL.SQL_ID shows it): next to every sqlnet.sql", HFILL } },
         { &hf_ttc, { "TTC", "sqlnet.ttc", FT_NONE, BASE_NONE, NULL, 0x0,
             "Two-Task Common messages carried in this DATA packet", HFILL } },
         { &hf_continuation, { "Continuation of a TTC message", "sqlnet.ttc.continuation", FT_BYTES, BASE_NONE, NULL, 0x0,
