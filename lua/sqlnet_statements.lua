@@ -284,12 +284,23 @@ function M.render(rows, opts)
                      tostring(s.round_trips), tostring(s.rows), short_errors(s), s.sql_id or "-",
                      cut(s.sql, 50) }
     end
+    local total     -- the sums of the rows shown, under a table of several
+    if #rows > 1 then
+        local t = { elapsed = 0, network = 0, server = 0, transfer = 0, client = 0, idle = 0,
+                    executions = 0, round_trips = 0, rows = 0 }
+        for _, s in ipairs(rows) do
+            for k in pairs(t) do t[k] = t[k] + s[k] end
+        end
+        total = { "sum", ms(t.elapsed), ms(t.network), ms(t.server), ms(t.transfer), ms(t.client), ms(t.idle),
+                  tostring(t.executions), tostring(t.round_trips), tostring(t.rows), "", "", "" }
+    end
     local width = {}
     for c, col in ipairs(cols) do
         width[c] = #col[1]
         for _, row in ipairs(cells) do
             if #row[c] > width[c] then width[c] = #row[c] end
         end
+        if total and #total[c] > width[c] then width[c] = #total[c] end
     end
     local function line(row)
         local parts = {}
@@ -306,6 +317,7 @@ function M.render(rows, opts)
     for c, col in ipairs(cols) do head[c] = col[1] end
     out[#out + 1] = line(head)
     for _, row in ipairs(cells) do out[#out + 1] = line(row) end
+    if total then out[#out + 1] = line(total) end
     if #rows == 0 then
         out[#out + 1] = "(no round trips: no sqlnet.rt records in this capture)"
         return table.concat(out, "\n")

@@ -185,6 +185,9 @@ def test_table_from_hand_made_round_trips(lua, tmp_path):
     assert [l.split()[0] for l in table] == ["1", "2", "-"]
     assert "18.600" in table[0] and "130.000" in table[0]
     assert "1 round trip without a time breakdown" in text
+    # the sums of the rows shown: 18.6 + 5.15 + 1.1 elapsed, 0.6 + 0.4 + 0.1 network, 130 + 20 + 50 idle
+    total = next(l for l in text.splitlines() if l.startswith("sum "))
+    assert total.split() == ["sum", "24.850", "1.100", "11.500", "1.000", "7.250", "200.000", "3", "7", "18"]
 
 
 # ---- under tshark: the table of a capture --------------------------------------
