@@ -135,7 +135,7 @@ k=8
 while [ $k -le 16 ]; do
     keys=; j=0; while [ $j -lt $k ]; do keys="$keys Down"; j=$((j + 1)); done
     probe "k$k" "$keys"
-    [ "$(grep -c 'SQL\*Net' "$OUT/menu.items")" -ge 4 ] && break
+    [ "$(grep -c 'SQL\*Net' "$OUT/menu.items")" -ge 5 ] && break
     k=$((k + 1))
 done
 exit 0
@@ -394,9 +394,10 @@ def registered_fields(tshark):
     return {line.split("\t")[2] for line in out.splitlines() if line.startswith("F\t")}
 
 
-def gui_run(tshark, name, capture, mode=None, dfilter=None, timeout=50, prefs=(), extra_env=()):
-    """Wireshark under xvfb-run on `capture` with the DRIVER (and MODE script);
-    returns (output folder, log reader)."""
+def gui_run(tshark, name, capture, mode=None, dfilter=None, timeout=50, prefs=(), extra_env=(), script=None):
+    """Wireshark under xvfb-run on `capture` with the DRIVER (and MODE script:
+    one of this file's, or `script` under the name `mode`); returns (output
+    folder, log reader)."""
     out = Path(tshark.sandbox) / name
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir()
@@ -405,10 +406,9 @@ def gui_run(tshark, name, capture, mode=None, dfilter=None, timeout=50, prefs=()
     driver.write_text(DRIVER)
     os.chmod(driver, 0o755)
     if mode:
-        (out / f"{mode}.sh").write_text({"menus": MENUS, "overview": OVERVIEW,
-                                         "predict": PREDICT, "overview_retap": OVERVIEW_RETAP, "quit": QUIT,
-                                         "iograph_interval": IOGRAPH_INTERVAL,
-                                         "advisor_retap": ADVISOR_RETAP}[mode])
+        (out / f"{mode}.sh").write_text(script if script is not None else {
+            "menus": MENUS, "overview": OVERVIEW, "predict": PREDICT, "overview_retap": OVERVIEW_RETAP,
+            "quit": QUIT, "iograph_interval": IOGRAPH_INTERVAL, "advisor_retap": ADVISOR_RETAP}[mode])
         os.chmod(out / f"{mode}.sh", 0o755)
     cap = tshark.readable(capture)
     env = [f"CAP={cap}", f"OUT={out}", f"FILTER={dfilter or ''}", f"TITLE={cap.name}", f"MODE={mode or ''}",
@@ -701,7 +701,7 @@ def test_io_graph_presets_draw(tshark, gui_tools, question, capture):
 
 def test_statistics_menu(tshark, gui_tools):
     """Statistics holds SQL*Net Overview (the C stats tree), SQL*Net Advisor,
-    Array sizes and Statements (Lua, next to each other); each opens a window
+    Array sizes, Statement table and Statements (Lua, next to each other); each opens a window
     titled with its name. Evidence: the windows the rendered menu opens, found
     by keyboard navigation (xdotool) and their titles."""
     prepare_config(tshark)
@@ -718,10 +718,10 @@ def test_statistics_menu(tshark, gui_tools):
         for t in titles:
             if "SQL*Net" in t and label.startswith("k"):
                 lua[t] = int(label[1:])
-    want = ["SQL*Net Advisor", "SQL*Net Array sizes", "SQL*Net Statements"]
+    want = ["SQL*Net Advisor", "SQL*Net Array sizes", "SQL*Net Statement table", "SQL*Net Statements"]
     found = {w: k for t, k in lua.items() for w in want if w in t}
     assert set(found) == set(want), opened
-    assert sorted(found.values()) == list(range(min(found.values()), min(found.values()) + 3)), found
+    assert sorted(found.values()) == list(range(min(found.values()), min(found.values()) + len(want))), found
     w, h = png_size(out / "advisor.png")
     assert w >= 200 and h >= 100
     check_log(log("wireshark.log"), registered_fields(tshark))
