@@ -636,7 +636,8 @@ for _, n in ipairs({ "frame.number", "tcp.stream", "tcp.len", "tcp.options.mss_v
                      "sqlnet.response.packets", "sqlnet.response.segments", "sqlnet.request.ttc_bytes",
                      "sqlnet.request.bytes", "sqlnet.time", "sqlnet.time.first", "sqlnet.request_in", "sqlnet.sdu",
                      "sqlnet.tdu", "sqlnet.version", "sqlnet.auth.value",
-                     "sqlnet.rt.call", "sqlnet.rt.rows_asked", "sqlnet.rt.sql_id", "sqlnet.tls.undecrypted" }) do
+                     "sqlnet.rt.call", "sqlnet.rt.rows_asked", "sqlnet.rt.sql_id", "sqlnet.rt.values",
+                     "sqlnet.tls.undecrypted" }) do
     field(n)
 end
 -- with the round-trip fields the completing packet names its call and the
@@ -749,29 +750,64 @@ local f_from, f_tns_from, f_time, f_first = F["sqlnet.request.ttc_bytes"], F["sq
     F["sqlnet.time"], F["sqlnet.time.first"]
 local f_rt_call, f_rt_asked, f_rt_sql_id = F["sqlnet.rt.call"], F["sqlnet.rt.rows_asked"], F["sqlnet.rt.sql_id"]
 
+-- sqlnet.rt.values: "rt1 number request_frame call execution cursor rows_asked rows
+-- req_ttc req_tns req_packets resp_ttc resp_tns resp_packets resp_data_packets
+-- resp_segments row_bytes bvc_bytes time_ns first_ns ora_error partial largest_segment"
+-- ("-" absent, 22 values; the largest segment replaces the segment listener
+-- but over TLS):
+-- one field read instead of twenty (a field's value costs more than the rest
+-- of the collection)
+local f_rt_values = F["sqlnet.rt.values"]
+local VALUES_PATTERN = "^rt1" .. string.rep(" (%S+)", 22)
+
+-- the round trip's numbers from sqlnet.rt.values, or nil without it
+local function rt_values()
+    if not f_rt_values then return nil end
+    local fi = f_rt_values()
+    if not fi then return nil end
+    local v = { fi.value:match(VALUES_PATTERN) }
+    if #v ~= 22 then return nil end
+    for i = 1, 22 do v[i] = tonumber(v[i]) end   -- "-" becomes nil
+    return v
+end
+
 function C.rt(st, pinfo)
-    local fi = f_rows()
-    local rows = fi and fi.value
-    fi = f_req()
-    local req = fi and fi.value
+    local V = rt_values()
+    local fi, rows, req
+    if V then
+        rows, req = V[7], V[2]
+    else
+        fi = f_rows()
+        rows = fi and fi.value
+        fi = f_req()
+        req = fi and fi.value
+    end
     if not (rows and req) then return end
     fi = f_stream()
     local stream = fi and fi.value or -1
     local c = st.streams[stream] or stream_of(st, stream)
     -- the completing packet is the server's
     if not c.seg_key then c.seg_key = pinfo.src_port * 65536 + pinfo.dst_port end
+    if V and V[22] and V[22] > (st.seg[c.seg_key] or 0) then st.seg[c.seg_key] = V[22] end
     if not c.sdu or c.sdu == 0 then
         c.sdu, c.tdu, c.version = n(F["sqlnet.sdu"]) or 0, n(F["sqlnet.tdu"]) or 0, n(F["sqlnet.version"]) or 0
     end
     local call, fetch
-    if HAVE_RT then
+    if V then
+        call, fetch = V[3], V[6]
+    elseif HAVE_RT then
         call, fetch = n(f_rt_call), n(f_rt_asked)
     else
         call, fetch = st.req_call[req], st.req_fetch[req]
         st.req_call[req], st.req_fetch[req] = nil, nil
     end
-    fi = f_exec()
-    local execution = fi and fi.value or 0
+    local execution
+    if V then
+        execution = V[4] or 0
+    else
+        fi = f_exec()
+        execution = fi and fi.value or 0
+    end
     -- the SQL text: the same as the previous round trip's within an execution
     local prev = c.last
     local sql
@@ -790,17 +826,29 @@ function C.rt(st, pinfo)
         end
     end
     local now = pinfo.abs_ts
-    local t = secs(f_time)
     -- sixteen keys (a Lua table's hash part holds a power of two of them):
     -- the ORA error only when there is one, the SQL text and the TNS bytes
     -- from the client on the statement
-    local rt = {
-        stream = stream, execution = execution, call = call, fetch = fetch, rows = rows,
-        to = n(f_to) or 0, row_bytes = n(f_rowb) or 0, bvc = n(f_bvc) or 0, tns_to = n(f_tns_to) or 0,
-        packets = n(f_pk) or 0, segments = n(f_seg) or 0, from = n(f_from) or 0,
-        time = t, first = secs(f_first), start = now - t, gap = 0,
-    }
-    local err = n(f_err)
+    local rt, err, tns_from
+    if V then
+        local t = V[18] / 1e9
+        rt = {
+            stream = stream, execution = execution, call = call, fetch = fetch, rows = rows,
+            to = V[11], row_bytes = V[16], bvc = V[17], tns_to = V[12],
+            packets = V[13], segments = V[15], from = V[8],
+            time = t, first = V[19] / 1e9, start = now - t, gap = 0,
+        }
+        err, tns_from = V[20], V[9]
+    else
+        local t = secs(f_time)
+        rt = {
+            stream = stream, execution = execution, call = call, fetch = fetch, rows = rows,
+            to = n(f_to) or 0, row_bytes = n(f_rowb) or 0, bvc = n(f_bvc) or 0, tns_to = n(f_tns_to) or 0,
+            packets = n(f_pk) or 0, segments = n(f_seg) or 0, from = n(f_from) or 0,
+            time = t, first = secs(f_first), start = now - t, gap = 0,
+        }
+        err, tns_from = n(f_err), n(f_tns_from)
+    end
     if err and err ~= 0 then rt.error = err end
     if rt.segments > rt.packets then c.multi_seg = true end
     -- client time before this request, charged to the previous round trip of
@@ -820,7 +868,7 @@ function C.rt(st, pinfo)
     s.last_frame = pinfo.number
     if not s.sql_id and f_rt_sql_id and sql ~= OTHER then s.sql_id = n(f_rt_sql_id) end
     s.rts[#s.rts + 1] = rt
-    s.tns_from = s.tns_from + (n(f_tns_from) or 0)
+    s.tns_from = s.tns_from + (tns_from or 0)
 end
 
 -- The listeners of one report instance, all feeding `get()`'s state (the
@@ -829,11 +877,15 @@ local function listeners(get, filter, reset)
     local function f(expr) return filter and ("(" .. filter .. ") && (" .. expr .. ")") or expr end
     local list = {
         { "syn", "tcp.flags.syn == 1" },
-        { "segment", "tcp.len > 0" },
         { "retrans", "tcp.analysis.retransmission" },
         { "auth", "sqlnet.auth.value" },
         { "rt", f("sqlnet.request_in && sqlnet.rows") },
     }
+    -- the largest segment per direction: from sqlnet.rt.values, else a
+    -- listener on every segment (a Lua call per packet: the advisor's
+    -- largest cost before the plugin gave it)
+    -- (over TLS the plugin does not know it: the listener on TLS segments)
+    list[#list + 1] = { "segment", f_rt_values and "tls && tcp.len > 0" or "tcp.len > 0" }
     if not HAVE_RT then list[#list + 1] = { "request", f("sqlnet.direction == 0 && (sqlnet.call || sqlnet.fetch.rows)") } end
     if F["sqlnet.tls.undecrypted"] then list[#list + 1] = { "undecrypted", "sqlnet.tls.undecrypted" } end
     local taps = {}

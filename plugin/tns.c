@@ -1303,7 +1303,10 @@ tns_dissect_tcp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
     foreign = foreign_protocol(tvb, pinfo, sess);
     if (foreign >= 0)
         return foreign;
-    ttc_note_segment(pinfo, sess);     /* a server segment: a response's segments */
+    /* a server segment: a response's segments, with its payload length
+     * (unknown here when TCP hands over a reassembled PDU or TLS its
+     * plaintext, tcpi NULL: the tcp tap listener gives it) */
+    ttc_note_segment(pinfo, sess, tcpi && !tcpi->is_reassembled ? tvb_reported_length(tvb) : 0);
     skip = cut_continuation(sess, pinfo, tvb, tcpi);
     if (skip > 0) {
         /* the bytes that were captured of it: the snaplen cut this segment too */

@@ -49,11 +49,11 @@ void ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t di
  * streams so far came from the wrong sides and start afresh. */
 void ttc_sides_changed(sqlnet_session_t *sess);
 /* A TCP segment handed to sqlnet (every segment, before its TNS packets). */
-void ttc_note_segment(packet_info *pinfo, sqlnet_session_t *sess);
+void ttc_note_segment(packet_info *pinfo, sqlnet_session_t *sess, guint32 seglen);
 /* One server TCP segment with payload, counted once whoever sees it: sqlnet
  * when TCP hands it over, the listener on the "tcp" tap (metrics.c) when TCP
  * keeps it inside a reassembly. */
-void ttc_count_segment(packet_info *pinfo, ttc_session_t *ts, gboolean unseen);
+void ttc_count_segment(packet_info *pinfo, ttc_session_t *ts, gboolean unseen, guint32 seglen);
 /* The request/response a DATA payload belongs to (from the first pass). */
 gboolean ttc_pdu_lookup(packet_info *pinfo, tvbuff_t *payload, ttc_request_t **req,
                         ttc_response_t **resp, gboolean *completes, gboolean *carries_call);

@@ -131,6 +131,7 @@ typedef struct ttc_response {
     /* TCP segments that carried it (ttc_count_segment), and the first frame
      * that can be one of them (after its request and the previous response) */
     guint32 segments, cover_from;
+    guint32 largest_segment;   /* payload bytes of its largest TCP segment */
     guint32 largest_packet;
     gboolean multi_segment_packet;
 } ttc_response_t;

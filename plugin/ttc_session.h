@@ -42,6 +42,7 @@ typedef struct ttc_session {
      * packet still being reassembled): the next response's first ones. */
     guint32  pending_segments;
     gboolean pending_unseen;           /* ... some that sqlnet never got (reassembled by TCP) */
+    guint32  pending_largest_segment;  /* ... the largest of them (payload bytes) */
     guint32  last_close_frame;         /* frame that ended the latest response */
     guint32  next_first_frame;         /* the first of them */
     nstime_t next_first_time;

@@ -581,8 +581,10 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
         resp->first_frame = ts->next_first_frame;
         resp->first_time = ts->next_first_time;
         resp->multi_segment_packet = ts->pending_unseen;
+        resp->largest_segment = ts->pending_largest_segment;
         ts->pending_segments = 0;
         ts->pending_unseen = FALSE;
+        ts->pending_largest_segment = 0;
     }
     /* Responses answer requests in the order they were sent. */
     if (ts->waiting) {
@@ -732,18 +734,30 @@ response_covering(ttc_session_t *ts, guint32 frame)
 }
 
 void
-ttc_count_segment(packet_info *pinfo, ttc_session_t *ts, gboolean unseen)
+ttc_count_segment(packet_info *pinfo, ttc_session_t *ts, gboolean unseen, guint32 seglen)
 {
     ttc_response_t *resp;
 
     /* once per frame, whichever of the dissector and the tap (in whichever
-     * pass: tshark -2 runs taps on its second pass only) sees it first */
-    if (p_get_proto_data(wmem_file_scope(), pinfo, sqlnet_proto(), SQLNET_KEY_SEGMENT))
+     * pass: tshark -2 runs taps on its second pass only) sees it first; the
+     * largest segment from either (the dissector does not know a segment's
+     * length when TCP hands it a reassembled PDU) */
+    if (p_get_proto_data(wmem_file_scope(), pinfo, sqlnet_proto(), SQLNET_KEY_SEGMENT)) {
+        if (seglen > 0) {
+            resp = response_covering(ts, pinfo->num);
+            if (resp && seglen > resp->largest_segment)
+                resp->largest_segment = seglen;
+            else if (!resp && !ts->resp && ts->waiting && seglen > ts->pending_largest_segment)
+                ts->pending_largest_segment = seglen;
+        }
         return;
+    }
     p_add_proto_data(wmem_file_scope(), pinfo, sqlnet_proto(), SQLNET_KEY_SEGMENT, GUINT_TO_POINTER(1));
     resp = response_covering(ts, pinfo->num);
     if (resp) {
         resp->segments++;
+        if (seglen > resp->largest_segment)
+            resp->largest_segment = seglen;
         if (unseen)                    /* part of a TNS packet (or TLS record) TCP reassembled */
             resp->multi_segment_packet = TRUE;
         if (pinfo->num < resp->first_frame) {
@@ -759,15 +773,17 @@ ttc_count_segment(packet_info *pinfo, ttc_session_t *ts, gboolean unseen)
         ts->next_first_time = pinfo->abs_ts;
     }
     ts->pending_unseen |= unseen;
+    if (seglen > ts->pending_largest_segment)
+        ts->pending_largest_segment = seglen;
 }
 
 void
-ttc_note_segment(packet_info *pinfo, sqlnet_session_t *sess)
+ttc_note_segment(packet_info *pinfo, sqlnet_session_t *sess, guint32 seglen)
 {
     if (PINFO_FD_VISITED(pinfo) || !session_ttc_active(sess, pinfo) ||
         session_direction(sess, pinfo) != SQLNET_TO_CLIENT)
         return;
-    ttc_count_segment(pinfo, ttc_session(sess), FALSE);
+    ttc_count_segment(pinfo, ttc_session(sess), FALSE, seglen);
 }
 
 void
@@ -797,6 +813,7 @@ ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
             return;                    /* markers answer a break; EOF ends the session */
         req = open_request(ts, pinfo, is_ano ? TTC_REQ_ANO : TTC_REQ_NONE);
         ts->pending_segments = 0;          /* what the server sends next answers it */
+        ts->pending_largest_segment = 0;
         ts->pending_unseen = FALSE;
         req->frame = pinfo->num;
         req->time = pinfo->abs_ts;
