@@ -32,6 +32,23 @@
  * record has been seen: on a second pass, tshark -2 or the GUI) and on the
  * tap SQLNET_TLS_EST_TAP.
  *
+ * Whether or not the estimate is on, a TNS-over-TLS conversation that sqlnet
+ * cannot read is said once (watch_*()): TLS on a TLS port, or on a sqlnet
+ * TCP port whose first payload was a ClientHello (tns.c gives it to the watch
+ * below instead of to TLS).  The watch is the conversation's dissector in
+ * TCP: it reads the 5-byte TLS record headers in the segments TCP hands it
+ * (no protocol tree: it costs nothing on other conversations and little on
+ * these), hands every segment to the TLS dissector as TCP would, and picks
+ * the client's first application-data record (the one that carries the TNS
+ * CONNECT: in TLS 1.3, whose ServerHello it reads for the version, the
+ * second, after the encrypted Finished).  When that record has gone through
+ * TLS and sqlnet still has no decoded session, the conversation is not
+ * decrypted: the frame that completes the record gets the generated field
+ * sqlnet.tls.undecrypted (the server port) and an expert note, and a record
+ * of kind SQLNET_EST_TLS_UNDECRYPTED goes on the estimate tap for the reports.
+ * A TLS port's conversation is handed to the watch by the postdissector from
+ * its first frame (its SYN) on; the watch stops reading once it has decided.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #define WS_LOG_DOMAIN "sqlnet"
@@ -41,6 +58,8 @@
 #include <epan/conversation.h>
 #include <epan/dissectors/packet-tcp.h>
 #include <epan/prefs.h>
+#include <epan/proto_data.h>
+#include <epan/expert.h>
 #include <epan/unit_strings.h>
 
 #include "sqlnet.h"
@@ -71,6 +90,12 @@ static sqlnet_pref_bool_t est_enabled = FALSE;   /* preference sqlnet.tls_estima
 static int hf_tls_record_length = -1;
 static int hf_tls_supported_version = -1;
 static int hf_tls_ciphersuite = -1;
+/* conversations not decrypted */
+static int hf_undecrypted = -1;
+static expert_field ei_undecrypted = EI_INIT;
+static dissector_handle_t watch_handle, tls_handle;
+static range_t *tls_ports;                       /* the "tls.port" range, as last applied */
+static int proto_tcp_id = -1;
 
 /* Decrypted application data of a TLS conversation sqlnet owns. */
 static int
@@ -86,7 +111,7 @@ dissect_sqlnet_tls(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *da
 #define TLS_RECORD_HEADER 5
 #define TLS_CT_APPLICATION_DATA 23
 
-typedef struct {
+struct tls_est {
     guint32 conv;                   /* conversation index */
     guint16 version;                /* 0x0304 when the ServerHello says TLS 1.3 */
     guint16 suite;                  /* the ServerHello's cipher suite */
@@ -97,13 +122,243 @@ typedef struct {
     nstime_t req_last_time, resp_last_time;
     guint32 resp_last_frame;
     wmem_tree_t *by_frame;          /* last server frame -> sqlnet_est_rec_t */
-} tls_est_t;
+};
 
 static gboolean
 is_tls_port(guint32 port)
 {
-    range_t *ports = prefs_get_range_value(SQLNET_FILTER, "tls.port");
-    return ports != NULL && value_is_in_range(ports, port);
+    if (!tls_ports)
+        tls_ports = prefs_get_range_value(SQLNET_FILTER, "tls.port");
+    return tls_ports != NULL && value_is_in_range(tls_ports, port);
+}
+
+/* ---- conversations not decrypted: the watch ---------------------------- */
+
+typedef enum {
+    WATCH_ON = 0,                   /* reading record headers */
+    WATCH_DECRYPTED,                /* sqlnet decodes it: nothing to say */
+    WATCH_UNDECRYPTED               /* said on marked_frame */
+} watch_state_t;
+
+typedef struct {
+    guint8   state;                 /* watch_state_t */
+    gboolean tls13;                 /* the ServerHello chose TLS 1.3 */
+    gboolean hello_read;
+    gboolean synced[2];             /* by direction: 0 client, 1 server */
+    guint32  next[2];               /* TCP sequence number of the next record header */
+    guint32  client_app;            /* client application-data records seen */
+    gboolean pending;               /* the CONNECT's record ends in a later segment */
+    guint32  pending_end;
+    guint16  server_port;
+    guint32  marked_frame;
+    sqlnet_est_rec_t rec;           /* the notice on the estimate tap */
+} tls_watch_t;
+
+/* What tls.c keeps per conversation (sess->tls_est). */
+typedef struct tls_est tls_est_t;
+typedef struct {
+    tls_watch_t watch;
+    gboolean watch_set;             /* the watch is the conversation's dissector */
+    tls_est_t *est;                 /* the estimate, created with its first record */
+} tls_conv_t;
+
+static tls_conv_t *
+tls_conv(sqlnet_session_t *sess)
+{
+    if (!sess->tls_est)
+        sess->tls_est = wmem_new0(wmem_file_scope(), tls_conv_t);
+    return (tls_conv_t *)sess->tls_est;
+}
+
+/* The server's port: TCP's, from the SYN, else the TLS port. */
+static guint16
+server_port_of(packet_info *pinfo, conversation_t *conv)
+{
+    const struct tcp_analysis *tcpd = proto_tcp_id >= 0 ?
+        (const struct tcp_analysis *)conversation_get_proto_data(conv, proto_tcp_id) : NULL;
+
+    if (tcpd && tcpd->server_port)
+        return (guint16)tcpd->server_port;
+    return (guint16)(is_tls_port(pinfo->srcport) ? pinfo->srcport : pinfo->destport);
+}
+
+/* The ServerHello's supported_versions extension says TLS 1.3 (RFC 8446
+ * 4.1.3, 4.2.1); `off` is the handshake message's start. */
+static gboolean
+server_hello_is_tls13(tvbuff_t *tvb, guint off)
+{
+    guint p, end;
+
+    if (!tvb_bytes_exist(tvb, off, 4 + 2 + 32 + 1) || tvb_get_uint8(tvb, off) != 2)   /* server_hello */
+        return FALSE;
+    p = off + 4 + 2 + 32;
+    p += 1 + tvb_get_uint8(tvb, p);                   /* legacy_session_id_echo */
+    p += 2 + 1;                                       /* cipher_suite, legacy_compression_method */
+    if (!tvb_bytes_exist(tvb, p, 2))
+        return FALSE;
+    end = p + 2 + tvb_get_ntohs(tvb, p);
+    p += 2;
+    while (p + 4 <= end && tvb_bytes_exist(tvb, p, 4)) {
+        guint type = tvb_get_ntohs(tvb, p), len = tvb_get_ntohs(tvb, p + 2);
+        if (type == 0x002b)                           /* supported_versions */
+            return len == 2 && tvb_bytes_exist(tvb, p + 4, 2) && tvb_get_ntohs(tvb, p + 4) == 0x0304;
+        p += 4 + len;
+    }
+    return FALSE;
+}
+
+/* Reads the record headers of one segment (or reassembled PDU) of the
+ * conversation; TRUE when the record that carries the TNS CONNECT ends in it. */
+static gboolean
+watch_records(tls_watch_t *w, tvbuff_t *tvb, packet_info *pinfo, const struct tcpinfo *tcpi)
+{
+    int dir = pinfo->srcport == w->server_port ? 1 : 0;
+    guint32 seq = tcpi->seq, len = tvb_reported_length(tvb), cap = tvb_captured_length(tvb);
+    guint32 target = w->tls13 ? 2 : 1;
+
+    if (dir == 0 && w->pending)
+        return (guint32)(w->pending_end - seq) <= len;
+    if (!w->synced[dir]) {
+        /* a segment that starts a flight starts a record (type 20 to 24, version 3.x) */
+        if (cap < 5 || tvb_get_uint8(tvb, 0) < 20 || tvb_get_uint8(tvb, 0) > 24 || tvb_get_uint8(tvb, 1) != 3)
+            return FALSE;
+        w->synced[dir] = TRUE;
+        w->next[dir] = seq;
+    }
+    for (;;) {
+        guint32 off = w->next[dir] - seq, rlen;
+        guint8 type;
+
+        if (off >= len)                 /* in a later segment (or behind: a retransmission) */
+            return FALSE;
+        if (off + 5 > cap) {            /* a header cut by the segment: find the next flight */
+            w->synced[dir] = FALSE;
+            return FALSE;
+        }
+        type = tvb_get_uint8(tvb, off);
+        if (type < 20 || type > 24 || tvb_get_uint8(tvb, off + 1) != 3) {
+            w->synced[dir] = FALSE;
+            return FALSE;
+        }
+        rlen = tvb_get_ntohs(tvb, off + 3);
+        if (dir == 1 && type == 22 && !w->hello_read) {
+            w->hello_read = TRUE;
+            w->tls13 = server_hello_is_tls13(tvb, off + 5);
+            target = w->tls13 ? 2 : 1;
+        }
+        w->next[dir] += 5 + rlen;
+        if (dir == 0 && type == TLS_CT_APPLICATION_DATA && ++w->client_app == target) {
+            if (off + 5 + rlen <= len)
+                return TRUE;
+            w->pending = TRUE;
+            w->pending_end = w->next[dir];
+            return FALSE;
+        }
+    }
+}
+
+static void
+watch_note(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, tls_watch_t *w)
+{
+    proto_item *pi;
+
+    if (p_get_proto_data(pinfo->pool, pinfo, proto_sqlnet_tls, SQLNET_KEY_TLS_WATCH))
+        return;                     /* once per frame (TCP may call the watch twice) */
+    p_add_proto_data(pinfo->pool, pinfo, proto_sqlnet_tls, SQLNET_KEY_TLS_WATCH, GUINT_TO_POINTER(1));
+    pi = proto_tree_add_uint(tree, hf_undecrypted, tvb, 0, 0, w->server_port);
+    proto_item_set_generated(pi);
+    expert_add_info_format(pinfo, pi, &ei_undecrypted,
+                           "TNS over TLS (port %u) not decrypted: give Wireshark the TLS key log "
+                           "(tls.keylog_file), see docs/fields.md#sqlnet-over-tls, or turn on "
+                           "sqlnet.tls_estimate to estimate it", w->server_port);
+    tap_queue_packet(tap_est, pinfo, &w->rec);
+}
+
+/* The conversation's dissector in TCP: reads, then hands the segment to TLS
+ * with TCP's reassembly service (as a TCP proxy such as SOCKS does). */
+static int
+dissect_tls_watch(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
+{
+    const struct tcpinfo *tcpi = (const struct tcpinfo *)data;
+    conversation_t *conv = find_conversation_pinfo(pinfo, 0);
+    sqlnet_session_t *sess = conv ? (sqlnet_session_t *)conversation_get_proto_data(conv, proto_sqlnet_tls) : NULL;
+    tls_conv_t *c = sess ? (tls_conv_t *)sess->tls_est : NULL;
+    gboolean decide = FALSE;
+    int ret;
+
+    if (!PINFO_FD_VISITED(pinfo) && conv && tcpi) {
+        if (!c) {
+            c = tls_conv(session_get(pinfo));
+            c->watch_set = TRUE;
+        }
+        if (c->watch.state == WATCH_ON) {
+            if (!c->watch.server_port)
+                c->watch.server_port = server_port_of(pinfo, conv);
+            decide = watch_records(&c->watch, tvb, pinfo, tcpi);
+        }
+    }
+    pinfo->can_desegment = pinfo->saved_can_desegment;
+    ret = call_dissector_only(tls_handle, tvb, pinfo, tree, data);
+    if (decide) {
+        sess = (sqlnet_session_t *)conversation_get_proto_data(conv, proto_sqlnet_tls);
+        if (sess && sess->tls) {
+            c->watch.state = WATCH_DECRYPTED;
+        } else {
+            c->watch.state = WATCH_UNDECRYPTED;
+            c->watch.marked_frame = pinfo->num;
+            c->watch.rec.kind = SQLNET_EST_TLS_UNDECRYPTED;
+            c->watch.rec.conversation = conv->conv_index;
+            c->watch.rec.port = c->watch.server_port;
+        }
+    }
+    if (c && c->watch.state == WATCH_UNDECRYPTED && c->watch.marked_frame == pinfo->num)
+        watch_note(tvb, pinfo, tree, &c->watch);
+    return ret;
+}
+
+dissector_handle_t
+sqlnet_tls_watch_handle(void)
+{
+    return watch_handle;
+}
+
+gboolean
+sqlnet_tls_estimate_enabled(void)
+{
+    return est_enabled;
+}
+
+static gint
+cmp_port(gconstpointer a, gconstpointer b)
+{
+    guint16 x = *(const guint16 *)a, y = *(const guint16 *)b;
+    return x < y ? -1 : x > y;
+}
+
+char *
+sqlnet_tls_undecrypted_text(GArray *ports)
+{
+    GString *s = g_string_new("");
+    guint i, distinct = 0;
+
+    g_array_sort(ports, cmp_port);
+    for (i = 0; i < ports->len; i++)
+        if (i == 0 || g_array_index(ports, guint16, i) != g_array_index(ports, guint16, i - 1))
+            distinct++;
+    g_string_append_printf(s, "%u TNS-over-TLS conversation%s not decrypted (port%s ", ports->len,
+                           ports->len == 1 ? "" : "s", distinct == 1 ? "" : "s");
+    for (i = 0; i < ports->len; i++)
+        if (i == 0 || g_array_index(ports, guint16, i) != g_array_index(ports, guint16, i - 1))
+            g_string_append_printf(s, "%s%u", i ? ", " : "", g_array_index(ports, guint16, i));
+    if (est_enabled)
+        g_string_append_printf(s, "), estimated below: to decode %s, give Wireshark the TLS key log "
+                               "(tls.keylog_file), see docs/fields.md#sqlnet-over-tls",
+                               ports->len == 1 ? "it" : "them");
+    else
+        g_string_append(s, "): give Wireshark the TLS key log (tls.keylog_file), see "
+                           "docs/fields.md#sqlnet-over-tls, or turn on sqlnet.tls_estimate "
+                           "(-o sqlnet.tls_estimate:TRUE)");
+    return g_string_free(s, FALSE);
 }
 
 /* Per-record overhead of the protection: the AEAD tag (and TLS 1.3's inner
@@ -239,19 +494,22 @@ add_estimate(tvbuff_t *tvb, proto_tree *tree, const tls_est_t *e, const sqlnet_e
     proto_item_set_generated(pi);
 }
 
-/* Postdissector: TLS records of a conversation on a TLS port that sqlnet
- * does not decode. */
+/* Postdissector: hands a TLS port's conversation to the watch from its
+ * first frame on (every frame: a port test, then one conversation lookup on
+ * the TLS ports until the watch is set); with sqlnet.tls_estimate, the TLS
+ * records of a conversation on a TLS port that sqlnet does not decode. */
 static int
 dissect_tls_estimate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data _U_)
 {
     GPtrArray *lens;
     conversation_t *conv;
     sqlnet_session_t *sess;
+    tls_conv_t *c;
     tls_est_t *e;
     gboolean from_server;
     guint i;
 
-    if (!est_enabled || pinfo->ptype != PT_TCP)
+    if (pinfo->ptype != PT_TCP)
         return 0;
     from_server = is_tls_port(pinfo->srcport);
     if (!from_server && !is_tls_port(pinfo->destport))
@@ -260,9 +518,19 @@ dissect_tls_estimate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *
     if (!conv)
         return 0;
     sess = (sqlnet_session_t *)conversation_get_proto_data(conv, proto_sqlnet_tls);
+    c = sess ? (tls_conv_t *)sess->tls_est : NULL;
+    if (!PINFO_FD_VISITED(pinfo) && (!c || !c->watch_set) && watch_handle && !(sess && sess->tls)) {
+        /* TCP asks the conversation's dissector first: from the next frame on */
+        sess = session_get(pinfo);
+        c = tls_conv(sess);
+        c->watch_set = TRUE;
+        conversation_set_dissector_from_frame_number(conv, pinfo->num + 1, watch_handle);
+    }
+    if (!est_enabled)
+        return 0;
     if (sess && sess->tls)          /* decrypted: sqlnet decodes it */
         return 0;
-    e = sess ? (tls_est_t *)sess->tls_est : NULL;
+    e = c ? c->est : NULL;
     if (PINFO_FD_VISITED(pinfo)) {
         const sqlnet_est_rec_t *rec;
         if (!e)
@@ -280,11 +548,11 @@ dissect_tls_estimate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *
     if (!lens || lens->len == 0)
         return 0;
     if (!e) {
-        sess = session_get(pinfo);
+        c = tls_conv(session_get(pinfo));
         e = wmem_new0(wmem_file_scope(), tls_est_t);
         e->conv = conv->conv_index;
         e->by_frame = wmem_tree_new(wmem_file_scope());
-        sess->tls_est = e;
+        c->est = e;
     }
     if (from_server)
         est_read_hello(e, tree);
@@ -351,15 +619,27 @@ sqlnet_tls_register(int proto)
             "Last client record of the request to the last server record of the response", HFILL } },
         { &hf_est_tls_version, { "TLS version", "sqlnet.tls_estimate.tls_version",
             FT_UINT16, BASE_HEX, NULL, 0x0, "0x0304 when the ServerHello chose TLS 1.3", HFILL } },
+        { &hf_undecrypted, { "TNS over TLS not decrypted (server port)", "sqlnet.tls.undecrypted",
+            FT_UINT16, BASE_DEC, NULL, 0x0,
+            "Once per TNS-over-TLS conversation that sqlnet cannot read (no TLS secrets), on the frame "
+            "of the client's first application-data record (its TNS CONNECT): the server port", HFILL } },
     };
     static gint *ett[] = { &ett_est };
+    static ei_register_info ei[] = {
+        { &ei_undecrypted, { "sqlnet.tls.undecrypted.expert", PI_DECRYPTION, PI_NOTE,
+            "TNS over TLS not decrypted: give Wireshark the TLS key log (tls.keylog_file)", EXPFILL } },
+    };
+    expert_module_t *expert;
 
     proto_sqlnet_tls = proto;
     sqlnet_tls_handle = register_dissector(SQLNET_FILTER "_tls", dissect_sqlnet_tls, proto);
     proto_register_field_array(proto, hf, array_length(hf));
     proto_register_subtree_array(ett, array_length(ett));
+    expert = expert_register_protocol(proto);
+    expert_register_field_array(expert, ei, array_length(ei));
     tap_est = register_tap(SQLNET_TLS_EST_TAP);
     est_handle = create_dissector_handle(dissect_tls_estimate, proto);
+    watch_handle = create_dissector_handle(dissect_tls_watch, proto);
 }
 
 void
@@ -367,6 +647,7 @@ sqlnet_tls_prefs_apply(void)
 {
     GArray *wanted = NULL;
 
+    tls_ports = prefs_get_range_value(SQLNET_FILTER, "tls.port");
     if (!est_handle || hf_tls_record_length <= 0)
         return;
     /* the TLS record fields make tshark build a tree for every packet: only
@@ -384,6 +665,10 @@ void
 sqlnet_tls_handoff(void)
 {
     dissector_add_uint_range_with_preference("tls.port", SQLNET_TLS_DEFAULT_PORTS, sqlnet_tls_handle);
+    tls_handle = find_dissector("tls");
+    proto_tcp_id = proto_get_id_by_filter_name("tcp");
+    if (!tls_handle)
+        watch_handle = NULL;
     heur_dissector_add("tls", dissect_sqlnet_tls_heur, "Oracle SQL*Net over TLS (TNS CONNECT)",
                        "sqlnet_tls", proto_sqlnet_tls, HEURISTIC_ENABLE);
     {

@@ -24,6 +24,7 @@
 #include "session.h"
 #include "coltext.h"
 #include "tns.h"
+#include "tls.h"
 #include "ano.h"
 #include "nne.h"
 #include "ttc.h"
@@ -1262,7 +1263,9 @@ foreign_protocol(tvbuff_t *tvb, packet_info *pinfo, sqlnet_session_t *sess)
         tcp_start_seen(pinfo)) {
         sess->first_verdict = (guint8)first_payload_verdict(tvb, pinfo);
         switch (sess->first_verdict) {
-        case FIRST_TLS: handle = tls_handle; break;
+        case FIRST_TLS:             /* TLS, through tls.c's watch for undecrypted TNS */
+            handle = sqlnet_tls_watch_handle() ? sqlnet_tls_watch_handle() : tls_handle;
+            break;
         case FIRST_SSH: handle = ssh_handle; break;
         case FIRST_HTTP: handle = http_handle; break;
         default: break;
