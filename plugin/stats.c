@@ -68,6 +68,11 @@ static const char st_partial[] = "Partial round trips (counts are lower bounds)"
  * registered later is reset first) arms it again.  Without that, the open
  * window's Copy showed the estimate counted twice.  tshark never resets. */
 
+static const char st_undecrypted[] = "TNS-over-TLS conversations not decrypted: give Wireshark the TLS key log "
+    "(tls.keylog_file), see docs//fields.md#sqlnet-over-tls, or turn on sqlnet.tls_estimate";
+static const char st_undecrypted_est[] = "TNS-over-TLS conversations not decrypted, estimated below: to decode them, "
+    "give Wireshark the TLS key log (tls.keylog_file), see docs//fields.md#sqlnet-over-tls";
+/* (a root row's "/" is a path separator to the stats tree: "//" shows one) */
 static const char st_est_tls[] = "Encrypted (TLS), estimated from TLS record sizes (not decoded)";
 static const char st_est_tls_records[] = "TLS records per response (estimated)";
 static const char st_est_tls_bytes[] = "TLS record bytes per response (estimated)";
@@ -116,6 +121,24 @@ tree_est_packet(void *tapdata, packet_info *pinfo, epan_dissect_t *edt _U_, cons
 
     if (t->stale)
         return TAP_PACKET_DONT_REDRAW;
+    /* the tree's clock, as stats_tree_packet() keeps it for the sqlnet tap */
+    st->now = nstime_to_msec(&pinfo->rel_ts);
+    if (st->start < 0.0)
+        st->start = st->now;
+    st->elapsed = st->now - st->start;
+    if (rec->kind == SQLNET_EST_TLS_UNDECRYPTED) {
+        /* what the tree cannot read, said where it is read: the top row counts
+         * the conversations, one row per server port */
+        const char *note = sqlnet_tls_estimate_enabled() ? st_undecrypted_est : st_undecrypted;
+        int id = stats_tree_parent_id_by_name(st, note);
+        char port[32];
+
+        if (id == 0)
+            id = stats_tree_create_pivot(st, note, 0);
+        snprintf(port, sizeof(port), "port %u", rec->port);
+        stats_tree_tick_pivot(st, id, port);
+        return TAP_PACKET_REDRAW;
+    }
     if (rec->kind == SQLNET_EST_TLS) {
         top = st_est_tls, units = st_est_tls_records, bytes = st_est_tls_bytes, times = st_est_tls_time;
     } else if (rec->kind == SQLNET_EST_NNE) {
@@ -123,11 +146,6 @@ tree_est_packet(void *tapdata, packet_info *pinfo, epan_dissect_t *edt _U_, cons
     } else {
         return TAP_PACKET_DONT_REDRAW;
     }
-    /* the tree's clock, as stats_tree_packet() keeps it for the sqlnet tap */
-    st->now = nstime_to_msec(&pinfo->rel_ts);
-    if (st->start < 0.0)
-        st->start = st->now;
-    st->elapsed = st->now - st->start;
     tree_est_nodes(st, top, units, bytes, times);
     tick_stat_node(st, top, 0, TRUE);
     tick_range_and_group(st, units, (int)MIN(rec->records, G_MAXINT));
