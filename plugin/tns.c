@@ -1271,7 +1271,11 @@ foreign_protocol(tvbuff_t *tvb, packet_info *pinfo, sqlnet_session_t *sess)
         default: break;
         }
         conv = find_conversation_pinfo(pinfo, 0);
-        if (handle && conv)
+        if (handle && conv && handle != tls_handle && sess->first_verdict == FIRST_TLS)
+            /* the watch from the next frame on: TLS's heuristic, which takes this
+             * ClientHello, makes itself the dissector from this frame on */
+            conversation_set_dissector_from_frame_number(conv, pinfo->num + 1, handle);
+        else if (handle && conv)
             conversation_set_dissector(conv, handle);
     }
     switch (sess->first_verdict) {
