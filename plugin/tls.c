@@ -267,10 +267,7 @@ watch_note(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, tls_watch_t *w)
     p_add_proto_data(pinfo->pool, pinfo, proto_sqlnet_tls, SQLNET_KEY_TLS_WATCH, GUINT_TO_POINTER(1));
     pi = proto_tree_add_uint(tree, hf_undecrypted, tvb, 0, 0, w->server_port);
     proto_item_set_generated(pi);
-    expert_add_info_format(pinfo, pi, &ei_undecrypted,
-                           "TNS over TLS (port %u) not decrypted: give Wireshark the TLS key log "
-                           "(tls.keylog_file), see docs/fields.md#sqlnet-over-tls, or turn on "
-                           "sqlnet.tls_estimate to estimate it", w->server_port);
+    expert_add_info(pinfo, pi, &ei_undecrypted);
     tap_queue_packet(tap_est, pinfo, &w->rec);
 }
 
@@ -627,7 +624,8 @@ sqlnet_tls_register(int proto)
     static gint *ett[] = { &ett_est };
     static ei_register_info ei[] = {
         { &ei_undecrypted, { "sqlnet.tls.undecrypted.expert", PI_DECRYPTION, PI_NOTE,
-            "TNS over TLS not decrypted: give Wireshark the TLS key log (tls.keylog_file)", EXPFILL } },
+            "TNS over TLS not decrypted: give Wireshark the TLS key log (tls.keylog_file), see "
+            "docs/fields.md#sqlnet-over-tls, or turn on sqlnet.tls_estimate to estimate it", EXPFILL } },
     };
     expert_module_t *expert;
 
