@@ -354,6 +354,9 @@ dissect_tls_watch(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *dat
             c->watch.rec.conversation = conv->conv_index;
             c->watch.rec.port = c->watch.server_port;
         }
+        if (c->watch.state == WATCH_DECRYPTED || !c->est)
+            /* nothing more to read: TLS itself from the next frame on */
+            conversation_set_dissector_from_frame_number(conv, pinfo->num + 1, tls_handle);
     }
     if (c && c->watch.state == WATCH_UNDECRYPTED && c->watch.marked_frame == pinfo->num)
         watch_note(tvb, pinfo, tree, &c->watch);
@@ -532,13 +535,14 @@ dissect_tls_estimate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *
         return 0;
     if (!is_tls_port(pinfo->srcport) && !is_tls_port(pinfo->destport))
         return 0;
+    if (PINFO_FD_VISITED(pinfo) ? !est_enabled : !proto_is_frame_protocol(pinfo->layers, "tls"))
+        return 0;
     conv = find_conversation_pinfo(pinfo, 0);
     if (!conv)
         return 0;
     sess = (sqlnet_session_t *)conversation_get_proto_data(conv, proto_sqlnet_tls);
     c = sess ? (tls_conv_t *)sess->tls_est : NULL;
-    if (!PINFO_FD_VISITED(pinfo) && (!c || !c->watch_set) && watch_handle && !(sess && sess->tls) &&
-        proto_is_frame_protocol(pinfo->layers, "tls")) {
+    if (!PINFO_FD_VISITED(pinfo) && (!c || !c->watch_set) && watch_handle && !(sess && sess->tls)) {
         /* its first TLS frame (the ClientHello, which TLS's heuristic took): TCP
          * asks the conversation's dissector first, the watch from the next
          * frame on.  A conversation that is not TLS (TNS on 1522, a TLS port
