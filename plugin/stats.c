@@ -32,6 +32,7 @@
 #include "stats.h"
 #include "tls.h"
 #include "sql_id.h"
+#include "nne.h"
 
 /* ---- stats tree -------------------------------------------------------- */
 
@@ -73,6 +74,10 @@ static const char st_undecrypted[] = "TNS-over-TLS conversations not decrypted: 
 static const char st_undecrypted_est[] = "TNS-over-TLS conversations not decrypted, estimated below: to decode them, "
     "give Wireshark the TLS key log (tls.keylog_file), see docs//fields.md#sqlnet-over-tls";
 /* (a root row's "/" is a path separator to the stats tree: "//" shows one) */
+static const char st_nne_undecoded[] = "Conversations with native network encryption not decoded: sqlnet "
+    "cannot decrypt them; turn on sqlnet.nne_estimate to estimate their round trips";
+static const char st_nne_undecoded_est[] = "Conversations with native network encryption not decoded, estimated "
+    "below: sqlnet cannot decrypt them";
 static const char st_est_tls[] = "Encrypted (TLS), estimated from TLS record sizes (not decoded)";
 static const char st_est_tls_records[] = "TLS records per response (estimated)";
 static const char st_est_tls_bytes[] = "TLS record bytes per response (estimated)";
@@ -126,10 +131,12 @@ tree_est_packet(void *tapdata, packet_info *pinfo, epan_dissect_t *edt _U_, cons
     if (st->start < 0.0)
         st->start = st->now;
     st->elapsed = st->now - st->start;
-    if (rec->kind == SQLNET_EST_TLS_UNDECRYPTED) {
+    if (rec->kind == SQLNET_EST_TLS_UNDECRYPTED || rec->kind == SQLNET_EST_NNE_UNDECODED) {
         /* what the tree cannot read, said where it is read: the top row counts
          * the conversations, one row per server port */
-        const char *note = sqlnet_tls_estimate_enabled() ? st_undecrypted_est : st_undecrypted;
+        const char *note = rec->kind == SQLNET_EST_NNE_UNDECODED
+            ? (nne_estimate_enabled() ? st_nne_undecoded_est : st_nne_undecoded)
+            : sqlnet_tls_estimate_enabled() ? st_undecrypted_est : st_undecrypted;
         int id = stats_tree_parent_id_by_name(st, note);
         char port[32];
 
@@ -449,7 +456,8 @@ typedef struct {
 
 typedef struct {
     est_totals_t kind[2];                /* by sqlnet_est_kind_t */
-    GHashTable *undecrypted;             /* conversation index + 1 -> server port */
+    GHashTable *undecrypted;             /* TLS: conversation index + 1 -> server port */
+    GHashTable *nne_undecoded;           /* native network encryption: the same */
 } stmt_est_t;
 
 typedef enum {
@@ -482,6 +490,7 @@ est_reset(void *tapdata)
         e->kind[k].convs = convs;
     }
     g_hash_table_remove_all(e->undecrypted);
+    g_hash_table_remove_all(e->nne_undecoded);
 }
 
 static tap_packet_status
@@ -493,9 +502,9 @@ est_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_, const
     est_totals_t *e;
     double ms = nstime_to_msec(&rec->time);
 
-    if (rec->kind == SQLNET_EST_TLS_UNDECRYPTED) {
-        g_hash_table_insert(s->undecrypted, GUINT_TO_POINTER(rec->conversation + 1),
-                            GUINT_TO_POINTER((guint)rec->port));
+    if (rec->kind == SQLNET_EST_TLS_UNDECRYPTED || rec->kind == SQLNET_EST_NNE_UNDECODED) {
+        g_hash_table_insert(rec->kind == SQLNET_EST_TLS_UNDECRYPTED ? s->undecrypted : s->nne_undecoded,
+                            GUINT_TO_POINTER(rec->conversation + 1), GUINT_TO_POINTER((guint)rec->port));
         return TAP_PACKET_REDRAW;
     }
     if (rec->kind >= G_N_ELEMENTS(s->kind))
@@ -524,26 +533,62 @@ est_finish(void *tapdata)
     for (k = 0; k < G_N_ELEMENTS(e->kind); k++)
         g_hash_table_destroy(e->kind[k].convs);
     g_hash_table_destroy(e->undecrypted);
+    g_hash_table_destroy(e->nne_undecoded);
     g_free(e);
 }
 
-/* The server ports of the conversations not decrypted, NULL if none. */
+/* The server ports of the conversations in a notice table, NULL if none. */
 static GArray *
-est_undecrypted_ports(const stmt_est_t *s)
+est_ports(GHashTable *table)
 {
     GHashTableIter it;
     gpointer value;
     GArray *ports;
 
-    if (!s || g_hash_table_size(s->undecrypted) == 0)
+    if (!table || g_hash_table_size(table) == 0)
         return NULL;
     ports = g_array_new(FALSE, FALSE, sizeof(guint16));
-    g_hash_table_iter_init(&it, s->undecrypted);
+    g_hash_table_iter_init(&it, table);
     while (g_hash_table_iter_next(&it, NULL, &value)) {
         guint16 port = (guint16)GPOINTER_TO_UINT(value);
         g_array_append_val(ports, port);
     }
     return ports;
+}
+
+#define est_undecrypted_ports(s) ((s) ? est_ports((s)->undecrypted) : NULL)
+#define est_nne_ports(s) ((s) ? est_ports((s)->nne_undecoded) : NULL)
+
+static gint
+cmp_u16(gconstpointer a, gconstpointer b)
+{
+    guint16 x = *(const guint16 *)a, y = *(const guint16 *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* "1 conversation with native network encryption not decoded (port 1521): ..."
+ * (ports sorted here); g_free() the result. */
+static char *
+nne_undecoded_text(GArray *ports)
+{
+    GString *s = g_string_new("");
+    guint i, distinct = 0;
+
+    g_array_sort(ports, cmp_u16);
+    for (i = 0; i < ports->len; i++)
+        if (i == 0 || g_array_index(ports, guint16, i) != g_array_index(ports, guint16, i - 1))
+            distinct++;
+    g_string_append_printf(s, "%u conversation%s with native network encryption not decoded (port%s",
+                           ports->len, ports->len == 1 ? "" : "s", distinct == 1 ? "" : "s");
+    for (i = 0; i < ports->len; i++)
+        if (i == 0 || g_array_index(ports, guint16, i) != g_array_index(ports, guint16, i - 1))
+            g_string_append_printf(s, "%s%u", i ? ", " : " ", g_array_index(ports, guint16, i));
+    if (nne_estimate_enabled())
+        g_string_append(s, "), estimated below: sqlnet cannot decrypt Oracle's native network encryption");
+    else
+        g_string_append(s, "): sqlnet cannot decrypt Oracle's native network encryption; turn on "
+                           "sqlnet.nne_estimate (-o sqlnet.nne_estimate:TRUE) to estimate its round trips");
+    return g_string_free(s, FALSE);
 }
 
 static void
@@ -1024,6 +1069,13 @@ stmt_draw_csv(stmt_report_t *r, GPtrArray *numbered)
         g_free(text);
         g_array_free(ports, TRUE);
     }
+    ports = est_nne_ports(r->est);
+    if (ports) {
+        char *text = nne_undecoded_text(ports);
+        fprintf(stderr, "tshark: -z sqlnet,stmt: %s\n", text);
+        g_free(text);
+        g_array_free(ports, TRUE);
+    }
 }
 
 static void
@@ -1038,6 +1090,20 @@ json_est(GString *out, const stmt_est_t *s)
         char *text = sqlnet_tls_undecrypted_text(ports);    /* sorts the ports */
         g_string_append_printf(out, "\n  {\"kind\": \"tls_undecrypted\", \"conversations\": %u, \"ports\": [",
                                ports->len);
+        for (i = 0; i < ports->len; i++)
+            g_string_append_printf(out, "%s%u", i ? ", " : "", g_array_index(ports, guint16, i));
+        g_string_append(out, "], \"note\": ");
+        json_string(out, text);
+        g_string_append(out, "}");
+        g_free(text);
+        g_array_free(ports, TRUE);
+        first = FALSE;
+    }
+    ports = est_nne_ports(s);
+    if (ports) {
+        char *text = nne_undecoded_text(ports);    /* sorts the ports */
+        g_string_append_printf(out, "%s\n  {\"kind\": \"nne_undecoded\", \"conversations\": %u, \"ports\": [",
+                               first ? "" : ",", ports->len);
         for (i = 0; i < ports->len; i++)
             g_string_append_printf(out, "%s%u", i ? ", " : "", g_array_index(ports, guint16, i));
         g_string_append(out, "], \"note\": ");
@@ -1140,6 +1206,13 @@ stmt_draw(void *tapdata)
         g_free(text);
         g_array_free(ports, TRUE);
     }
+    ports = est_nne_ports(r->est);
+    if (ports) {
+        char *text = nne_undecoded_text(ports);
+        printf("Not read: %s\n", text);
+        g_free(text);
+        g_array_free(ports, TRUE);
+    }
     printf("================================================================================\n");
     if (r->outside)
         stmt_draw_block(r->outside);
@@ -1214,6 +1287,7 @@ stmt_init(const char *opt_arg, void *userdata _U_)
     r->est->kind[SQLNET_EST_TLS].convs = g_hash_table_new(g_direct_hash, g_direct_equal);
     r->est->kind[SQLNET_EST_NNE].convs = g_hash_table_new(g_direct_hash, g_direct_equal);
     r->est->undecrypted = g_hash_table_new(g_direct_hash, g_direct_equal);
+    r->est->nne_undecoded = g_hash_table_new(g_direct_hash, g_direct_equal);
     err = register_tap_listener(SQLNET_EST_TAP, r->est, NULL, TL_REQUIRES_NOTHING, est_reset,
                                 est_packet, NULL, est_finish);
     if (err) {

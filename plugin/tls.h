@@ -38,7 +38,11 @@ typedef enum {
      * not sqlnet.tls_estimate is on: a TNS-over-TLS conversation (TLS on a
      * TLS port, or on a sqlnet TCP port handed to TLS) that sqlnet does not
      * decode (no secrets); only conversation and port are set. */
-    SQLNET_EST_TLS_UNDECRYPTED = 2
+    SQLNET_EST_TLS_UNDECRYPTED = 2,
+    /* nne.c: the same notice, once per session with native network
+     * encryption (on its first encrypted packet), whether or not
+     * sqlnet.nne_estimate is on: conversation and port (the server's) */
+    SQLNET_EST_NNE_UNDECODED = 3
 } sqlnet_est_kind_t;
 
 typedef struct {
@@ -54,7 +58,7 @@ typedef struct {
     guint32 ttc_bytes;          /* NNE: DATA payloads less the encryption's overhead (estimate); TLS: 0 */
     nstime_t time;              /* last client record/packet to last server record/packet */
     guint8  kind;               /* sqlnet_est_kind_t */
-    guint16 port;               /* SQLNET_EST_TLS_UNDECRYPTED: the server port */
+    guint16 port;               /* the notices: the server port */
 } sqlnet_est_rec_t;
 
 /* The estimate tap's id (registered by sqlnet_tls_register()). */
