@@ -6,7 +6,13 @@
  *                             TNS packet, SDU fill, response time; calls by
  *                             function; ORA errors
  *   -z sqlnet,srt[,filter]    service response time per TTC function
- *   -z sqlnet,stmt[,filter]   wire AUTOTRACE: one block per statement
+ *   -z sqlnet,stmt[,format=csv|json][,filter]
+ *                             wire AUTOTRACE: one block per statement (one
+ *                             SQL text), numbered by its first call's frame,
+ *                             the calls outside a statement first; or one
+ *                             CSV/JSON record per statement, same numbers;
+ *                             what it cannot read (TLS without the secrets,
+ *                             native network encryption) said under the title
  *
  * All state belongs to the listener instance that a -z argument or a GUI
  * window creates.
