@@ -89,6 +89,8 @@ typedef struct {
     nstime_t req_last_time, resp_last_time;
     guint32 resp_last_frame, resp_last_index;
     wmem_tree_t *by_frame;              /* frame of the last server packet -> nne_end_t */
+    guint32 notice_frame;               /* the session's first encrypted packet */
+    sqlnet_est_rec_t notice;            /* SQLNET_EST_NNE_UNDECODED, queued there in every pass */
 } nne_est_t;
 
 /* Cipher block size of an encryption algorithm id (ano.c's encryption_vals):
@@ -214,15 +216,33 @@ nne_est_packet(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, sqlnet_sessi
     nne_est_t *e;
     guint32 index;
 
-    if (!nne_enabled || !session_encrypted(sess, pinfo) ||
-        (type != TNS_TYPE_DATA && type != TNS_TYPE_MARKER))
+    if (!session_encrypted(sess, pinfo) || (type != TNS_TYPE_DATA && type != TNS_TYPE_MARKER))
         return;
     /* ANO after the reply (go-ora's and JDBC's Diffie-Hellman public key) is
      * in the clear and not a call */
     if (type == TNS_TYPE_DATA && ano_is_ano_at(tvb, TNS_DATA_HDR_LEN))
         return;
-    index = packet_index(pinfo);
     e = (nne_est_t *)sess->nne_est;
+    if (!e && !PINFO_FD_VISITED(pinfo)) {
+        conversation_t *conv = find_conversation_pinfo(pinfo, 0);
+        e = wmem_new0(wmem_file_scope(), nne_est_t);
+        e->conv = conv ? conv->conv_index : 0;
+        e->by_frame = wmem_tree_new(wmem_file_scope());
+        e->notice_frame = pinfo->num;
+        e->notice.kind = SQLNET_EST_NNE_UNDECODED;
+        e->notice.conversation = e->conv;
+        e->notice.port = (guint16)(dir == SQLNET_TO_SERVER ? pinfo->destport : pinfo->srcport);
+        sess->nne_est = e;
+    }
+    /* what the reports cannot read, said once per session, estimate or not */
+    if (e && e->notice_frame == pinfo->num &&
+        !p_get_proto_data(pinfo->pool, pinfo, proto_nne, SQLNET_KEY_NNE_NOTICE)) {
+        p_add_proto_data(pinfo->pool, pinfo, proto_nne, SQLNET_KEY_NNE_NOTICE, GUINT_TO_POINTER(1));
+        tap_queue_packet(sqlnet_est_tap(), pinfo, &e->notice);
+    }
+    if (!nne_enabled)
+        return;
+    index = packet_index(pinfo);
     if (PINFO_FD_VISITED(pinfo)) {
         const nne_end_t *end;
         if (!e)
@@ -234,13 +254,8 @@ nne_est_packet(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, sqlnet_sessi
         }
         return;
     }
-    if (!e) {
-        conversation_t *conv = find_conversation_pinfo(pinfo, 0);
-        e = wmem_new0(wmem_file_scope(), nne_est_t);
-        e->conv = conv ? conv->conv_index : 0;
-        e->by_frame = wmem_tree_new(wmem_file_scope());
-        sess->nne_est = e;
-    }
+    if (!e)
+        return;
     if (dir == SQLNET_TO_SERVER) {
         /* a client marker answers a server break: the round trip goes on */
         if (type != TNS_TYPE_DATA)
@@ -312,6 +327,12 @@ nne_register(int proto)
     proto_nne = proto;
     proto_register_field_array(proto, hf, array_length(hf));
     proto_register_subtree_array(ett, array_length(ett));
+}
+
+gboolean
+nne_estimate_enabled(void)
+{
+    return nne_enabled;
 }
 
 void

@@ -16,6 +16,9 @@ void nne_register(int proto);
 /* The preference sqlnet.nne_estimate (on by default). */
 void nne_register_prefs(module_t *module);
 
+/* The preference sqlnet.nne_estimate is on. */
+gboolean nne_estimate_enabled(void);
+
 /* One TNS DATA or MARKER packet (type, its length from the header, the data
  * flags of a DATA packet, else 0), in both passes.  Does nothing unless the
  * session's payload is encrypted in this frame (session_encrypted()). */

@@ -25,6 +25,8 @@
 #define SQLNET_KEY_SEGMENT       6u                  /* file scope: this server segment is counted */
 #define SQLNET_KEY_COLUMNS       4u                  /* packet scope: sqlnet took the columns of this frame */
 #define SQLNET_KEY_NNE_INDEX     8u                  /* packet scope: TNS packets of an NNE session in this frame */
+#define SQLNET_KEY_NNE_NOTICE   12u                  /* packet scope: nne.c queued its notice in this frame */
+#define SQLNET_KEY_TLS_WATCH    10u                  /* packet scope: tls.c noted this frame's undecrypted TLS */
 #define SQLNET_KEY_PDU(raw_off)  ((((guint32)(raw_off)) << 1) | 1u)
 
 /* User preferences (read-only outside plugin.c). */

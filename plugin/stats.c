@@ -6,7 +6,13 @@
  *                             TNS packet, SDU fill, response time; calls by
  *                             function; ORA errors
  *   -z sqlnet,srt[,filter]    service response time per TTC function
- *   -z sqlnet,stmt[,filter]   wire AUTOTRACE: one block per statement
+ *   -z sqlnet,stmt[,format=csv|json][,filter]
+ *                             wire AUTOTRACE: one block per statement (one
+ *                             SQL text), numbered by its first call's frame,
+ *                             the calls outside a statement first; or one
+ *                             CSV/JSON record per statement, same numbers;
+ *                             what it cannot read (TLS without the secrets,
+ *                             native network encryption) said under the title
  *
  * All state belongs to the listener instance that a -z argument or a GUI
  * window creates.
@@ -31,6 +37,8 @@
 #include "timing.h"
 #include "stats.h"
 #include "tls.h"
+#include "sql_id.h"
+#include "nne.h"
 
 /* ---- stats tree -------------------------------------------------------- */
 
@@ -67,6 +75,15 @@ static const char st_partial[] = "Partial round trips (counts are lower bounds)"
  * registered later is reset first) arms it again.  Without that, the open
  * window's Copy showed the estimate counted twice.  tshark never resets. */
 
+static const char st_undecrypted[] = "TNS-over-TLS conversations not decrypted: give Wireshark the TLS key log "
+    "(tls.keylog_file), see docs//fields.md#sqlnet-over-tls, or turn on sqlnet.tls_estimate";
+static const char st_undecrypted_est[] = "TNS-over-TLS conversations not decrypted, estimated below: to decode them, "
+    "give Wireshark the TLS key log (tls.keylog_file), see docs//fields.md#sqlnet-over-tls";
+/* (a root row's "/" is a path separator to the stats tree: "//" shows one) */
+static const char st_nne_undecoded[] = "Conversations with native network encryption not decoded: sqlnet "
+    "cannot decrypt them; turn on sqlnet.nne_estimate to estimate their round trips";
+static const char st_nne_undecoded_est[] = "Conversations with native network encryption not decoded, estimated "
+    "below: sqlnet cannot decrypt them";
 static const char st_est_tls[] = "Encrypted (TLS), estimated from TLS record sizes (not decoded)";
 static const char st_est_tls_records[] = "TLS records per response (estimated)";
 static const char st_est_tls_bytes[] = "TLS record bytes per response (estimated)";
@@ -115,6 +132,26 @@ tree_est_packet(void *tapdata, packet_info *pinfo, epan_dissect_t *edt _U_, cons
 
     if (t->stale)
         return TAP_PACKET_DONT_REDRAW;
+    /* the tree's clock, as stats_tree_packet() keeps it for the sqlnet tap */
+    st->now = nstime_to_msec(&pinfo->rel_ts);
+    if (st->start < 0.0)
+        st->start = st->now;
+    st->elapsed = st->now - st->start;
+    if (rec->kind == SQLNET_EST_TLS_UNDECRYPTED || rec->kind == SQLNET_EST_NNE_UNDECODED) {
+        /* what the tree cannot read, said where it is read: the top row counts
+         * the conversations, one row per server port */
+        const char *note = rec->kind == SQLNET_EST_NNE_UNDECODED
+            ? (nne_estimate_enabled() ? st_nne_undecoded_est : st_nne_undecoded)
+            : sqlnet_tls_estimate_enabled() ? st_undecrypted_est : st_undecrypted;
+        int id = stats_tree_parent_id_by_name(st, note);
+        char port[32];
+
+        if (id == 0)
+            id = stats_tree_create_pivot(st, note, 0);
+        snprintf(port, sizeof(port), "port %u", rec->port);
+        stats_tree_tick_pivot(st, id, port);
+        return TAP_PACKET_REDRAW;
+    }
     if (rec->kind == SQLNET_EST_TLS) {
         top = st_est_tls, units = st_est_tls_records, bytes = st_est_tls_bytes, times = st_est_tls_time;
     } else if (rec->kind == SQLNET_EST_NNE) {
@@ -122,11 +159,6 @@ tree_est_packet(void *tapdata, packet_info *pinfo, epan_dissect_t *edt _U_, cons
     } else {
         return TAP_PACKET_DONT_REDRAW;
     }
-    /* the tree's clock, as stats_tree_packet() keeps it for the sqlnet tap */
-    st->now = nstime_to_msec(&pinfo->rel_ts);
-    if (st->start < 0.0)
-        st->start = st->now;
-    st->elapsed = st->now - st->start;
     tree_est_nodes(st, top, units, bytes, times);
     tick_stat_node(st, top, 0, TRUE);
     tick_range_and_group(st, units, (int)MIN(rec->records, G_MAXINT));
@@ -360,9 +392,9 @@ print_breakdown(const rt_totals_t *t)
     printf("  %-48s %12.3f\n", "  transfer: first to last byte (ms)", t->transfer_ms);
     printf("  %-48s %12.3f\n", "  client: between calls (ms)", t->client_ms);
     s = g_string_new("  Of ");
-    g_string_append_printf(s, "%.3f s, ", elapsed / 1000.0);
+    g_string_append_printf(s, "%.3f ms, ", elapsed);
     if (t->rtt_ms > 0.0) {
-        g_string_append_printf(s, "%.3f s is ", t->net_ms / 1000.0);
+        g_string_append_printf(s, "%.3f ms is ", t->net_ms);
         print_count(s, t->net_round_trips);
         g_string_append_printf(s, " network round trip%s of %.3f ms (RTT from %s, captured %s); ",
                                t->net_round_trips == 1 ? "" : "s", t->rtt_ms,
@@ -372,8 +404,8 @@ print_breakdown(const rt_totals_t *t)
     } else {
         g_string_append(s, "the network part is unknown (no RTT: no handshake and no ACKs); ");
     }
-    g_string_append_printf(s, "the server %.3f s, transfer %.3f s, the client %.3f s.",
-                           t->server_ms / 1000.0, t->transfer_ms / 1000.0, t->client_ms / 1000.0);
+    g_string_append_printf(s, "the server %.3f ms, transfer %.3f ms, the client %.3f ms.",
+                           t->server_ms, t->transfer_ms, t->client_ms);
     printf("%s\n", s->str);
     g_string_free(s, TRUE);
 }
@@ -387,7 +419,11 @@ typedef struct {
 #define MAX_EXECS_SHOWN 1000
 
 typedef struct {
-    char *sql;
+    char *sql;                           /* NULL: the calls outside a statement */
+    char sql_id[SQLNET_SQL_ID_LEN + 1];  /* Oracle's SQL_ID of the text, "" outside */
+    guint32 number;                      /* 1, 2 ... by first_frame (set when drawn); 0 outside */
+    guint32 seen;                        /* order of its first record, a tie-break */
+    guint32 first_frame, last_frame;     /* first request frame, last response frame */
     GArray *execs;                       /* exec_stats_t, in order of appearance */
     guint32 executions, fetch_calls, more_data, incomplete;
     guint32 partial;                     /* round trips not decoded to their end */
@@ -414,7 +450,9 @@ typedef struct {
 
 /* Round trips estimated from sizes (tls.c: TLS without the secrets; nne.c:
  * native network encryption): their own listener on the estimate tap,
- * printed as separate blocks, one per kind. */
+ * printed as separate blocks, one per kind.  The same tap tells, once per
+ * conversation, of TNS-over-TLS conversations not decrypted (tls.c), which
+ * the report names at its top whether or not they are estimated. */
 typedef struct {
     GHashTable *convs;                   /* conversation indexes seen */
     guint32 round_trips;
@@ -424,11 +462,21 @@ typedef struct {
 
 typedef struct {
     est_totals_t kind[2];                /* by sqlnet_est_kind_t */
+    GHashTable *undecrypted;             /* TLS: conversation index + 1 -> server port */
+    GHashTable *nne_undecoded;           /* native network encryption: the same */
 } stmt_est_t;
+
+typedef enum {
+    STMT_TEXT,
+    STMT_CSV,
+    STMT_JSON
+} stmt_format_t;
 
 typedef struct {
     char *filter;
+    stmt_format_t format;
     GHashTable *by_sql;                  /* sql -> stmt_stats_t */
+    stmt_stats_t *outside;               /* the calls outside a statement, NULL before one */
     GPtrArray *order;                    /* first-seen order */
     GHashTable *last_by_conv;            /* conversation -> conv_last_t */
     stmt_est_t *est;                     /* its own listener (freed by est_finish); the report
@@ -447,6 +495,8 @@ est_reset(void *tapdata)
         memset(&e->kind[k], 0, sizeof(e->kind[k]));
         e->kind[k].convs = convs;
     }
+    g_hash_table_remove_all(e->undecrypted);
+    g_hash_table_remove_all(e->nne_undecoded);
 }
 
 static tap_packet_status
@@ -458,6 +508,11 @@ est_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_, const
     est_totals_t *e;
     double ms = nstime_to_msec(&rec->time);
 
+    if (rec->kind == SQLNET_EST_TLS_UNDECRYPTED || rec->kind == SQLNET_EST_NNE_UNDECODED) {
+        g_hash_table_insert(rec->kind == SQLNET_EST_TLS_UNDECRYPTED ? s->undecrypted : s->nne_undecoded,
+                            GUINT_TO_POINTER(rec->conversation + 1), GUINT_TO_POINTER((guint)rec->port));
+        return TAP_PACKET_REDRAW;
+    }
     if (rec->kind >= G_N_ELEMENTS(s->kind))
         return TAP_PACKET_DONT_REDRAW;
     e = &s->kind[rec->kind];
@@ -483,7 +538,63 @@ est_finish(void *tapdata)
 
     for (k = 0; k < G_N_ELEMENTS(e->kind); k++)
         g_hash_table_destroy(e->kind[k].convs);
+    g_hash_table_destroy(e->undecrypted);
+    g_hash_table_destroy(e->nne_undecoded);
     g_free(e);
+}
+
+/* The server ports of the conversations in a notice table, NULL if none. */
+static GArray *
+est_ports(GHashTable *table)
+{
+    GHashTableIter it;
+    gpointer value;
+    GArray *ports;
+
+    if (!table || g_hash_table_size(table) == 0)
+        return NULL;
+    ports = g_array_new(FALSE, FALSE, sizeof(guint16));
+    g_hash_table_iter_init(&it, table);
+    while (g_hash_table_iter_next(&it, NULL, &value)) {
+        guint16 port = (guint16)GPOINTER_TO_UINT(value);
+        g_array_append_val(ports, port);
+    }
+    return ports;
+}
+
+#define est_undecrypted_ports(s) ((s) ? est_ports((s)->undecrypted) : NULL)
+#define est_nne_ports(s) ((s) ? est_ports((s)->nne_undecoded) : NULL)
+
+static gint
+cmp_u16(gconstpointer a, gconstpointer b)
+{
+    guint16 x = *(const guint16 *)a, y = *(const guint16 *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* "1 conversation with native network encryption not decoded (port 1521): ..."
+ * (ports sorted here); g_free() the result. */
+static char *
+nne_undecoded_text(GArray *ports)
+{
+    GString *s = g_string_new("");
+    guint i, distinct = 0;
+
+    g_array_sort(ports, cmp_u16);
+    for (i = 0; i < ports->len; i++)
+        if (i == 0 || g_array_index(ports, guint16, i) != g_array_index(ports, guint16, i - 1))
+            distinct++;
+    g_string_append_printf(s, "%u conversation%s with native network encryption not decoded (port%s",
+                           ports->len, ports->len == 1 ? "" : "s", distinct == 1 ? "" : "s");
+    for (i = 0; i < ports->len; i++)
+        if (i == 0 || g_array_index(ports, guint16, i) != g_array_index(ports, guint16, i - 1))
+            g_string_append_printf(s, "%s%u", i ? ", " : " ", g_array_index(ports, guint16, i));
+    if (nne_estimate_enabled())
+        g_string_append(s, "), estimated below: sqlnet cannot decrypt Oracle's native network encryption");
+    else
+        g_string_append(s, "): sqlnet cannot decrypt Oracle's native network encryption; turn on "
+                           "sqlnet.nne_estimate (-o sqlnet.nne_estimate:TRUE) to estimate its round trips");
+    return g_string_free(s, FALSE);
 }
 
 static void
@@ -499,18 +610,19 @@ est_draw_times(const est_totals_t *e)
 typedef struct {
     const char *title, *convs, *to_units, *to_bytes, *to_inner, *from_units, *from_bytes;
     gboolean inner_is_tns;              /* TLS: TNS bytes inside the records; NNE: TTC bytes */
+    const char *key;                    /* its "kind" in JSON */
 } est_labels_t;
 
 static const est_labels_t est_labels[] = {
     [SQLNET_EST_TLS] = { "Encrypted conversations (estimated from TLS record sizes, not decoded)",
                          "TLS conversations on a TLS port", "TLS records to client",
                          "TLS record bytes to client", "TNS bytes to client (estimated)",
-                         "TLS records from client", "TLS record bytes from client", TRUE },
+                         "TLS records from client", "TLS record bytes from client", TRUE, "tls" },
     [SQLNET_EST_NNE] = { "Encrypted conversations (native network encryption, estimated from TNS packet "
                          "sizes, not decoded)",
                          "conversations with native network encryption", "TNS packets to client",
                          "TNS bytes to client", "TTC bytes to client (estimated)",
-                         "TNS packets from client", "TNS bytes from client", FALSE },
+                         "TNS packets from client", "TNS bytes from client", FALSE, "nne" },
 };
 
 static void
@@ -538,6 +650,21 @@ est_draw(const stmt_est_t *s)
     }
 }
 
+static stmt_stats_t *
+stmt_new(const char *sql)
+{
+    stmt_stats_t *s = g_new0(stmt_stats_t, 1);
+
+    if (sql) {
+        s->sql = g_strdup(sql);
+        sqlnet_sql_id(sql, strlen(sql), s->sql_id);
+    }
+    s->array_sizes = g_array_new(FALSE, FALSE, sizeof(guint32));
+    s->errors = g_array_new(FALSE, FALSE, sizeof(ora_count_t));
+    s->execs = g_array_new(FALSE, TRUE, sizeof(exec_stats_t));
+    return s;
+}
+
 static void
 stmt_free(gpointer p)
 {
@@ -555,6 +682,9 @@ stmt_reset(void *tapdata)
     stmt_report_t *r = (stmt_report_t *)tapdata;
     g_ptr_array_set_size(r->order, 0);
     g_hash_table_remove_all(r->by_sql);
+    if (r->outside)
+        stmt_free(r->outside);
+    r->outside = NULL;
     g_hash_table_remove_all(r->last_by_conv);
 }
 
@@ -564,20 +694,26 @@ stmt_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_, cons
 {
     stmt_report_t *r = (stmt_report_t *)tapdata;
     const sqlnet_tap_rec_t *rec = (const sqlnet_tap_rec_t *)p;
-    const char *key = rec->sql ? rec->sql : "(calls outside a statement: logon, commit, ping ...)";
-    stmt_stats_t *s = (stmt_stats_t *)g_hash_table_lookup(r->by_sql, key);
+    stmt_stats_t *s = rec->sql ? (stmt_stats_t *)g_hash_table_lookup(r->by_sql, rec->sql) : r->outside;
     double ms = nstime_to_msec(&rec->time);
+    guint32 first = rec->request_frame ? rec->request_frame : rec->response_frame;
     guint i;
 
     if (!s) {
-        s = g_new0(stmt_stats_t, 1);
-        s->sql = g_strdup(key);
-        s->array_sizes = g_array_new(FALSE, FALSE, sizeof(guint32));
-        s->errors = g_array_new(FALSE, FALSE, sizeof(ora_count_t));
-        s->execs = g_array_new(FALSE, TRUE, sizeof(exec_stats_t));
-        g_hash_table_insert(r->by_sql, s->sql, s);
-        g_ptr_array_add(r->order, s);
+        s = stmt_new(rec->sql);
+        s->seen = r->order->len + (r->outside ? 1 : 0);
+        s->first_frame = first;
+        if (rec->sql) {
+            g_hash_table_insert(r->by_sql, s->sql, s);
+            g_ptr_array_add(r->order, s);
+        } else {
+            r->outside = s;
+        }
     }
+    if (first && (first < s->first_frame || !s->first_frame))
+        s->first_frame = first;
+    if (rec->response_frame > s->last_frame)
+        s->last_frame = rec->response_frame;
     totals_add(&s->t, rec, ms);
     if (rec->executes)
         s->executions++;
@@ -685,79 +821,410 @@ cmp_u32(gconstpointer a, gconstpointer b)
     return x < y ? -1 : x > y;
 }
 
+/* Statements in the order of the frame of their first call (CONTRACT.md:
+ * one numbering for every report); a record that came earlier first on a tie. */
+static gint
+cmp_first_frame(gconstpointer a, gconstpointer b)
+{
+    const stmt_stats_t *x = *(const stmt_stats_t *const *)a, *y = *(const stmt_stats_t *const *)b;
+    if (x->first_frame != y->first_frame)
+        return x->first_frame < y->first_frame ? -1 : 1;
+    return x->seen < y->seen ? -1 : x->seen > y->seen;
+}
+
+/* The statements numbered (s->number), in number order; the caller frees the array. */
+static GPtrArray *
+stmt_numbered(stmt_report_t *r)
+{
+    GPtrArray *v = g_ptr_array_sized_new(r->order->len);
+    guint i;
+
+    for (i = 0; i < r->order->len; i++)
+        g_ptr_array_add(v, g_ptr_array_index(r->order, i));
+    g_ptr_array_sort(v, cmp_first_frame);
+    for (i = 0; i < v->len; i++)
+        ((stmt_stats_t *)g_ptr_array_index(v, i))->number = i + 1;
+    return v;
+}
+
+/* The figures every format shows, computed once. */
+typedef struct {
+    double time_avg, wire_ms;
+    GString *sizes, *errors;           /* "2, 50"; "ORA-00942 x 1, ..." ("" if none) */
+} stmt_derived_t;
+
+static void
+stmt_derive(stmt_stats_t *s, stmt_derived_t *d)
+{
+    guint j;
+
+    d->time_avg = s->t.round_trips > s->incomplete ? s->t.time_ms / (s->t.round_trips - s->incomplete) : 0.0;
+    d->wire_ms = s->t.net_ms + s->t.server_ms + s->t.transfer_ms + s->t.client_ms;
+    d->sizes = g_string_new("");
+    d->errors = g_string_new("");
+    g_array_sort(s->array_sizes, cmp_u32);
+    for (j = 0; j < s->array_sizes->len; j++)
+        g_string_append_printf(d->sizes, "%s%u", j ? ", " : "", g_array_index(s->array_sizes, guint32, j));
+    for (j = 0; j < s->errors->len; j++) {
+        ora_count_t *oc = &g_array_index(s->errors, ora_count_t, j);
+        g_string_append_printf(d->errors, "%sORA-%05u x %u", j ? ", " : "", oc->code, oc->count);
+    }
+}
+
+static void
+stmt_derived_free(stmt_derived_t *d)
+{
+    g_string_free(d->sizes, TRUE);
+    g_string_free(d->errors, TRUE);
+}
+
+static void
+stmt_draw_block(stmt_stats_t *s)
+{
+    stmt_derived_t d;
+    guint j;
+
+    stmt_derive(s, &d);
+    if (s->sql) {
+        char *sql = one_line(s->sql);
+        printf("\nStatement %u: %s (sqlnet.rt.sql_id == \"%s\", frames %u-%u)\n", s->number, sql, s->sql_id,
+               s->first_frame, s->last_frame);
+        g_free(sql);
+    } else {
+        printf("\nCalls outside a statement: logon, commit, ping ... (frames %u-%u)\n",
+               s->first_frame, s->last_frame);
+    }
+    printf("  %-48s %12u\n", "executions", s->executions);
+    printf("  %-48s %12u\n", "fetch calls", s->fetch_calls);
+    printf("  %-48s %12" G_GUINT64_FORMAT "\n", "rows processed", s->t.rows);
+    printf("  %-48s %12u\n", "SQL*Net roundtrips to/from client", s->t.round_trips);
+    printf("  %-48s %12" G_GUINT64_FORMAT "\n", "bytes sent via SQL*Net to client", s->t.bytes_to_client);
+    printf("  %-48s %12" G_GUINT64_FORMAT "\n", "bytes received via SQL*Net from client", s->t.bytes_from_client);
+    printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TNS bytes to client (TCP payload)", s->tns_to_client);
+    printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TNS bytes from client (TCP payload)", s->tns_from_client);
+    printf("  %-48s %12" G_GUINT64_FORMAT "\n", "row data bytes to client", s->row_bytes);
+    printf("  %-48s %12.1f\n", "row data bytes per row", s->t.rows ? (double)s->row_bytes / s->t.rows : 0.0);
+    printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TNS packets to client", s->t.packets_to_client);
+    printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TCP segments to client", s->t.segments_to_client);
+    printf("  %-48s %12s\n", "array sizes seen (rows requested per call)", d.sizes->len ? d.sizes->str : "-");
+    printf("  %-48s %12.1f\n", "rows per round trip", s->t.round_trips ? (double)s->t.rows / s->t.round_trips : 0.0);
+    printf("  %-48s %12.3f\n", "response time sum (ms)", s->t.time_ms);
+    printf("  %-48s %12.3f\n", "response time avg (ms)", d.time_avg);
+    printf("  %-48s %12.3f\n", "response time max (ms)", s->time_max);
+    printf("  %-48s %12u\n", "responses larger than one SDU (\"more data\")", s->more_data);
+    printf("  %-48s %12s\n", "ORA errors (ORA-01403 end of fetch excluded)", d.errors->len ? d.errors->str : "-");
+    if (s->client_gap_ms >= 0.0005)
+        printf("  note: -z sqlnet,advise's observed time adds %.3f ms of client time between the\n"
+               "        round trips of an execution to this sum (about %.3f ms)\n",
+               s->client_gap_ms, s->t.time_ms + s->client_gap_ms);
+    if (s->partial)
+        printf("  %-48s %12u\n", "partial round trips (figures are lower bounds)", s->partial);
+    print_breakdown(&s->t);
+    if (s->execs->len > 0) {
+        printf("  per execution:\n");
+        printf("  %6s %10s %10s %11s %12s %10s %12s %12s\n", "exec", "array size", "rows",
+               "round trips", "bytes to cl.", "packets", "segments", "time (ms)");
+        for (j = 0; j < s->execs->len; j++) {
+            exec_stats_t *e = &g_array_index(s->execs, exec_stats_t, j);
+            printf("  %6u %10u %10" G_GUINT64_FORMAT " %11u %12" G_GUINT64_FORMAT " %10" G_GUINT64_FORMAT
+                   " %12" G_GUINT64_FORMAT " %12.3f\n",
+                   j + 1, e->array_size, e->t.rows, e->t.round_trips, e->t.bytes_to_client,
+                   e->t.packets_to_client, e->t.segments_to_client, e->t.time_ms);
+        }
+    }
+    stmt_derived_free(&d);
+}
+
+/* ---- CSV and JSON: one record per statement, the text's numbers --------- */
+
+/* The columns, in order (CSV header, JSON member names). */
+static const char *const stmt_columns[] = {
+    "statement", "sql_id", "sql", "first_frame", "last_frame", "executions", "fetch_calls",
+    "rows", "round_trips", "bytes_to_client", "bytes_from_client", "tns_bytes_to_client",
+    "tns_bytes_from_client", "row_bytes_to_client", "packets_to_client", "segments_to_client",
+    "array_sizes", "response_time_sum_ms", "response_time_avg_ms", "response_time_max_ms",
+    "wire_time_ms", "network_ms", "server_ms", "transfer_ms", "client_ms", "rtt_ms",
+    "more_data_responses", "partial_round_trips", "ora_errors"
+};
+
+/* RFC 4180: a field with a comma, quote or line break goes in quotes, its
+ * quotes doubled. */
+static void
+csv_field(GString *out, const char *v)
+{
+    const char *p;
+
+    if (!strpbrk(v, ",\"\r\n")) {
+        g_string_append(out, v);
+        return;
+    }
+    g_string_append_c(out, '"');
+    for (p = v; *p; p++) {
+        if (*p == '"')
+            g_string_append_c(out, '"');
+        g_string_append_c(out, *p);
+    }
+    g_string_append_c(out, '"');
+}
+
+/* A JSON string (RFC 8259), from text made valid UTF-8. */
+static void
+json_string(GString *out, const char *v)
+{
+    char *valid = g_utf8_make_valid(v, -1);
+    const unsigned char *p;
+
+    g_string_append_c(out, '"');
+    for (p = (const unsigned char *)valid; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            g_string_append_printf(out, "\\%c", *p);
+        else if (*p < 0x20)
+            g_string_append_printf(out, "\\u%04x", *p);
+        else
+            g_string_append_c(out, (char)*p);
+    }
+    g_string_append_c(out, '"');
+    g_free(valid);
+}
+
+/* One statement's values as text, in stmt_columns order: numbers as the text
+ * report prints them; NULL for none (the outside block's number and SQL). */
+static GPtrArray *
+stmt_values(stmt_stats_t *s)
+{
+    GPtrArray *v = g_ptr_array_new_with_free_func(g_free);
+    stmt_derived_t d;
+    gboolean timed = s->t.timed > 0;
+
+    stmt_derive(s, &d);
+    g_ptr_array_add(v, s->sql ? g_strdup_printf("%u", s->number) : NULL);
+    g_ptr_array_add(v, s->sql ? g_strdup(s->sql_id) : NULL);
+    g_ptr_array_add(v, s->sql ? one_line(s->sql) : NULL);
+    g_ptr_array_add(v, g_strdup_printf("%u", s->first_frame));
+    g_ptr_array_add(v, g_strdup_printf("%u", s->last_frame));
+    g_ptr_array_add(v, g_strdup_printf("%u", s->executions));
+    g_ptr_array_add(v, g_strdup_printf("%u", s->fetch_calls));
+    g_ptr_array_add(v, g_strdup_printf("%" G_GUINT64_FORMAT, s->t.rows));
+    g_ptr_array_add(v, g_strdup_printf("%u", s->t.round_trips));
+    g_ptr_array_add(v, g_strdup_printf("%" G_GUINT64_FORMAT, s->t.bytes_to_client));
+    g_ptr_array_add(v, g_strdup_printf("%" G_GUINT64_FORMAT, s->t.bytes_from_client));
+    g_ptr_array_add(v, g_strdup_printf("%" G_GUINT64_FORMAT, s->tns_to_client));
+    g_ptr_array_add(v, g_strdup_printf("%" G_GUINT64_FORMAT, s->tns_from_client));
+    g_ptr_array_add(v, g_strdup_printf("%" G_GUINT64_FORMAT, s->row_bytes));
+    g_ptr_array_add(v, g_strdup_printf("%" G_GUINT64_FORMAT, s->t.packets_to_client));
+    g_ptr_array_add(v, g_strdup_printf("%" G_GUINT64_FORMAT, s->t.segments_to_client));
+    g_ptr_array_add(v, g_strdup(d.sizes->str));
+    g_ptr_array_add(v, g_strdup_printf("%.3f", s->t.time_ms));
+    g_ptr_array_add(v, g_strdup_printf("%.3f", d.time_avg));
+    g_ptr_array_add(v, g_strdup_printf("%.3f", s->time_max));
+    g_ptr_array_add(v, timed ? g_strdup_printf("%.3f", d.wire_ms) : NULL);
+    g_ptr_array_add(v, timed && s->t.rtt_ms > 0.0 ? g_strdup_printf("%.3f", s->t.net_ms) : NULL);
+    g_ptr_array_add(v, timed ? g_strdup_printf("%.3f", s->t.server_ms) : NULL);
+    g_ptr_array_add(v, timed ? g_strdup_printf("%.3f", s->t.transfer_ms) : NULL);
+    g_ptr_array_add(v, timed ? g_strdup_printf("%.3f", s->t.client_ms) : NULL);
+    g_ptr_array_add(v, timed && s->t.rtt_ms > 0.0 ? g_strdup_printf("%.3f", s->t.rtt_ms) : NULL);
+    g_ptr_array_add(v, g_strdup_printf("%u", s->more_data));
+    g_ptr_array_add(v, g_strdup_printf("%u", s->partial));
+    g_ptr_array_add(v, g_strdup(d.errors->str));
+    stmt_derived_free(&d);
+    return v;
+}
+
+/* Columns whose values are text in JSON (the rest are numbers). */
+static gboolean
+json_is_text(guint col)
+{
+    const char *name = stmt_columns[col];
+    return !strcmp(name, "sql_id") || !strcmp(name, "sql") || !strcmp(name, "array_sizes") ||
+           !strcmp(name, "ora_errors");
+}
+
+static void
+stmt_draw_csv(stmt_report_t *r, GPtrArray *numbered)
+{
+    GString *out = g_string_new("");
+    GArray *ports;
+    guint i, c;
+
+    for (c = 0; c < G_N_ELEMENTS(stmt_columns); c++)
+        g_string_append_printf(out, "%s%s", c ? "," : "", stmt_columns[c]);
+    g_string_append(out, "\r\n");
+    for (i = 0; i <= numbered->len; i++) {
+        stmt_stats_t *s = i == 0 ? r->outside : (stmt_stats_t *)g_ptr_array_index(numbered, i - 1);
+        GPtrArray *v;
+        if (!s)
+            continue;
+        v = stmt_values(s);
+        for (c = 0; c < v->len; c++) {
+            const char *value = (const char *)g_ptr_array_index(v, c);
+            if (c)
+                g_string_append_c(out, ',');
+            if (value)
+                csv_field(out, value);
+        }
+        g_string_append(out, "\r\n");
+        g_ptr_array_free(v, TRUE);
+    }
+    fputs(out->str, stdout);
+    g_string_free(out, TRUE);
+    /* what the CSV cannot hold goes to stderr, the CSV stays one table */
+    ports = est_undecrypted_ports(r->est);
+    if (ports) {
+        char *text = sqlnet_tls_undecrypted_text(ports);
+        fprintf(stderr, "tshark: -z sqlnet,stmt: %s\n", text);
+        g_free(text);
+        g_array_free(ports, TRUE);
+    }
+    ports = est_nne_ports(r->est);
+    if (ports) {
+        char *text = nne_undecoded_text(ports);
+        fprintf(stderr, "tshark: -z sqlnet,stmt: %s\n", text);
+        g_free(text);
+        g_array_free(ports, TRUE);
+    }
+}
+
+static void
+json_est(GString *out, const stmt_est_t *s)
+{
+    GArray *ports = est_undecrypted_ports(s);
+    gboolean first = TRUE;
+    guint k, i;
+
+    g_string_append(out, "\"encrypted\": [");
+    if (ports) {
+        char *text = sqlnet_tls_undecrypted_text(ports);    /* sorts the ports */
+        g_string_append_printf(out, "\n  {\"kind\": \"tls_undecrypted\", \"conversations\": %u, \"ports\": [",
+                               ports->len);
+        for (i = 0; i < ports->len; i++)
+            g_string_append_printf(out, "%s%u", i ? ", " : "", g_array_index(ports, guint16, i));
+        g_string_append(out, "], \"note\": ");
+        json_string(out, text);
+        g_string_append(out, "}");
+        g_free(text);
+        g_array_free(ports, TRUE);
+        first = FALSE;
+    }
+    ports = est_nne_ports(s);
+    if (ports) {
+        char *text = nne_undecoded_text(ports);    /* sorts the ports */
+        g_string_append_printf(out, "%s\n  {\"kind\": \"nne_undecoded\", \"conversations\": %u, \"ports\": [",
+                               first ? "" : ",", ports->len);
+        for (i = 0; i < ports->len; i++)
+            g_string_append_printf(out, "%s%u", i ? ", " : "", g_array_index(ports, guint16, i));
+        g_string_append(out, "], \"note\": ");
+        json_string(out, text);
+        g_string_append(out, "}");
+        g_free(text);
+        g_array_free(ports, TRUE);
+        first = FALSE;
+    }
+    for (k = 0; s && k < G_N_ELEMENTS(est_labels) && k < G_N_ELEMENTS(s->kind); k++) {
+        const est_labels_t *l = &est_labels[k];
+        const est_totals_t *e = &s->kind[k];
+        if (e->round_trips == 0)
+            continue;
+        g_string_append_printf(out, "%s\n  {\"kind\": \"%s_estimate\", \"conversations\": %u, "
+                               "\"round_trips\": %u, \"units_to_client\": %" G_GUINT64_FORMAT
+                               ", \"bytes_to_client\": %" G_GUINT64_FORMAT ", \"%s\": %" G_GUINT64_FORMAT
+                               ", \"units_from_client\": %" G_GUINT64_FORMAT
+                               ", \"bytes_from_client\": %" G_GUINT64_FORMAT
+                               ", \"response_time_sum_ms\": %.3f, \"response_time_avg_ms\": %.3f"
+                               ", \"response_time_max_ms\": %.3f}",
+                               first ? "" : ",", l->key, g_hash_table_size(e->convs), e->round_trips,
+                               e->records, e->bytes,
+                               l->inner_is_tns ? "tns_bytes_to_client" : "ttc_bytes_to_client",
+                               l->inner_is_tns ? e->tns_bytes : e->ttc_bytes, e->req_records, e->req_bytes,
+                               e->time_ms, e->time_ms / e->round_trips, e->time_max);
+        first = FALSE;
+    }
+    g_string_append(out, first ? "]" : "\n]");
+}
+
+static void
+stmt_draw_json(stmt_report_t *r, GPtrArray *numbered)
+{
+    GString *out = g_string_new("{\"report\": \"sqlnet,stmt\", \"filter\": ");
+    gboolean first = TRUE;
+    guint i, c;
+
+    if (r->filter)
+        json_string(out, r->filter);
+    else
+        g_string_append(out, "null");
+    g_string_append(out, ",\n\"statements\": [");
+    for (i = 0; i <= numbered->len; i++) {
+        stmt_stats_t *s = i == 0 ? r->outside : (stmt_stats_t *)g_ptr_array_index(numbered, i - 1);
+        GPtrArray *v;
+        if (!s)
+            continue;
+        v = stmt_values(s);
+        g_string_append(out, first ? "\n  {" : ",\n  {");
+        first = FALSE;
+        for (c = 0; c < v->len; c++) {
+            const char *value = (const char *)g_ptr_array_index(v, c);
+            g_string_append_printf(out, "%s\"%s\": ", c ? ", " : "", stmt_columns[c]);
+            if (!value)
+                g_string_append(out, "null");
+            else if (json_is_text(c))
+                json_string(out, value);
+            else
+                g_string_append(out, value);
+        }
+        g_string_append(out, "}");
+        g_ptr_array_free(v, TRUE);
+    }
+    g_string_append(out, first ? "],\n" : "\n],\n");
+    json_est(out, r->est);
+    g_string_append(out, "}\n");
+    fputs(out->str, stdout);
+    g_string_free(out, TRUE);
+}
+
 static void
 stmt_draw(void *tapdata)
 {
     stmt_report_t *r = (stmt_report_t *)tapdata;
-    guint i, j;
+    GPtrArray *numbered = stmt_numbered(r);
+    GArray *ports;
+    guint i;
 
+    if (r->format == STMT_CSV) {
+        stmt_draw_csv(r, numbered);
+        g_ptr_array_free(numbered, TRUE);
+        return;
+    }
+    if (r->format == STMT_JSON) {
+        stmt_draw_json(r, numbered);
+        g_ptr_array_free(numbered, TRUE);
+        return;
+    }
     printf("\n================================================================================\n");
     printf("SQL*Net statements (wire AUTOTRACE)%s%s\n", r->filter ? "  filter: " : "", r->filter ? r->filter : "");
     printf("Oracle's definitions: a round trip is one client call and its response; bytes via\n"
            "SQL*Net are the TTC bytes (TNS DATA payload after the data flags, headers and markers\n"
            "excluded); TNS bytes include the headers (the TCP payload). Response time: the sum,\n"
            "over round trips, of last request packet to the packet that completes the response.\n");
-    printf("================================================================================\n");
-    for (i = 0; i < r->order->len; i++) {
-        stmt_stats_t *s = (stmt_stats_t *)g_ptr_array_index(r->order, i);
-        GString *sizes = g_string_new("");
-        char *sql = one_line(s->sql);
-        g_array_sort(s->array_sizes, cmp_u32);
-        for (j = 0; j < s->array_sizes->len; j++)
-            g_string_append_printf(sizes, "%s%u", j ? ", " : "", g_array_index(s->array_sizes, guint32, j));
-        printf("\nStatement %u: %s\n", i + 1, sql);
-        g_free(sql);
-        printf("  %-48s %12u\n", "executions", s->executions);
-        printf("  %-48s %12u\n", "fetch calls", s->fetch_calls);
-        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "rows processed", s->t.rows);
-        printf("  %-48s %12u\n", "SQL*Net roundtrips to/from client", s->t.round_trips);
-        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "bytes sent via SQL*Net to client", s->t.bytes_to_client);
-        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "bytes received via SQL*Net from client", s->t.bytes_from_client);
-        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TNS bytes to client (TCP payload)", s->tns_to_client);
-        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TNS bytes from client (TCP payload)", s->tns_from_client);
-        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "row data bytes to client", s->row_bytes);
-        printf("  %-48s %12.1f\n", "row data bytes per row", s->t.rows ? (double)s->row_bytes / s->t.rows : 0.0);
-        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TNS packets to client", s->t.packets_to_client);
-        printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TCP segments to client", s->t.segments_to_client);
-        printf("  %-48s %12s\n", "array sizes seen (rows requested per call)", sizes->len ? sizes->str : "-");
-        printf("  %-48s %12.1f\n", "rows per round trip", s->t.round_trips ? (double)s->t.rows / s->t.round_trips : 0.0);
-        printf("  %-48s %12.3f\n", "response time sum (ms)", s->t.time_ms);
-        printf("  %-48s %12.3f\n", "response time avg (ms)",
-               s->t.round_trips > s->incomplete ? s->t.time_ms / (s->t.round_trips - s->incomplete) : 0.0);
-        printf("  %-48s %12.3f\n", "response time max (ms)", s->time_max);
-        printf("  %-48s %12u\n", "responses larger than one SDU (\"more data\")", s->more_data);
-        if (s->errors->len == 0) {
-            printf("  %-48s %12s\n", "ORA errors (ORA-01403 end of fetch excluded)", "-");
-        } else {
-            GString *errs = g_string_new("");
-            for (j = 0; j < s->errors->len; j++) {
-                ora_count_t *oc = &g_array_index(s->errors, ora_count_t, j);
-                g_string_append_printf(errs, "%sORA-%05u x %u", j ? ", " : "", oc->code, oc->count);
-            }
-            printf("  %-48s %12s\n", "ORA errors (ORA-01403 end of fetch excluded)", errs->str);
-            g_string_free(errs, TRUE);
-        }
-        if (s->client_gap_ms >= 0.0005)
-            printf("  note: -z sqlnet,advise's observed time adds %.3f ms of client time between the\n"
-                   "        round trips of an execution to this sum (about %.3f ms)\n",
-                   s->client_gap_ms, s->t.time_ms + s->client_gap_ms);
-        if (s->partial)
-            printf("  %-48s %12u\n", "partial round trips (figures are lower bounds)", s->partial);
-        print_breakdown(&s->t);
-        if (s->execs->len > 0) {
-            printf("  per execution:\n");
-            printf("  %6s %10s %10s %11s %12s %10s %12s %12s\n", "exec", "array size", "rows",
-                   "round trips", "bytes to cl.", "packets", "segments", "time (ms)");
-            for (j = 0; j < s->execs->len; j++) {
-                exec_stats_t *e = &g_array_index(s->execs, exec_stats_t, j);
-                printf("  %6u %10u %10" G_GUINT64_FORMAT " %11u %12" G_GUINT64_FORMAT " %10" G_GUINT64_FORMAT
-                       " %12" G_GUINT64_FORMAT " %12.3f\n",
-                       j + 1, e->array_size, e->t.rows, e->t.round_trips, e->t.bytes_to_client,
-                       e->t.packets_to_client, e->t.segments_to_client, e->t.time_ms);
-            }
-        }
-        g_string_free(sizes, TRUE);
+    ports = est_undecrypted_ports(r->est);
+    if (ports) {
+        char *text = sqlnet_tls_undecrypted_text(ports);
+        printf("Not read: %s\n", text);
+        g_free(text);
+        g_array_free(ports, TRUE);
     }
+    ports = est_nne_ports(r->est);
+    if (ports) {
+        char *text = nne_undecoded_text(ports);
+        printf("Not read: %s\n", text);
+        g_free(text);
+        g_array_free(ports, TRUE);
+    }
+    printf("================================================================================\n");
+    if (r->outside)
+        stmt_draw_block(r->outside);
+    for (i = 0; i < numbered->len; i++)
+        stmt_draw_block((stmt_stats_t *)g_ptr_array_index(numbered, i));
+    g_ptr_array_free(numbered, TRUE);
     est_draw(r->est);
     printf("================================================================================\n");
 }
@@ -767,24 +1234,47 @@ stmt_finish(void *tapdata)
 {
     stmt_report_t *r = (stmt_report_t *)tapdata;
     g_hash_table_destroy(r->by_sql);
+    if (r->outside)
+        stmt_free(r->outside);
     g_hash_table_destroy(r->last_by_conv);
     g_ptr_array_free(r->order, TRUE);
     g_free(r->filter);
     g_free(r);
 }
 
+/* "sqlnet,stmt[,format=text|csv|json][,filter]" */
 static sqlnet_tap_init_result_t
 stmt_init(const char *opt_arg, void *userdata _U_)
 {
     const char *prefix = "sqlnet,stmt";
     const char *filter = NULL;
+    stmt_format_t format = STMT_TEXT;
     stmt_report_t *r;
     GString *err;
 
     if (strncmp(opt_arg, prefix, strlen(prefix)) == 0 && opt_arg[strlen(prefix)] == ',')
         filter = opt_arg + strlen(prefix) + 1;
+    if (filter && strncmp(filter, "format=", 7) == 0) {
+        const char *name = filter + 7, *end = strchr(name, ',');
+        gsize len = end ? (gsize)(end - name) : strlen(name);
+        if (len == 4 && strncmp(name, "text", 4) == 0) {
+            format = STMT_TEXT;
+        } else if (len == 3 && strncmp(name, "csv", 3) == 0) {
+            format = STMT_CSV;
+        } else if (len == 4 && strncmp(name, "json", 4) == 0) {
+            format = STMT_JSON;
+        } else {
+            fprintf(stderr, "tshark: -z sqlnet,stmt: unknown format \"%.*s\" (text, csv or json)\n",
+                    (int)len, name);
+            SQLNET_TAP_INIT_RETURN(false);
+        }
+        filter = end ? end + 1 : NULL;
+        if (filter && !*filter)
+            filter = NULL;
+    }
     r = g_new0(stmt_report_t, 1);
     r->filter = g_strdup(filter);
+    r->format = format;
     r->by_sql = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, stmt_free);
     r->order = g_ptr_array_new();
     r->last_by_conv = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
@@ -796,11 +1286,14 @@ stmt_init(const char *opt_arg, void *userdata _U_)
         stmt_finish(r);
         SQLNET_TAP_INIT_RETURN(false);
     }
-    /* the estimates (TLS without the secrets, NNE): their own tap and blocks, no filter
-     * (the sqlnet fields it could be filtered on are not on these packets) */
+    /* the estimates (TLS without the secrets, NNE) and the conversations not
+     * decrypted: their own tap and blocks, no filter (the sqlnet fields it
+     * could be filtered on are not on these packets) */
     r->est = g_new0(stmt_est_t, 1);
     r->est->kind[SQLNET_EST_TLS].convs = g_hash_table_new(g_direct_hash, g_direct_equal);
     r->est->kind[SQLNET_EST_NNE].convs = g_hash_table_new(g_direct_hash, g_direct_equal);
+    r->est->undecrypted = g_hash_table_new(g_direct_hash, g_direct_equal);
+    r->est->nne_undecoded = g_hash_table_new(g_direct_hash, g_direct_equal);
     err = register_tap_listener(SQLNET_EST_TAP, r->est, NULL, TL_REQUIRES_NOTHING, est_reset,
                                 est_packet, NULL, est_finish);
     if (err) {

@@ -21,16 +21,35 @@
  * request on.
  *
  * Without the secrets, with the preference sqlnet.tls_estimate (off by
- * default): for a TLS conversation on a TLS port that sqlnet does not
- * decode, a postdissector (dissect_tls_estimate()) reads the TLS record headers
- * (the TLS dissector's tls.record.length items) and estimates round trips: a
- * burst of client application-data records followed by server ones is one
- * exchange, the first (CONNECT/ACCEPT) is not a round trip.  Per round trip:
- * records and bytes each way, the TNS bytes (record bytes less the header and
- * the cipher's per-record overhead) and the response time, on the frame of
- * the server record that ends the response (shown once the next client
- * record has been seen: on a second pass, tshark -2 or the GUI) and on the
- * tap SQLNET_TLS_EST_TAP.
+ * default): for a TLS conversation that sqlnet does not decode, the watch
+ * below feeds every TLS record header it reads (on the frame where the TLS
+ * dissector completes the record) to an estimate of round trips
+ * (note_record()): a burst of client application-data records followed by
+ * server ones is one exchange, the first (CONNECT/ACCEPT) is not a round
+ * trip.  Per round trip: records and bytes each way, the TNS bytes (record
+ * bytes less the header and the cipher's per-record overhead, from the
+ * ServerHello's version and suite) and the response time, on the frame of
+ * the server record that ends the response (shown by the postdissector once
+ * the next client record has been seen: on a second pass, tshark -2 or the
+ * GUI) and on the tap SQLNET_TLS_EST_TAP.  No protocol tree is needed.
+ *
+ * Whether or not the estimate is on, a TNS-over-TLS conversation that sqlnet
+ * cannot read is said once (watch_*()): TLS on a TLS port, or on a sqlnet
+ * TCP port whose first payload was a ClientHello (tns.c gives it to the watch
+ * below instead of to TLS).  The watch is the conversation's dissector in
+ * TCP: it reads the 5-byte TLS record headers in the segments TCP hands it
+ * (no protocol tree: it costs nothing on other conversations and little on
+ * these), hands every segment to the TLS dissector as TCP would, and picks
+ * the client's first application-data record (the one that carries the TNS
+ * CONNECT: in TLS 1.3, whose ServerHello it reads for the version, the
+ * second, after the encrypted Finished).  When that record has gone through
+ * TLS and sqlnet still has no decoded session, the conversation is not
+ * decrypted: the frame that completes the record gets the generated field
+ * sqlnet.tls.undecrypted (the server port) and an expert note, and a record
+ * of kind SQLNET_EST_TLS_UNDECRYPTED goes on the estimate tap for the reports.
+ * A TLS port's conversation is handed to the watch by the postdissector
+ * from the frame after its first TLS frame on (TLS's heuristic takes the
+ * ClientHello); the watch stops reading once it has decided.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -41,6 +60,8 @@
 #include <epan/conversation.h>
 #include <epan/dissectors/packet-tcp.h>
 #include <epan/prefs.h>
+#include <epan/proto_data.h>
+#include <epan/expert.h>
 #include <epan/unit_strings.h>
 
 #include "sqlnet.h"
@@ -67,10 +88,12 @@ static int ett_est = -1;
 static int tap_est = -1;
 static dissector_handle_t est_handle;
 static sqlnet_pref_bool_t est_enabled = FALSE;   /* preference sqlnet.tls_estimate */
-/* the TLS dissector's fields the estimate reads (wanted by the postdissector) */
-static int hf_tls_record_length = -1;
-static int hf_tls_supported_version = -1;
-static int hf_tls_ciphersuite = -1;
+/* conversations not decrypted */
+static int hf_undecrypted = -1;
+static expert_field ei_undecrypted = EI_INIT;
+static dissector_handle_t watch_handle, tls_handle;
+static range_t *tls_ports;                       /* the "tls.port" range, as last applied */
+static int proto_tcp_id = -1;
 
 /* Decrypted application data of a TLS conversation sqlnet owns. */
 static int
@@ -86,7 +109,7 @@ dissect_sqlnet_tls(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *da
 #define TLS_RECORD_HEADER 5
 #define TLS_CT_APPLICATION_DATA 23
 
-typedef struct {
+struct tls_est {
     guint32 conv;                   /* conversation index */
     guint16 version;                /* 0x0304 when the ServerHello says TLS 1.3 */
     guint16 suite;                  /* the ServerHello's cipher suite */
@@ -97,13 +120,292 @@ typedef struct {
     nstime_t req_last_time, resp_last_time;
     guint32 resp_last_frame;
     wmem_tree_t *by_frame;          /* last server frame -> sqlnet_est_rec_t */
-} tls_est_t;
+};
 
 static gboolean
 is_tls_port(guint32 port)
 {
-    range_t *ports = prefs_get_range_value(SQLNET_FILTER, "tls.port");
-    return ports != NULL && value_is_in_range(ports, port);
+    if (!tls_ports)
+        tls_ports = prefs_get_range_value(SQLNET_FILTER, "tls.port");
+    return tls_ports != NULL && value_is_in_range(tls_ports, port);
+}
+
+/* ---- conversations not decrypted: the watch ---------------------------- */
+
+typedef enum {
+    WATCH_ON = 0,                   /* reading record headers */
+    WATCH_DECRYPTED,                /* sqlnet decodes it: nothing to say */
+    WATCH_UNDECRYPTED,              /* said on marked_frame */
+    WATCH_NOT_TLS                   /* its first payload was no TLS record: given back to TCP */
+} watch_state_t;
+
+typedef struct {
+    guint8   state;                 /* watch_state_t */
+    gboolean tls13;                 /* the ServerHello chose TLS 1.3 */
+    gboolean hello_read;
+    gboolean synced[2];             /* by direction: 0 client, 1 server */
+    guint32  next[2];               /* TCP sequence number of the next record header */
+    guint32  client_app;            /* client application-data records seen */
+    struct {                        /* a record whose end is in a later segment */
+        gboolean on;
+        guint32  end;               /* TCP sequence number after it */
+        guint8   type;
+        guint32  len;
+    } pend[2];
+    guint16  suite;                 /* the ServerHello's cipher suite */
+    guint16  server_port;
+    guint32  marked_frame;
+    sqlnet_est_rec_t rec;           /* the notice on the estimate tap */
+} tls_watch_t;
+
+/* What tls.c keeps per conversation (sess->tls_est). */
+typedef struct tls_est tls_est_t;
+typedef struct {
+    tls_watch_t watch;
+    gboolean watch_set;             /* the watch is the conversation's dissector */
+    tls_est_t *est;                 /* the estimate, created with its first record */
+} tls_conv_t;
+
+static tls_conv_t *
+tls_conv(sqlnet_session_t *sess)
+{
+    if (!sess->tls_est)
+        sess->tls_est = wmem_new0(wmem_file_scope(), tls_conv_t);
+    return (tls_conv_t *)sess->tls_est;
+}
+
+/* The server's port: TCP's, from the SYN, else the TLS port. */
+static guint16
+server_port_of(packet_info *pinfo, conversation_t *conv)
+{
+    const struct tcp_analysis *tcpd = proto_tcp_id >= 0 ?
+        (const struct tcp_analysis *)conversation_get_proto_data(conv, proto_tcp_id) : NULL;
+
+    if (tcpd && tcpd->server_port)
+        return (guint16)tcpd->server_port;
+    return (guint16)(is_tls_port(pinfo->srcport) ? pinfo->srcport : pinfo->destport);
+}
+
+/* The ServerHello's supported_versions extension says TLS 1.3 (RFC 8446
+ * 4.1.3, 4.2.1); `off` is the handshake message's start.  Its cipher suite
+ * goes to *suite. */
+static gboolean
+server_hello_is_tls13(tvbuff_t *tvb, guint off, guint16 *suite)
+{
+    guint p, end;
+
+    if (!tvb_bytes_exist(tvb, off, 4 + 2 + 32 + 1) || tvb_get_uint8(tvb, off) != 2)   /* server_hello */
+        return FALSE;
+    p = off + 4 + 2 + 32;
+    p += 1 + tvb_get_uint8(tvb, p);                   /* legacy_session_id_echo */
+    if (tvb_bytes_exist(tvb, p, 2))
+        *suite = tvb_get_ntohs(tvb, p);
+    p += 2 + 1;                                       /* cipher_suite, legacy_compression_method */
+    if (!tvb_bytes_exist(tvb, p, 2))
+        return FALSE;
+    end = p + 2 + tvb_get_ntohs(tvb, p);
+    p += 2;
+    while (p + 4 <= end && tvb_bytes_exist(tvb, p, 4)) {
+        guint type = tvb_get_ntohs(tvb, p), len = tvb_get_ntohs(tvb, p + 2);
+        if (type == 0x002b)                           /* supported_versions */
+            return len == 2 && tvb_bytes_exist(tvb, p + 4, 2) && tvb_get_ntohs(tvb, p + 4) == 0x0304;
+        p += 4 + len;
+    }
+    return FALSE;
+}
+
+static void note_record(tls_est_t *e, packet_info *pinfo, gboolean from_server, guint8 type, guint32 len);
+
+/* A record complete in this frame (where the TLS dissector shows it): the
+ * CONNECT's?  And, with the estimate on, one record of the estimate. */
+static void
+record_done(tls_conv_t *c, packet_info *pinfo, int dir, guint8 type, guint32 len, gboolean *connect_done)
+{
+    tls_watch_t *w = &c->watch;
+
+    if (dir == 0 && type == TLS_CT_APPLICATION_DATA && w->state == WATCH_ON &&
+        ++w->client_app == (w->tls13 ? 2u : 1u))
+        *connect_done = TRUE;
+    if (c->est && w->state != WATCH_DECRYPTED)
+        note_record(c->est, pinfo, dir == 1, type, len);
+}
+
+/* Reads the record headers of one segment (or reassembled PDU) of the
+ * conversation; TRUE when the record that carries the TNS CONNECT ends in it. */
+static gboolean
+watch_records(tls_conv_t *c, tvbuff_t *tvb, packet_info *pinfo, const struct tcpinfo *tcpi)
+{
+    tls_watch_t *w = &c->watch;
+    int dir = pinfo->srcport == w->server_port ? 1 : 0;
+    guint32 seq = tcpi->seq, len = tvb_reported_length(tvb), cap = tvb_captured_length(tvb);
+    gboolean connect_done = FALSE;
+
+    if (w->pend[dir].on) {
+        gint32 left = (gint32)(w->pend[dir].end - seq);
+        if (left > 0 && (guint32)left > len)
+            return FALSE;           /* it ends in a later segment still */
+        w->pend[dir].on = FALSE;
+        record_done(c, pinfo, dir, w->pend[dir].type, w->pend[dir].len, &connect_done);
+    }
+    if (!w->synced[dir]) {
+        /* a segment that starts a flight starts a record (type 20 to 24, version 3.x) */
+        if (cap < 5 || tvb_get_uint8(tvb, 0) < 20 || tvb_get_uint8(tvb, 0) > 24 || tvb_get_uint8(tvb, 1) != 3)
+            return connect_done;
+        w->synced[dir] = TRUE;
+        w->next[dir] = seq;
+    }
+    for (;;) {
+        guint32 off = w->next[dir] - seq, rlen;
+        guint8 type;
+
+        if (off >= len)                 /* in a later segment (or behind: a retransmission) */
+            return connect_done;
+        if (off + 5 > cap) {            /* a header cut by the segment: find the next flight */
+            w->synced[dir] = FALSE;
+            return connect_done;
+        }
+        type = tvb_get_uint8(tvb, off);
+        if (type < 20 || type > 24 || tvb_get_uint8(tvb, off + 1) != 3) {
+            w->synced[dir] = FALSE;
+            return connect_done;
+        }
+        rlen = tvb_get_ntohs(tvb, off + 3);
+        if (dir == 1 && type == 22 && !w->hello_read) {
+            w->hello_read = TRUE;
+            w->tls13 = server_hello_is_tls13(tvb, off + 5, &w->suite);
+            if (c->est) {
+                c->est->version = w->tls13 ? 0x0304 : 0;
+                c->est->suite = w->suite;
+            }
+        }
+        w->next[dir] += 5 + rlen;
+        if (off + 5 + rlen <= len) {
+            record_done(c, pinfo, dir, type, rlen, &connect_done);
+        } else {
+            w->pend[dir].on = TRUE;
+            w->pend[dir].end = w->next[dir];
+            w->pend[dir].type = type;
+            w->pend[dir].len = rlen;
+            return connect_done;
+        }
+    }
+}
+
+static void
+watch_note(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, tls_watch_t *w)
+{
+    proto_item *pi;
+
+    if (p_get_proto_data(pinfo->pool, pinfo, proto_sqlnet_tls, SQLNET_KEY_TLS_WATCH))
+        return;                     /* once per frame (TCP may call the watch twice) */
+    p_add_proto_data(pinfo->pool, pinfo, proto_sqlnet_tls, SQLNET_KEY_TLS_WATCH, GUINT_TO_POINTER(1));
+    pi = proto_tree_add_uint(tree, hf_undecrypted, tvb, 0, 0, w->server_port);
+    proto_item_set_generated(pi);
+    expert_add_info(pinfo, pi, &ei_undecrypted);
+    tap_queue_packet(tap_est, pinfo, &w->rec);
+}
+
+/* The conversation's dissector in TCP: reads, then hands the segment to TLS
+ * with TCP's reassembly service (as a TCP proxy such as SOCKS does). */
+static int
+dissect_tls_watch(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
+{
+    const struct tcpinfo *tcpi = (const struct tcpinfo *)data;
+    conversation_t *conv = find_conversation_pinfo(pinfo, 0);
+    sqlnet_session_t *sess = conv ? (sqlnet_session_t *)conversation_get_proto_data(conv, proto_sqlnet_tls) : NULL;
+    tls_conv_t *c = sess ? (tls_conv_t *)sess->tls_est : NULL;
+    gboolean decide = FALSE;
+    int ret;
+
+    if (!PINFO_FD_VISITED(pinfo) && conv && tcpi) {
+        if (!c) {
+            c = tls_conv(session_get(pinfo));
+            c->watch_set = TRUE;
+        }
+        if (!c->watch.server_port && tvb_reported_length(tvb) > 0 &&
+            (tvb_captured_length(tvb) < 3 || tvb_get_uint8(tvb, 0) < 20 || tvb_get_uint8(tvb, 0) > 24 ||
+             tvb_get_uint8(tvb, 1) != 3 || tvb_get_uint8(tvb, 2) > 4))
+            /* a TLS port's conversation that is not TLS (TNS on 1522, which is both) */
+            c->watch.state = WATCH_NOT_TLS;
+        if (c->watch.state != WATCH_NOT_TLS && !c->watch.server_port) {
+            c->watch.server_port = server_port_of(pinfo, conv);
+            if (est_enabled && !c->est) {
+                /* the estimate reads the same record headers, from the start */
+                c->est = wmem_new0(wmem_file_scope(), tls_est_t);
+                c->est->conv = conv->conv_index;
+                c->est->by_frame = wmem_tree_new(wmem_file_scope());
+            }
+        }
+        if (c->watch.state == WATCH_ON || (c->watch.state == WATCH_UNDECRYPTED && c->est))
+            decide = watch_records(c, tvb, pinfo, tcpi) && c->watch.state == WATCH_ON;
+    }
+    if (c && c->watch.state == WATCH_NOT_TLS)
+        return 0;                   /* TCP goes on: port dissectors, heuristics */
+    pinfo->can_desegment = pinfo->saved_can_desegment;
+    ret = call_dissector_only(tls_handle, tvb, pinfo, tree, data);
+    if (decide) {
+        sess = (sqlnet_session_t *)conversation_get_proto_data(conv, proto_sqlnet_tls);
+        if (sess && sess->tls) {
+            c->watch.state = WATCH_DECRYPTED;
+        } else {
+            c->watch.state = WATCH_UNDECRYPTED;
+            c->watch.marked_frame = pinfo->num;
+            c->watch.rec.kind = SQLNET_EST_TLS_UNDECRYPTED;
+            c->watch.rec.conversation = conv->conv_index;
+            c->watch.rec.port = c->watch.server_port;
+        }
+        if (c->watch.state == WATCH_DECRYPTED || !c->est)
+            /* nothing more to read: TLS itself from the next frame on */
+            conversation_set_dissector_from_frame_number(conv, pinfo->num + 1, tls_handle);
+    }
+    if (c && c->watch.state == WATCH_UNDECRYPTED && c->watch.marked_frame == pinfo->num)
+        watch_note(tvb, pinfo, tree, &c->watch);
+    return ret;
+}
+
+dissector_handle_t
+sqlnet_tls_watch_handle(void)
+{
+    return watch_handle;
+}
+
+gboolean
+sqlnet_tls_estimate_enabled(void)
+{
+    return est_enabled;
+}
+
+static gint
+cmp_port(gconstpointer a, gconstpointer b)
+{
+    guint16 x = *(const guint16 *)a, y = *(const guint16 *)b;
+    return x < y ? -1 : x > y;
+}
+
+char *
+sqlnet_tls_undecrypted_text(GArray *ports)
+{
+    GString *s = g_string_new("");
+    guint i, distinct = 0;
+
+    g_array_sort(ports, cmp_port);
+    for (i = 0; i < ports->len; i++)
+        if (i == 0 || g_array_index(ports, guint16, i) != g_array_index(ports, guint16, i - 1))
+            distinct++;
+    g_string_append_printf(s, "%u TNS-over-TLS conversation%s not decrypted (port%s ", ports->len,
+                           ports->len == 1 ? "" : "s", distinct == 1 ? "" : "s");
+    for (i = 0; i < ports->len; i++)
+        if (i == 0 || g_array_index(ports, guint16, i) != g_array_index(ports, guint16, i - 1))
+            g_string_append_printf(s, "%s%u", i ? ", " : "", g_array_index(ports, guint16, i));
+    if (est_enabled)
+        g_string_append_printf(s, "), estimated below: to decode %s, give Wireshark the TLS key log "
+                               "(tls.keylog_file), see docs/fields.md#sqlnet-over-tls",
+                               ports->len == 1 ? "it" : "them");
+    else
+        g_string_append(s, "): give Wireshark the TLS key log (tls.keylog_file), see "
+                           "docs/fields.md#sqlnet-over-tls, or turn on sqlnet.tls_estimate "
+                           "(-o sqlnet.tls_estimate:TRUE)");
+    return g_string_free(s, FALSE);
 }
 
 /* Per-record overhead of the protection: the AEAD tag (and TLS 1.3's inner
@@ -190,27 +492,6 @@ note_record(tls_est_t *e, packet_info *pinfo, gboolean from_server, guint8 type,
 }
 
 static void
-est_read_hello(tls_est_t *e, proto_tree *tree)
-{
-    GPtrArray *a;
-    field_info *fi;
-
-    a = proto_get_finfo_ptr_array(tree, hf_tls_supported_version);
-    if (a && a->len > 0) {
-        fi = (field_info *)g_ptr_array_index(a, 0);
-        if (fi->ds_tvb && tvb_bytes_exist(fi->ds_tvb, fi->start, 2) &&
-            tvb_get_ntohs(fi->ds_tvb, fi->start) == 0x0304)
-            e->version = 0x0304;
-    }
-    a = proto_get_finfo_ptr_array(tree, hf_tls_ciphersuite);
-    if (a && a->len == 1) {         /* the ServerHello's one suite, not a ClientHello list */
-        fi = (field_info *)g_ptr_array_index(a, 0);
-        if (fi->ds_tvb && tvb_bytes_exist(fi->ds_tvb, fi->start, 2))
-            e->suite = tvb_get_ntohs(fi->ds_tvb, fi->start);
-    }
-}
-
-static void
 add_estimate(tvbuff_t *tvb, proto_tree *tree, const tls_est_t *e, const sqlnet_est_rec_t *rec)
 {
     proto_item *ti, *pi;
@@ -239,61 +520,44 @@ add_estimate(tvbuff_t *tvb, proto_tree *tree, const tls_est_t *e, const sqlnet_e
     proto_item_set_generated(pi);
 }
 
-/* Postdissector: TLS records of a conversation on a TLS port that sqlnet
- * does not decode. */
+/* Postdissector: hands a TLS port's conversation to the watch from its
+ * first frame on (every frame: a port test, then one conversation lookup on
+ * the TLS ports until the watch is set); on a later pass (tshark -2, the GUI)
+ * shows an estimated round trip on the frame that ends its response. */
 static int
 dissect_tls_estimate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data _U_)
 {
-    GPtrArray *lens;
     conversation_t *conv;
     sqlnet_session_t *sess;
-    tls_est_t *e;
-    gboolean from_server;
-    guint i;
+    tls_conv_t *c;
 
-    if (!est_enabled || pinfo->ptype != PT_TCP)
+    if (pinfo->ptype != PT_TCP)
         return 0;
-    from_server = is_tls_port(pinfo->srcport);
-    if (!from_server && !is_tls_port(pinfo->destport))
+    if (!is_tls_port(pinfo->srcport) && !is_tls_port(pinfo->destport))
+        return 0;
+    if (PINFO_FD_VISITED(pinfo) ? !est_enabled : !proto_is_frame_protocol(pinfo->layers, "tls"))
         return 0;
     conv = find_conversation_pinfo(pinfo, 0);
     if (!conv)
         return 0;
     sess = (sqlnet_session_t *)conversation_get_proto_data(conv, proto_sqlnet_tls);
-    if (sess && sess->tls)          /* decrypted: sqlnet decodes it */
-        return 0;
-    e = sess ? (tls_est_t *)sess->tls_est : NULL;
-    if (PINFO_FD_VISITED(pinfo)) {
-        const sqlnet_est_rec_t *rec;
-        if (!e)
-            return 0;
-        rec = (const sqlnet_est_rec_t *)wmem_tree_lookup32(e->by_frame, pinfo->num);
+    c = sess ? (tls_conv_t *)sess->tls_est : NULL;
+    if (!PINFO_FD_VISITED(pinfo) && (!c || !c->watch_set) && watch_handle && !(sess && sess->tls)) {
+        /* its first TLS frame (the ClientHello, which TLS's heuristic took): TCP
+         * asks the conversation's dissector first, the watch from the next
+         * frame on.  A conversation that is not TLS (TNS on 1522, a TLS port
+         * too) never gets it. */
+        sess = session_get(pinfo);
+        c = tls_conv(sess);
+        c->watch_set = TRUE;
+        conversation_set_dissector_from_frame_number(conv, pinfo->num + 1, watch_handle);
+    }
+    if (PINFO_FD_VISITED(pinfo) && c && c->est && !(sess && sess->tls)) {
+        const sqlnet_est_rec_t *rec = (const sqlnet_est_rec_t *)wmem_tree_lookup32(c->est->by_frame, pinfo->num);
         if (rec && rec->round_trip) {
-            add_estimate(tvb, tree, e, rec);
+            add_estimate(tvb, tree, c->est, rec);
             tap_queue_packet(tap_est, pinfo, rec);
         }
-        return 0;
-    }
-    if (!tree)                      /* the TLS fields are wanted: a first pass has a tree */
-        return 0;
-    lens = proto_get_finfo_ptr_array(tree, hf_tls_record_length);
-    if (!lens || lens->len == 0)
-        return 0;
-    if (!e) {
-        sess = session_get(pinfo);
-        e = wmem_new0(wmem_file_scope(), tls_est_t);
-        e->conv = conv->conv_index;
-        e->by_frame = wmem_tree_new(wmem_file_scope());
-        sess->tls_est = e;
-    }
-    if (from_server)
-        est_read_hello(e, tree);
-    for (i = 0; i < lens->len; i++) {
-        field_info *fi = (field_info *)g_ptr_array_index(lens, i);
-        if (!fi->ds_tvb || fi->start < 3 || !tvb_bytes_exist(fi->ds_tvb, fi->start - 3, 5))
-            continue;
-        note_record(e, pinfo, from_server, tvb_get_uint8(fi->ds_tvb, fi->start - 3),
-                    tvb_get_ntohs(fi->ds_tvb, fi->start));
     }
     return 0;
 }
@@ -351,52 +615,55 @@ sqlnet_tls_register(int proto)
             "Last client record of the request to the last server record of the response", HFILL } },
         { &hf_est_tls_version, { "TLS version", "sqlnet.tls_estimate.tls_version",
             FT_UINT16, BASE_HEX, NULL, 0x0, "0x0304 when the ServerHello chose TLS 1.3", HFILL } },
+        { &hf_undecrypted, { "TNS over TLS not decrypted (server port)", "sqlnet.tls.undecrypted",
+            FT_UINT16, BASE_DEC, NULL, 0x0,
+            "Once per TNS-over-TLS conversation that sqlnet cannot read (no TLS secrets), on the frame "
+            "of the client's first application-data record (its TNS CONNECT): the server port", HFILL } },
     };
     static gint *ett[] = { &ett_est };
+    static ei_register_info ei[] = {
+        { &ei_undecrypted, { "sqlnet.tls.undecrypted.expert", PI_DECRYPTION, PI_NOTE,
+            "TNS over TLS not decrypted: give Wireshark the TLS key log (tls.keylog_file), see "
+            "docs/fields.md#sqlnet-over-tls, or turn on sqlnet.tls_estimate to estimate it", EXPFILL } },
+    };
+    expert_module_t *expert;
 
     proto_sqlnet_tls = proto;
     sqlnet_tls_handle = register_dissector(SQLNET_FILTER "_tls", dissect_sqlnet_tls, proto);
     proto_register_field_array(proto, hf, array_length(hf));
     proto_register_subtree_array(ett, array_length(ett));
+    expert = expert_register_protocol(proto);
+    expert_register_field_array(expert, ei, array_length(ei));
     tap_est = register_tap(SQLNET_TLS_EST_TAP);
     est_handle = create_dissector_handle(dissect_tls_estimate, proto);
+    watch_handle = create_dissector_handle(dissect_tls_watch, proto);
 }
 
 void
 sqlnet_tls_prefs_apply(void)
 {
-    GArray *wanted = NULL;
-
-    if (!est_handle || hf_tls_record_length <= 0)
-        return;
-    /* the TLS record fields make tshark build a tree for every packet: only
-     * when the estimate is switched on */
-    if (est_enabled) {
-        wanted = g_array_new(FALSE, FALSE, (guint)sizeof(int));
-        g_array_append_val(wanted, hf_tls_record_length);
-        g_array_append_val(wanted, hf_tls_supported_version);
-        g_array_append_val(wanted, hf_tls_ciphersuite);
-    }
-    set_postdissector_wanted_hfids(est_handle, wanted);
+    tls_ports = prefs_get_range_value(SQLNET_FILTER, "tls.port");
 }
 
 void
 sqlnet_tls_handoff(void)
 {
     dissector_add_uint_range_with_preference("tls.port", SQLNET_TLS_DEFAULT_PORTS, sqlnet_tls_handle);
+    tls_handle = find_dissector("tls");
+    proto_tcp_id = proto_get_id_by_filter_name("tcp");
+    if (!tls_handle)
+        watch_handle = NULL;
     heur_dissector_add("tls", dissect_sqlnet_tls_heur, "Oracle SQL*Net over TLS (TNS CONNECT)",
                        "sqlnet_tls", proto_sqlnet_tls, HEURISTIC_ENABLE);
     {
         module_t *module = prefs_find_module(SQLNET_FILTER);
-        hf_tls_record_length = proto_registrar_get_id_byname("tls.record.length");
-        hf_tls_supported_version = proto_registrar_get_id_byname("tls.handshake.extensions.supported_version");
-        hf_tls_ciphersuite = proto_registrar_get_id_byname("tls.handshake.ciphersuite");
-        if (module && hf_tls_record_length > 0 && hf_tls_supported_version > 0 && hf_tls_ciphersuite > 0) {
+        if (module) {
             prefs_register_bool_preference(module, "tls_estimate",
                 "Estimate TLS round trips without the secrets",
                 "For a TLS conversation on a TLS port that cannot be decrypted, estimate round trips, "
                 "bytes and response times from the TLS record headers (shown apart from decoded "
-                "round trips). Makes every packet build a protocol tree: tshark is about 15% slower.",
+                "round trips). Read from the record headers the TLS port's conversations pass "
+                "through sqlnet anyway: no protocol tree.",
                 &est_enabled);
             register_postdissector(est_handle);
         }

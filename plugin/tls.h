@@ -33,7 +33,16 @@ void sqlnet_tls_prefs_apply(void);
 
 typedef enum {
     SQLNET_EST_TLS = 0,
-    SQLNET_EST_NNE = 1
+    SQLNET_EST_NNE = 1,
+    /* tls.c: not an estimate but a notice, once per conversation, whether or
+     * not sqlnet.tls_estimate is on: a TNS-over-TLS conversation (TLS on a
+     * TLS port, or on a sqlnet TCP port handed to TLS) that sqlnet does not
+     * decode (no secrets); only conversation and port are set. */
+    SQLNET_EST_TLS_UNDECRYPTED = 2,
+    /* nne.c: the same notice, once per session with native network
+     * encryption (on its first encrypted packet), whether or not
+     * sqlnet.nne_estimate is on: conversation and port (the server's) */
+    SQLNET_EST_NNE_UNDECODED = 3
 } sqlnet_est_kind_t;
 
 typedef struct {
@@ -49,10 +58,25 @@ typedef struct {
     guint32 ttc_bytes;          /* NNE: DATA payloads less the encryption's overhead (estimate); TLS: 0 */
     nstime_t time;              /* last client record/packet to last server record/packet */
     guint8  kind;               /* sqlnet_est_kind_t */
+    guint16 port;               /* the notices: the server port */
 } sqlnet_est_rec_t;
 
 /* The estimate tap's id (registered by sqlnet_tls_register()). */
 int sqlnet_est_tap(void);
+
+/* The handle a TCP conversation whose first payload is a TLS ClientHello
+ * gets as its dissector (tns.c): it hands every segment to TLS and notes a
+ * TNS-over-TLS conversation that is not decrypted; NULL without TLS. */
+dissector_handle_t sqlnet_tls_watch_handle(void);
+
+/* The preference sqlnet.tls_estimate is on. */
+gboolean sqlnet_tls_estimate_enabled(void);
+
+/* The sentence the reports print about TNS-over-TLS conversations that
+ * sqlnet cannot read: "1 TNS-over-TLS conversation not decrypted (port
+ * 2484): give Wireshark the TLS key log ...".  `ports` lists the server
+ * port of each conversation (sorted here); g_free() the result. */
+char *sqlnet_tls_undecrypted_text(GArray *ports);
 
 
 #endif /* SQLNET_TLS_H */

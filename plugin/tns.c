@@ -24,6 +24,7 @@
 #include "session.h"
 #include "coltext.h"
 #include "tns.h"
+#include "tls.h"
 #include "ano.h"
 #include "nne.h"
 #include "ttc.h"
@@ -1262,13 +1263,19 @@ foreign_protocol(tvbuff_t *tvb, packet_info *pinfo, sqlnet_session_t *sess)
         tcp_start_seen(pinfo)) {
         sess->first_verdict = (guint8)first_payload_verdict(tvb, pinfo);
         switch (sess->first_verdict) {
-        case FIRST_TLS: handle = tls_handle; break;
+        case FIRST_TLS:             /* TLS, through tls.c's watch for undecrypted TNS */
+            handle = sqlnet_tls_watch_handle() ? sqlnet_tls_watch_handle() : tls_handle;
+            break;
         case FIRST_SSH: handle = ssh_handle; break;
         case FIRST_HTTP: handle = http_handle; break;
         default: break;
         }
         conv = find_conversation_pinfo(pinfo, 0);
-        if (handle && conv)
+        if (handle && conv && handle != tls_handle && sess->first_verdict == FIRST_TLS)
+            /* the watch from the next frame on: TLS's heuristic, which takes this
+             * ClientHello, makes itself the dissector from this frame on */
+            conversation_set_dissector_from_frame_number(conv, pinfo->num + 1, handle);
+        else if (handle && conv)
             conversation_set_dissector(conv, handle);
     }
     switch (sess->first_verdict) {

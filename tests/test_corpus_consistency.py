@@ -76,8 +76,8 @@ def test_sql_text_on_every_oall8(tshark, cap, request):
 def test_every_fetch_under_its_statement(tshark, cap, request):
     not_yet(request, cap)
     proc = tshark.run(cap, ["-q", "-z", "sqlnet,stmt"])
-    blocks = re.split(r"\nStatement \d+: ", proc.stdout)[1:]
-    outside = [b for b in blocks if b.startswith("(calls outside")]
+    blocks = re.split(r"\n(?=Statement \d+: |Calls outside a statement)", proc.stdout)[1:]
+    outside = [b for b in blocks if b.startswith("Calls outside a statement")]
     for b in outside:
         fetches = re.search(r"fetch calls\s+(\d+)", b)
         assert fetches and fetches.group(1) == "0", b[:400]

@@ -878,3 +878,30 @@ def test_graph_check_rejects_flat_line_and_slab():
         with pytest.raises(AssertionError):
             assert_graph_drawn(pts, 902, "synthetic")
     assert_graph_drawn(impulses, 902, "synthetic")
+
+
+@pytest.mark.xfail(strict=True, reason="Wireshark's Qt stats tree dialog (4.0) sorts by the name column, "
+                   "descending (Qt's default sort indicator) and ignores the tree's default sort flags "
+                   "(ST_SORT_COL_COUNT|ST_FLG_SORT_DESC tried: no change); see docs/reports.md")
+def test_overview_rows_in_tsharks_order(tshark, gui_tools):
+    """SQL*Net Overview lists the calls of "Round trips by call" in the order
+    -z sqlnet,tree prints them (by count, descending). Evidence: the window's
+    Copy (which formats the tree with the window's sort column and order) and
+    tshark's tree. Fails today: the window sorts by name, descending."""
+    need_xclip()
+    capture = TEST_CAPTURES / "arraysize_50.pcapng"
+    prepare_config(tshark)
+    out, log, cap = gui_run(tshark, "overview_order", capture, mode="overview_retap", timeout=120)
+
+    def calls(text):
+        lines = text.splitlines()
+        start = next(i for i, l in enumerate(lines) if l.startswith("Round trips by call"))
+        rows = []
+        for l in lines[start + 1:]:
+            if not l.startswith(" "):
+                break
+            rows.append(re.split(r"\s{2,}", l.strip())[0])
+        return rows
+    want = calls(tshark.run(capture, ["-q", "-z", "sqlnet,tree"]).stdout)
+    assert len(want) > 3
+    assert calls(log("overview_before.txt")) == want

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from test_stats import OTHER, header_key
+
 ROOT = Path(__file__).resolve().parent.parent
 REG = ROOT / "tests" / "regressions"
 SOURCE = ROOT / "test-captures" / "arraysize_100.pcapng"
@@ -41,15 +43,15 @@ def stmt_report(tshark, cap, extra=()):
     proc = tshark.run(cap, ["-q", "-z", "sqlnet,stmt"] + list(extra))
     assert proc.stderr.strip() == "", proc.stderr[-2000:]
     stmts = {}
-    for block in re.split(r"\nStatement \d+: ", proc.stdout)[1:]:
-        sql, body = block.split("\n", 1)
+    for block in re.split(r"\n(?=Statement \d+: |Calls outside a statement)", proc.stdout)[1:]:
+        head, body = block.split("\n", 1)
         vals = dict(re.findall(r"^  (\S.*?)\s{2,}(\S+)$", body, re.M))
-        stmts[sql.strip()] = vals
+        stmts[header_key(head) or head.strip()] = vals
     return stmts
 
 
 def outside(stmts):
-    return next((v for k, v in stmts.items() if k.startswith("(calls outside")), {})
+    return stmts.get(OTHER, {})
 
 
 def test_regression_captures_are_current(tmp_path):

@@ -250,11 +250,14 @@ def test_tree_filter_and_two_trees(tshark, built):
 
 
 def test_preference_switches_it_off(tshark, built):
-    """The estimate is a preference (on by default): off, no field, no block."""
+    """The estimate is a preference (on by default): off, no field, no block, no
+    estimate part of the tree (the reports still name the session they cannot
+    read: test_reports_say_what_they_cannot_read)."""
     off = ["-o", "sqlnet.nne_estimate:FALSE"]
     assert tshark.fields(built.path, ["frame.number"], "sqlnet.nne_estimate", extra=["-2"] + off) == []
     out = tshark.run(built.path, off + ["-q", "-z", "sqlnet,stmt", "-z", "sqlnet,tree"]).stdout
-    assert "native network encryption" not in out
+    assert "estimated from TNS packet sizes" not in out and "estimated below" not in out
+    assert "native network encryption not decoded" in out
 
 
 def test_no_estimate_without_encryption(tshark, tmp_path):
@@ -361,3 +364,33 @@ def test_generated_capture_tree_and_stmt(tshark, manifest):
     assert int(got["round trips (estimated)"]) == n
     assert int(got["TNS bytes to client"]) == sum(r["response"]["tns_bytes"] for c in manifest["connections"]
                                                   for r in c["requests"])
+
+
+@pytest.mark.parametrize("passes", [["-2"], []], ids=["two-pass", "one-pass"])
+@pytest.mark.parametrize("manifest", manifests(nne=True))
+def test_reports_say_what_they_cannot_read(tshark, manifest, passes):
+    """-z sqlnet,stmt (text and JSON) and -z sqlnet,tree name the sessions with
+    native network encryption (the manifest's connections and server port)
+    whether or not sqlnet.nne_estimate is on: how to estimate them when it is
+    off, "estimated below" when it is on."""
+    import json
+    cap = TEST_CAPTURES / manifest["capture"]
+    n, port = len(manifest["connections"]), manifest["server"]["port"]
+    s = "" if n == 1 else "s"
+    for on, tail in (("FALSE", f"): sqlnet cannot decrypt Oracle's native network encryption; turn on "
+                               f"sqlnet.nne_estimate (-o sqlnet.nne_estimate:TRUE)"),
+                     ("TRUE", "), estimated below")):
+        pref = ["-o", f"sqlnet.nne_estimate:{on}"]
+        out = tshark.run(cap, passes + pref + ["-q", "-z", "sqlnet,stmt", "-z", "sqlnet,tree"]).stdout
+        assert f"Not read: {n} conversation{s} with native network encryption not decoded (port {port}{tail}" in out
+        assert tree_count(out, f"port {port}") == n
+        doc = json.loads(tshark.run(cap, passes + pref + ["-q", "-z", "sqlnet,stmt,format=json"]).stdout)
+        assert [(e["kind"], e["conversations"], e["ports"]) for e in doc["encrypted"]
+                if e["kind"] == "nne_undecoded"] == [("nne_undecoded", n, [port] * n)]
+
+
+def test_no_notice_without_encryption(tshark):
+    """A session without native network encryption: no notice."""
+    m = next(p.values[0] for p in manifests() if p.values[0]["scenario"] == "arraysize_50")
+    out = tshark.run(TEST_CAPTURES / m["capture"], ["-q", "-z", "sqlnet,stmt", "-z", "sqlnet,tree"]).stdout
+    assert "not decoded (port" not in out and "Not read" not in out

@@ -12,7 +12,19 @@ import pytest
 from tshark import TEST_CAPTURES
 from test_generated_captures import MANIFESTS, calls
 
-OTHER = "(calls outside a statement: logon, commit, ping ...)"
+OTHER = "Calls outside a statement"
+# A statement's header in -z sqlnet,stmt (and -z sqlnet,advise): its number, its
+# SQL on one line, its filter and first/last frame (CONTRACT.md, "Statements").
+HEADER = re.compile(r'^Statement (\d+): (.*?)(?: \(sqlnet\.rt\.sql_id == "([0-9a-z]{13})", frames (\d+)-(\d+)\))?$')
+
+
+def header_key(line):
+    """The statement key of a report line that starts a block, else None: the SQL of
+    "Statement N: ...", OTHER for the calls outside a statement."""
+    if line.startswith(OTHER):
+        return OTHER
+    m = HEADER.match(line)
+    return m.group(2) if m else None
 
 
 def run_z(tshark, manifest, *z):
@@ -27,9 +39,9 @@ def run_z(tshark, manifest, *z):
 def parse_stmt(out):
     stmts, cur = {}, None
     for line in out.splitlines():
-        m = re.match(r"Statement \d+: (.*)$", line)
-        if m:
-            cur = stmts.setdefault(m.group(1), {})
+        key = header_key(line)
+        if key is not None:
+            cur = stmts.setdefault(key, {})
             continue
         m = re.match(r"  (.+?)\s{2,}(\S.*)$", line)
         if cur is not None and m:
@@ -132,9 +144,9 @@ def parse_executions(out):
     """{sql: [(array size, rows, round trips, bytes to client), ...]} from the per-execution tables."""
     result, cur, in_table = {}, None, False
     for line in out.splitlines():
-        m = re.match(r"Statement \d+: (.*)$", line)
-        if m:
-            cur, in_table = result.setdefault(m.group(1), []), False
+        key = header_key(line)
+        if key is not None:
+            cur, in_table = result.setdefault(key, []), False
             continue
         if line.strip().startswith("exec "):
             in_table = True
@@ -219,10 +231,9 @@ def statement_blocks(out):
     """{sql: text of its block} of -z sqlnet,stmt or -z sqlnet,advise output."""
     blocks, cur = {}, None
     for line in out.splitlines():
-        m = re.match(r"Statement \d+: (.*)$", line)
-        if m:
-            # the contract's header tail: (sqlnet.rt.sql_id == "...", frames A-B)
-            cur = re.sub(r" \((?:sqlnet\.rt\.sql_id == \"\w+\", )?frames \d+-\d+\)$", "", m.group(1))
+        key = header_key(line)
+        if key is not None:
+            cur = key
             blocks[cur] = ""
         elif cur is not None:
             blocks[cur] += line + "\n"

@@ -324,3 +324,88 @@ def test_autonomous_database_port(tshark, tmp_path):
     got = tshark.fields(cap, ["frame.number"], "sqlnet.time")
     assert len(got) == sum(len(c["requests"]) for c in m["connections"])
     assert tshark.fields(cap, ["frame.number"], "tls && sqlnet.bad_header") == []
+
+
+# ---- without the secrets: every report says what it cannot read ----------------
+
+UNDECRYPTED = "TNS-over-TLS conversation not decrypted"
+
+
+def client_app_data_frames(tshark, path, port):
+    """Frames of the client's TLS application-data records, one per record, in
+    order (Wireshark's TLS fields: content type 23, or TLS 1.3's opaque type 23)."""
+    rows = tshark.fields(path, ["frame.number", "tls.record.content_type", "tls.record.opaque_type"],
+                         display_filter=f"tls && tcp.dstport == {port}", extra=["-2"])
+    frames = []
+    for frame, ctype, otype in rows:
+        for t in (ctype + "," + otype).split(","):
+            if t == "23":
+                frames.append(int(frame))
+    return frames
+
+
+@pytest.mark.parametrize("passes", [["-2"], []], ids=["two-pass", "one-pass"])
+@pytest.mark.parametrize("manifest", TLS_MANIFESTS)
+def test_undecrypted_field(tshark, manifest, stripped, passes):
+    """Without the secrets, whether or not the estimate is on: one
+    sqlnet.tls.undecrypted (the server port of the manifest) with its expert
+    note, on the frame of the client's record that carries the TNS CONNECT: its
+    first application-data record, in TLS 1.3 its second (after the encrypted
+    Finished), by Wireshark's TLS record fields; the same frame carries the
+    CONNECT sqlnet decodes with the secrets."""
+    path = stripped[manifest["scenario"]]
+    port = manifest["server"]["port"]
+    app = client_app_data_frames(tshark, path, port)
+    want = app[1] if manifest["tls"]["version"] == "1.3" else app[0]
+    connect = tshark.fields(TEST_CAPTURES / manifest["capture"], ["frame.number"], "sqlnet.type == 1")
+    assert [int(r[0]) for r in connect] == [want]
+    for est in ([], EST_ON):
+        rows = tshark.fields(path, ["frame.number", "sqlnet.tls.undecrypted", "_ws.expert.message"],
+                             display_filter="sqlnet.tls.undecrypted", extra=passes + est)
+        assert [(int(r[0]), int(r[1])) for r in rows] == [(want, port)]
+        assert "tls.keylog_file" in rows[0][2] and "not decrypted" in rows[0][2]
+
+
+@pytest.mark.parametrize("manifest", TLS_MANIFESTS)
+def test_undecrypted_said_by_reports(tshark, manifest, stripped):
+    """-z sqlnet,stmt and -z sqlnet,tree name the conversation they cannot read
+    and its port (the manifest's), with the estimate off (how to read it) and on
+    (estimated below); with the secrets neither says it."""
+    path = stripped[manifest["scenario"]]
+    port = manifest["server"]["port"]
+    off = tshark.run(path, ["-q", "-z", "sqlnet,stmt", "-z", "sqlnet,tree"]).stdout
+    assert f"1 {UNDECRYPTED} (port {port}): give Wireshark the TLS key log (tls.keylog_file)" in off
+    assert "-o sqlnet.tls_estimate:TRUE" in off
+    assert tree_count(off, f"port {port}") == 1
+    on = tshark.run(path, EST_ON + ["-q", "-z", "sqlnet,stmt", "-z", "sqlnet,tree"]).stdout
+    assert f"1 {UNDECRYPTED} (port {port}), estimated below" in on
+    assert "TNS-over-TLS conversations not decrypted, estimated below" in on
+    clear = tshark.run(TEST_CAPTURES / manifest["capture"], EST_ON + ["-q", "-z", "sqlnet,stmt", "-z", "sqlnet,tree"])
+    assert "not decrypted" not in clear.stdout
+    assert tshark.fields(TEST_CAPTURES / manifest["capture"], ["frame.number"], "sqlnet.tls.undecrypted",
+                         extra=["-2"]) == []
+
+
+def test_undecrypted_json(tshark, stripped):
+    """The JSON record of the stmt report lists the conversation under "encrypted"."""
+    import json
+    m = manifest_named("tls13_demo")
+    doc = json.loads(tshark.run(stripped["tls13_demo"], ["-q", "-z", "sqlnet,stmt,format=json"]).stdout)
+    assert doc["statements"] == []
+    assert [(e["kind"], e["conversations"], e["ports"]) for e in doc["encrypted"]] == \
+        [("tls_undecrypted", 1, [m["server"]["port"]])]
+
+
+def test_undecrypted_on_a_sqlnet_tcp_port(tshark, stripped, tmp_path):
+    """TCPS without the secrets on 1521 (a sqlnet TCP port, not a TLS port): TCP
+    gives the conversation to TLS (its first payload is a ClientHello) through
+    the watch, which says it once, with port 1521, on the CONNECT's frame (the
+    same capture on its own port, above)."""
+    m = manifest_named("tls12_demo")
+    cap = tmp_path / "tls1521.pcapng"
+    cap.write_bytes(moved_to_port(stripped["tls12_demo"].read_bytes(), m["server"]["port"], 1521))
+    cap.chmod(0o644)
+    want = client_app_data_frames(tshark, stripped["tls12_demo"], m["server"]["port"])[0]
+    rows = tshark.fields(cap, ["frame.number", "sqlnet.tls.undecrypted"], "sqlnet.tls.undecrypted", extra=["-2"])
+    assert [(int(a), int(b)) for a, b in rows] == [(want, 1521)]
+    assert tshark.fields(cap, ["frame.number"], "tls && sqlnet.bad_header") == []
