@@ -37,7 +37,7 @@ def executions(tshark, capture):
     out = tshark_cmd(tshark, capture, ["-q", "-z", "sqlnet,stmt"])
     rows, sql, in_table = [], None, False
     for line in out.splitlines():
-        m = re.match(r"Statement \d+: (.*)$", line)
+        m = re.match(r"Statement \d+: (.*?)(?: \((?:sqlnet\.rt\.sql_id == \"\w+\", )?frames \d+-\d+\))?$", line)
         if m:
             sql, in_table = m.group(1), False
             continue
