@@ -87,7 +87,7 @@ static int hf_est_tls_version = -1;
 static int ett_est = -1;
 static int tap_est = -1;
 static dissector_handle_t est_handle;
-static sqlnet_pref_bool_t est_enabled = FALSE;   /* preference sqlnet.tls_estimate */
+static sqlnet_pref_bool_t est_enabled = TRUE;    /* preference sqlnet.tls_estimate (on: it builds no tree) */
 /* conversations not decrypted */
 static int hf_undecrypted = -1;
 static expert_field ei_undecrypted = EI_INIT;

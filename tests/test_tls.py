@@ -152,6 +152,7 @@ def test_without_secrets_shows_tls(tshark, manifest, stripped):
 # ---- without the secrets: the estimate from TLS record sizes ---------------------
 
 EST_ON = ["-o", "sqlnet.tls_estimate:TRUE"]
+EST_OFF = ["-o", "sqlnet.tls_estimate:FALSE"]
 EST_FIELDS = ["frame.number", "sqlnet.tls_estimate.round_trip", "sqlnet.tls_estimate.records",
               "sqlnet.tls_estimate.bytes", "sqlnet.tls_estimate.tns_bytes",
               "sqlnet.tls_estimate.request_bytes"]
@@ -266,12 +267,16 @@ def test_no_estimate_with_secrets(tshark, manifest):
 
 
 @pytest.mark.parametrize("manifest", TLS_MANIFESTS[:1])
-def test_estimate_off_by_default(tshark, manifest, stripped):
-    """The estimate is a preference, off by default (it makes every packet build
-    a protocol tree): without it, no estimate field and no block."""
+def test_estimate_on_by_default_and_off_with_its_preference(tshark, manifest, stripped):
+    """The estimate is on by default (it reads the record headers the watch
+    reads anyway and builds no protocol tree: issue 22 asked for it on once
+    cheap); the preference turns it off: no estimate field and no block."""
     path = stripped[manifest["scenario"]]
-    assert tshark.fields(path, ["frame.number"], display_filter="sqlnet.tls_estimate", extra=["-2"]) == []
-    assert "Encrypted conversations" not in tshark.run(path, ["-q", "-z", "sqlnet,stmt"]).stdout
+    assert tshark.fields(path, ["frame.number"], display_filter="sqlnet.tls_estimate", extra=["-2"]) != []
+    assert "Encrypted conversations" in tshark.run(path, ["-q", "-z", "sqlnet,stmt"]).stdout
+    assert tshark.fields(path, ["frame.number"], display_filter="sqlnet.tls_estimate",
+                         extra=["-2"] + EST_OFF) == []
+    assert "Encrypted conversations" not in tshark.run(path, EST_OFF + ["-q", "-z", "sqlnet,stmt"]).stdout
 
 
 @pytest.mark.parametrize("manifest", TLS_MANIFESTS)
@@ -373,7 +378,7 @@ def test_undecrypted_said_by_reports(tshark, manifest, stripped):
     (estimated below); with the secrets neither says it."""
     path = stripped[manifest["scenario"]]
     port = manifest["server"]["port"]
-    off = tshark.run(path, ["-q", "-z", "sqlnet,stmt", "-z", "sqlnet,tree"]).stdout
+    off = tshark.run(path, EST_OFF + ["-q", "-z", "sqlnet,stmt", "-z", "sqlnet,tree"]).stdout
     assert f"1 {UNDECRYPTED} (port {port}): give Wireshark the TLS key log (tls.keylog_file)" in off
     assert "-o sqlnet.tls_estimate:TRUE" in off
     assert tree_count(off, f"port {port}") == 1
@@ -390,7 +395,7 @@ def test_undecrypted_json(tshark, stripped):
     """The JSON record of the stmt report lists the conversation under "encrypted"."""
     import json
     m = manifest_named("tls13_demo")
-    doc = json.loads(tshark.run(stripped["tls13_demo"], ["-q", "-z", "sqlnet,stmt,format=json"]).stdout)
+    doc = json.loads(tshark.run(stripped["tls13_demo"], EST_OFF + ["-q", "-z", "sqlnet,stmt,format=json"]).stdout)
     assert doc["statements"] == []
     assert [(e["kind"], e["conversations"], e["ports"]) for e in doc["encrypted"]] == \
         [("tls_undecrypted", 1, [m["server"]["port"]])]
