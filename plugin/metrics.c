@@ -20,6 +20,7 @@
 #include <epan/conversation.h>
 #include <epan/tap.h>
 #include <epan/strutil.h>
+#include <epan/unit_strings.h>
 #include <epan/dissectors/packet-tcp.h>
 
 #include "sqlnet.h"
