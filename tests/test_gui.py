@@ -413,8 +413,14 @@ def gui_run(tshark, name, capture, mode=None, dfilter=None, timeout=50, prefs=()
     cap = tshark.readable(capture)
     env = [f"CAP={cap}", f"OUT={out}", f"FILTER={dfilter or ''}", f"TITLE={cap.name}", f"MODE={mode or ''}",
            f"WSOPTS={' '.join(prefs)}"] + list(extra_env)
+    # xvfb-run -a finds a free display by the lock files in /tmp; a build root
+    # (scripts/buildroot.sh) has a /tmp of its own but shares the host's
+    # network namespace, where X's abstract sockets live, so each release
+    # starts its search at a display number of its own (SQLNET_XVFB_SERVERNUM)
+    servernum = os.environ.get("SQLNET_XVFB_SERVERNUM", "99")
     cmd = tshark.user_command(
-        ["xvfb-run", "-a", "-s", f"-screen 0 {WIDTH}x{HEIGHT}x24 -nolisten tcp", str(driver)], env=env)
+        ["xvfb-run", "-a", "-n", servernum, "-s", f"-screen 0 {WIDTH}x{HEIGHT}x24 -nolisten tcp", str(driver)],
+        env=env)
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             start_new_session=True, cwd=str(out))
     try:
