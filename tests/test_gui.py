@@ -672,6 +672,10 @@ def test_io_graph_presets_draw(tshark, gui_tools, question, capture):
     path, interval = IO_CAPTURES[capture]
     if not path.exists():
         pytest.skip(f"{path} missing (SQLNET_CORPUS)")
+    if os.environ.get("SQLNET_GUI_IO_CAPTURES") and capture not in os.environ["SQLNET_GUI_IO_CAPTURES"].split(","):
+        # the build roots (scripts/buildroot.sh) draw every question on fewer
+        # captures: CI runs them beside the host suite, which draws them all
+        pytest.skip(f"{capture}: not among SQLNET_GUI_IO_CAPTURES")
     rows = questions()[question]
     fields = registered_fields(tshark)
     missing = sorted({r[6] for r in rows if r[6] and r[6] not in fields})
