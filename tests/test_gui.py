@@ -34,7 +34,7 @@ from pathlib import Path
 
 import pytest
 
-from tshark import PUBLIC, ROOT, TEST_CAPTURES
+from tshark import PUBLIC, ROOT, TEST_CAPTURES, staged_plugin
 
 DEMO = TEST_CAPTURES / "sweep_arraysize.pcapng"
 TOOLS = ("wireshark", "xvfb-run", "Xvfb", "xauth", "xdotool", "xwininfo", "import")
@@ -672,6 +672,11 @@ def test_io_graph_presets_draw(tshark, gui_tools, question, capture):
     path, interval = IO_CAPTURES[capture]
     if not path.exists():
         pytest.skip(f"{path} missing (SQLNET_CORPUS)")
+    release = staged_plugin().parent.parent.name
+    if release != "4.0":
+        # seen in the trixie build root (4.4): the driver's click on the
+        # Interval box at the 4.0 dialog's coordinates misses on 4.4's layout
+        pytest.skip(f"Wireshark {release}: the I/O graph driver clicks 4.0's dialog layout (not adapted yet)")
     if os.environ.get("SQLNET_GUI_IO_CAPTURES") and capture not in os.environ["SQLNET_GUI_IO_CAPTURES"].split(","):
         # the build roots (scripts/buildroot.sh) draw every question on fewer
         # captures: CI runs them beside the host suite, which draws them all
