@@ -9,14 +9,13 @@ the text and a NUL byte, the last 8 bytes as two little-endian 32-bit words,
 high word first, in Oracle's base 32), tshark's own sqlnet.time and
 -z expert / -z io,stat.
 """
-import hashlib
 import json
 import re
-import struct
 from collections import defaultdict
 
 import pytest
 
+from oracle_sql_id import PUBLISHED, oracle_sql_id
 from tshark import PUBLIC, TEST_CAPTURES
 
 SWEEP = TEST_CAPTURES / "sweep_arraysize.pcapng"
@@ -37,24 +36,9 @@ NUMERIC = ["frame.number", "tcp.stream", "sqlnet.rt.number", "sqlnet.rt.call", "
            "sqlnet.rt.response.packets", "sqlnet.rt.response.data_packets", "sqlnet.rt.response.segments",
            "sqlnet.rt.ora_error", "sqlnet.rt.sql_id"]
 
-SQL_ID_DIGITS = "0123456789abcdfghjkmnpqrstuvwxyz"
-
-
-def oracle_sql_id(text):
-    """V$SQL.SQL_ID of a statement text, computed here without the plugin."""
-    digest = hashlib.md5(text.encode() + b"\0").digest()
-    hi, lo = struct.unpack("<II", digest[8:16])
-    n = (hi << 32) | lo
-    out = ""
-    for _ in range(13):
-        out = SQL_ID_DIGITS[n % 32] + out
-        n //= 32
-    return out
-
-
 def test_python_sql_id_matches_the_published_value():
     """The independent computation itself gives Oracle's value (V$SQL)."""
-    assert oracle_sql_id("select * from dual") == "a5ks9fhw2v9s1"
+    assert oracle_sql_id(PUBLISHED[0]) == PUBLISHED[1]
 
 
 def load(path):

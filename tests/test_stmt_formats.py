@@ -9,32 +9,22 @@ the last 64 bits as two little-endian words in Oracle's base 32: known value
 text report of the same run (the formats must print the same numbers).
 """
 import csv
-import hashlib
 import io
 import json
 from collections import defaultdict
 
 import pytest
 
+from oracle_sql_id import PUBLISHED, oracle_sql_id
 from test_generated_captures import MANIFESTS, calls
-from test_stats import (HEADER, OTHER, expected_by_statement, one_line, parse_stmt, run_z,
+from test_stats import (HEADER, OTHER, expected_by_statement, parse_stmt, run_z,
                         statement_key)
 
-SQL_ID_DIGITS = "0123456789abcdfghjkmnpqrstuvwxyz"
-
-
-def sql_id(text):
-    d = hashlib.md5(text.encode() + b"\0").digest()
-    n = (int.from_bytes(d[8:12], "little") << 32) | int.from_bytes(d[12:16], "little")
-    out = ""
-    for _ in range(13):
-        out = SQL_ID_DIGITS[n % 32] + out
-        n //= 32
-    return out
+sql_id = oracle_sql_id
 
 
 def test_sql_id_known_value():
-    assert sql_id("select * from dual") == "a5ks9fhw2v9s1"
+    assert sql_id(PUBLISHED[0]) == PUBLISHED[1]
 
 
 def expected_statements(manifest):
