@@ -895,9 +895,18 @@ def test_graph_check_rejects_flat_line_and_slab():
     assert_graph_drawn(impulses, 902, "synthetic")
 
 
-@pytest.mark.xfail(strict=True, reason="Wireshark's Qt stats tree dialog (4.0) sorts by the name column, "
+def _staged_release():
+    plugin = staged_plugin()
+    return plugin.parent.parent.name if plugin else ""
+
+
+# Seen in the build roots: Wireshark 4.6's dialog keeps tshark's order (the
+# test passes there); 4.0 and 4.4 sort by the name column, descending.
+@pytest.mark.xfail(_staged_release() in ("4.0", "4.4"), strict=True,
+                   reason="Wireshark 4.0/4.4's Qt stats tree dialog sorts by the name column, "
                    "descending (Qt's default sort indicator) and ignores the tree's default sort flags "
-                   "(ST_SORT_COL_COUNT|ST_FLG_SORT_DESC tried: no change); see docs/reports.md")
+                   "(ST_SORT_COL_COUNT|ST_FLG_SORT_DESC tried: no change); 4.6 keeps tshark's order; "
+                   "see docs/reports.md")
 def test_overview_rows_in_tsharks_order(tshark, gui_tools):
     """SQL*Net Overview lists the calls of "Round trips by call" in the order
     -z sqlnet,tree prints them (by count, descending). Evidence: the window's
