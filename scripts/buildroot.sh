@@ -159,7 +159,9 @@ in_chroot SQLNET_BUILD_DIR="$BUILD_DIR" SQLNET_VENV="$VENV_DIR" \
   bash "$ROOT/run.sh" test "$@" 2>&1 | tee "$LOG"
 rc=${PIPESTATUS[0]}
 set -e
-summary="$(grep -E '^=+ .*(passed|failed|error|skipped).* =+$|^[0-9]+ (passed|failed)' "$LOG" | tail -1 | tr -d '=' | sed 's/^ *//; s/ *$//')"
+# (no match, e.g. with -q given twice: pytest then prints no summary line, and
+# the script still ends with its line)
+summary="$({ grep -E '^=+ .*(passed|failed|error|skipped).* =+$|^[0-9]+ (passed|failed)' "$LOG" || true; } | tail -1 | tr -d '=' | sed 's/^ *//; s/ *$//')"
 echo
 echo "sqlnet on Debian $RELEASE, Wireshark $WS_VERSION: ${summary:-no pytest summary} (exit $rc, $((SECONDS - start)) s; log $LOG)"
 exit "$rc"
