@@ -161,7 +161,7 @@ rc=${PIPESTATUS[0]}
 set -e
 # (no match, e.g. with -q given twice: pytest then prints no summary line, and
 # the script still ends with its line)
-summary="$({ grep -E '^=+ .*(passed|failed|error|skipped).* =+$|^[0-9]+ (passed|failed)' "$LOG" || true; } | tail -1 | tr -d '=' | sed 's/^ *//; s/ *$//')"
+summary="$({ grep -E '^=+ .*(passed|failed|error|skipped).* =+$|^[0-9]+ (passed|failed|skipped|deselected|xfailed|xpassed|errors?)[, ]' "$LOG" || true; } | tail -1 | tr -d '=' | sed 's/^ *//; s/ *$//')"
 echo
 echo "sqlnet on Debian $RELEASE, Wireshark $WS_VERSION: ${summary:-no pytest summary} (exit $rc, $((SECONDS - start)) s; log $LOG)"
 exit "$rc"
