@@ -562,8 +562,42 @@ est_ports(GHashTable *table)
     return ports;
 }
 
-#define est_undecrypted_ports(s) ((s) ? est_ports((s)->undecrypted) : NULL)
-#define est_nne_ports(s) ((s) ? est_ports((s)->nne_undecoded) : NULL)
+/* What the reports cannot read, one kind per row: the sentence each prints
+ * ("1 TNS-over-TLS conversation not decrypted (port 2484): give ...") is the
+ * count and the sorted distinct ports, then the kind's advice, which depends
+ * on whether its estimate is on. */
+typedef struct {
+    const char *json_kind;
+    const char *what;              /* "TNS-over-TLS conversation", with "s" for more */
+    const char *verb;              /* after the noun: " not decrypted" */
+    gboolean (*estimate_on)(void);
+    const char *advice_est_one, *advice_est_many;   /* with the estimate on */
+    const char *advice_off;                         /* with it off */
+} not_read_kind_t;
+
+static const not_read_kind_t not_read_kinds[] = {
+    { "tls_undecrypted", "TNS-over-TLS conversation", " not decrypted", sqlnet_tls_estimate_enabled,
+      ", estimated below: to decode it, give Wireshark the TLS key log (tls.keylog_file), see "
+      "docs/fields.md#sqlnet-over-tls",
+      ", estimated below: to decode them, give Wireshark the TLS key log (tls.keylog_file), see "
+      "docs/fields.md#sqlnet-over-tls",
+      ": give Wireshark the TLS key log (tls.keylog_file), see docs/fields.md#sqlnet-over-tls, or turn on "
+      "sqlnet.tls_estimate (-o sqlnet.tls_estimate:TRUE)" },
+    { "nne_undecoded", "conversation", " with native network encryption not decoded", nne_estimate_enabled,
+      ", estimated below: sqlnet cannot decrypt Oracle's native network encryption",
+      ", estimated below: sqlnet cannot decrypt Oracle's native network encryption",
+      ": sqlnet cannot decrypt Oracle's native network encryption; turn on sqlnet.nne_estimate "
+      "(-o sqlnet.nne_estimate:TRUE) to estimate its round trips" },
+};
+
+/* The ports of one kind's notice table (kind: index in not_read_kinds). */
+static GArray *
+not_read_ports(const stmt_est_t *s, guint kind)
+{
+    if (!s)
+        return NULL;
+    return est_ports(kind == 0 ? s->undecrypted : s->nne_undecoded);
+}
 
 static gint
 cmp_u16(gconstpointer a, gconstpointer b)
@@ -572,11 +606,11 @@ cmp_u16(gconstpointer a, gconstpointer b)
     return x < y ? -1 : x > y;
 }
 
-/* "1 conversation with native network encryption not decoded (port 1521): ..."
- * (ports sorted here); g_free() the result. */
+/* The sentence of one kind about `ports` (sorted here); g_free() it. */
 static char *
-nne_undecoded_text(GArray *ports)
+not_read_text(guint kind, GArray *ports)
 {
+    const not_read_kind_t *k = &not_read_kinds[kind];
     GString *s = g_string_new("");
     guint i, distinct = 0;
 
@@ -584,17 +618,34 @@ nne_undecoded_text(GArray *ports)
     for (i = 0; i < ports->len; i++)
         if (i == 0 || g_array_index(ports, guint16, i) != g_array_index(ports, guint16, i - 1))
             distinct++;
-    g_string_append_printf(s, "%u conversation%s with native network encryption not decoded (port%s",
-                           ports->len, ports->len == 1 ? "" : "s", distinct == 1 ? "" : "s");
+    g_string_append_printf(s, "%u %s%s%s (port%s", ports->len, k->what, ports->len == 1 ? "" : "s", k->verb,
+                           distinct == 1 ? "" : "s");
     for (i = 0; i < ports->len; i++)
         if (i == 0 || g_array_index(ports, guint16, i) != g_array_index(ports, guint16, i - 1))
             g_string_append_printf(s, "%s%u", i ? ", " : " ", g_array_index(ports, guint16, i));
-    if (nne_estimate_enabled())
-        g_string_append(s, "), estimated below: sqlnet cannot decrypt Oracle's native network encryption");
+    g_string_append_c(s, ')');
+    if (!k->estimate_on())
+        g_string_append(s, k->advice_off);
     else
-        g_string_append(s, "): sqlnet cannot decrypt Oracle's native network encryption; turn on "
-                           "sqlnet.nne_estimate (-o sqlnet.nne_estimate:TRUE) to estimate its round trips");
+        g_string_append(s, ports->len == 1 ? k->advice_est_one : k->advice_est_many);
     return g_string_free(s, FALSE);
+}
+
+/* Each kind the report could not read: fputs "<prefix><sentence>\n" to `f`. */
+static void
+print_not_read(FILE *f, const char *prefix, const stmt_est_t *est)
+{
+    guint k;
+
+    for (k = 0; k < G_N_ELEMENTS(not_read_kinds); k++) {
+        GArray *ports = not_read_ports(est, k);
+        if (ports) {
+            char *text = not_read_text(k, ports);
+            fprintf(f, "%s%s\n", prefix, text);
+            g_free(text);
+            g_array_free(ports, TRUE);
+        }
+    }
 }
 
 static void
@@ -1043,7 +1094,6 @@ static void
 stmt_draw_csv(stmt_report_t *r, GPtrArray *numbered)
 {
     GString *out = g_string_new("");
-    GArray *ports;
     guint i, c;
 
     for (c = 0; c < G_N_ELEMENTS(stmt_columns); c++)
@@ -1068,48 +1118,24 @@ stmt_draw_csv(stmt_report_t *r, GPtrArray *numbered)
     fputs(out->str, stdout);
     g_string_free(out, TRUE);
     /* what the CSV cannot hold goes to stderr, the CSV stays one table */
-    ports = est_undecrypted_ports(r->est);
-    if (ports) {
-        char *text = sqlnet_tls_undecrypted_text(ports);
-        fprintf(stderr, "tshark: -z sqlnet,stmt: %s\n", text);
-        g_free(text);
-        g_array_free(ports, TRUE);
-    }
-    ports = est_nne_ports(r->est);
-    if (ports) {
-        char *text = nne_undecoded_text(ports);
-        fprintf(stderr, "tshark: -z sqlnet,stmt: %s\n", text);
-        g_free(text);
-        g_array_free(ports, TRUE);
-    }
+    print_not_read(stderr, "tshark: -z sqlnet,stmt: ", r->est);
 }
 
 static void
 json_est(GString *out, const stmt_est_t *s)
 {
-    GArray *ports = est_undecrypted_ports(s);
     gboolean first = TRUE;
     guint k, i;
 
     g_string_append(out, "\"encrypted\": [");
-    if (ports) {
-        char *text = sqlnet_tls_undecrypted_text(ports);    /* sorts the ports */
-        g_string_append_printf(out, "\n  {\"kind\": \"tls_undecrypted\", \"conversations\": %u, \"ports\": [",
-                               ports->len);
-        for (i = 0; i < ports->len; i++)
-            g_string_append_printf(out, "%s%u", i ? ", " : "", g_array_index(ports, guint16, i));
-        g_string_append(out, "], \"note\": ");
-        json_string(out, text);
-        g_string_append(out, "}");
-        g_free(text);
-        g_array_free(ports, TRUE);
-        first = FALSE;
-    }
-    ports = est_nne_ports(s);
-    if (ports) {
-        char *text = nne_undecoded_text(ports);    /* sorts the ports */
-        g_string_append_printf(out, "%s\n  {\"kind\": \"nne_undecoded\", \"conversations\": %u, \"ports\": [",
-                               first ? "" : ",", ports->len);
+    for (k = 0; k < G_N_ELEMENTS(not_read_kinds); k++) {
+        GArray *ports = not_read_ports(s, k);
+        char *text;
+        if (!ports)
+            continue;
+        text = not_read_text(k, ports);    /* sorts the ports */
+        g_string_append_printf(out, "%s\n  {\"kind\": \"%s\", \"conversations\": %u, \"ports\": [",
+                               first ? "" : ",", not_read_kinds[k].json_kind, ports->len);
         for (i = 0; i < ports->len; i++)
             g_string_append_printf(out, "%s%u", i ? ", " : "", g_array_index(ports, guint16, i));
         g_string_append(out, "], \"note\": ");
@@ -1186,7 +1212,6 @@ stmt_draw(void *tapdata)
 {
     stmt_report_t *r = (stmt_report_t *)tapdata;
     GPtrArray *numbered = stmt_numbered(r);
-    GArray *ports;
     guint i;
 
     if (r->format == STMT_CSV) {
@@ -1205,20 +1230,7 @@ stmt_draw(void *tapdata)
            "SQL*Net are the TTC bytes (TNS DATA payload after the data flags, headers and markers\n"
            "excluded); TNS bytes include the headers (the TCP payload). Response time: the sum,\n"
            "over round trips, of last request packet to the packet that completes the response.\n");
-    ports = est_undecrypted_ports(r->est);
-    if (ports) {
-        char *text = sqlnet_tls_undecrypted_text(ports);
-        printf("Not read: %s\n", text);
-        g_free(text);
-        g_array_free(ports, TRUE);
-    }
-    ports = est_nne_ports(r->est);
-    if (ports) {
-        char *text = nne_undecoded_text(ports);
-        printf("Not read: %s\n", text);
-        g_free(text);
-        g_array_free(ports, TRUE);
-    }
+    print_not_read(stdout, "Not read: ", r->est);
     printf("================================================================================\n");
     if (r->outside)
         stmt_draw_block(r->outside);

@@ -375,39 +375,6 @@ sqlnet_tls_estimate_enabled(void)
     return est_enabled;
 }
 
-static gint
-cmp_port(gconstpointer a, gconstpointer b)
-{
-    guint16 x = *(const guint16 *)a, y = *(const guint16 *)b;
-    return x < y ? -1 : x > y;
-}
-
-char *
-sqlnet_tls_undecrypted_text(GArray *ports)
-{
-    GString *s = g_string_new("");
-    guint i, distinct = 0;
-
-    g_array_sort(ports, cmp_port);
-    for (i = 0; i < ports->len; i++)
-        if (i == 0 || g_array_index(ports, guint16, i) != g_array_index(ports, guint16, i - 1))
-            distinct++;
-    g_string_append_printf(s, "%u TNS-over-TLS conversation%s not decrypted (port%s ", ports->len,
-                           ports->len == 1 ? "" : "s", distinct == 1 ? "" : "s");
-    for (i = 0; i < ports->len; i++)
-        if (i == 0 || g_array_index(ports, guint16, i) != g_array_index(ports, guint16, i - 1))
-            g_string_append_printf(s, "%s%u", i ? ", " : "", g_array_index(ports, guint16, i));
-    if (est_enabled)
-        g_string_append_printf(s, "), estimated below: to decode %s, give Wireshark the TLS key log "
-                               "(tls.keylog_file), see docs/fields.md#sqlnet-over-tls",
-                               ports->len == 1 ? "it" : "them");
-    else
-        g_string_append(s, "): give Wireshark the TLS key log (tls.keylog_file), see "
-                           "docs/fields.md#sqlnet-over-tls, or turn on sqlnet.tls_estimate "
-                           "(-o sqlnet.tls_estimate:TRUE)");
-    return g_string_free(s, FALSE);
-}
-
 /* Per-record overhead of the protection: the AEAD tag (and TLS 1.3's inner
  * content type, TLS 1.2 GCM/CCM's explicit nonce); 0 when unknown. */
 static guint32

@@ -72,11 +72,6 @@ dissector_handle_t sqlnet_tls_watch_handle(void);
 /* The preference sqlnet.tls_estimate is on. */
 gboolean sqlnet_tls_estimate_enabled(void);
 
-/* The sentence the reports print about TNS-over-TLS conversations that
- * sqlnet cannot read: "1 TNS-over-TLS conversation not decrypted (port
- * 2484): give Wireshark the TLS key log ...".  `ports` lists the server
- * port of each conversation (sorted here); g_free() the result. */
-char *sqlnet_tls_undecrypted_text(GArray *ports);
 
 
 #endif /* SQLNET_TLS_H */
