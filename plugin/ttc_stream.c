@@ -720,6 +720,9 @@ ttc_sides_changed(sqlnet_session_t *sess)
 
 /* The response a server frame belongs to: the open one, or (a revisit, a
  * tap in a later pass) the one whose frames it falls between. */
+/* ttc_count_segment()'s per-frame marker (0: not counted yet). */
+enum { SEG_LEN_KNOWN = 1, SEG_LEN_PENDING = 2 };
+
 static ttc_response_t *
 response_covering(ttc_session_t *ts, guint32 frame)
 {
@@ -742,8 +745,16 @@ ttc_count_segment(packet_info *pinfo, ttc_session_t *ts, gboolean unseen, guint3
      * pass: tshark -2 runs taps on its second pass only) sees it first; the
      * largest segment from either (the dissector does not know a segment's
      * length when TCP hands it a reassembled PDU) */
-    if (p_get_proto_data(wmem_file_scope(), pinfo, sqlnet_proto(), SQLNET_KEY_SEGMENT)) {
+    /* The marker: SEG_LEN_KNOWN once the segment's length has been counted,
+     * SEG_LEN_PENDING while only the tap can still give it (one lookup more,
+     * once, for those frames only). */
+    switch (GPOINTER_TO_UINT(p_get_proto_data(wmem_file_scope(), pinfo, sqlnet_proto(), SQLNET_KEY_SEGMENT))) {
+    case SEG_LEN_KNOWN:
+        return;
+    case SEG_LEN_PENDING:
         if (seglen > 0) {
+            p_set_proto_data(wmem_file_scope(), pinfo, sqlnet_proto(), SQLNET_KEY_SEGMENT,
+                             GUINT_TO_POINTER(SEG_LEN_KNOWN));
             resp = response_covering(ts, pinfo->num);
             if (resp && seglen > resp->largest_segment)
                 resp->largest_segment = seglen;
@@ -751,8 +762,11 @@ ttc_count_segment(packet_info *pinfo, ttc_session_t *ts, gboolean unseen, guint3
                 ts->pending_largest_segment = seglen;
         }
         return;
+    default:
+        break;
     }
-    p_add_proto_data(wmem_file_scope(), pinfo, sqlnet_proto(), SQLNET_KEY_SEGMENT, GUINT_TO_POINTER(1));
+    p_add_proto_data(wmem_file_scope(), pinfo, sqlnet_proto(), SQLNET_KEY_SEGMENT,
+                     GUINT_TO_POINTER(seglen > 0 ? SEG_LEN_KNOWN : SEG_LEN_PENDING));
     resp = response_covering(ts, pinfo->num);
     if (resp) {
         resp->segments++;
