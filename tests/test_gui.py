@@ -82,6 +82,32 @@ settle() {  # $1: window; until two grabs 0.5 s apart are equal, up to 10 s
     echo "not stable" >>"$OUT/driver.log"
 }
 
+open_lua_item() {  # $1: title pattern, $2: last k; prints the new window's id
+    # Statistics, Down k times from the top (k from 8: Wireshark's eight
+    # built-in items come before the Lua ones), Return, until a window whose
+    # name matches $1 opens; other windows that open are closed again
+    names >"$OUT/base.names"
+    k=8; found=
+    while [ $k -le "$2" ] && [ -z "$found" ]; do
+        xdotool windowfocus --sync "$main"; sleep 0.2
+        xdotool key alt+s; sleep 0.4
+        j=0; while [ $j -lt $k ]; do xdotool key Down; j=$((j + 1)); done
+        xdotool key Return
+        i=0; new=
+        while [ $i -lt 8 ] && [ -z "$new" ]; do
+            sleep 0.25; names >"$OUT/now.names"; new=$(comm -13 "$OUT/base.names" "$OUT/now.names"); i=$((i + 1))
+        done
+        case "$new" in
+            *"$1"*) found=$(echo "$new" | grep "$1" | head -1 | cut -d' ' -f1);;
+            "") xdotool key Escape Escape; sleep 0.2;;
+            *) echo "$new" | while read -r id rest; do xdotool windowclose "$id" 2>/dev/null; done; sleep 0.4;;
+        esac
+        k=$((k + 1))
+    done
+    echo "$found"
+}
+names() { xdotool search --onlyvisible --name '.' 2>/dev/null | while read -r id; do echo "$id $(xdotool getwindowname "$id")"; done | sort; }
+
 main=$(wait_window "$TITLE") || { echo "no main window" >>"$OUT/driver.log"; exit 3; }
 settle "$main"
 [ -n "$MODE" ] && . "$OUT/$MODE.sh"
@@ -174,26 +200,7 @@ exit 0
 # copy the window's text as a user does (click in it, Ctrl+A, Ctrl+C; xclip
 # reads the clipboard) into advisor_before.txt / advisor_after.txt.
 PREDICT = r"""
-names() { xdotool search --onlyvisible --name '.' 2>/dev/null | while read -r id; do echo "$id $(xdotool getwindowname "$id")"; done | sort; }
-names >"$OUT/base.names"
-adv=
-k=8
-while [ $k -le 16 ] && [ -z "$adv" ]; do
-    xdotool windowfocus --sync "$main"; sleep 0.2
-    xdotool key alt+s; sleep 0.4
-    j=0; while [ $j -lt $k ]; do xdotool key Down; j=$((j + 1)); done
-    xdotool key Return
-    i=0; new=
-    while [ $i -lt 8 ] && [ -z "$new" ]; do
-        sleep 0.25; names >"$OUT/now.names"; new=$(comm -13 "$OUT/base.names" "$OUT/now.names"); i=$((i + 1))
-    done
-    case "$new" in
-        *Advisor*) adv=$(echo "$new" | head -1 | cut -d' ' -f1);;
-        "") xdotool key Escape Escape; sleep 0.2;;
-        *) echo "$new" | while read -r id rest; do xdotool windowclose "$id" 2>/dev/null; done; sleep 0.4;;
-    esac
-    k=$((k + 1))
-done
+adv=$(open_lua_item Advisor 16)
 [ -n "$adv" ] || { echo "no advisor window" >>"$OUT/driver.log"; exit 6; }
 sleep 0.5; settle "$adv"
 copy_text() {  # $1: file

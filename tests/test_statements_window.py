@@ -388,26 +388,7 @@ def independent_elapsed(tshark, capture):
 
 
 GUI_SCRIPT = r"""
-names() { xdotool search --onlyvisible --name '.' 2>/dev/null | while read -r id; do echo "$id $(xdotool getwindowname "$id")"; done | sort; }
-names >"$OUT/base.names"
-win=
-k=8
-while [ $k -le 18 ] && [ -z "$win" ]; do
-    xdotool windowfocus --sync "$main"; sleep 0.2
-    xdotool key alt+s; sleep 0.4
-    j=0; while [ $j -lt $k ]; do xdotool key Down; j=$((j + 1)); done
-    xdotool key Return
-    i=0; new=
-    while [ $i -lt 8 ] && [ -z "$new" ]; do
-        sleep 0.25; names >"$OUT/now.names"; new=$(comm -13 "$OUT/base.names" "$OUT/now.names"); i=$((i + 1))
-    done
-    case "$new" in
-        *"Statement table"*) win=$(echo "$new" | head -1 | cut -d' ' -f1);;
-        "") xdotool key Escape Escape; sleep 0.2;;
-        *) echo "$new" | while read -r id rest; do xdotool windowclose "$id" 2>/dev/null; done; sleep 0.4;;
-    esac
-    k=$((k + 1))
-done
+win=$(open_lua_item "Statement table" 18)
 [ -n "$win" ] || { echo "no statement table window" >>"$OUT/driver.log"; exit 6; }
 xdotool windowmove --sync "$win" 0 0 2>/dev/null; xdotool windowsize --sync "$win" 1390 620 2>/dev/null; sleep 0.5
 settle "$win"
