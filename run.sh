@@ -107,7 +107,7 @@ case "${1:-demo}" in
     setup_test_deps
     shift || true
     log "running tests"
-    "$VENV/bin/python" -m pytest "$ROOT/tests" -q -rs "$@"
+    "$VENV/bin/python" -m pytest "$ROOT/tests" -q -rfEs "$@"
     ;;
   build) build ;;
   install) install_plugin ;;
