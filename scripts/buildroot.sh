@@ -156,6 +156,7 @@ case "$RELEASE" in bookworm) xvfb_base=200 ;; trixie) xvfb_base=300 ;; *) xvfb_b
 in_chroot SQLNET_BUILD_DIR="$BUILD_DIR" SQLNET_VENV="$VENV_DIR" \
   SQLNET_FUZZ_SECONDS=0 SQLNET_FUZZ_TOOLS=0 SQLNET_XVFB_SERVERNUM="$xvfb_base" \
   SQLNET_GUI_IO_CAPTURES="${SQLNET_GUI_IO_CAPTURES-sweep}" \
+  SQLNET_SCREENSHOT_DIR="${SQLNET_SCREENSHOT_DIR:-}" \
   bash "$ROOT/run.sh" test "$@" 2>&1 | tee "$LOG"
 rc=${PIPESTATUS[0]}
 set -e

@@ -622,14 +622,15 @@ INTERVALS = ["1 ms", "2 ms", "5 ms", "10 ms", "20 ms", "50 ms", "100 ms", "200 m
              "1 sec", "2 sec", "5 sec", "10 sec", "1 min", "10 min"]
 
 # MODE=iograph_interval: open I/O Graphs, click the Interval box (its place in
-# the dialog's bottom row), move to the wanted interval ($IVKEYS), Return; grab.
+# the dialog's bottom row: $IVX from the left, $IVY from the bottom), move to
+# the wanted interval ($IVKEYS), Return; grab.
 IOGRAPH_INTERVAL = r"""
 xdotool windowfocus --sync "$main"; sleep 0.3
 xdotool key alt+s; sleep 0.5; xdotool key i
 iog=$(wait_window "I/O Graphs") || { echo "no I/O graph window" >>"$OUT/driver.log"; exit 4; }
 sleep 1; settle "$iog"
 dh=$(xwininfo -id "$iog" | sed -n 's/^ *Height: //p')
-xdotool mousemove --window "$iog" 417 $((dh - 55)) click 1; sleep 0.6
+xdotool mousemove --window "$iog" "$IVX" $((dh - IVY)) click 1; sleep 0.6
 for k in $IVKEYS; do xdotool key "$k"; sleep 0.05; done
 xdotool key Return; sleep 1
 settle "$iog"
@@ -637,6 +638,14 @@ import -window "$iog" -depth 8 "$OUT/iograph.ppm"
 import -window "$iog" "$OUT/iograph.png"
 exit 0
 """
+
+
+# Where each release's I/O Graphs dialog (at its default size) has the Interval
+# box: x from the left, y from the bottom. Measured on the rendered windows
+# (test_wireshark_gui_screenshot's iograph.png, SQLNET_SCREENSHOT_DIR): 4.4
+# adds the move up/down buttons to the bottom row, 4.6 moves Time of day and
+# Log scale out of it.
+INTERVAL_BOX = {"4.0": (417, 55), "4.4": (458, 53), "4.6": (595, 53)}
 
 
 def interval_keys(interval):
@@ -680,10 +689,9 @@ def test_io_graph_presets_draw(tshark, gui_tools, question, capture):
     if not path.exists():
         pytest.skip(f"{path} missing (SQLNET_CORPUS)")
     release = staged_plugin().parent.parent.name
-    if release != "4.0":
-        # seen in the trixie build root (4.4): the driver's click on the
-        # Interval box at the 4.0 dialog's coordinates misses on 4.4's layout
-        pytest.skip(f"Wireshark {release}: the I/O graph driver clicks 4.0's dialog layout (not adapted yet)")
+    if release not in INTERVAL_BOX:
+        pytest.skip(f"Wireshark {release}: where its I/O Graphs dialog has the Interval box is not measured yet")
+    ivx, ivy = INTERVAL_BOX[release]
     if os.environ.get("SQLNET_GUI_IO_CAPTURES") and capture not in os.environ["SQLNET_GUI_IO_CAPTURES"].split(","):
         # the build roots (scripts/buildroot.sh) draw every question on fewer
         # captures: CI runs them beside the host suite, which draws them all
@@ -699,7 +707,7 @@ def test_io_graph_presets_draw(tshark, gui_tools, question, capture):
     (profile / "io_graphs").write_text("".join(",".join(f'"{v}"' for v in r) + "\n" for r in only))
     peaks = io_stat_peaks(tshark, path, interval, rows)
     out, log, cap = gui_run(tshark, f"iog_{question}_{capture}", path, mode="iograph_interval",
-                            extra_env=[f"IVKEYS={interval_keys(interval)}"])
+                            extra_env=[f"IVKEYS={interval_keys(interval)}", f"IVX={ivx}", f"IVY={ivy}"])
     keep_screenshots(out, ("iograph.png",), prefix=f"{question}_{capture}_")
     if os.environ.get("SQLNET_UPDATE_DOCS"):
         docs = ROOT / "docs" / "io_graphs"
