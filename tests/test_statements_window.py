@@ -404,13 +404,18 @@ button() {  # $1: Tabs from the text to the button (the Highlight field is the f
     j=0; while [ $j -lt $1 ]; do xdotool key Tab; sleep 0.1; j=$((j + 1)); done
     xdotool key space; sleep 0.5
 }
-dialog() {  # $1: title part, $2: text typed, then Return in the field
-    dlg=$(wait_window "$1") || { echo "no dialog $1" >>"$OUT/driver.log"; import -window root "$OUT/nodialog.png"; exit 7; }
+dialog() {  # $1: Tabs to its button, $2: title part, $3: text typed, then Return in the field
+    # (a loaded machine can drop the button's key press: one more try when no dialog opened)
+    button "$1"
+    dlg=$(wait_window "$2") || { button "$1"; dlg=$(wait_window "$2"); } || {
+        echo "no dialog $2" >>"$OUT/driver.log"; import -window root "$OUT/nodialog.png"; exit 7; }
     sleep 0.5; xdotool windowfocus --sync "$dlg"; sleep 0.2
     dw=$(xwininfo -id "$dlg" | sed -n 's/^ *Width: //p')
     xdotool mousemove --window "$dlg" $((dw - 60)) 22 click 1; sleep 0.2
-    xdotool type --delay 20 "$2"; sleep 0.2
+    xdotool type --delay 20 "$3"; sleep 0.2
     xdotool key Return; sleep 1
+    # until the dialog has closed (up to 10 s), so that the next click reaches the window
+    i=0; while [ $i -lt 40 ] && xdotool search --onlyvisible --name "$2" >/dev/null 2>&1; do sleep 0.25; i=$((i + 1)); done
 }
 copy_text initial.txt
 button 2                                   # Sort by elapsed
@@ -420,17 +425,14 @@ import -window "$win" "$OUT/sorted.png"
 copy_text sorted.txt
 button 6                                   # Copy as CSV
 xclip -o -selection clipboard >"$OUT/copied.csv" 2>>"$OUT/driver.log"
-button 7                                   # Save as CSV...
-dialog "save as CSV" "$OUT/saved.csv"
-button 5                                   # Show packets of statement...
-dialog "show packets" "$SHOW"
+dialog 7 "save as CSV" "$OUT/saved.csv"   # Save as CSV...
+dialog 5 "show packets" "$SHOW"          # Show packets of statement...
 sleep 2; settle "$main"
 import -window "$main" "$OUT/main_after.png"
 names >"$OUT/after.names"
 settle "$win"
 copy_text after_filter.txt
-button 4                                   # Find statements...
-dialog "find statements" "$FIND"
+dialog 4 "find statements" "$FIND"        # Find statements...
 settle "$win"
 names >"$OUT/after_find.names"
 xdotool mousemove --window "$win" 300 150 click 1; sleep 0.3
