@@ -29,9 +29,10 @@
 -- "fixed" is what the statement's observed time has beyond that model (its
 -- execute's own work), so a prediction at the observed array size is the
 -- observed time.  Prefetch: the execute call brings its prefetch rows; by
--- default the prediction varies prefetch with the array size where the
--- driver ties them (JDBC's fetch size) or every query of the capture shows
--- them equal, and keeps the observed prefetch otherwise (option prefetch=).
+-- default the prediction ties prefetch to the array size on a connection
+-- where every execute brought as many rows as the fetches after it ask for
+-- (JDBC too when no execution shows it), and keeps the observed prefetch
+-- otherwise (M.prefetch_tied; option prefetch=tied|fixed).
 --
 -- Loaded outside Wireshark (no register_stat_cmd_arg), the file returns the
 -- model table so that tests can drive it with published parameters:
@@ -945,7 +946,7 @@ local function connection_models(st, prefetch_opt)
         local e = by_exec[key]
         local m = models[e[1].stream]
         if not m then
-            m = { equal = {}, unequal = 0,
+            m = { tied_n = 0, tied_sizes = {},
                   D = { nf = 0, f_time = {}, f_first = {}, f_rows = {}, f_bytes = {}, f_w = {}, f_last = {},
                         ng = 0, g_gap = {}, g_rows = {}, g_w = {}, nr = 0, r_bytes = {}, r_transfer = {},
                         ne = 0, e_time = {}, e_rows = {}, e_bytes = {}, e_w = {} } }
@@ -987,8 +988,15 @@ local function connection_models(st, prefetch_opt)
                 D.ng, D.g_gap[k], D.g_rows[k], D.g_w[k] = k, rt.gap, rt.rows, 1 / (#e - 2)
             end
         end
-        if #e > 1 and e[1].fetch and e[2].fetch and e[2].call == 5 then
-            if e[1].fetch == e[2].fetch then m.equal[e[2].fetch] = true else m.unequal = m.unequal + 1 end
+        -- prefetch: the rows the execute brought against the rows its first
+        -- fetch asks for (an execution without fetches shows nothing either way)
+        if #e > 1 and ex.call ~= 5 and e[2].call == 5 and e[2].fetch and e[2].fetch > 0 then
+            if ex.rows == e[2].fetch then
+                m.tied_n = m.tied_n + 1
+                m.tied_sizes[e[2].fetch] = true
+            elseif not m.untied then
+                m.untied = { rows = ex.rows, fetch = e[2].fetch }
+            end
         end
     end
     for stream, m in pairs(models) do
@@ -997,21 +1005,69 @@ local function connection_models(st, prefetch_opt)
             m.timing = fit_connection_cols(m.D)
         end
         m.D = nil
-        if prefetch_opt == "tied" then
-            m.tied, m.why = true, "option prefetch=tied"
-        elseif prefetch_opt == "fixed" then
-            m.tied, m.why = false, "option prefetch=fixed"
-        elseif c and c.jdbc then
-            m.tied, m.why = true, "JDBC: the fetch size is also the execute's prefetch"
-        elseif m.unequal == 0 and next(m.equal) and next(m.equal, next(m.equal)) then
-            -- equal at two array sizes at least (one could be a default that
-            -- happens to match: python-oracledb prefetches 2 rows)
-            m.tied, m.why = true, "every execution's prefetch equals its array size"
-        else
-            m.tied, m.why = false, "the capture does not show them tied"
-        end
+        m.tied, m.why = M.prefetch_tied(m, prefetch_opt, c and c.jdbc)
     end
     return models
+end
+
+-- Whether prefetch follows the array size on a connection, and why: the
+-- option prefetch=tied|fixed if given; else tied when every execution with
+-- fetches brought on its execute as many rows as its first fetch asks for
+-- (m.tied_n of them, at the array sizes m.tied_sizes; an execution whose
+-- execute brought all its rows shows nothing either way), fixed when one did
+-- not (m.untied = {rows=, fetch=}); equal at array size 2 only is what
+-- python-oracledb's and node-oracledb's default prefetch of 2 rows shows at
+-- array size 2 too: fixed, but for JDBC; with no execution to tell, tied for
+-- JDBC (its fetch size is also the execute's prefetch), fixed otherwise.
+-- Returns tied, and the "seen: ..." text (nil for the option).
+M.DEFAULT_PREFETCH = 2
+function M.prefetch_tied(m, prefetch_opt, jdbc)
+    if prefetch_opt == "tied" or prefetch_opt == "fixed" then
+        return prefetch_opt == "tied", nil
+    end
+    if m.untied then
+        return false, string.format("an execute on its connection brought %d row%s where its fetches ask for %d",
+            m.untied.rows, m.untied.rows == 1 and "" or "s", m.untied.fetch)
+    end
+    local sizes = {}
+    for a in pairs(m.tied_sizes) do sizes[#sizes + 1] = a end
+    table.sort(sizes)
+    if m.tied_n > 0 and #sizes == 1 and sizes[1] == M.DEFAULT_PREFETCH and not jdbc then
+        return false, string.format("every execute on its connection brought as many rows as its fetches ask, " ..
+            "but only at array size %d, which is also the default prefetch of python-oracledb and node-oracledb",
+            M.DEFAULT_PREFETCH)
+    end
+    if m.tied_n > 0 then
+        return true, string.format("every execute on its connection brought as many rows as its fetches ask: " ..
+            "%d execution%s at array size%s %s", m.tied_n, m.tied_n == 1 and "" or "s", #sizes == 1 and "" or "s",
+            table.concat(sizes, ", "))
+    end
+    if jdbc then
+        return true, "no fetch after an execute on its connection; JDBC, whose fetch size is also the execute's prefetch"
+    end
+    return false, "no fetch after an execute on its connection"
+end
+
+-- The "prefetch:" line's assumption for a statement's profile p: "tied" or
+-- "fixed", and its text: "tied to the array size (seen: ...)", "fixed at N
+-- (seen: ...)" (N: the rows each execute asked for, or brought), or "kept as
+-- given: prefetch=tied|fixed".
+function M.prefetch_assumption(p, prefetch_opt)
+    local kind = p.tied and "tied" or "fixed"
+    local vals, have = {}, {}
+    for _, e in ipairs(p.execs) do
+        local v = e.prefetch and e.prefetch > 0 and e.prefetch or e.first
+        if v and not have[v] then have[v] = true; vals[#vals + 1] = v end
+    end
+    table.sort(vals)
+    local n = #vals > 0 and table.concat(vals, ", ") or "-"
+    if prefetch_opt == "tied" or prefetch_opt == "fixed" then
+        return kind, "kept as given: prefetch=" .. prefetch_opt .. (p.tied and "" or (" (at " .. n .. ")"))
+    end
+    if p.tied then
+        return kind, string.format("tied to the array size (seen: %s)", p.tied_why or "-")
+    end
+    return kind, string.format("fixed at %s (seen: %s)", n, p.tied_why or "-")
 end
 
 -- Build the model profile of one statement from its round trips.
@@ -1247,8 +1303,9 @@ local function advise_statement(out, s, p, opts, rec)
         ms(p.t_byte * 1024), ms(tm and tm.g_call or 0), ms(tm and tm.g_row or 0))
     out[#out + 1] = string.format("  SDU %d, TDU %d, MSS %s (%s)", p.sdu or 0, p.tdu or 0,
         p.mss and tostring(p.mss) or "?", p.mss_source or "unknown")
-    out[#out + 1] = string.format("  prefetch: %s (%s)", p.tied and "varied with the array size" or
-        "kept as observed", p.tied_why or "-")
+    local pf_kind, pf_text = M.prefetch_assumption(p, opts and opts.prefetch)
+    rec.prefetch_assumption, rec.prefetch_text = pf_kind, pf_text
+    out[#out + 1] = "  prefetch: " .. pf_text
     local rt_time = o.rt_time or 0
     if o.elapsed - rt_time >= 0.0000005 then
         out[#out + 1] = string.format("  time: observed %s ms = %s ms of round trips (-z sqlnet,stmt's response " ..
@@ -1509,9 +1566,10 @@ local function render_json(st, filter, opts)
         for _, x in ipairs(r.predictions) do preds[#preds + 1] = { keys = PRED_KEYS, values = x } end
         for _, x in ipairs(r.sdus) do sdus[#sdus + 1] = { keys = SDU_KEYS, values = x } end
         stmts[#stmts + 1] = { keys = { "statement", "sql_id", "sql", "first_frame", "last_frame", "observed",
-                                       "recommended", "predictions", "sdu_predictions" },
+                                       "prefetch_assumption", "recommended", "predictions", "sdu_predictions" },
             values = { statement = s.number, sql_id = s.sql_id, sql = s.sql, first_frame = s.first_frame,
                        last_frame = s.last_frame, observed = { keys = OBS_KEYS, values = r.observed },
+                       prefetch_assumption = r.prefetch_assumption,
                        recommended = { keys = { "array_size", "round_trips", "elapsed_ms", "sdu", "sdu_flags" },
                                        values = r.advice },
                        predictions = preds, sdu_predictions = sdus } }
@@ -1540,7 +1598,8 @@ end
 local CSV_COLUMNS = { "kind", "statement", "sql_id", "sql", "first_frame", "last_frame", "executions", "rows",
                       "array_size", "sdu", "round_trips", "bytes_to_client", "bytes_from_client",
                       "tns_bytes_to_client", "tns_packets", "tcp_segments", "elapsed_ms", "recommended_array_size",
-                      "recommended_round_trips", "recommended_ms", "recommended_sdu", "mss", "mark", "note" }
+                      "recommended_round_trips", "recommended_ms", "recommended_sdu", "mss", "mark", "note",
+                      "prefetch_assumption" }
 
 local function csv_field(v, key)
     if v == nil then return "" end
@@ -1568,6 +1627,7 @@ local function render_csv(st, filter, opts)
               tns_packets = o.tns_packets, tcp_segments = o.tcp_segments, elapsed_ms = o.elapsed_ms,
               recommended_array_size = adv.array_size, recommended_round_trips = adv.round_trips,
               recommended_ms = adv.elapsed_ms, recommended_sdu = adv.sdu, mss = o.mss,
+              prefetch_assumption = r.prefetch_assumption,
               note = adv.sdu_flags and table.concat(adv.sdu_flags, "; ") or nil })
         for _, x in ipairs(r.predictions) do
             local v = { kind = "array_size", statement = id.statement, sql_id = id.sql_id, sdu = o.sdu }

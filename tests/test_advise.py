@@ -632,3 +632,71 @@ def test_undecrypted_tls_named(tshark, tmp_path):
     rows = list(csv.DictReader(io.StringIO(run_with_fake_fields(tshark, tmp_path, cap, "sqlnet,advise,format=csv"),
                                            newline="")))
     assert [(r["kind"], r["note"]) for r in rows] == [("undecrypted_tls", sentence)]
+
+
+# ---- prefetch from the capture, array-size advice by its own rule (issue 23) --
+
+def client_statements(m):
+    """sql -> the client's own settings for it ({arraysize, prefetchrows, rows}) from its report."""
+    reps = m["client"]["report"] if isinstance(m["client"]["report"], list) else [m["client"]["report"]]
+    return {" ".join(st["sql"].split()): st for r in reps for s in r["sessions"] for st in s["statements"]
+            if st.get("sql")}
+
+
+def server_round_trips(m):
+    """sql -> round trips the scripted server counted for it (every request naming it)."""
+    out = defaultdict(int)
+    for conn in m["connections"]:
+        for r in conn["requests"]:
+            if r.get("sql"):
+                out[" ".join(r["sql"].split())] += 1
+    return out
+
+
+def test_prefetch_tied_from_the_capture(tshark):
+    """python-oracledb with prefetchrows = arraysize (the client's own settings, its
+    report), one connection per array size, so no connection shows two sizes: every
+    execute brings as many rows as its fetches ask, the advisor says it ties prefetch
+    to the array size, and each statement predicts the round trips the scripted
+    server counted for every other statement exactly. prefetch=fixed keeps each
+    statement's own prefetch: 1 + floor((rows - prefetch) / A) + 1 round trips at
+    array size A (hand arithmetic on the manifest's rows)."""
+    m = json.loads((TEST_CAPTURES / "prefetch_tied_19_python.json").read_text())
+    client = client_statements(m)
+    rts = server_round_trips(m)
+    assert len(client) >= 4 and all(st["prefetchrows"] == st["arraysize"] for st in client.values())
+    assert len({st["rows"] for st in client.values()}) == 1
+    cap = TEST_CAPTURES / m["capture"]
+    sizes = sorted(st["arraysize"] for st in client.values())
+    sz = "sizes=" + ",".join(map(str, sizes))
+    blocks = statements(advise(tshark, cap, sz))
+    assert set(blocks) == set(client)
+    for sql, block in blocks.items():
+        assert re.search(r"^  prefetch: tied to the array size \(seen: .+\)$", block, re.M), block[:800]
+        table = predicted(block)
+        for other, st in client.items():
+            if other != sql:
+                assert table[st["arraysize"]][0] == rts[other], (sql, other)
+    doc = json.loads(advise(tshark, cap, sz, "format=json"))
+    assert [s["prefetch_assumption"] for s in doc["statements"]] == ["tied"] * len(client)
+    # the override
+    blocks = statements(advise(tshark, cap, sz, "prefetch=fixed"))
+    for sql, block in blocks.items():
+        pf, rows = client[sql]["prefetchrows"], client[sql]["rows"]
+        assert f"  prefetch: kept as given: prefetch=fixed (at {pf})\n" in block
+        table = predicted(block)
+        for a in sizes:
+            want = 1 if rows < pf else 1 + (rows - pf) // a + 1
+            assert table[a][0] == want, (sql, a)
+
+
+@pytest.mark.parametrize("scenario", ["arraysize_50", "arraysize_2", "node_basic"])
+def test_prefetch_fixed_where_the_capture_shows_it(tshark, scenario):
+    """A client whose prefetch is not its array size (python-oracledb's and
+    node-oracledb's default prefetch against another fetch array size; python's
+    arraysize 2 against its default prefetch 2 as well, which looks the same at
+    one size): "fixed at" the client's prefetchrows (its report)."""
+    m = json.loads((TEST_CAPTURES / f"{scenario}.json").read_text())
+    (st,) = [s for s in client_statements(m).values() if not s.get("dml")]
+    out = advise(tshark, TEST_CAPTURES / m["capture"])
+    assert re.search(rf"^  prefetch: fixed at {st['prefetchrows']} \(seen: .+\)$", out, re.M), out[:3000]
