@@ -514,22 +514,63 @@ function M.sdu_in_step(ttc, mss, max_sdu)
 end
 
 -- The array size to recommend: the smallest candidate whose predicted
--- elapsed time (or, without timing, round trips) is within 10% of the best.
+-- elapsed time (or, without timing, round trips) is within 10% of the best
+-- candidate's.  Returns it and the rule in words.
 function M.recommend_array(s, candidates, rows_per_exec)
+    local timed = s.t_rt and s.t_rt > 0
     local best, preds = nil, {}
     for _, a in ipairs(candidates) do
         local p = M.predict(s, a)
         preds[#preds + 1] = p
-        local cost = (s.t_rt and s.t_rt > 0) and p.elapsed or p.round_trips
+        local cost = timed and p.elapsed or p.round_trips
         if not best or cost < best then best = cost end
     end
+    local rule = timed and "the smallest size whose predicted time is within 10% of the fastest"
+        or "the smallest size whose round trips are within 10% of the fewest"
     for _, p in ipairs(preds) do
-        local cost = (s.t_rt and s.t_rt > 0) and p.elapsed or p.round_trips
-        if cost <= best * 1.10 or p.array_size >= rows_per_exec then
-            return p.array_size
-        end
+        local cost = timed and p.elapsed or p.round_trips
+        if cost <= best * 1.10 then return p.array_size, rule end
     end
-    return candidates[#candidates]
+    return candidates[#candidates], rule
+end
+
+-- The observed row of the array-size table: the observed figures (o, as the
+-- "observed:" line), and the model's figures at the observed size (pr) in
+-- words where they differ from them (nil where they do not).
+function M.observed_row(o, pr)
+    local row = { round_trips = o.round_trips, to = o.to, from = o.from, tns_to = o.tns_to, packets = o.packets,
+                  segments = o.segments, elapsed = o.elapsed }
+    local diff = {}
+    local function cmp(a, b, fmt, what)
+        local x, y = string.format(fmt, a), string.format(fmt, b)
+        if x ~= y then diff[#diff + 1] = y .. " " .. what end
+    end
+    cmp(o.round_trips, pr.round_trips, "%d", "round trips")
+    cmp(round(o.to), round(pr.to), "%d", "bytes to client")
+    cmp(round(o.from), round(pr.from), "%d", "bytes from client")
+    cmp(o.packets, pr.packets, "%d", "TNS packets")
+    cmp(o.segments, pr.segments, "%d", "TCP segments")
+    cmp(o.elapsed * 1000, pr.elapsed * 1000, "%.3f", "ms")
+    return row, #diff > 0 and table.concat(diff, ", ") or nil
+end
+
+-- When array size a brings every execution's rows in one call (the execute
+-- with prefetch tied, else one fetch after the execute): the largest number
+-- of rows that call carries; nil when some execution needs more calls.
+function M.one_call_rows(s, a)
+    local most = 0
+    for _, e in ipairs(s.execs) do
+        local rows = s.tied and e.rows or e.rem
+        if not rows then return nil end
+        if s.tied then
+            local _, fetches = M.execution_calls(rows, a, a)
+            if fetches > 0 then return nil end
+        elseif not e.ended and M.fetches(rows, a, false) > 1 then
+            return nil
+        end
+        most = max(most, rows)
+    end
+    return most > 0 and most or nil
 end
 
 -- The GUI's "Predict..." dialog: its three fields (array sizes, SDUs,
@@ -1337,36 +1378,55 @@ local function advise_statement(out, s, p, opts, rec)
     end
     if p.array_size and not have[p.array_size] then sizes[#sizes + 1] = p.array_size end
     table.sort(sizes)
-    local rec_a = M.recommend_array(p, sizes, rows_per_exec)
-    out[#out + 1] = "  predicted by array size (rows per fetch call), at the negotiated SDU:"
+    local rec_a, rule = M.recommend_array(p, sizes, rows_per_exec)
+    out[#out + 1] = "  predicted by array size (rows per fetch call), at the negotiated SDU; recommended: " .. rule .. ":"
     out[#out + 1] = string.format("  %10s %12s %16s %16s %12s %12s %14s", "array size", "round trips",
         "bytes to client", "bytes from cl.", "TNS packets", "TCP segments", "elapsed (ms)")
     local now, at_rec
     for _, a in ipairs(sizes) do
         local pr = M.predict(p, a)
-        local mark = (a == p.array_size and " observed" or "") .. (a == rec_a and " recommended" or "")
-        out[#out + 1] = string.format("  %10d %12d %16s %16s %12d %12d %14s%s", a, pr.round_trips,
-            fmt_int(pr.to), fmt_int(pr.from), pr.packets, pr.segments, ms(pr.elapsed), mark)
-        rec.predictions[#rec.predictions + 1] = { array_size = a, round_trips = pr.round_trips,
-            bytes_to_client = round(pr.to), bytes_from_client = round(pr.from), tns_bytes_to_client = round(pr.tns_to),
-            tns_packets = pr.packets, tcp_segments = pr.segments, elapsed_ms = pr.elapsed * 1000,
-            observed = a == p.array_size, recommended = a == rec_a }
-        if a == p.array_size then now = pr end
-        if a == rec_a then at_rec = pr end
+        local row, model = pr, nil
+        if a == p.array_size then
+            -- the observed row shows what was observed (as the observed line);
+            -- the model's own figures beside it where they differ
+            row, model = M.observed_row(o, pr)
+            now = pr
+        end
+        local mark = (a == p.array_size and " observed" or "") .. (model and (" (model: " .. model .. ")") or "")
+            .. (a == rec_a and " recommended" or "")
+        out[#out + 1] = string.format("  %10d %12d %16s %16s %12d %12d %14s%s", a, row.round_trips,
+            fmt_int(row.to), fmt_int(row.from), row.packets, row.segments, ms(row.elapsed), mark)
+        rec.predictions[#rec.predictions + 1] = { array_size = a, round_trips = row.round_trips,
+            bytes_to_client = round(row.to), bytes_from_client = round(row.from), tns_bytes_to_client = round(row.tns_to),
+            tns_packets = row.packets, tcp_segments = row.segments, elapsed_ms = row.elapsed * 1000,
+            observed = a == p.array_size, recommended = a == rec_a,
+            model_elapsed_ms = a == p.array_size and pr.elapsed * 1000 or nil }
+        if a == rec_a then at_rec = row end
     end
     if at_rec then
         rec.advice.array_size, rec.advice.round_trips = rec_a, at_rec.round_trips
         rec.advice.elapsed_ms = at_rec.elapsed * 1000
     end
     if now and at_rec then
-        if rec_a > p.array_size then
-            out[#out + 1] = string.format("  array size: raise it from %d to %d: %d round trips instead of %d, " ..
-                "about %s ms less (%.0f%%)", p.array_size, rec_a, at_rec.round_trips, now.round_trips,
-                ms(now.elapsed - at_rec.elapsed),
-                now.elapsed > 0 and 100 * (now.elapsed - at_rec.elapsed) / now.elapsed or 0)
+        local function rts(n) return string.format("%d round trip%s", n, n == 1 and "" or "s") end
+        local at = M.predict(p, rec_a)
+        if rec_a ~= p.array_size then
+            -- the model's time at both sizes: like with like
+            out[#out + 1] = string.format("  array size: %s it from %d to %d: %s instead of %d, " ..
+                "about %s ms %s (%.0f%%)", rec_a > p.array_size and "raise" or "change", p.array_size, rec_a,
+                rts(at.round_trips), o.round_trips, ms(math.abs(now.elapsed - at.elapsed)),
+                at.elapsed <= now.elapsed and "less" or "more",
+                now.elapsed > 0 and 100 * math.abs(now.elapsed - at.elapsed) / now.elapsed or 0)
         else
-            out[#out + 1] = string.format("  array size: %d is enough (a larger one saves less than 10%%)",
+            out[#out + 1] = string.format("  array size: %d is enough (no size is predicted more than 10%% faster)",
                 p.array_size)
+        end
+        local whole = M.one_call_rows(p, rec_a)
+        if whole then
+            out[#out + 1] = string.format("  array size: %d fetches all %d rows %s in one call (%sany size above " ..
+                "%d does the same); a larger table would need one more round trip per further %d rows", rec_a, whole,
+                p.tied and "of an execution" or "after each execute", p.tied and "the execute's; " or "", whole,
+                rec_a)
         end
     end
     -- SDU
@@ -1553,7 +1613,7 @@ end
 local OBS_KEYS = { "executions", "rows", "array_size", "round_trips", "bytes_to_client", "bytes_from_client",
                    "tns_bytes_to_client", "tns_packets", "tcp_segments", "elapsed_ms", "sdu", "tdu", "mss" }
 local PRED_KEYS = { "array_size", "round_trips", "bytes_to_client", "bytes_from_client", "tns_bytes_to_client",
-                    "tns_packets", "tcp_segments", "elapsed_ms", "observed", "recommended" }
+                    "tns_packets", "tcp_segments", "elapsed_ms", "observed", "recommended", "model_elapsed_ms" }
 local SDU_KEYS = { "sdu", "array_size", "round_trips", "tns_packets", "tns_bytes_to_client", "tcp_segments",
                    "negotiated", "in_step" }
 

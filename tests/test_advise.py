@@ -700,3 +700,71 @@ def test_prefetch_fixed_where_the_capture_shows_it(tshark, scenario):
     (st,) = [s for s in client_statements(m).values() if not s.get("dml")]
     out = advise(tshark, TEST_CAPTURES / m["capture"])
     assert re.search(rf"^  prefetch: fixed at {st['prefetchrows']} \(seen: .+\)$", out, re.M), out[:3000]
+
+
+def table_rows(block):
+    """[(array size, round trips, to, from, packets, segments, elapsed ms, mark)] of a block's table."""
+    out, on = [], False
+    for line in block.splitlines():
+        if "predicted by array size" in line:
+            on = True
+            continue
+        if on:
+            mt = re.match(r"\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+([\d.]+)(.*)$", line)
+            if mt:
+                out.append(tuple(int(mt.group(i)) for i in range(1, 7)) + (float(mt.group(7)), mt.group(8)))
+            elif out:
+                break
+    return out
+
+
+def test_array_advice_follows_its_rule(tshark):
+    """wan_rtt10_arraysize (prefetch = array size, the client's settings): the
+    table's title states the rule (the smallest size predicted within 10 % of the
+    fastest) and the recommended row follows it (the model's value at the observed
+    size, printed beside it); on the 10-row statement array size 10 takes 2 round
+    trips (the execute's 10 rows fill what it asked, a fetch must learn the end:
+    hand arithmetic on the manifest's rows) and 15 one, so 10 is not recommended;
+    the observed row is the observed line's figures and the statement's span in the
+    capture's own frame times; a recommended size that only exceeds an
+    execution's rows says so."""
+    m = json.loads((TEST_CAPTURES / "wan_rtt10_arraysize.json").read_text())
+    client = client_statements(m)
+    frames = {int(r[0]): float(r[1]) for r in tshark.fields(TEST_CAPTURES / m["capture"],
+                                                            ["frame.number", "frame.time_epoch"])}
+    want = {w["sql"]: w for w in manifest_statements(m)}
+    blocks = statements(advise(tshark, TEST_CAPTURES / m["capture"]))
+    assert set(blocks) == set(client)
+    for sql, block in blocks.items():
+        st, w = client[sql], want[sql]
+        assert ("recommended: the smallest size whose predicted time is within 10% of the fastest:"
+                in block), block[:1500]
+        rows = table_rows(block)
+        model = {}
+        for a, rts, to, frm, packets, segments, el, mark in rows:
+            mm = re.search(r"\(model: (?:.*, )?([\d.]+) ms\)", mark)
+            model[a] = float(mm.group(1)) if mm else el
+        best = min(model.values())
+        rec = [r for r in rows if "recommended" in r[7]]
+        assert len(rec) == 1
+        assert rec[0][0] == min(a for a, el in model.items() if el <= best * 1.10), (sql, model)
+        # the observed row: the observed line's figures, the frames' span
+        (obs,) = [r for r in rows if "observed" in r[7]]
+        ob = re.search(r"observed: 1 execution\(s\), (\d+) rows, array size (\d+), (\d+) round trips, (\d+) bytes "
+                       r"to client, (\d+) from client, (\d+) TNS packets, (\d+) TCP segments, ([\d.]+) ms", block)
+        assert obs[0] == st["arraysize"] == int(ob.group(2))
+        assert obs[1:6] == tuple(int(ob.group(i)) for i in range(3, 8))
+        assert obs[1] == w["round_trips"] and obs[2] == w["to"]
+        assert obs[6] == float(ob.group(8)) == pytest.approx((frames[w["last"]] - frames[w["first"]]) * 1000, abs=0.002)
+        # all rows in one call: said so, with the manifest's rows per execution
+        a_rec = rec[0][0]
+        if a_rec > st["rows"]:
+            assert (f"  array size: {a_rec} fetches all {st['rows']} rows of an execution in one call "
+                    f"(the execute's; any size above {st['rows']} does the same)") in block, block[-1500:]
+        else:
+            assert "in one call" not in block
+    few = [sql for sql, st in client.items() if st["arraysize"] == 1]
+    assert len(few) == 1 and client[few[0]]["rows"] == 10
+    rows = {r[0]: r for r in table_rows(blocks[few[0]])}
+    assert rows[10][1] == 2 and rows[15][1] == 1
+    assert "recommended" not in rows[10][7]
