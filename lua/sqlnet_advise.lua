@@ -513,9 +513,10 @@ function M.sdu_in_step(ttc, mss, max_sdu)
     return max(sdu, 512)
 end
 
--- The array size to recommend: the smallest candidate whose predicted
--- elapsed time (or, without timing, round trips) is within 10% of the best
--- candidate's.  Returns it and the rule in words.
+-- The array size to recommend: the observed one (s.array_size) if its
+-- predicted elapsed time (or, without timing, round trips) is within 10% of
+-- the best candidate's, else the smallest candidate that is.  Returns it and
+-- the rule in words.
 function M.recommend_array(s, candidates, rows_per_exec)
     local timed = s.t_rt and s.t_rt > 0
     local best, preds = nil, {}
@@ -525,8 +526,13 @@ function M.recommend_array(s, candidates, rows_per_exec)
         local cost = timed and p.elapsed or p.round_trips
         if not best or cost < best then best = cost end
     end
-    local rule = timed and "the smallest size whose predicted time is within 10% of the fastest"
-        or "the smallest size whose round trips are within 10% of the fewest"
+    local rule = timed and "the observed size if its predicted time is within 10% of the fastest, else the " ..
+        "smallest size that is" or "the observed size if its round trips are within 10% of the fewest, else the " ..
+        "smallest size whose round trips are"
+    for _, p in ipairs(preds) do
+        local cost = timed and p.elapsed or p.round_trips
+        if p.array_size == s.array_size and cost <= best * 1.10 then return p.array_size, rule end
+    end
     for _, p in ipairs(preds) do
         local cost = timed and p.elapsed or p.round_trips
         if cost <= best * 1.10 then return p.array_size, rule end
@@ -1234,6 +1240,12 @@ local function profile(st, s, models)
         p.time_source = "this statement's fetches"
     end
     if m then p.tied, p.tied_why = m.tied, m.why end
+    if p.tied and not p.array_size then
+        -- no fetch: with prefetch tied, the rows the execute asked for are the array size
+        for _, e in ipairs(p.execs) do
+            if e.prefetch and e.prefetch > 0 then p.array_size = max(p.array_size or 0, e.prefetch) end
+        end
+    end
     -- the execute round trips and the calls outside an execution cost what
     -- they were observed to cost; the fetches and the gaps come from the model
     for _, e in ipairs(execs) do
