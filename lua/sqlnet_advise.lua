@@ -518,7 +518,7 @@ end
 -- the best candidate's, else the smallest candidate that is.  Returns it and
 -- the rule in words.
 function M.recommend_array(s, candidates, rows_per_exec)
-    local timed = s.t_rt and s.t_rt > 0
+    local timed = s.timing ~= nil or (s.t_rt or 0) > 0
     local best, preds = nil, {}
     for _, a in ipairs(candidates) do
         local p = M.predict(s, a)
@@ -774,7 +774,10 @@ end
 function C.auth(st, pinfo)
     local c = stream_of(st, n(F["tcp.stream"]) or -1)
     for _, fi in ipairs({ F["sqlnet.auth.value"]() }) do
-        if tostring(fi.value):lower():find("jdbc", 1, true) then c.jdbc = true end
+        local v = tostring(fi.value):lower()
+        if v:find("jdbc", 1, true) then c.jdbc = true end
+        -- go-ora's SESSION_CLIENT_DRIVER_NAME: its PREFETCH_ROWS is the execute's and every fetch's
+        if v:find("oracleclientgo", 1, true) then c.goora = true end
     end
 end
 
@@ -1052,7 +1055,7 @@ local function connection_models(st, prefetch_opt)
             m.timing = fit_connection_cols(m.D)
         end
         m.D = nil
-        m.tied, m.why = M.prefetch_tied(m, prefetch_opt, c and c.jdbc)
+        m.tied, m.why = M.prefetch_tied(m, prefetch_opt, c and (c.jdbc and "JDBC" or c.goora and "go-ora"))
     end
     return models
 end
@@ -1064,11 +1067,15 @@ end
 -- execute brought all its rows shows nothing either way), fixed when one did
 -- not (m.untied = {rows=, fetch=}); equal at array size 2 only is what
 -- python-oracledb's and node-oracledb's default prefetch of 2 rows shows at
--- array size 2 too: fixed, but for JDBC; with no execution to tell, tied for
--- JDBC (its fetch size is also the execute's prefetch), fixed otherwise.
+-- array size 2 too: fixed, but for JDBC and go-ora; with no execution to
+-- tell, tied for JDBC (its fetch size is also the execute's prefetch) and
+-- go-ora (its PREFETCH_ROWS is both), fixed otherwise.  driver: "JDBC",
+-- "go-ora" or nil (from the logon's key/values).
 -- Returns tied, and the "seen: ..." text (nil for the option).
 M.DEFAULT_PREFETCH = 2
-function M.prefetch_tied(m, prefetch_opt, jdbc)
+local TIED_DRIVERS = { JDBC = "JDBC, whose fetch size is also the execute's prefetch",
+                       ["go-ora"] = "go-ora, whose PREFETCH_ROWS is the execute's and every fetch's" }
+function M.prefetch_tied(m, prefetch_opt, driver)
     if prefetch_opt == "tied" or prefetch_opt == "fixed" then
         return prefetch_opt == "tied", nil
     end
@@ -1079,7 +1086,7 @@ function M.prefetch_tied(m, prefetch_opt, jdbc)
     local sizes = {}
     for a in pairs(m.tied_sizes) do sizes[#sizes + 1] = a end
     table.sort(sizes)
-    if m.tied_n > 0 and #sizes == 1 and sizes[1] == M.DEFAULT_PREFETCH and not jdbc then
+    if m.tied_n > 0 and #sizes == 1 and sizes[1] == M.DEFAULT_PREFETCH and not TIED_DRIVERS[driver or ""] then
         return false, string.format("every execute on its connection brought as many rows as its fetches ask, " ..
             "but only at array size %d, which is also the default prefetch of python-oracledb and node-oracledb",
             M.DEFAULT_PREFETCH)
@@ -1089,8 +1096,8 @@ function M.prefetch_tied(m, prefetch_opt, jdbc)
             "%d execution%s at array size%s %s", m.tied_n, m.tied_n == 1 and "" or "s", #sizes == 1 and "" or "s",
             table.concat(sizes, ", "))
     end
-    if jdbc then
-        return true, "no fetch after an execute on its connection; JDBC, whose fetch size is also the execute's prefetch"
+    if TIED_DRIVERS[driver or ""] then
+        return true, "no fetch after an execute on its connection; " .. TIED_DRIVERS[driver]
     end
     return false, "no fetch after an execute on its connection"
 end
@@ -1435,8 +1442,9 @@ local function advise_statement(out, s, p, opts, rec)
         end
         local whole = M.one_call_rows(p, rec_a)
         if whole then
-            out[#out + 1] = string.format("  array size: %d fetches all %d rows %s in one call (%sany size above " ..
-                "%d does the same); a larger table would need one more round trip per further %d rows", rec_a, whole,
+            out[#out + 1] = string.format("  array size: %d fetches %s %s in one call (%sany size above " ..
+                "%d does the same); a larger table would need one more round trip per further %d rows", rec_a,
+                whole == 1 and "the 1 row" or string.format("all %d rows", whole),
                 p.tied and "of an execution" or "after each execute", p.tied and "the execute's; " or "", whole,
                 rec_a)
         end

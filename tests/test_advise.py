@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tshark import ROOT, SHARED, TEST_CAPTURES
+from tshark import PUBLIC, ROOT, SHARED, TEST_CAPTURES
 
 ADVISOR = ROOT / "lua" / "sqlnet_advise.lua"
 PUBLISHED = SHARED / "docs" / "published-measurements.md"
@@ -793,3 +793,27 @@ def test_all_rows_with_the_execute(tshark):
     assert f"  array size: {st['arraysize']} is enough" in block
     assert (f"  array size: {st['arraysize']} fetches all {st['rows']} rows of an execution in one call "
             f"(the execute's; any size above {st['rows']} does the same)") in block
+
+
+def test_prefetch_tied_for_go_ora_without_a_fetch(tshark):
+    """A real go-ora session whose queries all came with their execute (no fetch
+    after an execute to compare): go-ora's PREFETCH_ROWS is the execute's and
+    every fetch's, so the advisor ties them, names go-ora (the logon's
+    SESSION_CLIENT_DRIVER_NAME, OracleClientGo, read here with tshark's own
+    field), and takes the rows the execute asked for (sqlnet.fetch.rows on the
+    OALL8 request) as the array size."""
+    cap = PUBLIC / "dbbat" / "go_ora_mixed.pcapng"
+    if not cap.is_file():
+        pytest.skip(f"{cap} not available")
+    values = [v for (v,) in tshark.fields(cap, ["sqlnet.auth.value"], "sqlnet.auth.value")]
+    assert any("OracleClientGo" in v for v in values)
+    asked = {int(r) for (r,) in tshark.fields(cap, ["sqlnet.fetch.rows"], "sqlnet.call == 94 && sqlnet.fetch.rows")}
+    assert len(asked) == 1
+    out = advise(tshark, cap)
+    blocks = re.split(r"^Statement \d+: ", out, flags=re.M)[1:]
+    assert blocks
+    for block in blocks:
+        assert ("  prefetch: tied to the array size (seen: no fetch after an execute on its connection; go-ora, "
+                "whose PREFETCH_ROWS is the execute's and every fetch's)") in block, block[:600]
+        assert re.search(rf"observed: 1 execution\(s\), \d+ rows, array size {min(asked)},",
+                         block), block[:400]
