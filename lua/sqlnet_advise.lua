@@ -1430,12 +1430,14 @@ local function advise_statement(out, s, p, opts, rec)
         local function rts(n) return string.format("%d round trip%s", n, n == 1 and "" or "s") end
         local at = M.predict(p, rec_a)
         if rec_a ~= p.array_size then
-            -- the model's time at both sizes: like with like
+            -- the model's round trips and time at both sizes: like with like
             out[#out + 1] = string.format("  array size: %s it from %d to %d: %s instead of %d, " ..
-                "about %s ms %s (%.0f%%)", rec_a > p.array_size and "raise" or "change", p.array_size, rec_a,
-                rts(at.round_trips), o.round_trips, ms(math.abs(now.elapsed - at.elapsed)),
+                "about %s ms %s (%.0f%%)%s", rec_a > p.array_size and "raise" or "change", p.array_size, rec_a,
+                rts(at.round_trips), now.round_trips, ms(math.abs(now.elapsed - at.elapsed)),
                 at.elapsed <= now.elapsed and "less" or "more",
-                now.elapsed > 0 and 100 * math.abs(now.elapsed - at.elapsed) / now.elapsed or 0)
+                now.elapsed > 0 and 100 * math.abs(now.elapsed - at.elapsed) / now.elapsed or 0,
+                now.round_trips ~= o.round_trips and string.format(" (the model's figures at both sizes: at %d it " ..
+                    "predicts %s where %d were observed)", p.array_size, rts(now.round_trips), o.round_trips) or "")
         else
             out[#out + 1] = string.format("  array size: %d is enough (no size is predicted more than 10%% faster)",
                 p.array_size)
