@@ -29,9 +29,10 @@
 -- "fixed" is what the statement's observed time has beyond that model (its
 -- execute's own work), so a prediction at the observed array size is the
 -- observed time.  Prefetch: the execute call brings its prefetch rows; by
--- default the prediction varies prefetch with the array size where the
--- driver ties them (JDBC's fetch size) or every query of the capture shows
--- them equal, and keeps the observed prefetch otherwise (option prefetch=).
+-- default the prediction ties prefetch to the array size on a connection
+-- where every execute brought as many rows as the fetches after it ask for
+-- (JDBC too when no execution shows it), and keeps the observed prefetch
+-- otherwise (M.prefetch_tied; option prefetch=tied|fixed).
 --
 -- Loaded outside Wireshark (no register_stat_cmd_arg), the file returns the
 -- model table so that tests can drive it with published parameters:
@@ -512,23 +513,70 @@ function M.sdu_in_step(ttc, mss, max_sdu)
     return max(sdu, 512)
 end
 
--- The array size to recommend: the smallest candidate whose predicted
--- elapsed time (or, without timing, round trips) is within 10% of the best.
+-- The array size to recommend: the observed one (s.array_size) if its
+-- predicted elapsed time (or, without timing, round trips) is within 10% of
+-- the best candidate's, else the smallest candidate that is.  Returns it and
+-- the rule in words.
 function M.recommend_array(s, candidates, rows_per_exec)
+    local timed = s.timing ~= nil or (s.t_rt or 0) > 0
     local best, preds = nil, {}
     for _, a in ipairs(candidates) do
         local p = M.predict(s, a)
         preds[#preds + 1] = p
-        local cost = (s.t_rt and s.t_rt > 0) and p.elapsed or p.round_trips
+        local cost = timed and p.elapsed or p.round_trips
         if not best or cost < best then best = cost end
     end
+    local rule = timed and "the observed size if its predicted time is within 10% of the fastest, else the " ..
+        "smallest size that is" or "the observed size if its round trips are within 10% of the fewest, else the " ..
+        "smallest size whose round trips are"
     for _, p in ipairs(preds) do
-        local cost = (s.t_rt and s.t_rt > 0) and p.elapsed or p.round_trips
-        if cost <= best * 1.10 or p.array_size >= rows_per_exec then
-            return p.array_size
-        end
+        local cost = timed and p.elapsed or p.round_trips
+        if p.array_size == s.array_size and cost <= best * 1.10 then return p.array_size, rule end
     end
-    return candidates[#candidates]
+    for _, p in ipairs(preds) do
+        local cost = timed and p.elapsed or p.round_trips
+        if cost <= best * 1.10 then return p.array_size, rule end
+    end
+    return candidates[#candidates], rule
+end
+
+-- The observed row of the array-size table: the observed figures (o, as the
+-- "observed:" line), and the model's figures at the observed size (pr) in
+-- words where they differ from them (nil where they do not).
+function M.observed_row(o, pr)
+    local row = { round_trips = o.round_trips, to = o.to, from = o.from, tns_to = o.tns_to, packets = o.packets,
+                  segments = o.segments, elapsed = o.elapsed }
+    local diff = {}
+    local function cmp(a, b, fmt, what)
+        local x, y = string.format(fmt, a), string.format(fmt, b)
+        if x ~= y then diff[#diff + 1] = y .. " " .. what end
+    end
+    cmp(o.round_trips, pr.round_trips, "%d", "round trips")
+    cmp(round(o.to), round(pr.to), "%d", "bytes to client")
+    cmp(round(o.from), round(pr.from), "%d", "bytes from client")
+    cmp(o.packets, pr.packets, "%d", "TNS packets")
+    cmp(o.segments, pr.segments, "%d", "TCP segments")
+    cmp(o.elapsed * 1000, pr.elapsed * 1000, "%.3f", "ms")
+    return row, #diff > 0 and table.concat(diff, ", ") or nil
+end
+
+-- When array size a brings every execution's rows in one call (the execute
+-- with prefetch tied, else one fetch after the execute): the largest number
+-- of rows that call carries; nil when some execution needs more calls.
+function M.one_call_rows(s, a)
+    local most = 0
+    for _, e in ipairs(s.execs) do
+        local rows = s.tied and e.rows or e.rem
+        if not rows then return nil end
+        if s.tied then
+            local _, fetches = M.execution_calls(rows, a, a)
+            if fetches > 0 then return nil end
+        elseif not e.ended and M.fetches(rows, a, false) > 1 then
+            return nil
+        end
+        most = max(most, rows)
+    end
+    return most > 0 and most or nil
 end
 
 -- The GUI's "Predict..." dialog: its three fields (array sizes, SDUs,
@@ -726,7 +774,10 @@ end
 function C.auth(st, pinfo)
     local c = stream_of(st, n(F["tcp.stream"]) or -1)
     for _, fi in ipairs({ F["sqlnet.auth.value"]() }) do
-        if tostring(fi.value):lower():find("jdbc", 1, true) then c.jdbc = true end
+        local v = tostring(fi.value):lower()
+        if v:find("jdbc", 1, true) then c.jdbc = true end
+        -- go-ora's SESSION_CLIENT_DRIVER_NAME: its PREFETCH_ROWS is the execute's and every fetch's
+        if v:find("oracleclientgo", 1, true) then c.goora = true end
     end
 end
 
@@ -945,7 +996,7 @@ local function connection_models(st, prefetch_opt)
         local e = by_exec[key]
         local m = models[e[1].stream]
         if not m then
-            m = { equal = {}, unequal = 0,
+            m = { tied_n = 0, tied_sizes = {},
                   D = { nf = 0, f_time = {}, f_first = {}, f_rows = {}, f_bytes = {}, f_w = {}, f_last = {},
                         ng = 0, g_gap = {}, g_rows = {}, g_w = {}, nr = 0, r_bytes = {}, r_transfer = {},
                         ne = 0, e_time = {}, e_rows = {}, e_bytes = {}, e_w = {} } }
@@ -987,8 +1038,15 @@ local function connection_models(st, prefetch_opt)
                 D.ng, D.g_gap[k], D.g_rows[k], D.g_w[k] = k, rt.gap, rt.rows, 1 / (#e - 2)
             end
         end
-        if #e > 1 and e[1].fetch and e[2].fetch and e[2].call == 5 then
-            if e[1].fetch == e[2].fetch then m.equal[e[2].fetch] = true else m.unequal = m.unequal + 1 end
+        -- prefetch: the rows the execute brought against the rows its first
+        -- fetch asks for (an execution without fetches shows nothing either way)
+        if #e > 1 and ex.call ~= 5 and e[2].call == 5 and e[2].fetch and e[2].fetch > 0 then
+            if ex.rows == e[2].fetch then
+                m.tied_n = m.tied_n + 1
+                m.tied_sizes[e[2].fetch] = true
+            elseif not m.untied then
+                m.untied = { rows = ex.rows, fetch = e[2].fetch }
+            end
         end
     end
     for stream, m in pairs(models) do
@@ -997,21 +1055,73 @@ local function connection_models(st, prefetch_opt)
             m.timing = fit_connection_cols(m.D)
         end
         m.D = nil
-        if prefetch_opt == "tied" then
-            m.tied, m.why = true, "option prefetch=tied"
-        elseif prefetch_opt == "fixed" then
-            m.tied, m.why = false, "option prefetch=fixed"
-        elseif c and c.jdbc then
-            m.tied, m.why = true, "JDBC: the fetch size is also the execute's prefetch"
-        elseif m.unequal == 0 and next(m.equal) and next(m.equal, next(m.equal)) then
-            -- equal at two array sizes at least (one could be a default that
-            -- happens to match: python-oracledb prefetches 2 rows)
-            m.tied, m.why = true, "every execution's prefetch equals its array size"
-        else
-            m.tied, m.why = false, "the capture does not show them tied"
-        end
+        m.tied, m.why = M.prefetch_tied(m, prefetch_opt, c and (c.jdbc and "JDBC" or c.goora and "go-ora"))
     end
     return models
+end
+
+-- Whether prefetch follows the array size on a connection, and why: the
+-- option prefetch=tied|fixed if given; else tied when every execution with
+-- fetches brought on its execute as many rows as its first fetch asks for
+-- (m.tied_n of them, at the array sizes m.tied_sizes; an execution whose
+-- execute brought all its rows shows nothing either way), fixed when one did
+-- not (m.untied = {rows=, fetch=}); equal at array size 2 only is what
+-- python-oracledb's and node-oracledb's default prefetch of 2 rows shows at
+-- array size 2 too: fixed, but for JDBC and go-ora; with no execution to
+-- tell, tied for JDBC (its fetch size is also the execute's prefetch) and
+-- go-ora (its PREFETCH_ROWS is both), fixed otherwise.  driver: "JDBC",
+-- "go-ora" or nil (from the logon's key/values).
+-- Returns tied, and the "seen: ..." text (nil for the option).
+M.DEFAULT_PREFETCH = 2
+local TIED_DRIVERS = { JDBC = "JDBC, whose fetch size is also the execute's prefetch",
+                       ["go-ora"] = "go-ora, whose PREFETCH_ROWS is the execute's and every fetch's" }
+function M.prefetch_tied(m, prefetch_opt, driver)
+    if prefetch_opt == "tied" or prefetch_opt == "fixed" then
+        return prefetch_opt == "tied", nil
+    end
+    if m.untied then
+        return false, string.format("an execute on its connection brought %d row%s where its fetches ask for %d",
+            m.untied.rows, m.untied.rows == 1 and "" or "s", m.untied.fetch)
+    end
+    local sizes = {}
+    for a in pairs(m.tied_sizes) do sizes[#sizes + 1] = a end
+    table.sort(sizes)
+    if m.tied_n > 0 and #sizes == 1 and sizes[1] == M.DEFAULT_PREFETCH and not TIED_DRIVERS[driver or ""] then
+        return false, string.format("every execute on its connection brought as many rows as its fetches ask, " ..
+            "but only at array size %d, which is also the default prefetch of python-oracledb and node-oracledb",
+            M.DEFAULT_PREFETCH)
+    end
+    if m.tied_n > 0 then
+        return true, string.format("every execute on its connection brought as many rows as its fetches ask: " ..
+            "%d execution%s at array size%s %s", m.tied_n, m.tied_n == 1 and "" or "s", #sizes == 1 and "" or "s",
+            table.concat(sizes, ", "))
+    end
+    if TIED_DRIVERS[driver or ""] then
+        return true, "no fetch after an execute on its connection; " .. TIED_DRIVERS[driver]
+    end
+    return false, "no fetch after an execute on its connection"
+end
+
+-- The "prefetch:" line's assumption for a statement's profile p: "tied" or
+-- "fixed", and its text: "tied to the array size (seen: ...)", "fixed at N
+-- (seen: ...)" (N: the rows each execute asked for, or brought), or "kept as
+-- given: prefetch=tied|fixed".
+function M.prefetch_assumption(p, prefetch_opt)
+    local kind = p.tied and "tied" or "fixed"
+    local vals, have = {}, {}
+    for _, e in ipairs(p.execs) do
+        local v = e.prefetch and e.prefetch > 0 and e.prefetch or e.first
+        if v and not have[v] then have[v] = true; vals[#vals + 1] = v end
+    end
+    table.sort(vals)
+    local n = #vals > 0 and table.concat(vals, ", ") or "-"
+    if prefetch_opt == "tied" or prefetch_opt == "fixed" then
+        return kind, "kept as given: prefetch=" .. prefetch_opt .. (p.tied and "" or (" (at " .. n .. ")"))
+    end
+    if p.tied then
+        return kind, string.format("tied to the array size (seen: %s)", p.tied_why or "-")
+    end
+    return kind, string.format("fixed at %s (seen: %s)", n, p.tied_why or "-")
 end
 
 -- Build the model profile of one statement from its round trips.
@@ -1137,6 +1247,12 @@ local function profile(st, s, models)
         p.time_source = "this statement's fetches"
     end
     if m then p.tied, p.tied_why = m.tied, m.why end
+    if p.tied and not p.array_size then
+        -- no fetch: with prefetch tied, the rows the execute asked for are the array size
+        for _, e in ipairs(p.execs) do
+            if e.prefetch and e.prefetch > 0 then p.array_size = max(p.array_size or 0, e.prefetch) end
+        end
+    end
     -- the execute round trips and the calls outside an execution cost what
     -- they were observed to cost; the fetches and the gaps come from the model
     for _, e in ipairs(execs) do
@@ -1247,8 +1363,9 @@ local function advise_statement(out, s, p, opts, rec)
         ms(p.t_byte * 1024), ms(tm and tm.g_call or 0), ms(tm and tm.g_row or 0))
     out[#out + 1] = string.format("  SDU %d, TDU %d, MSS %s (%s)", p.sdu or 0, p.tdu or 0,
         p.mss and tostring(p.mss) or "?", p.mss_source or "unknown")
-    out[#out + 1] = string.format("  prefetch: %s (%s)", p.tied and "varied with the array size" or
-        "kept as observed", p.tied_why or "-")
+    local pf_kind, pf_text = M.prefetch_assumption(p, opts and opts.prefetch)
+    rec.prefetch_assumption, rec.prefetch_text = pf_kind, pf_text
+    out[#out + 1] = "  prefetch: " .. pf_text
     local rt_time = o.rt_time or 0
     if o.elapsed - rt_time >= 0.0000005 then
         out[#out + 1] = string.format("  time: observed %s ms = %s ms of round trips (-z sqlnet,stmt's response " ..
@@ -1280,36 +1397,58 @@ local function advise_statement(out, s, p, opts, rec)
     end
     if p.array_size and not have[p.array_size] then sizes[#sizes + 1] = p.array_size end
     table.sort(sizes)
-    local rec_a = M.recommend_array(p, sizes, rows_per_exec)
-    out[#out + 1] = "  predicted by array size (rows per fetch call), at the negotiated SDU:"
+    local rec_a, rule = M.recommend_array(p, sizes, rows_per_exec)
+    out[#out + 1] = "  predicted by array size (rows per fetch call), at the negotiated SDU; recommended: " .. rule .. ":"
     out[#out + 1] = string.format("  %10s %12s %16s %16s %12s %12s %14s", "array size", "round trips",
         "bytes to client", "bytes from cl.", "TNS packets", "TCP segments", "elapsed (ms)")
     local now, at_rec
     for _, a in ipairs(sizes) do
         local pr = M.predict(p, a)
-        local mark = (a == p.array_size and " observed" or "") .. (a == rec_a and " recommended" or "")
-        out[#out + 1] = string.format("  %10d %12d %16s %16s %12d %12d %14s%s", a, pr.round_trips,
-            fmt_int(pr.to), fmt_int(pr.from), pr.packets, pr.segments, ms(pr.elapsed), mark)
-        rec.predictions[#rec.predictions + 1] = { array_size = a, round_trips = pr.round_trips,
-            bytes_to_client = round(pr.to), bytes_from_client = round(pr.from), tns_bytes_to_client = round(pr.tns_to),
-            tns_packets = pr.packets, tcp_segments = pr.segments, elapsed_ms = pr.elapsed * 1000,
-            observed = a == p.array_size, recommended = a == rec_a }
-        if a == p.array_size then now = pr end
-        if a == rec_a then at_rec = pr end
+        local row, model = pr, nil
+        if a == p.array_size then
+            -- the observed row shows what was observed (as the observed line);
+            -- the model's own figures beside it where they differ
+            row, model = M.observed_row(o, pr)
+            now = pr
+        end
+        local mark = (a == p.array_size and " observed" or "") .. (model and (" (model: " .. model .. ")") or "")
+            .. (a == rec_a and " recommended" or "")
+        out[#out + 1] = string.format("  %10d %12d %16s %16s %12d %12d %14s%s", a, row.round_trips,
+            fmt_int(row.to), fmt_int(row.from), row.packets, row.segments, ms(row.elapsed), mark)
+        rec.predictions[#rec.predictions + 1] = { array_size = a, round_trips = row.round_trips,
+            bytes_to_client = round(row.to), bytes_from_client = round(row.from), tns_bytes_to_client = round(row.tns_to),
+            tns_packets = row.packets, tcp_segments = row.segments, elapsed_ms = row.elapsed * 1000,
+            observed = a == p.array_size, recommended = a == rec_a,
+            model_elapsed_ms = a == p.array_size and pr.elapsed * 1000 or nil }
+        if a == rec_a then at_rec = row end
     end
     if at_rec then
         rec.advice.array_size, rec.advice.round_trips = rec_a, at_rec.round_trips
         rec.advice.elapsed_ms = at_rec.elapsed * 1000
     end
     if now and at_rec then
-        if rec_a > p.array_size then
-            out[#out + 1] = string.format("  array size: raise it from %d to %d: %d round trips instead of %d, " ..
-                "about %s ms less (%.0f%%)", p.array_size, rec_a, at_rec.round_trips, now.round_trips,
-                ms(now.elapsed - at_rec.elapsed),
-                now.elapsed > 0 and 100 * (now.elapsed - at_rec.elapsed) / now.elapsed or 0)
+        local function rts(n) return string.format("%d round trip%s", n, n == 1 and "" or "s") end
+        local at = M.predict(p, rec_a)
+        if rec_a ~= p.array_size then
+            -- the model's round trips and time at both sizes: like with like
+            out[#out + 1] = string.format("  array size: %s it from %d to %d: %s instead of %d, " ..
+                "about %s ms %s (%.0f%%)%s", rec_a > p.array_size and "raise" or "change", p.array_size, rec_a,
+                rts(at.round_trips), now.round_trips, ms(math.abs(now.elapsed - at.elapsed)),
+                at.elapsed <= now.elapsed and "less" or "more",
+                now.elapsed > 0 and 100 * math.abs(now.elapsed - at.elapsed) / now.elapsed or 0,
+                now.round_trips ~= o.round_trips and string.format(" (the model's figures at both sizes: at %d it " ..
+                    "predicts %s where %d were observed)", p.array_size, rts(now.round_trips), o.round_trips) or "")
         else
-            out[#out + 1] = string.format("  array size: %d is enough (a larger one saves less than 10%%)",
+            out[#out + 1] = string.format("  array size: %d is enough (no size is predicted more than 10%% faster)",
                 p.array_size)
+        end
+        local whole = M.one_call_rows(p, rec_a)
+        if whole then
+            out[#out + 1] = string.format("  array size: %d fetches %s %s in one call (%sany size above " ..
+                "%d does the same); a larger table would need one more round trip per further %d rows", rec_a,
+                whole == 1 and "the 1 row" or string.format("all %d rows", whole),
+                p.tied and "of an execution" or "after each execute", p.tied and "the execute's; " or "", whole,
+                rec_a)
         end
     end
     -- SDU
@@ -1496,7 +1635,7 @@ end
 local OBS_KEYS = { "executions", "rows", "array_size", "round_trips", "bytes_to_client", "bytes_from_client",
                    "tns_bytes_to_client", "tns_packets", "tcp_segments", "elapsed_ms", "sdu", "tdu", "mss" }
 local PRED_KEYS = { "array_size", "round_trips", "bytes_to_client", "bytes_from_client", "tns_bytes_to_client",
-                    "tns_packets", "tcp_segments", "elapsed_ms", "observed", "recommended" }
+                    "tns_packets", "tcp_segments", "elapsed_ms", "observed", "recommended", "model_elapsed_ms" }
 local SDU_KEYS = { "sdu", "array_size", "round_trips", "tns_packets", "tns_bytes_to_client", "tcp_segments",
                    "negotiated", "in_step" }
 
@@ -1509,9 +1648,10 @@ local function render_json(st, filter, opts)
         for _, x in ipairs(r.predictions) do preds[#preds + 1] = { keys = PRED_KEYS, values = x } end
         for _, x in ipairs(r.sdus) do sdus[#sdus + 1] = { keys = SDU_KEYS, values = x } end
         stmts[#stmts + 1] = { keys = { "statement", "sql_id", "sql", "first_frame", "last_frame", "observed",
-                                       "recommended", "predictions", "sdu_predictions" },
+                                       "prefetch_assumption", "recommended", "predictions", "sdu_predictions" },
             values = { statement = s.number, sql_id = s.sql_id, sql = s.sql, first_frame = s.first_frame,
                        last_frame = s.last_frame, observed = { keys = OBS_KEYS, values = r.observed },
+                       prefetch_assumption = r.prefetch_assumption,
                        recommended = { keys = { "array_size", "round_trips", "elapsed_ms", "sdu", "sdu_flags" },
                                        values = r.advice },
                        predictions = preds, sdu_predictions = sdus } }
@@ -1540,7 +1680,8 @@ end
 local CSV_COLUMNS = { "kind", "statement", "sql_id", "sql", "first_frame", "last_frame", "executions", "rows",
                       "array_size", "sdu", "round_trips", "bytes_to_client", "bytes_from_client",
                       "tns_bytes_to_client", "tns_packets", "tcp_segments", "elapsed_ms", "recommended_array_size",
-                      "recommended_round_trips", "recommended_ms", "recommended_sdu", "mss", "mark", "note" }
+                      "recommended_round_trips", "recommended_ms", "recommended_sdu", "mss", "mark", "note",
+                      "prefetch_assumption" }
 
 local function csv_field(v, key)
     if v == nil then return "" end
@@ -1568,6 +1709,7 @@ local function render_csv(st, filter, opts)
               tns_packets = o.tns_packets, tcp_segments = o.tcp_segments, elapsed_ms = o.elapsed_ms,
               recommended_array_size = adv.array_size, recommended_round_trips = adv.round_trips,
               recommended_ms = adv.elapsed_ms, recommended_sdu = adv.sdu, mss = o.mss,
+              prefetch_assumption = r.prefetch_assumption,
               note = adv.sdu_flags and table.concat(adv.sdu_flags, "; ") or nil })
         for _, x in ipairs(r.predictions) do
             local v = { kind = "array_size", statement = id.statement, sql_id = id.sql_id, sdu = o.sdu }

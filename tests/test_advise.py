@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tshark import ROOT, SHARED, TEST_CAPTURES
+from tshark import PUBLIC, ROOT, SHARED, TEST_CAPTURES
 
 ADVISOR = ROOT / "lua" / "sqlnet_advise.lua"
 PUBLISHED = SHARED / "docs" / "published-measurements.md"
@@ -632,3 +632,188 @@ def test_undecrypted_tls_named(tshark, tmp_path):
     rows = list(csv.DictReader(io.StringIO(run_with_fake_fields(tshark, tmp_path, cap, "sqlnet,advise,format=csv"),
                                            newline="")))
     assert [(r["kind"], r["note"]) for r in rows] == [("undecrypted_tls", sentence)]
+
+
+# ---- prefetch from the capture, array-size advice by its own rule (issue 23) --
+
+def client_statements(m):
+    """sql -> the client's own settings for it ({arraysize, prefetchrows, rows}) from its report."""
+    reps = m["client"]["report"] if isinstance(m["client"]["report"], list) else [m["client"]["report"]]
+    return {" ".join(st["sql"].split()): st for r in reps for s in r["sessions"] for st in s["statements"]
+            if st.get("sql")}
+
+
+def server_round_trips(m):
+    """sql -> round trips the scripted server counted for it (every request naming it)."""
+    out = defaultdict(int)
+    for conn in m["connections"]:
+        for r in conn["requests"]:
+            if r.get("sql"):
+                out[" ".join(r["sql"].split())] += 1
+    return out
+
+
+def test_prefetch_tied_from_the_capture(tshark):
+    """python-oracledb with prefetchrows = arraysize (the client's own settings, its
+    report), one connection per array size, so no connection shows two sizes: every
+    execute brings as many rows as its fetches ask, the advisor says it ties prefetch
+    to the array size, and each statement predicts the round trips the scripted
+    server counted for every other statement exactly. prefetch=fixed keeps each
+    statement's own prefetch: 1 + floor((rows - prefetch) / A) + 1 round trips at
+    array size A (hand arithmetic on the manifest's rows)."""
+    m = json.loads((TEST_CAPTURES / "prefetch_tied_19_python.json").read_text())
+    client = client_statements(m)
+    rts = server_round_trips(m)
+    assert len(client) >= 4 and all(st["prefetchrows"] == st["arraysize"] for st in client.values())
+    assert len({st["rows"] for st in client.values()}) == 1
+    cap = TEST_CAPTURES / m["capture"]
+    sizes = sorted(st["arraysize"] for st in client.values())
+    sz = "sizes=" + ",".join(map(str, sizes))
+    blocks = statements(advise(tshark, cap, sz))
+    assert set(blocks) == set(client)
+    for sql, block in blocks.items():
+        assert re.search(r"^  prefetch: tied to the array size \(seen: .+\)$", block, re.M), block[:800]
+        table = predicted(block)
+        for other, st in client.items():
+            if other != sql:
+                assert table[st["arraysize"]][0] == rts[other], (sql, other)
+    doc = json.loads(advise(tshark, cap, sz, "format=json"))
+    assert [s["prefetch_assumption"] for s in doc["statements"]] == ["tied"] * len(client)
+    # the override
+    blocks = statements(advise(tshark, cap, sz, "prefetch=fixed"))
+    for sql, block in blocks.items():
+        pf, rows = client[sql]["prefetchrows"], client[sql]["rows"]
+        assert f"  prefetch: kept as given: prefetch=fixed (at {pf})\n" in block
+        table = predicted(block)
+        for a in sizes:
+            want = 1 if rows < pf else 1 + (rows - pf) // a + 1
+            assert table[a][0] == want, (sql, a)
+
+
+@pytest.mark.parametrize("scenario", ["arraysize_50", "arraysize_2", "node_basic"])
+def test_prefetch_fixed_where_the_capture_shows_it(tshark, scenario):
+    """A client whose prefetch is not its array size (python-oracledb's and
+    node-oracledb's default prefetch against another fetch array size; python's
+    arraysize 2 against its default prefetch 2 as well, which looks the same at
+    one size): "fixed at" the client's prefetchrows (its report)."""
+    m = json.loads((TEST_CAPTURES / f"{scenario}.json").read_text())
+    (st,) = [s for s in client_statements(m).values() if not s.get("dml")]
+    out = advise(tshark, TEST_CAPTURES / m["capture"])
+    assert re.search(rf"^  prefetch: fixed at {st['prefetchrows']} \(seen: .+\)$", out, re.M), out[:3000]
+
+
+def table_rows(block):
+    """[(array size, round trips, to, from, packets, segments, elapsed ms, mark)] of a block's table."""
+    out, on = [], False
+    for line in block.splitlines():
+        if "predicted by array size" in line:
+            on = True
+            continue
+        if on:
+            mt = re.match(r"\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+([\d.]+)(.*)$", line)
+            if mt:
+                out.append(tuple(int(mt.group(i)) for i in range(1, 7)) + (float(mt.group(7)), mt.group(8)))
+            elif out:
+                break
+    return out
+
+
+def test_array_advice_follows_its_rule(tshark):
+    """wan_rtt10_arraysize (prefetch = array size, the client's settings): the
+    table's title states the rule (the observed size if predicted within 10 % of
+    the fastest, else the smallest size that is) and the recommended row follows
+    it (the model's value at the observed size, printed beside it); on the 10-row statement array size 10 takes 2 round
+    trips (the execute's 10 rows fill what it asked, a fetch must learn the end:
+    hand arithmetic on the manifest's rows) and 15 one, so 10 is not recommended;
+    the observed row is the observed line's figures and the statement's span in the
+    capture's own frame times; a recommended size that only exceeds an
+    execution's rows says so."""
+    m = json.loads((TEST_CAPTURES / "wan_rtt10_arraysize.json").read_text())
+    client = client_statements(m)
+    frames = {int(r[0]): float(r[1]) for r in tshark.fields(TEST_CAPTURES / m["capture"],
+                                                            ["frame.number", "frame.time_epoch"])}
+    want = {w["sql"]: w for w in manifest_statements(m)}
+    blocks = statements(advise(tshark, TEST_CAPTURES / m["capture"]))
+    assert set(blocks) == set(client)
+    for sql, block in blocks.items():
+        st, w = client[sql], want[sql]
+        assert ("recommended: the observed size if its predicted time is within 10% of the fastest, else the "
+                "smallest size that is:" in block), block[:1500]
+        rows = table_rows(block)
+        model = {}
+        for a, rts, to, frm, packets, segments, el, mark in rows:
+            mm = re.search(r"\(model: (?:.*, )?([\d.]+) ms\)", mark)
+            model[a] = float(mm.group(1)) if mm else el
+        best = min(model.values())
+        rec = [r for r in rows if "recommended" in r[7]]
+        assert len(rec) == 1
+        if model[st["arraysize"]] <= best * 1.10:
+            assert rec[0][0] == st["arraysize"], (sql, model)
+        else:
+            assert rec[0][0] == min(a for a, el in model.items() if el <= best * 1.10), (sql, model)
+        # the observed row: the observed line's figures, the frames' span
+        (obs,) = [r for r in rows if "observed" in r[7]]
+        ob = re.search(r"observed: 1 execution\(s\), (\d+) rows, array size (\d+), (\d+) round trips, (\d+) bytes "
+                       r"to client, (\d+) from client, (\d+) TNS packets, (\d+) TCP segments, ([\d.]+) ms", block)
+        assert obs[0] == st["arraysize"] == int(ob.group(2))
+        assert obs[1:6] == tuple(int(ob.group(i)) for i in range(3, 8))
+        assert obs[1] == w["round_trips"] and obs[2] == w["to"]
+        assert obs[6] == float(ob.group(8)) == pytest.approx((frames[w["last"]] - frames[w["first"]]) * 1000, abs=0.002)
+        # all rows in one call: said so, with the manifest's rows per execution
+        a_rec = rec[0][0]
+        if a_rec > st["rows"]:
+            assert (f"  array size: {a_rec} fetches all {st['rows']} rows of an execution in one call "
+                    f"(the execute's; any size above {st['rows']} does the same)") in block, block[-1500:]
+        else:
+            assert "in one call" not in block
+    few = [sql for sql, st in client.items() if st["arraysize"] == 1]
+    assert len(few) == 1 and client[few[0]]["rows"] == 10
+    rows = {r[0]: r for r in table_rows(blocks[few[0]])}
+    assert rows[10][1] == 2 and rows[15][1] == 1
+    assert "recommended" not in rows[10][7]
+
+
+def test_all_rows_with_the_execute(tshark):
+    """jdbc_fetchsize_sweep's warm-up: fetch size 100 (= prefetch, the client's
+    report) on a 20-row table, every row with the execute, no fetch. With prefetch
+    tied the observed array size is the fetch size; one round trip (the scripted
+    server's count) is the fewest there is, so the observed size is kept ("is
+    enough", not a smaller size that needs a fetch more), and the advice says it
+    merely exceeds the 20 rows."""
+    m = json.loads((TEST_CAPTURES / "jdbc_fetchsize_sweep.json").read_text())
+    client = client_statements(m)
+    sql = next(s for s in client if "warm-up" in s)
+    st, rts = client[sql], server_round_trips(m)[sql]
+    assert st["arraysize"] == st["prefetchrows"] > st["rows"] and rts == 1
+    block = statements(advise(tshark, TEST_CAPTURES / m["capture"]))[sql]
+    assert re.search(rf"observed: 1 execution\(s\), {st['rows']} rows, array size {st['arraysize']}, {rts} round "
+                     "trips,", block), block[:400]
+    (obs,) = [r for r in table_rows(block) if "observed" in r[7]]
+    assert obs[0] == st["arraysize"] and obs[1] == rts and "recommended" in obs[7]
+    assert f"  array size: {st['arraysize']} is enough" in block
+    assert (f"  array size: {st['arraysize']} fetches all {st['rows']} rows of an execution in one call "
+            f"(the execute's; any size above {st['rows']} does the same)") in block
+
+
+def test_prefetch_tied_for_go_ora_without_a_fetch(tshark):
+    """A real go-ora session whose queries all came with their execute (no fetch
+    after an execute to compare): go-ora's PREFETCH_ROWS is the execute's and
+    every fetch's, so the advisor ties them, names go-ora (the logon's
+    SESSION_CLIENT_DRIVER_NAME, OracleClientGo, read here with tshark's own
+    field), and takes the rows the execute asked for (sqlnet.fetch.rows on the
+    OALL8 request) as the array size."""
+    cap = PUBLIC / "dbbat" / "go_ora_mixed.pcapng"
+    if not cap.is_file():
+        pytest.skip(f"{cap} not available")
+    values = [v for (v,) in tshark.fields(cap, ["sqlnet.auth.value"], "sqlnet.auth.value")]
+    assert any("OracleClientGo" in v for v in values)
+    asked = {int(r) for (r,) in tshark.fields(cap, ["sqlnet.fetch.rows"], "sqlnet.call == 94 && sqlnet.fetch.rows")}
+    assert len(asked) == 1
+    out = advise(tshark, cap)
+    blocks = re.split(r"^Statement \d+: ", out, flags=re.M)[1:]
+    assert blocks
+    for block in blocks:
+        assert ("  prefetch: tied to the array size (seen: no fetch after an execute on its connection; go-ora, "
+                "whose PREFETCH_ROWS is the execute's and every fetch's)") in block, block[:600]
+        assert re.search(rf"observed: 1 execution\(s\), \d+ rows, array size {min(asked)},",
+                         block), block[:400]

@@ -44,8 +44,12 @@ def sweeps():
 
 
 # Where the model does not hold yet (strict, so a fix turns the mark into a
-# failure to remove): none.
-NOT_YET: dict[str, str] = {}
+# failure to remove).
+NOT_YET: dict[str, str] = {
+    "prefetch_tied_19_python": "one connection per array size: each connection's time model is fitted on one "
+                               "array size, and another connection's statement is predicted from it (issue 23 "
+                               "point 2; its round trips are exact: tests/test_advise.py)",
+}
 
 
 def sweeps_marked():

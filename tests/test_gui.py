@@ -223,6 +223,11 @@ xdotool windowfocus --sync "$dlg"; sleep 0.2
 dw=$(xwininfo -id "$dlg" | sed -n 's/^ *Width: //p')
 xdotool mousemove --window "$dlg" $((dw - 100)) 22 click 1; sleep 0.2
 xdotool type --delay 30 "$SIZES"; sleep 0.2
+# PREFETCH (optional): the third field, two Tabs on
+if [ -n "${PREFETCH:-}" ]; then
+    xdotool key Tab; sleep 0.2; xdotool key Tab; sleep 0.2
+    xdotool type --delay 30 "$PREFETCH"; sleep 0.2
+fi
 import -window "$dlg" "$OUT/dialog.png"
 xdotool key Return
 sleep 1; settle "$adv"
@@ -802,6 +807,31 @@ def test_advisor_predicts_the_sizes_asked(tshark, gui_tools):
     for a in (1, 7, 250):
         assert got[a] == want[a], (a, got[a], want[a])
     assert not {7, 250} & set(prediction_rows(before)), sorted(prediction_rows(before))
+    check_log(log("wireshark.log"), registered_fields(tshark))
+
+
+def test_advisor_predict_prefetch_override(tshark, gui_tools):
+    """The Predict... dialog's third field, prefetch: "fixed" typed into it on
+    a capture where every execute brought as many rows as its fetches ask
+    (prefetch_tied_19_python, the client's prefetchrows = arraysize): the window
+    said "tied to the array size" before, then "kept as given: prefetch=fixed"
+    and the rows `-z sqlnet,advise,sizes=...,prefetch=fixed` prints (issue 23:
+    the override in the GUI too)."""
+    need_xclip()
+    prepare_config(tshark)
+    cap = TEST_CAPTURES / "prefetch_tied_19_python.pcapng"
+    out, log, _ = gui_run(tshark, "predict_prefetch", cap, mode="predict", timeout=120,
+                          extra_env=["SIZES=3,8,20,50", "PREFETCH=fixed"])
+    keep_screenshots(out, ("advisor_before.png", "dialog.png", "advisor_after.png"))
+    before, after = log("advisor_before.txt"), log("advisor_after.txt")
+    assert "  prefetch: tied to the array size (seen: " in before, (before[:600], log("driver.log"))
+    assert "  prefetch: kept as given: prefetch=fixed" in after and "tied to the array size" not in after, \
+        after[:600]
+    cli = tshark.run(cap, ["-q", "-z", "sqlnet,advise,sizes=3,8,20,50,prefetch=fixed"]).stdout
+    want, got = prediction_rows(cli), prediction_rows(after)
+    assert set(want) == set(got) == {3, 8, 20, 50}
+    for a in want:
+        assert got[a] == want[a], (a, got[a], want[a])
     check_log(log("wireshark.log"), registered_fields(tshark))
 
 

@@ -79,6 +79,7 @@ def scenarios() -> list[dict]:
                 "plan": plan(steps=[WARMUP_STEP] +
                              [{"sql": f"SELECT /* arraysize {n} */ * FROM {ROWS_TABLE.lower()}",
                                "arraysize": n} for n in ARRAY_SIZES])})
+    out += prefetch_scenarios()
     for mtu in (1500, 9000):
         for sdu in SDUS:
             out.append({"name": f"sdu_{sdu}_mtu_{mtu}", "client": "python", "mtu": mtu,
@@ -183,6 +184,29 @@ WAN_ARRAY_SIZES = [10, 50, 200]          # plus array size 1 on a few rows
 WAN_FEW_ROWS = {1: 20, 10: 10, 50: 5}
 WAN_SDUS = [2048, 8192, 32767]
 WAN_SDU_ARRAYSIZE = 100
+
+
+# Prefetch tied to the array size (issue 23): the client sets prefetchrows = arraysize, so each
+# execute brings as many rows as each fetch asks for; one connection per array size, so that no
+# connection shows two array sizes (what the advisor needed before to call them tied).
+PREFETCH_TIED_SIZES = [3, 8, 20, 50]
+PREFETCH_TIED_ROWS = 80
+
+
+def prefetch_scenarios() -> list[dict]:
+    """python-oracledb against the 19c preset, SDU 2048, 250-byte rows (5 us of server work a
+    row): the same table fetched with prefetchrows = arraysize, one connection per size."""
+    rows = PREFETCH_TIED_ROWS
+    return [{"name": "prefetch_tied_19_python", "client": "python", "mtu": 1500,
+             "description": f"python-oracledb against 19c, SDU 2048: {rows} rows x ~250 B fetched with "
+                            "prefetchrows = arraysize, one connection each at "
+                            + ", ".join(map(str, PREFETCH_TIED_SIZES)),
+             "server": server(release="19", sdu_limit=2048,
+                              tables=[table(rows=rows, row_bytes=250, row_time_us=5)]),
+             "plan": plan(sdu=2048),
+             "client_plans": [{"arraysize": n, "prefetchrows": n, "steps": [
+                 {"sql": f"SELECT /* arraysize {n} */ * FROM {ROWS_TABLE.lower()}"}]}
+                 for n in PREFETCH_TIED_SIZES]}]
 
 
 def wan(rtt_ms: float, **kw) -> dict:
