@@ -18,7 +18,9 @@
 --   bytes to client = fixed + per fetch overhead + rows x row bytes
 --                    + bit vectors (one per row after the first of a response)
 --   TNS packets    = per response ceil(bytes / (SDU - 10))
---   TCP segments   = per TNS packet ceil(length / MSS)
+--   TCP segments   = per response between ceil(TNS bytes / MSS) and per TNS
+--                    packet ceil(length / MSS), at the share the connection
+--                    showed (M.packets, M.segment_push)
 --   elapsed        = fixed + round trips x time per call + rows x time per row
 --                    + bytes x time per byte
 -- The times are fitted per connection (issue 14), on the fetch round trips
@@ -1015,8 +1017,9 @@ local function stream_mss(st, c)
 end
 
 -- The share of per-TNS-packet segments the connection showed (M.segment_push
--- on its responses of several TNS packets), once per stream; nil when none
--- tells.
+-- on its responses of several TNS packets because of the SDU: more TTC bytes
+-- than one packet holds; not an error's MARKER packets), once per stream;
+-- nil when none tells.
 local function connection_push(st, stream, mss)
     local c = st.streams[stream]
     local sdu = c and c.sdu
@@ -1024,7 +1027,7 @@ local function connection_push(st, stream, mss)
     if c.push_key ~= sdu .. "/" .. mss then
         local responses = {}
         for _, rt in ipairs(st.rts) do
-            if rt.stream == stream and rt.packets > 1 and not rt.lost then
+            if rt.stream == stream and rt.packets > 1 and rt.to > sdu - M.TNS_DATA_HEADER and not rt.lost then
                 responses[#responses + 1] = { ttc = rt.to, segments = rt.segments }
             end
         end
@@ -1552,7 +1555,7 @@ local function advise_connections(out, st, conns, advised, models, opts)
             local wire = mss and p0.mss_source and p0.mss_source:find("SYN", 1, true) ~= nil
             local multi, obs_segs, full_segs, biggest = 0, 0, 0, nil
             for _, rt in ipairs(st.rts) do
-                if rt.stream == stream and rt.packets > 1 and not rt.lost then
+                if rt.stream == stream and rt.packets > 1 and rt.to > sdu - M.TNS_DATA_HEADER and not rt.lost then
                     multi = multi + 1
                     if mss then
                         obs_segs, full_segs = obs_segs + rt.segments, full_segs + ceil(rt.tns_to / mss)

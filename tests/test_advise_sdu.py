@@ -100,9 +100,11 @@ def test_sdu_flags(tshark, name):
     assert f"SDU {sdu}, TDU {tdu}, MSS {mss} " in out
     assert "SDU above the MTU" not in out            # an SDU above the MSS costs nothing by itself
     block = connection_blocks(out)[1]
-    # part-filled segments: the responses of several TNS packets took more
-    # segments than full ones would (the server's counts; hand arithmetic)
-    multi = [r["response"] for r in conn["requests"] if r["response"]["tns_packets"] > 1]
+    # part-filled segments: the responses of several TNS packets (more TTC
+    # bytes than one packet of the SDU holds) took more segments than full
+    # ones would (the server's counts; hand arithmetic)
+    multi = [r["response"] for r in conn["requests"]
+             if r["response"]["tns_packets"] > 1 and r["response"]["ttc_bytes"] > sdu - 10]
     took = sum(r["tcp_segments"] for r in multi)
     full = sum(math.ceil(r["tns_bytes"] / mss) for r in multi)
     flagged = re.search(r"flag: part-filled TCP segments: the (\d+) response\(s\) of several TNS packets took "
@@ -227,3 +229,31 @@ def test_predict_dialog_sdus(tshark):
     assert {1024, 3000, 4096, 2048} <= set(sdu_table(block))
     advice = re.search(r"^  SDU: (set|keep) (\d+)", block, re.M)
     assert int(advice.group(2)) in (2048, 1024, 3000, 4096)
+
+
+def test_segments_across_statements_on_a_wan(tshark):
+    """wan_rtt10_arraysize: the server's TNS packets queue behind the window
+    on a 10 ms WAN and leave as full segments (its 7-packet response took 30
+    segments, not the 31 of one segment set per packet). Each statement on
+    sqlnet_rows predicts, at the other statements' array sizes, the TNS
+    packets and TCP segments the server counted for them."""
+    m = manifest("wan_rtt10_arraysize")
+    report = m["client"]["report"]
+    sizes = {st["sql"]: st["arraysize"] for s in report["sessions"] for st in s["statements"]}
+    want = {}
+    for c in m["connections"]:
+        for r in statement_requests(c):
+            if "sqlnet_rows" in r["sql"]:
+                w = want.setdefault(sizes[r["sql"]], [0, 0])
+                w[0] += r["response"]["tns_packets"]
+                w[1] += r["response"]["tcp_segments"]
+    assert sorted(want) == [10, 50, 200]
+    out = advise(tshark, "wan_rtt10_arraysize", "sizes=10,50,200")
+    blocks = [b for b in re.split(r"^Statement \d+: ", out, flags=re.M)[1:] if "sqlnet_rows" in b.splitlines()[0]]
+    assert len(blocks) == 3
+    for b in blocks:
+        table = {}
+        for row in re.finditer(r"^\s+(\d+)\s+\d+\s+\d+\s+\d+\s+(\d+)\s+(\d+)\s+[\d.]+", b.split("predicted by array size")[1], re.M):
+            table.setdefault(int(row.group(1)), [int(row.group(2)), int(row.group(3))])
+        for a, w in want.items():
+            assert table[a] == w, (b.splitlines()[0], a)
