@@ -1020,14 +1020,29 @@ end
 -- on its responses of several TNS packets because of the SDU: more TTC bytes
 -- than one packet holds; not an error's MARKER packets), once per stream;
 -- nil when none tells.
+-- The round trips of one stream (grouped once per report: a capture of
+-- many connections would otherwise walk every round trip per connection).
+local function stream_rts(st, stream)
+    if not st.by_stream or st.by_stream_n ~= #st.rts then
+        local by = {}
+        for _, rt in ipairs(st.rts) do
+            local l = by[rt.stream]
+            if not l then l = {}; by[rt.stream] = l end
+            l[#l + 1] = rt
+        end
+        st.by_stream, st.by_stream_n = by, #st.rts
+    end
+    return st.by_stream[stream] or {}
+end
+
 local function connection_push(st, stream, mss)
     local c = st.streams[stream]
     local sdu = c and c.sdu
     if not c or not mss or not sdu or sdu <= 0 then return nil end
     if c.push_key ~= sdu .. "/" .. mss then
         local responses = {}
-        for _, rt in ipairs(st.rts) do
-            if rt.stream == stream and rt.packets > 1 and rt.to > sdu - M.TNS_DATA_HEADER and not rt.lost then
+        for _, rt in ipairs(stream_rts(st, stream)) do
+            if rt.packets > 1 and rt.to > sdu - M.TNS_DATA_HEADER and not rt.lost then
                 responses[#responses + 1] = { ttc = rt.to, segments = rt.segments }
             end
         end
@@ -1515,16 +1530,24 @@ local function pct(x) return string.format("%.0f%%", 100 * x) end
 -- connections' records for JSON and CSV.
 local function advise_connections(out, st, conns, advised, models, opts)
     local records = {}
+    -- each advised statement's round trips by stream (one pass)
+    local split = {}
+    for i, a in ipairs(advised) do
+        local by, n = {}, 0
+        for _, rt in ipairs(a.s.rts) do
+            local l = by[rt.stream]
+            if not l then l = {}; by[rt.stream] = l; n = n + 1 end
+            l[#l + 1] = rt
+        end
+        split[i] = { by = by, n = n }
+    end
     for _, conn in ipairs(conns) do
         local stream, c = conn.stream, st.streams[conn.stream]
         local items, numbers, arrays = {}, {}, {}
-        for _, a in ipairs(advised) do
+        for i, a in ipairs(advised) do
             local r = a.rec
             if r.sdu_profile then
-                local mine, all = {}, true
-                for _, rt in ipairs(a.s.rts) do
-                    if rt.stream == stream then mine[#mine + 1] = rt else all = false end
-                end
+                local mine, all = split[i].by[stream] or {}, split[i].n == 1
                 if #mine > 0 then
                     local p = all and r.sdu_profile or profile(st, { sql = a.s.sql, rts = mine }, models)
                     items[#items + 1] = { p = p, a = r.sdu_array, rec = r }
@@ -1554,8 +1577,8 @@ local function advise_connections(out, st, conns, advised, models, opts)
             -- GRO on the capturing host, or one TNS packet per frame)
             local wire = mss and p0.mss_source and p0.mss_source:find("SYN", 1, true) ~= nil
             local multi, obs_segs, full_segs, biggest = 0, 0, 0, nil
-            for _, rt in ipairs(st.rts) do
-                if rt.stream == stream and rt.packets > 1 and rt.to > sdu - M.TNS_DATA_HEADER and not rt.lost then
+            for _, rt in ipairs(stream_rts(st, stream)) do
+                if rt.packets > 1 and rt.to > sdu - M.TNS_DATA_HEADER and not rt.lost then
                     multi = multi + 1
                     if mss then
                         obs_segs, full_segs = obs_segs + rt.segments, full_segs + ceil(rt.tns_to / mss)
@@ -1578,9 +1601,15 @@ local function advise_connections(out, st, conns, advised, models, opts)
             local function add(list, v) if v and v > 0 and not seen[v] then seen[v] = true; list[#list + 1] = v end end
             add(shown, sdu)
             for _, v in ipairs(opts and opts.sdus or M.SDUS) do if v >= lo_sdu and v <= hi_sdu then add(shown, v) end end
-            local cands = {}
+            local cands, outside = {}, {}
             for _, v in ipairs(opts and opts.sdus or M.SDU_CANDIDATES) do
-                if v >= lo_sdu and v <= hi_sdu then cands[#cands + 1] = v end
+                if v >= lo_sdu and v <= hi_sdu then cands[#cands + 1] = v
+                elseif opts and opts.sdus then outside[#outside + 1] = tostring(v) end
+            end
+            if #outside > 0 then
+                out[#out + 1] = string.format("  SDUs asked for but left out: %s (outside %d to %d, what TNS version " ..
+                    "%s allows)", table.concat(outside, ", "), lo_sdu, hi_sdu,
+                    version ~= 0 and tostring(version) or "unknown")
             end
             local rows, by_sdu = {}, {}
             local function row(v)

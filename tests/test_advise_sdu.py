@@ -229,6 +229,8 @@ def test_predict_dialog_sdus(tshark):
     assert {1024, 3000, 4096, 2048} <= set(sdu_table(block))
     advice = re.search(r"^  SDU: (set|keep) (\d+)", block, re.M)
     assert int(advice.group(2)) in (2048, 1024, 3000, 4096)
+    # the one above 2 MB (TNS version 319) is named, not dropped silently
+    assert "SDUs asked for but left out: 4000000 (outside 512 to 2097152, what TNS version 319 allows)" in block
 
 
 def test_segments_across_statements_on_a_wan(tshark):
