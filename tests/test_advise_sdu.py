@@ -259,3 +259,31 @@ def test_segments_across_statements_on_a_wan(tshark):
             table.setdefault(int(row.group(1)), [int(row.group(2)), int(row.group(3))])
         for a, w in want.items():
             assert table[a] == w, (b.splitlines()[0], a)
+
+
+def test_sdu_advice_on_real_captures(tshark):
+    """The real captures (../shared/captures/public): real servers and
+    clients, some with synthetic TCP (one TNS packet per frame, no SYN). Every
+    connection with a query gets one SDU sentence; none says "above the MTU";
+    segments are judged (the "TCP segments:" share, the part-filled flag) only
+    where the MSS comes from the client's SYN, whose option tshark reads."""
+    from tshark import PUBLIC
+    caps = sorted(p for p in PUBLIC.rglob("*.pcap*") if p.is_file()) if PUBLIC.is_dir() else []
+    if not caps:
+        pytest.skip(f"real-capture corpus not found at {PUBLIC}")
+    seen = 0
+    for cap in caps:
+        proc = tshark.run(cap, ["-q", "-z", "sqlnet,advise"])
+        assert proc.stderr.strip() == "", (cap, proc.stderr)
+        out = proc.stdout
+        assert "SDU above the MTU" not in out, cap
+        blocks = connection_blocks(out)
+        assert len(re.findall(r"^  SDU: (?:set|keep) \d+", out, re.M)) == len(blocks), cap
+        syn = {int(r[0]) for r in tshark.fields(cap, ["tcp.stream"], "tcp.flags.syn == 1 && tcp.options.mss_val")
+               if r and r[0]}
+        for k, b in blocks.items():
+            seen += 1
+            head = b.splitlines()[0]
+            if not syn:
+                assert "part-filled TCP segments" not in b and "% of the way" not in b, (cap, head)
+    assert seen > 0
