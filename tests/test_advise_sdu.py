@@ -287,3 +287,65 @@ def test_sdu_advice_on_real_captures(tshark):
             if not syn:
                 assert "part-filled TCP segments" not in b and "% of the way" not in b, (cap, head)
     assert seen > 0
+
+
+MODEL_DRIVER = r"""
+local M = dofile(arg[1])
+-- sdu_2048_mtu_1500's fetch response: 73373 TTC bytes, MSS 1448
+for _, push in ipairs({ 0, 1 }) do
+    local n, tns, segs = M.packets(73373, 2048, 1448, push)
+    print(string.format("packets\t%d\t%d\t%d\t%d", push, n, tns, segs))
+end
+-- the server counted 67 segments: the share between full segments and per-packet ones
+local share, used = M.segment_push({ { ttc = 73373, segments = 67 }, { ttc = 100, segments = 1 } }, 2048, 1448)
+print(string.format("share\t%.6f\t%d", share, used))
+print(string.format("at_share\t%d", select(3, M.packets(73373, 2048, 1448, share))))
+print(string.format("none\t%s", tostring(M.segment_push({ { ttc = 100, segments = 1 } }, 2048, 1448))))
+for _, v in ipairs({ 319, 315, 314, 313, 0 }) do
+    print(string.format("range\t%d\t%d\t%d", v, M.sdu_range(v)))
+end
+local function rows(list)
+    local out = {}
+    for _, r in ipairs(list) do
+        out[#out + 1] = { sdu = r[1], packets = r[2], segments = r[3], elapsed = r[4], candidate = r[5] }
+    end
+    return out
+end
+local function rec(list, neg)
+    local r = M.recommend_sdu(rows(list), neg)
+    print(string.format("rec\t%s", r and tostring(r.sdu) or "keep"))
+end
+-- packets 14 -> 5 -> 3 -> 2: 65535 saves 79%, the best 86%: within 10 points
+rec({ { 8192, 14, 75, 1, false }, { 16384, 7, 73, 1, true }, { 32767, 5, 72, 1, true },
+      { 65535, 3, 71, 1, true }, { 2097152, 2, 71, 1, true } }, 8192)
+-- 3 packets to 2: fewer than two saved, no reason to change
+rec({ { 32767, 3, 44, 1, false }, { 65535, 2, 43, 1, true }, { 2097152, 2, 43, 1, true } }, 32767)
+-- the same packets and segments at every SDU: keep (no odd SDU for nothing)
+rec({ { 8192, 2, 11, 1, false }, { 32767, 2, 11, 1, true }, { 65535, 2, 11, 1, true } }, 8192)
+-- 5% less time is enough on its own
+rec({ { 8192, 2, 11, 1.0, false }, { 32767, 2, 11, 0.94, true } }, 8192)
+-- never a candidate that costs more segments
+rec({ { 8192, 20, 60, 1, false }, { 16384, 10, 70, 1, true } }, 8192)
+"""
+
+
+@pytest.mark.parametrize("lua", ["lua5.2", "lua5.4"])
+def test_segment_model_and_margin(lua, tmp_path):
+    """M.packets, M.segment_push, M.sdu_range and M.recommend_sdu against hand
+    arithmetic: 73373 TTC bytes at SDU 2048 are ceil(73373 / 2038) = 37 TNS
+    packets (73743 bytes, the manifest's), 51 full 1448-byte segments
+    (ceil(73743 / 1448)) or 36 x 2 + ceil(15 / 1448) = 73 one set per packet;
+    the server's 67 are (67 - 51) / (73 - 51) = 16/22 of the way."""
+    from test_advise import run_lua
+    proc = run_lua(lua, tmp_path, MODEL_DRIVER)
+    lines = [l.split("\t") for l in proc.stdout.splitlines()]
+    got = {}
+    for l in lines:
+        got.setdefault(l[0], []).append(l[1:])
+    assert got["packets"] == [["0", "37", "73743", "51"], ["1", "37", "73743", "73"]]
+    assert float(got["share"][0][0]) == pytest.approx(16 / 22) and got["share"][0][1] == "1"
+    assert got["at_share"] == [["67"]]
+    assert got["none"] == [["nil"]]
+    assert got["range"] == [["319", "512", "2097152"], ["315", "512", "2097152"], ["314", "512", "65535"],
+                            ["313", "512", "32767"], ["0", "512", "65535"]]
+    assert [r[0] for r in got["rec"]] == ["65535", "keep", "keep", "32767", "keep"]
