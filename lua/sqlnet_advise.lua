@@ -1587,9 +1587,13 @@ local function advise_connections(out, st, conns, advised, models, opts)
                 end
             end
             if wire and c.push then
-                out[#out + 1] = string.format("  TCP segments: %s of the way from full %d-byte segments to each TNS " ..
-                    "packet sent as its own segments, as this connection's %d response(s) of several TNS packets " ..
-                    "showed", pct(c.push), mss, c.push_n or 0)
+                local seen_as = c.push >= 0.995 and "each TNS packet left as its own segments"
+                    or c.push <= 0.005 and string.format("the TNS packets left in full %d-byte segments (queued " ..
+                        "behind the TCP window)", mss)
+                    or string.format("%s of the way from full %d-byte segments (packets queued behind the TCP " ..
+                        "window) to each TNS packet as its own segments", pct(c.push), mss)
+                out[#out + 1] = string.format("  TCP segments: in the connection's %d response(s) of several TNS " ..
+                    "packets, %s; the predictions assume the same", c.push_n or 0, seen_as)
             elseif mss then
                 out[#out + 1] = "  TCP segments: each TNS packet sent as its own segments (no response of several " ..
                     "TNS packets here to tell; a server whose packets queue sends fewer, full segments)"
