@@ -1400,6 +1400,8 @@ local function advise_statement(out, s, p, opts, rec)
         out[#out + 1] = string.format("  all %s rows came with the execute call%s: no fetch calls, so the " ..
             "array size does not matter here (keep the prefetch at or above the rows)", fmt_int(p.rows),
             pf and string.format(" (prefetch %d)", pf) or "")
+        -- its execute responses still travel in TNS packets: in its connection's SDU advice
+        rec.sdu_profile, rec.sdu_array = p, p.array_size or 1
         return
     end
     local sizes, have = {}, {}

@@ -26,7 +26,7 @@ SDU_CAPTURES = [f"sdu_{s}_mtu_{m}" for s in (1024, 2048, 4096, 8192, 32767, 6553
 # JDBC, a WAN, SDU sweeps over several connections
 ADVISED = ["arraysize_50", "arraysize_1000", "sweep_arraysize", "jdbc_fetchsize_sweep", "jdbc_dml",
            "wan_rtt10_arraysize", "wan_rtt1_sdu", "wan_rtt10_sdu", "mtu_576", "sdu_2048_mtu_1500",
-           "sdu_1024_mtu_9000", "sdu_65535_mtu_1500"]
+           "sdu_1024_mtu_9000", "sdu_65535_mtu_1500", "goora_basic", "release_112_goora"]
 # the SDUs the advisor may recommend by default: round values a DBA sets
 ROUND = {2 ** k for k in range(9, 22)} | {32767, 65535}
 
@@ -187,11 +187,20 @@ def test_sdu_advice_per_connection(tshark, name):
         for r in c["requests"]:
             if r.get("sql"):
                 sql_conns.setdefault(" ".join(r["sql"].split()), set()).add(k)
-    for head, body in re.findall(r"^Statement \d+: (.*?) \((?:sqlnet.*?)?frames[^\n]*\n(.*?)(?=^Statement |^Connection |\Z)",
-                                 out, re.M | re.S):
+    in_conn = {k: set() for k in range(1, len(conns) + 1)}
+    for number, head, body in re.findall(r"^Statement (\d+): (.*?) \((?:sqlnet.*?)?frames[^\n]*\n(.*?)"
+                                         r"(?=^Statement |^Connection |\Z)", out, re.M | re.S):
         ref = re.search(r"^  SDU: negotiated per connection: see Connection ([\d, ]+) below", body, re.M)
         if ref:
             assert {int(x) for x in ref.group(1).split(",")} == sql_conns[head], head
+        if "no executions with fetches" not in body:
+            for k in sql_conns[head]:
+                in_conn[k].add(int(number))
+    # each connection's advice rests on every advised statement it carried
+    # (also those whose rows all came with the execute call)
+    for k, b in blocks.items():
+        listed = re.search(r"predicted by SDU, statements? ([\d, ]+) at array size", b)
+        assert {int(x) for x in listed.group(1).split(",")} == in_conn[k], (k, b.splitlines()[0])
 
 
 @pytest.mark.parametrize("name", ["arraysize_50", "wan_rtt1_sdu", "sdu_2048_mtu_1500"])
