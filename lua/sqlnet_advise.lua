@@ -1448,7 +1448,15 @@ local function advise_statement(out, s, p, opts, rec)
     for _, k in ipairs(s.connections or {}) do conns[#conns + 1] = tostring(k) end
     out[#out + 1] = string.format("  SDU: negotiated per connection: see Connection %s below", table.concat(conns, ", "))
     local _, max_sdu = M.sdu_range(p.version)
-    local sdus, seen = {}, {}
+    -- the SDUs negotiated on the statement's connections (one each), then the others
+    local sdus, seen, where = {}, {}, {}
+    for _, k in ipairs(s.connections or {}) do
+        local v = s.connection_sdus[k]
+        if v and v > 0 then
+            where[v] = (where[v] and (where[v] .. ", ") or "") .. tostring(k)
+            if not seen[v] then sdus[#sdus + 1] = v; seen[v] = true end
+        end
+    end
     for _, v in ipairs({ p.sdu }) do if v and v > 0 and not seen[v] then sdus[#sdus + 1] = v; seen[v] = true end end
     for _, v in ipairs(opts and opts.sdus or M.SDUS) do if v <= max_sdu and not seen[v] then sdus[#sdus + 1] = v; seen[v] = true end end
     table.sort(sdus)
@@ -1463,12 +1471,13 @@ local function advise_statement(out, s, p, opts, rec)
         "TCP segments", "pkts/response", "elapsed (ms)")
     for i, v in ipairs(sdus) do
         local pr = preds[i]
-        local mark = v == p.sdu and " negotiated" or ""
+        local mark = #conns > 1 and where[v] and (" negotiated (connection " .. where[v] .. ")")
+            or (v == p.sdu and " negotiated" or "")
         out[#out + 1] = string.format("  %10d %12d %16s %12s %14.1f %14s%s", v, pr.packets, fmt_int(pr.tns_to),
             p.mss and tostring(pr.segments) or "-", pr.packets / max(1, pr.round_trips), ms(pr.elapsed), mark)
         rec.sdus[#rec.sdus + 1] = { sdu = v, array_size = rec_a, round_trips = pr.round_trips,
             tns_packets = pr.packets, tns_bytes_to_client = round(pr.tns_to), tcp_segments = p.mss and pr.segments,
-            elapsed_ms = pr.elapsed * 1000, negotiated = v == p.sdu,
+            elapsed_ms = pr.elapsed * 1000, negotiated = where[v] ~= nil or v == p.sdu,
             in_step = p.mss and v % p.mss == 0 or false }
     end
     -- for the connection's advice (advise_connections)
@@ -1511,13 +1520,17 @@ local function number_connections(st, list)
     local number = {}
     for i, c in ipairs(conns) do c.number = i; number[c.stream] = i end
     for _, s in ipairs(list) do
-        local ks, seen = {}, {}
+        local ks, seen, sdus = {}, {}, {}
         for _, rt in ipairs(s.rts) do
             local k = number[rt.stream]
-            if k and not seen[k] then seen[k] = true; ks[#ks + 1] = k end
+            if k and not seen[k] then
+                seen[k] = true
+                ks[#ks + 1] = k
+                sdus[k] = st.streams[rt.stream] and st.streams[rt.stream].sdu or 0
+            end
         end
         table.sort(ks)
-        s.connections = ks
+        s.connections, s.connection_sdus = ks, sdus
     end
     return conns
 end

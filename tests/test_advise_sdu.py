@@ -196,6 +196,12 @@ def test_sdu_advice_per_connection(tshark, name):
         if "no executions with fetches" not in body:
             for k in sql_conns[head]:
                 in_conn[k].add(int(number))
+        if len(sql_conns[head]) > 1:
+            # a statement on several connections: its table marks each one's SDU
+            marks = {int(k): int(v) for v, k in
+                     re.findall(r"^\s+(\d+)\s+\d+\s+\d+\s+\d+\s+[\d.]+\s+[\d.]+ negotiated \(connection (\d+)\)$",
+                                body, re.M)}
+            assert marks == {k: conns[k - 1]["negotiated_sdu"] for k in sql_conns[head]}, head
     # each connection's advice rests on every advised statement it carried
     # (also those whose rows all came with the execute call)
     for k, b in blocks.items():
