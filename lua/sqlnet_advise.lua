@@ -18,7 +18,9 @@
 --   bytes to client = fixed + per fetch overhead + rows x row bytes
 --                    + bit vectors (one per row after the first of a response)
 --   TNS packets    = per response ceil(bytes / (SDU - 10))
---   TCP segments   = per TNS packet ceil(length / MSS)
+--   TCP segments   = per response between ceil(TNS bytes / MSS) and per TNS
+--                    packet ceil(length / MSS), at the share the connection
+--                    showed (M.packets, M.segment_push)
 --   elapsed        = fixed + round trips x time per call + rows x time per row
 --                    + bytes x time per byte
 -- The times are fitted per connection (issue 14), on the fetch round trips
@@ -73,15 +75,46 @@ function M.execution_calls(rows, a, prefetch)
 end
 
 -- TNS packets, TNS bytes and TCP segments of one response of `ttc` bytes.
-function M.packets(ttc, sdu, mss)
+-- The server writes each TNS packet on its own (TCP_NODELAY): while TCP can
+-- send at once, a packet of SDU bytes leaves as ceil(SDU / MSS) segments, the
+-- last one part-filled; once data waits in the socket buffer (the congestion
+-- or receive window is full: a larger response, a WAN) the kernel sends it as
+-- full MSS segments.  The generated captures show both within one response
+-- (sdu_2048_mtu_1500: 26 packets of 2048 bytes as 1448 + 600, then 10 as
+-- full segments).  push: the share of the difference between the two (one
+-- segment set per TNS packet, 1; every byte in full segments, 0) that the
+-- connection showed (M.segment_push); nil: 1.
+function M.packets(ttc, sdu, mss, push)
     local room = max(1, sdu - M.TNS_DATA_HEADER)
     local n = max(1, ceil(ttc / room))
     local last = ttc - (n - 1) * room + M.TNS_DATA_HEADER
+    local tns = ttc + n * M.TNS_DATA_HEADER
     local segs = 0
     if mss and mss > 0 then
-        segs = (n - 1) * ceil(sdu / mss) + ceil(last / mss)
+        local hi = (n - 1) * ceil(sdu / mss) + ceil(last / mss)
+        local lo = ceil(tns / mss)
+        segs = lo + floor((push or 1) * (hi - lo) + 0.5)
     end
-    return n, ttc + n * M.TNS_DATA_HEADER, segs
+    return n, tns, segs
+end
+
+-- The share of per-TNS-packet segments a connection showed (for
+-- M.packets): over its responses of several TNS packets, (observed segments
+-- - full segments) / (one segment set per packet - full segments), from 0
+-- to 1.  responses = { {ttc=, segments=}, ... }; nil when no response tells
+-- (every one fits in one packet, or both counts are equal).
+function M.segment_push(responses, sdu, mss)
+    if not mss or mss <= 0 or not sdu or sdu <= 0 then return nil end
+    local extra, span, n = 0, 0, 0
+    for _, r in ipairs(responses) do
+        local _, _, lo = M.packets(r.ttc, sdu, mss, 0)
+        local _, _, hi = M.packets(r.ttc, sdu, mss, 1)
+        if hi > lo and (r.segments or 0) > 0 then
+            extra, span, n = extra + min(hi, max(lo, r.segments)) - lo, span + hi - lo, n + 1
+        end
+    end
+    if span == 0 then return nil end
+    return extra / span, n
 end
 
 -- Bytes of a TTC universal integer (length byte + big-endian bytes): the
@@ -118,7 +151,7 @@ function M.predict(s, a, sdu, mss)
     mss = mss or s.mss
     local function add_response(ttc, count)
         if count <= 0 then return end
-        local n, tns, segs = M.packets(ttc, sdu, mss)
+        local n, tns, segs = M.packets(ttc, sdu, mss, s.push)
         p.packets = p.packets + n * count
         p.tns_to = p.tns_to + tns * count
         p.segments = p.segments + segs * count
@@ -502,15 +535,63 @@ function M.fit_connection(fetches, gaps, responses, executes)
 end
 M.fit_connection_cols = fit_connection_cols
 
--- Smallest SDU that is a whole number of MSS-sized segments and holds one
--- response of `ttc` bytes (a TNS packet then ends on a full segment).
-function M.sdu_in_step(ttc, mss, max_sdu)
-    max_sdu = max_sdu or M.MAX_SDU
-    if not mss or mss <= 0 then return nil end
-    local k = max(1, ceil((ttc + M.TNS_DATA_HEADER) / mss))
-    local sdu = k * mss
-    if sdu > max_sdu then sdu = floor(max_sdu / mss) * mss end
-    return max(sdu, 512)
+-- The SDU a user can set (Oracle Net: SDU in the connect descriptor,
+-- DEFAULT_SDU_SIZE in sqlnet.ora; the smaller of the two ends' wins), by the
+-- Net Services guides: 512 to 2 MB from 12c (TNS version 315) on, 512 to
+-- 65535 in 11.2 (version 314, also 11.1's, whose guide says 32767), 512 to
+-- 32767 before; 65535 (the CONNECT's 16-bit field) when the capture does not
+-- show the version.
+function M.sdu_range(version)
+    version = version or 0
+    if version >= 315 then return 512, M.MAX_SDU end
+    if version == 314 or version == 0 then return 512, 65535 end
+    return 512, 32767
+end
+
+-- Round SDUs the advisor may recommend (32767: the maximum before 11.2 and
+-- the guides' own example), or the -z sdus= list when given.
+M.SDU_CANDIDATES = { 2048, 4096, 8192, 16384, 32767, 65535, 131072, 262144, 524288, 1048576, 2097152 }
+-- An SDU is recommended only when it predicts at least this much fewer TNS
+-- packets or TCP segments, or this much less time, than the negotiated one.
+M.SDU_MARGIN_COUNT, M.SDU_MARGIN_TIME = 0.10, 0.05
+
+-- The SDU to recommend from predicted rows { {sdu=, packets=, segments=,
+-- elapsed=, responses=, candidate=}, ... } (one of them the negotiated SDU):
+-- the smallest candidate that is no worse than the negotiated SDU in
+-- packets, segments and time, saves at least the margin in one of them, and
+-- after which no candidate saves another margin's worth.  A saving of
+-- packets or segments counts from two on (3 packets instead of 2 is no
+-- reason to change a setting).  Returns the row and its savings (fractions
+-- of the negotiated packets, segments, time), or nil.
+function M.recommend_sdu(rows, negotiated)
+    local base
+    for _, r in ipairs(rows) do if r.sdu == negotiated then base = r end end
+    if not base then return nil end
+    local function saving(r)
+        local sp = base.packets - r.packets >= 2 and (base.packets - r.packets) / max(1, base.packets) or 0
+        local ss = base.segments - r.segments >= 2 and (base.segments - r.segments) / max(1, base.segments) or 0
+        return sp, ss, base.elapsed > 0 and (base.elapsed - r.elapsed) / base.elapsed or 0
+    end
+    local function no_worse(r)
+        return r.packets <= base.packets and r.segments <= base.segments and r.elapsed <= base.elapsed * (1 + 1e-9)
+    end
+    local cands, bp, bs, be = {}, 0, 0, 0
+    for _, r in ipairs(rows) do
+        if r.candidate and r.sdu ~= negotiated and no_worse(r) then
+            cands[#cands + 1] = r
+            local a, b, c = saving(r)
+            bp, bs, be = max(bp, a), max(bs, b), max(be, c)
+        end
+    end
+    table.sort(cands, function(a, b) return a.sdu < b.sdu end)
+    for _, r in ipairs(cands) do
+        local sp, ss, se = saving(r)
+        if (sp >= M.SDU_MARGIN_COUNT or ss >= M.SDU_MARGIN_COUNT or se >= M.SDU_MARGIN_TIME)
+            and bp - sp < M.SDU_MARGIN_COUNT and bs - ss < M.SDU_MARGIN_COUNT and be - se < M.SDU_MARGIN_TIME then
+            return r, sp, ss, se
+        end
+    end
+    return nil
 end
 
 -- The array size to recommend: the observed one (s.array_size) if its
@@ -781,6 +862,16 @@ function C.auth(st, pinfo)
     end
 end
 
+-- the ACCEPT (server to client): the connection's addresses, for its SDU advice
+function C.accept(st, pinfo)
+    local c = stream_of(st, n(F["tcp.stream"]) or -1)
+    local function addr(a, port)
+        a = tostring(a)
+        return (a:find(":", 1, true) and ("[" .. a .. "]") or a) .. ":" .. tostring(port)
+    end
+    c.server, c.client = addr(pinfo.src, pinfo.src_port), addr(pinfo.dst, pinfo.dst_port)
+end
+
 function C.request(st, pinfo)
     local frame = pinfo.number
     st.req_call[frame] = n(F["sqlnet.call"])
@@ -930,6 +1021,7 @@ local function listeners(get, filter, reset)
         { "syn", "tcp.flags.syn == 1" },
         { "retrans", "tcp.analysis.retransmission" },
         { "auth", "sqlnet.auth.value" },
+        { "accept", "sqlnet.type == 2" },
         { "rt", f("sqlnet.request_in && sqlnet.rows") },
     }
     -- the largest segment per direction: from sqlnet.rt.values, else a
@@ -973,6 +1065,41 @@ local function stream_mss(st, c)
         return c.max_server_seg, c.multi_seg and "largest server segment" or "largest server segment (lower bound)"
     end
     return nil, "unknown"
+end
+
+-- The share of per-TNS-packet segments the connection showed (M.segment_push
+-- on its responses of several TNS packets because of the SDU: more TTC bytes
+-- than one packet holds; not an error's MARKER packets), once per stream;
+-- nil when none tells.
+-- The round trips of one stream (grouped once per report: a capture of
+-- many connections would otherwise walk every round trip per connection).
+local function stream_rts(st, stream)
+    if not st.by_stream or st.by_stream_n ~= #st.rts then
+        local by = {}
+        for _, rt in ipairs(st.rts) do
+            local l = by[rt.stream]
+            if not l then l = {}; by[rt.stream] = l end
+            l[#l + 1] = rt
+        end
+        st.by_stream, st.by_stream_n = by, #st.rts
+    end
+    return st.by_stream[stream] or {}
+end
+
+local function connection_push(st, stream, mss)
+    local c = st.streams[stream]
+    local sdu = c and c.sdu
+    if not c or not mss or not sdu or sdu <= 0 then return nil end
+    if c.push_key ~= sdu .. "/" .. mss then
+        local responses = {}
+        for _, rt in ipairs(stream_rts(st, stream)) do
+            if rt.packets > 1 and rt.to > sdu - M.TNS_DATA_HEADER and not rt.lost then
+                responses[#responses + 1] = { ttc = rt.to, segments = rt.segments }
+            end
+        end
+        c.push_key, c.push, c.push_n = sdu .. "/" .. mss, M.segment_push(responses, sdu, mss)
+    end
+    return c.push
 end
 
 -- Per connection (tcp stream): the time model fitted on the fetch round trips
@@ -1297,6 +1424,7 @@ local function profile(st, s, models)
     local c = st.streams[p.stream]
     p.mss, p.mss_source = stream_mss(st, c)
     p.multi_seg = c and c.multi_seg
+    p.push = p.mss_source and p.mss_source:find("SYN", 1, true) and connection_push(st, p.stream, p.mss) or nil
     return p
 end
 
@@ -1389,6 +1517,8 @@ local function advise_statement(out, s, p, opts, rec)
         out[#out + 1] = string.format("  all %s rows came with the execute call%s: no fetch calls, so the " ..
             "array size does not matter here (keep the prefetch at or above the rows)", fmt_int(p.rows),
             pf and string.format(" (prefetch %d)", pf) or "")
+        -- its execute responses still travel in TNS packets: in its connection's SDU advice
+        rec.sdu_profile, rec.sdu_array = p, p.array_size or 1
         return
     end
     local sizes, have = {}, {}
@@ -1451,55 +1581,46 @@ local function advise_statement(out, s, p, opts, rec)
                 rec_a)
         end
     end
-    -- SDU
-    -- one fetch response at the recommended array size (or all the rows, if fewer)
-    local batch = min(fetch_bytes(p, rec_a, false, rec_a), p.overhead + rows_per_exec * (p.row_bytes + p.bvc_bytes))
-    local max_sdu = (p.version or 0) >= 315 and M.MAX_SDU or 32767
-    local in_step = M.sdu_in_step(batch, p.mss, max_sdu)
-    local flags = {}
-    if p.sdu and p.sdu > 0 then
-        if batch + M.TNS_DATA_HEADER > p.sdu then
-            flags[#flags + 1] = string.format("SDU below the batch size: a %s-byte fetch response needs %d " ..
-                "TNS packets of at most %d bytes (\"more data to client\")", fmt_int(batch),
-                M.packets(batch, p.sdu, p.mss), p.sdu)
-        end
-        if p.mss and p.sdu > p.mss and p.multi_seg then
-            flags[#flags + 1] = string.format("SDU above the MTU: TNS packets of up to %d bytes are cut into " ..
-                "segments of %d bytes (MSS)", p.sdu, p.mss)
-        end
-        if p.tdu and p.tdu > 0 and p.tdu < p.sdu then
-            flags[#flags + 1] = string.format("TDU bottleneck: TDU %d is below the SDU %d, so the " ..
-                "transport writes at most %d bytes at a time", p.tdu, p.sdu, p.tdu)
-        end
-        if p.mss and p.sdu < p.mss and batch + M.TNS_DATA_HEADER > p.sdu then
-            flags[#flags + 1] = string.format("SDU %d below the MSS %d: segments leave capacity unused",
-                p.sdu, p.mss)
+    -- SDU: negotiated per connection, advised per connection (advise_connections);
+    -- here this statement's packets, segments and time at some SDUs
+    local conns = {}
+    for _, k in ipairs(s.connections or {}) do conns[#conns + 1] = tostring(k) end
+    out[#out + 1] = string.format("  SDU: negotiated per connection: see Connection %s below", table.concat(conns, ", "))
+    local _, max_sdu = M.sdu_range(p.version)
+    -- the SDUs negotiated on the statement's connections (one each), then the others
+    local sdus, seen, where = {}, {}, {}
+    for _, k in ipairs(s.connections or {}) do
+        local v = s.connection_sdus[k]
+        if v and v > 0 then
+            where[v] = (where[v] and (where[v] .. ", ") or "") .. tostring(k)
+            if not seen[v] then sdus[#sdus + 1] = v; seen[v] = true end
         end
     end
-    for _, f in ipairs(flags) do out[#out + 1] = "  flag: " .. f end
-    rec.advice.sdu, rec.advice.sdu_flags = in_step, flags
-    if in_step then
-        out[#out + 1] = string.format("  SDU: %d (%d x MSS %d) holds a %s-byte fetch response in one TNS " ..
-            "packet that ends on a full TCP segment", in_step, round(in_step / p.mss), p.mss, fmt_int(batch))
-    else
-        out[#out + 1] = "  SDU: no MSS known (no handshake, single-segment responses): no SDU advice"
-    end
-    local sdus, seen = {}, {}
-    for _, v in ipairs({ p.sdu, in_step }) do if v and v > 0 and not seen[v] then sdus[#sdus + 1] = v; seen[v] = true end end
+    for _, v in ipairs({ p.sdu }) do if v and v > 0 and not seen[v] then sdus[#sdus + 1] = v; seen[v] = true end end
     for _, v in ipairs(opts and opts.sdus or M.SDUS) do if v <= max_sdu and not seen[v] then sdus[#sdus + 1] = v; seen[v] = true end end
     table.sort(sdus)
-    out[#out + 1] = string.format("  predicted by SDU at array size %d:", rec_a)
-    out[#out + 1] = string.format("  %10s %12s %16s %12s %14s", "SDU", "TNS packets", "TNS bytes to cl.",
-        "TCP segments", "pkts/response")
-    for _, v in ipairs(sdus) do
-        local pr = M.predict(p, rec_a, v, p.mss)
-        local mark = (v == p.sdu and " negotiated" or "") .. (v == in_step and " in step with the MSS" or "")
-        out[#out + 1] = string.format("  %10d %12d %16s %12s %14.1f%s", v, pr.packets, fmt_int(pr.tns_to),
-            p.mss and tostring(pr.segments) or "-", pr.packets / max(1, pr.round_trips), mark)
+    local preds, same_time = {}, true
+    for i, v in ipairs(sdus) do
+        preds[i] = M.predict(p, rec_a, v, p.mss)
+        if math.abs(preds[i].elapsed - preds[1].elapsed) > 1e-9 then same_time = false end
+    end
+    out[#out + 1] = string.format("  predicted by SDU at array size %d%s:", rec_a, same_time and
+        " (elapsed: the time model has no cost per TNS packet or TCP segment: the same at every SDU)" or "")
+    out[#out + 1] = string.format("  %10s %12s %16s %12s %14s %14s", "SDU", "TNS packets", "TNS bytes to cl.",
+        "TCP segments", "pkts/response", "elapsed (ms)")
+    for i, v in ipairs(sdus) do
+        local pr = preds[i]
+        local mark = #conns > 1 and where[v] and (" negotiated (connection " .. where[v] .. ")")
+            or (v == p.sdu and " negotiated" or "")
+        out[#out + 1] = string.format("  %10d %12d %16s %12s %14.1f %14s%s", v, pr.packets, fmt_int(pr.tns_to),
+            p.mss and tostring(pr.segments) or "-", pr.packets / max(1, pr.round_trips), ms(pr.elapsed), mark)
         rec.sdus[#rec.sdus + 1] = { sdu = v, array_size = rec_a, round_trips = pr.round_trips,
             tns_packets = pr.packets, tns_bytes_to_client = round(pr.tns_to), tcp_segments = p.mss and pr.segments,
-            negotiated = v == p.sdu, in_step = v == in_step }
+            elapsed_ms = pr.elapsed * 1000, negotiated = where[v] ~= nil or v == p.sdu,
+            in_step = p.mss and v % p.mss == 0 or false }
     end
+    -- for the connection's advice (advise_connections)
+    rec.sdu_profile, rec.sdu_array = p, rec_a
 end
 
 -- A query: a statement that fetched rows: SELECT / WITH, any statement with
@@ -1521,12 +1642,242 @@ function M.is_query(sql, rts)
     return not (word and NOT_QUERY[word])
 end
 
+-- Number the connections (tcp streams) that carry a query, 1, 2, ... in the
+-- order of their first round trip; sets s.connections (the numbers of the
+-- statement's connections) and returns { {stream=, number=}, ... }.
+local function number_connections(st, list)
+    local first, conns = {}, {}
+    for _, s in ipairs(list) do
+        if s.sql ~= OTHER and M.is_query(s.sql, s.rts) then
+            for _, rt in ipairs(s.rts) do
+                if not first[rt.stream] or rt.start < first[rt.stream] then first[rt.stream] = rt.start end
+            end
+        end
+    end
+    for stream, t in pairs(first) do conns[#conns + 1] = { stream = stream, start = t } end
+    table.sort(conns, function(a, b) return a.start < b.start end)
+    local number = {}
+    for i, c in ipairs(conns) do c.number = i; number[c.stream] = i end
+    for _, s in ipairs(list) do
+        local ks, seen, sdus = {}, {}, {}
+        for _, rt in ipairs(s.rts) do
+            local k = number[rt.stream]
+            if k and not seen[k] then
+                seen[k] = true
+                ks[#ks + 1] = k
+                sdus[k] = st.streams[rt.stream] and st.streams[rt.stream].sdu or 0
+            end
+        end
+        table.sort(ks)
+        s.connections, s.connection_sdus = ks, sdus
+    end
+    return conns
+end
+
+local function pct(x) return string.format("%.0f%%", 100 * x) end
+
+-- SDU advice once per connection (the SDU is negotiated per connection), on
+-- all its advised statements at their recommended array sizes: the table of
+-- TNS packets, TCP segments and time at the SDUs, the flags (costs the
+-- capture shows, all of them pointing the way the advice goes) and one "SDU:"
+-- sentence.  Fills each statement's rec.advice.sdu / sdu_flags; returns the
+-- connections' records for JSON and CSV.
+local function advise_connections(out, st, conns, advised, models, opts)
+    local records = {}
+    -- each advised statement's round trips by stream (one pass)
+    local split = {}
+    for i, a in ipairs(advised) do
+        local by, n = {}, 0
+        for _, rt in ipairs(a.s.rts) do
+            local l = by[rt.stream]
+            if not l then l = {}; by[rt.stream] = l; n = n + 1 end
+            l[#l + 1] = rt
+        end
+        split[i] = { by = by, n = n }
+    end
+    for _, conn in ipairs(conns) do
+        local stream, c = conn.stream, st.streams[conn.stream]
+        local items, numbers, arrays = {}, {}, {}
+        for i, a in ipairs(advised) do
+            local r = a.rec
+            if r.sdu_profile then
+                local mine, all = split[i].by[stream] or {}, split[i].n == 1
+                if #mine > 0 then
+                    local p = all and r.sdu_profile or profile(st, { sql = a.s.sql, rts = mine }, models)
+                    items[#items + 1] = { p = p, a = r.sdu_array, rec = r }
+                    numbers[#numbers + 1] = tostring(a.s.number)
+                    arrays[#arrays + 1] = tostring(r.sdu_array)
+                end
+            end
+        end
+        if #items > 0 then
+            local p0 = items[1].p
+            local sdu, tdu, mss, version = c.sdu or 0, c.tdu or 0, p0.mss, c.version or 0
+            local lo_sdu, hi_sdu = M.sdu_range(version)
+            local name = c.client and string.format("client %s -> server %s", c.client, c.server)
+                or string.format("tcp.stream %d", stream)
+            local rec = { connection = conn.number, client = c.client, server = c.server, tcp_stream = stream,
+                          sdu = sdu, tdu = tdu, mss = mss, tns_version = version ~= 0 and version or nil,
+                          sdu_min = lo_sdu, sdu_max = hi_sdu, statements = {}, flags = {}, sdu_predictions = {} }
+            for _, k in ipairs(numbers) do rec.statements[#rec.statements + 1] = tonumber(k) end
+            records[#records + 1] = rec
+            out[#out + 1] = ""
+            out[#out + 1] = string.format("Connection %d (%s): SDU %d, TDU %d, MSS %s, TNS version %s " ..
+                "(SDU settable from %d to %d)", conn.number, name, sdu, tdu, mss and tostring(mss) or "?",
+                version ~= 0 and tostring(version) or "unknown", lo_sdu, hi_sdu)
+            -- what the capture shows: responses of several TNS packets and their
+            -- segments (counted only with the MSS from the SYN and no segment
+            -- above it: else the capture does not show the wire's segments:
+            -- GRO on the capturing host, or one TNS packet per frame)
+            local wire = mss and p0.mss_source and p0.mss_source:find("SYN", 1, true) ~= nil
+            local multi, obs_segs, full_segs, biggest = 0, 0, 0, nil
+            for _, rt in ipairs(stream_rts(st, stream)) do
+                if rt.packets > 1 and rt.to > sdu - M.TNS_DATA_HEADER and not rt.lost then
+                    multi = multi + 1
+                    if mss then
+                        obs_segs, full_segs = obs_segs + rt.segments, full_segs + ceil(rt.tns_to / mss)
+                    end
+                    if not biggest or rt.to > biggest.to then biggest = rt end
+                end
+            end
+            if wire and c.push then
+                local seen_as = c.push >= 0.995 and "each TNS packet left as its own segments"
+                    or c.push <= 0.005 and string.format("the TNS packets left in full %d-byte segments (queued " ..
+                        "behind the TCP window)", mss)
+                    or string.format("%s of the way from full %d-byte segments (packets queued behind the TCP " ..
+                        "window) to each TNS packet as its own segments", pct(c.push), mss)
+                out[#out + 1] = string.format("  TCP segments: in the connection's %d response(s) of several TNS " ..
+                    "packets, %s; the predictions assume the same", c.push_n or 0, seen_as)
+            elseif mss then
+                out[#out + 1] = "  TCP segments: each TNS packet sent as its own segments (no response of several " ..
+                    "TNS packets here to tell; a server whose packets queue sends fewer, full segments)"
+            else
+                out[#out + 1] = "  TCP segments: not predicted (no MSS known: no handshake, single-segment responses)"
+            end
+            -- the predictions, summed over the connection's statements
+            local shown, seen = {}, {}
+            local function add(list, v) if v and v > 0 and not seen[v] then seen[v] = true; list[#list + 1] = v end end
+            add(shown, sdu)
+            for _, v in ipairs(opts and opts.sdus or M.SDUS) do if v >= lo_sdu and v <= hi_sdu then add(shown, v) end end
+            local cands, outside = {}, {}
+            for _, v in ipairs(opts and opts.sdus or M.SDU_CANDIDATES) do
+                if v >= lo_sdu and v <= hi_sdu then cands[#cands + 1] = v
+                elseif opts and opts.sdus then outside[#outside + 1] = tostring(v) end
+            end
+            if #outside > 0 then
+                out[#out + 1] = string.format("  SDUs asked for but left out: %s (outside %d to %d, what TNS version " ..
+                    "%s allows)", table.concat(outside, ", "), lo_sdu, hi_sdu,
+                    version ~= 0 and tostring(version) or "unknown")
+            end
+            local rows, by_sdu = {}, {}
+            local function row(v)
+                if by_sdu[v] then return by_sdu[v] end
+                local r = { sdu = v, packets = 0, segments = 0, elapsed = 0, responses = 0 }
+                for _, it in ipairs(items) do
+                    local pr = M.predict(it.p, it.a, v, mss)
+                    r.packets, r.segments = r.packets + pr.packets, r.segments + pr.segments
+                    r.elapsed, r.responses = r.elapsed + pr.elapsed, r.responses + pr.round_trips
+                end
+                by_sdu[v] = r
+                rows[#rows + 1] = r
+                return r
+            end
+            if sdu > 0 then row(sdu) end
+            for _, v in ipairs(cands) do row(v).candidate = true end
+            local best, sp, ss, se
+            if sdu > 0 then best, sp, ss, se = M.recommend_sdu(rows, sdu) end
+            if best then add(shown, best.sdu) end
+            table.sort(shown)
+            local same_time = true
+            for _, v in ipairs(shown) do
+                if math.abs(row(v).elapsed - row(shown[1]).elapsed) > 1e-9 then same_time = false end
+            end
+            out[#out + 1] = string.format("  predicted by SDU, statement%s %s at array size%s %s%s:",
+                #numbers > 1 and "s" or "", table.concat(numbers, ", "), #arrays > 1 and "s" or "",
+                table.concat(arrays, ", "), same_time and " (elapsed: the time model has no cost per TNS packet or " ..
+                "TCP segment: the same at every SDU)" or "")
+            -- the segments' range: every byte in full segments .. each TNS packet as its own segments
+            local function range(v)
+                local lo, hi = 0, 0
+                for _, it in ipairs(items) do
+                    lo = lo + M.predict(setmetatable({ push = 0 }, { __index = it.p }), it.a, v, mss).segments
+                    hi = hi + M.predict(setmetatable({ push = 1 }, { __index = it.p }), it.a, v, mss).segments
+                end
+                return lo, hi
+            end
+            out[#out + 1] = string.format("  %10s %12s %12s %16s %14s", "SDU", "TNS packets", "TCP segments",
+                "(full..per pkt)", "elapsed (ms)")
+            for _, v in ipairs(shown) do
+                local r = row(v)
+                local mark = (v == sdu and " negotiated" or "") .. (best and v == best.sdu and " recommended" or "")
+                local lo, hi = range(v)
+                out[#out + 1] = string.format("  %10d %12d %12s %16s %14s%s", v, r.packets, mss and tostring(r.segments) or "-",
+                    mss and string.format("%d..%d", lo, hi) or "-", ms(r.elapsed), mark)
+                rec.sdu_predictions[#rec.sdu_predictions + 1] = { sdu = v, tns_packets = r.packets,
+                    tcp_segments = mss and r.segments or nil, tcp_segments_full = mss and lo or nil,
+                    tcp_segments_per_packet = mss and hi or nil, elapsed_ms = r.elapsed * 1000,
+                    negotiated = v == sdu, recommended = best ~= nil and v == best.sdu }
+            end
+            -- flags: what the capture shows costs something; every one of them
+            -- is lifted by a larger SDU (or TDU), none asks for a smaller one
+            local flags = rec.flags
+            if wire and multi > 0 and obs_segs - full_segs >= max(2, M.SDU_MARGIN_COUNT * full_segs) then
+                flags[#flags + 1] = string.format("part-filled TCP segments: the %d response(s) of several TNS " ..
+                    "packets took %d TCP segments where full %d-byte segments would take %d (%d more, %s): the " ..
+                    "server sent TNS packets of up to %d bytes one by one, each ending in a part-filled segment",
+                    multi, obs_segs, mss, full_segs, obs_segs - full_segs, pct((obs_segs - full_segs) / full_segs),
+                    sdu)
+            end
+            local base = sdu > 0 and row(sdu)
+            if base and best and sp >= M.SDU_MARGIN_COUNT and base.packets > base.responses then
+                flags[#flags + 1] = string.format("responses of several TNS packets: at the recommended array " ..
+                    "size%s, %d responses take %d TNS packets at SDU %d (each packet after a response's first is " ..
+                    "another \"SQL*Net more data to client\" send)", #arrays > 1 and "s" or "",
+                    base.responses, base.packets, sdu)
+            end
+            if tdu > 0 and tdu < sdu then
+                flags[#flags + 1] = string.format("TDU bottleneck: TDU %d is below the SDU %d, so the " ..
+                    "transport writes at most %d bytes at a time", tdu, sdu, tdu)
+            end
+            for _, f in ipairs(flags) do out[#out + 1] = "  flag: " .. f end
+            local margin = string.format(">= %.0f%% fewer TNS packets or TCP segments, or >= %.0f%% less time",
+                100 * M.SDU_MARGIN_COUNT, 100 * M.SDU_MARGIN_TIME)
+            local advice
+            if sdu == 0 then
+                advice = "no SDU advice: the capture does not show the negotiated SDU (no ACCEPT)"
+            elseif best then
+                advice = string.format("set %d (SDU=%d in the connect descriptor, or DEFAULT_SDU_SIZE in " ..
+                    "sqlnet.ora, on both ends: the smaller one wins): %d TNS packets instead of %d (%s fewer), %s, " ..
+                    "%s; recommended as it predicts %s than SDU %d, and a larger SDU would not save another " ..
+                    "margin's worth", best.sdu, best.sdu, best.packets, base.packets,
+                    pct((base.packets - best.packets) / max(1, base.packets)),
+                    mss and string.format("%d TCP segments instead of %d (%s fewer)", best.segments, base.segments,
+                        pct((base.segments - best.segments) / max(1, base.segments))) or "TCP segments unknown",
+                    same_time and "the same predicted time" or string.format("%s ms instead of %s (%s less)",
+                        ms(best.elapsed), ms(base.elapsed), pct(se)), margin, sdu)
+            else
+                advice = string.format("keep %d: no SDU from %d to %d predicts %s", sdu, lo_sdu, hi_sdu, margin)
+            end
+            out[#out + 1] = "  SDU: " .. advice
+            rec.recommended_sdu = best and best.sdu or (sdu > 0 and sdu or nil)
+            rec.advice = advice
+            for _, it in ipairs(items) do
+                local adv = it.rec.advice
+                if adv and not adv.sdu then adv.sdu, adv.sdu_flags = rec.recommended_sdu, flags end
+            end
+        end
+    end
+    return records
+end
+
 -- The advisor's statements: { s=, p= (profile), rec= (figures) } for the
 -- queries, and the other statements (not advised), both in number order.
 local function advise_all(st, opts, out)
     local models = connection_models(st, opts.prefetch)
     local advised, skipped = {}, {}
-    for _, s in ipairs(number_statements(st)) do
+    local list = number_statements(st)
+    local conns = number_connections(st, list)
+    for _, s in ipairs(list) do
         if s.sql ~= OTHER then
             if M.is_query(s.sql, s.rts) then
                 local rec = {}
@@ -1541,7 +1892,8 @@ local function advise_all(st, opts, out)
             end
         end
     end
-    return advised, skipped
+    local connections = advise_connections(out, st, conns, advised, models, opts)
+    return advised, skipped, connections
 end
 
 local function render_text(st, filter, opts)
@@ -1637,10 +1989,15 @@ local OBS_KEYS = { "executions", "rows", "array_size", "round_trips", "bytes_to_
 local PRED_KEYS = { "array_size", "round_trips", "bytes_to_client", "bytes_from_client", "tns_bytes_to_client",
                     "tns_packets", "tcp_segments", "elapsed_ms", "observed", "recommended", "model_elapsed_ms" }
 local SDU_KEYS = { "sdu", "array_size", "round_trips", "tns_packets", "tns_bytes_to_client", "tcp_segments",
-                   "negotiated", "in_step" }
+                   "elapsed_ms", "negotiated", "in_step" }
+-- a connection's SDU advice (advise_connections)
+local CONN_KEYS = { "connection", "client", "server", "tcp_stream", "tns_version", "sdu", "tdu", "mss", "sdu_min",
+                    "sdu_max", "statements", "recommended_sdu", "advice", "flags", "sdu_predictions" }
+local CONN_SDU_KEYS = { "sdu", "tns_packets", "tcp_segments", "tcp_segments_full", "tcp_segments_per_packet",
+                        "elapsed_ms", "negotiated", "recommended" }
 
 local function render_json(st, filter, opts)
-    local advised, skipped = advise_all(st, opts, {})
+    local advised, skipped, connections = advise_all(st, opts, {})
     local stmts = {}
     for _, a in ipairs(advised) do
         local s, r = a.s, a.rec
@@ -1667,9 +2024,17 @@ local function render_json(st, filter, opts)
     for _, port in ipairs(ports) do
         tls[#tls + 1] = { keys = { "port", "conversations" }, values = { port = port, conversations = by_port[port] } }
     end
-    return json_object({ "report", "filter", "statements", "not_advised", "undecrypted_tls" },
+    local conns = {}
+    for _, c in ipairs(connections) do
+        local v = {}
+        for k, x in pairs(c) do v[k] = x end
+        v.sdu_predictions = {}
+        for _, x in ipairs(c.sdu_predictions) do v.sdu_predictions[#v.sdu_predictions + 1] = { keys = CONN_SDU_KEYS, values = x } end
+        conns[#conns + 1] = { keys = CONN_KEYS, values = v }
+    end
+    return json_object({ "report", "filter", "statements", "not_advised", "undecrypted_tls", "connections" },
         { report = "sqlnet,advise", filter = filter, statements = stmts, not_advised = others,
-          undecrypted_tls = tls }, "")
+          undecrypted_tls = tls, connections = conns }, "")
 end
 
 -- CSV (RFC 4180): one header; a row of kind "statement" per advised
@@ -1691,7 +2056,7 @@ local function csv_field(v, key)
 end
 
 local function render_csv(st, filter, opts)
-    local advised, skipped = advise_all(st, opts, {})
+    local advised, skipped, connections = advise_all(st, opts, {})
     local lines = { table.concat(CSV_COLUMNS, ",") }
     local function row(values)
         local f = {}
@@ -1722,8 +2087,7 @@ local function render_csv(st, filter, opts)
         for _, x in ipairs(r.sdus) do
             local v = { kind = "sdu", statement = id.statement, sql_id = id.sql_id }
             for k, val in pairs(x) do v[k] = val end
-            v.mark = (x.negotiated and "negotiated" or "") .. (x.negotiated and x.in_step and " " or "") ..
-                (x.in_step and "in step with the MSS" or "")
+            v.mark = x.negotiated and "negotiated" or ""
             v.negotiated, v.in_step = nil, nil
             row(v)
         end
@@ -1735,6 +2099,20 @@ local function render_csv(st, filter, opts)
     end
     local tls = M.undecrypted_lines(st.undecrypted)
     for _, l in ipairs(tls) do row({ kind = "undecrypted_tls", note = l }) end
+    -- per connection: its SDU advice (kind "connection": statement = the
+    -- connection's number, sql = its addresses) and its rows by SDU
+    for _, c in ipairs(connections) do
+        row({ kind = "connection", statement = c.connection,
+              sql = c.client and (c.client .. " -> " .. c.server) or ("tcp.stream " .. c.tcp_stream), sdu = c.sdu,
+              recommended_sdu = c.recommended_sdu, mss = c.mss,
+              note = table.concat(c.flags, "; ") .. (#c.flags > 0 and "; " or "") .. "SDU: " .. c.advice })
+        for _, x in ipairs(c.sdu_predictions) do
+            row({ kind = "connection_sdu", statement = c.connection, sdu = x.sdu, tns_packets = x.tns_packets,
+                  tcp_segments = x.tcp_segments, elapsed_ms = x.elapsed_ms,
+                  mark = (x.negotiated and "negotiated" or "") .. (x.negotiated and x.recommended and " " or "") ..
+                      (x.recommended and "recommended" or "") })
+        end
+    end
     return table.concat(lines, "\r\n")
 end
 

@@ -183,29 +183,7 @@ def test_observed_line_matches_server(tshark):
     assert re.search(r"^\s+50\s.*observed", out, re.M)
 
 
-def sdu_case(name):
-    m = json.loads((TEST_CAPTURES / f"{name}.json").read_text())
-    conn = m["connections"][0]
-    fetches = [r["response"] for r in conn["requests"] if r.get("func_code") == 5]
-    return m, conn, fetches
-
-
-@pytest.mark.parametrize("name", ["sdu_1024_mtu_1500", "sdu_2048_mtu_1500", "sdu_8192_mtu_9000",
-                                  "sdu_65535_mtu_1500", "sdu_2097152_mtu_9000"])
-def test_sdu_flags(tshark, name):
-    m, conn, fetches = sdu_case(name)
-    out = advise(tshark, TEST_CAPTURES / m["capture"])
-    sdu = conn["negotiated_sdu"]
-    mss = m["mtu"] - 52           # the veth MTU less IPv4, TCP and timestamp option headers
-    assert f"SDU {sdu}, TDU {conn['negotiated_tdu']}, MSS {mss} " in out
-    # more data: the server split fetch responses into several TNS packets
-    assert ("SDU below the batch size" in out) == any(f["tns_packets"] > 1 for f in fetches)
-    # a TNS packet longer than the MSS: the server's packets became several segments
-    assert ("SDU above the MTU" in out) == any(max(f["packet_lengths"]) > mss for f in fetches)
-    assert ("TDU bottleneck" in out) == (conn["negotiated_tdu"] < sdu)
-    # the SDU advised is a whole number of segments
-    adv = int(re.search(r"  SDU: (\d+) \((\d+) x MSS (\d+)\)", out).group(1))
-    assert adv % mss == 0
+# (the SDU advice: tests/test_advise_sdu.py)
 
 
 def test_filter_argument(tshark):

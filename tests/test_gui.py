@@ -223,9 +223,12 @@ xdotool windowfocus --sync "$dlg"; sleep 0.2
 dw=$(xwininfo -id "$dlg" | sed -n 's/^ *Width: //p')
 xdotool mousemove --window "$dlg" $((dw - 100)) 22 click 1; sleep 0.2
 xdotool type --delay 30 "$SIZES"; sleep 0.2
-# PREFETCH (optional): the third field, two Tabs on
+# the second field (SDUs), when asked: Tab from the first
+if [ -n "${SDUS:-}" ]; then xdotool key Tab; sleep 0.2; xdotool type --delay 30 "$SDUS"; sleep 0.2; fi
+# PREFETCH (optional): the third field, two Tabs from the first (one from the second)
 if [ -n "${PREFETCH:-}" ]; then
-    xdotool key Tab; sleep 0.2; xdotool key Tab; sleep 0.2
+    [ -n "${SDUS:-}" ] || { xdotool key Tab; sleep 0.2; }
+    xdotool key Tab; sleep 0.2
     xdotool type --delay 30 "$PREFETCH"; sleep 0.2
 fi
 import -window "$dlg" "$OUT/dialog.png"
@@ -832,6 +835,30 @@ def test_advisor_predict_prefetch_override(tshark, gui_tools):
     assert set(want) == set(got) == {3, 8, 20, 50}
     for a in want:
         assert got[a] == want[a], (a, got[a], want[a])
+
+
+def sdu_lines(text):
+    """The SDU tables' rows and the SDU advice lines of an advisor text."""
+    return [l.rstrip() for l in text.splitlines()
+            if re.match(r"\s+\d+\s+\d+\s+\d+\s+\d+\.\.\d+\s", l) or l.startswith(("  SDU", "Connection "))]
+
+
+def test_advisor_predicts_the_sdus_asked(tshark, gui_tools):
+    """The Predict... dialog's SDU field (issue 23 point 7): SDUs 1024,3000
+    typed into it, the window's per-connection SDU tables and advice are what
+    `-z sqlnet,advise,sizes=1,7,250,sdus=1024,3000` prints, and differ from
+    the window's before."""
+    need_xclip()
+    prepare_config(tshark)
+    out, log, cap = gui_run(tshark, "predict_sdus", DEMO, mode="predict", timeout=120,
+                            extra_env=["SIZES=1,7,250", "SDUS=1024,3000"])
+    keep_screenshots(out, ("advisor_before.png", "dialog.png", "advisor_after.png"))
+    before, after = log("advisor_before.txt"), log("advisor_after.txt")
+    assert "SQL*Net array-size and SDU advisor" in after, (after[:300], log("driver.log"))
+    cli = tshark.run(DEMO, ["-q", "-z", "sqlnet,advise,sizes=1,7,250,sdus=1024,3000"]).stdout
+    assert sdu_lines(cli) and sdu_lines(after) == sdu_lines(cli)
+    assert any(re.match(r"\s+3000\s", l) for l in sdu_lines(after))
+    assert not any(re.match(r"\s+3000\s", l) for l in sdu_lines(before))
     check_log(log("wireshark.log"), registered_fields(tshark))
 
 
