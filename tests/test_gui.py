@@ -60,9 +60,9 @@ visible() {  # visible top-level windows with a name: id "name"
         xwininfo -id "$id" | grep -q 'Map State: IsViewable' && echo "$id $name"
     done
 }
-wait_window() {  # $1: title pattern; up to 15 s
+wait_window() {  # $1: title pattern; up to $2 s (default 15)
     i=0
-    while [ $i -lt 60 ]; do
+    while [ $i -lt $((${2:-15} * 4)) ]; do
         w=$(xdotool search --onlyvisible --name "$1" 2>/dev/null | head -1)
         [ -n "$w" ] && { echo "$w"; return 0; }
         kill -0 $WS 2>/dev/null || return 1
@@ -108,7 +108,7 @@ open_lua_item() {  # $1: title pattern, $2: last k; prints the new window's id
 }
 names() { xdotool search --onlyvisible --name '.' 2>/dev/null | while read -r id; do echo "$id $(xdotool getwindowname "$id")"; done | sort; }
 
-main=$(wait_window "$TITLE") || { echo "no main window" >>"$OUT/driver.log"; exit 3; }
+main=$(wait_window "$TITLE" 60) || { echo "no main window" >>"$OUT/driver.log"; exit 3; }
 settle "$main"
 [ -n "$MODE" ] && . "$OUT/$MODE.sh"
 import -window "$main" "$OUT/main.png"; cp "$OUT/cur.ppm" "$OUT/main.ppm" 2>/dev/null || cp "$OUT/prev.ppm" "$OUT/main.ppm"
@@ -704,6 +704,10 @@ def test_io_graph_presets_draw(tshark, gui_tools, question, capture):
         # the build roots (scripts/buildroot.sh) draw every question on fewer
         # captures: CI runs them beside the host suite, which draws them all
         pytest.skip(f"{capture}: not among SQLNET_GUI_IO_CAPTURES")
+    if os.environ.get("SQLNET_GUI_IO_QUESTIONS") and question not in os.environ["SQLNET_GUI_IO_QUESTIONS"].split(","):
+        # the build roots draw three questions (dots, two averages, three sums)
+        # to keep CI short; ./run.sh test in a build root draws all ten
+        pytest.skip(f"{question}: not among SQLNET_GUI_IO_QUESTIONS")
     rows = questions()[question]
     fields = registered_fields(tshark)
     missing = sorted({r[6] for r in rows if r[6] and r[6] not in fields})
