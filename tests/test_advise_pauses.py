@@ -183,3 +183,23 @@ def test_the_model_names_the_network_rtt(tshark, path):
         # the client gap is what is left without it: far below the RTT
         gap = float(re.search(r"client gap ([\d.]+) ms", line).group(1))
         assert gap < 0.5 * want, line
+
+
+@pytest.mark.parametrize("name", ["wan_rtt10_arraysize", "pauses_stall"])
+def test_advise_two_pass_equals_one_pass_without_handshake(tshark, name, tmp_path):
+    """The advisor reads the time fields: with -2 and without the TCP
+    handshake (the RTT from ACK timing) it prints what one pass prints."""
+    import subprocess
+    cap = TEST_CAPTURES / f"{name}.pcapng"
+    if not cap.is_file():
+        pytest.skip(f"{cap} not present")
+    cut = tmp_path / "cut.pcapng"
+    frames = [r[0] for r in tshark.fields(cap, ["frame.number"], "tcp.flags.syn == 1 || "
+                                          "(tcp.seq == 1 && tcp.ack == 1 && tcp.len == 0)")]
+    subprocess.run(["editcap", str(cap), str(cut)] + frames, check=True, capture_output=True)
+    cut.chmod(0o644)
+    one = advise(tshark, cut)
+    two = tshark.run(cut, ["-2", "-q", "-z", "sqlnet,advise"])
+    assert two.stderr.strip() == ""
+    assert "network round trip" in one
+    assert one == two.stdout
