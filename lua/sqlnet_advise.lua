@@ -1022,9 +1022,10 @@ function C.rt(st, pinfo)
         local fi2 = F["sqlnet.rt.time.client"] and F["sqlnet.rt.time.client"]()
         idle = fi2 and fi2.value / 1000 or max(0, rt.start - c.last_stop)
     end
-    -- the conversation's RTT and where the capture was taken (the latest)
+    -- the conversation's RTT and where the capture was taken (the latest, at
+    -- each execution's first call: two field reads per round trip cost)
     local f_rtt, f_cp = F["sqlnet.rtt"], F["sqlnet.capture_point"]
-    if f_rtt then
+    if f_rtt and (idle or not c.rtt) then
         local v = f_rtt()
         if v then
             c.rtt = tonumber(tostring(v.value)) or c.rtt
