@@ -722,6 +722,139 @@ function M.mark_losses(st)
     end
 end
 
+-- Pauses (issue 23): time inside a statement that no array size explains,
+-- found per connection and taken out of the round trips it sits in, as
+-- retransmissions are (M.mark_losses), so that neither the fit nor the
+-- statement's wire time carries it:
+--   client stall   the client's time between a response and the next call of
+--                  the same execution (less the RTT when the capture was taken
+--                  near the server) above 5 x the connection's median and
+--                  above 10 ms; the excess over the median is the pause, at
+--                  the frame of the call that came late
+--   server stall   the wait for the first byte of a fetch's answer (less the RTT
+--                  near the client) above 5 x what the connection's fetches'
+--                  median first-byte wait and median per row give for its
+--                  rows, and above 10 ms; at the fetch's request frame (an
+--                  execute's time is the statement's own: parse, open, rows)
+--   delayed ACK    an ACK that came 30 ms or more after the data it covers
+--                  (tcp.analysis.ack_rtt, less the RTT when it crossed the
+--                  link), inside a round trip: Nagle held the sender's next
+--                  segment for it (Linux delays an ACK 40 ms at least,
+--                  Windows 200 ms); at the ACK's frame
+--   zero window    a receiver's zero window (tcp.analysis.zero_window) until
+--                  its window update, inside a round trip
+-- Sets rt.paused (the seconds taken out) and rt.raw (the measured time, first
+-- and gap) on the round trips concerned, st.pauses[rt] = { {kind, secs,
+-- frame}, ... }; restores them first (a window draws again).
+M.STALL_FACTOR, M.STALL_FLOOR, M.DELACK_MIN = 5, 0.010, 0.030
+local function median_of(t)
+    if #t == 0 then return 0 end
+    table.sort(t)
+    local m = floor((#t + 1) / 2)
+    if #t % 2 == 0 then return (t[m] + t[m + 1]) / 2 end
+    return t[m]
+end
+function M.mark_pauses(st)
+    for _, rt in ipairs(st.rts) do
+        if rt.raw then
+            rt.time, rt.first, rt.gap = rt.raw.time, rt.raw.first, rt.raw.gap
+            rt.raw, rt.paused = nil, nil
+        end
+    end
+    st.pauses = {}
+    local by_stream = {}
+    for i, rt in ipairs(st.rts) do
+        local l = by_stream[rt.stream]
+        if not l then l = {}; by_stream[rt.stream] = l end
+        l[#l + 1] = i
+    end
+    local function add(rt, kind, secs, frame, in_first, in_gap)
+        if not rt.raw then rt.raw = { time = rt.time, first = rt.first, gap = rt.gap }; rt.paused = 0 end
+        if in_gap then
+            secs = min(secs, rt.gap)
+            rt.gap = rt.gap - secs
+        else
+            secs = min(secs, rt.time)
+            rt.time = rt.time - secs
+            if in_first then rt.first = max(0, rt.first - secs) end
+            rt.first = min(rt.first, rt.time)
+        end
+        rt.paused = rt.paused + secs
+        local l = st.pauses[rt]
+        if not l then l = {}; st.pauses[rt] = l end
+        l[#l + 1] = { kind = kind, secs = secs, frame = frame }
+    end
+    for stream, idx in pairs(by_stream) do
+        local c = st.streams[stream] or {}
+        local rtt = c.rtt or 0
+        local near_server, near_client = c.vantage == 1, c.vantage == 2
+        -- what a round trip holds besides the RTT
+        local function gap_net(rt) return near_server and rt.gap - min(rt.gap, rtt) or rt.gap end
+        local function first_net(rt) return near_client and rt.first - min(rt.first, rtt) or rt.first end
+        local gaps, gap_row, firsts, per_row = {}, {}, {}, {}
+        for _, i in ipairs(idx) do
+            local rt = st.rts[i]
+            if rt.gap > 0 then
+                gaps[#gaps + 1] = gap_net(rt)
+                if rt.rows > 0 then gap_row[#gap_row + 1] = gap_net(rt) / rt.rows end
+            end
+            if rt.execution ~= 0 and rt.call == 5 then
+                firsts[#firsts + 1] = first_net(rt)
+                if rt.rows > 0 then per_row[#per_row + 1] = first_net(rt) / rt.rows end
+            end
+        end
+        local m_gap, m_gap_row = median_of(gaps), median_of(gap_row)
+        local m_first, m_row = median_of(firsts), median_of(per_row)
+        -- TCP waits inside a round trip (by time: the round trip of the
+        -- stream that started last before it, if it had not ended)
+        local events = {}
+        for _, a in ipairs(c.late_acks or {}) do
+            local net = (a.from_server and near_client or (not a.from_server) and near_server) and rtt or 0
+            if a.ack_rtt - net >= M.DELACK_MIN then
+                events[#events + 1] = { t = a.t, kind = "delayed ACK", secs = a.ack_rtt - net, frame = a.frame }
+            end
+        end
+        local zw = c.windows or {}
+        for k, w in ipairs(zw) do
+            if w.zero then
+                for j = k + 1, #zw do
+                    if not zw[j].zero and zw[j].src == w.src then
+                        events[#events + 1] = { t = w.t, kind = "zero window", secs = zw[j].t - w.t, frame = w.frame }
+                        break
+                    end
+                end
+            end
+        end
+        table.sort(events, function(a, b) return a.t < b.t end)
+        local j = 1
+        for _, e in ipairs(events) do
+            while j < #idx and st.rts[idx[j + 1]].start < e.t do j = j + 1 end
+            local rt = st.rts[idx[j]]
+            if rt and rt.start < e.t and e.t < rt.start + rt.time then
+                add(rt, e.kind, min(e.secs, e.t - rt.start), e.frame, e.t < rt.start + rt.first)
+            end
+        end
+        for n, i in ipairs(idx) do
+            local rt = st.rts[i]
+            -- (a round trip that waited for a retransmission: the loss line's)
+            -- the client's stall: at the next call of the execution
+            local g, g_expect = gap_net(rt), m_gap + m_gap_row * rt.rows
+            if rt.gap > 0 and not rt.lost and g > M.STALL_FACTOR * g_expect and g > M.STALL_FLOOR then
+                add(rt, "client stall", g - g_expect, idx[n + 1] and st.req_of[idx[n + 1]] or nil, false, true)
+            end
+            -- the server's stall: the wait for the first byte of a fetch (an
+            -- execute's time is the statement's own: parse, open, first rows)
+            if rt.execution ~= 0 and rt.call == 5 and not rt.lost then
+                local f = first_net(rt)
+                local expect = m_first + m_row * rt.rows
+                if f > M.STALL_FACTOR * expect and f > M.STALL_FLOOR then
+                    add(rt, "server stall", f - expect, st.req_of and st.req_of[i] or nil, true)
+                end
+            end
+        end
+    end
+end
+
 -- The undecrypted TNS-over-TLS conversations ({ [tcp.stream] = server port },
 -- from sqlnet.tls.undecrypted): a sentence per port, the count by port, the ports.
 function M.undecrypted_lines(undecrypted)
@@ -769,6 +902,11 @@ for _, n in ipairs({ "frame.number", "tcp.stream", "tcp.len", "tcp.options.mss_v
                      "sqlnet.tls.undecrypted" }) do
     field(n)
 end
+-- pauses, idle time and the RTT (issue 23)
+for _, n in ipairs({ "sqlnet.rt.time.network", "sqlnet.rt.time.client", "sqlnet.rtt", "sqlnet.capture_point",
+                     "tcp.analysis.ack_rtt", "tcp.analysis.zero_window" }) do
+    field(n)
+end
 -- with the round-trip fields the completing packet names its call and the
 -- rows it asked for: no need to remember every request
 local HAVE_RT = F["sqlnet.rt.call"] ~= nil and F["sqlnet.rt.rows_asked"] ~= nil
@@ -795,7 +933,7 @@ end
 
 local function new_state()
     return { rts = {}, streams = {}, order = {}, by_sql = {}, req_call = {}, req_fetch = {}, lines = {},
-             undecrypted = {}, seg = {}, seg_frame = {} }
+             undecrypted = {}, seg = {}, seg_frame = {}, req_of = {} }
 end
 
 local function stream_of(st, stream)
@@ -850,6 +988,26 @@ function C.retrans(st, pinfo)
     local c = stream_of(st, n(F["tcp.stream"]) or -1)
     c.retrans = c.retrans or {}
     c.retrans[#c.retrans + 1] = pinfo.abs_ts
+end
+
+-- an ACK 25 ms or more after the data it covers (a delayed ACK, or one that
+-- crossed a slow link): M.mark_pauses decides
+function C.late_ack(st, pinfo)
+    local c = stream_of(st, n(F["tcp.stream"]) or -1)
+    local a = n(F["tcp.analysis.ack_rtt"])
+    if not a then return end
+    a = type(a) == "number" and a or tonumber(tostring(a)) or 0
+    c.late_acks = c.late_acks or {}
+    c.late_acks[#c.late_acks + 1] = { t = pinfo.abs_ts, ack_rtt = a, frame = pinfo.number,
+        from_server = c.seg_key ~= nil and pinfo.src_port * 65536 + pinfo.dst_port == c.seg_key }
+end
+
+-- a zero window and the window updates that end it
+function C.window(st, pinfo)
+    local c = stream_of(st, n(F["tcp.stream"]) or -1)
+    c.windows = c.windows or {}
+    c.windows[#c.windows + 1] = { t = pinfo.abs_ts, frame = pinfo.number, src = pinfo.src_port,
+                                  zero = F["tcp.analysis.zero_window"] and F["tcp.analysis.zero_window"]() ~= nil }
 end
 
 function C.auth(st, pinfo)
@@ -995,11 +1153,31 @@ function C.rt(st, pinfo)
     if rt.segments > rt.packets then c.multi_seg = true end
     -- client time before this request, charged to the previous round trip of
     -- the same execution (time between executions is the application's)
+    local idle
     if prev and prev.execution ~= 0 and prev.execution == execution and rt.start > c.last_stop then
         prev.gap = rt.start - c.last_stop
+    elseif prev and not (execution ~= 0 and prev.execution == execution) then
+        -- the first call of an execution (or a call outside one): the time
+        -- since the connection's previous round trip ended is idle time, the
+        -- statement's own part "idle before" (the plugin's client part: less
+        -- the RTT near the server; as the Statement table counts it)
+        local fi2 = F["sqlnet.rt.time.client"] and F["sqlnet.rt.time.client"]()
+        idle = fi2 and fi2.value / 1000 or max(0, rt.start - c.last_stop)
+    end
+    -- the conversation's RTT and where the capture was taken (the latest, at
+    -- each execution's first call: two field reads per round trip cost)
+    local f_rtt, f_cp = F["sqlnet.rtt"], F["sqlnet.capture_point"]
+    if f_rtt and (idle or not c.rtt) then
+        local v = f_rtt()
+        if v then
+            c.rtt = tonumber(tostring(v.value)) or c.rtt
+            local cp = f_cp and f_cp()
+            c.vantage = cp and cp.value or c.vantage
+        end
     end
     c.last, c.last_stop, c.last_sql = rt, now, sql
     st.rts[#st.rts + 1] = rt
+    st.req_of[#st.rts] = req
     local s = st.by_sql[sql]
     if not s then
         s = { sql = sql, rts = {}, first_frame = req, last_frame = pinfo.number, tns_from = 0 }
@@ -1011,6 +1189,7 @@ function C.rt(st, pinfo)
     if not s.sql_id and f_rt_sql_id and sql ~= OTHER then s.sql_id = n(f_rt_sql_id) end
     s.rts[#s.rts + 1] = rt
     s.tns_from = s.tns_from + (tns_from or 0)
+    if idle and idle > 0 then s.idle = (s.idle or 0) + idle end
 end
 
 -- The listeners of one report instance, all feeding `get()`'s state (the
@@ -1024,6 +1203,11 @@ local function listeners(get, filter, reset)
         { "accept", "sqlnet.type == 2" },
         { "rt", f("sqlnet.request_in && sqlnet.rows") },
     }
+    -- pauses (M.mark_pauses): late ACKs, zero windows
+    if F["tcp.analysis.ack_rtt"] then
+        list[#list + 1] = { "late_ack", "tcp.len == 0 && tcp.analysis.ack_rtt >= 0.025" }
+        list[#list + 1] = { "window", "tcp.analysis.zero_window || tcp.analysis.window_update" }
+    end
     -- the largest segment per direction: from sqlnet.rt.values, else a
     -- listener on every segment (a Lua call per packet: the advisor's
     -- largest cost before the plugin gave it)
@@ -1109,6 +1293,7 @@ end
 -- least).
 local function connection_models(st, prefetch_opt)
     M.mark_losses(st)
+    M.mark_pauses(st)
     local by_exec, order = {}, {}
     for _, rt in ipairs(st.rts) do
         if rt.execution ~= 0 then
@@ -1262,8 +1447,17 @@ local function profile(st, s, models)
         local o = p.observed
         o.to, o.from = o.to + rt.to, o.from + rt.from
         o.packets, o.tns_to, o.segments = o.packets + rt.packets, o.tns_to + rt.tns_to, o.segments + rt.segments
-        o.elapsed = o.elapsed + rt.time + rt.gap
-        o.rt_time = (o.rt_time or 0) + rt.time
+        -- measured: with the pauses M.mark_pauses took out of the round trip
+        o.elapsed = o.elapsed + rt.time + rt.gap + (rt.paused or 0)
+        o.rt_time = (o.rt_time or 0) + (rt.raw and rt.raw.time or rt.time)
+        o.client_time = (o.client_time or 0) + (rt.raw and rt.raw.gap or rt.gap)
+        if rt.paused then
+            o.paused = (o.paused or 0) + rt.paused
+            for _, x in ipairs(st.pauses and st.pauses[rt] or {}) do
+                p.pauses = p.pauses or {}
+                p.pauses[#p.pauses + 1] = x
+            end
+        end
         p.rows = p.rows + rt.rows
         if rt.execution ~= 0 then
             local key = rt.stream .. ":" .. rt.execution
@@ -1416,9 +1610,16 @@ local function profile(st, s, models)
     for _, rt in ipairs(s.rts) do
         if rt.execution == 0 then p.t_other = p.t_other + rt.time + rt.gap end
     end
+    -- the statement's wire time: measured, less its pauses (idle time before
+    -- its executions is not in it): what it is compared and predicted by
+    p.observed.wire = p.observed.elapsed - (p.observed.paused or 0)
+    p.idle_before = s.idle or 0
+    if p.pauses then table.sort(p.pauses, function(a, b) return (a.frame or 0) < (b.frame or 0) end) end
+    local c0 = st.streams[p.stream]
+    p.rtt, p.vantage = c0 and c0.rtt, c0 and c0.vantage
     if not p.timing then
         p.t_fixed = 0
-        p.t_fixed = p.observed.elapsed - M.predict(p, p.array_size or 1).elapsed
+        p.t_fixed = p.observed.wire - M.predict(p, p.array_size or 1).elapsed
     end
     p.model_at_observed = M.predict(p, p.array_size or 1).elapsed
     local c = st.streams[p.stream]
@@ -1485,10 +1686,19 @@ local function advise_statement(out, s, p, opts, rec)
         "per fetch %.1f B overhead (%.1f B on the last), %.1f B request", p.row_bytes, p.bvc_bytes,
         p.overhead, p.overhead_last, p.request_bytes)
     local tm = p.timing
-    out[#out + 1] = string.format("  time model (%s): round trip %s ms + %s ms per row + transfer (by response " ..
+    -- the network round trip named (issue 23): the RTT sits in the client's
+    -- gap when the capture was taken near the server, in the wait for the
+    -- answer near the client; the fit holds it in that term, shown without it
+    local rt_call, gap_call, net = p.t_rt, tm and tm.g_call or 0, ""
+    if p.rtt and p.rtt > 0 and (p.vantage == 1 or p.vantage == 2) then
+        if p.vantage == 1 then gap_call = max(0, gap_call - p.rtt) else rt_call = max(0, rt_call - p.rtt) end
+        net = string.format("network round trip %s ms (RTT, captured near the %s) + ", ms(p.rtt),
+            p.vantage == 1 and "server" or "client")
+    end
+    out[#out + 1] = string.format("  time model (%s): %sround trip %s ms + %s ms per row + transfer (by response " ..
         "size, on average %s ms per KB); " ..
-        "client gap %s ms + %s ms per row", p.time_source or "-", ms(p.t_rt), ms(p.t_row or 0),
-        ms(p.t_byte * 1024), ms(tm and tm.g_call or 0), ms(tm and tm.g_row or 0))
+        "client gap %s ms + %s ms per row", p.time_source or "-", net, ms(rt_call), ms(p.t_row or 0),
+        ms(p.t_byte * 1024), ms(gap_call), ms(tm and tm.g_row or 0))
     out[#out + 1] = string.format("  SDU %d, TDU %d, MSS %s (%s)", p.sdu or 0, p.tdu or 0,
         p.mss and tostring(p.mss) or "?", p.mss_source or "unknown")
     local pf_kind, pf_text = M.prefetch_assumption(p, opts and opts.prefetch)
@@ -1497,8 +1707,27 @@ local function advise_statement(out, s, p, opts, rec)
     local rt_time = o.rt_time or 0
     if o.elapsed - rt_time >= 0.0000005 then
         out[#out + 1] = string.format("  time: observed %s ms = %s ms of round trips (-z sqlnet,stmt's response " ..
-            "time sum) + %s ms of client time between the round trips of an execution (the network round trip too, when captured near the server)",
-            ms(o.elapsed), ms(rt_time), ms(o.elapsed - rt_time))
+            "time sum) + %s ms of client time between the round trips of an execution (%s)",
+            ms(o.elapsed), ms(rt_time), ms(o.elapsed - rt_time),
+            p.vantage == 1 and "with the network round trip: captured near the server" or
+            p.vantage == 2 and "captured near the client: the network round trip is in the round trips" or
+            "the network round trip too, when captured near the server")
+    end
+    rec.pauses, rec.pauses_ms, rec.idle_before_ms = {}, (o.paused or 0) * 1000, p.idle_before * 1000
+    if p.pauses then
+        local parts = {}
+        for _, x in ipairs(p.pauses) do
+            parts[#parts + 1] = string.format("%s %s ms at frame %s", x.kind, ms(x.secs),
+                x.frame and tostring(x.frame) or "?")
+            rec.pauses[#rec.pauses + 1] = { keys = { "kind", "ms", "frame" },
+                                            values = { kind = x.kind, ms = x.secs * 1000, frame = x.frame } }
+        end
+        out[#out + 1] = string.format("  pauses: %s ms not explained by the model: %s", ms(o.paused or 0),
+            table.concat(parts, ", "))
+    end
+    if p.idle_before >= 0.0000005 then
+        out[#out + 1] = string.format("  idle before: %s ms (before its first call; not counted in its time)",
+            ms(p.idle_before))
     end
     if p.loss then
         out[#out + 1] = string.format("  loss: %d retransmitted TCP segment(s) in %d round trip(s), which took " ..
@@ -2012,6 +2241,10 @@ local function render_json(st, filter, opts)
                        recommended = { keys = { "array_size", "round_trips", "elapsed_ms", "sdu", "sdu_flags" },
                                        values = r.advice },
                        predictions = preds, sdu_predictions = sdus } }
+        -- pauses and idle time (issue 23)
+        local obj = stmts[#stmts]
+        obj.keys[#obj.keys + 1], obj.values.pauses = "pauses", r.pauses or {}
+        obj.keys[#obj.keys + 1], obj.values.idle_before_ms = "idle_before_ms", r.idle_before_ms or 0
     end
     local others = {}
     for _, k in ipairs(skipped) do
@@ -2046,7 +2279,7 @@ local CSV_COLUMNS = { "kind", "statement", "sql_id", "sql", "first_frame", "last
                       "array_size", "sdu", "round_trips", "bytes_to_client", "bytes_from_client",
                       "tns_bytes_to_client", "tns_packets", "tcp_segments", "elapsed_ms", "recommended_array_size",
                       "recommended_round_trips", "recommended_ms", "recommended_sdu", "mss", "mark", "note",
-                      "prefetch_assumption" }
+                      "prefetch_assumption", "pauses_ms", "idle_before_ms" }
 
 local function csv_field(v, key)
     if v == nil then return "" end
@@ -2075,6 +2308,7 @@ local function render_csv(st, filter, opts)
               recommended_array_size = adv.array_size, recommended_round_trips = adv.round_trips,
               recommended_ms = adv.elapsed_ms, recommended_sdu = adv.sdu, mss = o.mss,
               prefetch_assumption = r.prefetch_assumption,
+              pauses_ms = r.pauses_ms or 0, idle_before_ms = r.idle_before_ms or 0,
               note = adv.sdu_flags and table.concat(adv.sdu_flags, "; ") or nil })
         for _, x in ipairs(r.predictions) do
             local v = { kind = "array_size", statement = id.statement, sql_id = id.sql_id, sdu = o.sdu }

@@ -631,6 +631,8 @@ metrics_add_summary(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
     if (dir == SQLNET_TO_SERVER) {
         /* A response the next request cut short is still a round trip. */
         if (req && req->closed && !req->closed->complete && ttc_pdu_starts_request(pinfo, payload)) {
+            if (sess->ttc)
+                timing_revisit(pinfo, (ttc_session_t *)sess->ttc, req->closed);
             number_round_trip(sess, req->closed);
             queue_round_trip(pinfo, sess, req->closed, req->closed->segments);
             /* no packet of the response knew it was the last (one pass):
@@ -640,6 +642,8 @@ metrics_add_summary(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
         if (req && carries_call)
             add_request(payload, pinfo, tree, sess, req);
     } else if (resp) {
+        if (completes && sess->ttc)
+            timing_revisit(pinfo, (ttc_session_t *)sess->ttc, resp);
         add_response(payload, pinfo, tree, sess, resp, completes);
     }
 }

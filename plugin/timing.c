@@ -135,6 +135,10 @@ tcp_ack_tap(void *tapdata _U_, packet_info *pinfo, epan_dissect_t *edt _U_, cons
     if (!sess)
         return TAP_PACKET_DONT_REDRAW;
     ts = (ttc_session_t *)sess->ttc;
+    /* not before the frame that made the session: a single pass cannot see
+     * the session there, and the second pass of -2 must take what it takes */
+    if (pinfo->num < ts->ack_from)
+        return TAP_PACKET_DONT_REDRAW;
     at = (ack_timing_t *)ts->ack_timing;
     if (!at) {
         at = wmem_new0(wmem_file_scope(), ack_timing_t);
@@ -175,35 +179,22 @@ tcp_ack_tap(void *tapdata _U_, packet_info *pinfo, epan_dissect_t *edt _U_, cons
     return TAP_PACKET_DONT_REDRAW;
 }
 
-void
-timing_close_response(ttc_session_t *ts, ttc_response_t *resp)
+/* Split a round trip's stretch into its parts with the conversation's RTT
+ * and capture point as they stand now (the ACK tap has taken every frame
+ * before this one). */
+static void
+split(ttc_session_t *ts, sqlnet_timing_t *t)
 {
-    const ttc_request_t *req = resp->req;
-    sqlnet_timing_t *t = &resp->timing;
-    nstime_t req_xfer, wait, resp_xfer, gap;
-
-    ts->last_resp_end = resp->last_time;
-    ts->has_last_resp_end = TRUE;
-    if (!req || t->known)
-        return;
-    span(&req_xfer, &req->time, &req->first_time);
-    span(&wait, &resp->first_time, &req->time);
-    span(&resp_xfer, &resp->last_time, &resp->first_time);
-    if (req->has_prev_end)
-        span(&gap, &req->first_time, &req->prev_end);
-    else
-        nstime_set_zero(&gap);
     /* With the RTT from the handshake but no verdict from the ACKs yet:
      * the first answer (no database work) tells where the capture is. */
     if (ts->vantage == SQLNET_VANTAGE_UNKNOWN && ts->rtt_source != SQLNET_RTT_UNKNOWN) {
         nstime_t twice;
-        nstime_sum(&twice, &wait, &wait);
+        nstime_sum(&twice, &t->wait, &t->wait);
         ts->vantage = nstime_less(&twice, &ts->rtt) ? SQLNET_VANTAGE_SERVER : SQLNET_VANTAGE_CLIENT;
     }
     nstime_set_zero(&t->network);
-    t->server = wait;
-    t->client = gap;
-    nstime_sum(&t->transfer, &req_xfer, &resp_xfer);
+    t->server = t->wait;
+    t->client = t->gap;
     t->rtt_known = ts->rtt_source != SQLNET_RTT_UNKNOWN;
     t->rtt = ts->rtt;
     t->rtt_source = ts->rtt_source;
@@ -212,12 +203,56 @@ timing_close_response(ttc_session_t *ts, ttc_response_t *resp)
         nstime_t *holder = ts->vantage == SQLNET_VANTAGE_CLIENT ? &t->server : &t->client;
         /* The first call of a capture taken near the server: its RTT was
          * before the capture saw it (no gap to take it from). */
-        if (ts->vantage == SQLNET_VANTAGE_CLIENT || req->has_prev_end) {
+        if (ts->vantage == SQLNET_VANTAGE_CLIENT || t->has_gap) {
             t->network = nstime_less(holder, &ts->rtt) ? *holder : ts->rtt;
             nstime_delta(holder, holder, &t->network);
         }
     }
+}
+
+void
+timing_close_response(ttc_session_t *ts, ttc_response_t *resp)
+{
+    const ttc_request_t *req = resp->req;
+    sqlnet_timing_t *t = &resp->timing;
+    nstime_t req_xfer, resp_xfer;
+
+    ts->last_resp_end = resp->last_time;
+    ts->has_last_resp_end = TRUE;
+    if (!req || t->known)
+        return;
+    span(&req_xfer, &req->time, &req->first_time);
+    span(&t->wait, &resp->first_time, &req->time);
+    span(&resp_xfer, &resp->last_time, &resp->first_time);
+    t->has_gap = req->has_prev_end;
+    if (req->has_prev_end)
+        span(&t->gap, &req->first_time, &req->prev_end);
+    else
+        nstime_set_zero(&t->gap);
+    nstime_sum(&t->transfer, &req_xfer, &resp_xfer);
+    /* No ACK tap has run on this conversation yet: the first pass of a
+     * two-pass run (tshark -2 runs no taps then), or a response at the
+     * conversation's first frame.  The RTT from ACK timing is not known:
+     * split now, and again where the second pass reaches this frame with the
+     * ACK tap's state of a single pass (timing_revisit). */
+    t->provisional = ts->ack_timing == NULL;
+    split(ts, t);
     t->known = TRUE;
+}
+
+void
+timing_revisit(packet_info *pinfo, ttc_session_t *ts, ttc_response_t *resp)
+{
+    sqlnet_timing_t *t = &resp->timing;
+    const ack_timing_t *at = (const ack_timing_t *)ts->ack_timing;
+
+    /* once, in the pass that runs the ACK tap in frame order, at the frame
+     * where a single pass split it (the tap has taken the frames before it,
+     * not this one); never on a later random visit (GUI) */
+    if (!t->known || !t->provisional || !at || at->upto >= pinfo->num)
+        return;
+    t->provisional = FALSE;
+    split(ts, t);
 }
 
 void

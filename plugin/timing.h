@@ -34,6 +34,9 @@ void timing_handoff(void);
 void timing_note_packet(packet_info *pinfo, ttc_session_t *ts);
 /* First pass: a response ends (completed, or cut short by the next request). */
 void timing_close_response(ttc_session_t *ts, ttc_response_t *resp);
+/* A later visit of the frame where the response's record goes: a split made
+ * without the ACK tap (first pass of -2) made again with it, once. */
+void timing_revisit(packet_info *pinfo, ttc_session_t *ts, ttc_response_t *resp);
 /* Generated fields of a completed response. */
 void timing_add_fields(proto_tree *tree, tvbuff_t *tvb, const ttc_response_t *resp);
 

@@ -38,6 +38,11 @@ typedef struct sqlnet_timing {
     gboolean rtt_known;        /* the network part rests on a measured RTT */
     nstime_t rtt;              /* ... this one (the conversation's, when the response ended) */
     guint8   rtt_source, vantage;  /* sqlnet_rtt_source_t, sqlnet_vantage_t */
+    /* the unsplit parts, kept for a split made again (timing_revisit) */
+    nstime_t wait;             /* request's last byte to response's first byte */
+    nstime_t gap;              /* previous response's last byte to the request's first byte */
+    gboolean has_gap;          /* there was a previous response */
+    gboolean provisional;      /* split before the ACK tap had run (first pass of -2) */
 } sqlnet_timing_t;
 
 /* Why a round trip's figures are lower bounds (sqlnet.ttc.partial). */

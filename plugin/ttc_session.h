@@ -38,6 +38,7 @@ typedef struct ttc_session {
     guint8   vantage;                  /* sqlnet_vantage_t */
     nstime_t last_resp_end;            /* last byte of the latest response */
     void    *ack_timing;               /* timing.c's ACK samples (first pass) */
+    guint32  ack_from;                 /* the frame that made the session: ACK samples from there */
     /* Server TCP segments seen while no response was open (its first TNS
      * packet still being reassembled): the next response's first ones. */
     guint32  pending_segments;

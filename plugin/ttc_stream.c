@@ -223,6 +223,18 @@ ttc_session(sqlnet_session_t *sess)
     return ts;
 }
 
+/* The session, noting the frame that made it: timing.c's ACK tap takes the
+ * frames from there on only, in every pass (a single pass has no session,
+ * so no ACK samples, before it; the second pass of -2 would). */
+static ttc_session_t *
+ttc_session_at(sqlnet_session_t *sess, packet_info *pinfo)
+{
+    ttc_session_t *ts = ttc_session(sess);
+    if (!ts->ack_from)
+        ts->ack_from = pinfo->num;
+    return ts;
+}
+
 static void
 set_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, const ttc_dialect_t *d)
 {
@@ -797,7 +809,7 @@ ttc_note_segment(packet_info *pinfo, sqlnet_session_t *sess, guint32 seglen)
     if (PINFO_FD_VISITED(pinfo) || !session_ttc_active(sess, pinfo) ||
         session_direction(sess, pinfo) != SQLNET_TO_CLIENT)
         return;
-    ttc_count_segment(pinfo, ttc_session(sess), FALSE, seglen);
+    ttc_count_segment(pinfo, ttc_session_at(sess, pinfo), FALSE, seglen);
 }
 
 void
@@ -812,14 +824,14 @@ ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
     if (type == TNS_TYPE_ACCEPT && dir == SQLNET_TO_CLIENT) {
         /* The first call's client time starts here (timing.c): the ACCEPT
          * ends the connect round trip. */
-        ts = ttc_session(sess);
+        ts = ttc_session_at(sess, pinfo);
         ts->last_resp_end = pinfo->abs_ts;
         ts->has_last_resp_end = TRUE;
         return;
     }
     if (!session_ttc_active(sess, pinfo))
         return;
-    ts = ttc_session(sess);
+    ts = ttc_session_at(sess, pinfo);
     timing_note_packet(pinfo, ts);
     if (dir == SQLNET_TO_SERVER) {
         ttc_request_t *req;
@@ -1212,7 +1224,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
                     sqlnet_session_t *sess, sqlnet_dir_t dir, guint16 data_flags,
                     guint32 tns_len)
 {
-    ttc_session_t *ts = ttc_session(sess);
+    ttc_session_t *ts = ttc_session_at(sess, pinfo);
     ttc_stream_t *s = &ts->dir[dir];
     ttc_pdu_rec_t *rec;
     gint len = tvb_reported_length(payload);

@@ -173,6 +173,23 @@ def scenarios() -> list[dict]:
                              steps=[{"sql": "SELECT * FROM sqlnet_rows"},
                                     {"sql": "SELECT * FROM sqlnet_rows", "repeat": 2},
                                     {"commit": True}, {"ping": True}])})
+    # issue 23: time the model does not explain, inside one statement and before it
+    out.append({"name": "pauses_stall", "client": "python", "mtu": 1500,
+                "description": "python-oracledb, 200 rows x ~100 B at arraysize 20 (prefetch 20) three "
+                               "times; the second (/* stalled */) comes after 300 ms of client idle time, "
+                               "its client sleeps 80 ms after its 3rd fetch, and the server writes its 2nd "
+                               "and 6th fetch responses in two writes with Nagle on (the second write "
+                               "waits for the client's delayed ACK); one array size: not a sweep",
+                "server": server(tables=[table(rows=200), warmup_table()],
+                                 split_send={"sql_contains": "stalled", "fetch_calls": [2, 6],
+                                             "delay_ms": 0}),
+                "plan": plan(steps=[dict(WARMUP_STEP, arraysize=20, prefetchrows=20)] +
+                             [dict({"sql": f"SELECT /* {name} */ * FROM sqlnet_rows", "arraysize": 20,
+                                    "prefetchrows": 20}, **extra)
+                              for name, extra in (("steady", {}),
+                                                  ("stalled", {"sleep_before_ms": 300,
+                                                               "sleep_after_fetch": {"after": 3, "ms": 80}}),
+                                                  ("steady again", {}))])})
     out += jdbc_scenarios() + release_scenarios() + shape_scenarios() + wan_scenarios() + tls_scenarios()
     return out
 

@@ -192,6 +192,8 @@ class Connection:
         self.rbuf = bytearray()
         self.rpos = 0          # bytes of the client->server stream consumed so far
         self.wpos = 0          # bytes of the server->client stream written so far
+        self.split_next = None  # a delay (ms): the next response goes out in two writes (send_split)
+        self.nagle_on = False
         self.stats = {
             "round_trips": 0, "bytes_sent_tns": 0, "bytes_received_tns": 0,
             "bytes_sent_socket": 0, "bytes_received_socket": 0, "rows_sent": 0,
@@ -237,6 +239,30 @@ class Connection:
         self.srv.hexdump("O", data)
         self.stats["bytes_sent_socket"] += len(data)
         self.wpos += len(data)
+
+    def send_split(self, packets: list[bytes], delay_ms: float) -> tuple[list[int], dict]:
+        """One response in two writes with Nagle on (issue 23): the first TNS packet's
+        first half, a sleep of delay_ms, the rest.  The second write waits in the kernel
+        for the client's ACK of the first (Nagle), which a delayed ACK holds back; the
+        record says what the server did and when."""
+        first = packets[0]
+        half = len(first) // 2
+        # Nagle stays on until the next response (send_response turns it off again):
+        # turning TCP_NODELAY on flushes what Nagle holds
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 0)
+        self.nagle_on = True
+        t0 = time.time()
+        self.send_raw(first[:half])
+        time.sleep(delay_ms / 1000.0)
+        t1 = time.time()
+        self.send_raw(first[half:])
+        for p in packets[1:]:
+            self.send_raw(p)
+        lengths = [len(p) for p in packets]
+        if self.accepted:
+            self.stats["bytes_sent_tns"] += sum(lengths)
+        return lengths, {"first_write_bytes": half, "first_write_time": t0, "second_write_time": t1,
+                         "server_sleep_ms": (t1 - t0) * 1000.0, "nagle": True}
 
     def send_packets(self, packets: list[bytes]) -> list[int]:
         """Send TNS packets (one sendall each: a server writes one packet at a time)."""
@@ -848,10 +874,21 @@ class Connection:
             chunks = [payload[i:i + room] for i in range(0, len(payload), room)] or [b""]
             pkts = [tns.data_packet(self.nne.seal(ch), last_flags if k == len(chunks) - 1 else 0,
                                     self.large) for k, ch in enumerate(chunks)]
-        lengths = self.send_packets(pkts)
+        if self.nagle_on:
+            # the previous response's split write is out: the client's call proves it
+            self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            self.nagle_on = False
+        split = self.split_next
+        self.split_next = None
+        if split is not None and self.nne is None and pkts and len(pkts[0]) > 2:
+            lengths, split_rec = self.send_split(pkts, split)
+        else:
+            lengths, split_rec = self.send_packets(pkts), None
         resp = {"tns_packets": len(lengths), "tns_bytes": sum(lengths),
                 "packet_lengths": lengths, "end_of_response_flag": use_eor,
                 "ttc_bytes": len(payload)}
+        if split_rec is not None:
+            resp["split_send"] = split_rec
         if self.nne is not None:
             # what the server wrote: DATA packets, their bytes, plaintext and sealed
             # payload per packet (after the 2 data-flag bytes)
@@ -1587,6 +1624,14 @@ class Connection:
 
     def do_fetch(self, m: dict, rec: dict):
         self.stats["fetch_calls"] += 1
+        # "split_send": {"sql_contains": text, "fetch_calls": [k, ...], "delay_ms": d}: the
+        # k-th fetch call on a cursor of that SQL answers in two writes with Nagle on (send_split)
+        split = self.cfg.get("split_send")
+        cursor = self.s.cursors.get(m["cursor"])
+        if split and cursor is not None and split.get("sql_contains", "") in cursor.sql:
+            cursor.fetch_calls = getattr(cursor, "fetch_calls", 0) + 1
+            if cursor.fetch_calls in split.get("fetch_calls", []):
+                self.split_next = float(split.get("delay_ms", 0))
         cursor = self.s.cursors.get(m["cursor"])
         rec["rows_requested"] = m["rows_requested"]
         if cursor is not None:

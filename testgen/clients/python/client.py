@@ -15,12 +15,16 @@ sessions (concurrent connections, default 1), steps: list of
   {"plsql_out": "begin sqlnet_out(:1, :2, :3); end;", "types": ["number", "varchar", "cursor"]}
       (reports the out values; a REF CURSOR is fetched to its end at the step's arraysize)
   {"commit": true} | {"ping": true}
+  a query step may add "sleep_before_ms": n (sleep before its execute) and
+  "sleep_after_fetch": {"after": k, "ms": n} (sleep after its k-th fetchmany);
+  the measured sleeps go in the report (slept_before_ms, slept_after_fetch)
 """
 
 import json
 import ssl
 import sys
 import threading
+import time
 
 import oracledb
 
@@ -184,11 +188,25 @@ def run_session(plan, idx, out):
                          "prefetchrows": cur.prefetchrows, "rows": 0, "error": None}
                 n = 0
                 nbytes = 0
+                # the application's own pauses (issue 23): idle before the
+                # statement, a stall after its k-th fetchmany; measured here
+                if step.get("sleep_before_ms"):
+                    t0 = time.perf_counter()
+                    time.sleep(float(step["sleep_before_ms"]) / 1000.0)
+                    entry["slept_before_ms"] = (time.perf_counter() - t0) * 1000.0
+                stall = step.get("sleep_after_fetch")
+                fetches = 0
                 try:
                     cur.execute(step["sql"])
                     lob_chars = 0
                     while True:
                         rows = cur.fetchmany(cur.arraysize)
+                        fetches += 1
+                        if stall and fetches == int(stall["after"]):
+                            t0 = time.perf_counter()
+                            time.sleep(float(stall["ms"]) / 1000.0)
+                            entry["slept_after_fetch"] = {"after": fetches,
+                                                          "ms": (time.perf_counter() - t0) * 1000.0}
                         if not rows:
                             break
                         n += len(rows)
