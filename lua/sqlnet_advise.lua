@@ -2125,30 +2125,66 @@ local function advise_all(st, opts, out)
     return advised, skipped, connections
 end
 
-local function render_text(st, filter, opts)
+-- The summary at the top: one line per advised statement, the costliest on
+-- the wire first (observed time less pauses; idle time is never in it), and
+-- one per connection with its SDU advice; a person reads the advice there
+-- without the details below.
+local function summary_lines(advised, connections)
     local out = {}
-    out[#out + 1] = "================================================================================"
-    out[#out + 1] = "SQL*Net array-size and SDU advisor" .. (filter and ("  filter: " .. filter) or "")
-    out[#out + 1] = "Model: fetches = floor((rows - first) / array size) + 1 per execution; bytes = fixed +"
-    out[#out + 1] = "per-fetch overhead + rows x row bytes; packets = ceil(bytes / (SDU - 10)) per response;"
-    out[#out + 1] = "elapsed = fixed + round trips x time per call + rows x time per row + bytes x time per"
-    out[#out + 1] = "byte, the times fitted per connection on the round trips of all its statements (a round"
-    out[#out + 1] = "trip that waited for a TCP retransmission left out: see a statement's loss line)."
-    out[#out + 1] = "Observed time: the round-trip times plus the client's time between the round trips of"
-    out[#out + 1] = "an execution (-z sqlnet,stmt's response time sum counts the round-trip times only)."
-    out[#out + 1] = "Only queries are advised: statements that fetched rows; statements are numbered as in"
-    out[#out + 1] = "-z sqlnet,stmt (all statements, in the order of their first call)."
-    out[#out + 1] = "================================================================================"
-    local tls = M.undecrypted_lines(st.undecrypted)
-    for _, l in ipairs(tls) do out[#out + 1] = l end
-    local advised, skipped = advise_all(st, opts, out)
-    if #advised == 0 then
-        if #skipped > 0 then
-            out[#out + 1] = "(no queries that fetched rows)"
-        elseif #tls == 0 then
-            out[#out + 1] = "(no statements)"
+    local order = {}
+    for _, a in ipairs(advised) do order[#order + 1] = a end
+    local function wire(a)
+        local o = a.rec.observed or {}
+        return (o.elapsed_ms or 0) - (a.rec.pauses_ms or 0)
+    end
+    table.sort(order, function(x, y)
+        local wx, wy = wire(x), wire(y)
+        if wx ~= wy then return wx > wy end
+        return x.s.number < y.s.number
+    end)
+    out[#out + 1] = "Summary (the costliest on the wire first: observed time less pauses, idle time apart):"
+    for _, a in ipairs(order) do
+        local o, adv = a.rec.observed or {}, a.rec.advice or {}
+        local function rts(n) return string.format("%d round trip%s", n, n == 1 and "" or "s") end
+        local head = string.format("  Statement %d: %s ms, %s at array size %s", a.s.number, ms(wire(a) / 1000),
+            rts(o.round_trips or 0), o.array_size and tostring(o.array_size) or "-")
+        if adv.array_size and o.array_size and adv.array_size ~= o.array_size then
+            out[#out + 1] = string.format("%s -> array size %d: %s, about %s ms", head, adv.array_size,
+                rts(adv.round_trips or 0), ms((adv.elapsed_ms or 0) / 1000))
+        elseif adv.array_size then
+            out[#out + 1] = head .. ": keep it"
+        else
+            out[#out + 1] = head
         end
     end
+    for _, c in ipairs(connections or {}) do
+        if c.advice then
+            out[#out + 1] = string.format("  Connection %d (%s -> %s): SDU %s", c.connection, c.client or "?",
+                c.server or "?", c.advice:match("^(%a+ %d+)") or c.advice)
+        end
+    end
+    return out
+end
+
+local RULE = "================================================================================"
+
+local function render_text(st, filter, opts)
+    local out = {}
+    out[#out + 1] = RULE
+    out[#out + 1] = "SQL*Net array-size and SDU advisor" .. (filter and ("  filter: " .. filter) or "")
+    out[#out + 1] = RULE
+    local tls = M.undecrypted_lines(st.undecrypted)
+    for _, l in ipairs(tls) do out[#out + 1] = l end
+    local details = {}
+    local advised, skipped, connections = advise_all(st, opts, details)
+    if #advised > 0 then
+        for _, l in ipairs(summary_lines(advised, connections)) do out[#out + 1] = l end
+    elseif #skipped > 0 then
+        out[#out + 1] = "(no queries that fetched rows)"
+    elseif #tls == 0 then
+        out[#out + 1] = "(no statements)"
+    end
+    for _, l in ipairs(details) do out[#out + 1] = l end
     if #skipped > 0 then
         out[#out + 1] = ""
         out[#out + 1] = string.format("Not advised (no rows fetched: DML, DDL, commits, failed or empty " ..
@@ -2158,7 +2194,18 @@ local function render_text(st, filter, opts)
             out[#out + 1] = "  " .. sql .. (k.error ~= 0 and string.format("  (ORA-%05d)", k.error) or "")
         end
     end
-    out[#out + 1] = "================================================================================"
+    out[#out + 1] = ""
+    out[#out + 1] = "How the advisor computes:"
+    out[#out + 1] = "Model: fetches = floor((rows - first) / array size) + 1 per execution; bytes = fixed +"
+    out[#out + 1] = "per-fetch overhead + rows x row bytes; packets = ceil(bytes / (SDU - 10)) per response;"
+    out[#out + 1] = "elapsed = fixed + round trips x time per call + rows x time per row + bytes x time per"
+    out[#out + 1] = "byte, the times fitted per connection on the round trips of all its statements (a round"
+    out[#out + 1] = "trip that waited for a TCP retransmission left out: see a statement's loss line)."
+    out[#out + 1] = "Observed time: the round-trip times plus the client's time between the round trips of"
+    out[#out + 1] = "an execution (-z sqlnet,stmt's response time sum counts the round-trip times only)."
+    out[#out + 1] = "Only queries are advised: statements that fetched rows; statements are numbered as in"
+    out[#out + 1] = "-z sqlnet,stmt (all statements, in the order of their first call)."
+    out[#out + 1] = RULE
     return table.concat(out, "\n")
 end
 

@@ -21,6 +21,7 @@ its first request to the next statement's, cross-checked with the WAN link's
 own drop counter) is predicted from but not predicted: its own observed time
 is chance.
 """
+import json
 import re
 from collections import defaultdict
 
@@ -162,3 +163,50 @@ def test_predictions_hold_across_the_sweep(tshark, manifest):
           + (f"; {len(lossy)} statement(s) with a retransmission predicted from only" if lossy else ""))
     assert checked > 0
     assert 1 / 1.25 <= worst[0] <= 1.25, worst
+
+
+SUMMARY_CAPTURES = ["wan_rtt10_arraysize", "sweep_arraysize", "pauses_stall"]
+
+
+@pytest.mark.parametrize("name", SUMMARY_CAPTURES)
+def test_summary_ranks_by_wire_time(tshark, name):
+    """The report's summary (issue 23 point 4: rank by what a statement costs
+    on the wire): one line per query, in decreasing order of its time on the
+    wire, each with its observed round trips and array size. Evidence: the
+    scripted server's round trips and the client's array sizes (manifest), the
+    capture's frame times (first request frame to last response frame) less
+    the client's own measured sleeps inside a statement (pauses_stall's
+    sleep_after_fetch; its 300 ms idle time before the stalled statement is
+    outside that span anyway)."""
+    m = json.loads((TEST_CAPTURES / f"{name}.json").read_text())
+    cap = TEST_CAPTURES / m["capture"]
+    times = {int(f): float(t) for f, t in tshark.fields(cap, ["frame.number", "frame.time_epoch"])}
+    want = statements(m, times)
+    reps = m["client"]["report"] if isinstance(m["client"]["report"], list) else [m["client"]["report"]]
+    for r in reps:
+        for sess in r["sessions"]:
+            for st in sess["statements"]:
+                w = want.get(" ".join((st.get("sql") or "").split()))
+                if w is not None:
+                    w["elapsed"] -= (st.get("slept_after_fetch") or {}).get("ms", 0) / 1000.0
+    out = tshark.run(cap, ["-q", "-z", "sqlnet,advise"]).stdout
+    lines = out.splitlines()
+    start = lines.index("Summary (the costliest on the wire first: observed time less pauses, idle time apart):")
+    rows = []
+    for l in lines[start + 1:]:
+        mt = re.match(r"  Statement (\d+): ([\d.]+) ms, (\d+) round trips? at array size (\d+)", l)
+        if not mt:
+            break
+        rows.append((int(mt.group(1)), float(mt.group(2)), int(mt.group(3)), int(mt.group(4))))
+    # each statement's SQL by its number, from its header below
+    sql = {int(n): " ".join(t.split()) for n, t in re.findall(r"^Statement (\d+): (.*?) \(sqlnet\.rt\.sql_id", out, re.M)}
+    queries = {k: w for k, w in want.items() if w["rows"] > 0}
+    assert sorted(sql[n] for n, *_ in rows) == sorted(queries), (rows, sorted(queries))
+    for n, wire_ms, rts, size in rows:
+        w = queries[sql[n]]
+        assert (rts, size) == (w["round_trips"], w["array_size"]), (n, rts, size, w)
+    # the order: by the outside times, where they differ by more than 2 ms
+    # (the client's sleep is measured by the client, not on the wire)
+    elapsed = [queries[sql[n]]["elapsed"] for n, *_ in rows]
+    for a, b in zip(elapsed, elapsed[1:]):
+        assert a >= b - 0.002, (rows, elapsed)
