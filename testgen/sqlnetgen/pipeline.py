@@ -735,6 +735,7 @@ def build_manifest(scn, mode, mtu, server_addr, port, cfg, reports, stats, pcap:
     out = {
         "scenario": scn["name"], "capture": pcap.name, "mode": mode, "mtu": mtu if mode == "netns" else None,
         "generator_version": GENERATOR_VERSION, "description": scn.get("description", ""),
+        **({"held_out": True} if scn.get("held_out") else {}),
         "client": client, "server": server, "connections": conns,
         "capture_bytes": pcap.stat().st_size if pcap.exists() else None,
         "notes": {
