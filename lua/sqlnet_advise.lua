@@ -149,7 +149,7 @@ function M.predict(s, a, sdu, mss)
             if f > 0 then
                 -- the gap after the execute as observed when fetches followed
                 -- it; its rows moved at the model's rate
-                el = el + (e.exec_gap and #s.execs > 0 and e.rem > 0 and e.exec_gap + tm.g_row * (first - e.first)
+                el = el + (e.exec_gap and not e.ended and e.exec_gap + tm.g_row * (first - e.first)
                            or gap(first))
             end
         end
@@ -970,12 +970,18 @@ local function connection_models(st, prefetch_opt)
             local k = D.ne + 1
             D.ne, D.e_time[k], D.e_rows[k], D.e_bytes[k], D.e_w[k] = k, ex.time, ex.rows, ex.to, 1
         end
+        -- (within the execution, each fetch weighs its share of the execution's
+        -- time: a last fetch of no rows after an execute that brought them all is
+        -- a sliver of its statement's time, and weighs as much)
+        local total = 0
+        for i = 1, #e do total = total + e[i].time + e[i].gap end
         for i = 2, #e do
             local rt = e[i]
             if not rt.lost then
                 local k = D.nf + 1
                 D.nf, D.f_time[k], D.f_first[k], D.f_rows[k], D.f_bytes[k], D.f_w[k], D.f_last[k] =
-                    k, rt.time, rt.first, rt.rows, rt.to, 1 / (#e - 1), i == #e
+                    k, rt.time, rt.first, rt.rows, rt.to,
+                    total > 0 and (rt.time + rt.gap) / total or 1 / (#e - 1), i == #e
             end
         end
         -- the client's gap after each fetch of the execution but the last (the
