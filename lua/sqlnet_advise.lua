@@ -245,6 +245,19 @@ local function fit_cols(N, X, Y, E, W, relative)
             end
             return { n = n, sx = sx, se = 0, sxx = sxx, sxe = 0, see = 0, sy = sy, sxy = sxy, sey = 0 }
         end
+        if irls and not keep then
+            -- the reweighting steps with the e column: the general loop's sums
+            -- in the same order, without its tests per point
+            for i = 1, N do
+                local sc, x, y, e = SC[i], X[i], Y[i], E[i]
+                local m = abs(y - la - lb * x - lc * e) / sc
+                local w = W[i] * (1 / (sc * (m > fm and m or fm)))
+                n, sx, se, sy = n + w, sx + w * x, se + w * e, sy + w * y
+                sxx, sxe, see = sxx + w * x * x, sxe + w * x * e, see + w * e * e
+                sxy, sey = sxy + w * x * y, sey + w * e * y
+            end
+            return { n = n, sx = sx, se = se, sxx = sxx, sxe = sxe, see = see, sy = sy, sxy = sxy, sey = sey }
+        end
         for i = 1, N do
             if not keep or keep[i] then
                 local sc = SC[i]
@@ -448,18 +461,25 @@ local function fit_connection_cols(D)
     for i = 1, nf do
         if not F_last[i] and not sizes[F_rows[i]] then sizes[F_rows[i]], nsizes = true, nsizes + 1 end
     end
+    -- (the transfer time once per response size: the curve is a walk of its points)
+    local tt = {}
+    local function transfer(b)
+        local t = tt[b]
+        if not t then t = M.transfer_time(m, b); tt[b] = t end
+        return t
+    end
     local X, Y, E, W, N = {}, {}, {}, {}, 0
     for i = 1, nf do
         if nsizes >= 2 or not F_last[i] then
             N = N + 1
-            X[N], Y[N], E[N], W[N] = nsizes >= 2 and F_rows[i] or 0, F_time[i] - M.transfer_time(m, F_bytes[i]), 0,
+            X[N], Y[N], E[N], W[N] = nsizes >= 2 and F_rows[i] or 0, F_time[i] - transfer(F_bytes[i]), 0,
                 F_w[i] or 1
         end
     end
     if N == 0 then
         for i = 1, nf do
             N = N + 1
-            X[N], Y[N], E[N], W[N] = 0, F_time[i] - M.transfer_time(m, F_bytes[i]), 0, F_w[i] or 1
+            X[N], Y[N], E[N], W[N] = 0, F_time[i] - transfer(F_bytes[i]), 0, F_w[i] or 1
         end
     end
     -- the executes carry rows too (the prefetch): with their own call cost
@@ -468,7 +488,7 @@ local function fit_connection_cols(D)
     if nsizes >= 2 then
         for i = 1, D.ne or 0 do
             N = N + 1
-            X[N], Y[N], E[N], W[N] = D.e_rows[i], D.e_time[i] - M.transfer_time(m, D.e_bytes[i]), 1, D.e_w[i] or 1
+            X[N], Y[N], E[N], W[N] = D.e_rows[i], D.e_time[i] - transfer(D.e_bytes[i]), 1, D.e_w[i] or 1
         end
     end
     m.t_call, m.t_row, m.t_exec = fit_cols(N, X, Y, E, W, true)
@@ -931,18 +951,23 @@ end
 -- least).
 local function connection_models(st, prefetch_opt)
     M.mark_losses(st)
-    local by_exec, order = {}, {}
-    for _, rt in ipairs(st.rts) do
-        if rt.execution ~= 0 then
-            local key = rt.stream .. ":" .. rt.execution
-            if not by_exec[key] then by_exec[key] = {}; order[#order + 1] = key end
-            local e = by_exec[key]
+    -- the round trips of each execution, in the order of their first
+    -- (by stream, then execution number: no key string per round trip)
+    local by_stream, order = {}, {}
+    local rts = st.rts
+    for i = 1, #rts do
+        local rt = rts[i]
+        local x = rt.execution
+        if x ~= 0 then
+            local by_exec = by_stream[rt.stream]
+            if not by_exec then by_exec = {}; by_stream[rt.stream] = by_exec end
+            local e = by_exec[x]
+            if not e then e = {}; by_exec[x] = e; order[#order + 1] = e end
             e[#e + 1] = rt
         end
     end
     local models = {}
-    for _, key in ipairs(order) do
-        local e = by_exec[key]
+    for _, e in ipairs(order) do
         local m = models[e[1].stream]
         if not m then
             m = { equal = {}, unequal = 0,
