@@ -397,19 +397,29 @@ end
 -- (transfer_curve_cols: the responses as columns RB (bytes) and RT
 -- (transfer), n of them)
 local function transfer_curve_cols(RB, RT, n)
-    local idx = {}
+    -- (the responses of one size together first: a capture has few sizes and
+    -- many responses, and a sort of the sizes costs less than one of them all)
+    local count, time, sizes = {}, {}, {}
     for i = 1, n do
-        if RB[i] > 0 then idx[#idx + 1] = i end
-    end
-    table.sort(idx, function(a, b) return RB[a] < RB[b] end)
-    local curve, c = {}, nil
-    for _, i in ipairs(idx) do
         local b = RB[i]
+        if b > 0 then
+            local k = count[b]
+            if not k then
+                sizes[#sizes + 1] = b
+                count[b], time[b] = 1, max(0, RT[i])
+            else
+                count[b], time[b] = k + 1, time[b] + max(0, RT[i])
+            end
+        end
+    end
+    table.sort(sizes)
+    local curve, c = {}, nil
+    for _, b in ipairs(sizes) do
         if not c or b > c.lo * 1.1 then
             c = { lo = b, n = 0, bytes = 0, time = 0 }
             curve[#curve + 1] = c
         end
-        c.n, c.bytes, c.time = c.n + 1, c.bytes + b, c.time + max(0, RT[i])
+        c.n, c.bytes, c.time = c.n + count[b], c.bytes + b * count[b], c.time + time[b]
     end
     local prev = 0
     for _, k in ipairs(curve) do
