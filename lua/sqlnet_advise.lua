@@ -959,6 +959,7 @@ end
 -- array size there (JDBC, or every query execution with fetches shows its
 -- execute asking for as many rows as its fetches, at two array sizes at
 -- least).
+local FIT_POINTS = 2000
 local function connection_models(st, prefetch_opt)
     M.mark_losses(st)
     -- the round trips of each execution, in the order of their first
@@ -1008,24 +1009,28 @@ local function connection_models(st, prefetch_opt)
         -- (within the execution, each fetch weighs its share of the execution's
         -- time: a last fetch of no rows after an execute that brought them all is
         -- a sliver of its statement's time, and weighs as much)
+        -- (an execution of more than FIT_POINTS fetches is fitted on every
+        -- step-th of them, each weighing for step: its fetches are samples of
+        -- the same call, and the fit's cost grows with its points)
         local total = 0
         for i = 1, #e do total = total + e[i].time + e[i].gap end
+        local step = max(1, ceil((#e - 1) / FIT_POINTS))
         for i = 2, #e do
             local rt = e[i]
-            if not rt.lost then
+            if not rt.lost and ((i - 2) % step == 0 or i == #e) then
                 local k = D.nf + 1
                 D.nf, D.f_time[k], D.f_first[k], D.f_rows[k], D.f_bytes[k], D.f_w[k], D.f_last[k] =
                     k, rt.time, rt.first, rt.rows, rt.to,
-                    total > 0 and (rt.time + rt.gap) / total or 1 / (#e - 1), i == #e
+                    (total > 0 and (rt.time + rt.gap) / total or 1 / (#e - 1)) * (i == #e and 1 or step), i == #e
             end
         end
         -- the client's gap after each fetch of the execution but the last (the
         -- gap after the execute is the statement's own: describe, first rows)
-        for i = 2, #e - 1 do
+        for i = 2, #e - 1, step do
             local rt = e[i]
             if not rt.lost then
                 local k = D.ng + 1
-                D.ng, D.g_gap[k], D.g_rows[k], D.g_w[k] = k, rt.gap, rt.rows, 1 / (#e - 2)
+                D.ng, D.g_gap[k], D.g_rows[k], D.g_w[k] = k, rt.gap, rt.rows, 1 / (#e - 2) * step
             end
         end
         if #e > 1 and e[1].fetch and e[2].fetch and e[2].call == 5 then
