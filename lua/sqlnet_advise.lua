@@ -396,22 +396,23 @@ end
 -- measurement noise).
 -- (transfer_curve_cols: the responses as columns RB (bytes) and RT
 -- (transfer), n of them)
-local function transfer_curve_cols(RB, RT, n)
-    -- (the responses of one size together first: a capture has few sizes and
-    -- many responses, and a sort of the sizes costs less than one of them all)
-    local count, time, sizes = {}, {}, {}
-    for i = 1, n do
-        local b = RB[i]
-        if b > 0 then
-            local k = count[b]
-            if not k then
-                sizes[#sizes + 1] = b
-                count[b], time[b] = 1, max(0, RT[i])
-            else
-                count[b], time[b] = k + 1, time[b] + max(0, RT[i])
-            end
+-- (the responses of one size together first: a capture has few sizes and
+-- many responses, and a sort of the sizes costs less than one of them all;
+-- G = { count = {}, time = {}, sizes = {} }: per size its responses and
+-- their transfer time, summed in the order they are added)
+local function curve_group(G, b, t)
+    if b > 0 then
+        local k = G.count[b]
+        if not k then
+            G.sizes[#G.sizes + 1] = b
+            G.count[b], G.time[b] = 1, max(0, t)
+        else
+            G.count[b], G.time[b] = k + 1, G.time[b] + max(0, t)
         end
     end
+end
+local function transfer_curve_groups(G)
+    local count, time, sizes = G.count, G.time, G.sizes
     table.sort(sizes)
     local curve, c = {}, nil
     for _, b in ipairs(sizes) do
@@ -427,6 +428,11 @@ local function transfer_curve_cols(RB, RT, n)
         prev = k.time
     end
     return curve
+end
+local function transfer_curve_cols(RB, RT, n)
+    local G = { count = {}, time = {}, sizes = {} }
+    for i = 1, n do curve_group(G, RB[i], RT[i]) end
+    return transfer_curve_groups(G)
 end
 local function transfer_curve(responses)
     local RB, RT = {}, {}
@@ -452,19 +458,25 @@ M.transfer_curve = transfer_curve
 -- The fit on columns (connection_models builds them from the round trips):
 -- D = { nf=, f_time=, f_first=, f_rows=, f_bytes=, f_w=, f_last= (fetches),
 --       ng=, g_gap=, g_rows=, g_w= (gaps), nr=, r_bytes=, r_transfer=
---       (responses; nil: the fetches'), ne=, e_time=, e_rows=, e_bytes=, e_w=
+--       (responses; nil: the fetches'; or r_groups: curve_group's), ne=, e_time=, e_rows=, e_bytes=, e_w=
 --       (executes) }
 local function fit_connection_cols(D)
     local tb, bytes = 0, 0
     local nf, F_time, F_first, F_rows, F_bytes, F_w, F_last = D.nf, D.f_time, D.f_first, D.f_rows, D.f_bytes,
         D.f_w, D.f_last
     for i = 1, nf do tb, bytes = tb + max(0, F_time[i] - F_first[i]), bytes + F_bytes[i] end
-    local RB, RT, nr = D.r_bytes, D.r_transfer, D.nr
-    if not RB then
-        RB, RT, nr = {}, {}, nf
-        for i = 1, nf do RB[i], RT[i] = F_bytes[i], F_time[i] - F_first[i] end
+    local curve
+    if D.r_groups then
+        curve = transfer_curve_groups(D.r_groups)
+    else
+        local RB, RT, nr = D.r_bytes, D.r_transfer, D.nr
+        if not RB then
+            RB, RT, nr = {}, {}, nf
+            for i = 1, nf do RB[i], RT[i] = F_bytes[i], F_time[i] - F_first[i] end
+        end
+        curve = transfer_curve_cols(RB, RT, nr)
     end
-    local m = { t_byte = bytes > 0 and tb / bytes or 0, transfer = transfer_curve_cols(RB, RT, nr) }
+    local m = { t_byte = bytes > 0 and tb / bytes or 0, transfer = curve }
     -- the time per row needs fetches of two sizes at least (the last, shorter
     -- fetch of every execution alone does not tell a row from a call)
     local sizes, nsizes = {}, 0
@@ -983,7 +995,8 @@ local function connection_models(st, prefetch_opt)
         if not m then
             m = { equal = {}, unequal = 0,
                   D = { nf = 0, f_time = {}, f_first = {}, f_rows = {}, f_bytes = {}, f_w = {}, f_last = {},
-                        ng = 0, g_gap = {}, g_rows = {}, g_w = {}, nr = 0, r_bytes = {}, r_transfer = {},
+                        ng = 0, g_gap = {}, g_rows = {}, g_w = {},
+                        r_groups = { count = {}, time = {}, sizes = {} },
                         ne = 0, e_time = {}, e_rows = {}, e_bytes = {}, e_w = {} } }
             models[e[1].stream] = m
         end
@@ -994,12 +1007,10 @@ local function connection_models(st, prefetch_opt)
         -- fetches (an array size of 1 would otherwise decide the per-row time)
         -- (a round trip that waited for a retransmission is left out: its time
         -- is the recovery's, which no array size predicts)
+        local G = D.r_groups
         for i = 1, #e do
             local rt = e[i]
-            if not rt.lost then
-                local k = D.nr + 1
-                D.nr, D.r_bytes[k], D.r_transfer[k] = k, rt.to, rt.time - rt.first
-            end
+            if not rt.lost then curve_group(G, rt.to, rt.time - rt.first) end
         end
         local ex = e[1]
         if ex.call ~= 5 and ex.rows > 0 and not ex.lost then      -- not a fetch: the execute
