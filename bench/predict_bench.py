@@ -16,7 +16,7 @@ rows), made by the generator into a temporary folder:
 
     python3 testgen/generate.py --bench --rows 66666 --sizes 1,2 --out DIR
 
-    bench/predict_bench.py [--runs 3] [--round-trips 100000] [--capture CAP] [--keep DIR]
+    bench/predict_bench.py [--runs 3] [--round-trips 100000] [--capture CAP] [--keep DIR] [--lua DIR]
 """
 import argparse
 import json
@@ -49,6 +49,8 @@ def main():
     ap.add_argument("--round-trips", type=int, default=100_000)
     ap.add_argument("--capture", type=Path, help="use this capture instead of generating one")
     ap.add_argument("--keep", type=Path, help="generate into this folder and keep it")
+    ap.add_argument("--lua", type=Path, help="the Lua reports from this folder (default lua/), e.g. an older "
+                    "version's (git show REV:lua/sqlnet_advise.lua)")
     args = ap.parse_args()
     tmp = None
     cap = args.capture
@@ -62,7 +64,7 @@ def main():
     man = cap.with_suffix(".json")
     rts = (sum(c["stats"]["round_trips"] for c in json.loads(man.read_text())["connections"])
            if man.exists() else None)
-    r = Runner()
+    r = Runner(args.lua)
     res = {"stmt": [], "advise": []}
     try:
         subprocess.run(["cat", str(cap)], stdout=subprocess.DEVNULL, check=True)     # page cache
