@@ -65,10 +65,6 @@ NOT_YET_SELF: dict[str, str] = {
     "sweep_arraysize": "array size 1 predicts itself at 1.06: the client's gap after a one- or two-row "
                        "fetch is two-valued (0.011 or 0.021 ms); the fit drops the short ones as misses "
                        "and its gap line (0.022 ms + 0.0012 ms a row) is 0.002 ms too long there",
-    "heldout_node_wan4": "array size 200 predicts itself at 0.935 of its time without pauses: generated "
-                         "on a busy machine (load 2.9 on 2 cores), its five 200-row fetches took 1.2, 1.2, "
-                         "2.6, 4.8 and 5.2 ms and the median (2.6) is itself a pause; regenerate on a quiet "
-                         "machine",
 }
 
 
