@@ -183,7 +183,7 @@ function M.predict(s, a, sdu, mss)
             if f > 0 then
                 -- the gap after the execute as observed when fetches followed
                 -- it; its rows moved at the model's rate
-                el = el + (e.exec_gap and #s.execs > 0 and e.rem > 0 and e.exec_gap + tm.g_row * (first - e.first)
+                el = el + (e.exec_gap and not e.ended and e.exec_gap + tm.g_row * (first - e.first)
                            or gap(first))
             end
         end
@@ -278,6 +278,19 @@ local function fit_cols(N, X, Y, E, W, relative)
                 sxx, sxy = sxx + w * x * x, sxy + w * x * y
             end
             return { n = n, sx = sx, se = 0, sxx = sxx, sxe = 0, see = 0, sy = sy, sxy = sxy, sey = 0 }
+        end
+        if irls and not keep then
+            -- the reweighting steps with the e column: the general loop's sums
+            -- in the same order, without its tests per point
+            for i = 1, N do
+                local sc, x, y, e = SC[i], X[i], Y[i], E[i]
+                local m = abs(y - la - lb * x - lc * e) / sc
+                local w = W[i] * (1 / (sc * (m > fm and m or fm)))
+                n, sx, se, sy = n + w, sx + w * x, se + w * e, sy + w * y
+                sxx, sxe, see = sxx + w * x * x, sxe + w * x * e, see + w * e * e
+                sxy, sey = sxy + w * x * y, sey + w * e * y
+            end
+            return { n = n, sx = sx, se = se, sxx = sxx, sxe = sxe, see = see, sy = sy, sxy = sxy, sey = sey }
         end
         for i = 1, N do
             if not keep or keep[i] then
@@ -417,20 +430,31 @@ end
 -- measurement noise).
 -- (transfer_curve_cols: the responses as columns RB (bytes) and RT
 -- (transfer), n of them)
-local function transfer_curve_cols(RB, RT, n)
-    local idx = {}
-    for i = 1, n do
-        if RB[i] > 0 then idx[#idx + 1] = i end
+-- (the responses of one size together first: a capture has few sizes and
+-- many responses, and a sort of the sizes costs less than one of them all;
+-- G = { count = {}, time = {}, sizes = {} }: per size its responses and
+-- their transfer time, summed in the order they are added)
+local function curve_group(G, b, t)
+    if b > 0 then
+        local k = G.count[b]
+        if not k then
+            G.sizes[#G.sizes + 1] = b
+            G.count[b], G.time[b] = 1, max(0, t)
+        else
+            G.count[b], G.time[b] = k + 1, G.time[b] + max(0, t)
+        end
     end
-    table.sort(idx, function(a, b) return RB[a] < RB[b] end)
+end
+local function transfer_curve_groups(G)
+    local count, time, sizes = G.count, G.time, G.sizes
+    table.sort(sizes)
     local curve, c = {}, nil
-    for _, i in ipairs(idx) do
-        local b = RB[i]
+    for _, b in ipairs(sizes) do
         if not c or b > c.lo * 1.1 then
             c = { lo = b, n = 0, bytes = 0, time = 0 }
             curve[#curve + 1] = c
         end
-        c.n, c.bytes, c.time = c.n + 1, c.bytes + b, c.time + max(0, RT[i])
+        c.n, c.bytes, c.time = c.n + count[b], c.bytes + b * count[b], c.time + time[b]
     end
     local prev = 0
     for _, k in ipairs(curve) do
@@ -438,6 +462,11 @@ local function transfer_curve_cols(RB, RT, n)
         prev = k.time
     end
     return curve
+end
+local function transfer_curve_cols(RB, RT, n)
+    local G = { count = {}, time = {}, sizes = {} }
+    for i = 1, n do curve_group(G, RB[i], RT[i]) end
+    return transfer_curve_groups(G)
 end
 local function transfer_curve(responses)
     local RB, RT = {}, {}
@@ -463,37 +492,50 @@ M.transfer_curve = transfer_curve
 -- The fit on columns (connection_models builds them from the round trips):
 -- D = { nf=, f_time=, f_first=, f_rows=, f_bytes=, f_w=, f_last= (fetches),
 --       ng=, g_gap=, g_rows=, g_w= (gaps), nr=, r_bytes=, r_transfer=
---       (responses; nil: the fetches'), ne=, e_time=, e_rows=, e_bytes=, e_w=
+--       (responses; nil: the fetches'; or r_groups: curve_group's), ne=, e_time=, e_rows=, e_bytes=, e_w=
 --       (executes) }
 local function fit_connection_cols(D)
     local tb, bytes = 0, 0
     local nf, F_time, F_first, F_rows, F_bytes, F_w, F_last = D.nf, D.f_time, D.f_first, D.f_rows, D.f_bytes,
         D.f_w, D.f_last
     for i = 1, nf do tb, bytes = tb + max(0, F_time[i] - F_first[i]), bytes + F_bytes[i] end
-    local RB, RT, nr = D.r_bytes, D.r_transfer, D.nr
-    if not RB then
-        RB, RT, nr = {}, {}, nf
-        for i = 1, nf do RB[i], RT[i] = F_bytes[i], F_time[i] - F_first[i] end
+    local curve
+    if D.r_groups then
+        curve = transfer_curve_groups(D.r_groups)
+    else
+        local RB, RT, nr = D.r_bytes, D.r_transfer, D.nr
+        if not RB then
+            RB, RT, nr = {}, {}, nf
+            for i = 1, nf do RB[i], RT[i] = F_bytes[i], F_time[i] - F_first[i] end
+        end
+        curve = transfer_curve_cols(RB, RT, nr)
     end
-    local m = { t_byte = bytes > 0 and tb / bytes or 0, transfer = transfer_curve_cols(RB, RT, nr) }
+    local m = { t_byte = bytes > 0 and tb / bytes or 0, transfer = curve }
     -- the time per row needs fetches of two sizes at least (the last, shorter
     -- fetch of every execution alone does not tell a row from a call)
     local sizes, nsizes = {}, 0
     for i = 1, nf do
         if not F_last[i] and not sizes[F_rows[i]] then sizes[F_rows[i]], nsizes = true, nsizes + 1 end
     end
+    -- (the transfer time once per response size: the curve is a walk of its points)
+    local tt = {}
+    local function transfer(b)
+        local t = tt[b]
+        if not t then t = M.transfer_time(m, b); tt[b] = t end
+        return t
+    end
     local X, Y, E, W, N = {}, {}, {}, {}, 0
     for i = 1, nf do
         if nsizes >= 2 or not F_last[i] then
             N = N + 1
-            X[N], Y[N], E[N], W[N] = nsizes >= 2 and F_rows[i] or 0, F_time[i] - M.transfer_time(m, F_bytes[i]), 0,
+            X[N], Y[N], E[N], W[N] = nsizes >= 2 and F_rows[i] or 0, F_time[i] - transfer(F_bytes[i]), 0,
                 F_w[i] or 1
         end
     end
     if N == 0 then
         for i = 1, nf do
             N = N + 1
-            X[N], Y[N], E[N], W[N] = 0, F_time[i] - M.transfer_time(m, F_bytes[i]), 0, F_w[i] or 1
+            X[N], Y[N], E[N], W[N] = 0, F_time[i] - transfer(F_bytes[i]), 0, F_w[i] or 1
         end
     end
     -- the executes carry rows too (the prefetch): with their own call cost
@@ -502,7 +544,7 @@ local function fit_connection_cols(D)
     if nsizes >= 2 then
         for i = 1, D.ne or 0 do
             N = N + 1
-            X[N], Y[N], E[N], W[N] = D.e_rows[i], D.e_time[i] - M.transfer_time(m, D.e_bytes[i]), 1, D.e_w[i] or 1
+            X[N], Y[N], E[N], W[N] = D.e_rows[i], D.e_time[i] - transfer(D.e_bytes[i]), 1, D.e_w[i] or 1
         end
     end
     m.t_call, m.t_row, m.t_exec = fit_cols(N, X, Y, E, W, true)
@@ -1291,26 +1333,33 @@ end
 -- array size there (JDBC, or every query execution with fetches shows its
 -- execute asking for as many rows as its fetches, at two array sizes at
 -- least).
+local FIT_POINTS = 2000
 local function connection_models(st, prefetch_opt)
     M.mark_losses(st)
     M.mark_pauses(st)
-    local by_exec, order = {}, {}
-    for _, rt in ipairs(st.rts) do
-        if rt.execution ~= 0 then
-            local key = rt.stream .. ":" .. rt.execution
-            if not by_exec[key] then by_exec[key] = {}; order[#order + 1] = key end
-            local e = by_exec[key]
+    -- the round trips of each execution, in the order of their first
+    -- (by stream, then execution number: no key string per round trip)
+    local by_stream, order = {}, {}
+    local rts = st.rts
+    for i = 1, #rts do
+        local rt = rts[i]
+        local x = rt.execution
+        if x ~= 0 then
+            local by_exec = by_stream[rt.stream]
+            if not by_exec then by_exec = {}; by_stream[rt.stream] = by_exec end
+            local e = by_exec[x]
+            if not e then e = {}; by_exec[x] = e; order[#order + 1] = e end
             e[#e + 1] = rt
         end
     end
     local models = {}
-    for _, key in ipairs(order) do
-        local e = by_exec[key]
+    for _, e in ipairs(order) do
         local m = models[e[1].stream]
         if not m then
             m = { tied_n = 0, tied_sizes = {},
                   D = { nf = 0, f_time = {}, f_first = {}, f_rows = {}, f_bytes = {}, f_w = {}, f_last = {},
-                        ng = 0, g_gap = {}, g_rows = {}, g_w = {}, nr = 0, r_bytes = {}, r_transfer = {},
+                        ng = 0, g_gap = {}, g_rows = {}, g_w = {},
+                        r_groups = { count = {}, time = {}, sizes = {} },
                         ne = 0, e_time = {}, e_rows = {}, e_bytes = {}, e_w = {} } }
             models[e[1].stream] = m
         end
@@ -1321,33 +1370,41 @@ local function connection_models(st, prefetch_opt)
         -- fetches (an array size of 1 would otherwise decide the per-row time)
         -- (a round trip that waited for a retransmission is left out: its time
         -- is the recovery's, which no array size predicts)
+        local G = D.r_groups
         for i = 1, #e do
             local rt = e[i]
-            if not rt.lost then
-                local k = D.nr + 1
-                D.nr, D.r_bytes[k], D.r_transfer[k] = k, rt.to, rt.time - rt.first
-            end
+            if not rt.lost then curve_group(G, rt.to, rt.time - rt.first) end
         end
         local ex = e[1]
         if ex.call ~= 5 and ex.rows > 0 and not ex.lost then      -- not a fetch: the execute
             local k = D.ne + 1
             D.ne, D.e_time[k], D.e_rows[k], D.e_bytes[k], D.e_w[k] = k, ex.time, ex.rows, ex.to, 1
         end
+        -- (within the execution, each fetch weighs its share of the execution's
+        -- time: a last fetch of no rows after an execute that brought them all is
+        -- a sliver of its statement's time, and weighs as much)
+        -- (an execution of more than FIT_POINTS fetches is fitted on every
+        -- step-th of them, each weighing for step: its fetches are samples of
+        -- the same call, and the fit's cost grows with its points)
+        local total = 0
+        for i = 1, #e do total = total + e[i].time + e[i].gap end
+        local step = max(1, ceil((#e - 1) / FIT_POINTS))
         for i = 2, #e do
             local rt = e[i]
-            if not rt.lost then
+            if not rt.lost and ((i - 2) % step == 0 or i == #e) then
                 local k = D.nf + 1
                 D.nf, D.f_time[k], D.f_first[k], D.f_rows[k], D.f_bytes[k], D.f_w[k], D.f_last[k] =
-                    k, rt.time, rt.first, rt.rows, rt.to, 1 / (#e - 1), i == #e
+                    k, rt.time, rt.first, rt.rows, rt.to,
+                    (total > 0 and (rt.time + rt.gap) / total or 1 / (#e - 1)) * (i == #e and 1 or step), i == #e
             end
         end
         -- the client's gap after each fetch of the execution but the last (the
         -- gap after the execute is the statement's own: describe, first rows)
-        for i = 2, #e - 1 do
+        for i = 2, #e - 1, step do
             local rt = e[i]
             if not rt.lost then
                 local k = D.ng + 1
-                D.ng, D.g_gap[k], D.g_rows[k], D.g_w[k] = k, rt.gap, rt.rows, 1 / (#e - 2)
+                D.ng, D.g_gap[k], D.g_rows[k], D.g_w[k] = k, rt.gap, rt.rows, 1 / (#e - 2) * step
             end
         end
         -- prefetch: the rows the execute brought against the rows its first

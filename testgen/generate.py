@@ -56,6 +56,8 @@ def main(argv=None) -> int:
     ap.add_argument("--ci", action="store_true", help="smoke test into a temp dir")
     ap.add_argument("--bench", action="store_true", help="benchmark capture (not committed)")
     ap.add_argument("--rows", type=int, default=1_000_000, help="rows of the benchmark table")
+    ap.add_argument("--sizes", help="the benchmark's array sizes, comma-separated (default "
+                    + ",".join(map(str, catalog.BENCH_ARRAY_SIZES)) + ")")
     ap.add_argument("--mode", choices=["netns", "loopback", "text2pcap"],
                     help="force a capture mode (default: netns if possible)")
     ap.add_argument("-v", "--verbose", action="store_true")
@@ -68,7 +70,8 @@ def main(argv=None) -> int:
         return 0
     if args.bench:
         out = args.out or Path(tempfile.mkdtemp(prefix="sqlnetgen-bench-"))
-        ok, msg = run_one(catalog.bench_scenario(args.rows), out, args.mode, args.verbose)
+        ok, msg = run_one(catalog.bench_scenario(
+            args.rows, [int(x) for x in args.sizes.split(",")] if args.sizes else None), out, args.mode, args.verbose)
         print(f"bench: {msg} -> {out}")
         return 0 if ok else 1
     if args.ci:

@@ -191,7 +191,42 @@ def scenarios() -> list[dict]:
                                                                "sleep_after_fetch": {"after": 3, "ms": 80}}),
                                                   ("steady again", {}))])})
     out += jdbc_scenarios() + release_scenarios() + shape_scenarios() + wan_scenarios() + tls_scenarios()
+    out += held_out_scenarios()
     return out
+
+
+# Held-out sweeps (issue 23): made with parameters no part of the advisor's time model was
+# tuned on (another server release, row size, SDU, client family, a WAN delay of its own),
+# marked "held_out": true in the scenario and its manifest.  No fit or tuning may read them;
+# only the tests that predict them do (tests/test_advise_time.py).
+HELD_OUT_PY_SIZES = [1, 5, 20, 100, 500]
+HELD_OUT_PY_ROWS = 600
+HELD_OUT_NODE_SIZES = [2, 10, 50, 200, 1000]
+HELD_OUT_NODE_ROWS = 1200
+
+
+def held_out_scenarios() -> list[dict]:
+    return [
+        {"name": "heldout_19c_sdu2048", "client": "python", "mtu": 1500, "held_out": True,
+         "description": f"held out: python-oracledb against the 19c server preset, a warm-up query, "
+                        f"then {HELD_OUT_PY_ROWS} rows x 250 B (5 us of server work a row) at SDU 2048, "
+                        "prefetchrows = arraysize in every statement, array sizes "
+                        + ", ".join(map(str, HELD_OUT_PY_SIZES)),
+         "server": server(release="19", tables=[table(rows=HELD_OUT_PY_ROWS, row_bytes=250, row_time_us=5),
+                                                warmup_table()]),
+         "plan": plan(sdu=2048, steps=[dict(WARMUP_STEP, prefetchrows=100)] +
+                      [{"sql": f"SELECT /* held out arraysize {n} */ * FROM {ROWS_TABLE.lower()}",
+                        "arraysize": n, "prefetchrows": n} for n in HELD_OUT_PY_SIZES])},
+        {"name": "heldout_node_wan4", "client": "node", "mtu": 1500, "held_out": True,
+         "netem": wan(4),
+         "description": f"held out: node-oracledb thin over a 4 ms WAN link (delay 2 ms each way), "
+                        f"a warm-up query, then {HELD_OUT_NODE_ROWS} rows x 60 B at SDU 8192, prefetchRows = "
+                        "fetchArraySize in every statement, array sizes " + ", ".join(map(str, HELD_OUT_NODE_SIZES)),
+         "server": server(tables=[table(rows=HELD_OUT_NODE_ROWS, row_bytes=60), warmup_table()]),
+         "plan": plan(sdu=8192, steps=[dict(WARMUP_STEP, prefetchrows=100)] +
+                      [{"sql": f"SELECT /* held out arraysize {n} */ * FROM {ROWS_TABLE.lower()}",
+                        "arraysize": n, "prefetchrows": n} for n in HELD_OUT_NODE_SIZES])},
+    ]
 
 
 # WAN scenarios (issue 14): the same netem delay on each direction, so RTT = 2 x delay_ms.
@@ -557,13 +592,14 @@ def shape_scenarios() -> list[dict]:
     return out
 
 
-def bench_scenario(rows: int = 1_000_000) -> dict:
+def bench_scenario(rows: int = 1_000_000, sizes: list[int] | None = None) -> dict:
+    sizes = sizes or BENCH_ARRAY_SIZES
     return {"name": "bench", "client": "python", "mtu": 1500, "timeout_s": 3600,
             "description": f"benchmark: {rows} rows x ~100 B fetched at array sizes "
-                           + ", ".join(map(str, BENCH_ARRAY_SIZES)),
+                           + ", ".join(map(str, sizes)),
             "server": server(tables=[table(rows=rows, bvc=False)]),
             "plan": plan(steps=[{"sql": f"SELECT /* arraysize {n} */ * FROM sqlnet_rows",
-                                 "arraysize": n} for n in BENCH_ARRAY_SIZES], timeout_s=3600)}
+                                 "arraysize": n} for n in sizes], timeout_s=3600)}
 
 
 CI_SCENARIOS = ["arraysize_100", "error_midfetch", "node_basic", "goora_basic"]
