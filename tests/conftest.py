@@ -65,6 +65,17 @@ def pytest_collection_modifyitems(config, items):
         (drop if independent else keep).append(item)
     keep, sharded = _shard_keep(keep)
     drop += sharded
+    # SQLNET_TEST_PART=fg|bg (.ci/run on the host): bg is the release-independent
+    # modules and the fuzz budget, run on the second core after the build roots;
+    # fg is the rest
+    part = os.environ.get("SQLNET_TEST_PART", "")
+    if part in ("fg", "bg"):
+        bg_mods = RELEASE_INDEPENDENT + ("tests/test_fuzz.py",)
+        k2 = []
+        for item in keep:
+            rel = Path(str(item.fspath)).resolve().relative_to(root).as_posix()
+            ((k2 if part == "bg" else drop) if rel.startswith(bg_mods) else (drop if part == "bg" else k2)).append(item)
+        keep = k2
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
