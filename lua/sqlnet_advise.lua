@@ -789,7 +789,8 @@ end
 -- and gap) on the round trips concerned, st.pauses[rt] = { {kind, secs,
 -- frame}, ... }; restores them first (a window draws again).
 M.STALL_FACTOR, M.STALL_FLOOR, M.DELACK_MIN = 5, 0.010, 0.030
-local function median_of(t)
+-- the median of t (sorts t)
+local function median(t)
     if #t == 0 then return 0 end
     table.sort(t)
     local m = floor((#t + 1) / 2)
@@ -845,8 +846,8 @@ function M.mark_pauses(st)
                 if rt.rows > 0 then per_row[#per_row + 1] = first_net(rt) / rt.rows end
             end
         end
-        local m_gap, m_gap_row = median_of(gaps), median_of(gap_row)
-        local m_first, m_row = median_of(firsts), median_of(per_row)
+        local m_gap, m_gap_row = median(gaps), median(gap_row)
+        local m_first, m_row = median(firsts), median(per_row)
         -- TCP waits inside a round trip (by time: the round trip of the
         -- stream that started last before it, if it had not ended)
         local events = {}
@@ -1267,14 +1268,6 @@ local function listeners(get, filter, reset)
         taps[i] = tap
     end
     return taps
-end
-
-local function median(t)
-    if #t == 0 then return 0 end
-    table.sort(t)
-    local m = floor((#t + 1) / 2)
-    if #t % 2 == 0 then return (t[m] + t[m + 1]) / 2 end
-    return t[m]
 end
 
 -- Effective MSS of the server's direction for one stream: what the client's

@@ -13,16 +13,12 @@ import re
 
 import pytest
 
+from test_advise import advise  # the advisor run, its stderr checked
+
 from tshark import TEST_CAPTURES
 
 PAUSES = TEST_CAPTURES / "pauses_stall.pcapng"
 MANIFEST = TEST_CAPTURES / "pauses_stall.json"
-
-
-def advise(tshark, capture, *extra):
-    proc = tshark.run(capture, ["-q", "-z", "sqlnet,advise" + "".join("," + e for e in extra)])
-    assert proc.stderr.strip() == "", proc.stderr
-    return proc.stdout
 
 
 def blocks(out):
