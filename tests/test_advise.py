@@ -144,18 +144,7 @@ def advise(tshark, capture, *extra):
 
 def predicted(out):
     """{array size: (round trips, to client, from client, packets, segments)} of the first statement."""
-    table, on = {}, False
-    for line in out.splitlines():
-        if "predicted by array size" in line:
-            on = True
-            continue
-        if on:
-            m = re.match(r"\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+[\d.]+", line)
-            if m:
-                table[int(m.group(1))] = tuple(int(m.group(i)) for i in range(2, 7))
-            elif table:
-                break
-    return table
+    return {r[0]: r[1:6] for r in table_rows(out)}
 
 
 @pytest.mark.parametrize("a0", [2, 15, 50, 100, 500])
