@@ -11,8 +11,12 @@ from tshark import PUBLIC, Tshark  # noqa: E402
 @pytest.fixture(scope="session")
 def tshark():
     t = Tshark()
+    _SESSION["tshark"] = t
     yield t
     t.close()
+
+
+_SESSION = {}
 
 
 @pytest.fixture(scope="session")
@@ -32,7 +36,13 @@ def pytest_report_header(config):
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
-    """One loud line when the real-capture tests were skipped for want of the corpus."""
+    """How many tshark runs the session's cache answered; one loud line when
+    the real-capture tests were skipped for want of the corpus."""
+    t = _SESSION.get("tshark")
+    if t is not None:
+        st = t.cache_stats
+        terminalreporter.write_line(f"tshark runs: {st['misses']}; repeated runs answered from the session's "
+                                    f"cache: {st['hits']} (about {st['saved_s']:.0f} s saved)")
     if not _corpus_missing():
         return
     reasons = [str(getattr(r, "longrepr", "")) for r in terminalreporter.stats.get("skipped", [])]

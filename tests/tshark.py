@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,9 +57,43 @@ class Tshark:
         for d in self.sandbox.rglob("*"):
             os.chmod(d, 0o777 if d == self.home else (0o755 if d.is_dir() else 0o644))
         self._copied = {}
+        # Results of earlier runs of the same command on the same inputs (many
+        # tests read the same report of the same capture): tshark is
+        # deterministic given its arguments, the capture's bytes, the plugin
+        # and Lua files (fixed for the session) and the sandbox home (the
+        # profile, preferences); the key holds all of them. Outputs over
+        # CACHE_ITEM bytes are not kept. SQLNET_TSHARK_CACHE=0 turns it off.
+        self._cache = {}
+        self._cache_bytes = 0
+        self.cache_stats = {"hits": 0, "misses": 0, "saved_s": 0.0}
+        self._cache_on = os.environ.get("SQLNET_TSHARK_CACHE", "1") != "0"
+
+    CACHE_ITEM = 4 << 20
+    CACHE_TOTAL = 1 << 30
 
     def close(self):
         shutil.rmtree(self.sandbox, ignore_errors=True)
+
+    def _home_state(self):
+        """What of the sandbox home tshark reads: every file's path, size and
+        modification time (the profile and preferences the tests install)."""
+        state = []
+        for dirpath, _dirs, files in os.walk(self.home):
+            for f in files:
+                try:
+                    st = os.stat(os.path.join(dirpath, f))
+                except OSError:
+                    continue
+                state.append((dirpath, f, st.st_size, st.st_mtime_ns))
+        return tuple(sorted(state))
+
+    def _cache_key(self, capture, args):
+        try:
+            st = os.stat(capture)
+        except OSError:
+            return None
+        return (str(Path(capture).resolve()), st.st_size, st.st_mtime_ns, tuple(str(a) for a in args),
+                self._home_state())
 
     def readable(self, path):
         """Path of a copy of `path` that the unprivileged user can read."""
@@ -83,7 +118,20 @@ class Tshark:
     def run(self, capture, args=(), check=True, timeout=600):
         """tshark -r capture args...; returns CompletedProcess (text)."""
         cmd = self.command(["-r", str(self.readable(capture))] + list(args))
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        key = self._cache_key(capture, args) if self._cache_on else None
+        proc = self._cache.get(key) if key else None
+        if proc is not None:
+            self.cache_stats["hits"] += 1
+            self.cache_stats["saved_s"] += proc.elapsed
+        else:
+            t0 = time.monotonic()
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+            proc.elapsed = time.monotonic() - t0
+            self.cache_stats["misses"] += 1
+            size = len(proc.stdout) + len(proc.stderr)
+            if key and size <= self.CACHE_ITEM and self._cache_bytes + size <= self.CACHE_TOTAL:
+                self._cache[key] = proc
+                self._cache_bytes += size
         if check and proc.returncode != 0:
             raise AssertionError(f"tshark failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stderr}")
         return proc
