@@ -852,7 +852,10 @@ function M.mark_pauses(st)
         -- stream that started last before it, if it had not ended)
         local events = {}
         for _, a in ipairs(c.late_acks or {}) do
-            local net = (a.from_server and near_client or (not a.from_server) and near_server) and rtt or 0
+            -- from the server: its port pair is that of the connection's
+            -- round trips' completing packets (known from the first of them)
+            local from_server = c.seg_key ~= nil and c.seg_key_frame < a.frame and a.key == c.seg_key
+            local net = (from_server and near_client or (not from_server) and near_server) and rtt or 0
             if a.ack_rtt - net >= M.DELACK_MIN then
                 events[#events + 1] = { t = a.t, kind = "delayed ACK", secs = a.ack_rtt - net, frame = a.frame }
             end
@@ -924,6 +927,22 @@ end
 -- Collecting round trips from the plugin's fields
 -- ---------------------------------------------------------------------------
 
+-- The plugin's round-trip records (plugin/lua_records.c): the same numbers
+-- as the completing packets' fields, kept by a C listener on the "sqlnet"
+-- tap, so that no Lua code runs per round trip while the capture is read.
+-- The library is the plugin Wireshark has loaded (its SONAME is sqlnet.so);
+-- without it (another build, Lua scripts without the plugin) the report
+-- reads fields. SQLNET_LUA_RECORDS=0 turns it off (tests compare both).
+local RECORDS
+if os.getenv("SQLNET_LUA_RECORDS") ~= "0" then
+    local ok, open = pcall(package.loadlib, "sqlnet.so", "luaopen_sqlnet_records")
+    if ok and type(open) == "function" then
+        local ok2, mod = pcall(open)
+        if ok2 and type(mod) == "table" and mod.open then RECORDS = mod end
+    end
+end
+M.records_available = function() return RECORDS ~= nil end
+
 local F = {}
 -- a field extractor, or nil when this build has no such field (the
 -- once-per-round-trip sqlnet.rt.* and sqlnet.tls.undecrypted come with newer
@@ -934,25 +953,31 @@ local function field(name)
     F[name] = ok and f or nil
     return F[name]
 end
-for _, n in ipairs({ "frame.number", "tcp.stream", "tcp.len", "tcp.options.mss_val",
-                     "tcp.options.timestamp.tsval", "sqlnet.call", "sqlnet.fetch.rows", "sqlnet.sql",
-                     "sqlnet.execution", "sqlnet.rows", "sqlnet.ora_error", "sqlnet.response.ttc_bytes",
-                     "sqlnet.response.row_bytes", "sqlnet.response.bvc_bytes", "sqlnet.response.bytes",
-                     "sqlnet.response.packets", "sqlnet.response.segments", "sqlnet.request.ttc_bytes",
-                     "sqlnet.request.bytes", "sqlnet.time", "sqlnet.time.first", "sqlnet.request_in", "sqlnet.sdu",
-                     "sqlnet.tdu", "sqlnet.version", "sqlnet.auth.value",
-                     "sqlnet.rt.call", "sqlnet.rt.rows_asked", "sqlnet.rt.sql_id", "sqlnet.rt.values",
-                     "sqlnet.tls.undecrypted" }) do
+-- the fields the listeners other than the round trips' read
+for _, n in ipairs({ "tcp.stream", "tcp.len", "tcp.options.mss_val", "tcp.options.timestamp.tsval",
+                     "sqlnet.auth.value", "sqlnet.tls.undecrypted", "tcp.analysis.ack_rtt",
+                     "tcp.analysis.zero_window" }) do
     field(n)
 end
--- pauses, idle time and the RTT (issue 23)
-for _, n in ipairs({ "sqlnet.rt.time.network", "sqlnet.rt.time.client", "sqlnet.rtt", "sqlnet.capture_point",
-                     "tcp.analysis.ack_rtt", "tcp.analysis.zero_window" }) do
-    field(n)
+-- the round trips' fields, only without the plugin's records (every field a
+-- Lua script names is built on every packet it can be on, and matched by a
+-- filter Wireshark runs on every packet)
+if not RECORDS then
+    for _, n in ipairs({ "sqlnet.call", "sqlnet.fetch.rows", "sqlnet.sql",
+                         "sqlnet.execution", "sqlnet.rows", "sqlnet.ora_error", "sqlnet.response.ttc_bytes",
+                         "sqlnet.response.row_bytes", "sqlnet.response.bvc_bytes", "sqlnet.response.bytes",
+                         "sqlnet.response.packets", "sqlnet.response.segments", "sqlnet.request.ttc_bytes",
+                         "sqlnet.request.bytes", "sqlnet.time", "sqlnet.time.first", "sqlnet.request_in", "sqlnet.sdu",
+                         "sqlnet.tdu", "sqlnet.version",
+                         "sqlnet.rt.call", "sqlnet.rt.rows_asked", "sqlnet.rt.sql_id", "sqlnet.rt.values",
+                         -- the time split's client part and the RTT (issue 23)
+                         "sqlnet.rt.time.client", "sqlnet.rtt", "sqlnet.capture_point" }) do
+        field(n)
+    end
 end
 -- with the round-trip fields the completing packet names its call and the
 -- rows it asked for: no need to remember every request
-local HAVE_RT = F["sqlnet.rt.call"] ~= nil and F["sqlnet.rt.rows_asked"] ~= nil
+local HAVE_RT = RECORDS ~= nil or (F["sqlnet.rt.call"] ~= nil and F["sqlnet.rt.rows_asked"] ~= nil)
 
 -- the value of a numeric field on this packet (nil when absent)
 local function n(f)
@@ -1042,7 +1067,7 @@ function C.late_ack(st, pinfo)
     a = type(a) == "number" and a or tonumber(tostring(a)) or 0
     c.late_acks = c.late_acks or {}
     c.late_acks[#c.late_acks + 1] = { t = pinfo.abs_ts, ack_rtt = a, frame = pinfo.number,
-        from_server = c.seg_key ~= nil and pinfo.src_port * 65536 + pinfo.dst_port == c.seg_key }
+        key = pinfo.src_port * 65536 + pinfo.dst_port }
 end
 
 -- a zero window and the window updates that end it
@@ -1114,53 +1139,54 @@ local function rt_values()
     return v
 end
 
-function C.rt(st, pinfo)
-    local V = rt_values()
-    local fi, rows, req
-    if V then
-        rows, req = V[7], V[2]
-    else
-        fi = f_rows()
-        rows = fi and fi.value
-        fi = f_req()
-        req = fi and fi.value
-    end
+-- Where a round trip's lazily read values come from (the SQL text, the
+-- negotiated sizes, the time split, the RTT): the completing packet's
+-- fields, or the plugin's record (RECORD_SOURCE below). Each is read only
+-- where the collection needs it.
+local FIELD_SOURCE = {
+    sql = function() local fi = f_sql(); return fi and fi.value end,
+    sizes = function() return n(F["sqlnet.sdu"]) or 0, n(F["sqlnet.tdu"]) or 0, n(F["sqlnet.version"]) or 0 end,
+    client_ms = function()
+        local f = F["sqlnet.rt.time.client"]
+        local fi = f and f()
+        return fi and fi.value
+    end,
+    rtt = function()
+        local f_rtt, f_cp = F["sqlnet.rtt"], F["sqlnet.capture_point"]
+        local v = f_rtt and f_rtt()
+        if not v then return nil end
+        local cp = f_cp and f_cp()
+        return tonumber(tostring(v.value)), cp and cp.value
+    end,
+    sql_id = function() return f_rt_sql_id and n(f_rt_sql_id) end,
+}
+
+-- One round trip into the state. V: its numbers as sqlnet.rt.values has
+-- them (V[2] request frame, V[3] call, V[4] execution, V[6] rows asked,
+-- V[7] rows ...); stream: its tcp.stream; key: the completing (server's)
+-- packet's port pair; frame, now: that packet's number and time; src: where
+-- the lazily read values come from.
+local function add_rt(st, V, stream, key, frame, now, src)
+    local rows, req = V[7], V[2]
     if not (rows and req) then return end
-    fi = f_stream()
-    local stream = fi and fi.value or -1
     local c = st.streams[stream] or stream_of(st, stream)
     -- the completing packet is the server's
-    if not c.seg_key then c.seg_key = pinfo.src_port * 65536 + pinfo.dst_port end
-    if V and V[22] and V[22] > (st.seg[c.seg_key] or 0) then st.seg[c.seg_key] = V[22] end
+    if not c.seg_key then c.seg_key, c.seg_key_frame = key, frame end
+    if V[22] and V[22] > (st.seg[c.seg_key] or 0) then st.seg[c.seg_key] = V[22] end
     if not c.sdu or c.sdu == 0 then
-        c.sdu, c.tdu, c.version = n(F["sqlnet.sdu"]) or 0, n(F["sqlnet.tdu"]) or 0, n(F["sqlnet.version"]) or 0
+        c.sdu, c.tdu, c.version = src.sizes()
     end
-    local call, fetch
-    if V then
-        call, fetch = V[3], V[6]
-    elseif HAVE_RT then
-        call, fetch = n(f_rt_call), n(f_rt_asked)
-    else
-        call, fetch = st.req_call[req], st.req_fetch[req]
-        st.req_call[req], st.req_fetch[req] = nil, nil
-    end
-    local execution
-    if V then
-        execution = V[4] or 0
-    else
-        fi = f_exec()
-        execution = fi and fi.value or 0
-    end
+    local call, fetch = V[3], V[6]
+    local execution = V[4] or 0
     -- the SQL text: the same as the previous round trip's within an execution
     local prev = c.last
     local sql
     if prev and execution ~= 0 and prev.execution == execution then
         sql = c.last_sql
     else
-        fi = f_sql()
+        local text = src.sql()
         sql = OTHER
-        if fi then
-            local text = fi.value
+        if text then
             sql = st.lines[text]
             if not sql then
                 sql = one_line(text)
@@ -1168,30 +1194,17 @@ function C.rt(st, pinfo)
             end
         end
     end
-    local now = pinfo.abs_ts
     -- sixteen keys (a Lua table's hash part holds a power of two of them):
     -- the ORA error only when there is one, the SQL text and the TNS bytes
     -- from the client on the statement
-    local rt, err, tns_from
-    if V then
-        local t = V[18] / 1e9
-        rt = {
-            stream = stream, execution = execution, call = call, fetch = fetch, rows = rows,
-            to = V[11], row_bytes = V[16], bvc = V[17], tns_to = V[12],
-            packets = V[13], segments = V[15], from = V[8],
-            time = t, first = V[19] / 1e9, start = now - t, gap = 0,
-        }
-        err, tns_from = V[20], V[9]
-    else
-        local t = secs(f_time)
-        rt = {
-            stream = stream, execution = execution, call = call, fetch = fetch, rows = rows,
-            to = n(f_to) or 0, row_bytes = n(f_rowb) or 0, bvc = n(f_bvc) or 0, tns_to = n(f_tns_to) or 0,
-            packets = n(f_pk) or 0, segments = n(f_seg) or 0, from = n(f_from) or 0,
-            time = t, first = secs(f_first), start = now - t, gap = 0,
-        }
-        err, tns_from = n(f_err), n(f_tns_from)
-    end
+    local t = V[18] / 1e9
+    local rt = {
+        stream = stream, execution = execution, call = call, fetch = fetch, rows = rows,
+        to = V[11], row_bytes = V[16], bvc = V[17], tns_to = V[12],
+        packets = V[13], segments = V[15], from = V[8],
+        time = t, first = V[19] / 1e9, start = now - t, gap = 0,
+    }
+    local err, tns_from = V[20], V[9]
     if err and err ~= 0 then rt.error = err end
     if rt.segments > rt.packets then c.multi_seg = true end
     -- client time before this request, charged to the previous round trip of
@@ -1204,18 +1217,16 @@ function C.rt(st, pinfo)
         -- since the connection's previous round trip ended is idle time, the
         -- statement's own part "idle before" (the plugin's client part: less
         -- the RTT near the server; as the Statement table counts it)
-        local fi2 = F["sqlnet.rt.time.client"] and F["sqlnet.rt.time.client"]()
-        idle = fi2 and fi2.value / 1000 or max(0, rt.start - c.last_stop)
+        local client = src.client_ms()
+        idle = client and client / 1000 or max(0, rt.start - c.last_stop)
     end
     -- the conversation's RTT and where the capture was taken (the latest, at
     -- each execution's first call: two field reads per round trip cost)
-    local f_rtt, f_cp = F["sqlnet.rtt"], F["sqlnet.capture_point"]
-    if f_rtt and (idle or not c.rtt) then
-        local v = f_rtt()
-        if v then
-            c.rtt = tonumber(tostring(v.value)) or c.rtt
-            local cp = f_cp and f_cp()
-            c.vantage = cp and cp.value or c.vantage
+    if idle or not c.rtt then
+        local rtt, vantage = src.rtt()
+        if rtt then
+            c.rtt = rtt
+            c.vantage = vantage or c.vantage
         end
     end
     c.last, c.last_stop, c.last_sql = rt, now, sql
@@ -1223,16 +1234,73 @@ function C.rt(st, pinfo)
     st.req_of[#st.rts] = req
     local s = st.by_sql[sql]
     if not s then
-        s = { sql = sql, rts = {}, first_frame = req, last_frame = pinfo.number, tns_from = 0 }
+        s = { sql = sql, rts = {}, first_frame = req, last_frame = frame, tns_from = 0 }
         st.by_sql[sql] = s
         st.order[#st.order + 1] = s
     end
     if req < s.first_frame then s.first_frame = req end
-    s.last_frame = pinfo.number
-    if not s.sql_id and f_rt_sql_id and sql ~= OTHER then s.sql_id = n(f_rt_sql_id) end
+    s.last_frame = frame
+    if not s.sql_id and sql ~= OTHER then s.sql_id = src.sql_id() end
     s.rts[#s.rts + 1] = rt
     s.tns_from = s.tns_from + (tns_from or 0)
     if idle and idle > 0 then s.idle = (s.idle or 0) + idle end
+end
+
+-- the completing packet of a round trip, read from its fields
+function C.rt(st, pinfo)
+    local V = rt_values()
+    if not V then
+        -- a plugin without sqlnet.rt.values: the fields one by one
+        local fi = f_rows()
+        local rows = fi and fi.value
+        fi = f_req()
+        local req = fi and fi.value
+        if not (rows and req) then return end
+        local call, fetch
+        if HAVE_RT then
+            call, fetch = n(f_rt_call), n(f_rt_asked)
+        else
+            call, fetch = st.req_call[req], st.req_fetch[req]
+            st.req_call[req], st.req_fetch[req] = nil, nil
+        end
+        fi = f_exec()
+        V = { nil, req, call, fi and fi.value or nil, nil, fetch, rows, n(f_from) or 0, n(f_tns_from), nil,
+              n(f_to) or 0, n(f_tns_to) or 0, n(f_pk) or 0, nil, n(f_seg) or 0, n(f_rowb) or 0, n(f_bvc) or 0,
+              secs(f_time) * 1e9, secs(f_first) * 1e9, n(f_err), nil, nil }
+    end
+    local fi = f_stream()
+    add_rt(st, V, fi and fi.value or -1, pinfo.src_port * 65536 + pinfo.dst_port, pinfo.number, pinfo.abs_ts,
+           FIELD_SOURCE)
+end
+
+
+-- a collector's records into the state (then forgotten by the collector)
+local function take_records(st, col, texts)
+    local cur = {}
+    local function text(k)
+        if not k then return nil end
+        local t = texts[k]
+        if not t then t = col:text(k); texts[k] = t end
+        return t
+    end
+    local src = {
+        sql = function() return text(cur.sql) end,
+        sizes = function() return cur.sdu, cur.tdu, cur.version end,
+        client_ms = function() return cur.client end,
+        rtt = function() return cur.rtt, cur.vantage end,
+        sql_id = function() return text(cur.sql_id) end,
+    }
+    for i = 1, col:count() do
+        local stream, sp, dp, frame, now, req, call, execution, fetch, rows, from, tns_from, to, tns_to, packets,
+              segments, rowb, bvc, tns, fns, err, largest, sdu, tdu, version, sql, sql_id, client, rtt, vantage =
+            col:get(i)
+        cur.sql, cur.sdu, cur.tdu, cur.version, cur.client, cur.rtt, cur.vantage, cur.sql_id =
+            sql, sdu, tdu, version, client, rtt, vantage, sql_id
+        local V = { nil, req, call, execution ~= 0 and execution or nil, nil, fetch, rows, from, tns_from, nil,
+                    to, tns_to, packets, nil, segments, rowb, bvc, tns, fns, err, nil, largest }
+        add_rt(st, V, stream, sp * 65536 + dp, frame, now, src)
+    end
+    col:clear()
 end
 
 -- The listeners of one report instance, all feeding `get()`'s state (the
@@ -1244,8 +1312,15 @@ local function listeners(get, filter, reset)
         { "retrans", "tcp.analysis.retransmission" },
         { "auth", "sqlnet.auth.value" },
         { "accept", "sqlnet.type == 2" },
-        { "rt", f("sqlnet.request_in && sqlnet.rows") },
     }
+    local col
+    if RECORDS then
+        local err
+        col, err = RECORDS.open(f("sqlnet.request_in && sqlnet.rows"))
+        if not col then error(err) end
+    else
+        list[#list + 1] = { "rt", f("sqlnet.request_in && sqlnet.rows") }
+    end
     -- pauses (M.mark_pauses): late ACKs, zero windows
     if F["tcp.analysis.ack_rtt"] then
         list[#list + 1] = { "late_ack", "tcp.len == 0 && tcp.analysis.ack_rtt >= 0.025" }
@@ -1255,7 +1330,7 @@ local function listeners(get, filter, reset)
     -- listener on every segment (a Lua call per packet: the advisor's
     -- largest cost before the plugin gave it)
     -- (over TLS the plugin does not know it: the listener on TLS segments)
-    list[#list + 1] = { "segment", f_rt_values and "tls && tcp.len > 0" or "tcp.len > 0" }
+    list[#list + 1] = { "segment", (RECORDS or f_rt_values) and "tls && tcp.len > 0" or "tcp.len > 0" }
     if not HAVE_RT then list[#list + 1] = { "request", f("sqlnet.direction == 0 && (sqlnet.call || sqlnet.fetch.rows)") } end
     if F["sqlnet.tls.undecrypted"] then list[#list + 1] = { "undecrypted", "sqlnet.tls.undecrypted" } end
     local taps = {}
@@ -1266,6 +1341,17 @@ local function listeners(get, filter, reset)
         -- one reset for the instance (the first listener's)
         if i == 1 then function tap.reset() reset() end end
         taps[i] = tap
+    end
+    -- before a report reads the state: the records the plugin has kept
+    -- since (none to take without the records module)
+    local texts = {}
+    function taps.collect()
+        if col then take_records(get(), col, texts) end
+    end
+    -- the window's end: every listener removed
+    function taps.close()
+        for _, tap in ipairs(taps) do tap:remove() end
+        if col then col:close() end
     end
     return taps
 end
@@ -2550,6 +2636,7 @@ local function tshark_advise(arg)
     local st = new_state()
     local taps = listeners(function() return st end, filter, function() st = new_state() end)
     taps[1].draw = function()
+        taps.collect()
         if opts.format == "json" or opts.format == "csv" then
             print(render_advice(st, filter, opts))
         else
@@ -2577,22 +2664,25 @@ if gui_enabled() then
             -- draws the listeners while a retap runs (every few seconds),
             -- which would show the counts of part of the capture
             local reading = false
+            local taps
             local function show()
                 if reading then
                     win:set(title .. ": " .. READING)
                 else
+                    taps.collect()
                     win:set(render(st, nil, opts))
                 end
             end
-            local taps = listeners(function() return st end, nil, function() st = new_state() end)
+            taps = listeners(function() return st end, nil, function() st = new_state() end)
             taps[1].draw = function() show() end
-            win:set_atclose(function() for _, tap in ipairs(taps) do tap:remove() end end)
+            win:set_atclose(function() taps.close() end)
             if with_options then
                 win:add_button("Predict...", function()
                     new_dialog(title .. ": what to predict", function(sizes, sdus, prefetch)
                         local o, err = M.dialog_options(sizes, sdus, prefetch)
                         if o then opts = o end
                         if reading then return end
+                        taps.collect()
                         win:set((err and ("Not changed: " .. err .. "\n") or "") .. render(st, nil, opts))
                     end, "Array sizes (e.g. 1,7,250; empty: 1 to 5000)",
                         "SDUs (e.g. 2048,8192; empty: 2048 to 2097152)",

@@ -99,6 +99,7 @@ static const value_string partial_vals[] = {
 
 static int proto_metrics = -1;
 static int tap_sqlnet = -1;
+static int proto_tcp = -1;         /* its conversation data gives tcp.stream */
 
 /* The listener on "tcp": a server segment that TCP keeps inside a
  * reassembly never reaches sqlnet; counting it (with those that do, once per
@@ -222,6 +223,20 @@ queue_round_trip(packet_info *pinfo, const sqlnet_session_t *sess, const ttc_res
     rec = wmem_new0(pinfo->pool, sqlnet_tap_rec_t);
     conv = find_conversation_pinfo(pinfo, 0);
     rec->conversation = conv ? conv->conv_index : 0;
+    if (conv && proto_tcp > 0) {
+        const struct tcp_analysis *tcpd =
+            (const struct tcp_analysis *)conversation_get_proto_data(conv, proto_tcp);
+        if (tcpd)
+            rec->tcp_stream = tcpd->stream;
+    }
+    rec->has_oer = resp->has_oer;
+    if (!sess->tls)
+        rec->largest_segment = resp->largest_segment;
+    if (session_negotiated(sess, pinfo)) {
+        rec->negotiated_sdu = sess->sdu;
+        rec->negotiated_tdu = sess->tdu;
+        rec->negotiated_version = sess->version;
+    }
     rec->response_frame = resp->last_frame;
     rec->number = resp->number;
     rec->rows = resp->rows;
@@ -794,8 +809,10 @@ metrics_register(int proto)
 void
 metrics_handoff(void)
 {
-    GString *err = register_tap_listener("tcp", NULL, NULL, TL_REQUIRES_NOTHING, NULL,
-                                         tcp_segment_tap, NULL, NULL);
+    GString *err;
+
+    proto_tcp = proto_get_id_by_filter_name("tcp");
+    err = register_tap_listener("tcp", NULL, NULL, TL_REQUIRES_NOTHING, NULL, tcp_segment_tap, NULL, NULL);
     if (err)
         g_string_free(err, TRUE);
 }

@@ -45,6 +45,12 @@ typedef struct sqlnet_tap_rec {
     nstime_t rtt;
     guint8  rtt_source, vantage;
     guint32 sdu;
+    /* as the completing packet's fields show them (for the Lua reports'
+     * records, lua_records.c) */
+    guint32 tcp_stream;        /* tcp.stream */
+    gboolean has_oer;          /* ora_error is an end-of-call status's */
+    guint32 largest_segment;   /* payload bytes of the largest TCP segment, 0 = unknown (TLS) */
+    guint32 negotiated_sdu, negotiated_tdu, negotiated_version;   /* 0 before the ACCEPT */
     gboolean complete;         /* ended by its terminal message or the EOR flag */
     guint8  partial;           /* ttc_partial_t: not decoded to its end (counts are lower bounds) */
 } sqlnet_tap_rec_t;
