@@ -1598,11 +1598,13 @@ local function profile(st, s, models)
         end
         p.rows = p.rows + rt.rows
         if rt.execution ~= 0 then
-            local key = rt.stream .. ":" .. rt.execution
-            local e = by_exec[key]
+            -- by stream, then execution number (no key string per round trip)
+            local in_stream = by_exec[rt.stream]
+            if not in_stream then in_stream = {}; by_exec[rt.stream] = in_stream end
+            local e = in_stream[rt.execution]
             if not e then
                 e = { rts = {} }
-                by_exec[key] = e
+                in_stream[rt.execution] = e
                 execs[#execs + 1] = e
             end
             e.rts[#e.rts + 1] = rt

@@ -58,7 +58,8 @@ typedef struct {
     guint32 row_bytes, bvc_bytes, ora_error, largest_segment, sdu, tdu, version;
     guint32 sql, sql_id;     /* interned text index, 0 = none */
     guint8 vantage, flags;
-    double abs_ts, time_ns, first_ns, client_ms, rtt;
+    guint64 time_ns, first_ns;
+    double abs_ts, client_ms, rtt;
 } rt_record_t;
 
 typedef struct {
@@ -149,12 +150,10 @@ collector_packet(void *data, packet_info *pinfo, epan_dissect_t *edt _U_, const 
     rec.sql_id = intern(c, r->sql_id);
     /* as Wireshark's Lua gives pinfo.abs_ts */
     rec.abs_ts = (double)pinfo->abs_ts.secs + (double)pinfo->abs_ts.nsecs / 1000000000.0;
-    rec.time_ns = (double)((guint64)r->time.secs * 1000000000u + (guint64)r->time.nsecs);
-    rec.first_ns = (double)((guint64)r->time_first.secs * 1000000000u + (guint64)r->time_first.nsecs);
-    if (r->time.secs < 0 || r->time.nsecs < 0)
-        rec.time_ns = 0;
-    if (r->time_first.secs < 0 || r->time_first.nsecs < 0)
-        rec.first_ns = 0;
+    if (r->time.secs >= 0 && r->time.nsecs >= 0)
+        rec.time_ns = (guint64)r->time.secs * 1000000000u + (guint64)r->time.nsecs;
+    if (r->time_first.secs >= 0 && r->time_first.nsecs >= 0)
+        rec.first_ns = (guint64)r->time_first.secs * 1000000000u + (guint64)r->time_first.nsecs;
     if (r->timing_known) {
         rec.flags |= RR_CLIENT;
         rec.client_ms = nstime_to_msec(&r->t_client);
@@ -215,8 +214,20 @@ l_count(lua_State *L)
     return 1;
 }
 
+/* a count or code as a Lua integer (Lua 5.3 and later keep the subtype: a
+ * count read from a field prints as "9", and so must this one), nil when
+ * absent */
 static void
-push_opt(lua_State *L, gboolean have, double v)
+push_int(lua_State *L, gboolean have, guint64 v)
+{
+    if (have)
+        lua_pushinteger(L, (lua_Integer)v);
+    else
+        lua_pushnil(L);
+}
+
+static void
+push_num(lua_State *L, gboolean have, double v)
 {
     if (have)
         lua_pushnumber(L, v);
@@ -239,36 +250,36 @@ l_get(lua_State *L)
     if (!c->records || i < 1 || (guint64)i > c->records->len)
         return 0;
     r = &g_array_index(c->records, rt_record_t, i - 1);
-    lua_pushnumber(L, r->stream);
-    lua_pushnumber(L, r->src_port);
-    lua_pushnumber(L, r->dst_port);
-    lua_pushnumber(L, r->frame);
-    lua_pushnumber(L, r->abs_ts);
-    lua_pushnumber(L, r->request_frame);
-    push_opt(L, r->flags & RR_CALL, r->call);
-    lua_pushnumber(L, r->execution);
-    push_opt(L, r->flags & RR_FETCH, r->fetch);
-    lua_pushnumber(L, r->rows);
-    lua_pushnumber(L, r->req_ttc);
-    lua_pushnumber(L, r->req_bytes);
-    lua_pushnumber(L, r->resp_ttc);
-    lua_pushnumber(L, r->resp_bytes);
-    lua_pushnumber(L, r->resp_packets);
-    lua_pushnumber(L, r->resp_segments);
-    lua_pushnumber(L, r->row_bytes);
-    lua_pushnumber(L, r->bvc_bytes);
-    lua_pushnumber(L, r->time_ns);
-    lua_pushnumber(L, r->first_ns);
-    push_opt(L, r->flags & RR_OER, r->ora_error);
-    push_opt(L, r->flags & RR_LARGEST, r->largest_segment);
-    lua_pushnumber(L, r->sdu);
-    lua_pushnumber(L, r->tdu);
-    lua_pushnumber(L, r->version);
-    push_opt(L, r->sql != 0, r->sql);
-    push_opt(L, r->sql_id != 0, r->sql_id);
-    push_opt(L, r->flags & RR_CLIENT, r->client_ms);
-    push_opt(L, r->flags & RR_RTT, r->rtt);
-    push_opt(L, r->flags & RR_RTT, r->vantage);
+    push_int(L, TRUE, r->stream);
+    push_int(L, TRUE, r->src_port);
+    push_int(L, TRUE, r->dst_port);
+    push_int(L, TRUE, r->frame);
+    push_num(L, TRUE, r->abs_ts);
+    push_int(L, TRUE, r->request_frame);
+    push_int(L, r->flags & RR_CALL, r->call);
+    push_int(L, TRUE, r->execution);
+    push_int(L, r->flags & RR_FETCH, r->fetch);
+    push_int(L, TRUE, r->rows);
+    push_int(L, TRUE, r->req_ttc);
+    push_int(L, TRUE, r->req_bytes);
+    push_int(L, TRUE, r->resp_ttc);
+    push_int(L, TRUE, r->resp_bytes);
+    push_int(L, TRUE, r->resp_packets);
+    push_int(L, TRUE, r->resp_segments);
+    push_int(L, TRUE, r->row_bytes);
+    push_int(L, TRUE, r->bvc_bytes);
+    push_int(L, TRUE, r->time_ns);
+    push_int(L, TRUE, r->first_ns);
+    push_int(L, r->flags & RR_OER, r->ora_error);
+    push_int(L, r->flags & RR_LARGEST, r->largest_segment);
+    push_int(L, TRUE, r->sdu);
+    push_int(L, TRUE, r->tdu);
+    push_int(L, TRUE, r->version);
+    push_int(L, r->sql != 0, r->sql);
+    push_int(L, r->sql_id != 0, r->sql_id);
+    push_num(L, r->flags & RR_CLIENT, r->client_ms);
+    push_num(L, r->flags & RR_RTT, r->rtt);
+    push_int(L, r->flags & RR_RTT, r->vantage);
     return 30;
 }
 
