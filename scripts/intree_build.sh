@@ -11,8 +11,10 @@
 # dpkg-source -x, Debian's patches applied), or nothing: `apt-get source wireshark`
 # (needs a deb-src line). The unpacked tree and the build go to SQLNET_INTREE_DIR
 # (default build-intree/: src/, build/). SQLNET_INTREE_TESTS: the pytest arguments
-# (default: the generated captures' decoding tests). Not in CI: it takes most of an
-# hour on two cores (docs/install.md has the time measured).
+# (default: tests/test_generated_captures.py, test_framing.py, test_round_trip_fields.py:
+# the generated captures decoded against their manifests, TNS framing, the round-trip
+# fields). Not in CI: configure and build take about 13 minutes on two cores, the tests
+# 3 more (docs/install.md).
 # The body is one function, read whole before it runs (the script may be edited while it builds).
 main() {
 set -euo pipefail
@@ -81,7 +83,7 @@ log "$("$TSHARK" --version | head -1); module $MODULE"
 
 # tests/tshark.py: SQLNET_TSHARK is the tshark to run, SQLNET_BUILD_DIR the folder whose
 # plugins/<release>/epan/sqlnet.so it loads (here Wireshark's own run/ folder)
-read -r -a TESTS <<<"${SQLNET_INTREE_TESTS:-tests/test_generated_captures.py}"
+read -r -a TESTS <<<"${SQLNET_INTREE_TESTS:-tests/test_generated_captures.py tests/test_framing.py tests/test_round_trip_fields.py}"
 log "tests against the in-tree tshark: ${TESTS[*]}"
 SQLNET_TSHARK=$TSHARK SQLNET_BUILD_DIR=$BUILD/run \
   nice "$PY" -m pytest "${TESTS[@]}" -q -rfEs -p no:cacheprovider
