@@ -77,7 +77,7 @@ if grep -n 'plugins/epan/sqlnet/.*warning' "$DIR/build.log"; then
 fi
 
 TSHARK=$BUILD/run/tshark
-MODULE=$(find "$BUILD/run/plugins" -path '*/epan/sqlnet.so' | head -1)
+MODULE=$(find "$BUILD/run/plugins" -path '*/epan/sqlnet.so' | sed -n 1p)
 [ -x "$TSHARK" ] && [ -n "$MODULE" ] || { log "no tshark or sqlnet.so under $BUILD/run"; exit 1; }
 log "$("$TSHARK" --version | head -1); module $MODULE"
 

@@ -43,10 +43,11 @@ DEB=$OUT/${PKG}_${VERSION}_${ARCH}.deb
 deps=()
 libws=
 while read -r lib; do
-  path=$(ldconfig -p | awk -v l="$lib" '$1 == l { print $NF; exit }')
+  # (no early exit in a pipe: with pipefail a reader that stops first fails the whole)
+  path=$(ldconfig -p | awk -v l="$lib" '$1 == l && !p { print $NF; p = 1 }')
   [ -n "$path" ] || die "library $lib not found"
-  owner=$(dpkg -S "$(readlink -f "$path")" 2>/dev/null | head -1 | cut -d: -f1) \
-    || owner=$(dpkg -S "$path" | head -1 | cut -d: -f1)
+  owner=$(dpkg -S "$(readlink -f "$path")" 2>/dev/null | sed -n '1s/:.*//p') \
+    || owner=$(dpkg -S "$path" | sed -n '1s/:.*//p')
   case "$lib" in libwireshark.so.*) libws=$owner ;; *) deps+=("$owner") ;; esac
 done < <(objdump -p "$MODULE" | awk '$1 == "NEEDED" { print $2 }')
 [ -n "$libws" ] || die "sqlnet.so does not link libwireshark"

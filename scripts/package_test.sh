@@ -101,7 +101,8 @@ while read -r f; do
   if [ -f "$R$f" ] || [ -L "$R$f" ]; then log "removing (in the overlay) a copy installed by hand: $f"; rm -f "$R$f"; fi
 done < <(dpkg-deb --fsys-tarfile "$DEB" | tar -t)
 mkdir -p "$R/tmp/pt/home"; chmod -R a+rwX "$R/tmp/pt"
-as_user tshark -G plugins 2>&1 | grep -q '^sqlnet\.so' && die "sqlnet.so listed before the install"
+as_user tshark -G plugins >"$R/tmp/plugins-before.txt" 2>&1
+grep -q '^sqlnet\.so' "$R/tmp/plugins-before.txt" && die "sqlnet.so listed before the install"
 if ! in_root apt-get install -y -q --no-install-recommends "/tmp/$(basename "$DEB")" \
      >"$R/tmp/apt.log" 2>&1; then
   cat "$R/tmp/apt.log"; die "apt-get install ./$(basename "$DEB")"
