@@ -13,8 +13,8 @@
 # (default build-intree/: src/, build/). SQLNET_INTREE_TESTS: the pytest arguments
 # (default: tests/test_generated_captures.py, test_framing.py, test_round_trip_fields.py:
 # the generated captures decoded against their manifests, TNS framing, the round-trip
-# fields). Not in CI: configure and build take about 13 minutes on two cores, the tests
-# 3 more (docs/install.md).
+# fields). Not in CI: configure and build take about 10 minutes on two cores, the tests
+# 2 to 3 more (docs/install.md).
 # The body is one function, read whole before it runs (the script may be edited while it builds).
 main() {
 set -euo pipefail
