@@ -6,6 +6,7 @@
 #   ./run.sh build       configure and build into ./build (plugin staged in build/plugins)
 #   ./run.sh install     build, then install into the personal (or, as root, the global) plugin folder
 #   ./run.sh report CAP  report on any capture with the installed plugin
+#   ./run.sh package     build, then a Debian package for this Wireshark (scripts/package.sh)
 #
 # Runs unattended on a fresh Debian 12 as root (apt) or as a user with sudo.
 set -euo pipefail
@@ -92,9 +93,7 @@ install_plugin() {
 }
 
 report() {
-  local cap="$1"
-  tshark -r "$cap" -q -z sqlnet,stmt -z sqlnet,tree -z sqlnet,advise
-  python3 "$ROOT/scripts/report.py" "$@"
+  sh "$ROOT/scripts/sqlnet_report.sh" "$@"
 }
 
 case "${1:-demo}" in
@@ -118,5 +117,6 @@ case "${1:-demo}" in
   build) build ;;
   install) install_plugin ;;
   report) shift; report "$@" ;;
-  *) sed -n '2,10p' "$0"; exit 2 ;;
+  package) build; bash "$ROOT/scripts/package.sh" ;;
+  *) sed -n '2,11p' "$0"; exit 2 ;;
 esac

@@ -13,7 +13,7 @@ ROOT=$PWD
 OUT=${SQLNET_FUZZ_BUILD:-$ROOT/fuzz/build}
 CC=${CC_FUZZ:-$(command -v clang-14 || command -v clang)}
 mkdir -p "$OUT"
-VERSION=$(sed -n 's/^project(sqlnet VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
+VERSION=$(cat plugin/VERSION)
 SAN="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 # shellcheck disable=SC2046
 "$CC" -g -O1 $SAN -Wall -Wextra -Wno-unused-parameter \

@@ -484,6 +484,24 @@ if not (gui_enabled and gui_enabled()) then
     return M          -- tshark: a test driver may use M.listen
 end
 
+-- Without the sqlnet C plugin (sqlnet.so, sqlnet.dll) there are no sqlnet fields:
+-- say so once, for all the sqlnet scripts, and register nothing (docs/install.md)
+if not pcall(Field.new, "sqlnet.call") then
+    if not rawget(_G, "sqlnet_plugin_missing_said") then
+        rawset(_G, "sqlnet_plugin_missing_said", true)
+        local msg = "sqlnet Lua reports: the sqlnet plugin (sqlnet.so) is not loaded, so -z sqlnet,advise, "
+            .. "-z sqlnet,arraysize and the SQL*Net windows are off; install it (README.md, docs/install.md)"
+        io.stderr:write(msg .. "\n")
+        if gui_enabled and gui_enabled() then
+            register_menu("SQL*Net (plugin not loaded)", function()
+                TextWindow.new("SQL*Net"):set(msg)
+            end, MENU_STAT_UNSORTED)
+        end
+    end
+    return M
+end
+
+
 -- ---------------------------------------------------------------------------
 -- The window
 -- ---------------------------------------------------------------------------

@@ -676,6 +676,9 @@ static const est_labels_t est_labels[] = {
                          "TNS packets from client", "TNS bytes from client", FALSE, "nne" },
 };
 
+/* one label per estimate kind: the loops below walk both arrays with one index */
+G_STATIC_ASSERT(G_N_ELEMENTS(est_labels) == G_N_ELEMENTS(((stmt_est_t *)NULL)->kind));
+
 static void
 est_draw(const stmt_est_t *s)
 {
@@ -683,7 +686,7 @@ est_draw(const stmt_est_t *s)
 
     if (!s)
         return;
-    for (k = 0; k < G_N_ELEMENTS(est_labels) && k < G_N_ELEMENTS(s->kind); k++) {
+    for (k = 0; k < G_N_ELEMENTS(est_labels); k++) {
         const est_labels_t *l = &est_labels[k];
         const est_totals_t *e = &s->kind[k];
 
@@ -1145,7 +1148,7 @@ json_est(GString *out, const stmt_est_t *s)
         g_array_free(ports, TRUE);
         first = FALSE;
     }
-    for (k = 0; s && k < G_N_ELEMENTS(est_labels) && k < G_N_ELEMENTS(s->kind); k++) {
+    for (k = 0; s && k < G_N_ELEMENTS(est_labels); k++) {
         const est_labels_t *l = &est_labels[k];
         const est_totals_t *e = &s->kind[k];
         if (e->round_trips == 0)

@@ -19,6 +19,9 @@ SHARED = ROOT.parent / "shared"
 # wherever SQLNET_CORPUS says (scripts/fetch_corpus.py fetches the captures).
 PUBLIC = Path(os.environ.get("SQLNET_CORPUS", SHARED / "captures" / "public"))
 TEST_CAPTURES = ROOT / "test-captures"
+# The tshark to run: the installed one, or another build's (scripts/intree_build.sh
+# points it at the tshark of a Wireshark source tree built with sqlnet in-tree)
+TSHARK = os.environ.get("SQLNET_TSHARK", "tshark")
 
 
 def staged_plugin():
@@ -35,17 +38,21 @@ def normalise_booleans(value):
 class Tshark:
     """One sandbox (plugin dir + home) shared by all runs of a test session."""
 
-    def __init__(self):
+    def __init__(self, with_plugin=True):
+        """with_plugin=False: the Lua scripts alone, as on a machine where the
+        C plugin is not installed (tests/test_lua_without_plugin.py)."""
         plugin = staged_plugin()
-        if plugin is None:
+        if plugin is None and with_plugin:
             raise RuntimeError(f"sqlnet.so not staged under {BUILD}/plugins: build first")
         self.root_mode = os.geteuid() == 0
         self.sandbox = Path(tempfile.mkdtemp(prefix="sqlnet-tshark-"))
         os.chmod(self.sandbox, 0o755)
-        release = plugin.parent.parent.name
         self.plugin_dir = self.sandbox / "plugins"
-        (self.plugin_dir / release / "epan").mkdir(parents=True)
-        shutil.copy2(plugin, self.plugin_dir / release / "epan" / "sqlnet.so")
+        self.plugin_dir.mkdir()
+        if with_plugin:
+            release = plugin.parent.parent.name
+            (self.plugin_dir / release / "epan").mkdir(parents=True)
+            shutil.copy2(plugin, self.plugin_dir / release / "epan" / "sqlnet.so")
         lua_src = ROOT / "lua"
         if lua_src.is_dir():
             for f in lua_src.glob("*.lua"):
@@ -110,7 +117,7 @@ class Tshark:
     def command(self, args):
         env_args = [f"HOME={self.home}", f"WIRESHARK_PLUGIN_DIR={self.plugin_dir}",
                     "LC_ALL=C.UTF-8"]
-        base = ["env"] + env_args + ["tshark"] + list(args)
+        base = ["env"] + env_args + [TSHARK] + list(args)
         if self.root_mode:
             base = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"] + base
         return base
