@@ -15,11 +15,17 @@ CC=${CC_FUZZ:-$(command -v clang-14 || command -v clang)}
 mkdir -p "$OUT"
 VERSION=$(cat plugin/VERSION)
 SAN="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+# the dissector's sources; not the Lua reports' records module (a Lua module
+# that the harness never loads, built against Lua's headers)
+SOURCES=()
+for f in plugin/*.c; do
+  [ "$f" = plugin/lua_records.c ] || SOURCES+=("$f")
+done
 # shellcheck disable=SC2046
 "$CC" -g -O1 $SAN -Wall -Wextra -Wno-unused-parameter \
   -DSQLNET_VERSION="\"$VERSION\"" -Iplugin \
   $(pkg-config --cflags wireshark) \
-  fuzz/sqlnet_fuzzer.c fuzz/sqlnet_mutator.c plugin/*.c \
+  fuzz/sqlnet_fuzzer.c fuzz/sqlnet_mutator.c "${SOURCES[@]}" \
   -o "$OUT/sqlnet_fuzzer.tmp" \
   $(pkg-config --libs wireshark) -lwiretap -lpthread
 # shellcheck disable=SC2046
