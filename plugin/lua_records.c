@@ -40,7 +40,7 @@
 #include "metrics.h"
 #include "ttc_roundtrip.h"
 
-#define COLLECTOR_MT "sqlnet.records.collector"
+#define COLLECTOR_MT "sqlnet_records_collector"   /* a Lua metatable name, not a field */
 
 /* what a record holds besides numbers */
 enum {
