@@ -270,9 +270,11 @@ local function fit_cols(N, X, Y, E, W, relative)
         if irls and not with_e and not keep then
             -- the reweighting steps without the e column (c is 0 then, and
             -- every e sum stays 0): the same sums in fewer operations
+            -- (|d| inline: a call per point costs as much as the rest)
             for i = 1, N do
                 local sc, x, y = SC[i], X[i], Y[i]
-                local m = abs(y - la - lb * x) / sc
+                local d = y - la - lb * x
+                local m = (d < 0 and -d or d) / sc
                 local w = W[i] * (1 / (sc * (m > fm and m or fm)))
                 n, sx, sy = n + w, sx + w * x, sy + w * y
                 sxx, sxy = sxx + w * x * x, sxy + w * x * y
@@ -284,7 +286,8 @@ local function fit_cols(N, X, Y, E, W, relative)
             -- in the same order, without its tests per point
             for i = 1, N do
                 local sc, x, y, e = SC[i], X[i], Y[i], E[i]
-                local m = abs(y - la - lb * x - lc * e) / sc
+                local d = y - la - lb * x - lc * e
+                local m = (d < 0 and -d or d) / sc
                 local w = W[i] * (1 / (sc * (m > fm and m or fm)))
                 n, sx, se, sy = n + w, sx + w * x, se + w * e, sy + w * y
                 sxx, sxe, see = sxx + w * x * x, sxe + w * x * e, see + w * e * e
@@ -413,15 +416,20 @@ M.fit_line = fit_line
 -- the single rate tm.t_byte.
 function M.transfer_time(tm, bytes)
     local c = tm.transfer
-    if not c or #c == 0 or bytes <= 0 then return max(0, (tm.t_byte or 0) * bytes) end
-    local px, py = 0, 0
-    for _, pt in ipairs(c) do
-        if bytes <= pt.bytes then
-            return py + (pt.time - py) * (bytes - px) / (pt.bytes - px)
-        end
-        px, py = pt.bytes, pt.time
+    local n = c and #c or 0
+    if n == 0 or bytes <= 0 then return max(0, (tm.t_byte or 0) * bytes) end
+    local last = c[n]
+    if bytes > last.bytes then return bytes * last.time / last.bytes end
+    -- the first point at or above bytes (the points are sorted by bytes: a
+    -- binary search, as predictions ask this for every response they model)
+    local lo, hi = 1, n
+    while lo < hi do
+        local mid = floor((lo + hi) / 2)
+        if bytes <= c[mid].bytes then hi = mid else lo = mid + 1 end
     end
-    return bytes * py / px
+    local pt, px, py = c[lo], 0, 0
+    if lo > 1 then px, py = c[lo - 1].bytes, c[lo - 1].time end
+    return py + (pt.time - py) * (bytes - px) / (pt.bytes - px)
 end
 
 -- The transfer curve from responses { {bytes=, transfer=}, ... } (every
@@ -741,26 +749,34 @@ end
 -- or the client's gap after it, waited for the recovery).  Sets rt.lost
 -- afresh (a window draws again with the same round trips).
 function M.mark_losses(st)
-    local by_stream = {}
+    -- (a window draws again: the marks of the last time off first)
+    for _, rt in ipairs(st.lost_rts or {}) do rt.lost = nil end
+    local marked = {}
+    st.lost_rts = marked
+    -- the round trips of the streams that had a retransmission
+    local by_stream, any = {}, false
+    for stream, c in pairs(st.streams) do
+        if c.retrans then by_stream[stream], any = {}, true end
+    end
+    if not any then return end
     for _, rt in ipairs(st.rts) do
-        rt.lost = nil
-        local c = st.streams[rt.stream]
-        if c and c.retrans then
-            local l = by_stream[rt.stream]
-            if not l then l = {}; by_stream[rt.stream] = l end
-            l[#l + 1] = rt
-        end
+        local l = by_stream[rt.stream]
+        if l then l[#l + 1] = rt end
     end
     for stream, l in pairs(by_stream) do
-        table.sort(l, function(a, b) return a.start < b.start end)
-        for _, t in ipairs(st.streams[stream].retrans) do
-            local lo, hi = 1, #l
-            if l[1].start < t then
-                while lo < hi do          -- the last round trip starting before t
-                    local mid = floor((lo + hi + 1) / 2)
-                    if l[mid].start < t then lo = mid else hi = mid - 1 end
+        if #l > 0 then
+            table.sort(l, function(a, b) return a.start < b.start end)
+            for _, t in ipairs(st.streams[stream].retrans) do
+                local lo, hi = 1, #l
+                if l[1].start < t then
+                    while lo < hi do          -- the last round trip starting before t
+                        local mid = floor((lo + hi + 1) / 2)
+                        if l[mid].start < t then lo = mid else hi = mid - 1 end
+                    end
+                    local rt = l[lo]
+                    if not rt.lost then marked[#marked + 1] = rt end
+                    rt.lost = (rt.lost or 0) + 1
                 end
-                l[lo].lost = (l[lo].lost or 0) + 1
             end
         end
     end
@@ -791,16 +807,45 @@ end
 -- and gap) on the round trips concerned, st.pauses[rt] = { {kind, secs,
 -- frame}, ... }; restores them first (a window draws again).
 M.STALL_FACTOR, M.STALL_FLOOR, M.DELACK_MIN = 5, 0.010, 0.030
--- the median of t (sorts t)
+-- The median of t (may reorder t): of an even count, the mean of the two
+-- middle values. Past a few thousand values (a long execution's round trips:
+-- sorting them all was a fifth of the report's time on 100,000) it sorts
+-- only the values between two quantiles of an evenly spaced sample that hold
+-- the middle, after one pass that counts the values below them; the same
+-- value as a full sort (which it falls back to when the sample misleads).
+local MEDIAN_SORT_MAX = 4096
 local function median(t)
-    if #t == 0 then return 0 end
+    local n = #t
+    if n == 0 then return 0 end
+    local m = floor((n + 1) / 2)
+    local m2 = n % 2 == 0 and m + 1 or m
+    if n > MEDIAN_SORT_MAX then
+        local step = floor(n / 1024)
+        local smp, ns = {}, 0
+        for i = 1, n, step do ns = ns + 1; smp[ns] = t[i] end
+        table.sort(smp)
+        -- the sample's ranks around the middle, widened by 4 standard
+        -- deviations of a sample quantile's rank
+        local pos, spread = m / n * ns, 4 * math.sqrt(ns)
+        local lo = smp[max(1, floor(pos - spread))]
+        local hi = smp[min(ns, ceil(pos + spread))]
+        local below, mid, nm = 0, {}, 0
+        for i = 1, n do
+            local v = t[i]
+            if v < lo then below = below + 1 elseif v <= hi then nm = nm + 1; mid[nm] = v end
+        end
+        if below < m and below + nm >= m2 then
+            table.sort(mid)
+            return (mid[m - below] + mid[m2 - below]) / 2
+        end
+    end
     table.sort(t)
-    local m = floor((#t + 1) / 2)
-    if #t % 2 == 0 then return (t[m] + t[m + 1]) / 2 end
-    return t[m]
+    return (t[m] + t[m2]) / 2
 end
+M.median = median
 function M.mark_pauses(st)
-    for _, rt in ipairs(st.rts) do
+    -- (a window draws again: the measured times back first)
+    for rt in pairs(st.pauses or {}) do
         if rt.raw then
             rt.time, rt.first, rt.gap = rt.raw.time, rt.raw.first, rt.raw.gap
             rt.raw, rt.paused = nil, nil
@@ -808,9 +853,15 @@ function M.mark_pauses(st)
     end
     st.pauses = {}
     local by_stream = {}
-    for i, rt in ipairs(st.rts) do
-        local l = by_stream[rt.stream]
-        if not l then l = {}; by_stream[rt.stream] = l end
+    local rts = st.rts
+    local last_stream, l
+    for i = 1, #rts do
+        local stream = rts[i].stream
+        if stream ~= last_stream then
+            last_stream = stream
+            l = by_stream[stream]
+            if not l then l = {}; by_stream[stream] = l end
+        end
         l[#l + 1] = i
     end
     local function add(rt, kind, secs, frame, in_first, in_gap)
@@ -837,15 +888,23 @@ function M.mark_pauses(st)
         local function gap_net(rt) return near_server and rt.gap - min(rt.gap, rtt) or rt.gap end
         local function first_net(rt) return near_client and rt.first - min(rt.first, rtt) or rt.first end
         local gaps, gap_row, firsts, per_row = {}, {}, {}, {}
-        for _, i in ipairs(idx) do
-            local rt = st.rts[i]
-            if rt.gap > 0 then
-                gaps[#gaps + 1] = gap_net(rt)
-                if rt.rows > 0 then gap_row[#gap_row + 1] = gap_net(rt) / rt.rows end
+        local ng, ngr, nf, npr = 0, 0, 0, 0
+        for k = 1, #idx do
+            local rt = rts[idx[k]]
+            local gap, r = rt.gap, rt.rows
+            if gap > 0 then
+                local g = gap
+                if near_server then g = gap - (gap < rtt and gap or rtt) end
+                ng = ng + 1
+                gaps[ng] = g
+                if r > 0 then ngr = ngr + 1; gap_row[ngr] = g / r end
             end
-            if rt.execution ~= 0 and rt.call == 5 then
-                firsts[#firsts + 1] = first_net(rt)
-                if rt.rows > 0 then per_row[#per_row + 1] = first_net(rt) / rt.rows end
+            if rt.call == 5 and rt.execution ~= 0 then
+                local f = rt.first
+                if near_client then f = f - (f < rtt and f or rtt) end
+                nf = nf + 1
+                firsts[nf] = f
+                if r > 0 then npr = npr + 1; per_row[npr] = f / r end
             end
         end
         local m_gap, m_gap_row = median(gaps), median(gap_row)
@@ -882,20 +941,26 @@ function M.mark_pauses(st)
                 add(rt, e.kind, min(e.secs, e.t - rt.start), e.frame, e.t < rt.start + rt.first)
             end
         end
-        for n, i in ipairs(idx) do
-            local rt = st.rts[i]
+        local factor, floor_s = M.STALL_FACTOR, M.STALL_FLOOR
+        for n = 1, #idx do
+            local i = idx[n]
+            local rt = rts[i]
             -- (a round trip that waited for a retransmission: the loss line's)
             -- the client's stall: at the next call of the execution
-            local g, g_expect = gap_net(rt), m_gap + m_gap_row * rt.rows
-            if rt.gap > 0 and not rt.lost and g > M.STALL_FACTOR * g_expect and g > M.STALL_FLOOR then
-                add(rt, "client stall", g - g_expect, idx[n + 1] and st.req_of[idx[n + 1]] or nil, false, true)
+            local gap = rt.gap
+            if gap > 0 and not rt.lost then
+                local g, g_expect = gap_net(rt), m_gap + m_gap_row * rt.rows
+                if g > factor * g_expect and g > floor_s then
+                    add(rt, "client stall", g - g_expect, idx[n + 1] and st.req_of[idx[n + 1]] or nil, false, true)
+                end
             end
             -- the server's stall: the wait for the first byte of a fetch (an
             -- execute's time is the statement's own: parse, open, first rows)
-            if rt.execution ~= 0 and rt.call == 5 and not rt.lost then
-                local f = first_net(rt)
+            if rt.call == 5 and rt.execution ~= 0 and not rt.lost then
+                local f = rt.first
+                if near_client then f = f - (f < rtt and f or rtt) end
                 local expect = m_first + m_row * rt.rows
-                if f > M.STALL_FACTOR * expect and f > M.STALL_FLOOR then
+                if f > factor * expect and f > floor_s then
                     add(rt, "server stall", f - expect, st.req_of and st.req_of[i] or nil, true)
                 end
             end
@@ -1181,23 +1246,27 @@ local FIELD_SOURCE = {
     sql_id = function() return f_rt_sql_id and n(f_rt_sql_id) end,
 }
 
--- One round trip into the state. V: its numbers as sqlnet.rt.values has
--- them (V[2] request frame, V[3] call, V[4] execution, V[6] rows asked,
--- V[7] rows ...); stream: its tcp.stream; key: the completing (server's)
--- packet's port pair; frame, now: that packet's number and time; src: where
--- the lazily read values come from.
-local function add_rt(st, V, stream, key, frame, now, src)
-    local rows, req = V[7], V[2]
+-- One round trip into the state. stream: its tcp.stream; key: the
+-- completing (server's) packet's port pair; frame, now: that packet's number
+-- and time; src: where the lazily read values come from; then its numbers
+-- in sqlnet.rt.values's order (request frame, call, execution, rows asked,
+-- rows, request TTC and TNS bytes, response TTC and TNS bytes, TNS packets,
+-- TCP segments, row bytes, bit-vector bytes, response time and time to the
+-- first response packet in ns, ORA error, largest segment), as arguments:
+-- no table per round trip besides its own (this runs once per round trip of
+-- the capture).
+local function add_rt(st, stream, key, frame, now, src, req, call, execution, fetch, rows, from, tns_from,
+                      to, tns_to, packets, segments, rowb, bvc, tns, fns, err, largest)
     if not (rows and req) then return end
     local c = st.streams[stream] or stream_of(st, stream)
     -- the completing packet is the server's
-    if not c.seg_key then c.seg_key, c.seg_key_frame = key, frame end
-    if V[22] and V[22] > (st.seg[c.seg_key] or 0) then st.seg[c.seg_key] = V[22] end
+    local seg_key = c.seg_key
+    if not seg_key then c.seg_key, c.seg_key_frame, seg_key = key, frame, key end
+    if largest and largest > (st.seg[seg_key] or 0) then st.seg[seg_key] = largest end
     if not c.sdu or c.sdu == 0 then
         c.sdu, c.tdu, c.version = src.sizes()
     end
-    local call, fetch = V[3], V[6]
-    local execution = V[4] or 0
+    execution = execution or 0
     -- the SQL text: the same as the previous round trip's within an execution
     local prev = c.last
     local sql
@@ -1217,16 +1286,15 @@ local function add_rt(st, V, stream, key, frame, now, src)
     -- sixteen keys (a Lua table's hash part holds a power of two of them):
     -- the ORA error only when there is one, the SQL text and the TNS bytes
     -- from the client on the statement
-    local t = V[18] / 1e9
+    local t = tns / 1e9
     local rt = {
         stream = stream, execution = execution, call = call, fetch = fetch, rows = rows,
-        to = V[11], row_bytes = V[16], bvc = V[17], tns_to = V[12],
-        packets = V[13], segments = V[15], from = V[8],
-        time = t, first = V[19] / 1e9, start = now - t, gap = 0,
+        to = to, row_bytes = rowb, bvc = bvc, tns_to = tns_to,
+        packets = packets, segments = segments, from = from,
+        time = t, first = fns / 1e9, start = now - t, gap = 0,
     }
-    local err, tns_from = V[20], V[9]
     if err and err ~= 0 then rt.error = err end
-    if rt.segments > rt.packets then c.multi_seg = true end
+    if segments > packets then c.multi_seg = true end
     -- client time before this request, charged to the previous round trip of
     -- the same execution (time between executions is the application's)
     local idle
@@ -1289,8 +1357,9 @@ function C.rt(st, pinfo)
               secs(f_time) * 1e9, secs(f_first) * 1e9, n(f_err), nil, nil }
     end
     local fi = f_stream()
-    add_rt(st, V, fi and fi.value or -1, pinfo.src_port * 65536 + pinfo.dst_port, pinfo.number, pinfo.abs_ts,
-           FIELD_SOURCE)
+    add_rt(st, fi and fi.value or -1, pinfo.src_port * 65536 + pinfo.dst_port, pinfo.number, pinfo.abs_ts,
+           FIELD_SOURCE, V[2], V[3], V[4], V[6], V[7], V[8], V[9], V[11], V[12], V[13], V[15], V[16], V[17],
+           V[18], V[19], V[20], V[22])
 end
 
 
@@ -1316,9 +1385,8 @@ local function take_records(st, col, texts)
             col:get(i)
         cur.sql, cur.sdu, cur.tdu, cur.version, cur.client, cur.rtt, cur.vantage, cur.sql_id =
             sql, sdu, tdu, version, client, rtt, vantage, sql_id
-        local V = { nil, req, call, execution ~= 0 and execution or nil, nil, fetch, rows, from, tns_from, nil,
-                    to, tns_to, packets, nil, segments, rowb, bvc, tns, fns, err, nil, largest }
-        add_rt(st, V, stream, sp * 65536 + dp, frame, now, src)
+        add_rt(st, stream, sp * 65536 + dp, frame, now, src, req, call, execution, fetch, rows, from, tns_from,
+               to, tns_to, packets, segments, rowb, bvc, tns, fns, err, largest)
     end
     col:clear()
 end
@@ -1469,10 +1537,23 @@ local function connection_models(st, prefetch_opt)
         -- fetches (an array size of 1 would otherwise decide the per-row time)
         -- (a round trip that waited for a retransmission is left out: its time
         -- is the recovery's, which no array size predicts)
+        -- (curve_group's work inline: once per round trip)
         local G = D.r_groups
+        local Gc, Gt, Gs = G.count, G.time, G.sizes
         for i = 1, #e do
             local rt = e[i]
-            if not rt.lost then curve_group(G, rt.to, rt.time - rt.first) end
+            local b = rt.to
+            if b > 0 and not rt.lost then
+                local t = rt.time - rt.first
+                if not (t > 0) then t = 0 end
+                local k = Gc[b]
+                if not k then
+                    Gs[#Gs + 1] = b
+                    Gc[b], Gt[b] = 1, t
+                else
+                    Gc[b], Gt[b] = k + 1, Gt[b] + t
+                end
+            end
         end
         local ex = e[1]
         if ex.call ~= 5 and ex.rows > 0 and not ex.lost then      -- not a fetch: the execute
@@ -1599,44 +1680,73 @@ local function profile(st, s, models)
                 fixed_sizes = {}, rows = 0, observed = { round_trips = #s.rts, to = 0, from = 0,
                 packets = 0, tns_to = 0, segments = 0, elapsed = 0 },
                 notes = {} }
-    for _, rt in ipairs(s.rts) do
-        local o = p.observed
-        o.to, o.from = o.to + rt.to, o.from + rt.from
-        o.packets, o.tns_to, o.segments = o.packets + rt.packets, o.tns_to + rt.tns_to, o.segments + rt.segments
+    -- one pass over the statement's round trips (the sums in their order)
+    local o = p.observed
+    local o_to, o_from, o_packets, o_tns_to, o_segments, o_elapsed = 0, 0, 0, 0, 0, 0
+    local o_rt_time, o_client_time, o_paused = 0, 0, nil
+    local rows, fixed_rts, fixed_to, fixed_from, fixed_sizes = 0, 0, 0, 0, p.fixed_sizes
+    local t_other, lost = 0, nil
+    local pauses = st.pauses
+    local last_stream, in_stream
+    local sdu, tdu, version = 0, 0, 0
+    local rts = s.rts
+    for i = 1, #rts do
+        local rt = rts[i]
+        local to, from, time, gap, paused = rt.to, rt.from, rt.time, rt.gap, rt.paused
+        o_to, o_from = o_to + to, o_from + from
+        o_packets, o_tns_to, o_segments = o_packets + rt.packets, o_tns_to + rt.tns_to, o_segments + rt.segments
         -- measured: with the pauses M.mark_pauses took out of the round trip
-        o.elapsed = o.elapsed + rt.time + rt.gap + (rt.paused or 0)
-        o.rt_time = (o.rt_time or 0) + (rt.raw and rt.raw.time or rt.time)
-        o.client_time = (o.client_time or 0) + (rt.raw and rt.raw.gap or rt.gap)
-        if rt.paused then
-            o.paused = (o.paused or 0) + rt.paused
-            for _, x in ipairs(st.pauses and st.pauses[rt] or {}) do
+        o_elapsed = o_elapsed + time + gap + (paused or 0)
+        local raw = rt.raw
+        o_rt_time = o_rt_time + (raw and raw.time or time)
+        o_client_time = o_client_time + (raw and raw.gap or gap)
+        if paused then
+            o_paused = (o_paused or 0) + paused
+            for _, x in ipairs(pauses and pauses[rt] or {}) do
                 p.pauses = p.pauses or {}
                 p.pauses[#p.pauses + 1] = x
             end
         end
-        p.rows = p.rows + rt.rows
-        if rt.execution ~= 0 then
+        rows = rows + rt.rows
+        local stream = rt.stream
+        if stream ~= last_stream then
+            -- (the connection's sizes: the largest over the statement's)
+            last_stream = stream
+            local c = st.streams[stream]
+            sdu = max(sdu, c and c.sdu or 0)
+            tdu = max(tdu, c and c.tdu or 0)
+            version = max(version, c and c.version or 0)
+            p.stream = p.stream or stream
+            in_stream = by_exec[stream]
+            if not in_stream then in_stream = {}; by_exec[stream] = in_stream end
+        end
+        local x = rt.execution
+        if x ~= 0 then
             -- by stream, then execution number (no key string per round trip)
-            local in_stream = by_exec[rt.stream]
-            if not in_stream then in_stream = {}; by_exec[rt.stream] = in_stream end
-            local e = in_stream[rt.execution]
+            local e = in_stream[x]
             if not e then
                 e = { rts = {} }
-                in_stream[rt.execution] = e
+                in_stream[x] = e
                 execs[#execs + 1] = e
             end
-            e.rts[#e.rts + 1] = rt
+            local ert = e.rts
+            ert[#ert + 1] = rt
         else
-            p.fixed_rts = p.fixed_rts + 1
-            p.fixed_to, p.fixed_from = p.fixed_to + rt.to, p.fixed_from + rt.from
-            p.fixed_sizes[#p.fixed_sizes + 1] = rt.to
+            fixed_rts = fixed_rts + 1
+            fixed_to, fixed_from = fixed_to + to, fixed_from + from
+            fixed_sizes[#fixed_sizes + 1] = to
+            t_other = t_other + time + gap
         end
-        local c = st.streams[rt.stream]
-        p.sdu = max(p.sdu or 0, c and c.sdu or 0)
-        p.tdu = max(p.tdu or 0, c and c.tdu or 0)
-        p.version = max(p.version or 0, c and c.version or 0)
-        p.stream = p.stream or rt.stream
+        if rt.lost then
+            lost = lost or {}
+            lost[#lost + 1] = rt
+        end
     end
+    o.to, o.from, o.packets, o.tns_to, o.segments, o.elapsed = o_to, o_from, o_packets, o_tns_to, o_segments,
+        o_elapsed
+    o.rt_time, o.client_time, o.paused = o_rt_time, o_client_time, o_paused
+    p.rows, p.fixed_rts, p.fixed_to, p.fixed_from = rows, fixed_rts, fixed_to, fixed_from
+    p.sdu, p.tdu, p.version = sdu, tdu, version
     local fetch_rows, row_data, bvc, bvc_rows, over, over_n, last, last_n = 0, 0, 0, 0, 0, 0, 0, 0
     local req_bytes, req_n, first_rts, transfer, transfer_bytes = 0, 0, {}, 0, 0
     local sizes, seen = {}, {}
@@ -1750,8 +1860,8 @@ local function profile(st, s, models)
     end
     -- retransmissions: the round trips that waited for one, and how much longer
     -- they took than the model's time for them (the recovery)
-    for _, rt in ipairs(s.rts) do
-        if rt.lost then
+    for _, rt in ipairs(lost or {}) do
+        do
             local l = p.loss or { segments = 0, round_trips = 0, excess = 0 }
             p.loss = l
             l.segments, l.round_trips = l.segments + rt.lost, l.round_trips + 1
@@ -1764,10 +1874,7 @@ local function profile(st, s, models)
             end
         end
     end
-    p.t_other = 0
-    for _, rt in ipairs(s.rts) do
-        if rt.execution == 0 then p.t_other = p.t_other + rt.time + rt.gap end
-    end
+    p.t_other = t_other
     -- the statement's wire time: measured, less its pauses (idle time before
     -- its executions is not in it): what it is compared and predicted by
     p.observed.wire = p.observed.elapsed - (p.observed.paused or 0)
@@ -2017,16 +2124,26 @@ end
 local NOT_QUERY = { INSERT = true, UPDATE = true, DELETE = true, MERGE = true, CREATE = true, DROP = true,
                     ALTER = true, TRUNCATE = true, COMMIT = true, ROLLBACK = true, GRANT = true, REVOKE = true }
 function M.is_query(sql, rts)
-    local rows, fetches = 0, 0
-    for _, rt in ipairs(rts) do
-        rows = rows + (rt.rows or 0)
-        if rt.call == 5 then fetches = fetches + 1 end
+    -- (rows are never negative: a round trip with rows and a fetch end it)
+    local rows, fetches = false, false
+    for i = 1, #rts do
+        local rt = rts[i]
+        if (rt.rows or 0) ~= 0 then rows = true end
+        if rt.call == 5 then fetches = true end
+        if rows and fetches then return true end
     end
-    if rows == 0 then return false end
-    if fetches > 0 then return true end
+    if not rows then return false end
     local text = sql:gsub("/%*.-%*/", " "):gsub("%-%-[^\n]*", " "):gsub("^[%s(]+", ""):upper()
     local word = text:match("^(%a+)")
     return not (word and NOT_QUERY[word])
+end
+
+-- M.is_query of a statement, once per report (its round trips are walked once)
+local function statement_is_query(s)
+    if s.is_query_n ~= #s.rts then
+        s.is_query_n, s.is_query = #s.rts, M.is_query(s.sql, s.rts)
+    end
+    return s.is_query
 end
 
 -- Number the connections (tcp streams) that carry a query, 1, 2, ... in the
@@ -2035,9 +2152,13 @@ end
 local function number_connections(st, list)
     local first, conns = {}, {}
     for _, s in ipairs(list) do
-        if s.sql ~= OTHER and M.is_query(s.sql, s.rts) then
-            for _, rt in ipairs(s.rts) do
-                if not first[rt.stream] or rt.start < first[rt.stream] then first[rt.stream] = rt.start end
+        if s.sql ~= OTHER and statement_is_query(s) then
+            local rts = s.rts
+            for i = 1, #rts do
+                local rt = rts[i]
+                local stream, start = rt.stream, rt.start
+                local f = first[stream]
+                if not f or start < f then first[stream] = start end
             end
         end
     end
@@ -2047,12 +2168,17 @@ local function number_connections(st, list)
     for i, c in ipairs(conns) do c.number = i; number[c.stream] = i end
     for _, s in ipairs(list) do
         local ks, seen, sdus = {}, {}, {}
-        for _, rt in ipairs(s.rts) do
-            local k = number[rt.stream]
-            if k and not seen[k] then
-                seen[k] = true
-                ks[#ks + 1] = k
-                sdus[k] = st.streams[rt.stream] and st.streams[rt.stream].sdu or 0
+        local rts, last = s.rts, nil
+        for i = 1, #rts do
+            local stream = rts[i].stream
+            if stream ~= last then
+                last = stream
+                local k = number[stream]
+                if k and not seen[k] then
+                    seen[k] = true
+                    ks[#ks + 1] = k
+                    sdus[k] = st.streams[stream] and st.streams[stream].sdu or 0
+                end
             end
         end
         table.sort(ks)
@@ -2266,7 +2392,7 @@ local function advise_all(st, opts, out)
     local conns = number_connections(st, list)
     for _, s in ipairs(list) do
         if s.sql ~= OTHER then
-            if M.is_query(s.sql, s.rts) then
+            if statement_is_query(s) then
                 local rec = {}
                 advise_statement(out, s, profile(st, s, models), opts, rec)
                 advised[#advised + 1] = { s = s, rec = rec }

@@ -10,9 +10,11 @@ Two sources of truth, neither of them the advisor:
   counted in every other capture exactly, and its bytes within 2%.
 """
 import json
+import math
 import os
 import re
 import shutil
+import statistics
 import subprocess
 from collections import defaultdict
 from pathlib import Path
@@ -784,3 +786,66 @@ def test_prefetch_tied_for_go_ora_without_a_fetch(tshark):
                 "whose PREFETCH_ROWS is the execute's and every fetch's)") in block, block[:600]
         assert re.search(rf"observed: 1 execution\(s\), \d+ rows, array size {min(asked)},",
                          block), block[:400]
+
+
+MEDIAN_DRIVER = r"""
+local M = dofile(arg[1])
+-- arrays from a linear congruential generator (exact in doubles: the same in
+-- Lua 5.2 and 5.4 and in the test):
+-- each line "n seed kind" gives one; kind 1: few distinct values (many ties),
+-- 2: sorted, 3: reversed, 4: a long run then outliers, else uniform
+for line in io.lines(arg[2]) do
+    local n, seed, kind = line:match("(%d+) (%d+) (%d+)")
+    n, seed, kind = tonumber(n), tonumber(seed), tonumber(kind)
+    local t, x = {}, seed
+    for i = 1, n do
+        x = (x * 65793 + 4282663) % 8388608
+        local v = x / 8388608
+        if kind == 1 then v = math.floor(v * 7) / 7
+        elseif kind == 2 then v = i
+        elseif kind == 3 then v = n - i
+        elseif kind == 4 then v = (i < n * 0.9) and 1.0 or v * 1000 end
+        t[i] = v
+    end
+    print(string.format("%d %d %d %.17g", n, seed, kind, M.median(t)))
+end
+"""
+
+
+def _lcg_array(n, seed, kind):
+    t, x = [], seed
+    for i in range(1, n + 1):
+        x = (x * 65793 + 4282663) % 8388608
+        v = x / 8388608
+        if kind == 1:
+            v = math.floor(v * 7) / 7
+        elif kind == 2:
+            v = float(i)
+        elif kind == 3:
+            v = float(n - i)
+        elif kind == 4:
+            v = 1.0 if i < n * 0.9 else v * 1000
+        t.append(v)
+    return t
+
+
+@pytest.mark.parametrize("lua", ["lua5.2", "lua5.4"])
+def test_median_is_exact(lua, tmp_path):
+    """M.median (the pauses' and the per-statement fallback's median; past 4096
+    values it sorts only a sample's middle) against Python's statistics.median
+    of the same arrays: sizes around the switch, odd and even, ties, sorted,
+    reversed and skewed inputs."""
+    cases = [(n, seed, kind) for n in (1, 2, 3, 4095, 4096, 4097, 4098, 9999, 20000, 100001)
+             for seed, kind in ((7, 0), (11, 1), (13, 2), (17, 3), (19, 4))]
+    spec = tmp_path / "cases.txt"
+    spec.write_text("".join(f"{n} {seed} {kind}\n" for n, seed, kind in cases))
+    driver = tmp_path / "median.lua"
+    driver.write_text(MEDIAN_DRIVER)
+    if not shutil.which(lua):
+        pytest.skip(f"{lua} not installed")
+    proc = subprocess.run([lua, str(driver), str(ADVISOR), str(spec)], capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    got = {tuple(map(int, l.split()[:3])): float(l.split()[3]) for l in proc.stdout.splitlines()}
+    assert len(got) == len(cases)
+    for case in cases:
+        assert got[case] == statistics.median(_lcg_array(*case)), case
