@@ -748,6 +748,36 @@ end
 -- to the round trip of its stream that started last before t (its response,
 -- or the client's gap after it, waited for the recovery).  Sets rt.lost
 -- afresh (a window draws again with the same round trips).
+-- The round trips of each stream, in capture order: st.by_stream[stream] =
+-- { rt, ... } and, returned, { [stream] = { index in st.rts, ... } }; once
+-- per report (a window that draws again after more packets groups again).
+-- (counts kept by hand: `t[#t + 1]` costs a search per append in Lua 5.2,
+-- and this runs once per round trip)
+local function group_by_stream(st)
+    local idx_of, rts_of, counts = {}, {}, {}
+    local rts = st.rts
+    local last_stream, l, lr, nl = nil, nil, nil, 0
+    for i = 1, #rts do
+        local rt = rts[i]
+        local stream = rt.stream
+        if stream ~= last_stream then
+            if last_stream ~= nil then counts[last_stream] = nl end
+            last_stream = stream
+            l = idx_of[stream]
+            if l then
+                lr, nl = rts_of[stream], counts[stream]
+            else
+                l, lr, nl = {}, {}, 0
+                idx_of[stream], rts_of[stream] = l, lr
+            end
+        end
+        nl = nl + 1
+        l[nl], lr[nl] = i, rt
+    end
+    st.by_stream, st.by_stream_n = rts_of, #rts
+    return idx_of
+end
+
 function M.mark_losses(st)
     -- (a window draws again: the marks of the last time off first)
     for _, rt in ipairs(st.lost_rts or {}) do rt.lost = nil end
@@ -852,18 +882,8 @@ function M.mark_pauses(st)
         end
     end
     st.pauses = {}
-    local by_stream = {}
     local rts = st.rts
-    local last_stream, l
-    for i = 1, #rts do
-        local stream = rts[i].stream
-        if stream ~= last_stream then
-            last_stream = stream
-            l = by_stream[stream]
-            if not l then l = {}; by_stream[stream] = l end
-        end
-        l[#l + 1] = i
-    end
+    local by_stream = group_by_stream(st)
     local function add(rt, kind, secs, frame, in_first, in_gap)
         if not rt.raw then rt.raw = { time = rt.time, first = rt.first, gap = rt.gap }; rt.paused = 0 end
         if in_gap then
@@ -1085,7 +1105,7 @@ local function one_line(sql)
 end
 
 local function new_state()
-    return { rts = {}, streams = {}, order = {}, by_sql = {}, req_call = {}, req_fetch = {}, lines = {},
+    return { rts = {}, n_rts = 0, streams = {}, order = {}, by_sql = {}, req_call = {}, req_fetch = {}, lines = {},
              undecrypted = {}, seg = {}, seg_frame = {}, req_of = {} }
 end
 
@@ -1318,18 +1338,19 @@ local function add_rt(st, stream, key, frame, now, src, req, call, execution, fe
         end
     end
     c.last, c.last_stop, c.last_sql = rt, now, sql
-    st.rts[#st.rts + 1] = rt
-    st.req_of[#st.rts] = req
+    local n = st.n_rts + 1
+    st.n_rts, st.rts[n], st.req_of[n] = n, rt, req
     local s = st.by_sql[sql]
     if not s then
-        s = { sql = sql, rts = {}, first_frame = req, last_frame = frame, tns_from = 0 }
+        s = { sql = sql, rts = {}, n_rts = 0, first_frame = req, last_frame = frame, tns_from = 0 }
         st.by_sql[sql] = s
         st.order[#st.order + 1] = s
     end
     if req < s.first_frame then s.first_frame = req end
     s.last_frame = frame
     if not s.sql_id and sql ~= OTHER then s.sql_id = src.sql_id() end
-    s.rts[#s.rts + 1] = rt
+    n = s.n_rts + 1
+    s.n_rts, s.rts[n] = n, rt
     s.tns_from = s.tns_from + (tns_from or 0)
     if idle and idle > 0 then s.idle = (s.idle or 0) + idle end
 end
@@ -1467,15 +1488,7 @@ end
 -- The round trips of one stream (grouped once per report: a capture of
 -- many connections would otherwise walk every round trip per connection).
 local function stream_rts(st, stream)
-    if not st.by_stream or st.by_stream_n ~= #st.rts then
-        local by = {}
-        for _, rt in ipairs(st.rts) do
-            local l = by[rt.stream]
-            if not l then l = {}; by[rt.stream] = l end
-            l[#l + 1] = rt
-        end
-        st.by_stream, st.by_stream_n = by, #st.rts
-    end
+    if not st.by_stream or st.by_stream_n ~= #st.rts then group_by_stream(st) end
     return st.by_stream[stream] or {}
 end
 
@@ -1506,17 +1519,32 @@ local function connection_models(st, prefetch_opt)
     M.mark_pauses(st)
     -- the round trips of each execution, in the order of their first
     -- (by stream, then execution number: no key string per round trip)
-    local by_stream, order = {}, {}
+    -- (an execution's round trips mostly follow each other: the current one
+    -- and its count kept at hand)
+    local by_stream, order, norder = {}, {}, 0
+    local counts = {}
     local rts = st.rts
+    local cur_e, cur_k, cur_stream, cur_x = nil, 0, nil, nil
     for i = 1, #rts do
         local rt = rts[i]
         local x = rt.execution
         if x ~= 0 then
-            local by_exec = by_stream[rt.stream]
-            if not by_exec then by_exec = {}; by_stream[rt.stream] = by_exec end
-            local e = by_exec[x]
-            if not e then e = {}; by_exec[x] = e; order[#order + 1] = e end
-            e[#e + 1] = rt
+            local stream = rt.stream
+            if x ~= cur_x or stream ~= cur_stream then
+                local by_exec = by_stream[stream]
+                if not by_exec then by_exec = {}; by_stream[stream] = by_exec end
+                local e = by_exec[x]
+                if not e then
+                    e = {}
+                    by_exec[x] = e
+                    norder = norder + 1
+                    order[norder] = e
+                end
+                if cur_e then counts[cur_e] = cur_k end
+                cur_e, cur_k, cur_stream, cur_x = e, counts[e] or 0, stream, x
+            end
+            cur_k = cur_k + 1
+            cur_e[cur_k] = rt
         end
     end
     local models = {}
@@ -1688,6 +1716,7 @@ local function profile(st, s, models)
     local t_other, lost = 0, nil
     local pauses = st.pauses
     local last_stream, in_stream
+    local cur_e, cur_rts, cur_n, cur_x, cur_in = nil, nil, 0, nil, nil
     local sdu, tdu, version = 0, 0, 0
     local rts = s.rts
     for i = 1, #rts do
@@ -1722,15 +1751,20 @@ local function profile(st, s, models)
         end
         local x = rt.execution
         if x ~= 0 then
-            -- by stream, then execution number (no key string per round trip)
-            local e = in_stream[x]
-            if not e then
-                e = { rts = {} }
-                in_stream[x] = e
-                execs[#execs + 1] = e
+            -- by stream, then execution number (no key string per round trip;
+            -- the current execution's list and count at hand)
+            if x ~= cur_x or in_stream ~= cur_in then
+                local e = in_stream[x]
+                if not e then
+                    e = { rts = {}, n = 0 }
+                    in_stream[x] = e
+                    execs[#execs + 1] = e
+                end
+                if cur_e then cur_e.n = cur_n end
+                cur_e, cur_rts, cur_n, cur_x, cur_in = e, e.rts, e.n, x, in_stream
             end
-            local ert = e.rts
-            ert[#ert + 1] = rt
+            cur_n = cur_n + 1
+            cur_rts[cur_n] = rt
         else
             fixed_rts = fixed_rts + 1
             fixed_to, fixed_from = fixed_to + to, fixed_from + from
@@ -1742,6 +1776,7 @@ local function profile(st, s, models)
             lost[#lost + 1] = rt
         end
     end
+    if cur_e then cur_e.n = cur_n end
     o.to, o.from, o.packets, o.tns_to, o.segments, o.elapsed = o_to, o_from, o_packets, o_tns_to, o_segments,
         o_elapsed
     o.rt_time, o.client_time, o.paused = o_rt_time, o_client_time, o_paused
@@ -1749,6 +1784,7 @@ local function profile(st, s, models)
     p.sdu, p.tdu, p.version = sdu, tdu, version
     local fetch_rows, row_data, bvc, bvc_rows, over, over_n, last, last_n = 0, 0, 0, 0, 0, 0, 0, 0
     local req_bytes, req_n, first_rts, transfer, transfer_bytes = 0, 0, {}, 0, 0
+    local n_first = 0
     local sizes, seen = {}, {}
     local undrained = 0
     for _, e in ipairs(execs) do
@@ -1772,7 +1808,8 @@ local function profile(st, s, models)
                 over, over_n = over + (rt.to - rt.row_bytes), over_n + 1
             end
             req_bytes, req_n = req_bytes + rt.from, req_n + 1
-            first_rts[#first_rts + 1] = rt.first + rt.gap
+            n_first = n_first + 1
+            first_rts[n_first] = rt.first + rt.gap
             transfer = transfer + max(0, rt.time - rt.first)
             transfer_bytes = transfer_bytes + rt.tns_to
             if rt.fetch and rt.fetch > 0 and not seen[rt.fetch] then
@@ -2169,10 +2206,12 @@ local function number_connections(st, list)
     for _, s in ipairs(list) do
         local ks, seen, sdus = {}, {}, {}
         local rts, last = s.rts, nil
+        local streams, n_streams = {}, 0
         for i = 1, #rts do
             local stream = rts[i].stream
             if stream ~= last then
                 last = stream
+                if not streams[stream] then streams[stream], n_streams = true, n_streams + 1 end
                 local k = number[stream]
                 if k and not seen[k] then
                     seen[k] = true
@@ -2182,7 +2221,7 @@ local function number_connections(st, list)
             end
         end
         table.sort(ks)
-        s.connections, s.connection_sdus = ks, sdus
+        s.connections, s.connection_sdus, s.n_streams = ks, sdus, n_streams
     end
     return conns
 end
@@ -2198,15 +2237,23 @@ local function pct(x) return string.format("%.0f%%", 100 * x) end
 local function advise_connections(out, st, conns, advised, models, opts)
     local records = {}
     -- each advised statement's round trips by stream (one pass)
+    -- (a statement of one connection: its own list, not a copy)
     local split = {}
     for i, a in ipairs(advised) do
-        local by, n = {}, 0
-        for _, rt in ipairs(a.s.rts) do
-            local l = by[rt.stream]
-            if not l then l = {}; by[rt.stream] = l; n = n + 1 end
-            l[#l + 1] = rt
+        local rts = a.s.rts
+        if a.s.n_streams == 1 then
+            split[i] = { by = { [rts[1].stream] = rts }, n = 1 }
+        else
+            local by, n, counts = {}, 0, {}
+            for k = 1, #rts do
+                local stream = rts[k].stream
+                local l = by[stream]
+                if not l then l = {}; by[stream] = l; n = n + 1 end
+                local c = (counts[stream] or 0) + 1
+                counts[stream], l[c] = c, rts[k]
+            end
+            split[i] = { by = by, n = n }
         end
-        split[i] = { by = by, n = n }
     end
     for _, conn in ipairs(conns) do
         local stream, c = conn.stream, st.streams[conn.stream]
