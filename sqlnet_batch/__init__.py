@@ -207,8 +207,13 @@ def _rows(con, q):
 
 
 def parquet_files(d):
+    """The Parquet files of a set: DIR/*.parquet (the local job's), DIR/spark/**
+    (the Spark job's); not DIR/.raw (a job still running)."""
     d = Path(d)
-    return sorted(d.glob("*.parquet")) if d.is_dir() else [d]
+    if not d.is_dir():
+        return [d]
+    return sorted(p for p in d.rglob("*.parquet")
+                  if not any(part.startswith(".") for part in p.relative_to(d).parts))
 
 
 def statements(dirs):

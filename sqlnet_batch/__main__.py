@@ -45,7 +45,7 @@ def main(argv=None):
     if a.spark:
         from . import spark
         summaries, errors, res, n = spark.run(a.files, a.out, overlap=a.overlap, tshark=a.tshark,
-                                              plugin=a.plugin, jobs=a.jobs)
+                                              plugin=a.plugin, jobs=a.jobs, quiet=a.quiet)
     else:
         summaries, errors = run(a.files, a.out, jobs=a.jobs, overlap=a.overlap, tshark=a.tshark,
                                 plugin=a.plugin, quiet=a.quiet)
