@@ -25,10 +25,23 @@ def main(argv=None):
     ap.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"),
                     help="two sets' folders (or Parquet files) side by side per SQL text")
     ap.add_argument("--format", choices=["text", "json"], default="text")
+    ap.add_argument("--es-mapping", action="store_true",
+                    help="print the Elasticsearch/OpenSearch index mapping of the records")
+    ap.add_argument("--ndjson", metavar="DIR", help="print DIR's records as an Elasticsearch _bulk body")
+    ap.add_argument("--index", default="sqlnet-rt", help="the index --ndjson names (default %(default)s)")
     ap.add_argument("--spark", action="store_true", help="run the job on Spark (pyspark) instead")
     ap.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
     a = ap.parse_args(argv)
 
+    if a.es_mapping:
+        from . import es
+        print(es.mapping_text())
+        return 0
+    if a.ndjson:
+        from . import es
+        from . import parquet_files
+        es.ndjson(parquet_files(a.ndjson), a.index)
+        return 0
     if a.compare:
         before, _ = statements([a.compare[0]])
         after, _ = statements([a.compare[1]])

@@ -238,6 +238,7 @@ def extract(task):
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
     summary["seconds"] = time.time() - t0
+    summary["worker_rss_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return summary
 
 
@@ -332,10 +333,6 @@ def _mark_partial(out):
     t = t.set_column(t.schema.get_field_index("file_partial"), "file_partial",
                      pa.array([True] * t.num_rows, pa.bool_()))
     pq.write_table(t, out)
-
-
-def rusage_self_children_kib():
-    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 
 
 def _micros(epoch):

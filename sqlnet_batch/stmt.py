@@ -217,7 +217,8 @@ def compare(before, after):
             av = y[key] if y else 0
             diff = av - bv
             ratio = ("%.2f" % (av / bv)) if bv else "-"
-            out.append("  %-28s %14s %14s %14s %8s" % (label, fmt % bv, fmt % av,
-                                                      ("+" if diff > 0 else "") + fmt % diff, ratio))
+            d = fmt % diff
+            d = d.lstrip("-") if float(d) == 0 else ("+" + d if diff > 0 else d)
+            out.append("  %-28s %14s %14s %14s %8s" % (label, fmt % bv, fmt % av, d, ratio))
     out.append("=" * 80)
     return pairs, "\n".join(out) + "\n"

@@ -14,6 +14,8 @@ import pytest
 
 from tshark import ROOT, TEST_CAPTURES, staged_plugin
 
+sys.path.insert(0, str(ROOT))
+
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 pytest.importorskip("duckdb")
@@ -195,3 +197,71 @@ def test_unreadable_and_truncated_files(tmp_path):
     # the statements still printed, both files' round trips in them
     stmts = json.loads(p.stdout)
     assert sum(s["round_trips"] for s in stmts) == len(t) + pq.read_table(out / "arraysize_100.parquet").num_rows
+
+
+# ---- docs/batch.md: its sh blocks run, and print what the page shows -------
+
+BATCH_MD = ROOT / "docs" / "batch.md"
+
+
+def doc_blocks():
+    """(commands, shown output lines or None) of every ```sh block, in order."""
+    import re
+    text = BATCH_MD.read_text()
+    blocks = list(re.finditer(r"^```(\w*)\n(.*?)^```$", text, re.S | re.M))
+    out = []
+    for i, b in enumerate(blocks):
+        if b.group(1) != "sh":
+            continue
+        nxt = blocks[i + 1] if i + 1 < len(blocks) else None
+        shown = None
+        if nxt and nxt.group(1) == "" and text[b.end():nxt.start()].strip() == "":
+            shown = [l.rstrip() for l in nxt.group(2).strip("\n").splitlines()]
+        out.append((b.group(2), shown))
+    return out
+
+
+def appears_in_order(shown, printed):
+    printed = [l.rstrip() for l in printed.splitlines()]
+    at = 0
+    for line in shown:
+        if line == "...":
+            continue
+        while at < len(printed) and printed[at] != line:
+            at += 1
+        if at == len(printed):
+            return line
+        at += 1
+    return None
+
+
+def test_batch_page_commands_print_what_is_shown(tmp_path):
+    blocks = doc_blocks()
+    assert len(blocks) >= 5 and sum(s is not None for _, s in blocks) >= 3
+    (tmp_path / "test-captures").symlink_to(TEST_CAPTURES)
+    prelude = (f'batch() {{ PYTHONPATH="{ROOT}" "{sys.executable}" -m sqlnet_batch '
+               f'--plugin "{staged_plugin()}" "$@"; }}\nset -e\n')
+    for cmds, shown in blocks:
+        script = cmds.replace("./run.sh batch", "batch").replace("python3 -m sqlnet_batch", "batch")
+        p = subprocess.run(["bash", "-c", prelude + script], cwd=tmp_path, capture_output=True, text=True,
+                           timeout=300)
+        assert p.returncode == 0, (cmds, p.stderr)
+        if shown is not None:
+            missing = appears_in_order(shown, p.stdout)
+            assert missing is None, f"docs/batch.md: `{cmds.strip()}` does not print {missing!r}"
+
+
+def test_es_mapping_covers_every_column_and_bulk_parses(tmp_path):
+    from sqlnet_batch import extract
+    m = json.loads(batch("--es-mapping").stdout)["mappings"]["properties"]
+    assert list(m) == [f.name for f in extract.SCHEMA]
+    assert m["client_addr"] == {"type": "ip"} and m["rows"] == {"type": "long"}
+    out = tmp_path / "r"
+    batch("-q", "--out", out, AS10)
+    lines = batch("--ndjson", out).stdout.splitlines()
+    docs = [json.loads(l) for l in lines[1::2]]
+    assert all(json.loads(l) == {"index": {"_index": "sqlnet-rt"}} for l in lines[0::2])
+    # the manifest's round trips, one document each; every key mapped
+    m10 = json.loads(AS10.with_suffix(".json").read_text())
+    assert len(docs) == sum(c["stats"]["round_trips"] for c in m10["connections"])
+    assert set().union(*docs) <= set(m)
