@@ -17,6 +17,7 @@ the prefix is numbered in the previous file (request_file says which).
 Runs as a worker process: the only state is in the arguments.
 """
 import os
+import re
 import resource
 import shutil
 import subprocess
@@ -94,6 +95,18 @@ SCHEMA = pa.schema([
 ])
 
 BATCH_ROWS = 50000
+
+
+_ESC = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\"}
+_ESC_RE = re.compile(r"\\(x[0-9a-fA-F]{2}|[abfnrtv\\])")
+
+
+def _unescape(v):
+    """tshark -T fields writes a string's control characters escaped ("\\n"):
+    the SQL text as the client sent it."""
+    if not v or "\\" not in v:
+        return v
+    return _ESC_RE.sub(lambda m: chr(int(m.group(1)[1:], 16)) if m.group(1)[0] == "x" else _ESC[m.group(1)], v)
 
 
 def _int(v):
@@ -305,7 +318,7 @@ def _parse(stream, task, name, prev, prefix_packets, prefix_first, summary):
                       "response_ttc_bytes", "response_tns_bytes", "response_packets",
                       "response_data_packets", "response_segments", "row_bytes", "bvc_bytes", "ora_error"):
                 cols[k].append(val[k])
-            sql = _pick(rec["sql"], i, n)
+            sql = _unescape(_pick(rec["sql"], i, n))
             cols["sql"].append(sql or None)
             cols["sql_id"].append(_pick(rec["sql_id"], i, n) or None)
             cols["sql_carried"].append(False)
@@ -316,7 +329,7 @@ def _parse(stream, task, name, prev, prefix_packets, prefix_first, summary):
             for k in ("network_ms", "server_ms", "transfer_ms", "client_ms"):
                 cols[k].append(_float(_pick(rec[k], i, n)))
             err = val["ora_error"]
-            cols["ora_message"].append((_pick(rec["ora_message"], i, n) or None)
+            cols["ora_message"].append((_unescape(_pick(rec["ora_message"], i, n)) or None)
                                        if err not in (None, 0) else None)
             cols["partial"].append(val["partial"] or 0)
             cols["file_partial"].append(False)
