@@ -90,6 +90,7 @@ SCHEMA = pa.schema([
     ("transfer_ms", pa.float64()), ("client_ms", pa.float64()),
     ("ora_error", pa.int64()),         # end-of-call status (0 and 1403 too), when one was read
     ("ora_message", pa.string()),
+    ("complete", pa.bool_()),          # the response ended (false: the next call cut it short)
     ("partial", pa.int32()),           # 0 complete, 1 cut by the capture, 2 not decoded
     ("file_partial", pa.bool_()),      # the input file was cut short (a truncated last file)
 ])
@@ -331,6 +332,9 @@ def _parse(stream, task, name, prev, prefix_packets, prefix_first, summary):
             err = val["ora_error"]
             cols["ora_message"].append((_unescape(_pick(rec["ora_message"], i, n)) or None)
                                        if err not in (None, 0) else None)
+            # the record is on the packet that completes the response (server to
+            # client), or on the first packet of the call that cut it short
+            cols["complete"].append(direction != ["0"])
             cols["partial"].append(val["partial"] or 0)
             cols["file_partial"].append(False)
             summary["records"] += 1

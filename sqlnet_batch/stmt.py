@@ -8,7 +8,8 @@ the records carry:
                a (file, conversation, sqlnet.rt.execution) that is not a fetch
                (a fetch continuing an execution of an earlier file is not one)
   fetch calls  round trips of call 5 (OFETCH)
-  response time sum/avg/max over the complete round trips (partial = 0)
+  response time sum/avg/max over the complete round trips (`complete`: not
+               cut short by the next call)
   time parts   sums over the round trips whose parts are known
 """
 
@@ -38,9 +39,9 @@ SELECT sql,
   sum(row_bytes) AS row_bytes_to_client,
   sum(response_packets) AS packets_to_client,
   sum(response_segments) AS segments_to_client,
-  sum(CASE WHEN partial = 0 THEN time_ms ELSE 0 END) AS response_time_sum_ms,
-  sum(CASE WHEN partial = 0 THEN 1 ELSE 0 END) AS complete_round_trips,
-  max(CASE WHEN partial = 0 THEN time_ms END) AS response_time_max_ms,
+  sum(CASE WHEN complete THEN time_ms ELSE 0 END) AS response_time_sum_ms,
+  sum(CASE WHEN complete THEN 1 ELSE 0 END) AS complete_round_trips,
+  max(CASE WHEN complete THEN time_ms END) AS response_time_max_ms,
   sum(CASE WHEN response_data_packets > 1 THEN 1 ELSE 0 END) AS more_data_responses,
   sum(CASE WHEN partial <> 0 THEN 1 ELSE 0 END) AS partial_round_trips,
   sum(CASE WHEN file_partial THEN 1 ELSE 0 END) AS in_truncated_file,
