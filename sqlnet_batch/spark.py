@@ -27,12 +27,20 @@ from . import Progress, _out_name, capture_order, carry, extract, stmt
 
 
 def session(jobs=None, master=None):
+    """The Spark session: spark-submit's (it starts Python with
+    PYSPARK_GATEWAY_PORT set: its --master and --conf hold), else one on
+    SQLNET_SPARK_MASTER, else local mode with one thread per job."""
     from pyspark.sql import SparkSession
-    master = master or os.environ.get("SQLNET_SPARK_MASTER") or f"local[{jobs or os.cpu_count() or 1}]"
+    builder = SparkSession.builder.appName("sqlnet_batch")
+    master = master or os.environ.get("SQLNET_SPARK_MASTER")
+    if not master and "PYSPARK_GATEWAY_PORT" not in os.environ:
+        master = f"local[{jobs or os.cpu_count() or 1}]"
+    if master:
+        builder = builder.master(master)
     # local mode: the workers run this Python (with pyarrow), not the first python3 on PATH
-    if master.startswith("local"):
+    if master and master.startswith("local"):
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    return (SparkSession.builder.master(master).appName("sqlnet_batch")
+    return (builder
             .config("spark.ui.enabled", "false")
             .config("spark.ui.showConsoleProgress", "false")
             .config("spark.sql.shuffle.partitions", str(max(2, (jobs or os.cpu_count() or 1) * 2)))
@@ -45,7 +53,10 @@ def _quiet_logs(spark):
 
 
 def _ship_package(sc):
-    """The package to the executors (a cluster's Python does not have it)."""
+    """The package to the executors (a cluster's Python does not have it),
+    unless it came as a zip of spark-submit's --py-files (shipped already)."""
+    if not Path(__file__).resolve().parent.is_dir():
+        return
     d = tempfile.mkdtemp(prefix="sqlnet-batch-zip-")
     z = os.path.join(d, "sqlnet_batch.zip")
     pkg = Path(__file__).resolve().parent

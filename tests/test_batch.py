@@ -250,12 +250,25 @@ def appears_in_order(shown, printed):
     return None
 
 
-def test_batch_page_commands_print_what_is_shown(tmp_path):
+@pytest.fixture
+def doc_dir():
+    """A folder tshark run as nobody (tests/tshark.py) can read, unlike tmp_path."""
+    import shutil
+    import tempfile
+    d = Path(tempfile.mkdtemp(prefix="sqlnet-batch-doc-"))
+    os.chmod(d, 0o755)
+    yield d
+    shutil.rmtree(d, ignore_errors=True)
+
+
+def test_batch_page_commands_print_what_is_shown(tshark, doc_dir):
     blocks = doc_blocks()
-    assert len(blocks) >= 5 and sum(s is not None for _, s in blocks) >= 3
+    assert len(blocks) >= 6 and sum(s is not None for _, s in blocks) >= 4
+    tmp_path = doc_dir
     (tmp_path / "test-captures").symlink_to(TEST_CAPTURES)
     prelude = (f'batch() {{ PYTHONPATH="{ROOT}" "{sys.executable}" -m sqlnet_batch '
-               f'--plugin "{staged_plugin()}" "$@"; }}\nset -e\n')
+               f'--plugin "{staged_plugin()}" "$@"; }}\n'
+               f'tshark() {{ "{tshark.wrapper()}" "$@"; }}\nset -e\n')
     for cmds, shown in blocks:
         script = cmds.replace("./run.sh batch", "batch").replace("python3 -m sqlnet_batch", "batch")
         p = subprocess.run(["bash", "-c", prelude + script], cwd=tmp_path, capture_output=True, text=True,
