@@ -113,6 +113,8 @@ class Progress:
             return
         el = max(time.time() - self.t0, 1e-6)
         state = "ERROR" if s["error"] else ("truncated" if s["truncated"] else "ok")
+        if s.get("unparsed_lines"):
+            state += f", {s['unparsed_lines']} lines of tshark's output not read"
         print(f"batch: {self.done}/{self.total} files, {self.packets} packets, {self.records} round trips, "
               f"{self.packets / el:.0f} packets/s - {s['file']}: {state}, {s['packets']} packets in "
               f"{s['seconds']:.1f} s, tshark peak {s['max_rss_kib'] / 1024:.0f} MiB",

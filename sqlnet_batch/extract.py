@@ -98,16 +98,17 @@ SCHEMA = pa.schema([
 BATCH_ROWS = 50000
 
 
-_ESC = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\"}
-_ESC_RE = re.compile(r"\\(x[0-9a-fA-F]{2}|[abfnrtv\\])")
+_ESC = {"n": "\n", "r": "\r", "t": "\t"}
+_ESC_RE = re.compile(r"\\([nrt])")
 
 
 def _unescape(v):
-    """tshark -T fields writes a string's control characters escaped ("\\n"):
-    the SQL text as the client sent it."""
+    """tshark 4.0's -T fields writes a string's newlines, carriage returns and
+    tabs as "\\n", "\\r", "\\t" (and a backslash as itself: a SQL text with a
+    backslash before n, r or t reads as that control character)."""
     if not v or "\\" not in v:
         return v
-    return _ESC_RE.sub(lambda m: chr(int(m.group(1)[1:], 16)) if m.group(1)[0] == "x" else _ESC[m.group(1)], v)
+    return _ESC_RE.sub(lambda m: _ESC[m.group(1)], v)
 
 
 def _int(v):
@@ -270,9 +271,19 @@ def _parse(stream, task, name, prev, prefix_packets, prefix_first, summary):
             for v in cols.values():
                 v.clear()
 
+    pending = ""
     for line in stream:
-        parts = line.rstrip("\n").split(SEP)
-        if len(parts) < len(keys):
+        # a field with a raw newline (a tshark that does not escape it)
+        # continues on the next line: join until the record has all its fields
+        line = pending + line.rstrip("\n")
+        if line.count(SEP) < len(keys) - 1:
+            pending = line + "\n"
+            continue
+        pending = ""
+        parts = line.split(SEP)
+        if len(parts) != len(keys) or not parts[0].isdigit():
+            summary.setdefault("unparsed_lines", 0)
+            summary["unparsed_lines"] += 1
             continue
         rec = dict(zip(keys, parts))
         frame = int(rec["frame"])

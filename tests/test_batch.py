@@ -107,6 +107,12 @@ def test_cut_sweep_every_round_trip_with_rows_has_its_sql(cut_set):
     # the later files' fetches got their SQL from an earlier file's parse
     carried = [r for r in recs if r["sql_carried"]]
     assert carried and {r["file"] for r in carried} - {files[0].name}
+    # round trips cut by a file boundary: kept once, by the file where they end,
+    # their call in the previous file
+    spanning = [r for r in recs if r["request_file"] != r["file"]]
+    assert spanning
+    names = [f.name for f in files]
+    assert all(names.index(r["request_file"]) == names.index(r["file"]) - 1 for r in spanning)
     # the SDU negotiated in the first file reaches every record (manifest)
     sdu = json.loads(SWEEP.with_suffix(".json").read_text())["connections"][0]["negotiated_sdu"]
     assert {r["sdu"] for r in recs} == {sdu}
