@@ -56,7 +56,7 @@ def _ship_package(sc):
     """The package to the executors (a cluster's Python does not have it),
     unless it came as a zip of spark-submit's --py-files (shipped already)."""
     if not Path(__file__).resolve().parent.is_dir():
-        return
+        return None
     d = tempfile.mkdtemp(prefix="sqlnet-batch-zip-")
     z = os.path.join(d, "sqlnet_batch.zip")
     pkg = Path(__file__).resolve().parent
@@ -64,6 +64,7 @@ def _ship_package(sc):
         for p in pkg.glob("*.py"):
             f.write(p, f"sqlnet_batch/{p.name}")
     sc.addPyFile(z)
+    return d
 
 
 def run(files, out, overlap=5000, tshark="tshark", plugin=None, jobs=None, spark=None, quiet=False):
@@ -72,7 +73,7 @@ def run(files, out, overlap=5000, tshark="tshark", plugin=None, jobs=None, spark
     spark = spark or session(jobs)
     sc = spark.sparkContext
     _quiet_logs(spark)
-    _ship_package(sc)
+    shipped = _ship_package(sc)
     out = Path(out)
     raw = out / ".raw"
     raw.mkdir(parents=True, exist_ok=True)
@@ -97,6 +98,8 @@ def run(files, out, overlap=5000, tshark="tshark", plugin=None, jobs=None, spark
             res, nfiles = statements(spark)
     finally:
         shutil.rmtree(raw, ignore_errors=True)
+        if shipped:
+            shutil.rmtree(shipped, ignore_errors=True)
         if own:
             spark.stop()
     return summaries, errors, res, nfiles
