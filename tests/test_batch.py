@@ -299,3 +299,21 @@ def test_es_mapping_covers_every_column_and_bulk_parses(tmp_path):
     m10 = json.loads(AS10.with_suffix(".json").read_text())
     assert len(docs) == sum(c["stats"]["round_trips"] for c in m10["connections"])
     assert set().union(*docs) <= set(m)
+
+
+def test_capture_order_reads_first_packet_times(tmp_path):
+    """The files' order comes from their first packet's time, read from the
+    pcapng (its interface's resolution) or pcap header: as capinfos reads it."""
+    from sqlnet_batch import capture_order, first_packet_time
+    pcap = tmp_path / "as100.pcap"
+    subprocess.run(["editcap", "-F", "pcap", str(AS100), str(pcap)], check=True)
+    for f in (AS10, AS100, pcap, SWEEP):
+        want = float(subprocess.run(["capinfos", "-a", "-S", "-M", "-T", "-r", str(f)], capture_output=True,
+                                    text=True, check=True).stdout.split("\t")[-1])
+        assert first_packet_time(f) == pytest.approx(want, abs=1e-6), f
+    garbage = tmp_path / "x.pcapng"
+    garbage.write_bytes(b"no capture")
+    order = capture_order([garbage, pcap, AS10])
+    assert order[-1] == garbage
+    assert (order[0], order[1]) == ((AS10, pcap) if first_packet_time(AS10) < first_packet_time(pcap)
+                                    else (pcap, AS10))
