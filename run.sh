@@ -7,6 +7,7 @@
 #   ./run.sh install     build, then install into the personal (or, as root, the global) plugin folder
 #   ./run.sh report CAP  report on any capture with the installed plugin
 #   ./run.sh package     build, then a Debian package for this Wireshark (scripts/package.sh)
+#   ./run.sh batch --out DIR FILE...  many capture files -> Parquet round-trip records + statements (docs/batch.md)
 #
 # Runs unattended on a fresh Debian 12 as root (apt) or as a user with sudo.
 set -euo pipefail
@@ -58,6 +59,30 @@ setup_python() {
   "$VENV/bin/python" -m pip install -q --disable-pip-version-check "${reqs[@]}"
 }
 
+# ./run.sh batch: its own Python packages (pyarrow, duckdb: requirements.txt) in .venv.
+setup_python_batch() {
+  if [ ! -x "$VENV/bin/python" ]; then
+    apt_install python3 python3-venv
+    log "creating Python environment in $VENV"
+    python3 -m venv "$VENV"
+  fi
+  "$VENV/bin/python" -c 'import pyarrow, duckdb' 2>/dev/null ||
+    "$VENV/bin/python" -m pip install -q --disable-pip-version-check -r "$ROOT/requirements.txt"
+}
+
+# sqlnet_batch's Spark path (tests/test_batch_spark.py): pyspark and a Java it
+# runs on (17 or 21: the release's own); without them that test skips.
+setup_spark_deps() {
+  local jre
+  if ! command -v java >/dev/null 2>&1; then
+    for jre in openjdk-17-jre-headless openjdk-21-jre-headless default-jre-headless; do
+      if apt-cache show "$jre" >/dev/null 2>&1; then apt_install "$jre"; break; fi
+    done
+  fi
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check -r "$ROOT/requirements-spark.txt" ||
+    log "pyspark not installed: tests/test_batch_spark.py will skip"
+}
+
 setup_test_deps() {
   apt_install util-linux lua5.2 lua5.4
   # fuzz/: libFuzzer harness (clang, ASan/UBSan runtimes), editcap loop (gcc's libasan).
@@ -67,6 +92,7 @@ setup_test_deps() {
     apt_install clang-14 libclang-rt-14-dev libfuzzer-14-dev libgcc-12-dev
   fi
   setup_python
+  setup_spark_deps
   if [ -f "$ROOT/testgen/setup.sh" ]; then
     PYTHON="$VENV/bin/python" bash "$ROOT/testgen/setup.sh"
   fi
@@ -118,5 +144,13 @@ case "${1:-demo}" in
   install) install_plugin ;;
   report) shift; report "$@" ;;
   package) build; bash "$ROOT/scripts/package.sh" ;;
-  *) sed -n '2,11p' "$0"; exit 2 ;;
+  batch)
+    shift
+    setup_python_batch
+    # the build's plugin when there is one, else the installed plugin
+    plugin=$(ls "$BUILD"/plugins/*/epan/sqlnet.so 2>/dev/null | tail -1 || true)
+    PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}" SQLNET_PLUGIN="${SQLNET_PLUGIN:-$plugin}" \
+      exec "$VENV/bin/python" -m sqlnet_batch "$@"
+    ;;
+  *) sed -n '2,12p' "$0"; exit 2 ;;
 esac
