@@ -62,7 +62,10 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 # scripts/buildroot.sh sets
 # SQLNET_RELEASE_DEPENDENT_ONLY=1: a build root tests another release's
 # Wireshark, so it leaves these to the host run (./run.sh test, .ci/run).
-RELEASE_INDEPENDENT = ("tests/testgen/", "tests/test_no_recursion.py", "tests/test_docs_shape.py")
+# The Spark path of the batch job (tests/test_batch_spark.py) is the merge in
+# Spark SQL over records that tests/test_batch.py checks on every release.
+RELEASE_INDEPENDENT = ("tests/testgen/", "tests/test_no_recursion.py", "tests/test_docs_shape.py",
+                       "tests/test_batch_spark.py")
 
 
 def pytest_collection_modifyitems(config, items):
