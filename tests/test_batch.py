@@ -14,6 +14,7 @@ import pytest
 
 from pathlib import Path
 
+from test_readme import appears_in_order
 from tshark import PUBLIC, ROOT, TEST_CAPTURES, staged_plugin
 
 sys.path.insert(0, str(ROOT))
@@ -240,20 +241,6 @@ def doc_blocks():
             shown = [l.rstrip() for l in nxt.group(2).strip("\n").splitlines()]
         out.append((b.group(2), shown))
     return out
-
-
-def appears_in_order(shown, printed):
-    printed = [l.rstrip() for l in printed.splitlines()]
-    at = 0
-    for line in shown:
-        if line == "...":
-            continue
-        while at < len(printed) and printed[at] != line:
-            at += 1
-        if at == len(printed):
-            return line
-        at += 1
-    return None
 
 
 @pytest.fixture
