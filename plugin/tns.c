@@ -1465,7 +1465,7 @@ note_cut_packet(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, const
             width = sess->guessed_width;
         if (!tns_header_valid(tvb, off, width))
             return;
-        plen = tns_read_length(tvb, off, width);
+        plen = tns_read_length(tvb, off, width) + dd_data_length(tvb, (int)off, width);
         if (plen > reported - off) {
             sess->cut_next_seq[dir] = tcpi->seq + off + plen;
             sess->cut_pending[dir] = TRUE;

@@ -251,3 +251,21 @@ def test_short_packets_of_every_type_never_throw(tshark, tmp_path):
     clean(tshark, path)
     rows = tshark.fields(path, ["sqlnet.type"], "sqlnet.short_packet")
     assert sorted(int(r[0]) for r in rows) == [4, 5, 9, 12, 13, 14, 15]
+
+
+def test_data_descriptor_cut_by_the_snaplen(tshark, tmp_path):
+    """The segment with the descriptor is cut (snaplen 240: 186 of its 500 bytes of TCP
+    payload); the next segment holds the rest of its 600 bytes of data and
+    then a DATA packet, which is found after them (not taken for a header in
+    the data)."""
+    raw = b"\x5a" * 600
+    conv = g.Conversation(mss=500)
+    conv.send("C", g.connect(DESC))
+    conv.send("S", g.accept(319, 8192, 8192))
+    conv.send("C", dd(600, [600], flags=0x03) + raw + g.data(b"\x03\x5e\x01"))
+    full = conv.write(tmp_path / "dd_full.pcap")
+    cut = tmp_path / "dd_cut.pcap"
+    import subprocess
+    subprocess.run(["editcap", "-s", "240", str(full), str(cut)], check=True, capture_output=True)
+    assert one(tshark, cut, ["sqlnet.data.len"], "sqlnet.type == 6") == ["3"]
+    assert tshark.fields(cut, ["frame.number"], "sqlnet.undecoded || sqlnet.bad_header") == []
