@@ -117,7 +117,8 @@ def scenarios() -> list[dict]:
                                                   {"commit": True}, {"ping": True}])})
     # python-oracledb reads the REDIRECT's data from the packet after it (it waits for
     # one), node-oracledb and go-ora from the REDIRECT itself when it carries it
-    for name, client, deferred in (("redirect_python", "python", True), ("redirect_node", "node", False)):
+    for name, client, deferred in (("redirect_python", "python", True), ("redirect_node", "node", False),
+                                   ("redirect_goora", "goora", False)):
         out.append({"name": name, "client": client, "mtu": 1500,
                     "description": f"{client} thin is given a listener on port 1526 that answers its CONNECT "
                                    "with a REDIRECT (header flag 0x02: the address of port 1521, a NUL, the "
