@@ -852,6 +852,19 @@ dissect_refuse(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, sqlnet_sessi
     extra_bytes(tvb, pinfo, tree, 12 + data_len, len);
 }
 
+/* Offset of the first NUL in [off, off + len) of the captured bytes, -1 if
+ * none (tvb_find_guint8 is deprecated from 4.4 on). */
+static gint
+find_nul(tvbuff_t *tvb, guint32 off, guint32 len)
+{
+    guint32 end = MIN(off + len, tvb_captured_length(tvb)), k;
+
+    for (k = off; k < end; k++)
+        if (tvb_get_uint8(tvb, k) == 0)
+            return (gint)k;
+    return -1;
+}
+
 /* Redirect data: the new address, and when it holds a NUL (header flag
  * NSPFRDS, "separation of connect data vs. connect address"), the connect
  * data the client sends to it after the NUL (python-oracledb splits at the
@@ -868,7 +881,7 @@ add_redirect_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 o
 
     pi = proto_tree_add_item(tree, hf_rd_data, tvb, off, data_len, ENC_ASCII);
     t = proto_item_add_subtree(pi, ett_redirect_data);
-    nul = tvb_find_guint8(tvb, off, data_len, 0);
+    nul = find_nul(tvb, off, data_len);
     addr_len = nul >= 0 ? (guint32)nul - off : data_len;
     if (nul < 0 && split_flag)
         expert_add_info_format(pinfo, length_item ? length_item : pi, &ei_bad_length,
@@ -1124,7 +1137,7 @@ dissect_dd(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len)
     pi = proto_tree_add_item_ret_uint(tree, hf_dd_total, tvb, 12, 4, ENC_BIG_ENDIAN, &total);
     count_item = proto_tree_add_item_ret_uint(tree, hf_dd_count, tvb, 16, 4, ENC_BIG_ENDIAN, &count);
     col_append_fstr(pinfo->cinfo, COL_INFO, " %u bytes in %u segment%s%s", total, count,
-                    plurality(count, "", "s"), (flags & TNS_DD_FLAG_LAST) ? ", last" : "");
+                    count == 1 ? "" : "s", (flags & TNS_DD_FLAG_LAST) ? ", last" : "");
     if (flags & TNS_DD_FLAG_SHORT) {
         if (count > TNS_DD_SEGMENTS)
             expert_add_info_format(pinfo, count_item, &ei_bad_length,
