@@ -56,6 +56,11 @@ typedef struct sqlnet_session {
     /* REDIRECT whose data follows in the next DATA packet. */
     guint32  redirect_frame;
     gboolean redirect_data_deferred;
+    guint32  redirect_data_len;      /* the REDIRECT's data length (offset 8) */
+    /* REFUSE whose data follows in the next DATA packet (node-oracledb). */
+    guint32  refuse_frame;
+    gboolean refuse_data_deferred;
+    guint32  refuse_data_len;
 
     /* No handshake in the capture: length-field width decided once. */
     guint8   guessed_width;          /* 2 or 4; 0 = undecided */

@@ -146,6 +146,10 @@ static int hf_rf_err = -1;
 
 static int hf_rd_data_length = -1;
 static int hf_rd_data = -1;
+static int hf_rd_address = -1;
+static int hf_rd_connect_data = -1;
+static int hf_rd_host = -1;
+static int hf_rd_port = -1;
 
 static int hf_mk_type = -1;
 static int hf_mk_data_byte = -1;
@@ -154,6 +158,21 @@ static int hf_mk_marker = -1;
 static int hf_ct_command = -1;
 static int hf_ct_error = -1;
 static int hf_ct_data = -1;
+static int hf_ct_emfi = -1;
+static int hf_ct_error2 = -1;
+static int hf_ct_message = -1;
+
+static int hf_at_type = -1;
+static int hf_at_data_byte = -1;
+static int hf_at_value = -1;
+
+static int hf_dd_flags = -1;
+static int hf_dd_flag_last = -1;
+static int hf_dd_flag_short = -1;
+static int hf_dd_total = -1;
+static int hf_dd_count = -1;
+static int hf_dd_segment = -1;
+static int hf_dd_data = -1;
 
 static int hf_ab_user_reason = -1;
 static int hf_ab_system_reason = -1;
@@ -170,6 +189,8 @@ static gint ett_service_options = -1;
 static gint ett_nsi = -1;
 static gint ett_flags2 = -1;
 static gint ett_connect_data = -1;
+static gint ett_redirect_data = -1;
+static gint ett_dd_flags = -1;
 
 static expert_field ei_unsync = EI_INIT;
 static expert_field ei_bad_header = EI_INIT;
@@ -183,6 +204,11 @@ static expert_field ei_control_error = EI_INIT;
 static expert_field ei_abort = EI_INIT;
 static expert_field ei_exceeds_sdu = EI_INIT;
 static expert_field ei_bad_version = EI_INIT;
+static expert_field ei_bad_length = EI_INIT;
+static expert_field ei_extra_bytes = EI_INIT;
+static expert_field ei_resend = EI_INIT;
+static expert_field ei_attention = EI_INIT;
+static expert_field ei_deferred = EI_INIT;
 
 /* TNS versions Oracle has used: 300 (SQL*Net 2) to 319 (23ai), with room
  * for later releases; anything else is not a TNS handshake. */
@@ -237,6 +263,16 @@ static const value_string marker_vals[] = {
     { 3, "INTERRUPT" },
     { 0, NULL }
 };
+
+/* CONTROL command 8: the first word says which error space the number is in
+ * (node-oracledb: 22 = ORA-, else TNS-). */
+static const value_string control_emfi_vals[] = {
+    { 22, "ORA error" },
+    { 0, NULL }
+};
+
+#define TNS_CTL_ERR_CMAN_SHUTDOWN 12572u   /* NSECMANSHUT */
+#define TNS_CTL_ERR_SEND_MESSAGE  12573u   /* NSESENDMESG: a message of error2 bytes follows */
 
 static const value_string control_cmd_vals[] = {
     { 1, "Oracle trace" },
@@ -404,6 +440,25 @@ next_certain_header(const sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *
     return -1;
 }
 
+/* A DATA DESCRIPTOR is followed on the stream by the data it describes,
+ * without TNS headers (JDBC writeZeroCopyIO): its length, counted into the
+ * descriptor's PDU, when the descriptor's header is captured and its total is
+ * one a short descriptor can describe; 0 otherwise. */
+static guint32
+dd_data_length(tvbuff_t *tvb, int offset, guint width)
+{
+    guint32 len, total;
+
+    if (tvb_get_uint8(tvb, offset + 4) != TNS_TYPE_DD ||
+        tvb_captured_length_remaining(tvb, offset) < TNS_DD_FIXED_LEN)
+        return 0;
+    len = tns_read_length(tvb, offset, width);
+    if (len < TNS_DD_FIXED_LEN || !(tvb_get_ntohl(tvb, offset + 8) & TNS_DD_FLAG_SHORT))
+        return 0;
+    total = tvb_get_ntohl(tvb, offset + 12);
+    return total <= TNS_DD_MAX_DATA ? total : 0;
+}
+
 static guint
 get_tns_pdu_len(packet_info *pinfo, tvbuff_t *tvb, int offset, void *data _U_)
 {
@@ -423,7 +478,7 @@ get_tns_pdu_len(packet_info *pinfo, tvbuff_t *tvb, int offset, void *data _U_)
             return (guint)(next - offset);
         return (guint)tvb_reported_length_remaining(tvb, offset);
     }
-    return tns_read_length(tvb, offset, width);
+    return tns_read_length(tvb, offset, width) + dd_data_length(tvb, offset, width);
 }
 
 /* Value of KEY= inside a connect descriptor, or NULL. */
@@ -718,62 +773,215 @@ dissect_accept(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
                         ? ", end-of-response" : "");
 }
 
+/* Bytes after the last field of a packet type: shown, flagged. */
 static void
-dissect_refuse(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len)
+extra_bytes(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 off, guint32 len)
+{
+    proto_item *pi;
+
+    if (off >= len)
+        return;
+    pi = proto_tree_add_item(tree, hf_raw, tvb, off, len - off, ENC_NA);
+    expert_add_info(pinfo, pi, &ei_extra_bytes);
+}
+
+/* The refuse text (REFUSE at 12, or the DATA packet after a 12-byte REFUSE):
+ * the string and the TNS error of its ERR= (go-ora falls back to the CODE= of
+ * ERROR=(...)). */
+static void
+add_refuse_text(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 off, guint32 data_len,
+                proto_item *expert_on)
+{
+    const char *text = (const char *)tvb_get_string_enc(pinfo->pool, tvb, off, data_len, ENC_ASCII);
+    const char *err = descriptor_value(pinfo->pool, text, "ERR");
+    proto_item *pi;
+
+    proto_tree_add_string(tree, hf_rf_data, tvb, off, data_len, text);
+    if (!err)
+        err = descriptor_value(pinfo->pool, text, "CODE");
+    if (err && g_ascii_isdigit(*err)) {
+        guint32 code = (guint32)strtoul(err, NULL, 10);
+        pi = proto_tree_add_uint(tree, hf_rf_err, tvb, off, data_len, code);
+        proto_item_set_generated(pi);
+        expert_add_info(pinfo, pi, &ei_refused);   /* the code: sqlnet.refuse.err */
+        col_append_fstr(pinfo->cinfo, COL_INFO, " ERR=%u", code);
+        return;
+    }
+    if (expert_on)
+        expert_add_info(pinfo, expert_on, &ei_refused);
+}
+
+/* REFUSE (node-oracledb RefusePacket, python-oracledb, go-ora): 8 user
+ * reason, 9 system reason, 10 data length (u16), 12 data.  A REFUSE of 12
+ * bytes with a data length sends its text in the next DATA packet (node
+ * reads it from there). */
+static void
+dissect_refuse(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, sqlnet_session_t *sess, guint32 len)
 {
     guint32 data_len = 0;
+    proto_item *pi;
 
     if (!FITS(12, 0, len)) {
-        proto_tree_add_expert(tree, pinfo, &ei_short_packet, tvb, 0, len);
+        proto_tree_add_expert_format(tree, pinfo, &ei_short_packet, tvb, 0, len,
+                                     "REFUSE shorter than its 12-byte header");
         return;
     }
     proto_tree_add_item(tree, hf_rf_user_reason, tvb, 8, 1, ENC_NA);
     proto_tree_add_item(tree, hf_rf_system_reason, tvb, 9, 1, ENC_NA);
-    proto_tree_add_item_ret_uint(tree, hf_rf_data_length, tvb, 10, 2, ENC_BIG_ENDIAN, &data_len);
-    if (data_len > len - 12)
-        data_len = len - 12;
-    if (data_len > 0) {
-        const char *text = (const char *)tvb_get_string_enc(pinfo->pool, tvb, 12, data_len, ENC_ASCII);
-        const char *err = descriptor_value(pinfo->pool, text, "ERR");
-        proto_item *pi;
-
-        proto_tree_add_string(tree, hf_rf_data, tvb, 12, data_len, text);
-        if (err) {
-            guint32 code = (guint32)strtoul(err, NULL, 10);
-            pi = proto_tree_add_uint(tree, hf_rf_err, tvb, 12, data_len, code);
-            proto_item_set_generated(pi);
-            expert_add_info(pinfo, pi, &ei_refused);   /* the code: sqlnet.refuse.err */
-            col_append_fstr(pinfo->cinfo, COL_INFO, " ERR=%u", code);
-            return;
+    pi = proto_tree_add_item_ret_uint(tree, hf_rf_data_length, tvb, 10, 2, ENC_BIG_ENDIAN, &data_len);
+    if (data_len > 0 && len == 12) {
+        expert_add_info_format(pinfo, pi, &ei_deferred, "Refuse data follows in the next DATA packet");
+        if (!PINFO_FD_VISITED(pinfo)) {
+            sess->refuse_frame = pinfo->num;
+            sess->refuse_data_deferred = TRUE;
+            sess->refuse_data_len = data_len;
         }
+        proto_tree_add_expert(tree, pinfo, &ei_refused, tvb, 0, len);
+        return;
     }
-    proto_tree_add_expert(tree, pinfo, &ei_refused, tvb, 0, len);
+    if (data_len > len - 12) {
+        expert_add_info_format(pinfo, pi, &ei_bad_length,
+                               "Refuse data length %u runs past the packet (%u bytes after offset 12)",
+                               data_len, len - 12);
+        data_len = len - 12;
+    }
+    if (data_len > 0)
+        add_refuse_text(tvb, pinfo, tree, 12, data_len, pi);
+    else
+        proto_tree_add_expert(tree, pinfo, &ei_refused, tvb, 0, len);
+    extra_bytes(tvb, pinfo, tree, 12 + data_len, len);
 }
 
+/* Offset of the first NUL in [off, off + len) of the captured bytes, -1 if
+ * none (tvb_find_guint8 is deprecated from 4.4 on). */
+static gint
+find_nul(tvbuff_t *tvb, guint32 off, guint32 len)
+{
+    guint32 end = MIN(off + len, tvb_captured_length(tvb)), k;
+
+    for (k = off; k < end; k++)
+        if (tvb_get_uint8(tvb, k) == 0)
+            return (gint)k;
+    return -1;
+}
+
+/* Redirect data: the new address, and when it holds a NUL (header flag
+ * NSPFRDS, "separation of connect data vs. connect address"), the connect
+ * data the client sends to it after the NUL (python-oracledb splits at the
+ * NUL, node-oracledb and go-ora when the flag is set). */
+static void
+add_redirect_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 off, guint32 data_len,
+                  gboolean split_flag, proto_item *length_item)
+{
+    proto_item *pi;
+    proto_tree *t;
+    gint nul;
+    guint32 addr_len;
+    const char *addr, *host, *port;
+
+    pi = proto_tree_add_item(tree, hf_rd_data, tvb, off, data_len, ENC_ASCII);
+    t = proto_item_add_subtree(pi, ett_redirect_data);
+    nul = find_nul(tvb, off, data_len);
+    addr_len = nul >= 0 ? (guint32)nul - off : data_len;
+    if (nul < 0 && split_flag)
+        expert_add_info_format(pinfo, length_item ? length_item : pi, &ei_bad_length,
+                               "Redirect flag NSPFRDS set but no NUL separates the address from the connect data");
+    addr = (const char *)tvb_get_string_enc(pinfo->pool, tvb, off, addr_len, ENC_ASCII);
+    proto_tree_add_string(t, hf_rd_address, tvb, off, addr_len, addr);
+    host = descriptor_value(pinfo->pool, addr, "HOST");
+    port = descriptor_value(pinfo->pool, addr, "PORT");
+    if (host) {
+        pi = proto_tree_add_string(t, hf_rd_host, tvb, off, addr_len, host);
+        proto_item_set_generated(pi);
+    }
+    if (port && g_ascii_isdigit(*port)) {
+        pi = proto_tree_add_uint(t, hf_rd_port, tvb, off, addr_len, (guint32)strtoul(port, NULL, 10) & 0xFFFF);
+        proto_item_set_generated(pi);
+    }
+    if (host || port)
+        col_append_fstr(pinfo->cinfo, COL_INFO, " to %s:%s", host ? host : "?", port ? port : "?");
+    if (nul >= 0 && addr_len + 1 < data_len)
+        proto_tree_add_item(t, hf_rd_connect_data, tvb, off + addr_len + 1, data_len - addr_len - 1, ENC_ASCII);
+}
+
+/* REDIRECT (node RedirectPacket, python ConnectMessage, go-ora): 8 data
+ * length (u16), 10 data.  A REDIRECT of 10 bytes sends its data in the next
+ * DATA packet (python always reads it across packets; go-ora when the packet
+ * is no longer than 10 bytes). */
 static void
 dissect_redirect(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
                  sqlnet_session_t *sess, guint32 len)
 {
     guint32 data_len = 0;
+    guint8 hflags = tvb_get_uint8(tvb, 5);
     proto_item *pi;
 
     if (!FITS(10, 0, len)) {
-        proto_tree_add_expert(tree, pinfo, &ei_short_packet, tvb, 0, len);
+        proto_tree_add_expert_format(tree, pinfo, &ei_short_packet, tvb, 0, len,
+                                     "REDIRECT shorter than its 10-byte header");
         return;
     }
     pi = proto_tree_add_item_ret_uint(tree, hf_rd_data_length, tvb, 8, 2, ENC_BIG_ENDIAN, &data_len);
-    if (data_len > 0 && FITS(10, data_len, len)) {
-        proto_tree_add_item(tree, hf_rd_data, tvb, 10, data_len, ENC_ASCII);
-    } else if (data_len > 0) {
-        expert_add_info_format(pinfo, pi, &ei_redirect,
-                               "Connection redirected: redirect data follows in the next DATA packet");
+    expert_add_info(pinfo, pi, &ei_redirect);
+    if (data_len > 0 && len == 10) {
+        expert_add_info_format(pinfo, pi, &ei_deferred, "Redirect data follows in the next DATA packet");
+        col_append_str(pinfo->cinfo, COL_INFO, " (data follows)");
         if (!PINFO_FD_VISITED(pinfo)) {
             sess->redirect_frame = pinfo->num;
             sess->redirect_data_deferred = TRUE;
+            sess->redirect_data_len = data_len;
         }
         return;
     }
-    expert_add_info(pinfo, pi, &ei_redirect);
+    if (data_len > len - 10) {
+        expert_add_info_format(pinfo, pi, &ei_bad_length,
+                               "Redirect data length %u runs past the packet (%u bytes after offset 10)",
+                               data_len, len - 10);
+        data_len = len - 10;
+    }
+    if (data_len > 0)
+        add_redirect_data(tvb, pinfo, tree, 10, data_len, (hflags & TNS_HF_REDIRECT_SPLIT) != 0, pi);
+    extra_bytes(tvb, pinfo, tree, 10 + data_len, len);
+}
+
+/* The DATA packet after a REDIRECT or REFUSE that announced its data: TRUE
+ * when this one carried it. */
+static gboolean
+dissect_deferred_listener_data(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
+                               sqlnet_session_t *sess, guint32 payload_len)
+{
+    gboolean redirect = sess->redirect_data_deferred && pinfo->num >= sess->redirect_frame;
+    gboolean refuse = sess->refuse_data_deferred && pinfo->num >= sess->refuse_frame;
+    guint32 want, n;
+    proto_item *pi;
+
+    if (sess->accept_frame && pinfo->num > sess->accept_frame)
+        return FALSE;
+    if (redirect && refuse) {      /* the later one announced it */
+        redirect = sess->redirect_frame > sess->refuse_frame;
+        refuse = !redirect;
+    }
+    if (!redirect && !refuse)
+        return FALSE;
+    want = redirect ? sess->redirect_data_len : sess->refuse_data_len;
+    n = MIN(want, payload_len);
+    pi = proto_tree_add_uint(tree, redirect ? hf_rd_data_length : hf_rf_data_length, payload, 0, 0, want);
+    proto_item_set_generated(pi);
+    if (want != payload_len)
+        expert_add_info_format(pinfo, pi, &ei_bad_length,
+                               "The %s announced %u bytes of data, this DATA packet carries %u",
+                               redirect ? "REDIRECT" : "REFUSE", want, payload_len);
+    if (redirect) {
+        col_append_str(pinfo->cinfo, COL_INFO, " (redirect data)");
+        if (n > 0)
+            add_redirect_data(payload, pinfo, tree, 0, n, FALSE, pi);
+    } else {
+        col_append_str(pinfo->cinfo, COL_INFO, " (refuse data)");
+        if (n > 0)
+            add_refuse_text(payload, pinfo, tree, 0, n, NULL);
+    }
+    extra_bytes(payload, pinfo, tree, n, payload_len);
+    return TRUE;
 }
 
 static void
@@ -796,32 +1004,70 @@ dissect_marker(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len,
     expert_add_info(pinfo, pi, &ei_marker);   /* which one: sqlnet.marker */
 }
 
+/* CONTROL (node ControlPacket, python _process_control_packet): 8 command
+ * (u16).  Command 8, error: 10 error space (u32, 22 = ORA), 14 error number
+ * (u32; python reads only this one), 18 second word (u32): for error 12573
+ * (send message) the length of the message text at 22.  Command 9 (reset
+ * out-of-band) has no data. */
 static void
 dissect_control(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len)
 {
-    guint32 cmd;
+    guint32 cmd, err = 0, err2 = 0;
+    proto_item *pi;
 
     if (!FITS(10, 0, len)) {
-        proto_tree_add_expert(tree, pinfo, &ei_short_packet, tvb, 0, len);
+        proto_tree_add_expert_format(tree, pinfo, &ei_short_packet, tvb, 0, len,
+                                     "CONTROL shorter than its 10-byte header");
         return;
     }
     proto_tree_add_item_ret_uint(tree, hf_ct_command, tvb, 8, 2, ENC_BIG_ENDIAN, &cmd);
     col_append_fstr(pinfo->cinfo, COL_INFO, " %s", sqlnet_val_to_str(pinfo->pool, cmd, control_cmd_vals, "command %u"));
-    if (cmd == 8 && FITS(14, 4, len)) {
-        proto_item *pi = proto_tree_add_item(tree, hf_ct_error, tvb, 14, 4, ENC_BIG_ENDIAN);
-        expert_add_info(pinfo, pi, &ei_control_error);   /* the error number: on the item */
-    } else if (len > 10) {
-        proto_tree_add_item(tree, hf_ct_data, tvb, 10, len - 10, ENC_NA);
+    if (cmd != 8) {
+        if (len > 10)
+            proto_tree_add_item(tree, hf_ct_data, tvb, 10, len - 10, ENC_NA);
+        return;
     }
+    if (!FITS(18, 0, len)) {
+        pi = proto_tree_add_item(tree, hf_ct_data, tvb, 10, len - 10, ENC_NA);
+        expert_add_info_format(pinfo, pi, &ei_short_packet,
+                               "CONTROL error shorter than its error space and number (18 bytes)");
+        return;
+    }
+    proto_tree_add_item(tree, hf_ct_emfi, tvb, 10, 4, ENC_BIG_ENDIAN);
+    pi = proto_tree_add_item_ret_uint(tree, hf_ct_error, tvb, 14, 4, ENC_BIG_ENDIAN, &err);
+    expert_add_info(pinfo, pi, &ei_control_error);   /* the error number: on the item */
+    col_append_fstr(pinfo->cinfo, COL_INFO, " %u", err);
+    if (!FITS(22, 0, len)) {
+        extra_bytes(tvb, pinfo, tree, 18, len);
+        return;
+    }
+    pi = proto_tree_add_item_ret_uint(tree, hf_ct_error2, tvb, 18, 4, ENC_BIG_ENDIAN, &err2);
+    if (err == TNS_CTL_ERR_SEND_MESSAGE && err2 > 0) {
+        guint32 n = err2;
+        if (n > len - 22) {
+            expert_add_info_format(pinfo, pi, &ei_bad_length,
+                                   "Message length %u runs past the packet (%u bytes after offset 22)",
+                                   err2, len - 22);
+            n = len - 22;
+        }
+        if (n > 0)
+            proto_tree_add_item(tree, hf_ct_message, tvb, 22, n, ENC_ASCII);
+        extra_bytes(tvb, pinfo, tree, 22 + n, len);
+        return;
+    }
+    if (len > 22)
+        proto_tree_add_item(tree, hf_ct_data, tvb, 22, len - 22, ENC_NA);
 }
 
+/* ABORT (Wireshark's packet-tns.c): 8 user reason, 9 system reason, 10 data. */
 static void
 dissect_abort(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len)
 {
     proto_item *pi;
 
     if (!FITS(10, 0, len)) {
-        proto_tree_add_expert(tree, pinfo, &ei_short_packet, tvb, 0, len);
+        proto_tree_add_expert_format(tree, pinfo, &ei_short_packet, tvb, 0, len,
+                                     "ABORT shorter than its 10-byte header");
         return;
     }
     pi = proto_tree_add_item(tree, hf_ab_user_reason, tvb, 8, 1, ENC_NA);
@@ -829,6 +1075,115 @@ dissect_abort(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len)
     if (len > 10)
         proto_tree_add_item(tree, hf_ab_data, tvb, 10, len - 10, ENC_NA);
     expert_add_info(pinfo, pi, &ei_abort);
+}
+
+/* RESEND: the header alone (python, node, go-ora read nothing after it); the
+ * client sends its CONNECT again, after a TLS renegotiation when header flag
+ * 0x08 (NSPFSRN) is set. */
+static void
+dissect_resend(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len)
+{
+    gboolean reneg = (tvb_get_uint8(tvb, 5) & TNS_HF_TLS_RENEG) != 0;
+
+    proto_tree_add_expert_format(tree, pinfo, &ei_resend, tvb, 0, TNS_HDR_LEN,
+                                 reneg ? "Listener asks for the CONNECT again after a TLS renegotiation"
+                                       : "Listener asks for the CONNECT again");
+    if (reneg)
+        col_append_str(pinfo->cinfo, COL_INFO, " (TLS renegotiation)");
+    extra_bytes(tvb, pinfo, tree, TNS_HDR_LEN, len);
+}
+
+/* ATTENTION (Wireshark's packet-tns.c decodes it as a MARKER): 8 type, 9
+ * data byte, 10 value. */
+static void
+dissect_attention(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len)
+{
+    guint32 value;
+    proto_item *pi;
+
+    if (!FITS(11, 0, len)) {
+        proto_tree_add_expert_format(tree, pinfo, &ei_short_packet, tvb, 0, len,
+                                     "ATTENTION shorter than its 11 bytes");
+        return;
+    }
+    proto_tree_add_item(tree, hf_at_type, tvb, 8, 1, ENC_NA);
+    proto_tree_add_item(tree, hf_at_data_byte, tvb, 9, 1, ENC_NA);
+    pi = proto_tree_add_item_ret_uint(tree, hf_at_value, tvb, 10, 1, ENC_NA, &value);
+    col_append_fstr(pinfo->cinfo, COL_INFO, " %s", val_to_str_const(value, marker_vals, "?"));
+    expert_add_info(pinfo, pi, &ei_attention);
+    extra_bytes(tvb, pinfo, tree, 11, len);
+}
+
+static int * const dd_flags_bits[] = { &hf_dd_flag_last, &hf_dd_flag_short, NULL };
+
+/* DATA DESCRIPTOR (JDBC NIODataDescriptorPacket): 8 flags (u32), 12 total
+ * data length (u32), 16 segment count (u32), 20 26 segment lengths (u16,
+ * the unused ones 0); `len` is the packet's own length, the tvb holds the
+ * data that follows it without TNS headers too (get_tns_pdu_len). */
+static void
+dissect_dd(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len)
+{
+    guint32 total = 0, count = 0, sum = 0, i, after = tvb_reported_length(tvb);
+    guint64 flags = 0;
+    proto_item *pi, *count_item;
+
+    if (!FITS(TNS_DD_FIXED_LEN, 0, len)) {
+        proto_tree_add_expert_format(tree, pinfo, &ei_short_packet, tvb, 0, len,
+                                     "DATA DESCRIPTOR shorter than its 20-byte header");
+        return;
+    }
+    proto_tree_add_bitmask_ret_uint64(tree, tvb, 8, hf_dd_flags, ett_dd_flags, dd_flags_bits,
+                                      ENC_BIG_ENDIAN, &flags);
+    pi = proto_tree_add_item_ret_uint(tree, hf_dd_total, tvb, 12, 4, ENC_BIG_ENDIAN, &total);
+    count_item = proto_tree_add_item_ret_uint(tree, hf_dd_count, tvb, 16, 4, ENC_BIG_ENDIAN, &count);
+    col_append_fstr(pinfo->cinfo, COL_INFO, " %u bytes in %u segment%s%s", total, count,
+                    count == 1 ? "" : "s", (flags & TNS_DD_FLAG_LAST) ? ", last" : "");
+    if (flags & TNS_DD_FLAG_SHORT) {
+        if (count > TNS_DD_SEGMENTS)
+            expert_add_info_format(pinfo, count_item, &ei_bad_length,
+                                   "More segments (%u) than a descriptor holds (%u)", count, TNS_DD_SEGMENTS);
+        for (i = 0; i < MIN(count, TNS_DD_SEGMENTS) && FITS(20 + 2 * i, 2, len); i++) {
+            guint32 seg;
+            proto_tree_add_item_ret_uint(tree, hf_dd_segment, tvb, 20 + 2 * i, 2, ENC_BIG_ENDIAN, &seg);
+            sum += seg;
+        }
+        if (i < count)
+            expert_add_info_format(pinfo, count_item, &ei_short_packet,
+                                   "%u segment lengths announced, %u in the packet", count, i);
+        else if (sum != total)
+            expert_add_info_format(pinfo, pi, &ei_bad_length,
+                                   "Segment lengths add up to %u, not the total %u", sum, total);
+        /* the unused entries (0 in what JDBC writes) */
+        if (len > 20 + 2 * i && FITS(20 + 2 * i, 0, len)) {
+            guint32 off = 20 + 2 * i, end = MIN(len, 20 + 2 * TNS_DD_SEGMENTS), k;
+            gboolean zero = TRUE;
+            for (k = off; k < end; k++)
+                zero = zero && tvb_get_uint8(tvb, k) == 0;
+            if (!zero)
+                expert_add_info_format(pinfo, count_item, &ei_extra_bytes,
+                                       "Unused segment lengths are not zero");
+            extra_bytes(tvb, pinfo, tree, end, len);
+        }
+    } else if (len > TNS_DD_FIXED_LEN) {
+        proto_tree_add_item(tree, hf_raw, tvb, TNS_DD_FIXED_LEN, len - TNS_DD_FIXED_LEN, ENC_NA);
+    }
+    if (after > len) {
+        proto_tree_add_item(tree, hf_dd_data, tvb, len, after - len, ENC_NA);
+        if (after - len != total)
+            expert_add_info_format(pinfo, pi, &ei_bad_length,
+                                   "%u bytes of data follow the descriptor, not %u", after - len, total);
+    } else if (total > 0) {
+        expert_add_info_format(pinfo, pi, &ei_deferred,
+                               "The %u bytes of data that follow the descriptor are not in the capture", total);
+    }
+}
+
+/* NULL and ACK: no fields after the header in any reference (Wireshark shows
+ * their body as data). */
+static void
+dissect_header_only(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len)
+{
+    extra_bytes(tvb, pinfo, tree, TNS_HDR_LEN, len);
 }
 
 static void
@@ -875,12 +1230,8 @@ dissect_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
         col_append_str(pinfo->cinfo, COL_INFO, " (connect data)");
         return;
     }
-    if (dir == SQLNET_TO_CLIENT && sess->redirect_data_deferred && pinfo->num >= sess->redirect_frame &&
-        (sess->accept_frame == 0 || pinfo->num < sess->accept_frame)) {
-        proto_tree_add_item(tree, hf_rd_data, payload, 0, payload_len, ENC_ASCII);
-        col_append_str(pinfo->cinfo, COL_INFO, " (redirect data)");
+    if (dir == SQLNET_TO_CLIENT && dissect_deferred_listener_data(payload, pinfo, tree, sess, payload_len))
         return;
-    }
     if (ano_is_ano(payload)) {
         ttc_note_packet(pinfo, sess, dir, TNS_TYPE_DATA, len, (guint16)dflags, TRUE);
         ano_dissect(payload, pinfo, tree, sess, dir == SQLNET_TO_CLIENT);
@@ -984,6 +1335,8 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
     }
 
     type = tvb_get_uint8(tvb, 4);
+    if (type == TNS_TYPE_DD)   /* the PDU holds the data that follows the descriptor too */
+        len = MIN(len, tns_read_length(tvb, 0, width));
     if (tcpi && tcpi->is_reassembled)
         metrics_note_multi_segment(pinfo, sess, dir, len);
     type_name = sqlnet_val_to_str(pinfo->pool, type, tns_type_vals, "type %u");
@@ -1026,13 +1379,17 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
     switch (type) {
     case TNS_TYPE_CONNECT:  dissect_connect(tvb, pinfo, tns_tree, sess, len); break;
     case TNS_TYPE_ACCEPT:   dissect_accept(tvb, pinfo, tns_tree, sess, len); break;
-    case TNS_TYPE_REFUSE:   dissect_refuse(tvb, pinfo, tns_tree, len); break;
+    case TNS_TYPE_REFUSE:   dissect_refuse(tvb, pinfo, tns_tree, sess, len); break;
     case TNS_TYPE_REDIRECT: dissect_redirect(tvb, pinfo, tns_tree, sess, len); break;
     case TNS_TYPE_DATA:     dissect_data(tvb, pinfo, tns_tree, sess, dir, len); break;
     case TNS_TYPE_MARKER:   dissect_marker(tvb, pinfo, tns_tree, len, sess, dir); break;
     case TNS_TYPE_CONTROL:  dissect_control(tvb, pinfo, tns_tree, len); break;
     case TNS_TYPE_ABORT:    dissect_abort(tvb, pinfo, tns_tree, len); break;
-    case TNS_TYPE_RESEND:   break;
+    case TNS_TYPE_RESEND:   dissect_resend(tvb, pinfo, tns_tree, len); break;
+    case TNS_TYPE_ATTENTION: dissect_attention(tvb, pinfo, tns_tree, len); break;
+    case TNS_TYPE_DD:       dissect_dd(tvb, pinfo, tns_tree, len); break;
+    case TNS_TYPE_NULL:
+    case TNS_TYPE_ACK:      dissect_header_only(tvb, pinfo, tns_tree, len); break;
     default:
         if (len > TNS_HDR_LEN)
             proto_tree_add_item(tns_tree, hf_raw, tvb, TNS_HDR_LEN, len - TNS_HDR_LEN, ENC_NA);
@@ -1121,7 +1478,7 @@ note_cut_packet(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, const
             width = sess->guessed_width;
         if (!tns_header_valid(tvb, off, width))
             return;
-        plen = tns_read_length(tvb, off, width);
+        plen = tns_read_length(tvb, off, width) + dd_data_length(tvb, (int)off, width);
         if (plen > reported - off) {
             sess->cut_next_seq[dir] = tcpi->seq + off + plen;
             sess->cut_pending[dir] = TRUE;
@@ -1507,6 +1864,14 @@ tns_register(int proto)
 
         { &hf_rd_data_length, { "Redirect data length", "sqlnet.redirect.data_length", FT_UINT16, BASE_DEC, NULL, 0x0, NULL, HFILL } },
         { &hf_rd_data, { "Redirect data", "sqlnet.redirect.data", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_rd_address, { "Redirect address", "sqlnet.redirect.address", FT_STRING, BASE_NONE, NULL, 0x0,
+            "Where the client connects next: the redirect data up to its NUL (all of it without one)", HFILL } },
+        { &hf_rd_connect_data, { "Redirect connect data", "sqlnet.redirect.connect_data", FT_STRING, BASE_NONE, NULL, 0x0,
+            "Connect data the client sends to the new address: the redirect data after its NUL (header flag 0x02)", HFILL } },
+        { &hf_rd_host, { "Redirect host", "sqlnet.redirect.host", FT_STRING, BASE_NONE, NULL, 0x0,
+            "HOST= of the redirect address", HFILL } },
+        { &hf_rd_port, { "Redirect port", "sqlnet.redirect.port", FT_UINT16, BASE_DEC, NULL, 0x0,
+            "PORT= of the redirect address", HFILL } },
 
         { &hf_mk_type, { "Marker type", "sqlnet.marker.type", FT_UINT8, BASE_DEC, VALS(marker_type_vals), 0x0, NULL, HFILL } },
         { &hf_mk_data_byte, { "Marker data byte", "sqlnet.marker.data_byte", FT_UINT8, BASE_HEX, NULL, 0x0, NULL, HFILL } },
@@ -1515,6 +1880,28 @@ tns_register(int proto)
         { &hf_ct_command, { "Control command", "sqlnet.control.command", FT_UINT16, BASE_DEC, VALS(control_cmd_vals), 0x0, NULL, HFILL } },
         { &hf_ct_error, { "Control error", "sqlnet.control.error", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
         { &hf_ct_data, { "Control data", "sqlnet.control.data", FT_BYTES, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_ct_emfi, { "Control error space", "sqlnet.control.emfi", FT_UINT32, BASE_DEC, VALS(control_emfi_vals), 0x0,
+            "Command 8: 22 = the error number is an ORA- error, else a TNS- error", HFILL } },
+        { &hf_ct_error2, { "Control second error word", "sqlnet.control.error2", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Command 8: for error 12573 (send message) the length of the message text", HFILL } },
+        { &hf_ct_message, { "Control message", "sqlnet.control.message", FT_STRING, BASE_NONE, NULL, 0x0,
+            "Command 8, error 12573: the message sent to the client", HFILL } },
+
+        { &hf_at_type, { "Attention type", "sqlnet.attention.type", FT_UINT8, BASE_DEC, VALS(marker_type_vals), 0x0, NULL, HFILL } },
+        { &hf_at_data_byte, { "Attention data byte", "sqlnet.attention.data_byte", FT_UINT8, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_at_value, { "Attention", "sqlnet.attention", FT_UINT8, BASE_DEC, VALS(marker_vals), 0x0, NULL, HFILL } },
+
+        { &hf_dd_flags, { "Descriptor flags", "sqlnet.dd.flags", FT_UINT32, BASE_HEX, NULL, 0x0, NULL, HFILL } },
+        { &hf_dd_flag_last, { "Last descriptor", "sqlnet.dd.flags.last", FT_BOOLEAN, 32, NULL, TNS_DD_FLAG_LAST,
+            "The data of this descriptor ends the transfer", HFILL } },
+        { &hf_dd_flag_short, { "Short descriptor", "sqlnet.dd.flags.short", FT_BOOLEAN, 32, NULL, TNS_DD_FLAG_SHORT,
+            "26 16-bit segment lengths", HFILL } },
+        { &hf_dd_total, { "Total data length", "sqlnet.dd.total_length", FT_UINT32, BASE_DEC|BASE_UNIT_STRING, &units_byte_bytes, 0x0,
+            "Bytes that follow the descriptor on the stream without TNS headers", HFILL } },
+        { &hf_dd_count, { "Segments", "sqlnet.dd.segments", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_dd_segment, { "Segment length", "sqlnet.dd.segment_length", FT_UINT16, BASE_DEC|BASE_UNIT_STRING, &units_byte_bytes, 0x0, NULL, HFILL } },
+        { &hf_dd_data, { "Descriptor data", "sqlnet.dd.data", FT_BYTES, BASE_NONE, NULL, 0x0,
+            "The data that follows the descriptor (not decoded as TTC)", HFILL } },
 
         { &hf_ab_user_reason, { "User reason", "sqlnet.abort.user_reason", FT_UINT8, BASE_HEX, NULL, 0x0, NULL, HFILL } },
         { &hf_ab_system_reason, { "System reason", "sqlnet.abort.system_reason", FT_UINT8, BASE_HEX, NULL, 0x0, NULL, HFILL } },
@@ -1529,7 +1916,7 @@ tns_register(int proto)
     };
     static gint *ett[] = {
         &ett_tns, &ett_flags, &ett_data_flags, &ett_service_options, &ett_nsi,
-        &ett_flags2, &ett_connect_data,
+        &ett_flags2, &ett_connect_data, &ett_redirect_data, &ett_dd_flags,
     };
     static ei_register_info ei[] = {
         { &ei_unsync, { "sqlnet.unsynchronized", PI_UNDECODED, PI_NOTE,
@@ -1554,6 +1941,16 @@ tns_register(int proto)
             "Connection aborted", EXPFILL } },
         { &ei_bad_version, { "sqlnet.version.implausible", PI_MALFORMED, PI_WARN,
             "TNS version outside 300-399 (Oracle uses 300 to 319): probably not a TNS packet", EXPFILL } },
+        { &ei_bad_length, { "sqlnet.bad_length", PI_MALFORMED, PI_ERROR,
+            "A length field disagrees with the packet (the data shown is what the packet holds)", EXPFILL } },
+        { &ei_extra_bytes, { "sqlnet.extra_bytes", PI_MALFORMED, PI_WARN,
+            "Bytes after the last field of this packet type (sqlnet.body)", EXPFILL } },
+        { &ei_resend, { "sqlnet.resend", PI_SEQUENCE, PI_NOTE,
+            "Listener asks for the CONNECT again", EXPFILL } },
+        { &ei_attention, { "sqlnet.attention.expert", PI_SEQUENCE, PI_NOTE,
+            "Attention packet (sqlnet.attention)", EXPFILL } },
+        { &ei_deferred, { "sqlnet.data_follows", PI_SEQUENCE, PI_CHAT,
+            "The packet's data follows in the next packet", EXPFILL } },
         { &ei_exceeds_sdu, { "sqlnet.exceeds_sdu", PI_PROTOCOL, PI_WARN,
             "TNS packet longer than the negotiated SDU", EXPFILL } },
         { &ei_eof, { "sqlnet.eof", PI_SEQUENCE, PI_CHAT,

@@ -24,6 +24,20 @@
 #define TNS_TYPE_MAX        19
 
 #define TNS_HDR_LEN         8
+
+/* Header flags (offset 5). */
+#define TNS_HF_REDIRECT_SPLIT 0x02   /* NSPFRDS: REDIRECT data = address NUL connect data */
+#define TNS_HF_REDIRECTED     0x04   /* NSPFRDR: CONNECT after a REDIRECT */
+#define TNS_HF_TLS_RENEG      0x08   /* NSPFSRN: RESEND/ACCEPT: renegotiate TLS first */
+
+/* DATA DESCRIPTOR (type 15, JDBC "zero-copy I/O"): u32 flags, u32 total data
+ * length, u32 segment count, 26 u16 segment lengths (a 72-byte packet); the
+ * data itself follows on the stream without TNS headers. */
+#define TNS_DD_FLAG_LAST      0x00000001u   /* last descriptor of the transfer */
+#define TNS_DD_FLAG_SHORT     0x00000002u   /* 16-bit segment lengths */
+#define TNS_DD_SEGMENTS       26
+#define TNS_DD_FIXED_LEN      20            /* header + flags + total + count */
+#define TNS_DD_MAX_DATA       (TNS_DD_SEGMENTS * 65535u)
 #define TNS_DATA_HDR_LEN    10
 
 /* Payload of a DATA packet after its 2-byte data flags: what Oracle counts as

@@ -11,6 +11,7 @@ SERVER = ("10.1.0.1", 1521)
 
 TYPE_CONNECT, TYPE_ACCEPT, TYPE_REFUSE, TYPE_REDIRECT, TYPE_DATA = 1, 2, 4, 5, 6
 TYPE_RESEND, TYPE_MARKER, TYPE_CONTROL = 11, 12, 14
+TYPE_ACK, TYPE_NULL, TYPE_ABORT, TYPE_ATTENTION, TYPE_DD = 3, 7, 9, 13, 15
 
 
 # ---- TNS packets ----------------------------------------------------------
@@ -58,8 +59,21 @@ def refuse(text, user_reason=0x22, system_reason=0):
     return header(12 + len(data), TYPE_REFUSE) + struct.pack(">BBH", user_reason, system_reason, len(data)) + data
 
 
-def resend():
-    return header(8, TYPE_RESEND)
+def resend(flags=0, body=b""):
+    return header(8 + len(body), TYPE_RESEND, flags) + body
+
+
+def packet(ptype, body=b"", flags=0, wide=False):
+    """Any TNS packet: header + body."""
+    return header(8 + len(body), ptype, flags, wide) + body
+
+
+def redirect(data, flags=0x02, inline=True, data_length=None):
+    """REDIRECT: 8 data length (u16), 10 data (node-oracledb NSPRDLEN/NSPRDDAT).
+    inline=False: a 10-byte REDIRECT, the data goes in the next DATA packet."""
+    n = len(data) if data_length is None else data_length
+    body = struct.pack(">H", n) + (data if inline else b"")
+    return header(8 + len(body), TYPE_REDIRECT, flags) + body
 
 
 def data(payload, flags=0, wide=True):

@@ -115,6 +115,19 @@ def scenarios() -> list[dict]:
                 "server": server(tables=[table(rows=500)]),
                 "plan": plan(arraysize=50, steps=[{"sql": "SELECT * FROM sqlnet_rows"},
                                                   {"commit": True}, {"ping": True}])})
+    # python-oracledb reads the REDIRECT's data from the packet after it (it waits for
+    # one), node-oracledb and go-ora from the REDIRECT itself when it carries it
+    for name, client, deferred in (("redirect_python", "python", True), ("redirect_node", "node", False),
+                                   ("redirect_goora", "goora", False)):
+        out.append({"name": name, "client": client, "mtu": 1500,
+                    "description": f"{client} thin is given a listener on port 1526 that answers its CONNECT "
+                                   "with a REDIRECT (header flag 0x02: the address of port 1521, a NUL, the "
+                                   "client's connect data" + (", in a 10-byte REDIRECT and the DATA packet "
+                                   "after it" if deferred else ", in the REDIRECT") + "); the client "
+                                   "connects to port 1521 (CONNECT header flag 0x04) and runs its query there",
+                    "redirect": {"from_port": 1526, "deferred": deferred},
+                    "server": server(tables=[table(rows=200)]),
+                    "plan": plan(arraysize=50)})
     long_sql = ("SELECT /* long statement: " + "padding " * 60 + "*/ id, category, name, payload "
                 "FROM sqlnet_rows WHERE id > 0")
     out.append({"name": "long_sql", "client": "python", "mtu": 1500,

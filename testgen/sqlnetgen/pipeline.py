@@ -406,6 +406,11 @@ class Run:
                     "max_connections": int(scn.get("plan", {}).get("sessions", 1)) *
                     (len(scn.get("client_plans") or []) or int(scn.get("client_runs", 1))),
                     "max_runtime_s": float(scn.get("timeout_s", 900))})
+        if scn.get("redirect"):
+            # a listener on from_port answers the CONNECT with a REDIRECT to `port`
+            if mode == "text2pcap":
+                raise PipelineError("redirect scenarios need network namespaces or loopback capture")
+            cfg["redirect"] = dict(scn["redirect"])
         if mode == "text2pcap":
             if scn.get("tls"):
                 raise PipelineError("TLS scenarios need network namespaces or loopback capture")
@@ -431,6 +436,8 @@ class Run:
             if mode in ("netns", "loopback"):
                 capfile = self.tmp / "cap.pcapng"
                 cap_filter = f"tcp port {port}"
+                if scn.get("redirect"):
+                    cap_filter += f" or tcp port {int(scn['redirect']['from_port'])}"
                 cap_err = open(self.tmp / "dumpcap.err", "w")
                 cap = self.popen(["dumpcap", "-q", "-i", iface, "-f", cap_filter, "-w", str(capfile)],
                                  ns=ns_s, stdout=subprocess.DEVNULL, stderr=cap_err)
@@ -444,6 +451,8 @@ class Run:
             self._wait_for(lambda: ready.exists(), 20, "server did not start")
             plan = dict(scn["plan"])
             plan.update({"host": server_addr, "port": port})
+            if scn.get("redirect"):    # the client is given the redirecting listener
+                plan["port"] = int(scn["redirect"]["from_port"])
             warm_runs = int(scn.get("client_warmup_runs", 0))
             if warm_runs:
                 # a second server on the next port, outside the capture filter: the client
@@ -751,6 +760,7 @@ def build_manifest(scn, mode, mtu, server_addr, port, cfg, reports, stats, pcap:
         "generator_version": GENERATOR_VERSION, "description": scn.get("description", ""),
         **({"held_out": True} if scn.get("held_out") else {}),
         "client": client, "server": server, "connections": conns,
+        **({"redirects": stats.get("redirects", [])} if scn.get("redirect") else {}),
         "capture_bytes": pcap.stat().st_size if pcap.exists() else None,
         "notes": {
             "round_trips": "TTC requests answered by the server (PRO, DTY, auth and every "

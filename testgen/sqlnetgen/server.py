@@ -276,9 +276,10 @@ class Connection:
 
     # --- handshake ----------------------------------------------------------
     def handshake(self):
-        ptype, _, pkt = self.read_packet()
+        ptype, hflags, pkt = self.read_packet()
         if ptype != tns.CONNECT:
             raise ClientGone(f"expected CONNECT, got {ptype}")
+        self.info["connect_header_flags"] = hflags    # 0x04: the client followed a REDIRECT
         c = tns.parse_connect(pkt)
         if c.data_length and not c.connect_data:
             # descriptor > 230 bytes: follows in a DATA packet (2-byte length)
@@ -1692,6 +1693,7 @@ class OracleServer:
         self.dump = open(cfg["hexdump"], "w") if cfg.get("hexdump") else None
         self.done: list[Connection] = []
         self.active: list[Connection] = []
+        self.redirects: list[dict] = []
         self.stop = threading.Event()
         self.tls_ctx = None
         if cfg.get("tls"):
@@ -1732,10 +1734,58 @@ class OracleServer:
             "address", "port", "tns_version", "end_of_response", "sdu_limit",
             "think_time_ms", "field_version")},
             "connections": conns}
+        if self.cfg.get("redirect"):
+            with self.lock:
+                out["redirects"] = list(self.redirects)
         tmp = self.stats_path + ".tmp"
         with open(tmp, "w") as f:
             json.dump(out, f)
         os.replace(tmp, self.stats_path)
+
+    def redirect(self, sock: socket.socket, peer):
+        """A listener that sends the client elsewhere (cfg "redirect": {"from_port",
+        "deferred"}): read its CONNECT, answer with a REDIRECT to this server's own
+        port whose data is the new address, a NUL and the client's connect data
+        (header flag 0x02, NSPFRDS), inline or, "deferred", as a 10-byte REDIRECT
+        followed by a DATA packet; then wait for the client to close."""
+        rcfg = self.cfg["redirect"]
+        rec = {"client_address": peer[0], "client_port": peer[1], "listener_port": int(rcfg["from_port"])}
+        try:
+            sock.settimeout(30)
+            conn = Connection(self, sock, peer)
+            ptype, hflags, pkt = conn.read_packet()
+            if ptype != tns.CONNECT:
+                raise ClientGone(f"expected CONNECT, got {ptype}")
+            c = tns.parse_connect(pkt)
+            if c.data_length and not c.connect_data:
+                _, _, pkt2 = conn.read_packet()
+                c.connect_data = pkt2[10:].decode("latin-1")
+            address = (f"(ADDRESS=(PROTOCOL=TCP)(HOST={self.cfg.get('address', '127.0.0.1')})"
+                       f"(PORT={int(self.cfg.get('port', 1521))}))")
+            data = address.encode() + b"\0" + c.connect_data.encode("latin-1")
+            flags = 0x02
+            if rcfg.get("deferred"):
+                packets = [tns.header(10, tns.REDIRECT, flags, large=False) + struct.pack(">H", len(data)),
+                           tns.data_packet(data, large=False)]
+            else:
+                packets = [tns.header(10 + len(data), tns.REDIRECT, flags, large=False) +
+                           struct.pack(">H", len(data)) + data]
+            for p in packets:
+                conn.send_raw(p)
+            rec.update({"redirect_address": address, "redirect_port": int(self.cfg.get("port", 1521)),
+                        "redirect_data_length": len(data), "redirect_header_flags": flags,
+                        "redirect_connect_data": c.connect_data,
+                        "redirect_deferred": bool(rcfg.get("deferred")),
+                        "redirect_packet_lengths": [len(p) for p in packets]})
+            while sock.recv(4096):
+                pass
+            rec["closed_reason"] = "client EOF"
+        except Exception as exc:      # recorded, never raised past the listener
+            rec["closed_reason"] = f"redirect error: {exc!r}"
+        finally:
+            sock.close()
+            with self.lock:
+                self.redirects.append(rec)
 
     def serve(self, ready_file: str | None = None):
         addr = self.cfg.get("address", "127.0.0.1")
@@ -1745,6 +1795,13 @@ class OracleServer:
         ls.bind((addr, port))
         ls.listen(16)
         ls.settimeout(0.2)
+        rs = None
+        if self.cfg.get("redirect"):
+            rs = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            rs.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            rs.bind((addr, int(self.cfg["redirect"]["from_port"])))
+            rs.listen(16)
+            rs.setblocking(False)
         if ready_file:
             with open(ready_file, "w") as f:
                 f.write(str(os.getpid()))
@@ -1754,6 +1811,15 @@ class OracleServer:
         threads = []
         try:
             while not self.stop.is_set() and time.time() < deadline:
+                if rs is not None:
+                    try:
+                        rsock, rpeer = rs.accept()
+                        rsock.setblocking(True)
+                        rth = threading.Thread(target=self.redirect, args=(rsock, rpeer), daemon=True)
+                        rth.start()
+                        threads.append(rth)
+                    except (BlockingIOError, socket.timeout):
+                        pass
                 try:
                     sock, peer = ls.accept()
                 except socket.timeout:
@@ -1770,6 +1836,8 @@ class OracleServer:
                 served += 1
         finally:
             ls.close()
+            if rs is not None:
+                rs.close()
             for th in threads:
                 th.join(timeout=5)
             self.write_stats()
