@@ -14,7 +14,7 @@ import sys
 
 import pytest
 
-from tshark import ROOT, TEST_CAPTURES, staged_plugin
+from tshark import PUBLIC, ROOT, TEST_CAPTURES, staged_plugin
 
 sys.path.insert(0, str(ROOT))
 
@@ -183,3 +183,37 @@ def test_advise_inputs_text(cut_and_uncut):
     table = [l.split() for l in block.splitlines() if l.startswith("  array size") or l.startswith("  round trips")]
     assert table[0][2:] == [str(a) for a in SIZES]
     assert table[1][2:] == [str(want[sql]["predicted"][a]) for a in SIZES]
+
+
+# public captures: SQL*Plus re-executing a cursor, python-oracledb with a
+# multi-line SQL text, SQL*Plus stopping a fetch mid-way, SQL*Plus 11g
+@pytest.mark.parametrize("capture", ["dbbat/sqlplus_cursor_reexec.pcapng", "dbbat/python_thin.pcapng",
+                                     "dbbat/sqlplus_midfetch_fail.pcapng",
+                                     "visblank/sqlplus11g_linux32_vs_11.2_full_session.pcapng"],
+                         ids=lambda p: p.split("/")[-1].split(".")[0])
+def test_public_capture_predictions_equal_the_lua_advisors_model(tshark, tmp_path, capture):
+    """One file: -z sqlnet,advise's executions and rows, and its predicted
+    round trips where it keeps the prefetch fixed (at sizes other than the
+    observed one: there its table shows the observed figures)."""
+    capture = PUBLIC / capture
+    if not capture.is_file():
+        pytest.skip(f"public captures not available ({PUBLIC})")
+    sizes = [1, 3, 10, 100, 1000, 5000]
+    got = {" ".join(d["sql"].split()): d for d in json.loads(batch(
+        "-q", "--out", tmp_path / "o", "--advise-inputs", "--sizes", ",".join(map(str, sizes)), "--format", "json",
+        capture).stdout)["advise_inputs"]}
+    out = tshark.run(capture, ["-q", "-z", "sqlnet,advise,sizes=" + ",".join(map(str, sizes)) + ",format=json"])
+    stmts = json.loads(out.stdout)["statements"]
+    assert stmts
+    compared = 0
+    for s in stmts:
+        g = got[" ".join(s["sql"].split())]
+        assert (g["executions"], g["rows"]) == (s["observed"]["executions"], s["observed"]["rows"]), s["sql"]
+        if s["prefetch_assumption"] != "fixed":
+            continue
+        pred = {p["array_size"]: p["round_trips"] for p in s["predictions"]
+                if p["array_size"] in sizes and not p["observed"]}
+        assert {p["array_size"]: p["round_trips"] for p in g["predicted"] if p["array_size"] in pred} == pred, \
+            s["sql"]
+        compared += len(pred)
+    assert compared
