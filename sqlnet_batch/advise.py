@@ -20,6 +20,8 @@ execution) that is not a fetch (as stmt.py counts executions), and the
 round trips of that cursor up to the next start belong to it - the ones a
 later file numbered on its own, and its fetches that file could not place
 (no execution: the execute call was in an earlier file).
+
+SPDX-License-Identifier: GPL-2.0-or-later
 """
 
 FETCH = 5
