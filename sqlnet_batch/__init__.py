@@ -3,11 +3,13 @@
     python -m sqlnet_batch --out DIR FILE...         (./run.sh batch --out DIR FILE...)
     python -m sqlnet_batch --stmt DIR                 the AUTOTRACE table of a set
     python -m sqlnet_batch --compare BEFORE AFTER     two sets side by side, per SQL text
+    python -m sqlnet_batch --stmt DIR --advise-inputs the array-size advisor's inputs too
 
 run() reads each file with tshark and the sqlnet plugin in parallel (one
 worker per core), writes one Parquet file per input (extract.py), then fills
 in what a session's earlier files knew (carry.py) and prints the statements
-over the whole set (stmt.py) with DuckDB.  spark.py runs the same job on
+over the whole set (stmt.py) with DuckDB, and on request the array-size
+advisor's inputs per SQL text (advise.py).  spark.py runs the same job on
 Apache Spark.
 
 SPDX-License-Identifier: GPL-2.0-or-later
@@ -21,9 +23,9 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
-from . import carry, extract, stmt
+from . import advise, carry, extract, stmt
 
-__all__ = ["run", "carry_set", "statements", "first_packet_time", "capture_order"]
+__all__ = ["run", "carry_set", "statements", "advise_inputs", "first_packet_time", "capture_order"]
 
 DEFAULT_OVERLAP = 5000
 
@@ -122,9 +124,11 @@ class Progress:
 
 
 def run(files, out, jobs=None, overlap=DEFAULT_OVERLAP, tshark="tshark", plugin=None, quiet=False,
-        progress_stream=sys.stderr):
+        progress_stream=sys.stderr, timing=None):
     """The per-file job and the carry over the set.  Returns (summaries,
-    errors); summaries in capture order."""
+    errors); summaries in capture order.  timing: a dict that gets the wall
+    seconds of the two phases, "read" (the files, in parallel) and "carry"."""
+    t0 = time.time()
     out = Path(out)
     raw = out / ".raw"
     raw.mkdir(parents=True, exist_ok=True)
@@ -150,6 +154,7 @@ def run(files, out, jobs=None, overlap=DEFAULT_OVERLAP, tshark="tshark", plugin=
                          "seconds": 0.0, "max_rss_kib": 0, "out": tasks[i]["out"]}
                 summaries[i] = s
                 progress.update(s)
+    t1 = time.time()
     good = [s for s in summaries if not s["error"] and os.path.exists(s["out"])]
     errors = [s["error"] for s in summaries if s["error"]]
     for s in summaries:
@@ -159,6 +164,8 @@ def run(files, out, jobs=None, overlap=DEFAULT_OVERLAP, tshark="tshark", plugin=
     shutil.rmtree(raw, ignore_errors=True)
     for s in summaries:
         s["out"] = str(out / Path(s["out"]).name) if s in good else None
+    if timing is not None:
+        timing.update(read=t1 - t0, carry=time.time() - t1)
     return summaries, errors
 
 
@@ -218,15 +225,37 @@ def parquet_files(d):
                   if not any(part.startswith(".") for part in p.relative_to(d).parts))
 
 
-def statements(dirs):
-    """-z sqlnet,stmt's statements over the records in dirs (folders of
-    Parquet files or files), with DuckDB."""
+def _records(dirs):
     files = [f for d in ([dirs] if isinstance(dirs, (str, Path)) else dirs) for f in parquet_files(d)]
     con = _duck()
     lst = "[" + ", ".join("'%s'" % str(f).replace("'", "''") for f in files) + "]"
     con.execute(f"CREATE VIEW records AS SELECT * FROM read_parquet({lst})")
-    res = stmt.assemble(_rows(con, stmt.AGGREGATE), _rows(con, stmt.ARRAY_SIZES), _rows(con, stmt.ERRORS),
-                        _rows(con, stmt.FILES))
-    nfiles = len(_rows(con, stmt.FILES))
-    con.close()
-    return res, nfiles
+    return con
+
+
+def _statements(con):
+    files = _rows(con, stmt.FILES)
+    return stmt.assemble(_rows(con, stmt.AGGREGATE), _rows(con, stmt.ARRAY_SIZES), _rows(con, stmt.ERRORS),
+                         files), len(files)
+
+
+def statements(dirs):
+    """-z sqlnet,stmt's statements over the records in dirs (folders of
+    Parquet files or files), with DuckDB."""
+    con = _records(dirs)
+    try:
+        return _statements(con)
+    finally:
+        con.close()
+
+
+def advise_inputs(dirs, sizes=advise.DEFAULT_SIZES):
+    """The statements (as statements()) and the array-size advisor's inputs
+    per SQL text (advise.py) over the records in dirs, with DuckDB:
+    (statements, inputs, files)."""
+    con = _records(dirs)
+    try:
+        res, nfiles = _statements(con)
+        return res, advise.compute(lambda q: _rows(con, q), res, sizes, "duckdb"), nfiles
+    finally:
+        con.close()

@@ -4,7 +4,7 @@ import json
 import os
 import sys
 
-from . import DEFAULT_OVERLAP, run, statements, stmt
+from . import DEFAULT_OVERLAP, advise, advise_inputs, run, statements, stmt
 
 
 def main(argv=None):
@@ -24,6 +24,10 @@ def main(argv=None):
                     help="print the statements over the Parquet files in DIR (no capture read)")
     ap.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"),
                     help="two sets' folders (or Parquet files) side by side per SQL text")
+    ap.add_argument("--advise-inputs", action="store_true",
+                    help="after the statements, the array-size advisor's inputs per SQL text over the set")
+    ap.add_argument("--sizes", default=",".join(str(a) for a in advise.DEFAULT_SIZES),
+                    help="array sizes --advise-inputs predicts round trips at (default %(default)s)")
     ap.add_argument("--format", choices=["text", "json"], default="text")
     ap.add_argument("--es-mapping", action="store_true",
                     help="print the Elasticsearch/OpenSearch index mapping of the records")
@@ -32,6 +36,18 @@ def main(argv=None):
     ap.add_argument("--spark", action="store_true", help="run the job on Spark (pyspark) instead")
     ap.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
     a = ap.parse_args(argv)
+    try:
+        sizes = advise.parse_sizes(a.sizes)
+    except ValueError:
+        ap.error("--sizes: array sizes are whole numbers from 1, separated by commas")
+
+    def show(res, n, inputs=None):
+        if a.format == "json":
+            print(json.dumps(res if inputs is None else {"statements": res, "advise_inputs": inputs}, indent=1))
+        else:
+            print(stmt.render(res, n), end="")
+            if inputs is not None:
+                print(advise.render(inputs, n), end="")
 
     if a.es_mapping:
         from . import es
@@ -49,22 +65,27 @@ def main(argv=None):
         print(json.dumps(pairs, indent=1) if a.format == "json" else text, end="" if a.format == "text" else "\n")
         return 0
     if a.stmt:
-        res, n = statements(a.stmt)
-        print(json.dumps(res, indent=1) if a.format == "json" else stmt.render(res, n),
-              end="" if a.format == "text" else "\n")
+        if a.advise_inputs:
+            res, inputs, n = advise_inputs(a.stmt, sizes)
+        else:
+            (res, n), inputs = statements(a.stmt), None
+        show(res, n, inputs)
         return 0
     if not a.files or not a.out:
         ap.error("give --out DIR and capture files (or --stmt / --compare)")
     if a.spark:
         from . import spark
-        summaries, errors, res, n = spark.run(a.files, a.out, overlap=a.overlap, tshark=a.tshark,
-                                              plugin=a.plugin, jobs=a.jobs, quiet=a.quiet)
+        summaries, errors, res, n, inputs = spark.run(a.files, a.out, overlap=a.overlap, tshark=a.tshark,
+                                                      plugin=a.plugin, jobs=a.jobs, quiet=a.quiet,
+                                                      advise_sizes=sizes if a.advise_inputs else None)
     else:
         summaries, errors = run(a.files, a.out, jobs=a.jobs, overlap=a.overlap, tshark=a.tshark,
                                 plugin=a.plugin, quiet=a.quiet)
-        res, n = statements([a.out])
-    print(json.dumps(res, indent=1) if a.format == "json" else stmt.render(res, n),
-          end="" if a.format == "text" else "\n")
+        if a.advise_inputs:
+            res, inputs, n = advise_inputs([a.out], sizes)
+        else:
+            (res, n), inputs = statements([a.out]), None
+    show(res, n, inputs)
     for e in errors:
         print(f"batch: error: {e}", file=sys.stderr)
     for s in summaries:

@@ -196,9 +196,11 @@ def extract(task):
     path = Path(task["path"])
     name = path.name
     t0 = time.time()
+    self0 = resource.getrusage(resource.RUSAGE_SELF)
+    children0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     summary = {"file": name, "path": str(path), "file_index": task["file_index"], "records": 0,
                "packets": 0, "error": None, "truncated": False, "seconds": 0.0, "max_rss_kib": 0,
-               "out": task["out"]}
+               "out": task["out"], "tshark_cpu_s": 0.0}
     if not os.access(path, os.R_OK) or not path.is_file():
         summary["error"] = f"{path}: cannot be read (missing or no permission)"
         return summary
@@ -237,6 +239,7 @@ def extract(task):
             if feeder:
                 feeder.wait()
         summary["max_rss_kib"] = usage.ru_maxrss
+        summary["tshark_cpu_s"] = usage.ru_utime + usage.ru_stime
         err_text = "\n".join(l for l in Path(err_path).read_text(errors="replace").splitlines()
                              if not l.startswith("Running as user"))
         # (tshark and mergecap: 'appears to have been cut short in the middle of a packet')
@@ -253,7 +256,16 @@ def extract(task):
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
     summary["seconds"] = time.time() - t0
-    summary["worker_rss_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    self1 = resource.getrusage(resource.RUSAGE_SELF)
+    children1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    summary["worker_rss_kib"] = self1.ru_maxrss
+    # CPU seconds of this file: the worker's own Python (parsing tshark's
+    # output, writing Parquet) and the other programs it ran (capinfos,
+    # editcap, mergecap), apart from tshark's
+    summary["worker_pid"] = os.getpid()
+    summary["python_cpu_s"] = (self1.ru_utime + self1.ru_stime) - (self0.ru_utime + self0.ru_stime)
+    summary["helper_cpu_s"] = max(0.0, (children1.ru_utime + children1.ru_stime)
+                                  - (children0.ru_utime + children0.ru_stime) - summary["tshark_cpu_s"])
     return summary
 
 

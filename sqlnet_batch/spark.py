@@ -8,8 +8,8 @@
   On a cluster DIR must be a folder every executor and the driver see (NFS,
   a mounted bucket), and tshark and the plugin must be installed on every
   executor (docs/batch.md).
-* The carry (carry.py) and the statements (stmt.py) run as Spark SQL over
-  the raw records; the carried records are written to DIR/spark/ (Parquet,
+* The carry (carry.py), the statements (stmt.py) and the advisor's inputs
+  (advise.py) run as Spark SQL over the raw records; the carried records are written to DIR/spark/ (Parquet,
   one or more files per input file).
 
 The master is SQLNET_SPARK_MASTER (default local[N], N = --jobs or the cores).
@@ -23,7 +23,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from . import Progress, _out_name, capture_order, carry, extract, stmt
+from . import Progress, _out_name, advise, capture_order, carry, extract, stmt
 
 
 def session(jobs=None, master=None):
@@ -67,8 +67,11 @@ def _ship_package(sc):
     return d
 
 
-def run(files, out, overlap=5000, tshark="tshark", plugin=None, jobs=None, spark=None, quiet=False):
-    """Returns (summaries, errors, statements, files with records)."""
+def run(files, out, overlap=5000, tshark="tshark", plugin=None, jobs=None, spark=None, quiet=False,
+        advise_sizes=None):
+    """Returns (summaries, errors, statements, files with records, the
+    array-size advisor's inputs at advise_sizes (advise.py), or None when
+    advise_sizes is None)."""
     own = spark is None
     spark = spark or session(jobs)
     sc = spark.sparkContext
@@ -92,17 +95,20 @@ def run(files, out, overlap=5000, tshark="tshark", plugin=None, jobs=None, spark
         errors = [s["error"] for s in summaries if s["error"]]
         good = [s["out"] for s in summaries if not s["error"] and os.path.exists(s["out"])]
         res, nfiles = [], 0
+        inputs = None if advise_sizes is None else []
         if good:
             spark.read.parquet(*good).createOrReplaceTempView("records_raw")
             _carry(spark, out / "spark")
             res, nfiles = statements(spark)
+            if advise_sizes is not None:
+                inputs = advise.compute(lambda q: _rows(spark, q), res, advise_sizes, "spark")
     finally:
         shutil.rmtree(raw, ignore_errors=True)
         if shipped:
             shutil.rmtree(shipped, ignore_errors=True)
         if own:
             spark.stop()
-    return summaries, errors, res, nfiles
+    return summaries, errors, res, nfiles, inputs
 
 
 def _carry(spark, dest):

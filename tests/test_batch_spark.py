@@ -35,25 +35,40 @@ def manifest_totals(capture):
     return sum(c["stats"]["round_trips"] for c in m["connections"]), m["client"]["rows_received"]
 
 
+def same(a, b, where):
+    assert a.keys() == b.keys(), where
+    for k in a:
+        if isinstance(b[k], float):
+            assert a[k] == pytest.approx(b[k], abs=1e-6), (where, k)
+        else:
+            assert a[k] == b[k], (where, k)
+
+
 def test_spark_local_gives_duckdbs_table(tmp_path):
     subprocess.run(["editcap", "-c", "400", str(SWEEP), str(tmp_path / "sweep.pcapng")], check=True)
     files = sorted(tmp_path.glob("sweep_*.pcapng"))
-    duck = json.loads(batch("--out", tmp_path / "duck", "--format", "json", "-q", *files).stdout)
-    p = batch("--spark", "--jobs", "2", "--out", tmp_path / "spark", "--format", "json", *files)
-    spark = json.loads(p.stdout)
+    both = json.loads(batch("--out", tmp_path / "duck", "--format", "json", "-q", "--advise-inputs",
+                            *files).stdout)
+    duck = both["statements"]
+    p = batch("--spark", "--jobs", "2", "--out", tmp_path / "spark", "--format", "json", "--advise-inputs", *files)
+    spark_both = json.loads(p.stdout)
+    spark = spark_both["statements"]
     assert f"batch: {len(files)}/{len(files)} files" in p.stderr
     assert [s["sql"] for s in spark] == [s["sql"] for s in duck]
     for a, b in zip(spark, duck):
-        assert a.keys() == b.keys()
-        for k in a:
-            if isinstance(b[k], float):
-                assert a[k] == pytest.approx(b[k], abs=1e-6), (a["sql"], k)
-            else:
-                assert a[k] == b[k], (a["sql"], k)
+        same(a, b, a["sql"])
+    # the array-size advisor's inputs: Spark SQL gives DuckDB's
+    assert [s["sql"] for s in spark_both["advise_inputs"]] == [s["sql"] for s in both["advise_inputs"]]
+    assert len(both["advise_inputs"]) == len(duck) - 1      # every SQL text (not the calls outside one)
+    for a, b in zip(spark_both["advise_inputs"], both["advise_inputs"]):
+        same(a, b, a["sql"])
     # the scripted server's counts (manifest), not only agreement
     rts, rows = manifest_totals(SWEEP)
     assert sum(s["round_trips"] for s in spark) == rts
     assert sum(s["rows_processed"] for s in spark) == rows
+    m = json.loads(SWEEP.with_suffix(".json").read_text())
+    fetches = sum(1 for c in m["connections"] for r in c["requests"] if r["function"] == "OFETCH")
+    assert sum(s["fetch_round_trips"] for s in spark_both["advise_inputs"]) == fetches
     # the carried records Spark wrote read back as the set's table (--stmt)
     again = json.loads(batch("--stmt", tmp_path / "spark", "--format", "json").stdout)
     assert [(s["sql"], s["round_trips"], s["rows_processed"]) for s in again] == \
