@@ -8,13 +8,13 @@ Lua advisor's own predictions on the uncut capture); the cut set must also
 give what the uncut capture gives.
 """
 import json
-import os
 import subprocess
 import sys
 
 import pytest
 
-from tshark import PUBLIC, ROOT, TEST_CAPTURES, staged_plugin
+from test_batch import batch
+from tshark import PUBLIC, ROOT, TEST_CAPTURES
 
 sys.path.insert(0, str(ROOT))
 
@@ -26,12 +26,6 @@ SIZES = [1, 7, 10, 100, 1000]
 TNS_DATA_HEADER = 10      # 8-byte TNS header + 2-byte data flags, per TNS packet
 
 
-def batch(*args):
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    p = subprocess.run([sys.executable, "-m", "sqlnet_batch", "--plugin", str(staged_plugin()), *map(str, args)],
-                       capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
-    assert p.returncode == 0, p.stderr
-    return p
 
 
 def manifest_inputs(capture, sizes):

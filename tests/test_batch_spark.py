@@ -4,14 +4,13 @@ Skipped (with the reason) where pyspark or Java is missing; ./run.sh test
 installs pyspark (requirements-spark.txt) so that CI runs it.
 """
 import json
-import os
 import shutil
 import subprocess
-import sys
 
 import pytest
 
-from tshark import ROOT, TEST_CAPTURES, staged_plugin
+from test_batch import batch
+from tshark import TEST_CAPTURES
 
 pytest.importorskip("pyarrow")
 pytest.importorskip("duckdb")
@@ -22,12 +21,6 @@ if not shutil.which("java"):
 SWEEP = TEST_CAPTURES / "sweep_arraysize.pcapng"
 
 
-def batch(*args):
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    p = subprocess.run([sys.executable, "-m", "sqlnet_batch", "--plugin", str(staged_plugin()), *map(str, args)],
-                       capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
-    assert p.returncode == 0, p.stderr
-    return p
 
 
 def manifest_totals(capture):
