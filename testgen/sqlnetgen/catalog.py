@@ -192,7 +192,32 @@ def scenarios() -> list[dict]:
                                                   ("steady again", {}))])})
     out += jdbc_scenarios() + release_scenarios() + shape_scenarios() + wan_scenarios() + tls_scenarios()
     out += held_out_scenarios()
+    out += bind_scenarios()
     return out
+
+
+# Typed input binds (issue 25 point 6): the values as python-oracledb sends them in the
+# OALL8 row data; the client reports each value as it bound it ("bind_values").
+BIND_VALUES = [["NUMBER", "123.45"], ["NUMBER", "-0.000123"], ["NUMBER", "12345678901234567890"],
+               ["NUMBER", "0"], ["VARCHAR2", "ABC def"], ["VARCHAR2", "x" * 300 + "y"],
+               ["CHAR", "fixed"], ["NVARCHAR2", "Grüße €"], ["BINARY_FLOAT", "1.5"],
+               ["BINARY_DOUBLE", "-3.141592653589793"], ["DATE", "2024-02-29 13:45:07"],
+               ["TIMESTAMP", "1999-12-31 23:59:58.123456"], ["RAW", "00ff10ab"], ["NULL", ""]]
+
+
+def bind_scenarios() -> list[dict]:
+    """An INSERT with one bind of each common type (python-oracledb, 23ai)."""
+    cols = ", ".join(f"c{i + 1}" for i in range(len(BIND_VALUES)))
+    marks = ", ".join(f":{i + 1}" for i in range(len(BIND_VALUES)))
+    return [{"name": "binds_23ai_python", "client": "python", "mtu": 1500,
+             "description": "python-oracledb against 23ai: an INSERT binding NUMBER (4 values), "
+                            "VARCHAR2 (one of 301 characters: the long form), CHAR, NVARCHAR2, "
+                            "BINARY_FLOAT, BINARY_DOUBLE, DATE, TIMESTAMP, RAW and a NULL",
+             "server": server(release="23ai", sdu_limit=8192, tables=[table(rows=20)]),
+             "plan": plan(sdu=8192, arraysize=20, steps=[
+                 {"sql": f"INSERT INTO {ROWS_TABLE.lower()} ({cols}) VALUES ({marks})", "dml": True,
+                  "binds": BIND_VALUES},
+                 {"commit": True}])}]
 
 
 # Held-out sweeps (issue 23): made with parameters no part of the advisor's time model was

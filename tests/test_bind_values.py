@@ -1,0 +1,145 @@
+"""Bind values of an execute (issue 25 point 6): sqlnet.bind.value.
+
+Evidence:
+- test-captures/binds_23ai_python.pcapng: python-oracledb 26.1 (thin) binds one value
+  of each common type (NUMBER, VARCHAR2 short and past 252 bytes, CHAR, NVARCHAR2,
+  BINARY_FLOAT, BINARY_DOUBLE, DATE, TIMESTAMP, RAW, NULL) in an INSERT; the client
+  reports every value as it bound it (manifest: client.report ... "bind_values", the
+  Python object as text: str(Decimal), datetime.isoformat(" "), bytes.hex(), repr(float)).
+- test-captures/batch_*_{python,node,jdbc}: array DML whose rows are the catalogue's
+  BATCH_ROWS (testgen/sqlnetgen/catalog.py), one NUMBER per row.
+- NUMBER and DATE bytes computed by hand here (Oracle NUMBER: exponent byte 0xc0 + base-100
+  exponent + 1 for positive numbers, complemented for negative ones; digits + 1, or
+  101 - digit with a 102 terminator; DATE: century + 100, year + 100, month, day,
+  hour + 1, minute + 1, second + 1), checked against the client's bytes and put into a
+  copy of the capture in place of the client's to see them decoded.
+"""
+import json
+import pytest
+
+from tshark import TEST_CAPTURES
+
+CAPTURE = TEST_CAPTURES / "binds_23ai_python.pcapng"
+MANIFEST = json.loads(CAPTURE.with_suffix(".json").read_text())
+
+
+def bound_statements(manifest):
+    rep = manifest["client"]["report"]
+    for r in rep if isinstance(rep, list) else [rep]:
+        for s in r.get("sessions", []):
+            for st in s.get("statements", []):
+                if "bind_values" in st:
+                    yield st
+
+
+def values(tshark, capture, extra=()):
+    """The sqlnet.bind.value occurrences of each frame, in order (a unit separator as the
+    aggregator: values may hold commas)."""
+    out = tshark.run(capture, ["-T", "fields", "-E", "occurrence=a", "-E", "aggregator=\x1f",
+                               "-e", "sqlnet.bind.value", "-Y", "sqlnet.bind.value"] + list(extra)).stdout
+    return [line.split("\x1f") for line in out.splitlines()]
+
+
+def test_values_as_the_client_bound_them(tshark):
+    stmts = list(bound_statements(MANIFEST))
+    assert len(stmts) == 1 and stmts[0]["rowcount"] == 1
+    expected = stmts[0]["bind_values"]
+    assert values(tshark, CAPTURE) == [expected]
+
+
+def test_item_text_names_the_bind(tshark):
+    out = tshark.run(CAPTURE, ["-V", "-Y", "sqlnet.bind.value"]).stdout
+    st = next(bound_statements(MANIFEST))
+    for i, (kind, v) in enumerate(zip(st["bind_types"], st["bind_values"]), 1):
+        if kind in ("VARCHAR2", "CHAR", "NVARCHAR2") and len(v) < 100:
+            assert f"Bind {i} value: '{v}'" in out, (i, v)
+        elif kind == "RAW":
+            assert f"Bind {i} value: {v} ({len(v) // 2} bytes)" in out
+        elif len(v) < 100:
+            assert f"Bind {i} value: {v}\n" in out, (i, v)
+
+
+BATCH = [m for m in sorted(TEST_CAPTURES.glob("batch_*.json"))]
+
+
+@pytest.mark.parametrize("path", BATCH, ids=[p.stem for p in BATCH])
+def test_array_dml_rows(tshark, path):
+    """The rows the plan gave the client's executemany (manifest client.steps "many"), one
+    row data message per execution, in the first call that binds them."""
+    m = json.loads(path.read_text())
+    many = [st["many"] for st in m["client"]["steps"] if st.get("many")]
+    assert many
+    rows = values(tshark, TEST_CAPTURES / m["capture"])
+    assert rows, "no bind values"
+    assert rows[0] == [str(v) for row in many[0] for v in row]
+
+
+def number_bytes(text):
+    """Oracle NUMBER of a decimal text, by hand (see the module docstring)."""
+    neg = text.startswith("-")
+    digits = text.lstrip("-")
+    ip, _, fp = digits.partition(".")
+    ip = ip.lstrip("0")
+    if len(ip) % 2:
+        ip = "0" + ip
+    if len(fp) % 2:
+        fp += "0"
+    pairs = [int(ip[i:i + 2]) for i in range(0, len(ip), 2)]
+    exp = len(pairs) - 1
+    fpairs = [int(fp[i:i + 2]) for i in range(0, len(fp), 2)]
+    if not pairs:
+        while fpairs and fpairs[0] == 0:
+            fpairs.pop(0)
+            exp -= 1
+    pairs += fpairs
+    while pairs and pairs[-1] == 0:
+        pairs.pop()
+    if not pairs:
+        return b"\x80"
+    if not neg:
+        return bytes([0xc0 + exp + 1] + [p + 1 for p in pairs])
+    return bytes([(~(0xc0 + exp + 1)) & 0xff] + [101 - p for p in pairs] + ([102] if len(pairs) < 20 else []))
+
+
+def date_bytes(y, mo, d, h, mi, s):
+    return bytes([y // 100 + 100, y % 100 + 100, mo, d, h + 1, mi + 1, s + 1])
+
+
+def test_hand_computed_encodings_are_the_clients():
+    """The hand encodings above give the bytes python-oracledb wrote for its values."""
+    data = CAPTURE.read_bytes()
+    assert number_bytes("123.45") == bytes.fromhex("c202182e")
+    for text in ("123.45", "-0.000123", "12345678901234567890"):
+        enc = number_bytes(text)
+        assert bytes([len(enc)]) + enc in data, text
+    assert b"\x07" + date_bytes(2024, 2, 29, 13, 45, 7) in data
+
+
+def test_hand_made_values_decoded(tshark, tmp_path):
+    """NUMBER and DATE bytes made here, in place of the client's (same length: the TCP
+    framing is unchanged), decode to the text they were made from."""
+    data = bytearray(CAPTURE.read_bytes())
+    cases = [("123.45", "-1.5"), ("-0.000123", "0.0000012345"), ("12345678901234567890", "-99999999999999999")]
+    for old, new in cases:
+        a, b = number_bytes(old), number_bytes(new)
+        assert len(a) == len(b), (old, new, a.hex(), b.hex())
+        pos = data.find(bytes([len(a)]) + a)
+        assert pos > 0 and data.find(bytes([len(a)]) + a, pos + 1) < 0
+        data[pos + 1:pos + 1 + len(a)] = b
+    old_date, new_date = date_bytes(2024, 2, 29, 13, 45, 7), date_bytes(1899, 12, 1, 0, 0, 59)
+    pos = data.find(b"\x07" + old_date)
+    data[pos + 1:pos + 8] = new_date
+    path = tmp_path / "patched.pcapng"
+    path.write_bytes(bytes(data))
+    got = values(tshark, path)[0]
+    assert got[:3] == ["-1.5", "0.0000012345", "-99999999999999999"]
+    assert got[10] == "1899-12-01 00:00:59"
+
+
+def test_preference_hides_the_values(tshark):
+    out = tshark.run(CAPTURE, ["-T", "fields", "-e", "sqlnet.bind.value", "-e", "sqlnet.bind.values_hidden",
+                               "-Y", "sqlnet.bind.values_hidden", "-o", "sqlnet.show_bind_values:FALSE"])
+    assert out.stdout.strip(), "no call marked as hiding its values"
+    assert all(line.split("\t")[0] == "" for line in out.stdout.splitlines())
+    assert "ABC def" not in tshark.run(CAPTURE, ["-V", "-o", "sqlnet.show_bind_values:FALSE"]).stdout
+    assert not out.stderr.strip()
