@@ -547,8 +547,12 @@ ttc_show_bind_values(const ttc_rd_t *at, proto_tree *tree, const ttc_describe_t 
             if (!plsql && c->buffer_size > LONG_BIND_SIZE && !(c->bind_flags & TTC_BIND_FLAG_ARRAY))
                 go = show_bind(&r, &w, c, i + 1, rowno);
         }
-        if (!go)
+        if (!go) {
+            if (w.shown >= MAX_VALUE_ITEMS)
+                proto_tree_add_string_format(tree, hf_bind_value, r.tvb, r.off, 0, "",
+                                             "Bind values: only the first %u shown", MAX_VALUE_ITEMS);
             return;
+        }
         /* JDBC writes the return binds too, as NULLs */
         for (i = 0; i < returning && ttc_rd_have(&r, 1) && tvb_get_uint8(r.tvb, r.off) == 0; i++)
             r.off++;
