@@ -1,11 +1,12 @@
 """Bind values of an execute (issue 25 point 6): sqlnet.bind.value.
 
 Evidence:
-- test-captures/binds_23ai_python.pcapng: python-oracledb 26.1 (thin) binds one value
-  of each common type (NUMBER, VARCHAR2 short and past 252 bytes, CHAR, NVARCHAR2,
-  BINARY_FLOAT, BINARY_DOUBLE, DATE, TIMESTAMP, RAW, NULL) in an INSERT; the client
-  reports every value as it bound it (manifest: client.report ... "bind_values", the
-  Python object as text: str(Decimal), datetime.isoformat(" "), bytes.hex(), repr(float)).
+- test-captures/binds_23ai_{python,node}.pcapng: python-oracledb 26.1 and node-oracledb
+  6.10 (thin) bind one value of each common type (NUMBER, VARCHAR2 short and past 252
+  bytes, CHAR, NVARCHAR2, BINARY_FLOAT, BINARY_DOUBLE, DATE, TIMESTAMP, RAW, NULL) in an
+  INSERT; the client reports every value as it bound it (manifest: client.report ...
+  "bind_values": python str(Decimal), datetime.isoformat(" "), bytes.hex(), repr(float);
+  node String(value), the Date's own fields, Buffer hex).
 - test-captures/batch_*_{python,node,jdbc}: array DML whose rows are the catalogue's
   BATCH_ROWS (testgen/sqlnetgen/catalog.py), one NUMBER per row.
 - NUMBER and DATE bytes computed by hand here (Oracle NUMBER: exponent byte 0xc0 + base-100
@@ -40,11 +41,17 @@ def values(tshark, capture, extra=()):
     return [line.split("\x1f") for line in out.splitlines()]
 
 
-def test_values_as_the_client_bound_them(tshark):
-    stmts = list(bound_statements(MANIFEST))
+BOUND = sorted(TEST_CAPTURES.glob("binds_*.json"))
+
+
+@pytest.mark.parametrize("path", BOUND, ids=[p.stem for p in BOUND])
+def test_values_as_the_client_bound_them(tshark, path):
+    m = json.loads(path.read_text())
+    stmts = list(bound_statements(m))
     assert len(stmts) == 1 and stmts[0]["rowcount"] == 1
     expected = stmts[0]["bind_values"]
-    assert values(tshark, CAPTURE) == [expected]
+    assert len(expected) == 14
+    assert values(tshark, TEST_CAPTURES / m["capture"]) == [expected]
 
 
 def test_item_text_names_the_bind(tshark):

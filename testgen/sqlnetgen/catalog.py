@@ -205,19 +205,29 @@ BIND_VALUES = [["NUMBER", "123.45"], ["NUMBER", "-0.000123"], ["NUMBER", "123456
                ["TIMESTAMP", "1999-12-31 23:59:58.123456"], ["RAW", "00ff10ab"], ["NULL", ""]]
 
 
+# node-oracledb: JavaScript numbers (a double: 15-16 digits) and dates (milliseconds)
+BIND_VALUES_NODE = [v if v[0] not in ("NUMBER", "TIMESTAMP") or v[1] not in
+                    ("12345678901234567890", "1999-12-31 23:59:58.123456") else
+                    [v[0], {"NUMBER": "1234567890123456", "TIMESTAMP": "1999-12-31 23:59:58.123"}[v[0]]]
+                    for v in BIND_VALUES]
+
+
 def bind_scenarios() -> list[dict]:
-    """An INSERT with one bind of each common type (python-oracledb, 23ai)."""
-    cols = ", ".join(f"c{i + 1}" for i in range(len(BIND_VALUES)))
-    marks = ", ".join(f":{i + 1}" for i in range(len(BIND_VALUES)))
-    return [{"name": "binds_23ai_python", "client": "python", "mtu": 1500,
-             "description": "python-oracledb against 23ai: an INSERT binding NUMBER (4 values), "
-                            "VARCHAR2 (one of 301 characters: the long form), CHAR, NVARCHAR2, "
-                            "BINARY_FLOAT, BINARY_DOUBLE, DATE, TIMESTAMP, RAW and a NULL",
-             "server": server(release="23ai", sdu_limit=8192, tables=[table(rows=20)]),
-             "plan": plan(sdu=8192, arraysize=20, steps=[
-                 {"sql": f"INSERT INTO {ROWS_TABLE.lower()} ({cols}) VALUES ({marks})", "dml": True,
-                  "binds": BIND_VALUES},
-                 {"commit": True}])}]
+    """An INSERT with one bind of each common type (python-oracledb and node-oracledb, 23ai)."""
+    out = []
+    for client, values in (("python", BIND_VALUES), ("node", BIND_VALUES_NODE)):
+        cols = ", ".join(f"c{i + 1}" for i in range(len(values)))
+        marks = ", ".join(f":{i + 1}" for i in range(len(values)))
+        out.append({"name": f"binds_23ai_{client}", "client": client, "mtu": 1500,
+                    "description": f"{client}-oracledb against 23ai: an INSERT binding NUMBER (4 values), "
+                                   "VARCHAR2 (one of 301 characters: the long form), CHAR, NVARCHAR2, "
+                                   "BINARY_FLOAT, BINARY_DOUBLE, DATE, TIMESTAMP, RAW and a NULL",
+                    "server": server(release="23ai", sdu_limit=8192, tables=[table(rows=20)]),
+                    "plan": plan(sdu=8192, arraysize=20, steps=[
+                        {"sql": f"INSERT INTO {ROWS_TABLE.lower()} ({cols}) VALUES ({marks})", "dml": True,
+                         "binds": values},
+                        {"commit": True}])})
+    return out
 
 
 # Held-out sweeps (issue 23): made with parameters no part of the advisor's time model was
