@@ -43,6 +43,7 @@
 
 static int hf_bind_value = -1;
 static int hf_bind_values_hidden = -1;
+static int hf_bind_not_decoded = -1;
 
 #define ORA_BINARY_INTEGER 3
 #define ORA_DATE          12
@@ -358,7 +359,6 @@ show_value(ttc_rd_t *r, walk_t *w, const ttc_column_t *c, guint32 bindno, guint3
     char fixed[128];
     const char *value = NULL;      /* field value */
     const char *shown = NULL;      /* item text, when it differs */
-    gboolean walk_on = TRUE;
     guint got = 0;
     guint32 total = 0;
     gboolean isnull = FALSE;
@@ -416,9 +416,9 @@ show_value(ttc_rd_t *r, walk_t *w, const ttc_column_t *c, guint32 bindno, guint3
         /* fall through */
     default:
         if (c->type == ORA_OBJECT || c->type == ORA_JSON || c->type == ORA_VECTOR) {
-            proto_tree_add_string_format(w->tree, hf_bind_value, r->tvb, s, 0, "",
-                                         "%s value: %s not decoded (later values of the row not walked)",
-                                         label, type);
+            proto_tree_add_none_format(w->tree, hf_bind_not_decoded, r->tvb, s, 0,
+                                       "%s value: %s not decoded (later values of the row not walked)",
+                                       label, type);
             return FALSE;
         }
         before = *r;
@@ -475,18 +475,27 @@ show_value(ttc_rd_t *r, walk_t *w, const ttc_column_t *c, guint32 bindno, guint3
             break;
         }
         if (!value && !shown)
-            shown = wmem_strdup_printf(w->scope, "%u bytes that are not a %s value", total, type);
+            shown = wmem_strdup_printf(w->scope, "%u byte%s that %s not a %s value", total,
+                                       total == 1 ? "" : "s", total == 1 ? "is" : "are", type);
         break;
     }
     if (!ttc_rd_ok(r)) {
-        proto_tree_add_string_format(w->tree, hf_bind_value, r->tvb, s, ttc_rd_left(r) > 0 ? ttc_rd_left(r) : 0, "",
-                                     "%s value: %s, continues past this packet (not decoded)", label, type);
+        gboolean cut = tvb_reported_length(r->tvb) > tvb_captured_length(r->tvb);
+        proto_tree_add_none_format(w->tree, hf_bind_not_decoded, r->tvb, s, r->end > s ? r->end - s : 0,
+                                   "%s value: %s, %s (not decoded)", label, type,
+                                   cut ? "cut by the capture" : "continues in the next TNS packet");
         return FALSE;
     }
-    proto_tree_add_string_format(w->tree, hf_bind_value, r->tvb, s, r->off - s, value ? value : "",
+    if (!value) {
+        proto_tree_add_none_format(w->tree, hf_bind_not_decoded, r->tvb, s, r->off - s, "%s value: %s", label,
+                                   shown);
+        w->shown++;
+        return w->shown < MAX_VALUE_ITEMS;
+    }
+    proto_tree_add_string_format(w->tree, hf_bind_value, r->tvb, s, r->off - s, value,
                                  "%s value: %s", label, shown ? shown : value);
     w->shown++;
-    return walk_on && w->shown < MAX_VALUE_ITEMS;
+    return w->shown < MAX_VALUE_ITEMS;
 }
 
 static gboolean
@@ -549,8 +558,8 @@ ttc_show_bind_values(const ttc_rd_t *at, proto_tree *tree, const ttc_describe_t 
         }
         if (!go) {
             if (w.shown >= MAX_VALUE_ITEMS)
-                proto_tree_add_string_format(tree, hf_bind_value, r.tvb, r.off, 0, "",
-                                             "Bind values: only the first %u shown", MAX_VALUE_ITEMS);
+                proto_tree_add_none_format(tree, hf_bind_not_decoded, r.tvb, r.off, 0,
+                                           "Bind values: only the first %u shown", MAX_VALUE_ITEMS);
             return;
         }
         /* JDBC writes the return binds too, as NULLs */
@@ -566,6 +575,9 @@ ttc_binds_register(int proto)
         { &hf_bind_value, { "Bind value", "sqlnet.bind.value", FT_STRING, BASE_NONE, NULL, 0x0,
             "Value of a bind of the call as text (NUMBER as decimal, DATE/TIMESTAMP as "
             "YYYY-MM-DD HH:MM:SS[.f], RAW as hex, NULL as NULL)", HFILL } },
+        { &hf_bind_not_decoded, { "Bind value not decoded", "sqlnet.bind.not_decoded", FT_NONE, BASE_NONE, NULL, 0x0,
+            "A bind value that is cut by the capture, continues in the next TNS packet, or is of a type "
+            "or form not decoded (the item says which)", HFILL } },
         { &hf_bind_values_hidden, { "Bind values hidden", "sqlnet.bind.values_hidden", FT_NONE, BASE_NONE, NULL, 0x0,
             "The bind values of the call are not shown (preference sqlnet.show_bind_values)", HFILL } },
     };

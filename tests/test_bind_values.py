@@ -150,3 +150,33 @@ def test_preference_hides_the_values(tshark):
     assert all(line.split("\t")[0] == "" for line in out.stdout.splitlines())
     assert "ABC def" not in tshark.run(CAPTURE, ["-V", "-o", "sqlnet.show_bind_values:FALSE"]).stdout
     assert not out.stderr.strip()
+
+
+def test_value_cut_by_the_capture(tshark, tmp_path):
+    """A snaplen of 700 bytes cuts the OALL8 inside the 301-character VARCHAR2 (bind 6):
+    the values before it are the client's, bind 6 is said cut, nothing more is walked."""
+    import subprocess
+    cut = tmp_path / "cut.pcapng"
+    subprocess.run(["editcap", "-s", "700", str(CAPTURE), str(cut)], check=True)
+    st = next(bound_statements(MANIFEST))
+    assert values(tshark, cut) == [st["bind_values"][:5]]
+    proc = tshark.run(cut, ["-V", "-Y", "sqlnet.bind.not_decoded"])
+    assert "Bind 6 value: VARCHAR2, cut by the capture (not decoded)" in proc.stdout
+    assert not proc.stderr.strip()
+
+
+def test_bytes_that_are_no_number(tshark, tmp_path):
+    """Bind 4 (NUMBER 0: one byte 0x80) made 0x81, which is no NUMBER (an exponent and no
+    digits): said so, and the values after it still decode."""
+    data = bytearray(CAPTURE.read_bytes())
+    old = number_bytes("12345678901234567890")
+    pos = data.find(bytes([len(old)]) + old)
+    zero = pos + 1 + len(old)
+    assert data[zero:zero + 2] == b"\x01\x80"
+    data[zero + 1] = 0x81
+    path = tmp_path / "bad.pcapng"
+    path.write_bytes(bytes(data))
+    st = next(bound_statements(MANIFEST))
+    assert values(tshark, path) == [st["bind_values"][:3] + st["bind_values"][4:]]
+    out = tshark.run(path, ["-V", "-Y", "sqlnet.bind.not_decoded"]).stdout
+    assert "Bind 4 value: 1 byte that is not a NUMBER value" in out
