@@ -356,7 +356,7 @@ show_value(ttc_rd_t *r, walk_t *w, const ttc_column_t *c, guint32 bindno, guint3
     gint s = r->off;
     const char *type = val_to_str_const(c->type, ttc_ora_type_vals, "type");
     char label[48];
-    char fixed[128];
+    char fixed[256];
     const char *value = NULL;      /* field value */
     const char *shown = NULL;      /* item text, when it differs */
     guint got = 0;

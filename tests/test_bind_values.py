@@ -16,6 +16,9 @@ Evidence:
   copy of the capture in place of the client's to see them decoded.
 """
 import json
+import os
+from pathlib import Path
+
 import pytest
 
 from tshark import TEST_CAPTURES
@@ -180,3 +183,107 @@ def test_bytes_that_are_no_number(tshark, tmp_path):
     assert values(tshark, path) == [st["bind_values"][:3] + st["bind_values"][4:]]
     out = tshark.run(path, ["-V", "-Y", "sqlnet.bind.not_decoded"]).stdout
     assert "Bind 4 value: 1 byte that is not a NUMBER value" in out
+
+
+def oracle_number(d):
+    """Oracle NUMBER bytes of a Decimal, from the format's definition (module docstring)."""
+    from decimal import Decimal
+    if d == 0:
+        return b"\x80"
+    neg = d < 0
+    _, digits, exp = abs(d).normalize().as_tuple()
+    s = "".join(map(str, digits))
+    intlen = len(s) + exp
+    if intlen % 2:
+        s, intlen = "0" + s, intlen + 1
+    if (len(s) - intlen) % 2:
+        s += "0"
+    if len(s) < intlen:
+        s += "0" * (intlen - len(s))
+    pairs = [int(s[i:i + 2]) for i in range(0, len(s), 2)]
+    e = intlen // 2 - 1
+    while pairs and pairs[-1] == 0:
+        pairs.pop()
+    while pairs and pairs[0] == 0:
+        pairs.pop(0)
+        e -= 1
+    assert Decimal(0) != d
+    if not neg:
+        return bytes([0xc1 + e] + [p + 1 for p in pairs])
+    return bytes([(~(0xc1 + e)) & 0xff] + [101 - p for p in pairs] + ([102] if len(pairs) < 20 else []))
+
+
+@pytest.fixture(scope="module")
+def format_check(tmp_path_factory):
+    import shutil
+    import subprocess
+    root = Path(__file__).resolve().parent.parent
+    if not shutil.which("gcc") or subprocess.run(["pkg-config", "--exists", "wireshark"]).returncode:
+        pytest.skip("gcc or the Wireshark development files missing")
+    exe = tmp_path_factory.mktemp("fmt") / "bind_format_check"
+    cflags = subprocess.run(["pkg-config", "--cflags", "wireshark"], capture_output=True, text=True).stdout.split()
+    libs = subprocess.run(["pkg-config", "--libs", "wireshark"], capture_output=True, text=True).stdout.split()
+    build = Path(os.environ.get("SQLNET_BUILD_DIR", root / "build"))
+    subprocess.run(["gcc", "-O1", "-w", "-I", str(root / "plugin"), "-I", str(build)] + cflags +
+                   [str(root / "tests" / "bind_format_check.c"), str(root / "plugin" / "ttc_binds.c"),
+                    str(root / "plugin" / "ttc_codec.c"), "-o", str(exe)] + libs + ["-lm"], check=True)
+
+    def run(lines):
+        return subprocess.run([str(exe)], input="".join(lines), capture_output=True, text=True,
+                      check=True).stdout.splitlines()
+    return run
+
+
+def test_number_text_of_random_numbers(format_check):
+    """3000 random NUMBERs (1-38 digits, exponents -129..125, both signs), encoded here:
+    the text reads back as the same decimal, without an exponent or needless zeros."""
+    import random
+    from decimal import Decimal
+    rnd = random.Random(25)
+    vals = [Decimal(x) for x in ("1", "-1", "100", "0.01", "-0.5", "99", "1e125", "1e-129", "-1e125")]
+    while len(vals) < 3000:
+        digits = "".join(rnd.choice("0123456789") for _ in range(rnd.randint(1, 38))).lstrip("0") or "7"
+        d = Decimal(digits).scaleb(rnd.randint(-129, 120)) * rnd.choice((1, -1))
+        if -130 < d.adjusted() < 126:
+            vals.append(d)
+    out = format_check([f"n{oracle_number(d).hex()}\n" for d in vals])
+    for d, text in zip(vals, out):
+        assert text != "<bad>" and Decimal(text) == d, (d, oracle_number(d).hex(), text)
+        bare = text.lstrip("-")
+        assert "e" not in text.lower() and not (bare.startswith("0") and not bare.startswith("0.")), text
+        assert not ("." in text and text.endswith("0")), text
+    assert len(out) == len(vals)
+
+
+def test_binary_double_and_float_text(format_check):
+    """IEEE values encoded here (sign bit set for positive, all bits complemented for
+    negative): the shortest text that reads back, as Python's repr."""
+    import random
+    import struct
+
+    def flip(raw):
+        b = bytearray(raw)
+        return bytes(x ^ 0xff for x in b) if b[0] & 0x80 else bytes([b[0] | 0x80]) + bytes(b[1:])
+    rnd = random.Random(6)
+    doubles = [rnd.uniform(-1e12, 1e12) for _ in range(300)] + [0.1, -2.5, 1e300, 5e-324, 0.0, -3.141592653589793]
+    out = format_check([f"f{flip(struct.pack('>d', v)).hex()}\n" for v in doubles])
+    assert len(out) == len(doubles)
+    for o, v in zip(out, doubles):
+        # reads back; no longer than repr (which writes 2.0 where %g writes 2)
+        assert float(o) == v and len(o) <= len(repr(v)), (o, v)
+    floats = [1.5, -2.25, 0.1, 3.4e38]
+    out = format_check([f"f{flip(struct.pack('>f', v)).hex()}\n" for v in floats])
+    assert [struct.unpack(">f", struct.pack(">f", float(o)))[0] for o in out] == \
+        [struct.unpack(">f", struct.pack(">f", v))[0] for v in floats]
+    assert out[:3] == ["1.5", "-2.25", "0.1"]
+
+
+def test_date_and_timestamp_text(format_check):
+    """DATE / TIMESTAMP / TIMESTAMP WITH TIME ZONE bytes made here."""
+    ts = date_bytes(1999, 12, 31, 23, 59, 58) + (123456000).to_bytes(4, "big")
+    tz = ts + bytes([20 + 2, 60 + 30])
+    bad = bytes([120, 124, 13, 1, 1, 1, 1])          # month 13
+    out = format_check([f"d{date_bytes(2024, 2, 29, 13, 45, 7).hex()}\n", f"d{ts.hex()}\n", f"d{tz.hex()}\n",
+                        f"d{bad.hex()}\n"])
+    assert out == ["2024-02-29 13:45:07", "1999-12-31 23:59:58.123456",
+                   "1999-12-31 23:59:58.123456 UTC (offset +02:30)", "<bad>"]
