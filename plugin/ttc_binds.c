@@ -265,7 +265,8 @@ typedef struct {
 } walk_t;
 
 /* The bytes of a DALC value (chunks joined, at most `max`): *total its full
- * length, *isnull for the NULL forms.  FALSE when it does not fit. */
+ * length, *isnull for the NULL forms.  NULL, and the reader not ok, when it
+ * does not fit. */
 static guint8 *
 read_value_bytes(ttc_rd_t *r, guint max, guint *got, guint32 *total, gboolean *isnull,
                  wmem_allocator_t *scope)
@@ -483,7 +484,8 @@ show_value(ttc_rd_t *r, walk_t *w, const ttc_column_t *c, guint32 bindno, guint3
         gboolean cut = tvb_reported_length(r->tvb) > tvb_captured_length(r->tvb);
         proto_tree_add_none_format(w->tree, hf_bind_not_decoded, r->tvb, s, r->end > s ? r->end - s : 0,
                                    "%s value: %s, %s (not decoded)", label, type,
-                                   cut ? "cut by the capture" : "continues in the next TNS packet");
+                                   r->bad ? "malformed" : cut ? "cut by the capture"
+                                                              : "continues in the next TNS packet");
         return FALSE;
     }
     if (!value) {
