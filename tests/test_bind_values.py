@@ -44,7 +44,7 @@ def values(tshark, capture, extra=()):
     return [line.split("\x1f") for line in out.splitlines()]
 
 
-BOUND = sorted(TEST_CAPTURES.glob("binds_*.json"))
+BOUND = [p for p in sorted(TEST_CAPTURES.glob("binds_*.json")) if not p.name.startswith("binds_long")]
 
 
 @pytest.mark.parametrize("path", BOUND, ids=[p.stem for p in BOUND])
@@ -287,3 +287,21 @@ def test_date_and_timestamp_text(format_check):
                         f"d{bad.hex()}\n"])
     assert out == ["2024-02-29 13:45:07", "1999-12-31 23:59:58.123456",
                    "1999-12-31 23:59:58.123456 UTC (offset +02:30)", "<bad>"]
+
+
+def test_long_bind_written_last_and_continued(tshark):
+    """binds_long_23ai_python: NUMBER 1, a VARCHAR2 of 9000 characters, NUMBER 2.  python-oracledb
+    writes the bind larger than the longest string after the others (the client's values: 1
+    and 2 come first, in bind order 1 then 3); the 9000 bytes go on in the call's next TNS
+    packet (SDU 8192), which is more call data, not an undecoded message (main's build marked
+    it "TTC message not decoded")."""
+    path = TEST_CAPTURES / "binds_long_23ai_python.pcapng"
+    m = json.loads(path.with_suffix(".json").read_text())
+    st = next(bound_statements(m))
+    assert st["bind_types"] == ["NUMBER", "VARCHAR2", "NUMBER"] and len(st["bind_values"][1]) == 9000
+    assert values(tshark, path) == [[st["bind_values"][0], st["bind_values"][2]]]
+    out = tshark.run(path, ["-V"]).stdout
+    assert "Bind 1 value: 1\n" in out and "Bind 3 value: 2\n" in out
+    assert out.index("Bind 3 value: 2") < out.index("Bind 2 value: VARCHAR2, continues in the next TNS packet")
+    assert "TTC message not decoded" not in out
+    assert out.count("Call data (binds/defines)") == 2

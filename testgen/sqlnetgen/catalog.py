@@ -227,6 +227,16 @@ def bind_scenarios() -> list[dict]:
                         {"sql": f"INSERT INTO {ROWS_TABLE.lower()} ({cols}) VALUES ({marks})", "dml": True,
                          "binds": values},
                         {"commit": True}])})
+    # a bind larger than the longest string goes after the others, and here past the SDU
+    out.append({"name": "binds_long_23ai_python", "client": "python", "mtu": 1500,
+                "description": "python-oracledb against 23ai: an INSERT binding NUMBER 1, a VARCHAR2 "
+                               "of 9000 characters and NUMBER 2 (the long bind is written last, "
+                               "its value in the call's next TNS packet: SDU 8192)",
+                "server": server(release="23ai", sdu_limit=8192, tables=[table(rows=20)]),
+                "plan": plan(sdu=8192, arraysize=20, steps=[
+                    {"sql": f"INSERT INTO {ROWS_TABLE.lower()} (c1, c2, c3) VALUES (:1, :2, :3)", "dml": True,
+                     "binds": [["NUMBER", "1"], ["VARCHAR2", "z" * 9000], ["NUMBER", "2"]]},
+                    {"commit": True}])})
     return out
 
 
