@@ -56,7 +56,7 @@ SQLNET_PLUGIN_DESCRIBE(WS_PLUGIN_DESC_DISSECTOR)
 
 static int proto_sqlnet = -1;
 static dissector_handle_t sqlnet_tcp_handle;
-static sqlnet_prefs_t sqlnet_pref_values = { TRUE, 50, 10000 };
+static sqlnet_prefs_t sqlnet_pref_values = { TRUE, 50, 10000, TRUE };
 
 int
 sqlnet_proto(void)
@@ -124,6 +124,12 @@ sqlnet_register(void)
         "Cursors remembered per conversation",
         "Upper bound on the cursors (statement text, describe) kept per connection",
         10, &sqlnet_pref_values.max_cursors);
+    prefs_register_bool_preference(module, "show_bind_values",
+        "Show bind values",
+        "Show the values an execute call binds (sqlnet.bind.value: text, numbers, dates ...). "
+        "Turn off where the values are sensitive: the items are then not added (the bytes stay "
+        "in the capture and in the call data).",
+        &sqlnet_pref_values.show_bind_values);
     nne_register_prefs(module);
 }
 

@@ -34,6 +34,7 @@ typedef struct {
     sqlnet_pref_bool_t desegment;       /* reassemble TNS packets spanning TCP segments */
     guint    small_fetch;       /* expert: fetch sizes below this are small */
     guint    max_cursors;       /* cursors remembered per conversation */
+    sqlnet_pref_bool_t show_bind_values; /* show the values of an execute's binds */
 } sqlnet_prefs_t;
 
 /* plugin.c */

@@ -17,6 +17,7 @@
 
 #include "sqlnet.h"
 #include "ttc_msg.h"
+#include "ttc_binds.h"
 
 #define MAX_AL8I4     64
 
@@ -293,6 +294,21 @@ returning_bind_count(const char *sql)
     return n;
 }
 
+/* PL/SQL (its long binds are not moved to the end of the row): the
+ * statement's first word, or without the text the option bits. */
+static gboolean
+is_plsql(const char *sql, guint32 options)
+{
+    const char *p = sql;
+
+    if (!sql)
+        return (options & TTC_OPT_PLSQL_BIND) && !(options & TTC_OPT_NOT_PLSQL);
+    while (*p && (g_ascii_isspace(*p) || *p == '('))
+        p++;
+    return g_ascii_strncasecmp(p, "BEGIN", 5) == 0 || g_ascii_strncasecmp(p, "DECLARE", 7) == 0 ||
+           g_ascii_strncasecmp(p, "CALL", 4) == 0;
+}
+
 void
 ttc_call_oall8(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_t *res,
                wmem_allocator_t *scope)
@@ -417,6 +433,10 @@ ttc_call_oall8(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_resul
         if (tree && call->returning_binds)
             proto_item_set_generated(proto_tree_add_uint(tree, hf_returning_binds, r->tvb, r->off, 0,
                                                          call->returning_binds));
+        /* the values themselves (the reader stays before them: call data) */
+        if (tree && call->binds)
+            ttc_show_bind_values(r, tree, call->binds, call->returning_binds, is_plsql(sql, call->options),
+                                 call->exec_count, scope);
     }
     /* Define metadata (a query's second call when it has LOB columns, or a
      * REF cursor's first fetch): the same layout; what the rows' LOB values
@@ -654,5 +674,6 @@ ttc_execute_register(int proto)
     static gint *ett[] = { &ett_options, &ett_bind };
 
     proto_register_field_array(proto, hf, array_length(hf));
+    ttc_binds_register(proto);
     proto_register_subtree_array(ett, array_length(ett));
 }

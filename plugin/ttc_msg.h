@@ -8,6 +8,7 @@
  *   ttc_auth.c        authentication and OVERSION
  *   ttc_execute.c     OALL8, OFETCH, re-execute, OPARSE/OALL7; their return
  *                     parameters; the I/O vector of a PL/SQL execute
+ *   ttc_binds.c       the values an OALL8 binds, as text (sqlnet.bind.value)
  *   ttc_describe.c    describe information, implicit result sets
  *   ttc_rows.c        row header, row data, bit vector, values in rows
  *   ttc_lob.c         LOB operations and LOB data

@@ -20,6 +20,7 @@ typedef struct ttc_stream {
     ttc_state_t state;
     gboolean opaque;           /* undecodable until the next request/response */
     gboolean opaque_cut;       /* ... because the capture cut a packet short */
+    gboolean opaque_call_data; /* ... because a call's bind data continues (not walked) */
 } ttc_stream_t;
 
 typedef struct ttc_cursor {

@@ -1168,6 +1168,7 @@ drop_pending(ttc_session_t *ts, ttc_stream_t *s, sqlnet_dir_t dir, ttc_pdu_rec_t
     pending_drop(s);
     s->opaque = TRUE;
     s->opaque_cut = FALSE;
+    s->opaque_call_data = FALSE;
     rec->stop = STOP_BAD;
     rec->stop_off = 0;
     mark_partial(ts, dir, TTC_PARTIAL_UNDECODED);
@@ -1180,6 +1181,7 @@ go_opaque(ttc_session_t *ts, ttc_stream_t *s, sqlnet_dir_t dir, stop_t why)
 {
     s->opaque = TRUE;
     s->opaque_cut = why == STOP_CUT;
+    s->opaque_call_data = why == STOP_CALL_DATA;
     if (why == STOP_CUT)
         mark_partial(ts, dir, TTC_PARTIAL_CUT);
     else if (why == STOP_BAD)
@@ -1278,7 +1280,9 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
     }
     if (first) {
         if (s->opaque) {
-            rec->stop = s->opaque_cut ? STOP_AFTER_CUT : STOP_BAD;
+            /* a call's bind values that fill more than one TNS packet: the
+             * later packets are more of its call data, not undecoded */
+            rec->stop = s->opaque_cut ? STOP_AFTER_CUT : s->opaque_call_data ? STOP_CALL_DATA : STOP_BAD;
             rec->stop_off = 0;
             if (cut)
                 mark_partial(ts, dir, TTC_PARTIAL_CUT);

@@ -205,6 +205,51 @@ def scenarios() -> list[dict]:
                                                   ("steady again", {}))])})
     out += jdbc_scenarios() + release_scenarios() + shape_scenarios() + wan_scenarios() + tls_scenarios()
     out += held_out_scenarios()
+    out += bind_scenarios()
+    return out
+
+
+# Typed input binds (issue 25 point 6): the values as python-oracledb sends them in the
+# OALL8 row data; the client reports each value as it bound it ("bind_values").
+BIND_VALUES = [["NUMBER", "123.45"], ["NUMBER", "-0.000123"], ["NUMBER", "12345678901234567890"],
+               ["NUMBER", "0"], ["VARCHAR2", "ABC def"], ["VARCHAR2", "x" * 300 + "y"],
+               ["CHAR", "fixed"], ["NVARCHAR2", "Grüße €"], ["BINARY_FLOAT", "1.5"],
+               ["BINARY_DOUBLE", "-3.141592653589793"], ["DATE", "2024-02-29 13:45:07"],
+               ["TIMESTAMP", "1999-12-31 23:59:58.123456"], ["RAW", "00ff10ab"], ["NULL", ""]]
+
+
+# node-oracledb: JavaScript numbers (a double: 15-16 digits) and dates (milliseconds)
+BIND_VALUES_NODE = [v if v[0] not in ("NUMBER", "TIMESTAMP") or v[1] not in
+                    ("12345678901234567890", "1999-12-31 23:59:58.123456") else
+                    [v[0], {"NUMBER": "1234567890123456", "TIMESTAMP": "1999-12-31 23:59:58.123"}[v[0]]]
+                    for v in BIND_VALUES]
+
+
+def bind_scenarios() -> list[dict]:
+    """An INSERT with one bind of each common type (python-oracledb and node-oracledb, 23ai)."""
+    out = []
+    for client, values in (("python", BIND_VALUES), ("node", BIND_VALUES_NODE)):
+        cols = ", ".join(f"c{i + 1}" for i in range(len(values)))
+        marks = ", ".join(f":{i + 1}" for i in range(len(values)))
+        out.append({"name": f"binds_23ai_{client}", "client": client, "mtu": 1500,
+                    "description": f"{client}-oracledb against 23ai: an INSERT binding NUMBER (4 values), "
+                                   "VARCHAR2 (one of 301 characters: the long form), CHAR, NVARCHAR2, "
+                                   "BINARY_FLOAT, BINARY_DOUBLE, DATE, TIMESTAMP, RAW and a NULL",
+                    "server": server(release="23ai", sdu_limit=8192, tables=[table(rows=20)]),
+                    "plan": plan(sdu=8192, arraysize=20, steps=[
+                        {"sql": f"INSERT INTO {ROWS_TABLE.lower()} ({cols}) VALUES ({marks})", "dml": True,
+                         "binds": values},
+                        {"commit": True}])})
+    # a bind larger than the longest string goes after the others, and here past the SDU
+    out.append({"name": "binds_long_23ai_python", "client": "python", "mtu": 1500,
+                "description": "python-oracledb against 23ai: an INSERT binding NUMBER 1, a VARCHAR2 "
+                               "of 9000 characters and NUMBER 2 (the long bind is written last, "
+                               "its value in the call's next TNS packet: SDU 8192)",
+                "server": server(release="23ai", sdu_limit=8192, tables=[table(rows=20)]),
+                "plan": plan(sdu=8192, arraysize=20, steps=[
+                    {"sql": f"INSERT INTO {ROWS_TABLE.lower()} (c1, c2, c3) VALUES (:1, :2, :3)", "dml": True,
+                     "binds": [["NUMBER", "1"], ["VARCHAR2", "z" * 9000], ["NUMBER", "2"]]},
+                    {"commit": True}])})
     return out
 
 

@@ -73,6 +73,45 @@ async function runSession(plan, idx) {
         res.statements.push(entry);
         continue;
       }
+      if (step.binds) {
+        // typed input binds (issue 25): each value as node-oracledb takes it, reported as text
+        const entry = { sql: step.sql, dml: true, rows: 0, error: null, bind_types: [], bind_values: [] };
+        const two = (n) => String(n).padStart(2, '0');
+        const kinds = {
+          NUMBER: [oracledb.DB_TYPE_NUMBER, Number], VARCHAR2: [oracledb.DB_TYPE_VARCHAR, String],
+          CHAR: [oracledb.DB_TYPE_CHAR, String], NVARCHAR2: [oracledb.DB_TYPE_NVARCHAR, String],
+          BINARY_FLOAT: [oracledb.DB_TYPE_BINARY_FLOAT, Number],
+          BINARY_DOUBLE: [oracledb.DB_TYPE_BINARY_DOUBLE, Number],
+          DATE: [oracledb.DB_TYPE_DATE, (v) => new Date(v.replace(' ', 'T'))],
+          TIMESTAMP: [oracledb.DB_TYPE_TIMESTAMP, (v) => new Date(v.replace(' ', 'T'))],
+          RAW: [oracledb.DB_TYPE_RAW, (v) => Buffer.from(v, 'hex')],
+          NULL: [oracledb.DB_TYPE_VARCHAR, () => null],
+        };
+        const binds = step.binds.map(([kind, raw]) => {
+          const [type, conv] = kinds[kind];
+          const val = conv(raw);
+          let text;
+          if (val === null) text = 'NULL';
+          else if (val instanceof Date) {
+            text = `${val.getFullYear()}-${two(val.getMonth() + 1)}-${two(val.getDate())} ` +
+              `${two(val.getHours())}:${two(val.getMinutes())}:${two(val.getSeconds())}` +
+              (val.getMilliseconds() ? '.' + String(val.getMilliseconds()).padStart(3, '0') : '');
+          } else if (Buffer.isBuffer(val)) text = val.toString('hex');
+          else text = String(val);
+          entry.bind_types.push(kind);
+          entry.bind_values.push(text);
+          return { val, type, dir: oracledb.BIND_IN };
+        });
+        try {
+          const result = await conn.execute(step.sql, binds);
+          entry.rowcount = result.rowsAffected;
+        } catch (err) {
+          entry.error = err.message.split(':')[0];
+          res.errors.push(entry.error);
+        }
+        res.statements.push(entry);
+        continue;
+      }
       if (step.many) {
         // array DML: executeMany with batch errors and per-row counts
         const entry = { sql: step.sql, dml: true, many: step.many.length, rows: 0, error: null };

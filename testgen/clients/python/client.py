@@ -14,12 +14,18 @@ sessions (concurrent connections, default 1), steps: list of
       (reports rowcount and the returned values)
   {"plsql_out": "begin sqlnet_out(:1, :2, :3); end;", "types": ["number", "varchar", "cursor"]}
       (reports the out values; a REF CURSOR is fetched to its end at the step's arraysize)
+  {"sql": "INSERT ... VALUES (:1, :2)", "dml": true, "binds": [["NUMBER", "123.45"], ["DATE",
+      "2024-02-29 13:45:07"], ...]} (typed input binds: NUMBER, VARCHAR2, CHAR, NVARCHAR2,
+      BINARY_FLOAT, BINARY_DOUBLE, DATE, TIMESTAMP, RAW (hex), NULL; reports each bound value
+      as the driver got it, as text: "bind_values")
   {"commit": true} | {"ping": true}
   a query step may add "sleep_before_ms": n (sleep before its execute) and
   "sleep_after_fetch": {"after": k, "ms": n} (sleep after its k-th fetchmany);
   the measured sleeps go in the report (slept_before_ms, slept_after_fetch)
 """
 
+import datetime
+import decimal
 import json
 import ssl
 import sys
@@ -27,6 +33,36 @@ import threading
 import time
 
 import oracledb
+
+
+BIND_TYPES = {"NUMBER": ("DB_TYPE_NUMBER", decimal.Decimal), "VARCHAR2": ("DB_TYPE_VARCHAR", str),
+              "CHAR": ("DB_TYPE_CHAR", str), "NVARCHAR2": ("DB_TYPE_NVARCHAR", str),
+              "BINARY_FLOAT": ("DB_TYPE_BINARY_FLOAT", float),
+              "BINARY_DOUBLE": ("DB_TYPE_BINARY_DOUBLE", float),
+              "DATE": ("DB_TYPE_DATE", datetime.datetime.fromisoformat),
+              "TIMESTAMP": ("DB_TYPE_TIMESTAMP", datetime.datetime.fromisoformat),
+              "RAW": ("DB_TYPE_RAW", bytes.fromhex), "NULL": ("DB_TYPE_VARCHAR", lambda v: None)}
+
+
+def typed_binds(binds):
+    """(input sizes, values, values as text) of a step's typed binds."""
+    sizes, values, text = [], [], []
+    for kind, raw in binds:
+        dbtype, conv = BIND_TYPES[kind]
+        v = conv(raw)
+        sizes.append(getattr(oracledb, dbtype))
+        values.append(v)
+        if v is None:
+            text.append("NULL")
+        elif isinstance(v, datetime.datetime):
+            text.append(v.isoformat(sep=" "))
+        elif isinstance(v, bytes):
+            text.append(v.hex())
+        elif isinstance(v, float):
+            text.append(repr(v))
+        else:
+            text.append(str(v))
+    return sizes, values, text
 
 
 def run_session(plan, idx, out):
@@ -169,7 +205,13 @@ def run_session(plan, idx, out):
                 cur = conn.cursor()
                 entry = {"sql": step["sql"], "dml": True, "rows": 0, "error": None}
                 try:
-                    cur.execute(step["sql"])
+                    if step.get("binds"):
+                        sizes, values, entry["bind_values"] = typed_binds(step["binds"])
+                        entry["bind_types"] = [k for k, _ in step["binds"]]
+                        cur.setinputsizes(*sizes)
+                        cur.execute(step["sql"], values)
+                    else:
+                        cur.execute(step["sql"])
                     entry["rowcount"] = cur.rowcount
                     entry["lastrowid"] = cur.lastrowid
                 except oracledb.Error as exc:
