@@ -29,9 +29,9 @@ case $MODE in
   fast) DEF=$ROOT/fuzz/build-fast
         FLAGS="-g -O2 -fsanitize=fuzzer" ;;
   cov)  DEF=$ROOT/fuzz/build-cov
-        # libFuzzer's driver (replay of files and directories) without its
-        # coverage instrumentation: only the clang profile counters
-        FLAGS="-g -O1 -fsanitize=fuzzer-no-link -fno-sanitize-coverage=trace-pc-guard,trace-cmp,indirect-calls -fprofile-instr-generate -fcoverage-mapping"
+        # libFuzzer's driver (it replays the files it is given) without its
+        # instrumentation: only the clang profile counters
+        FLAGS="-g -O1 -fprofile-instr-generate -fcoverage-mapping"
         LINK_FUZZER=$(dirname "$(clang-14 -print-file-name=libclang_rt.fuzzer-x86_64.a)")/libclang_rt.fuzzer-x86_64.a ;;
 esac
 OUT=${SQLNET_FUZZ_BUILD:-$DEF}
@@ -45,7 +45,7 @@ for f in plugin/*.c; do
   [ "$f" = plugin/lua_records.c ] || SOURCES+=("$f")
 done
 EXTRA=()
-[ "$MODE" = cov ] && EXTRA=("${LINK_FUZZER}" -lstdc++)
+[ "$MODE" = cov ] && EXTRA=("${LINK_FUZZER}" -lstdc++ -lm)
 # shellcheck disable=SC2046,SC2086
 "$CC" $FLAGS ${SQLNET_FUZZ_CFLAGS:-} -Wall -Wextra -Wno-unused-parameter \
   -DSQLNET_VERSION="\"$VERSION\"" -Iplugin \

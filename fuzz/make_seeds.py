@@ -5,13 +5,13 @@ Seeds of mixed sizes from every TCP stream of every capture (the stream's
 payload-carrying segments as direction-tagged chunks; fuzz/sqlnet_fuzzer.c
 documents the format), each cut at a chunk boundary:
 
-* the stream's start (handshake, login, first calls) up to --max-len bytes
+* the stream's start (handshake, login, first calls) up to --start-len bytes
   (default 16 KiB: dissection time grows with the bytes, and the mutator's
   repeat operations make long streams from short seeds);
-* for a stream longer than that, up to --windows (default 3) pieces of its
-  middle, --max-len bytes each, beginning at a client packet, as inputs
-  without the TCP handshake (config bit 1): the plugin picks such a
-  conversation up mid-session;
+* for a stream longer than that, up to --windows (default 6) pieces of its
+  middle, --max-len bytes each (default 4 KiB), beginning at a client
+  packet, as inputs without the TCP handshake (config bit 1): the plugin
+  picks such a conversation up mid-session;
 * the --big (default 12) longest streams also whole, up to --big-len bytes
   (default 1 MiB).
 
@@ -80,7 +80,7 @@ def seed(segs, max_len: int, start: int = 0, config_bits: int = 0):
 
 def window_starts(segs, max_len: int, count: int):
     """Up to count evenly spread indexes of client segments past the first
-    max_len bytes of the stream."""
+    max_len bytes of the stream (the start seed)."""
     srv = server_port(segs)
     total, starts = 0, []
     for i, (sport, _dport, _syn, _ack, payload) in enumerate(segs):
@@ -111,8 +111,9 @@ def histogram(sizes):
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", required=True, type=Path)
-    ap.add_argument("--max-len", type=int, default=16384)
-    ap.add_argument("--windows", type=int, default=3)
+    ap.add_argument("--start-len", type=int, default=16384)
+    ap.add_argument("--max-len", type=int, default=4096)
+    ap.add_argument("--windows", type=int, default=6)
     ap.add_argument("--big", type=int, default=12)
     ap.add_argument("--big-len", type=int, default=1048576)
     ap.add_argument("captures", nargs="+", type=Path)
@@ -122,10 +123,10 @@ def main() -> int:
     for cap in args.captures:
         for _stream, segs in sorted(streams(cap).items()):
             size = sum(len(s[4]) for s in segs)
-            pieces = [seed(segs, args.max_len)]
-            if size > args.max_len:
+            pieces = [seed(segs, args.start_len)]
+            if size > args.start_len:
                 pieces += [seed(segs, args.max_len, i, 0x02)
-                           for i in window_starts(segs, args.max_len, args.windows)]
+                           for i in window_starts(segs, args.start_len, args.windows)]
                 whole.append((size, cap.stem, segs))
             for data in pieces:
                 if len(data) > 1:

@@ -87,16 +87,17 @@ pick_count(rng_t *r)
     }
 }
 
-/* A count for copies of unit bytes: what they add stays within 16 KiB most
- * of the time (13 in 16), else 256 KiB (2 in 16), now and then 2 MiB (every
- * byte costs dissection time, and the expanded stream, not the input, is
- * what the harness dissects: up to 4 MiB per input). */
+/* A count for copies of unit bytes: what they add stays within 4 KiB
+ * (40 in 64) or 16 KiB (18 in 64) most of the time, else 256 KiB (5 in 64),
+ * now and then 2 MiB (1 in 64).  Every byte costs dissection time, and the expanded stream, not the
+ * input, is what the harness dissects (up to 4 MiB per input): one 2 MiB
+ * stream takes as long as a few hundred ordinary inputs. */
 static guint32
 pick_count_for(rng_t *r, guint32 unit)
 {
     guint32 count = pick_count(r);
-    guint32 k = below(r, 16);
-    guint32 limit = k < 13 ? 16u * 1024u : k < 15 ? 256u * 1024u : 2048u * 1024u;
+    guint32 k = below(r, 64);
+    guint32 limit = k < 40 ? 4096u : k < 58 ? 16u * 1024u : k < 63 ? 256u * 1024u : 2048u * 1024u;
     return MAX(1u, MIN(count, limit / MAX(unit, 1u)));
 }
 
@@ -574,7 +575,7 @@ op_repeat(rng_t *r, mlist_t *ml, size_t max)
     c = &ml->v[below(r, ml->n)];
     if (c->count > 1 && below(r, 4) == 0)
         c->count = 1;
-    else if (below(r, 8) == 0 && c->len <= 64)
+    else if (below(r, 32) == 0 && c->len <= 64)
         c->count = 1 + below(r, 0xffff);
     else
         c->count = 1 + pick_count_for(r, c->len);
