@@ -85,6 +85,16 @@
 
 #include "fz_input.h"
 
+/* Built with ASan (fuzz/build.sh) or without sanitizers (fuzz/build.sh --fast) */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FZ_SANITIZED 1
+#endif
+#endif
+#ifndef FZ_SANITIZED
+#define FZ_SANITIZED 0
+#endif
+
 void plugin_register(void);   /* plugin/plugin.c, linked in */
 
 #define MAX_FRAMES     4096
@@ -98,7 +108,11 @@ void plugin_register(void);   /* plugin/plugin.c, linked in */
  * of ~200 levels of the plugin's 2.5 KB (ASan) decoder frames does not fit.
  * ASan frames are several times bigger than plain ones: this is about a
  * 128 KiB stack for the plain plugin. */
+#if FZ_SANITIZED
 #define FZ_STACK_KB    512
+#else
+#define FZ_STACK_KB    128   /* every seed and regression input passes with it */
+#endif
 
 typedef struct {
     guint8  *data;
@@ -119,6 +133,10 @@ static srt_data_t fz_srt;
 static epan_t *fz_session;
 static guint32 fz_session_inputs;
 static gboolean fz_print;     /* SQLNET_FUZZ_PRINT=1: frame, protocol, info on stderr */
+/* SQLNET_FUZZ_MAX_STREAM: bytes of expanded payload per input (default and
+ * at most FZ_MAX_STREAM); a smaller cap makes the rare multi-MiB streams
+ * that dominate a campaign's time cheaper (to_pcap.py always uses 4 MiB) */
+static guint32 fz_max_stream = FZ_MAX_STREAM;
 
 static const nstime_t *
 fz_get_frame_ts(struct packet_provider_data *p, guint32 num)
@@ -256,9 +274,19 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
     /* No user profile, no plugins from disk: only the sqlnet linked in. */
     g_setenv("XDG_CONFIG_HOME", "/nonexistent/sqlnet-fuzz", 1);
     g_setenv("WIRESHARK_CONFIG_DIR", "/nonexistent/sqlnet-fuzz", 1);
+#if FZ_SANITIZED
+    /* every wmem allocation a separate malloc, so ASan sees overruns inside
+     * wmem scopes; the throughput build keeps wmem's block allocators (a
+     * quarter of its instructions went to malloc/free with "simple") */
     g_setenv("WIRESHARK_DEBUG_WMEM_OVERRIDE", "simple", 0);
     g_setenv("G_SLICE", "always-malloc", 0);
+#endif
     fz_print = g_getenv("SQLNET_FUZZ_PRINT") != NULL;
+    if (g_getenv("SQLNET_FUZZ_MAX_STREAM")) {
+        unsigned long v = strtoul(g_getenv("SQLNET_FUZZ_MAX_STREAM"), NULL, 10);
+        if (v > 0 && v < FZ_MAX_STREAM)
+            fz_max_stream = (guint32)v;
+    }
     /* tap draw output (stmt table) goes nowhere; libFuzzer reports on stderr */
     if (!freopen("/dev/null", "w", stdout))
         return 1;
@@ -336,6 +364,8 @@ fz_add_frame(fz_conv_t *c, int dir, guint8 tcp_flags, const guint8 *payload, gui
         return;
     num = prov.count++;
     f = &prov.frames[num];
+    memset(f, 0, sizeof(*f));
+    memset(&prov.fds[num], 0, sizeof(prov.fds[num]));
     f->len = HDRS_LEN + plen;
     f->caplen = truncated ? HDRS_LEN + plen / 2 : f->len;
     f->data = d = (guint8 *)g_malloc0(f->len);
@@ -471,7 +501,7 @@ fz_run_input(const uint8_t *buf, size_t len)
 {
     static const struct packet_provider_funcs funcs = { fz_get_frame_ts, NULL, NULL, NULL };
     fz_conv_t c = { { 1000, 5000 }, 40000, 1521, { 10, 1, 0, 0 } };
-    guint32 budget = FZ_MAX_STREAM;
+    guint32 budget = fz_max_stream;
     size_t off = 1;
     fz_chunk_t ch;
     guint32 i;
@@ -489,8 +519,11 @@ fz_run_input(const uint8_t *buf, size_t len)
     if (config & 0x01)
         c.dport = 2484;
 
-    prov.frames = g_new0(fz_frame_t, MAX_FRAMES);
-    prov.fds = g_new0(frame_data, MAX_FRAMES);
+    /* allocated once; fz_add_frame clears the entries it uses */
+    if (!prov.frames) {
+        prov.frames = g_new0(fz_frame_t, MAX_FRAMES);
+        prov.fds = g_new0(frame_data, MAX_FRAMES);
+    }
     prov.count = 0;
 
     if (!(config & 0x02)) {
@@ -515,10 +548,6 @@ fz_run_input(const uint8_t *buf, size_t len)
         frame_data_destroy(&prov.fds[i]);
         g_free(prov.frames[i].data);
     }
-    g_free(prov.frames);
-    g_free(prov.fds);
-    prov.frames = NULL;
-    prov.fds = NULL;
     prov.count = 0;
 }
 
@@ -541,6 +570,21 @@ static void *
 fz_worker(void *arg)
 {
     (void)arg;
+#if !FZ_SANITIZED
+    {
+        /* A stack overflow is a SIGSEGV on this thread's guard page: the
+         * handler (libFuzzer's "deadly signal", which saves the input) needs
+         * a stack of its own.  ASan sets one up for every thread itself. */
+        stack_t ss;
+        ss.ss_size = 256 * 1024;
+        ss.ss_sp = g_malloc(ss.ss_size);
+        ss.ss_flags = 0;
+        if (sigaltstack(&ss, NULL) != 0) {
+            fprintf(stderr, "sqlnet_fuzzer: sigaltstack failed\n");
+            exit(2);
+        }
+    }
+#endif
     pthread_mutex_lock(&fz_job.mu);
     for (;;) {
         uintptr_t top;

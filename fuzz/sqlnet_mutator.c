@@ -22,6 +22,8 @@
  *              or switch the header between the 16- and 32-bit forms
  *   sdu        cut a DATA packet into packets of an SDU (512 ... 32767)
  *   resegment  join two chunks of one direction, or cut one in two
+ *   window     keep a run of chunks of 1-16 KiB (repeats expanded), mostly
+ *              as a conversation without its handshake
  *
  * msgrep and nest keep the TNS length consistent with what they insert; big
  * insertions become a repeat chunk (the packet's chunk is cut around it), so
@@ -85,14 +87,17 @@ pick_count(rng_t *r)
     }
 }
 
-/* A count for copies of unit bytes: what they add stays within 256 KiB,
- * now and then 2 MiB (every byte costs dissection time; the harness takes
- * 4 MiB per input). */
+/* A count for copies of unit bytes: what they add stays within 4 KiB
+ * (40 in 64) or 16 KiB (18 in 64) most of the time, else 256 KiB (5 in 64),
+ * now and then 2 MiB (1 in 64).  Every byte costs dissection time, and the expanded stream, not the
+ * input, is what the harness dissects (up to 4 MiB per input): one 2 MiB
+ * stream takes as long as a few hundred ordinary inputs. */
 static guint32
 pick_count_for(rng_t *r, guint32 unit)
 {
     guint32 count = pick_count(r);
-    guint32 limit = below(r, 8) ? 256u * 1024u : 2048u * 1024u;
+    guint32 k = below(r, 64);
+    guint32 limit = k < 40 ? 4096u : k < 58 ? 16u * 1024u : k < 63 ? 256u * 1024u : 2048u * 1024u;
     return MAX(1u, MIN(count, limit / MAX(unit, 1u)));
 }
 
@@ -482,11 +487,11 @@ ml_size(const mlist_t *ml)
 
 enum {
     OP_BYTES, OP_WHOLE, OP_DUP, OP_REPEAT, OP_DELETE, OP_FLAGS, OP_MSGREP, OP_NEST,
-    OP_MSGCOPY, OP_TNSLEN, OP_SDU, OP_RESEGMENT, OP_COUNT
+    OP_MSGCOPY, OP_TNSLEN, OP_SDU, OP_RESEGMENT, OP_WINDOW, OP_COUNT
 };
 
 /* weights, in the order above */
-static const guint8 op_weight[OP_COUNT] = { 18, 12, 7, 6, 5, 4, 12, 14, 6, 7, 5, 4 };
+static const guint8 op_weight[OP_COUNT] = { 18, 12, 7, 6, 5, 4, 12, 14, 6, 7, 5, 4, 6 };
 
 static guint
 pick_op(rng_t *r)
@@ -570,11 +575,42 @@ op_repeat(rng_t *r, mlist_t *ml, size_t max)
     c = &ml->v[below(r, ml->n)];
     if (c->count > 1 && below(r, 4) == 0)
         c->count = 1;
-    else if (below(r, 8) == 0 && c->len <= 64)
+    else if (below(r, 32) == 0 && c->len <= 64)
         c->count = 1 + below(r, 0xffff);
     else
         c->count = 1 + pick_count_for(r, c->len);
     return ml_size(ml) <= max;
+}
+
+/* Keep a run of chunks that carries 1-16 KiB once repeats are expanded
+ * (what the harness dissects): a short input out of a long one, which runs
+ * many times faster.  From a chunk past the first, mostly as a conversation
+ * picked up mid-session (no TCP handshake). */
+static gboolean
+op_window(rng_t *r, mlist_t *ml)
+{
+    guint i, j;
+    guint64 want, got = 0;
+
+    if (ml->n < 3)
+        return FALSE;
+    want = 1024u << below(r, 5);                    /* 1, 2, 4, 8, 16 KiB */
+    i = below(r, 4) ? below(r, ml->n - 1) : 0;
+    for (j = i; j < ml->n; j++) {
+        guint64 add = (guint64)ml->v[j].len * MAX(ml->v[j].count, 1u);
+        if (j > i && got + add > want)
+            break;
+        got += add;
+    }
+    if (i == 0 && j == ml->n)
+        return FALSE;
+    ml_remove(ml, j, ml->n - j);
+    ml_remove(ml, 0, i);
+    ml->tail = NULL;
+    ml->tail_len = 0;
+    if (i > 0 && below(r, 4))
+        ml->config |= 0x02;
+    return TRUE;
 }
 
 static gboolean
@@ -858,6 +894,7 @@ LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned in
         case OP_TNSLEN:    done |= op_tnslen(&r, &ml, pk, npk); break;
         case OP_SDU:       done |= op_sdu(&r, &ml, pk, npk, max_size); break;
         case OP_RESEGMENT: done |= op_resegment(&r, &ml, max_size); break;
+        case OP_WINDOW:    done |= op_window(&r, &ml); break;
         default: break;
         }
     }

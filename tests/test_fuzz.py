@@ -28,6 +28,7 @@ from to_pcap import GAP, RETRANS, TRUNCATED, chunk  # noqa: E402
 
 REGRESSIONS = sorted((ROOT / "tests" / "regressions").glob("*.in"))
 HARNESS = ROOT / "fuzz" / "build" / "sqlnet_fuzzer"
+FAST_HARNESS = ROOT / "fuzz" / "build-fast" / "sqlnet_fuzzer"
 SANITIZER = re.compile(r"ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:|out-of-memory")
 FUZZ_SECONDS = int(os.environ.get("SQLNET_FUZZ_SECONDS", "90"))
 
@@ -38,11 +39,25 @@ def clang():
 
 @pytest.fixture(scope="session")
 def harness():
+    """The ASan/UBSan harness; the fast one (no sanitizers) is built alongside."""
     if not clang():
         pytest.skip("clang is not installed (./run.sh test installs clang-14 and libFuzzer)")
-    proc = subprocess.run([str(ROOT / "fuzz" / "build.sh")], capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    builds = [subprocess.Popen([str(ROOT / "fuzz" / "build.sh")] + mode, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True) for mode in ([], ["--fast"])]
+    for b in builds:
+        _out, err = b.communicate(timeout=600)
+        assert b.returncode == 0, err[-3000:]
     return HARNESS
+
+
+def frames_shown(binary, case, env_extra=None):
+    """(number, protocol, Info) of every frame the harness dissects for case."""
+    env = dict(os.environ, SQLNET_FUZZ_PRINT="1", ASAN_OPTIONS="detect_leaks=0", **(env_extra or {}))
+    # -detect_leaks=0: libFuzzer on the ASan build would run the input twice
+    proc = subprocess.run([str(binary), "-rss_limit_mb=4096", "-detect_leaks=0", str(case)], capture_output=True, text=True,
+                          env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return [line for line in proc.stderr.splitlines() if re.match(r"^\d+\t", line)]
 
 
 def expectation(path):
@@ -103,6 +118,27 @@ def test_snaplen_truncated_capture_decodes_what_is_there(tshark, tmp_path, snapl
         [r for r in rows if "TNS" in r[1]][:5]
 
 
+@pytest.mark.parametrize("case", REGRESSIONS, ids=[p.stem for p in REGRESSIONS])
+def test_fast_harness_shows_what_the_asan_harness_shows(harness, case):
+    """The throughput build (no sanitizers, -O2, wmem's own allocators, a
+    smaller worker stack) dissects a regression input to the same frames,
+    protocols and Info columns as the ASan build that confirms its findings."""
+    fast = frames_shown(FAST_HARNESS, case)
+    assert fast and fast == frames_shown(harness, case)
+
+
+def test_fast_harness_reports_a_stack_overflow_on_its_worker(harness, tmp_path):
+    """A stack overflow on the small-stack worker thread of the fast build is
+    reported (and would be saved by libFuzzer): the worker has an alternate
+    signal stack for the handler.  Without it the process died of SIGSEGV
+    without a word.  A 16 KiB stack is too small for any TCP conversation."""
+    seed = seed_from_capture(tmp_path, "arraysize_100.pcapng")
+    env = dict(os.environ, SQLNET_FUZZ_STACK_KB="16")
+    proc = subprocess.run([str(FAST_HARNESS), str(seed)], capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode > 0, (proc.returncode, proc.stderr[-2000:])
+    assert re.search(r"stack-overflow|deadly signal", proc.stderr), proc.stderr[-2000:]
+
+
 @pytest.mark.skipif(FUZZ_SECONDS <= 0, reason="SQLNET_FUZZ_SECONDS=0")
 def test_fuzz_budget_libfuzzer(harness):
     proc = subprocess.run([str(ROOT / "fuzz" / "run.sh"), str(FUZZ_SECONDS)], capture_output=True,
@@ -112,6 +148,8 @@ def test_fuzz_budget_libfuzzer(harness):
     assert re.search(r"findings: 0\b", proc.stdout), proc.stdout[-2000:]
     # the campaign ran with 1 MiB inputs, the dictionary and the custom mutator
     assert "(max_len 1048576)" in proc.stdout, proc.stdout[-2000:]
+    # on the fast harness, what it finds replayed on the ASan one
+    assert "(fast harness, findings confirmed on ASan)" in proc.stdout, proc.stdout[-2000:]
     assert int(re.search(r"dictionary: (\d+) entries", proc.stdout).group(1)) > 50, proc.stdout[-2000:]
     # Whether the custom mutator adds inputs within the budget depends on the
     # machine's load (loading a large corpus can take the whole 90 s): that it
@@ -121,10 +159,80 @@ def test_fuzz_budget_libfuzzer(harness):
 
 
 def seed_from_capture(tmp_path, name):
+    """The start (up to 16 KiB) of the longest stream of a capture."""
     out = tmp_path / "seeds"
-    subprocess.run([sys.executable, str(ROOT / "fuzz" / "make_seeds.py"), "--out", str(out),
-                    str(ROOT / "test-captures" / name)], check=True, capture_output=True)
+    subprocess.run([sys.executable, str(ROOT / "fuzz" / "make_seeds.py"), "--out", str(out), "--windows", "0",
+                    "--big", "0", str(ROOT / "test-captures" / name)], check=True, capture_output=True)
     return sorted(out.iterdir(), key=lambda p: p.stat().st_size)[-1]
+
+
+def test_seeds_of_mixed_sizes_are_runs_of_the_stream(tmp_path):
+    """make_seeds.py: the stream's start up to 16 KiB, mid-stream windows of
+    at most 4 KiB without the TCP handshake (config bit 1), and the whole
+    stream (the longest ones, up to 1 MiB).  Every piece is a run of the
+    whole stream's chunks: the payloads tshark shows for the capture's
+    TCP segments, in order."""
+    from to_pcap import chunks
+    cap = ROOT / "test-captures" / "arraysize_100.pcapng"
+    out = tmp_path / "seeds"
+    subprocess.run([sys.executable, str(ROOT / "fuzz" / "make_seeds.py"), "--out", str(out), str(cap)],
+                   check=True, capture_output=True)
+    seeds = [p.read_bytes() for p in out.iterdir()]
+    whole = max(seeds, key=len)
+    # the whole stream: its payloads are tshark's, segment by segment
+    payloads = subprocess.run(["tshark", "-n", "-r", str(cap), "-o", "tcp.desegment_tcp_streams:FALSE",
+                               "-Y", "tcp.len > 0", "-T", "fields", "-e", "tcp.payload"],
+                              capture_output=True, text=True, check=True).stdout.split()
+    assert [p for _f, _c, p in chunks(whole)] == [bytes.fromhex(x.replace(":", "")) for x in payloads]
+    assert 16384 < len(whole) <= 1048576
+    starts = [s for s in seeds if s is not whole and not s[0] & 0x02]
+    windows = [s for s in seeds if s[0] & 0x02]
+    assert len(starts) == 1 and len(starts[0]) <= 16384 and whole.startswith(starts[0])
+    assert len(windows) >= 3 and all(len(w) <= 4096 for w in windows)
+    for w in windows:
+        assert w[1:] in whole[1:]
+        assert w[0] == whole[0] | 0x02
+
+
+def test_coverage_report_names_what_an_input_reached(harness, tmp_path):
+    """fuzz/coverage.sh replays inputs through the source-coverage build and
+    reports per plugin source and per TTC decoder function.  The stream of a
+    capture whose client ran a SELECT (its manifest's statements) reaches
+    the OALL8 decoder; the same stream cut before its first DATA packet (the
+    CONNECT alone) reaches no TTC decoder."""
+    from to_pcap import chunk, chunks
+    cap = "arraysize_100.pcapng"
+    manifest = json.loads((ROOT / "test-captures" / cap).with_suffix(".json").read_text())
+    assert any(s.lstrip().upper().startswith("SELECT") for s in manifest["client"]["statements"])
+    seed = seed_from_capture(tmp_path, cap)
+    first = next(chunks(seed.read_bytes()))
+    assert first[2][4] == 1                                        # TNS CONNECT
+    connect = tmp_path / "connect.in"
+    connect.write_bytes(seed.read_bytes()[:1] + chunk(first[0], first[2]))
+
+    def report(case):
+        proc = subprocess.run([str(ROOT / "fuzz" / "coverage.sh"), "--functions", str(case)],
+                              capture_output=True, text=True, timeout=900)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        rows = {}
+        for line in proc.stdout.splitlines():
+            f = line.split()
+            if len(f) >= 4 and re.match(r"^\d+$", f[1]) and f[3].endswith("%"):
+                rows[f[0]] = f
+        return proc.stdout, rows
+
+    text, rows = report(seed)
+    assert text.startswith("coverage of plugin/ by 1 inputs")
+    for src in ROOT.glob("plugin/*.c"):
+        if src.name != "lua_records.c":
+            assert src.name in rows, src.name
+    assert rows["TOTAL"][3] != "0.00%"
+    assert rows["ttc_call_oall8"][3] != "0.00%", rows["ttc_call_oall8"]
+    _text, rows = report(connect)
+    assert rows["tns.c"][3] != "0.00%"
+    # (the TTC files' registration code runs at start-up: their decoders do not)
+    for fn in ("ttc_call_oall8", "ttc_decode_client", "ttc_decode_server"):
+        assert rows[fn][3] == "0.00%", rows[fn]
 
 
 def test_mutator_reaches_deep_nesting_and_big_packets(harness, tmp_path):
