@@ -69,12 +69,17 @@ def stmt_json(tshark, capture):
     return {s["sql"]: s for s in json.loads(out)["statements"]}
 
 
-@pytest.fixture(scope="module")
-def cut_set(tmp_path_factory):
-    d = tmp_path_factory.mktemp("cut")
+def cut_sweep(d):
+    """The bundled sweep cut into files of 400 packets (editcap -c 400) in d."""
     subprocess.run(["editcap", "-c", "400", str(SWEEP), str(d / "sweep.pcapng")], check=True)
     files = sorted(d.glob("sweep_*.pcapng"))
     assert len(files) >= 5
+    return files
+
+
+@pytest.fixture(scope="module")
+def cut_set(tmp_path_factory):
+    files = cut_sweep(tmp_path_factory.mktemp("cut"))
     out = tmp_path_factory.mktemp("cut_out")
     # given in reverse: the job puts them in capture order itself
     p = batch("--out", out, "--format", "json", "--jobs", "2", *reversed(files))

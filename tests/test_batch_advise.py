@@ -8,12 +8,11 @@ Lua advisor's own predictions on the uncut capture); the cut set must also
 give what the uncut capture gives.
 """
 import json
-import subprocess
 import sys
 
 import pytest
 
-from test_batch import batch
+from test_batch import batch, cut_sweep
 from tshark import PUBLIC, ROOT, TEST_CAPTURES
 
 sys.path.insert(0, str(ROOT))
@@ -99,9 +98,7 @@ def manifest_inputs(capture, sizes):
 @pytest.fixture(scope="module")
 def cut_and_uncut(tmp_path_factory):
     d = tmp_path_factory.mktemp("advise_cut")
-    subprocess.run(["editcap", "-c", "400", str(SWEEP), str(d / "sweep.pcapng")], check=True)
-    files = sorted(d.glob("sweep_*.pcapng"))
-    assert len(files) >= 5
+    files = cut_sweep(d)
     sizes = ",".join(map(str, SIZES))
     cut = json.loads(batch("-q", "--jobs", "2", "--out", d / "cut", "--advise-inputs", "--sizes", sizes,
                            "--format", "json", *files).stdout)

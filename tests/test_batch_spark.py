@@ -5,11 +5,10 @@ installs pyspark (requirements-spark.txt) so that CI runs it.
 """
 import json
 import shutil
-import subprocess
 
 import pytest
 
-from test_batch import batch
+from test_batch import batch, cut_sweep
 from tshark import TEST_CAPTURES
 
 pytest.importorskip("pyarrow")
@@ -38,8 +37,7 @@ def same(a, b, where):
 
 
 def test_spark_local_gives_duckdbs_table(tmp_path):
-    subprocess.run(["editcap", "-c", "400", str(SWEEP), str(tmp_path / "sweep.pcapng")], check=True)
-    files = sorted(tmp_path.glob("sweep_*.pcapng"))
+    files = cut_sweep(tmp_path)
     both = json.loads(batch("--out", tmp_path / "duck", "--format", "json", "-q", "--advise-inputs",
                             *files).stdout)
     duck = both["statements"]
