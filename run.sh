@@ -40,7 +40,7 @@ apt_install() {
 
 setup_build_deps() {
   apt_install tshark libwireshark-dev wireshark-dev cmake make gcc libc6-dev pkg-config libglib2.0-dev binutils
-  # The Lua reports' round-trip records (plugin/lua_records.c) build against the
+  # The Lua reports' round-trip records (plugin/consumers/lua_records.c) build against the
   # Lua that libwireshark links (Debian 12: 5.2; 13 and later: 5.4): its headers.
   local lib lua
   lib=$(ls /usr/lib/*/libwireshark.so.[0-9]* 2>/dev/null | head -1 || true)

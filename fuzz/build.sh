@@ -41,14 +41,14 @@ VERSION=$(cat plugin/VERSION)
 # the dissector's sources; not the Lua reports' records module (a Lua module
 # that the harness never loads, built against Lua's headers)
 SOURCES=()
-for f in plugin/*.c; do
-  [ "$f" = plugin/lua_records.c ] || SOURCES+=("$f")
+for f in plugin/*.c plugin/*/*.c; do
+  [ "$f" = plugin/consumers/lua_records.c ] || SOURCES+=("$f")
 done
 EXTRA=()
 [ "$MODE" = cov ] && EXTRA=("${LINK_FUZZER}" -lstdc++ -lm)
 # shellcheck disable=SC2046,SC2086
-"$CC" $FLAGS ${SQLNET_FUZZ_CFLAGS:-} -Wall -Wextra -Wno-unused-parameter \
-  -DSQLNET_VERSION="\"$VERSION\"" -Iplugin \
+"$CC" $FLAGS ${SQLNET_FUZZ_CFLAGS:-} -Wall -Wextra \
+  -DSQLNET_VERSION="\"$VERSION\"" $(for d in plugin/*/; do printf -- "-I%s " "$d"; done) \
   $(pkg-config --cflags wireshark) \
   fuzz/sqlnet_fuzzer.c fuzz/sqlnet_mutator.c "${SOURCES[@]}" \
   -o "$OUT/sqlnet_fuzzer.tmp" \

@@ -9,7 +9,7 @@
 # clang -fprofile-instr-generate -fcoverage-mapping, built if needed), merges
 # the profiles with llvm-profdata and prints llvm-cov's report per plugin
 # source file: regions, functions, lines and branches, covered and missed.
-# --functions adds the same per function of plugin/ttc_*.c (the TTC
+# --functions adds the same per function of plugin/ttc/ and plugin/decoders/ (the TTC
 # decoders).  The last line is the total over plugin/ ("TOTAL").
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,12 +45,12 @@ if [ $rc -ne 0 ]; then
 fi
 "$LLVM_PROFDATA" merge -sparse "$TMP"/prof-*.profraw -o "$TMP/merged.profdata"
 SOURCES=()
-for f in plugin/*.c; do
-  [ "$f" = plugin/lua_records.c ] || SOURCES+=("$f")
+for f in plugin/*.c plugin/*/*.c; do
+  [ "$f" = plugin/consumers/lua_records.c ] || SOURCES+=("$f")
 done
 echo "coverage of plugin/ by $n inputs ($*)"
 "$LLVM_COV" report "$BIN" -instr-profile="$TMP/merged.profdata" "${SOURCES[@]}" | sed "s|$ROOT/||"
 if [ "$FUNCTIONS" = 1 ]; then
-  "$LLVM_COV" report "$BIN" -instr-profile="$TMP/merged.profdata" -show-functions plugin/ttc_*.c \
+  "$LLVM_COV" report "$BIN" -instr-profile="$TMP/merged.profdata" -show-functions plugin/ttc/*.c plugin/decoders/*.c \
     | sed "s|$ROOT/||"
 fi

@@ -1032,7 +1032,7 @@ end
 -- Collecting round trips from the plugin's fields
 -- ---------------------------------------------------------------------------
 
--- The plugin's round-trip records (plugin/lua_records.c): the same numbers
+-- The plugin's round-trip records (plugin/consumers/lua_records.c): the same numbers
 -- as the completing packets' fields, kept by a C listener on the "sqlnet"
 -- tap, so that no Lua code runs per round trip while the capture is read.
 -- The library is the plugin Wireshark has loaded (its SONAME is sqlnet.so);

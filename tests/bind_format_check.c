@@ -1,5 +1,5 @@
 /* bind_format_check.c - reads "n<hex>" (NUMBER), "d<hex>" (DATE/TIMESTAMP) and
- * "f<hex>" (BINARY_FLOAT/DOUBLE) lines on stdin and prints plugin/ttc_binds.c's text
+ * "f<hex>" (BINARY_FLOAT/DOUBLE) lines on stdin and prints plugin/decoders/ttc_binds.c's text
  * of each (or <bad>); tests/test_bind_values.py compiles it with ttc_binds.c and
  * ttc_codec.c and compares with values it encodes itself.
  *

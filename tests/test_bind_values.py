@@ -224,9 +224,9 @@ def format_check(tmp_path_factory):
     cflags = subprocess.run(["pkg-config", "--cflags", "wireshark"], capture_output=True, text=True).stdout.split()
     libs = subprocess.run(["pkg-config", "--libs", "wireshark"], capture_output=True, text=True).stdout.split()
     build = Path(os.environ.get("SQLNET_BUILD_DIR", root / "build"))
-    subprocess.run(["gcc", "-O1", "-w", "-I", str(root / "plugin"), "-I", str(build)] + cflags +
-                   [str(root / "tests" / "bind_format_check.c"), str(root / "plugin" / "ttc_binds.c"),
-                    str(root / "plugin" / "ttc_codec.c"), "-o", str(exe)] + libs + ["-lm"], check=True)
+    subprocess.run(["gcc", "-O1", "-w"] + [f"-I{d}" for d in sorted((root / "plugin").iterdir()) if d.is_dir()] + ["-I", str(build)] + cflags +
+                   [str(root / "tests" / "bind_format_check.c"), str(root / "plugin" / "decoders" / "ttc_binds.c"),
+                    str(root / "plugin" / "ttc" / "ttc_codec.c"), "-o", str(exe)] + libs + ["-lm"], check=True)
 
     def run(lines):
         return subprocess.run([str(exe)], input="".join(lines), capture_output=True, text=True,

@@ -1,4 +1,4 @@
-"""Wireshark release differences live in plugin/compat.h only (issue 7):
+"""Wireshark release differences live in plugin/core/compat.h only (issue 7):
 no other plugin file tests the version itself."""
 import re
 
@@ -9,7 +9,7 @@ VERSION_TEST = re.compile(r"^\s*#\s*(if|elif|ifdef|ifndef)\b.*(WIRESHARK_VERSION
 
 def test_version_tests_only_in_compat_h():
     offenders = []
-    for path in sorted((ROOT / "plugin").glob("*.[ch]")):
+    for path in sorted((ROOT / "plugin").rglob("*.[ch]")):
         if path.name == "compat.h":
             continue
         for n, line in enumerate(path.read_text().splitlines(), 1):
@@ -19,4 +19,4 @@ def test_version_tests_only_in_compat_h():
 
 
 def test_compat_h_is_included_through_sqlnet_h():
-    assert '#include "compat.h"' in (ROOT / "plugin" / "sqlnet.h").read_text()
+    assert '#include "compat.h"' in (ROOT / "plugin" / "core" / "sqlnet.h").read_text()

@@ -19,7 +19,7 @@ def test_license_file_is_gpl2_or_later():
 
 
 def test_every_source_carries_the_spdx_line():
-    files = sorted(ROOT.glob("plugin/*.[ch]")) + sorted(ROOT.glob("lua/*.lua"))
+    files = sorted(ROOT.glob("plugin/**/*.[ch]")) + sorted(ROOT.glob("lua/*.lua"))
     assert len(files) > 20
     missing = [str(f.relative_to(ROOT)) for f in files
                if SPDX not in "\n".join(f.read_text().splitlines()[:80])]

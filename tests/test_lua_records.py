@@ -1,4 +1,4 @@
-"""The Lua reports' round-trip records (plugin/lua_records.c).
+"""The Lua reports' round-trip records (plugin/consumers/lua_records.c).
 
 The advisor takes each round trip's numbers from the plugin's own listener
 on the "sqlnet" tap instead of reading fields in a Lua listener per packet.

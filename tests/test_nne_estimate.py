@@ -1,9 +1,9 @@
 """Native network encryption (ANO): round trips estimated from TNS packet sizes
-(issue 15, item 3; plugin/nne.c).
+(issue 15, item 3; plugin/transport/nne.c).
 
 Evidence, part 1: a small capture this module builds by hand (tests/pcapgen.py:
 CONNECT/ACCEPT, an ANO request and the server's reply choosing AES256 with
-SHA1 integrity, laid out as plugin/ano.c decodes it, then DATA packets with
+SHA1 integrity, laid out as plugin/transport/ano.c decodes it, then DATA packets with
 random payloads).  Every expectation comes from how the test built it: which
 packets it sent, their TNS lengths, their frames and timestamps.  The one
 belief the test adds is the layout of an encrypted payload, taken from go-ora

@@ -6,7 +6,7 @@ recompiles every plugin source with the build's own flags
 goes to the file that defines it) and fails on any cycle, a function calling
 itself included.  Calls through function pointers are followed where the
 plugin makes them: the TTC dispatchers' tables (`static const ttc_*_fn
-name[...] = { [code] = decoder, ... }`, see plugin/ttc_msg.h) make every
+name[...] = { [code] = decoder, ... }`, see plugin/decoders/ttc_msg.h) make every
 indirect call in the plugin an edge to every decoder in a table.  The other
 function pointers (dissector and tap callbacks registered with Wireshark)
 are called by Wireshark, not by the plugin's own code.
@@ -39,7 +39,7 @@ def table_calls(sources=None):
     """(file, function) -> {(file, decoder)}: the decoders a function can call
     through the dispatch tables it indexes."""
     calls = {}
-    for src in sorted((ROOT / "plugin").glob("*.c")):
+    for src in sorted((ROOT / "plugin").rglob("*.c")):
         src = (sources or {}).get(src.name, src)
         text = src.read_text()
         tables = {m.group(1): ENTRY.findall(m.group(2)) for m in TABLE.finditer(text)}
@@ -65,7 +65,7 @@ def call_graphs(tmp_path, sources=None):
         args[out + 1] = str(tmp_path / (src.stem + ".o"))
         args[args.index("-c") + 1] = str(src)
         # -O0: the graph of the source as written (no inlined or split functions)
-        proc = subprocess.run(args + ["-I", str(ROOT / "plugin"), "-fcallgraph-info", "-Wno-error", "-O0"],
+        proc = subprocess.run(args + ["-fcallgraph-info", "-Wno-error", "-O0"],
                               cwd=tmp_path, capture_output=True, text=True)
         assert proc.returncode == 0, proc.stderr[-2000:]
     return sorted(tmp_path.glob("*.ci"))
@@ -139,7 +139,7 @@ def test_plugin_has_no_recursion(tmp_path):
 def test_finds_a_planted_cycle(tmp_path):
     """The check itself: a copy of ttc_calls.c whose fast-auth decoder calls
     the message decoder again (as before issue 11) is reported."""
-    src = (ROOT / "plugin" / "ttc_calls.c").read_text()
+    src = (ROOT / "plugin" / "decoders" / "ttc_calls.c").read_text()
     planted = src.replace("decode_nested(r, mt, TTC_MSG_PROTOCOL, &part, scope);",
                           "ttc_decode_client(r, mt, NULL, NULL, &part, scope);", 1)
     assert planted != src
@@ -156,7 +156,7 @@ def test_finds_a_cycle_through_a_dispatch_table(tmp_path):
     """The check follows the tables: a copy of ttc_describe.c whose implicit
     result decoder (reached from ttc_decode_server only through its table)
     calls ttc_decode_server again is reported."""
-    src = (ROOT / "plugin" / "ttc_describe.c").read_text()
+    src = (ROOT / "plugin" / "decoders" / "ttc_describe.c").read_text()
     planted = src.replace("        d = ttc_describe_body(r, mt, scope);",
                           "        ttc_decode_server(r, mt, NULL, st, res, scope);\n"
                           "        d = ttc_describe_body(r, mt, scope);", 1)

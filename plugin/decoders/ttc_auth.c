@@ -99,7 +99,7 @@ decode_auth(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope)
 /* Authentication call body (functions 118 and 115): thin clients' layout;
  * OCI's native one is shown as call data. */
 void
-ttc_call_auth(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_t *res,
+ttc_call_auth(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call _U_, ttc_msg_result_t *res,
               wmem_allocator_t *scope)
 {
     if (r->d->native)
@@ -110,7 +110,7 @@ ttc_call_auth(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result
 
 /* Return parameters of authentication: key/value pairs (values never shown). */
 void
-ttc_rpa_auth(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_allocator_t *scope)
+ttc_rpa_auth(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req _U_, wmem_allocator_t *scope)
 {
     guint32 n, i;
 
@@ -128,7 +128,7 @@ ttc_rpa_auth(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_alloc
 
 /* Return parameters of OVERSION: the banner, then the version number. */
 void
-ttc_rpa_version(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_allocator_t *scope)
+ttc_rpa_version(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req _U_, wmem_allocator_t *scope)
 {
     gint s, l;
     const char *banner;

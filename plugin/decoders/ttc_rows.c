@@ -268,7 +268,7 @@ set_bitvec(ttc_rd_t *r, ttc_state_t *st, guint32 nbytes, wmem_allocator_t *scope
 }
 
 void
-ttc_msg_row_header(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res,
+ttc_msg_row_header(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res _U_,
                    wmem_allocator_t *scope)
 {
     guint32 n;
@@ -345,7 +345,7 @@ ttc_msg_row_header(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_resul
 }
 
 void
-ttc_msg_bit_vector(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res,
+ttc_msg_bit_vector(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res _U_,
                    wmem_allocator_t *scope)
 {
     gint s = r->off;

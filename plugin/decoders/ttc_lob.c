@@ -35,7 +35,7 @@ static const value_string lob_op_vals[] = {
  * parameters hold follows from the pointers (see decode_rpa). */
 void
 ttc_call_lob_op(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_t *res,
-                wmem_allocator_t *scope)
+                wmem_allocator_t *scope _U_)
 {
     gboolean amount_short;
     gint s;
@@ -77,7 +77,7 @@ ttc_call_lob_op(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_resu
 }
 
 void
-ttc_rpa_lob_op(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_allocator_t *scope)
+ttc_rpa_lob_op(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_allocator_t *scope _U_)
 {
     /* The locators again (the server may update them), then what the
      * call's pointers asked for: charset ub2, amount (sb8; ub4 before
@@ -101,8 +101,8 @@ ttc_rpa_lob_op(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_all
 }
 
 void
-ttc_msg_lob_data(ttc_rd_t *r, proto_tree *mt, ttc_state_t *st, ttc_msg_result_t *res,
-                 wmem_allocator_t *scope)
+ttc_msg_lob_data(ttc_rd_t *r, proto_tree *mt, ttc_state_t *st _U_, ttc_msg_result_t *res _U_,
+                 wmem_allocator_t *scope _U_)
 {
     /* LOB data of a read (python-oracledb read_raw_bytes_and_length,
      * go-ora readData: GetClr) */

@@ -62,14 +62,14 @@ skip_aq_recipients(ttc_rd_t *r)
 }
 
 void
-ttc_rpa_txn_change_state(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_allocator_t *scope)
+ttc_rpa_txn_change_state(ttc_rd_t *r, proto_tree *tree _U_, const ttc_request_t *req _U_, wmem_allocator_t *scope _U_)
 {
     ttc_rd_ub4(r);                /* transaction state */
 }
 
 /* tpc_switch.pyx */
 void
-ttc_rpa_txn_switch(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_allocator_t *scope)
+ttc_rpa_txn_switch(ttc_rd_t *r, proto_tree *tree _U_, const ttc_request_t *req _U_, wmem_allocator_t *scope _U_)
 {
     ttc_rd_ub4(r);                /* application value */
     ttc_rd_skip(r, (gint)ttc_rd_ub2(r));   /* context */
@@ -77,7 +77,7 @@ ttc_rpa_txn_switch(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem
 
 /* aq_enq.pyx */
 void
-ttc_rpa_aq_enq(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_allocator_t *scope)
+ttc_rpa_aq_enq(ttc_rd_t *r, proto_tree *tree _U_, const ttc_request_t *req _U_, wmem_allocator_t *scope _U_)
 {
     ttc_rd_skip(r, AQ_MSGID_LEN);
     ttc_rd_ub2(r);                /* extensions length */
@@ -85,7 +85,7 @@ ttc_rpa_aq_enq(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_all
 
 /* aq_deq.pyx */
 void
-ttc_rpa_aq_deq(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_allocator_t *scope)
+ttc_rpa_aq_deq(ttc_rd_t *r, proto_tree *tree _U_, const ttc_request_t *req _U_, wmem_allocator_t *scope _U_)
 {
     if (ttc_rd_ub4(r) > 0 && ttc_rd_ok(r)) {
         skip_aq_msg_props(r);
@@ -97,7 +97,7 @@ ttc_rpa_aq_deq(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_all
 
 /* aq_array.pyx */
 void
-ttc_rpa_aq_array(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_allocator_t *scope)
+ttc_rpa_aq_array(ttc_rd_t *r, proto_tree *tree _U_, const ttc_request_t *req _U_, wmem_allocator_t *scope _U_)
 {
     guint32 i;
     guint32 iters = ttc_rd_ub4(r);
@@ -127,7 +127,7 @@ ttc_rpa_aq_array(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_a
 
 /* direct_path_prepare.pyx */
 void
-ttc_rpa_dp_prepare(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_allocator_t *scope)
+ttc_rpa_dp_prepare(ttc_rd_t *r, proto_tree *tree _U_, const ttc_request_t *req _U_, wmem_allocator_t *scope)
 {
     guint32 n, i;
     guint32 ncols = ttc_rd_ub4(r);
@@ -144,7 +144,7 @@ ttc_rpa_dp_prepare(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem
 
 /* direct_path_load_stream.pyx, direct_path_op.pyx: out values */
 void
-ttc_rpa_dp_out_values(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_allocator_t *scope)
+ttc_rpa_dp_out_values(ttc_rd_t *r, proto_tree *tree _U_, const ttc_request_t *req _U_, wmem_allocator_t *scope _U_)
 {
     guint32 n, i;
 

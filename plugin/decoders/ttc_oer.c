@@ -292,8 +292,8 @@ ttc_msg_error(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *
 /* End-of-call status (message 9): the call status, then (with the
  * end-of-call status capability) the end-to-end sequence. */
 void
-ttc_msg_status(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res,
-               wmem_allocator_t *scope)
+ttc_msg_status(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_t *res,
+               wmem_allocator_t *scope _U_)
 {
     gint s = r->off;
     guint32 cs = ttc_rd_ub4(r);
@@ -307,7 +307,7 @@ ttc_msg_status(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t 
 
 /* Warning (message 15): error number, message length, flags, the text. */
 void
-ttc_msg_warning(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res,
+ttc_msg_warning(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_t *res _U_,
                 wmem_allocator_t *scope)
 {
     gint s = r->off;

@@ -46,8 +46,8 @@ ttc_call_header(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, gboolean pig
 
 /* Calls with no body. */
 static void
-call_empty(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_t *res,
-           wmem_allocator_t *scope)
+call_empty(ttc_rd_t *r _U_, proto_tree *tree _U_, ttc_request_t *call _U_, ttc_msg_result_t *res _U_,
+           wmem_allocator_t *scope _U_)
 {
 }
 
@@ -71,7 +71,7 @@ static const ttc_call_fn calls_by_function[256] = {
  * code's decoder reads; a function without one is named and its body
  * shown as call data. */
 static void
-msg_function(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res,
+msg_function(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_t *res,
              wmem_allocator_t *scope)
 {
     ttc_request_t *call = &res->call;
@@ -104,8 +104,8 @@ msg_function(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *r
 
 /* Flush out binds (19) from the client: the type byte alone. */
 static void
-msg_flush_out_binds(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res,
-                    wmem_allocator_t *scope)
+msg_flush_out_binds(ttc_rd_t *r _U_, proto_tree *tree _U_, ttc_state_t *st _U_, ttc_msg_result_t *res _U_,
+                    wmem_allocator_t *scope _U_)
 {
 }
 

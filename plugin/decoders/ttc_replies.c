@@ -23,16 +23,16 @@ static gint ett_msg = -1;
 
 /* End of response (29, 23ai with the end-of-response capability). */
 static void
-msg_end_of_response(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res,
-                    wmem_allocator_t *scope)
+msg_end_of_response(ttc_rd_t *r _U_, proto_tree *tree _U_, ttc_state_t *st _U_, ttc_msg_result_t *res,
+                    wmem_allocator_t *scope _U_)
 {
     res->eor = TRUE;
 }
 
 /* Token (33, 23ai): the token of the call answered. */
 static void
-msg_token(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res,
-          wmem_allocator_t *scope)
+msg_token(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_t *res _U_,
+          wmem_allocator_t *scope _U_)
 {
     gint s = r->off;
     guint64 tok = ttc_rd_ub8(r);
@@ -44,8 +44,8 @@ msg_token(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res,
 /* Flush out binds (19): the server wants the client to send its out-bind
  * buffers; it ends this response. */
 static void
-msg_flush_out_binds(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res,
-                    wmem_allocator_t *scope)
+msg_flush_out_binds(ttc_rd_t *r _U_, proto_tree *tree _U_, ttc_state_t *st _U_, ttc_msg_result_t *res,
+                    wmem_allocator_t *scope _U_)
 {
     res->terminal = TRUE;
 }
@@ -111,7 +111,7 @@ guess_rpa(const ttc_rd_t *r, wmem_allocator_t *scope)
 
 /* Return parameters (message 8): their layout is the call's. */
 static void
-msg_parameters(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res,
+msg_parameters(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res _U_,
                wmem_allocator_t *scope)
 {
     guint8 func = st->req ? st->req->func : 0;
@@ -162,7 +162,7 @@ static const ttc_msg_fn server_messages[256] = {
 };
 
 void
-ttc_decode_server(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
+ttc_decode_server(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo _U_,
                   ttc_state_t *st, ttc_msg_result_t *res, wmem_allocator_t *scope)
 {
     gint start = r->off;

@@ -25,7 +25,7 @@ static int hf_pro_banner = -1;
 static int hf_field_version = -1;
 
 void
-ttc_msg_protocol_request(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res,
+ttc_msg_protocol_request(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_t *res,
                          wmem_allocator_t *scope)
 {
     gint s, i;
@@ -65,8 +65,8 @@ rep_width(guint16 rep, guint8 fallback)
 }
 
 void
-ttc_msg_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res,
-                           wmem_allocator_t *scope)
+ttc_msg_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_t *res,
+                           wmem_allocator_t *scope _U_)
 {
     guint8 ccap_len, rcap_len, ccaps[64], rcaps[16];
     gint ccap_off, s;
@@ -181,7 +181,7 @@ ttc_msg_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_m
 }
 
 void
-ttc_msg_protocol_reply(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res,
+ttc_msg_protocol_reply(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_t *res,
                        wmem_allocator_t *scope)
 {
     gint s = r->off, bs;
@@ -231,8 +231,8 @@ ttc_msg_protocol_reply(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_r
 }
 
 void
-ttc_msg_data_types_reply(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res,
-                         wmem_allocator_t *scope)
+ttc_msg_data_types_reply(ttc_rd_t *r, proto_tree *tree _U_, ttc_state_t *st, ttc_msg_result_t *res,
+                         wmem_allocator_t *scope _U_)
 {
     gboolean wide = r->d->ub2_dty;
     guint32 n;

@@ -218,7 +218,7 @@ ttc_msg_describe(ttc_rd_t *r, proto_tree *mt, ttc_state_t *st, ttc_msg_result_t 
 
 /* Implicit result sets (message 27, DBMS_SQL.RETURN_RESULT). */
 void
-ttc_msg_implicit_results(ttc_rd_t *r, proto_tree *mt, ttc_state_t *st, ttc_msg_result_t *res,
+ttc_msg_implicit_results(ttc_rd_t *r, proto_tree *mt, ttc_state_t *st _U_, ttc_msg_result_t *res,
                          wmem_allocator_t *scope)
 {
     /* python-oracledb _process_implicit_result: per result, opaque

@@ -157,7 +157,7 @@ resync_to_next_call(ttc_rd_t *r, guint8 seq)
 }
 
 void
-ttc_msg_piggyback(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res,
+ttc_msg_piggyback(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_t *res _U_,
                   wmem_allocator_t *scope)
 {
     ttc_request_t pb;
@@ -194,8 +194,8 @@ ttc_msg_piggyback(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result
 }
 
 void
-ttc_msg_server_piggyback(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res,
-                         wmem_allocator_t *scope)
+ttc_msg_server_piggyback(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_t *res _U_,
+                         wmem_allocator_t *scope _U_)
 {
     gint s = r->off;
     guint8 op = ttc_rd_u8(r);

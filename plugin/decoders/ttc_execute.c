@@ -449,8 +449,8 @@ ttc_call_oall8(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_resul
 
 /* OFETCH: cursor, rows to fetch. */
 void
-ttc_call_fetch(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_t *res,
-               wmem_allocator_t *scope)
+ttc_call_fetch(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_t *res _U_,
+               wmem_allocator_t *scope _U_)
 {
     gint s;
 
@@ -462,7 +462,7 @@ ttc_call_fetch(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_resul
 /* Re-execute (and fetch): cursor, iterations, options; bind values may follow. */
 void
 ttc_call_reexecute(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_t *res,
-                   wmem_allocator_t *scope)
+                   wmem_allocator_t *scope _U_)
 {
     gint s;
 
@@ -511,7 +511,7 @@ ttc_call_parse(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_resul
 
 void
 ttc_call_oall7(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_t *res,
-               wmem_allocator_t *scope)
+               wmem_allocator_t *scope _U_)
 {
     gint s;
 
@@ -527,7 +527,7 @@ ttc_call_oall7(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_resul
 /* Return parameters of an execute or fetch: al8o4, transaction id, key/value
  * pairs, registration, array DML row counts. */
 void
-ttc_rpa_execute(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_allocator_t *scope)
+ttc_rpa_execute(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_allocator_t *scope _U_)
 {
     guint32 n, i;
 
@@ -605,7 +605,7 @@ decode_io_vector_dirs(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, guint32 nb
 
 /* I/O vector (message 11): bind directions of a PL/SQL execute. */
 void
-ttc_msg_io_vector(ttc_rd_t *r, proto_tree *mt, ttc_state_t *st, ttc_msg_result_t *res,
+ttc_msg_io_vector(ttc_rd_t *r, proto_tree *mt, ttc_state_t *st, ttc_msg_result_t *res _U_,
                   wmem_allocator_t *scope)
 {
     guint32 nreq, niters, n, nbinds;
