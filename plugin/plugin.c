@@ -1,10 +1,10 @@
 /* plugin.c - the Wireshark plugin entry points for sqlnet.
  *
  * Wireshark loads plugins/<release>/epan/sqlnet.so and calls plugin_register();
- * the protocol, its preferences and handoffs are registered here
- * (sqlnet_register() / sqlnet_handoff()), the fields of each layer by that
- * layer's own register function (tns.c, ano.c, ttc_stream.c, metrics.c,
- * stats.c).
+ * the protocol and its handoffs are registered here (sqlnet_register() /
+ * sqlnet_handoff()), the preferences by core/prefs.c, the fields of each
+ * layer by that layer's own register function (tns.c, ano.c, ttc_stream.c,
+ * metrics.c, stats.c).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -43,7 +43,6 @@ SQLNET_PLUGIN_DESCRIBE(WS_PLUGIN_DESC_DISSECTOR)
 
 /* ---- protocol, preferences, handoff ------------------------------------ */
 
-#include <epan/prefs.h>
 #include <epan/conversation.h>
 
 #include "tns.h"
@@ -56,26 +55,6 @@ SQLNET_PLUGIN_DESCRIBE(WS_PLUGIN_DESC_DISSECTOR)
 
 static int proto_sqlnet = -1;
 static dissector_handle_t sqlnet_tcp_handle;
-static sqlnet_prefs_t sqlnet_pref_values = { TRUE, 50, 10000, TRUE };
-
-int
-sqlnet_proto(void)
-{
-    return proto_sqlnet;
-}
-
-const sqlnet_prefs_t *
-sqlnet_prefs(void)
-{
-    return &sqlnet_pref_values;
-}
-
-gboolean
-sqlnet_is_server_port(guint32 port)
-{
-    range_t *ports = prefs_get_range_value(SQLNET_FILTER, "tcp.port");
-    return ports != NULL && value_is_in_range(ports, port);
-}
 
 /* TNS on a port outside the range: claim the conversation at its CONNECT. */
 static sqlnet_heur_result_t
@@ -94,8 +73,6 @@ dissect_sqlnet_heur(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *d
 void
 sqlnet_register(void)
 {
-    module_t *module;
-
     proto_sqlnet = proto_register_protocol(SQLNET_PROTO_NAME, SQLNET_PROTO_SHORT, SQLNET_FILTER);
     tns_register(proto_sqlnet);
     ano_register(proto_sqlnet);
@@ -108,29 +85,7 @@ sqlnet_register(void)
 
     sqlnet_tcp_handle = register_dissector(SQLNET_FILTER, tns_dissect_tcp, proto_sqlnet);
 
-    module = prefs_register_protocol(proto_sqlnet, sqlnet_tls_prefs_apply);
-    prefs_register_bool_preference(module, "desegment",
-        "Reassemble TNS packets spanning multiple TCP segments",
-        "Whether sqlnet should reassemble TNS packets that span several TCP segments. "
-        "To use this option, you must also enable \"Allow subdissectors to reassemble "
-        "TCP streams\" in the TCP protocol settings.",
-        &sqlnet_pref_values.desegment);
-    prefs_register_uint_preference(module, "small_fetch",
-        "Small fetch size threshold",
-        "Flag fetch calls that ask for fewer rows than this while the statement has more rows to come "
-        "(the client's array size / fetch size is too small)",
-        10, &sqlnet_pref_values.small_fetch);
-    prefs_register_uint_preference(module, "max_cursors",
-        "Cursors remembered per conversation",
-        "Upper bound on the cursors (statement text, describe) kept per connection",
-        10, &sqlnet_pref_values.max_cursors);
-    prefs_register_bool_preference(module, "show_bind_values",
-        "Show bind values",
-        "Show the values an execute call binds (sqlnet.bind.value: text, numbers, dates ...). "
-        "Turn off where the values are sensitive: the items are then not added (the bytes stay "
-        "in the capture and in the call data).",
-        &sqlnet_pref_values.show_bind_values);
-    nne_register_prefs(module);
+    sqlnet_prefs_register(proto_sqlnet, sqlnet_tls_prefs_apply);
 }
 
 void
@@ -145,4 +100,5 @@ sqlnet_handoff(void)
     metrics_handoff();
     timing_handoff();
     sqlnet_tls_handoff();
+    sqlnet_prefs_handoff();
 }

@@ -29,19 +29,29 @@
 #define SQLNET_KEY_TLS_WATCH    10u                  /* packet scope: tls.c noted this frame's undecrypted TLS */
 #define SQLNET_KEY_PDU(raw_off)  ((((guint32)(raw_off)) << 1) | 1u)
 
-/* User preferences (read-only outside plugin.c). */
+/* User preferences (read-only outside core/prefs.c). */
 typedef struct {
     sqlnet_pref_bool_t desegment;       /* reassemble TNS packets spanning TCP segments */
     guint    small_fetch;       /* expert: fetch sizes below this are small */
     guint    max_cursors;       /* cursors remembered per conversation */
     sqlnet_pref_bool_t show_bind_values; /* show the values of an execute's binds */
+    sqlnet_pref_bool_t nne_estimate;     /* estimate round trips of NNE sessions (nne.c) */
+    sqlnet_pref_bool_t tls_estimate;     /* estimate undecrypted TLS round trips (tls.c) */
 } sqlnet_prefs_t;
 
-/* plugin.c */
+/* plugin.c: the plugin's registration and handoff */
 void sqlnet_register(void);
 void sqlnet_handoff(void);
+
+/* core/prefs.c: the protocol id, the preferences */
 int  sqlnet_proto(void);
 const sqlnet_prefs_t *sqlnet_prefs(void);
+/* The port is in the "tcp.port" range (preference sqlnet.tcp.port). */
 gboolean sqlnet_is_server_port(guint32 port);
+/* Registers the preferences module of protocol `proto` (sqlnet_proto() from
+ * then on) and its preferences; `apply` is called when they change. */
+void sqlnet_prefs_register(int proto, void (*apply)(void));
+/* The preference registered after the handoffs' port ranges (tls_estimate). */
+void sqlnet_prefs_handoff(void);
 
 #endif /* SQLNET_H */

@@ -6,17 +6,13 @@
 #define SQLNET_NNE_H
 
 #include <epan/packet.h>
-#include <epan/prefs.h>
 
 #include "session.h"
 
 /* Fields of the estimate (sqlnet.nne_estimate.*). */
 void nne_register(int proto);
 
-/* The preference sqlnet.nne_estimate (on by default). */
-void nne_register_prefs(module_t *module);
-
-/* The preference sqlnet.nne_estimate is on. */
+/* The preference sqlnet.nne_estimate (core/prefs.c, on by default) is on. */
 gboolean nne_estimate_enabled(void);
 
 /* One TNS DATA or MARKER packet (type, its length from the header, the data

@@ -20,7 +20,7 @@
  * a TNS packet over TCP (ttc_count_segment()), from the frame after the
  * request on.
  *
- * Without the secrets, with the preference sqlnet.tls_estimate (off by
+ * Without the secrets, with the preference sqlnet.tls_estimate (on by
  * default): for a TLS conversation that sqlnet does not decode, the watch
  * below feeds every TLS record header it reads (on the frame where the TLS
  * dissector completes the record) to an estimate of round trips
@@ -87,7 +87,6 @@ static int hf_est_tls_version = -1;
 static int ett_est = -1;
 static int tap_est = -1;
 static dissector_handle_t est_handle;
-static sqlnet_pref_bool_t est_enabled = TRUE;    /* preference sqlnet.tls_estimate (on: it builds no tree) */
 /* conversations not decrypted */
 static int hf_undecrypted = -1;
 static expert_field ei_undecrypted = EI_INIT;
@@ -329,7 +328,7 @@ dissect_tls_watch(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *dat
             c->watch.state = WATCH_NOT_TLS;
         if (c->watch.state != WATCH_NOT_TLS && !c->watch.server_port) {
             c->watch.server_port = server_port_of(pinfo, conv);
-            if (est_enabled && !c->est) {
+            if (sqlnet_prefs()->tls_estimate && !c->est) {
                 /* the estimate reads the same record headers, from the start */
                 c->est = wmem_new0(wmem_file_scope(), tls_est_t);
                 c->est->conv = conv->conv_index;
@@ -372,7 +371,7 @@ sqlnet_tls_watch_handle(void)
 gboolean
 sqlnet_tls_estimate_enabled(void)
 {
-    return est_enabled;
+    return sqlnet_prefs()->tls_estimate;
 }
 
 /* Per-record overhead of the protection: the AEAD tag (and TLS 1.3's inner
@@ -502,7 +501,7 @@ dissect_tls_estimate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *
         return 0;
     if (!is_tls_port(pinfo->srcport) && !is_tls_port(pinfo->destport))
         return 0;
-    if (PINFO_FD_VISITED(pinfo) ? !est_enabled : !proto_is_frame_protocol(pinfo->layers, "tls"))
+    if (PINFO_FD_VISITED(pinfo) ? !sqlnet_prefs()->tls_estimate : !proto_is_frame_protocol(pinfo->layers, "tls"))
         return 0;
     conv = find_conversation_pinfo(pinfo, 0);
     if (!conv)
@@ -622,17 +621,5 @@ sqlnet_tls_handoff(void)
         watch_handle = NULL;
     heur_dissector_add("tls", dissect_sqlnet_tls_heur, "Oracle SQL*Net over TLS (TNS CONNECT)",
                        "sqlnet_tls", proto_sqlnet_tls, HEURISTIC_ENABLE);
-    {
-        module_t *module = prefs_find_module(SQLNET_FILTER);
-        if (module) {
-            prefs_register_bool_preference(module, "tls_estimate",
-                "Estimate TLS round trips without the secrets",
-                "For a TLS conversation on a TLS port that cannot be decrypted, estimate round trips, "
-                "bytes and response times from the TLS record headers (shown apart from decoded "
-                "round trips). Read from the record headers the TLS port's conversations pass "
-                "through sqlnet anyway: no protocol tree.",
-                &est_enabled);
-            register_postdissector(est_handle);
-        }
-    }
+    register_postdissector(est_handle);
 }
