@@ -79,7 +79,7 @@ typedef struct {
     guint32 index;              /* that packet: the index-th TNS packet of the session in the frame */
 } nne_end_t;
 
-typedef struct {
+typedef struct nne_est {
     guint32 conv;                       /* conversation index */
     guint8  phase;                      /* nne_phase_t */
     guint32 round_trips;                /* closed round trips */
@@ -220,7 +220,7 @@ nne_est_packet(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, sqlnet_sessi
      * in the clear and not a call */
     if (type == TNS_TYPE_DATA && ano_is_ano_at(tvb, TNS_DATA_HDR_LEN))
         return;
-    e = (nne_est_t *)sess->nne_est;
+    e = sess->nne_est;
     if (!e && !PINFO_FD_VISITED(pinfo)) {
         conversation_t *conv = find_conversation_pinfo(pinfo, 0);
         e = wmem_new0(wmem_file_scope(), nne_est_t);

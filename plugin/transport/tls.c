@@ -159,7 +159,7 @@ typedef struct {
 
 /* What tls.c keeps per conversation (sess->tls_est). */
 typedef struct tls_est tls_est_t;
-typedef struct {
+typedef struct tls_conv {
     tls_watch_t watch;
     gboolean watch_set;             /* the watch is the conversation's dissector */
     tls_est_t *est;                 /* the estimate, created with its first record */
@@ -170,7 +170,7 @@ tls_conv(sqlnet_session_t *sess)
 {
     if (!sess->tls_est)
         sess->tls_est = wmem_new0(wmem_file_scope(), tls_conv_t);
-    return (tls_conv_t *)sess->tls_est;
+    return sess->tls_est;
 }
 
 /* The server's port: TCP's, from the SYN, else the TLS port. */
@@ -312,7 +312,7 @@ dissect_tls_watch(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *dat
     const struct tcpinfo *tcpi = (const struct tcpinfo *)data;
     conversation_t *conv = find_conversation_pinfo(pinfo, 0);
     sqlnet_session_t *sess = conv ? (sqlnet_session_t *)conversation_get_proto_data(conv, proto_sqlnet_tls) : NULL;
-    tls_conv_t *c = sess ? (tls_conv_t *)sess->tls_est : NULL;
+    tls_conv_t *c = sess ? sess->tls_est : NULL;
     gboolean decide = FALSE;
     int ret;
 
@@ -507,7 +507,7 @@ dissect_tls_estimate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *
     if (!conv)
         return 0;
     sess = (sqlnet_session_t *)conversation_get_proto_data(conv, proto_sqlnet_tls);
-    c = sess ? (tls_conv_t *)sess->tls_est : NULL;
+    c = sess ? sess->tls_est : NULL;
     if (!PINFO_FD_VISITED(pinfo) && (!c || !c->watch_set) && watch_handle && !(sess && sess->tls)) {
         /* its first TLS frame (the ClientHello, which TLS's heuristic took): TCP
          * asks the conversation's dissector first, the watch from the next
