@@ -50,6 +50,7 @@ SQLNET_PLUGIN_DESCRIBE(WS_PLUGIN_DESC_DISSECTOR)
 #include "ttc.h"
 #include "metrics.h"
 #include "timing.h"
+#include "estimate.h"
 #include "tls.h"
 #include "nne.h"
 
@@ -80,6 +81,7 @@ sqlnet_register(void)
     metrics_register(proto_sqlnet);
     timing_register(proto_sqlnet);
     stats_register(proto_sqlnet);
+    sqlnet_est_register();
     sqlnet_tls_register(proto_sqlnet);
     nne_register(proto_sqlnet);
 

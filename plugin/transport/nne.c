@@ -48,7 +48,7 @@
 #include "sqlnet.h"
 #include "session.h"
 #include "tns.h"
-#include "tls.h"
+#include "estimate.h"
 #include "ano.h"
 #include "nne.h"
 

@@ -67,7 +67,7 @@
 #include "sqlnet.h"
 #include "session.h"
 #include "tns.h"
-#include "ttc.h"
+#include "estimate.h"
 #include "tls.h"
 
 #define SQLNET_TLS_DEFAULT_PORTS "1522,2484"
@@ -85,7 +85,6 @@ static int hf_est_tns_bytes = -1;
 static int hf_est_time = -1;
 static int hf_est_tls_version = -1;
 static int ett_est = -1;
-static int tap_est = -1;
 static dissector_handle_t est_handle;
 /* conversations not decrypted */
 static int hf_undecrypted = -1;
@@ -301,7 +300,7 @@ watch_note(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, tls_watch_t *w)
     pi = proto_tree_add_uint(tree, hf_undecrypted, tvb, 0, 0, w->server_port);
     proto_item_set_generated(pi);
     expert_add_info(pinfo, pi, &ei_undecrypted);
-    tap_queue_packet(tap_est, pinfo, &w->rec);
+    tap_queue_packet(sqlnet_est_tap(), pinfo, &w->rec);
 }
 
 /* The conversation's dissector in TCP: reads, then hands the segment to TLS
@@ -404,7 +403,7 @@ close_exchange(tls_est_t *e, packet_info *pinfo)
         rec->round_trip = e->exchanges - 1;
         nstime_delta(&rec->time, &e->resp_last_time, &e->req_last_time);
         wmem_tree_insert32(e->by_frame, e->resp_last_frame, rec);
-        tap_queue_packet(tap_est, pinfo, rec);
+        tap_queue_packet(sqlnet_est_tap(), pinfo, rec);
     }
     memset(&e->cur, 0, sizeof(e->cur));
 }
@@ -522,16 +521,10 @@ dissect_tls_estimate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *
         const sqlnet_est_rec_t *rec = (const sqlnet_est_rec_t *)wmem_tree_lookup32(c->est->by_frame, pinfo->num);
         if (rec && rec->round_trip) {
             add_estimate(tvb, tree, c->est, rec);
-            tap_queue_packet(tap_est, pinfo, rec);
+            tap_queue_packet(sqlnet_est_tap(), pinfo, rec);
         }
     }
     return 0;
-}
-
-int
-sqlnet_est_tap(void)
-{
-    return tap_est;
 }
 
 /* TLS application data on any port: a TNS CONNECT (or ACCEPT) claims the TLS
@@ -600,7 +593,6 @@ sqlnet_tls_register(int proto)
     proto_register_subtree_array(ett, array_length(ett));
     expert = expert_register_protocol(proto);
     expert_register_field_array(expert, ei, array_length(ei));
-    tap_est = register_tap(SQLNET_TLS_EST_TAP);
     est_handle = create_dissector_handle(dissect_tls_estimate, proto);
     watch_handle = create_dissector_handle(dissect_tls_watch, proto);
 }
