@@ -53,9 +53,41 @@ SQLNET_PLUGIN_DESCRIBE(WS_PLUGIN_DESC_DISSECTOR)
 #include "estimate.h"
 #include "tls.h"
 #include "nne.h"
+#include "data.h"
 
 static int proto_sqlnet = -1;
 static dissector_handle_t sqlnet_tcp_handle;
+
+/* ---- the layers wired together ------------------------------------------
+ * A lower layer reaches a higher one only through the functions given here. */
+
+/* A DATA packet that starts with a call of a known function code comes from
+ * the client (tns.c's server side from the content). */
+static gboolean
+ttc_is_function_code(guint8 code)
+{
+    return try_val_to_str(code, ttc_function_vals) != NULL;
+}
+
+/* framing -> transports, TTC stream, consumers */
+static const tns_hooks_t tns_hooks = {
+    .packet = nne_est_packet,
+    .data = transport_data_dissect,
+    .note_packet = ttc_note_packet,
+    .note_segment = ttc_note_segment,
+    .is_function = ttc_is_function_code,
+    .sides_changed = ttc_sides_changed,
+    .multi_segment = metrics_note_multi_segment,
+    .session_summary = ano_add_session_summary,
+    .tls_watch = sqlnet_tls_watch_handle,
+};
+
+/* transports -> TTC stream, consumers */
+static const transport_data_hooks_t data_hooks = {
+    .note_packet = ttc_note_packet,
+    .ttc = ttc_dissect_payload,
+    .summary = metrics_add_summary,
+};
 
 /* TNS on a port outside the range: claim the conversation at its CONNECT. */
 static sqlnet_heur_result_t
@@ -75,7 +107,8 @@ void
 sqlnet_register(void)
 {
     proto_sqlnet = proto_register_protocol(SQLNET_PROTO_NAME, SQLNET_PROTO_SHORT, SQLNET_FILTER);
-    tns_register(proto_sqlnet);
+    tns_register(proto_sqlnet, &tns_hooks);
+    transport_data_register(&data_hooks);
     ano_register(proto_sqlnet);
     ttc_register(proto_sqlnet);
     metrics_register(proto_sqlnet);
