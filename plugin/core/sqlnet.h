@@ -1,7 +1,14 @@
 /* sqlnet.h - declarations shared by the sqlnet modules.
  *
- * Data flows one way: TCP -> TNS packet (tns.c) -> ANO (ano.c) or TTC.
- * Per-conversation state lives in session.c.
+ * Data flows one way, up the layers of plugin/ (one folder each, bottom to
+ * top: core, record, framing, transport, ttc, decoders, consumers): TCP ->
+ * TNS packet (framing/tns.c) -> transport (transport/data.c: plain TTC, ANO,
+ * native network encryption; TLS plaintext comes back through the framing)
+ * -> TTC stream -> decoders -> round-trip record -> consumers.  A layer calls
+ * only its own and lower ones; it reaches a higher one through the hooks
+ * plugin.c gives it at registration (tns_hooks_t, transport_data_hooks_t)
+ * or a tap.  Per-conversation state lives in session.c, the protocol id and
+ * the preferences in prefs.c.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -17,7 +17,8 @@ gboolean nne_estimate_enabled(void);
 
 /* One TNS DATA or MARKER packet (type, its length from the header, the data
  * flags of a DATA packet, else 0), in both passes.  Does nothing unless the
- * session's payload is encrypted in this frame (session_encrypted()). */
+ * session's payload is encrypted in this frame (session_encrypted()).
+ * tns.c's hook `packet` (plugin.c). */
 void nne_est_packet(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, sqlnet_session_t *sess,
                     sqlnet_dir_t dir, guint8 type, guint32 tns_len, guint16 data_flags);
 
