@@ -24,8 +24,9 @@ void sqlnet_tls_prefs_apply(void);
  * sqlnet cannot read (sqlnet_est_rec_t, the tap SQLNET_EST_TAP): estimate.h. */
 
 /* The handle a TCP conversation whose first payload is a TLS ClientHello
- * gets as its dissector (tns.c's hook `tls_watch`, plugin.c): it hands every segment to TLS and notes a
- * TNS-over-TLS conversation that is not decrypted; NULL without TLS. */
+ * gets as its dissector (tns.c's hook `tls_watch`, plugin.c): it hands
+ * every segment to TLS and notes a TNS-over-TLS conversation that is not
+ * decrypted; NULL without TLS. */
 dissector_handle_t sqlnet_tls_watch_handle(void);
 
 /* The preference sqlnet.tls_estimate is on. */
