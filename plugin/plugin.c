@@ -1,10 +1,10 @@
 /* plugin.c - the Wireshark plugin entry points for sqlnet.
  *
  * Wireshark loads plugins/<release>/epan/sqlnet.so and calls plugin_register();
- * the protocol, its preferences and handoffs are registered here
- * (sqlnet_register() / sqlnet_handoff()), the fields of each layer by that
- * layer's own register function (tns.c, ano.c, ttc_stream.c, metrics.c,
- * stats.c).
+ * the protocol and its handoffs are registered here (sqlnet_register() /
+ * sqlnet_handoff()), the preferences by core/prefs.c, the fields of each
+ * layer by that layer's own register function (tns.c, ano.c, ttc_stream.c,
+ * metrics.c, stats.c).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -43,7 +43,6 @@ SQLNET_PLUGIN_DESCRIBE(WS_PLUGIN_DESC_DISSECTOR)
 
 /* ---- protocol, preferences, handoff ------------------------------------ */
 
-#include <epan/prefs.h>
 #include <epan/conversation.h>
 
 #include "tns.h"
@@ -51,31 +50,44 @@ SQLNET_PLUGIN_DESCRIBE(WS_PLUGIN_DESC_DISSECTOR)
 #include "ttc.h"
 #include "metrics.h"
 #include "timing.h"
+#include "estimate.h"
 #include "tls.h"
 #include "nne.h"
+#include "data.h"
 
 static int proto_sqlnet = -1;
 static dissector_handle_t sqlnet_tcp_handle;
-static sqlnet_prefs_t sqlnet_pref_values = { TRUE, 50, 10000, TRUE };
 
-int
-sqlnet_proto(void)
+/* ---- the layers wired together ------------------------------------------
+ * A lower layer reaches a higher one only through the functions given here. */
+
+/* A DATA packet that starts with a call of a known function code comes from
+ * the client (tns.c's server side from the content). */
+static gboolean
+ttc_is_function_code(guint8 code)
 {
-    return proto_sqlnet;
+    return try_val_to_str(code, ttc_function_vals) != NULL;
 }
 
-const sqlnet_prefs_t *
-sqlnet_prefs(void)
-{
-    return &sqlnet_pref_values;
-}
+/* framing -> transports, TTC stream, consumers */
+static const tns_hooks_t tns_hooks = {
+    .packet = nne_est_packet,
+    .data = transport_data_dissect,
+    .note_packet = ttc_note_packet,
+    .note_segment = ttc_note_segment,
+    .is_function = ttc_is_function_code,
+    .sides_changed = ttc_sides_changed,
+    .multi_segment = metrics_note_multi_segment,
+    .session_summary = ano_add_session_summary,
+    .tls_watch = sqlnet_tls_watch_handle,
+};
 
-gboolean
-sqlnet_is_server_port(guint32 port)
-{
-    range_t *ports = prefs_get_range_value(SQLNET_FILTER, "tcp.port");
-    return ports != NULL && value_is_in_range(ports, port);
-}
+/* transports -> TTC stream, consumers */
+static const transport_data_hooks_t data_hooks = {
+    .note_packet = ttc_note_packet,
+    .ttc = ttc_dissect_payload,
+    .summary = metrics_add_summary,
+};
 
 /* TNS on a port outside the range: claim the conversation at its CONNECT. */
 static sqlnet_heur_result_t
@@ -94,43 +106,21 @@ dissect_sqlnet_heur(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *d
 void
 sqlnet_register(void)
 {
-    module_t *module;
-
     proto_sqlnet = proto_register_protocol(SQLNET_PROTO_NAME, SQLNET_PROTO_SHORT, SQLNET_FILTER);
-    tns_register(proto_sqlnet);
+    tns_register(proto_sqlnet, &tns_hooks);
+    transport_data_register(&data_hooks);
     ano_register(proto_sqlnet);
     ttc_register(proto_sqlnet);
     metrics_register(proto_sqlnet);
     timing_register(proto_sqlnet);
     stats_register(proto_sqlnet);
+    sqlnet_est_register();
     sqlnet_tls_register(proto_sqlnet);
     nne_register(proto_sqlnet);
 
     sqlnet_tcp_handle = register_dissector(SQLNET_FILTER, tns_dissect_tcp, proto_sqlnet);
 
-    module = prefs_register_protocol(proto_sqlnet, sqlnet_tls_prefs_apply);
-    prefs_register_bool_preference(module, "desegment",
-        "Reassemble TNS packets spanning multiple TCP segments",
-        "Whether sqlnet should reassemble TNS packets that span several TCP segments. "
-        "To use this option, you must also enable \"Allow subdissectors to reassemble "
-        "TCP streams\" in the TCP protocol settings.",
-        &sqlnet_pref_values.desegment);
-    prefs_register_uint_preference(module, "small_fetch",
-        "Small fetch size threshold",
-        "Flag fetch calls that ask for fewer rows than this while the statement has more rows to come "
-        "(the client's array size / fetch size is too small)",
-        10, &sqlnet_pref_values.small_fetch);
-    prefs_register_uint_preference(module, "max_cursors",
-        "Cursors remembered per conversation",
-        "Upper bound on the cursors (statement text, describe) kept per connection",
-        10, &sqlnet_pref_values.max_cursors);
-    prefs_register_bool_preference(module, "show_bind_values",
-        "Show bind values",
-        "Show the values an execute call binds (sqlnet.bind.value: text, numbers, dates ...). "
-        "Turn off where the values are sensitive: the items are then not added (the bytes stay "
-        "in the capture and in the call data).",
-        &sqlnet_pref_values.show_bind_values);
-    nne_register_prefs(module);
+    sqlnet_prefs_register(proto_sqlnet, sqlnet_tls_prefs_apply);
 }
 
 void
@@ -145,4 +135,5 @@ sqlnet_handoff(void)
     metrics_handoff();
     timing_handoff();
     sqlnet_tls_handoff();
+    sqlnet_prefs_handoff();
 }

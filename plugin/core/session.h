@@ -27,6 +27,12 @@ typedef enum {
     SQLNET_SIDE_HANDSHAKE = 2    /* CONNECT / ACCEPT */
 } sqlnet_side_source_t;
 
+/* What the layers above keep per conversation, opaque here (typed pointers:
+ * this header includes no higher one). */
+struct ttc_session;              /* ttc_session_t, ttc/ttc_session.h */
+struct tls_conv;                 /* transport/tls.c */
+struct nne_est;                  /* transport/nne.c */
+
 typedef struct sqlnet_session {
     /* Server endpoint: learned from CONNECT/ACCEPT, else from the TTC
      * content, else from the ports. */
@@ -82,14 +88,14 @@ typedef struct sqlnet_session {
     guint8   first_verdict;
 
     /* TTC layer state (ttc_session_t, ttc_stream.c), created on first use. */
-    void    *ttc;
+    struct ttc_session *ttc;
 
     /* TCPS (tls.c): the conversation reached sqlnet through TLS */
     gboolean tls;
-    void    *tls_est;                /* tls.c: estimate from TLS record sizes (no secrets) */
+    struct tls_conv *tls_est;        /* tls.c: the watch, the estimate from TLS record sizes (no secrets) */
 
     /* nne.c: with native network encryption, the estimate from TNS packet sizes */
-    void    *nne_est;
+    struct nne_est *nne_est;
 } sqlnet_session_t;
 
 /* The session of this packet's TCP conversation (created on first use). */

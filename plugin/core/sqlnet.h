@@ -1,7 +1,14 @@
 /* sqlnet.h - declarations shared by the sqlnet modules.
  *
- * Data flows one way: TCP -> TNS packet (tns.c) -> ANO (ano.c) or TTC.
- * Per-conversation state lives in session.c.
+ * Data flows one way, up the layers of plugin/ (one folder each, bottom to
+ * top: core, record, framing, transport, ttc, decoders, consumers): TCP ->
+ * TNS packet (framing/tns.c) -> transport (transport/data.c: plain TTC, ANO,
+ * native network encryption; TLS plaintext comes back through the framing)
+ * -> TTC stream -> decoders -> round-trip record -> consumers.  A layer calls
+ * only its own and lower ones; it reaches a higher one through the hooks
+ * plugin.c gives it at registration (tns_hooks_t, transport_data_hooks_t)
+ * or a tap.  Per-conversation state lives in session.c, the protocol id and
+ * the preferences in prefs.c.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -29,19 +36,29 @@
 #define SQLNET_KEY_TLS_WATCH    10u                  /* packet scope: tls.c noted this frame's undecrypted TLS */
 #define SQLNET_KEY_PDU(raw_off)  ((((guint32)(raw_off)) << 1) | 1u)
 
-/* User preferences (read-only outside plugin.c). */
+/* User preferences (read-only outside core/prefs.c). */
 typedef struct {
     sqlnet_pref_bool_t desegment;       /* reassemble TNS packets spanning TCP segments */
     guint    small_fetch;       /* expert: fetch sizes below this are small */
     guint    max_cursors;       /* cursors remembered per conversation */
     sqlnet_pref_bool_t show_bind_values; /* show the values of an execute's binds */
+    sqlnet_pref_bool_t nne_estimate;     /* estimate round trips of NNE sessions (nne.c) */
+    sqlnet_pref_bool_t tls_estimate;     /* estimate undecrypted TLS round trips (tls.c) */
 } sqlnet_prefs_t;
 
-/* plugin.c */
+/* plugin.c: the plugin's registration and handoff */
 void sqlnet_register(void);
 void sqlnet_handoff(void);
+
+/* core/prefs.c: the protocol id, the preferences */
 int  sqlnet_proto(void);
 const sqlnet_prefs_t *sqlnet_prefs(void);
+/* The port is in the "tcp.port" range (preference sqlnet.tcp.port). */
 gboolean sqlnet_is_server_port(guint32 port);
+/* Registers the preferences module of protocol `proto` (sqlnet_proto() from
+ * then on) and its preferences; `apply` is called when they change. */
+void sqlnet_prefs_register(int proto, void (*apply)(void));
+/* The preference registered after the handoffs' port ranges (tls_estimate). */
+void sqlnet_prefs_handoff(void);
 
 #endif /* SQLNET_H */

@@ -23,16 +23,13 @@
 #include "sqlnet.h"
 #include "session.h"
 #include "coltext.h"
+#include "ttc_protocol.h"
 #include "tns.h"
-#include "tls.h"
-#include "ano.h"
-#include "nne.h"
-#include "ttc.h"
-#include "metrics.h"
 
 /* ---- fields ------------------------------------------------------------ */
 
 static int proto_tns_layer = -1;
+static const tns_hooks_t *hooks;       /* the layers above (plugin.c, tns_register()) */
 
 static int hf_length = -1;
 static int hf_packet_checksum = -1;
@@ -386,9 +383,9 @@ note_handshake_side(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, i
         guint8 msg = tvb_get_uint8(tvb, offset + TNS_HDR_LEN + 2);
         guint8 fn = tvb_get_uint8(tvb, offset + TNS_HDR_LEN + 3);
         if ((msg == TTC_MSG_FUNCTION || msg == TTC_MSG_PIGGYBACK) && fn != 0 &&
-            try_val_to_str(fn, ttc_function_vals) != NULL &&
+            hooks->is_function(fn) &&
             session_set_server(sess, pinfo, TRUE, SQLNET_SIDE_CONTENT))
-            ttc_sides_changed(sess);
+            hooks->sides_changed(sess);
     }
 }
 
@@ -648,7 +645,7 @@ note_accept(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, guint32 l
             sess->accept_has_flags2 = TRUE;
         }
     }
-    ttc_note_packet(pinfo, sess, SQLNET_TO_CLIENT, TNS_TYPE_ACCEPT, len, 0, FALSE);   /* timing.c */
+    hooks->note_packet(pinfo, sess, SQLNET_TO_CLIENT, TNS_TYPE_ACCEPT, len, 0, FALSE);   /* timing.c */
 }
 
 static void
@@ -995,8 +992,8 @@ dissect_marker(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len,
         proto_tree_add_expert(tree, pinfo, &ei_short_packet, tvb, 0, len);
         return;
     }
-    ttc_note_packet(pinfo, sess, dir, TNS_TYPE_MARKER, len, 0, FALSE);
-    nne_est_packet(tvb, pinfo, tree, sess, dir, TNS_TYPE_MARKER, len, 0);
+    hooks->note_packet(pinfo, sess, dir, TNS_TYPE_MARKER, len, 0, FALSE);
+    hooks->packet(tvb, pinfo, tree, sess, dir, TNS_TYPE_MARKER, len, 0);
     proto_tree_add_item(tree, hf_mk_type, tvb, 8, 1, ENC_NA);
     proto_tree_add_item(tree, hf_mk_data_byte, tvb, 9, 1, ENC_NA);
     pi = proto_tree_add_item_ret_uint(tree, hf_mk_marker, tvb, 10, 1, ENC_NA, &marker);
@@ -1202,7 +1199,7 @@ dissect_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
     }
     proto_tree_add_bitmask_ret_uint64(tree, tvb, 8, hf_data_flags, ett_data_flags,
                                       data_flags_bits, ENC_BIG_ENDIAN, &dflags);
-    nne_est_packet(tvb, pinfo, tree, sess, dir, TNS_TYPE_DATA, len, (guint16)dflags);
+    hooks->packet(tvb, pinfo, tree, sess, dir, TNS_TYPE_DATA, len, (guint16)dflags);
     payload_len = len - TNS_DATA_HDR_LEN;
     pi = proto_tree_add_uint(tree, hf_data_len, tvb, TNS_DATA_HDR_LEN, payload_len, payload_len);
     proto_item_set_generated(pi);
@@ -1217,7 +1214,7 @@ dissect_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 
     if (payload_len == 0) {
         if (!(dflags & TNS_DF_EOF))
-            ttc_note_packet(pinfo, sess, dir, TNS_TYPE_DATA, len, (guint16)dflags, FALSE);
+            hooks->note_packet(pinfo, sess, dir, TNS_TYPE_DATA, len, (guint16)dflags, FALSE);
         return;
     }
     payload = tvb_new_subset_length(tvb, TNS_DATA_HDR_LEN, payload_len);
@@ -1232,30 +1229,32 @@ dissect_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
     }
     if (dir == SQLNET_TO_CLIENT && dissect_deferred_listener_data(payload, pinfo, tree, sess, payload_len))
         return;
-    if (ano_is_ano(payload)) {
-        ttc_note_packet(pinfo, sess, dir, TNS_TYPE_DATA, len, (guint16)dflags, TRUE);
-        ano_dissect(payload, pinfo, tree, sess, dir == SQLNET_TO_CLIENT);
-        return;
-    }
-    ttc_note_packet(pinfo, sess, dir, TNS_TYPE_DATA, len, (guint16)dflags, FALSE);
-    if (session_encrypted(sess, pinfo)) {
+    hooks->data(payload, pinfo, tree, sess, dir, len, (guint16)dflags);
+}
+
+void
+tns_add_undecoded_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
+                          tns_payload_kind_t kind)
+{
+    guint32 payload_len = tvb_reported_length(payload);
+    proto_item *pi;
+
+    switch (kind) {
+    case TNS_PAYLOAD_ENCRYPTED:
         pi = proto_tree_add_item(tree, hf_data_encrypted, payload, 0, payload_len, ENC_NA);
         expert_add_info(pinfo, pi, &ei_encrypted);
         col_append_str(pinfo->cinfo, COL_INFO, " (encrypted)");
-        return;
-    }
-    if (dflags & TNS_DF_COMPRESSED) {
+        break;
+    case TNS_PAYLOAD_COMPRESSED:
         pi = proto_tree_add_item(tree, hf_data_compressed, payload, 0, payload_len, ENC_NA);
         expert_add_info(pinfo, pi, &ei_compressed);
         col_append_str(pinfo->cinfo, COL_INFO, " (compressed)");
-        return;
-    }
-    if (!session_ttc_active(sess, pinfo)) {
+        break;
+    case TNS_PAYLOAD_RAW:
+    default:
         proto_tree_add_item(tree, hf_data_payload, payload, 0, payload_len, ENC_NA);
-        return;
+        break;
     }
-    ttc_dissect_payload(payload, pinfo, tree, sess, dir, (guint16)dflags, len);
-    metrics_add_summary(payload, pinfo, tree, sess, dir);
 }
 
 /* Generated per-packet facts from the conversation. */
@@ -1265,7 +1264,7 @@ add_session_summary(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 {
     proto_item *pi;
 
-    ano_add_session_summary(tvb, pinfo, tree, sess);
+    hooks->session_summary(tvb, pinfo, tree, sess);
     if (!session_negotiated(sess, pinfo))
         return;
     pi = proto_tree_add_uint(tree, hf_version, tvb, 0, 0, sess->version);
@@ -1338,7 +1337,7 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
     if (type == TNS_TYPE_DD)   /* the PDU holds the data that follows the descriptor too */
         len = MIN(len, tns_read_length(tvb, 0, width));
     if (tcpi && tcpi->is_reassembled)
-        metrics_note_multi_segment(pinfo, sess, dir, len);
+        hooks->multi_segment(pinfo, sess, dir, len);
     type_name = sqlnet_val_to_str(pinfo->pool, type, tns_type_vals, "type %u");
     proto_item_append_text(ti, ", %s", type_name);
     /* One column call per packet, integer arithmetic and no printf: this runs
@@ -1621,7 +1620,7 @@ foreign_protocol(tvbuff_t *tvb, packet_info *pinfo, sqlnet_session_t *sess)
         sess->first_verdict = (guint8)first_payload_verdict(tvb, pinfo);
         switch (sess->first_verdict) {
         case FIRST_TLS:             /* TLS, through tls.c's watch for undecrypted TNS */
-            handle = sqlnet_tls_watch_handle() ? sqlnet_tls_watch_handle() : tls_handle;
+            handle = hooks->tls_watch() ? hooks->tls_watch() : tls_handle;
             break;
         case FIRST_SSH: handle = ssh_handle; break;
         case FIRST_HTTP: handle = http_handle; break;
@@ -1670,7 +1669,7 @@ tns_dissect_tcp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
     /* a server segment: a response's segments, with its payload length
      * (unknown here when TCP hands over a reassembled PDU or TLS its
      * plaintext, tcpi NULL: the tcp tap listener gives it) */
-    ttc_note_segment(pinfo, sess, tcpi && !tcpi->is_reassembled ? tvb_reported_length(tvb) : 0);
+    hooks->note_segment(pinfo, sess, tcpi && !tcpi->is_reassembled ? tvb_reported_length(tvb) : 0);
     skip = cut_continuation(sess, pinfo, tvb, tcpi);
     if (skip > 0) {
         /* the bytes that were captured of it: the snaplen cut this segment too */
@@ -1735,7 +1734,7 @@ tns_looks_like_handshake(tvbuff_t *tvb, packet_info *pinfo _U_)
 /* ---- registration ------------------------------------------------------ */
 
 void
-tns_register(int proto)
+tns_register(int proto, const tns_hooks_t *tns_hooks)
 {
     static hf_register_info hf[] = {
         { &hf_length, { "Packet length", "sqlnet.length", FT_UINT32, BASE_DEC, NULL, 0x0,
@@ -1963,6 +1962,7 @@ tns_register(int proto)
     expert_module_t *expert;
 
     proto_tns_layer = proto;
+    hooks = tns_hooks;
     proto_register_field_array(proto, hf, array_length(hf));
     proto_register_subtree_array(ett, array_length(ett));
     expert = expert_register_protocol(proto);

@@ -7,6 +7,8 @@
 
 #include <epan/packet.h>
 
+#include "session.h"
+
 /* Packet types (byte 4 of every TNS header). */
 #define TNS_TYPE_CONNECT    1
 #define TNS_TYPE_ACCEPT     2
@@ -77,7 +79,55 @@ tns_data_bytes(guint32 tns_len)
 #define TNS_AF2_END_OF_RESPONSE  0x02000000u
 #define TNS_AF2_FAST_AUTH        0x10000000u
 
-void tns_register(int proto);
+/* What the TNS layer hands to the layers above it: the transports (plain,
+ * ANO, NNE, TLS), the TTC stream and the consumers.  The framing layer calls
+ * none of them itself: plugin.c gives it these functions at registration
+ * (tns_register()), every member set. */
+typedef struct {
+    /* Every DATA packet (after its data flags) and MARKER packet, in both
+     * passes: nne.c's estimate of encrypted round trips (nne_est_packet). */
+    void (*packet)(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, sqlnet_session_t *sess,
+                   sqlnet_dir_t dir, guint8 type, guint32 tns_len, guint16 data_flags);
+    /* The payload of a DATA packet that is no handshake data (deferred
+     * connect, redirect or refuse data): the transports tell ANO, encrypted,
+     * compressed and TTC apart (transport_data_dissect, transport/data.c). */
+    void (*data)(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree, sqlnet_session_t *sess,
+                 sqlnet_dir_t dir, guint32 tns_len, guint16 data_flags);
+    /* The ACCEPT, a MARKER, a DATA packet without payload (not EOF): the
+     * TTC stream's response accounting (ttc_note_packet). */
+    void (*note_packet)(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
+                        guint8 type, guint32 tns_len, guint16 data_flags, gboolean is_ano);
+    /* Every TCP segment (or TLS plaintext) handed to sqlnet, before its TNS
+     * packets; seglen 0 when unknown (ttc_note_segment). */
+    void (*note_segment)(packet_info *pinfo, sqlnet_session_t *sess, guint32 seglen);
+    /* A TTC function code the TTC layer knows (a DATA packet that starts
+     * with a call tells the server side without a handshake). */
+    gboolean (*is_function)(guint8 code);
+    /* That content corrected the server side (ttc_sides_changed). */
+    void (*sides_changed)(sqlnet_session_t *sess);
+    /* A TNS packet TCP reassembled from several segments (metrics_note_multi_segment). */
+    void (*multi_segment)(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir, guint32 tns_len);
+    /* The transports' generated per-packet facts of the conversation, first
+     * in the summary (ano_add_session_summary). */
+    void (*session_summary)(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+                            const sqlnet_session_t *sess);
+    /* The dissector of a conversation whose first payload is a TLS
+     * ClientHello (sqlnet_tls_watch_handle); NULL: TLS's own. */
+    dissector_handle_t (*tls_watch)(void);
+} tns_hooks_t;
+
+/* Fields of the TNS layer; `hooks` (static, kept) reaches the layers above. */
+void tns_register(int proto, const tns_hooks_t *hooks);
+
+/* How the payload of a DATA packet the transports do not decode is shown:
+ * sqlnet.data.payload (TTC not active yet), sqlnet.data.encrypted, sqlnet.data.compressed. */
+typedef enum {
+    TNS_PAYLOAD_RAW,
+    TNS_PAYLOAD_ENCRYPTED,
+    TNS_PAYLOAD_COMPRESSED
+} tns_payload_kind_t;
+void tns_add_undecoded_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
+                               tns_payload_kind_t kind);
 
 /* TCP entry point: reassembles TNS packets and dissects each. */
 int tns_dissect_tcp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data);

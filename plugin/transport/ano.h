@@ -24,7 +24,8 @@ gboolean ano_is_ano_at(tvbuff_t *tvb, guint offset);
 void ano_dissect(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
                  sqlnet_session_t *sess, gboolean from_server);
 
-/* Generated "native network encryption" facts for packets after the reply. */
+/* Generated "native network encryption" facts for packets after the reply
+ * (tns.c's hook `session_summary`, plugin.c). */
 void ano_add_session_summary(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
                              const sqlnet_session_t *sess);
 

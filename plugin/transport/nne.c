@@ -43,13 +43,12 @@
 #include <epan/tap.h>
 #include <epan/conversation.h>
 #include <epan/proto_data.h>
-#include <epan/prefs.h>
 #include <epan/unit_strings.h>
 
 #include "sqlnet.h"
 #include "session.h"
 #include "tns.h"
-#include "tls.h"
+#include "estimate.h"
 #include "ano.h"
 #include "nne.h"
 
@@ -63,7 +62,6 @@ static int hf_nest_bytes = -1;
 static int hf_nest_ttc_bytes = -1;
 static int hf_nest_time = -1;
 static gint ett_nest = -1;
-static sqlnet_pref_bool_t nne_enabled = TRUE;      /* preference sqlnet.nne_estimate */
 
 /* the encryption's fixed bytes per DATA payload: the pad-count (RC4: zero)
  * byte and the folding key */
@@ -81,7 +79,7 @@ typedef struct {
     guint32 index;              /* that packet: the index-th TNS packet of the session in the frame */
 } nne_end_t;
 
-typedef struct {
+typedef struct nne_est {
     guint32 conv;                       /* conversation index */
     guint8  phase;                      /* nne_phase_t */
     guint32 round_trips;                /* closed round trips */
@@ -222,7 +220,7 @@ nne_est_packet(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, sqlnet_sessi
      * in the clear and not a call */
     if (type == TNS_TYPE_DATA && ano_is_ano_at(tvb, TNS_DATA_HDR_LEN))
         return;
-    e = (nne_est_t *)sess->nne_est;
+    e = sess->nne_est;
     if (!e && !PINFO_FD_VISITED(pinfo)) {
         conversation_t *conv = find_conversation_pinfo(pinfo, 0);
         e = wmem_new0(wmem_file_scope(), nne_est_t);
@@ -240,7 +238,7 @@ nne_est_packet(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, sqlnet_sessi
         p_add_proto_data(pinfo->pool, pinfo, proto_nne, SQLNET_KEY_NNE_NOTICE, GUINT_TO_POINTER(1));
         tap_queue_packet(sqlnet_est_tap(), pinfo, &e->notice);
     }
-    if (!nne_enabled)
+    if (!sqlnet_prefs()->nne_estimate)
         return;
     index = packet_index(pinfo);
     if (PINFO_FD_VISITED(pinfo)) {
@@ -332,15 +330,5 @@ nne_register(int proto)
 gboolean
 nne_estimate_enabled(void)
 {
-    return nne_enabled;
-}
-
-void
-nne_register_prefs(module_t *module)
-{
-    prefs_register_bool_preference(module, "nne_estimate",
-        "Estimate round trips of natively encrypted sessions",
-        "For a session with native network encryption (ANO), estimate round trips, bytes and "
-        "response times from the TNS packet headers (shown apart from decoded round trips).",
-        &nne_enabled);
+    return sqlnet_prefs()->nne_estimate;
 }

@@ -20,7 +20,7 @@
  * a TNS packet over TCP (ttc_count_segment()), from the frame after the
  * request on.
  *
- * Without the secrets, with the preference sqlnet.tls_estimate (off by
+ * Without the secrets, with the preference sqlnet.tls_estimate (on by
  * default): for a TLS conversation that sqlnet does not decode, the watch
  * below feeds every TLS record header it reads (on the frame where the TLS
  * dissector completes the record) to an estimate of round trips
@@ -67,7 +67,7 @@
 #include "sqlnet.h"
 #include "session.h"
 #include "tns.h"
-#include "ttc.h"
+#include "estimate.h"
 #include "tls.h"
 
 #define SQLNET_TLS_DEFAULT_PORTS "1522,2484"
@@ -85,9 +85,7 @@ static int hf_est_tns_bytes = -1;
 static int hf_est_time = -1;
 static int hf_est_tls_version = -1;
 static int ett_est = -1;
-static int tap_est = -1;
 static dissector_handle_t est_handle;
-static sqlnet_pref_bool_t est_enabled = TRUE;    /* preference sqlnet.tls_estimate (on: it builds no tree) */
 /* conversations not decrypted */
 static int hf_undecrypted = -1;
 static expert_field ei_undecrypted = EI_INIT;
@@ -160,7 +158,7 @@ typedef struct {
 
 /* What tls.c keeps per conversation (sess->tls_est). */
 typedef struct tls_est tls_est_t;
-typedef struct {
+typedef struct tls_conv {
     tls_watch_t watch;
     gboolean watch_set;             /* the watch is the conversation's dissector */
     tls_est_t *est;                 /* the estimate, created with its first record */
@@ -171,7 +169,7 @@ tls_conv(sqlnet_session_t *sess)
 {
     if (!sess->tls_est)
         sess->tls_est = wmem_new0(wmem_file_scope(), tls_conv_t);
-    return (tls_conv_t *)sess->tls_est;
+    return sess->tls_est;
 }
 
 /* The server's port: TCP's, from the SYN, else the TLS port. */
@@ -302,7 +300,7 @@ watch_note(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, tls_watch_t *w)
     pi = proto_tree_add_uint(tree, hf_undecrypted, tvb, 0, 0, w->server_port);
     proto_item_set_generated(pi);
     expert_add_info(pinfo, pi, &ei_undecrypted);
-    tap_queue_packet(tap_est, pinfo, &w->rec);
+    tap_queue_packet(sqlnet_est_tap(), pinfo, &w->rec);
 }
 
 /* The conversation's dissector in TCP: reads, then hands the segment to TLS
@@ -313,7 +311,7 @@ dissect_tls_watch(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *dat
     const struct tcpinfo *tcpi = (const struct tcpinfo *)data;
     conversation_t *conv = find_conversation_pinfo(pinfo, 0);
     sqlnet_session_t *sess = conv ? (sqlnet_session_t *)conversation_get_proto_data(conv, proto_sqlnet_tls) : NULL;
-    tls_conv_t *c = sess ? (tls_conv_t *)sess->tls_est : NULL;
+    tls_conv_t *c = sess ? sess->tls_est : NULL;
     gboolean decide = FALSE;
     int ret;
 
@@ -329,7 +327,7 @@ dissect_tls_watch(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *dat
             c->watch.state = WATCH_NOT_TLS;
         if (c->watch.state != WATCH_NOT_TLS && !c->watch.server_port) {
             c->watch.server_port = server_port_of(pinfo, conv);
-            if (est_enabled && !c->est) {
+            if (sqlnet_prefs()->tls_estimate && !c->est) {
                 /* the estimate reads the same record headers, from the start */
                 c->est = wmem_new0(wmem_file_scope(), tls_est_t);
                 c->est->conv = conv->conv_index;
@@ -372,7 +370,7 @@ sqlnet_tls_watch_handle(void)
 gboolean
 sqlnet_tls_estimate_enabled(void)
 {
-    return est_enabled;
+    return sqlnet_prefs()->tls_estimate;
 }
 
 /* Per-record overhead of the protection: the AEAD tag (and TLS 1.3's inner
@@ -405,7 +403,7 @@ close_exchange(tls_est_t *e, packet_info *pinfo)
         rec->round_trip = e->exchanges - 1;
         nstime_delta(&rec->time, &e->resp_last_time, &e->req_last_time);
         wmem_tree_insert32(e->by_frame, e->resp_last_frame, rec);
-        tap_queue_packet(tap_est, pinfo, rec);
+        tap_queue_packet(sqlnet_est_tap(), pinfo, rec);
     }
     memset(&e->cur, 0, sizeof(e->cur));
 }
@@ -502,13 +500,13 @@ dissect_tls_estimate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *
         return 0;
     if (!is_tls_port(pinfo->srcport) && !is_tls_port(pinfo->destport))
         return 0;
-    if (PINFO_FD_VISITED(pinfo) ? !est_enabled : !proto_is_frame_protocol(pinfo->layers, "tls"))
+    if (PINFO_FD_VISITED(pinfo) ? !sqlnet_prefs()->tls_estimate : !proto_is_frame_protocol(pinfo->layers, "tls"))
         return 0;
     conv = find_conversation_pinfo(pinfo, 0);
     if (!conv)
         return 0;
     sess = (sqlnet_session_t *)conversation_get_proto_data(conv, proto_sqlnet_tls);
-    c = sess ? (tls_conv_t *)sess->tls_est : NULL;
+    c = sess ? sess->tls_est : NULL;
     if (!PINFO_FD_VISITED(pinfo) && (!c || !c->watch_set) && watch_handle && !(sess && sess->tls)) {
         /* its first TLS frame (the ClientHello, which TLS's heuristic took): TCP
          * asks the conversation's dissector first, the watch from the next
@@ -523,16 +521,10 @@ dissect_tls_estimate(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *
         const sqlnet_est_rec_t *rec = (const sqlnet_est_rec_t *)wmem_tree_lookup32(c->est->by_frame, pinfo->num);
         if (rec && rec->round_trip) {
             add_estimate(tvb, tree, c->est, rec);
-            tap_queue_packet(tap_est, pinfo, rec);
+            tap_queue_packet(sqlnet_est_tap(), pinfo, rec);
         }
     }
     return 0;
-}
-
-int
-sqlnet_est_tap(void)
-{
-    return tap_est;
 }
 
 /* TLS application data on any port: a TNS CONNECT (or ACCEPT) claims the TLS
@@ -601,7 +593,6 @@ sqlnet_tls_register(int proto)
     proto_register_subtree_array(ett, array_length(ett));
     expert = expert_register_protocol(proto);
     expert_register_field_array(expert, ei, array_length(ei));
-    tap_est = register_tap(SQLNET_TLS_EST_TAP);
     est_handle = create_dissector_handle(dissect_tls_estimate, proto);
     watch_handle = create_dissector_handle(dissect_tls_watch, proto);
 }
@@ -622,17 +613,5 @@ sqlnet_tls_handoff(void)
         watch_handle = NULL;
     heur_dissector_add("tls", dissect_sqlnet_tls_heur, "Oracle SQL*Net over TLS (TNS CONNECT)",
                        "sqlnet_tls", proto_sqlnet_tls, HEURISTIC_ENABLE);
-    {
-        module_t *module = prefs_find_module(SQLNET_FILTER);
-        if (module) {
-            prefs_register_bool_preference(module, "tls_estimate",
-                "Estimate TLS round trips without the secrets",
-                "For a TLS conversation on a TLS port that cannot be decrypted, estimate round trips, "
-                "bytes and response times from the TLS record headers (shown apart from decoded "
-                "round trips). Read from the record headers the TLS port's conversations pass "
-                "through sqlnet anyway: no protocol tree.",
-                &est_enabled);
-            register_postdissector(est_handle);
-        }
-    }
+    register_postdissector(est_handle);
 }
