@@ -22,6 +22,7 @@ pre-315 ACCEPT with an SDU or TDU over 65535 raised instead of writing 0xFFFF.
 The regression inputs written by tests/regressions/make_hostile.py and
 fuzz/make_fastauth_inputs.py came out byte-identical.
 """
+import re
 import struct
 import sys
 from pathlib import Path
@@ -146,3 +147,30 @@ def test_pcapgen_uses_the_builder():
     assert g.marker(2, wide=False) == h("00 0b 00 00 0c 00 00 00 01 00 02")
     assert g.data(b"", 0x40, wide=False) == h("00 0a 00 00 06 00 00 00 00 40")
     assert g.connect(DESC) == tns.connect_packet(DESC)
+
+
+# The struct formats of a TNS header (1.1): 2-byte form ">HHBBH", 4-byte form ">IBBH".
+HEADER_FORMAT = re.compile(r"""pack(?:_into)?\(\s*["'][<>!=@]?(?:HHBBH|IBBH)["']""")
+# built by hand on purpose: an independent expectation for the generator's CONNECT parser
+INDEPENDENT = {"tests/testgen/test_testgen_encoders.py"}
+
+
+def test_no_other_tns_header_builder():
+    """Only testgen/sqlnetgen/tns.py packs a TNS header: the copies in tests/pcapgen.py,
+    fuzz/make_fastauth_inputs.py, tests/regressions/make_hostile.py and tests/test_fuzz.py
+    are gone; a new one fails here."""
+    assert HEADER_FORMAT.search('struct.pack(">HHBBH", 300, 0, 1, 0, 0)')
+    assert HEADER_FORMAT.search("struct.pack_into('>IBBH', b, 0, n, 6, 0, 0)")
+    root = Path(__file__).resolve().parent.parent
+    builder = root / "testgen" / "sqlnetgen" / "tns.py"
+    assert HEADER_FORMAT.search(builder.read_text())
+    found = []
+    for folder in ("tests", "testgen", "fuzz", "bench", "scripts", "sqlnet_batch"):
+        for path in sorted((root / folder).rglob("*.py")):
+            rel = path.relative_to(root).as_posix()
+            if path == builder or rel in INDEPENDENT:
+                continue
+            for no, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+                if HEADER_FORMAT.search(line) and "HEADER_FORMAT" not in line and "search(" not in line:
+                    found.append(f"{rel}:{no}: {line.strip()}")
+    assert not found, "TNS headers packed outside testgen/sqlnetgen/tns.py:\n" + "\n".join(found)
