@@ -23,6 +23,10 @@ and checkfiltername.pl print only findings), or a non-zero exit.
 test_checker_finds_planted_faults runs each checker, the same way, on a small
 dissector written here with one fault per checker, so a run that checks nothing
 (a file the checker ignores, a changed output format) fails instead of passing.
+
+The rules of check_col_apis.py and check_val_to_str.py (which Debian 12's
+source lacks) are also checked by code of this file on every machine
+(test_plugin_keeps_the_rules), with planted faults of their own.
 """
 import os
 import re
@@ -183,3 +187,112 @@ def test_checker_finds_planted_faults(checker, tmp_path):
     found = findings(checker, [src], [], tmp_path / "work")
     assert any(re.search(EXPECT[checker], ln) for ln in found), f"{checker} missed the planted fault:\n" + \
         "\n".join(found)
+
+
+# ---- the rules of check_col_apis.py and check_val_to_str.py, written here ----
+# Debian 12's Wireshark source (4.0) has neither script, and no newer source is
+# served to CI, so the two rule sets they enforce are checked here too, on every
+# machine: a call parser of this file's own (balanced parentheses, top-level
+# arguments), the rules as Wireshark's README.developer and the scripts state them.
+
+def calls(code, names):
+    """(name, [top-level argument texts], line) of every call of a name in names
+    (a regex) in C code whose comments are removed first."""
+    code = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), code, flags=re.S)
+    code = re.sub(r"//[^\n]*", "", code)
+    for m in re.finditer(r"\b(" + names + r")\s*\(", code):
+        depth, i, args, start, quote = 1, m.end(), [], m.end(), None
+        while i < len(code) and depth:
+            c = code[i]
+            if quote:
+                if c == "\\":
+                    i += 1
+                elif c == quote:
+                    quote = None
+            elif c in "\"'":
+                quote = c
+            elif c in "([{":
+                depth += 1
+            elif c in ")]}":
+                depth -= 1
+                if depth == 0:
+                    args.append(code[start:i].strip())
+            elif c == "," and depth == 1:
+                args.append(code[start:i].strip())
+                start = i + 1
+            i += 1
+        yield m.group(1), args, code.count("\n", 0, m.start()) + 1
+
+
+def literal(arg):
+    """The text of a string literal argument ("a" "b" joined), else None."""
+    if not re.fullmatch(r'(\s*"(?:\\.|[^"\\])*"\s*)+', arg):
+        return None
+    return "".join(re.findall(r'"((?:\\.|[^"\\])*)"', arg))
+
+
+def col_api_findings(path, text):
+    out = []
+    for name, args, line in calls(text, r"col_(?:set|add|append)_f?str"):
+        if len(args) < 3:
+            continue
+        where = f"{path}:{line}: {name}(..., {args[2]}"
+        fmt = literal(args[2])
+        if fmt == "" and "append" not in name:
+            out.append(f"{where}: an empty string: col_clear() clears a column")
+        if fmt is not None and fmt.startswith("%s") and len(fmt) == 2:
+            out.append(f"{where}: \"%s\" alone: the string itself needs no format")
+        if name == "col_add_str" and (fmt is not None or re.match(r"val_to_str(_ext)?_const\b", args[2])):
+            out.append(f"{where}: a constant string: col_set_str() keeps it without a copy")
+        if name in ("col_add_fstr", "col_append_fstr") and fmt is not None and "%" not in fmt:
+            out.append(f"{where}: a format without a conversion: col_add_str()/col_append_str()")
+    return out
+
+
+def val_to_str_findings(path, text):
+    out = []
+    for name, args, line in calls(text, r"(?<!try_)(?<!char_)(?<!bytes_)\w*val_to_str(?:_ext)?(?:_const)?"):
+        if name.startswith(("try_", "char_", "bytes_")) or len(args) < 3:
+            continue
+        unknown = literal(args[-1])
+        if unknown is None:
+            continue
+        where = f"{path}:{line}: {name}(..., \"{unknown}\")"
+        if name.endswith("_const") and "%" in unknown:
+            out.append(f"{where}: a _const call prints its unknown string as it is: no % conversion")
+        if not name.endswith("_const") and "%" not in unknown:
+            out.append(f"{where}: the unknown string needs a conversion for the value (or a _const call)")
+        if not name.endswith("_const") and "%s" in unknown:
+            out.append(f"{where}: %s in the unknown string: the value is an integer")
+    return out
+
+
+RULES = {"col_apis": col_api_findings, "val_to_str": val_to_str_findings}
+
+
+@pytest.mark.parametrize("rules", sorted(RULES))
+def test_plugin_keeps_the_rules(rules):
+    found = []
+    for path in sorted(PLUGIN.rglob("*.[ch]")):
+        found += RULES[rules](path.relative_to(ROOT).as_posix(), path.read_text(errors="replace"))
+    assert not found, "\n".join(found)
+
+
+def test_rules_find_planted_faults():
+    code = '''
+    col_set_str(pinfo->cinfo, COL_INFO, "");                 /* 2 */
+    col_add_fstr(pinfo->cinfo, COL_INFO, "%s", name);        /* 3 */
+    col_add_str(pinfo->cinfo, COL_INFO, "TNS");              /* 4 */
+    col_append_fstr(pinfo->cinfo, COL_INFO, "no conversion");  /* 5 */
+    col_append_fstr(pinfo->cinfo, COL_INFO, " %s (%u)", f(a, b), n);  /* fine */
+    col_add_str(pinfo->cinfo, COL_INFO, val_to_str_const(t, vs, "?"));  /* 7 */
+    x = val_to_str(t, vs, "Unknown");                        /* 8 */
+    x = val_to_str_const(t, vs, "Unknown %u");               /* 9 */
+    x = sqlnet_val_to_str(pool, t, vs, "type %s");           /* 10 */
+    x = try_val_to_str(t, vs);                               /* fine */
+    x = val_to_str(t, vs, "type %u");                        /* fine */
+    '''
+    col = [f.split(":")[1] for f in col_api_findings("p.c", code)]
+    vts = [f.split(":")[1] for f in val_to_str_findings("p.c", code)]
+    assert col == ["2", "3", "4", "5", "7"], col_api_findings("p.c", code)
+    assert vts == ["8", "9", "10"], val_to_str_findings("p.c", code)
