@@ -25,18 +25,21 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.append(str(Path(__file__).resolve().parent.parent / "testgen"))
 from make_seeds import streams  # noqa: E402
+from sqlnetgen import tns  # noqa: E402  (the TNS packet builder)
 from to_pcap import chunk  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CAPTURE = ROOT / "test-captures" / "arraysize_100.pcapng"
 HEAD, TAIL = 23, (23, 30)
-# MARKER (32-bit length form, TNS 319): type 1 (break), data 2 (reset)
-MARKER = (11).to_bytes(4, "big") + bytes([0x0C, 0, 0, 0, 1, 0, 2])
+# MARKER (32-bit length form, TNS 319, header flags 0): data marker, reset
+MARKER = tns.marker_packet(tns.MARKER_RESET, large=True, hflags=0)
 
 
 def data_packet(body: bytes, data_flags: int = 0) -> bytes:
-    return (10 + len(body)).to_bytes(4, "big") + bytes([6, 0, 0, 0]) + data_flags.to_bytes(2, "big") + body
+    """A client DATA packet in the 32-bit length form (TNS 319)."""
+    return tns.data_packet(body, data_flags, large=True)
 
 
 def segments():

@@ -1,83 +1,66 @@
 """Build small pcap files of Oracle Net conversations for regression tests.
 
-The packet builders follow ../shared/docs/tns-wire-format.md sections 1-2
-(offsets written out here by hand), so the lengths and values a test asserts
-are the ones it put on the wire, not anything the dissector computed.
+The TNS packets come from the project's one TNS builder,
+testgen/sqlnetgen/tns.py (offsets from ../shared/docs/tns-wire-format.md
+sections 1-2, checked byte by byte against hand-decoded packets in
+tests/test_tns_builder.py); the functions here only give it the defaults these
+tests use.  So the lengths and values a test asserts are the ones it put on
+the wire, not anything the dissector computed.
 """
 import struct
+import sys
+from pathlib import Path
+
+sys.path.append(str(Path(__file__).resolve().parent.parent / "testgen"))
+from sqlnetgen import tns  # noqa: E402  (the TNS packet builder)
 
 CLIENT = ("10.1.0.2", 40001)
 SERVER = ("10.1.0.1", 1521)
 
-TYPE_CONNECT, TYPE_ACCEPT, TYPE_REFUSE, TYPE_REDIRECT, TYPE_DATA = 1, 2, 4, 5, 6
-TYPE_RESEND, TYPE_MARKER, TYPE_CONTROL = 11, 12, 14
-TYPE_ACK, TYPE_NULL, TYPE_ABORT, TYPE_ATTENTION, TYPE_DD = 3, 7, 9, 13, 15
+TYPE_CONNECT, TYPE_ACCEPT, TYPE_REFUSE, TYPE_REDIRECT, TYPE_DATA = tns.CONNECT, tns.ACCEPT, tns.REFUSE, \
+    tns.REDIRECT, tns.DATA
+TYPE_RESEND, TYPE_MARKER, TYPE_CONTROL = tns.RESEND, tns.MARKER, tns.CONTROL
+TYPE_ACK, TYPE_NULL, TYPE_ABORT, TYPE_ATTENTION, TYPE_DD = tns.ACK, tns.NULL, tns.ABORT, tns.ATTENTION, \
+    tns.DATA_DESCRIPTOR
 
 
-# ---- TNS packets ----------------------------------------------------------
+# ---- TNS packets (tests' defaults on testgen/sqlnetgen/tns.py) -------------
 
 def header(length, ptype, flags=0, wide=False):
-    if wide:
-        return struct.pack(">IBBH", length, ptype, flags, 0)
-    return struct.pack(">HHBBH", length, 0, ptype, flags, 0)
+    return tns.header(length, ptype, flags, large=wide)
 
 
 def connect(descriptor, version=319, sdu=8192, tdu=None, inline=True):
-    """CONNECT as python-oracledb writes it: fields to offset 74, then the data.
-
-    inline=False sends only the 74-byte header (descriptor > 230 bytes goes
-    in the next DATA packet, with the data-length field still set)."""
-    tdu = sdu if tdu is None else tdu
-    data = descriptor.encode()
-    body = struct.pack(">HHHHHHHHHH", version, 300, 0x0001, min(sdu, 65535), min(tdu, 65535),
-                       0x4F98, 0, 0x0001, len(data), 74)      # offsets 8..27
-    body += struct.pack(">I", 0) + bytes([0x84, 0x84]) + bytes(24)  # 28..57
-    body += struct.pack(">IIII", sdu, tdu, 0, 0)               # 58..73
-    assert 8 + len(body) == 74
-    length = 74 + (len(data) if inline else 0)
-    return header(length, TYPE_CONNECT) + body + (data if inline else b"")
+    """CONNECT as python-oracledb writes it (tns.connect_packet)."""
+    return tns.connect_packet(descriptor, version=version, sdu=sdu, tdu=tdu, inline=inline)
 
 
 def accept(version=319, sdu=8192, tdu=8192, flags2=0):
-    """ACCEPT; >= 315 carries SDU/TDU at 32/36, >= 318 flags2 at 41."""
-    if version < 315:
-        body = struct.pack(">HHHHHHH", version, 0x0001, sdu, tdu, 0x0100, 0, 32)  # 8..21
-        body += bytes([0x41, 0x01]) + bytes(8)                                     # 22..31
-        return header(32, TYPE_ACCEPT) + body
-    doff = 61 if version >= 319 else 45
-    body = struct.pack(">HHHHHHH", version, 0x0001, 0, 0, 0x0100, 0, doff)
-    body += bytes([0x41, 0x01]) + bytes(8)                     # 22..31
-    body += struct.pack(">IIB", sdu, tdu, 0)                    # 32..40
-    body += struct.pack(">I", flags2)                           # 41..44
-    if version >= 319:
-        body += bytes(range(16))                                # 45..60
-    return header(8 + len(body), TYPE_ACCEPT) + body
+    """ACCEPT with NSI 0x41/0x01 (NA wanted: the ANO exchange follows) and, for
+    version >= 319, the 16-byte value 00 01 .. 0f."""
+    return tns.build_accept(version, sdu, tdu, flags2, nsi0=0x41, nsi1=0x01, uuid=bytes(range(16)))
 
 
 def refuse(text, user_reason=0x22, system_reason=0):
-    data = text.encode()
-    return header(12 + len(data), TYPE_REFUSE) + struct.pack(">BBH", user_reason, system_reason, len(data)) + data
+    return tns.refuse_packet(text, user_reason, system_reason)
 
 
 def resend(flags=0, body=b""):
-    return header(8 + len(body), TYPE_RESEND, flags) + body
+    return tns.resend_packet(flags, body)
 
 
 def packet(ptype, body=b"", flags=0, wide=False):
     """Any TNS packet: header + body."""
-    return header(8 + len(body), ptype, flags, wide) + body
+    return tns.packet(ptype, body, flags, large=wide)
 
 
 def redirect(data, flags=0x02, inline=True, data_length=None):
-    """REDIRECT: 8 data length (u16), 10 data (node-oracledb NSPRDLEN/NSPRDDAT).
-    inline=False: a 10-byte REDIRECT, the data goes in the next DATA packet."""
-    n = len(data) if data_length is None else data_length
-    body = struct.pack(">H", n) + (data if inline else b"")
-    return header(8 + len(body), TYPE_REDIRECT, flags) + body
+    """REDIRECT; inline=False: a 10-byte REDIRECT, the data goes in the next DATA packet."""
+    return tns.redirect_packet(data, flags, inline, data_length)
 
 
 def data(payload, flags=0, wide=True):
-    return header(10 + len(payload), TYPE_DATA, wide=wide) + struct.pack(">H", flags) + payload
+    return tns.data_packet(payload, flags, large=wide)
 
 
 def data_of_length(total, flags=0, wide=True, fill=b"\x07"):
@@ -87,7 +70,8 @@ def data_of_length(total, flags=0, wide=True, fill=b"\x07"):
 
 
 def marker(kind, wide=True):
-    return header(11, TYPE_MARKER, 0x20 if wide else 0, wide) + bytes([1, 0, kind])
+    """MARKER; header flag 0x20 in the 32-bit form, as 19c/23ai servers send it."""
+    return tns.marker_packet(kind, large=wide, hflags=tns.HEADER_FLAG_LARGE_SDU if wide else 0)
 
 
 def ano(services):

@@ -257,15 +257,16 @@ def test_to_pcap_builds_the_frames_of_the_harness(harness, tshark, tmp_path):
     gap chunks: tshark -2 on fuzz/to_pcap.py's capture shows frame for frame
     the protocol and Info columns the harness shows for the input."""
     import make_fastauth_inputs
+    tns = make_fastauth_inputs.tns                             # the TNS packet builder
     base = make_fastauth_inputs.conversation(chunk(0, make_fastauth_inputs.data_packet(b"\x22\x00\x00\x00" * 4)))
-    extra = (chunk(0, (10 + 70000).to_bytes(4, "big") + bytes([6, 0, 0, 0, 0, 0]))
+    extra = (chunk(0, tns.header(10 + 70000, tns.DATA) + bytes(2))   # DATA header and data flags 0
              + chunk(0, b"\x03\x05\x00\x02", 5000)          # 20,000 bytes by repetition
              + chunk(0, bytes(range(256)) * 195 + bytes(80))   # the rest of the 70,010-byte packet
-             + chunk(1, (11).to_bytes(4, "big") + bytes([12, 0, 0, 0, 1, 0, 2]))
+             + chunk(1, tns.marker_packet(tns.MARKER_RESET, hflags=0))
              + chunk(0, b"A" * 70000)                          # long chunk: two segments
              + chunk(RETRANS, b"A" * 70000)
              + chunk(1 | GAP, bytes(20))
-             + chunk(1 | TRUNCATED, (32).to_bytes(4, "big") + b"\x06" + bytes(27)))
+             + chunk(1 | TRUNCATED, tns.data_packet(bytes(22))))  # a 32-byte DATA packet
     case = tmp_path / "parity.in"
     case.write_bytes(base + extra)
     pcap = tmp_path / "parity.pcap"

@@ -1765,11 +1765,9 @@ class OracleServer:
             data = address.encode() + b"\0" + c.connect_data.encode("latin-1")
             flags = 0x02
             if rcfg.get("deferred"):
-                packets = [tns.header(10, tns.REDIRECT, flags, large=False) + struct.pack(">H", len(data)),
-                           tns.data_packet(data, large=False)]
+                packets = [tns.redirect_packet(data, flags, inline=False), tns.data_packet(data, large=False)]
             else:
-                packets = [tns.header(10 + len(data), tns.REDIRECT, flags, large=False) +
-                           struct.pack(">H", len(data)) + data]
+                packets = [tns.redirect_packet(data, flags)]
             for p in packets:
                 conn.send_raw(p)
             rec.update({"redirect_address": address, "redirect_port": int(self.cfg.get("port", 1521)),

@@ -1,6 +1,15 @@
-"""TNS packet layer: header framing, CONNECT parsing, ACCEPT and MARKER building.
+"""TNS packet layer: the one TNS packet builder of the project, and CONNECT parsing.
 
-Offsets follow shared/docs/tns-wire-format.md sections 1 and 2.
+Every TNS packet the project writes is built here: by the capture generator
+(testgen/sqlnetgen/server.py), by the tests' hand-built captures
+(tests/pcapgen.py puts its own defaults on these functions) and by the fuzzing
+inputs (fuzz/make_fastauth_inputs.py).  tests/test_tns_builder.py checks the
+bytes against offsets decoded by hand from the wire-format reference.
+
+Offsets follow shared/docs/tns-wire-format.md sections 1 and 2.  Lengths are
+16-bit ("large" False: CONNECT, ACCEPT, REFUSE, REDIRECT, RESEND and every
+packet of a session below version 315) or 32-bit ("large" True: every packet
+after an ACCEPT of version >= 315), section 1.1.
 """
 
 from __future__ import annotations
@@ -8,7 +17,8 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field
 
-CONNECT, ACCEPT, REFUSE, REDIRECT, DATA, RESEND, MARKER, CONTROL = 1, 2, 4, 5, 6, 11, 12, 14
+CONNECT, ACCEPT, ACK, REFUSE, REDIRECT, DATA, NULL = 1, 2, 3, 4, 5, 6, 7
+ABORT, RESEND, MARKER, ATTENTION, CONTROL, DATA_DESCRIPTOR = 9, 11, 12, 13, 14, 15
 
 DATA_FLAG_EOF = 0x0040
 DATA_FLAG_END_OF_REQUEST = 0x0800
@@ -20,10 +30,17 @@ ACCEPT_FLAG2_CHECK_OOB = 0x00000001
 ACCEPT_FLAG2_HAS_END_OF_RESPONSE = 0x02000000
 ACCEPT_FLAG2_FAST_AUTH = 0x10000000
 
+HEADER_FLAG_REDIRECT_DATA = 0x02  # NSPFRDS: REDIRECT data = address \0 connect data
 HEADER_FLAG_LARGE_SDU = 0x20  # seen on every 19c/23ai server MARKER and ANO packet
+
+MAX_CONNECT_DATA = 230   # a longer descriptor follows the CONNECT in a DATA packet (section 2.1)
 
 PACKET_TYPE_NAMES = {1: "CONNECT", 2: "ACCEPT", 4: "REFUSE", 5: "REDIRECT", 6: "DATA",
                      11: "RESEND", 12: "MARKER", 14: "CONTROL"}
+
+
+def _bytes(data: bytes | str) -> bytes:
+    return data.encode() if isinstance(data, str) else bytes(data)
 
 
 def header(length: int, ptype: int, flags: int = 0, large: bool = True) -> bytes:
@@ -35,13 +52,35 @@ def header(length: int, ptype: int, flags: int = 0, large: bool = True) -> bytes
     return struct.pack(">HHBBH", length, 0, ptype, flags, 0)
 
 
+def packet(ptype: int, body: bytes = b"", flags: int = 0, large: bool = True) -> bytes:
+    """Any TNS packet: header (length = 8 + body) and body."""
+    return header(8 + len(body), ptype, flags, large) + body
+
+
 def data_packet(payload: bytes, data_flags: int = 0, large: bool = True, hflags: int = 0) -> bytes:
+    """DATA: data flags (u16) at 8, payload at 10 (section 1.2, 1.4)."""
     length = 10 + len(payload)
     return header(length, DATA, hflags, large) + struct.pack(">H", data_flags) + payload
 
 
 def marker_packet(kind: int, large: bool = True, hflags: int = HEADER_FLAG_LARGE_SDU) -> bytes:
+    """MARKER: type 1 (data marker), 0, the marker data (1 break, 2 reset, 3 interrupt)."""
     return header(11, MARKER, hflags, large) + bytes((1, 0, kind))
+
+
+def connect_packet(descriptor: bytes | str, version: int = 319, sdu: int = 8192, tdu: int | None = None,
+                   inline: bool = True) -> bytes:
+    """CONNECT as python-oracledb writes it (section 2.1): fields to offset 74, then the
+    connect data.  inline=False sends only the 74-byte packet (a descriptor over
+    MAX_CONNECT_DATA bytes goes in the next DATA packet), the data-length field still set."""
+    tdu = sdu if tdu is None else tdu
+    data = _bytes(descriptor)
+    body = struct.pack(">HHHHHHHHHH", version, 300, 0x0001, min(sdu, 0xFFFF), min(tdu, 0xFFFF),
+                       0x4F98, 0, 0x0001, len(data), 74)          # offsets 8..27
+    body += struct.pack(">I", 0) + bytes((0x84, 0x84)) + bytes(24)  # 28..57
+    body += struct.pack(">IIII", sdu, tdu, 0, 0)                   # 58..73
+    length = 74 + (len(data) if inline else 0)
+    return header(length, CONNECT, large=False) + body + (data if inline else b"")
 
 
 def split_payload(payload: bytes, sdu: int, last_flags: int = 0, large: bool = True,
@@ -113,7 +152,7 @@ def parse_connect(pkt: bytes) -> ConnectInfo:
     return c
 
 
-def build_accept(version: int, sdu: int, tdu: int, flags2: int = 0,
+def build_accept(version: int = 319, sdu: int = 8192, tdu: int = 8192, flags2: int = 0,
                  service_options: int = 0x0001, nsi0: int = 0x01, nsi1: int = 0x01,
                  uuid: bytes | None = None) -> bytes:
     """ACCEPT packet (always 2-byte length).  Layout per doc section 2.2:
@@ -153,3 +192,26 @@ def parse_header(hdr: bytes, large: bool) -> tuple[int, int, int]:
     else:
         length, _, ptype, flags = struct.unpack(">HHBB", hdr[:6])
     return length, ptype, flags
+
+
+def refuse_packet(text: bytes | str, user_reason: int = 0x22, system_reason: int = 0) -> bytes:
+    """REFUSE (2-byte length): user reason (u8) at 8, system reason (u8) at 9, data
+    length (u16) at 10, data at 12 (section 1.2)."""
+    data = _bytes(text)
+    return header(12 + len(data), REFUSE, large=False) + struct.pack(">BBH", user_reason, system_reason,
+                                                                     len(data)) + data
+
+
+def resend_packet(flags: int = 0, body: bytes = b"") -> bytes:
+    """RESEND (2-byte length): header only (flag 0x08: renegotiate TLS first)."""
+    return packet(RESEND, body, flags, large=False)
+
+
+def redirect_packet(data: bytes | str, flags: int = HEADER_FLAG_REDIRECT_DATA, inline: bool = True,
+                    data_length: int | None = None) -> bytes:
+    """REDIRECT (2-byte length): data length (u16) at 8, data at 10 (section 1.2).
+    inline=False: a 10-byte REDIRECT, the data follows in the next DATA packet.
+    data_length: the length field when it should not be the data's (hostile tests)."""
+    data = _bytes(data)
+    n = len(data) if data_length is None else data_length
+    return packet(REDIRECT, struct.pack(">H", n) + (data if inline else b""), flags, large=False)

@@ -42,7 +42,6 @@ version 11):
 Run: python3 tests/regressions/make_hostile.py [OUTDIR]  (needs tshark to read
 the source capture; writes next to this file by default).
 """
-import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -98,9 +97,7 @@ def connect_like(n):
     """n bytes (24..27) that pass every CONNECT check the heuristic can make
     on 24 bytes: 2-byte length 300, type 1, version 319, compatible 300,
     SDU 8192; the connect-data length and offset (24..27) are cut off."""
-    hdr = struct.pack(">HHBBH", 300, 0, 1, 0, 0)
-    body = struct.pack(">HHHHHHHH", 319, 300, 0x0001, 8192, 8192, 0x4F98, 0, 0x0001)
-    full = hdr + body + struct.pack(">HH", 200, 74)
+    full = g.header(300, g.TYPE_CONNECT) + g.connect(b"x" * 200, version=319, sdu=8192)[8:28]
     return full[:n]
 
 
