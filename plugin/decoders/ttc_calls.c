@@ -28,7 +28,7 @@ static gint ett_call = -1;
 
 /* Function code, sequence number and (23ai) token of a call or piggyback. */
 void
-ttc_call_header(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, gboolean piggyback)
+ttc_call_header(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, gboolean piggyback)
 {
     gint s = r->off;
 
@@ -46,7 +46,7 @@ ttc_call_header(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, gboolean pig
 
 /* Calls with no body. */
 static void
-call_empty(ttc_rd_t *r _U_, proto_tree *tree _U_, ttc_request_t *call _U_, ttc_msg_result_t *res _U_,
+call_empty(ttc_rd_t *r _U_, proto_tree *tree _U_, ttc_call_t *call _U_, ttc_msg_result_t *res _U_,
            wmem_allocator_t *scope _U_)
 {
 }
@@ -74,7 +74,7 @@ static void
 msg_function(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_t *res,
              wmem_allocator_t *scope)
 {
-    ttc_request_t *call = &res->call;
+    ttc_call_t *call = &res->call;
     ttc_call_fn decode;
     gint body;
 

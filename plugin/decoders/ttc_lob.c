@@ -34,7 +34,7 @@ static const value_string lob_op_vals[] = {
  * 6 bytes, then the locators themselves.  What the reply's return
  * parameters hold follows from the pointers (see decode_rpa). */
 void
-ttc_call_lob_op(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_t *res,
+ttc_call_lob_op(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_t *res,
                 wmem_allocator_t *scope _U_)
 {
     gboolean amount_short;
@@ -84,7 +84,7 @@ ttc_rpa_lob_op(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_all
      * field version 3, go-ora), the NULL-LOB / boolean flag.  python-
      * oracledb reads that flag as ub1, go-ora as ub2: the same byte for
      * false; python's reading is taken. */
-    const ttc_request_t *q = req;
+    const ttc_call_t *q = req ? &req->call : NULL;
     if (!q) { r->bad = TRUE; return; }
     ttc_rd_skip(r, (gint)q->lob_src_len);
     ttc_rd_skip(r, (gint)q->lob_dst_len);

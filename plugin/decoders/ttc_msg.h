@@ -58,13 +58,13 @@ ttc_add_uint(proto_tree *tree, int hf, ttc_rd_t *r, gint start, guint32 v)
 typedef void (*ttc_msg_fn)(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res,
                            wmem_allocator_t *scope);
 /* A function call's body after its header (function code, sequence, token). */
-typedef void (*ttc_call_fn)(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_t *res,
+typedef void (*ttc_call_fn)(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_t *res,
                             wmem_allocator_t *scope);
 /* The return parameters (message 8) answering one function; req may be NULL. */
 typedef void (*ttc_rpa_fn)(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_allocator_t *scope);
 
 /* ttc_calls.c */
-void ttc_call_header(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, gboolean piggyback);
+void ttc_call_header(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, gboolean piggyback);
 
 /* ttc_negotiate.c */
 void ttc_negotiate_register(int proto);
@@ -75,17 +75,17 @@ void ttc_msg_data_types_reply(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_r
 
 /* ttc_auth.c */
 void ttc_auth_register(int proto);
-void ttc_call_auth(ttc_rd_t *, proto_tree *, ttc_request_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_call_auth(ttc_rd_t *, proto_tree *, ttc_call_t *, ttc_msg_result_t *, wmem_allocator_t *);
 void ttc_rpa_auth(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_allocator_t *);
 void ttc_rpa_version(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_allocator_t *);
 
 /* ttc_execute.c */
 void ttc_execute_register(int proto);
-void ttc_call_oall8(ttc_rd_t *, proto_tree *, ttc_request_t *, ttc_msg_result_t *, wmem_allocator_t *);
-void ttc_call_fetch(ttc_rd_t *, proto_tree *, ttc_request_t *, ttc_msg_result_t *, wmem_allocator_t *);
-void ttc_call_reexecute(ttc_rd_t *, proto_tree *, ttc_request_t *, ttc_msg_result_t *, wmem_allocator_t *);
-void ttc_call_parse(ttc_rd_t *, proto_tree *, ttc_request_t *, ttc_msg_result_t *, wmem_allocator_t *);
-void ttc_call_oall7(ttc_rd_t *, proto_tree *, ttc_request_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_call_oall8(ttc_rd_t *, proto_tree *, ttc_call_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_call_fetch(ttc_rd_t *, proto_tree *, ttc_call_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_call_reexecute(ttc_rd_t *, proto_tree *, ttc_call_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_call_parse(ttc_rd_t *, proto_tree *, ttc_call_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_call_oall7(ttc_rd_t *, proto_tree *, ttc_call_t *, ttc_msg_result_t *, wmem_allocator_t *);
 void ttc_rpa_execute(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_allocator_t *);
 void ttc_msg_io_vector(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
 
@@ -106,7 +106,7 @@ void ttc_msg_bit_vector(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_
 
 /* ttc_lob.c */
 void ttc_lob_register(int proto);
-void ttc_call_lob_op(ttc_rd_t *, proto_tree *, ttc_request_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_call_lob_op(ttc_rd_t *, proto_tree *, ttc_call_t *, ttc_msg_result_t *, wmem_allocator_t *);
 void ttc_rpa_lob_op(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_allocator_t *);
 void ttc_msg_lob_data(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
 

@@ -160,7 +160,7 @@ void
 ttc_msg_piggyback(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_t *res _U_,
                   wmem_allocator_t *scope)
 {
-    ttc_request_t pb;
+    ttc_call_t pb;
 
     ttc_rd_t body;
 

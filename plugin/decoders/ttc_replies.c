@@ -114,7 +114,7 @@ static void
 msg_parameters(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res _U_,
                wmem_allocator_t *scope)
 {
-    guint8 func = st->req ? st->req->func : 0;
+    guint8 func = st->req ? st->req->call.func : 0;
     ttc_rpa_fn decode;
 
     if (r->d->structs && r->d->fv < TTC_FV_9_2 && func != TTC_FN_OALL7 && func != TTC_FN_OALL8 &&

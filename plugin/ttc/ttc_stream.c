@@ -568,7 +568,7 @@ close_response(ttc_session_t *ts, guint32 frame, const nstime_t *when, gboolean 
      * cut off or not decoded): the cursor is learned from the next call
      * that names a cursor not seen before. */
     if (resp->req && ttc_req_executes(resp->req) && !resp->has_oer &&
-        !(resp->req->has_cursor && resp->req->cursor != 0))
+        !(resp->req->call.has_cursor && resp->req->call.cursor != 0))
         ts->unbound = resp->req;
     /* A new response starts a clean row state on the server stream. */
     ts->dir[SQLNET_TO_CLIENT].state.bitvec = NULL;
@@ -626,24 +626,24 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
     pending_drop(&ts->dir[SQLNET_TO_CLIENT]);
     ts->dir[SQLNET_TO_CLIENT].state.req = resp->req;
     ts->dir[SQLNET_TO_CLIENT].state.resp = resp;
-    if (resp->req && resp->req->has_cursor && resp->req->cursor != 0) {
-        ttc_cursor_t *c = cursor_get(ts, resp->req->cursor, FALSE, NULL);
-        if (c && c->describe && !(resp->req->func == TTC_FN_OALL8 && resp->req->sql))
+    if (resp->req && resp->req->call.has_cursor && resp->req->call.cursor != 0) {
+        ttc_cursor_t *c = cursor_get(ts, resp->req->call.cursor, FALSE, NULL);
+        if (c && c->describe && !(resp->req->call.func == TTC_FN_OALL8 && resp->req->call.sql))
             ts->dir[SQLNET_TO_CLIENT].state.describe = c->describe;
     }
     /* A define call: the cursor's columns as the client defined them (what
      * its LOB values carry: JDBC's LOB prefetch). */
-    if (resp->req && resp->req->defines && ts->dir[SQLNET_TO_CLIENT].state.describe) {
+    if (resp->req && resp->req->call.defines && ts->dir[SQLNET_TO_CLIENT].state.describe) {
         const ttc_describe_t *cur = ts->dir[SQLNET_TO_CLIENT].state.describe;
-        const ttc_describe_t *def = resp->req->defines;
+        const ttc_describe_t *def = resp->req->call.defines;
         if (cur->kind == TTC_ROWS_COLUMNS && cur->has_lob) {
             ttc_describe_t *m = (ttc_describe_t *)describe_keep(cur);
             guint32 i;
             for (i = 0; i < m->ncols && i < def->ncols; i++)
                 m->cols[i].lob_prefetch = def->cols[i].lob_prefetch;
             ts->dir[SQLNET_TO_CLIENT].state.describe = m;
-            if (resp->req->has_cursor && resp->req->cursor) {
-                ttc_cursor_t *c = cursor_get(ts, resp->req->cursor, FALSE, NULL);
+            if (resp->req->call.has_cursor && resp->req->call.cursor) {
+                ttc_cursor_t *c = cursor_get(ts, resp->req->call.cursor, FALSE, NULL);
                 if (c)
                     c->describe = m;
             }
@@ -651,11 +651,11 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
     }
     /* DML RETURNING: the rows that come back are the return binds' values
      * (python-oracledb ExecuteMessage.preprocess: out vars = return binds). */
-    if (resp->req && resp->req->binds && resp->req->returning_binds) {
-        const ttc_describe_t *b = resp->req->binds;
+    if (resp->req && resp->req->call.binds && resp->req->call.returning_binds) {
+        const ttc_describe_t *b = resp->req->call.binds;
         ttc_describe_t *rb = wmem_new0(wmem_file_scope(), ttc_describe_t);
         rb->kind = TTC_ROWS_RETURNING;
-        rb->ncols = resp->req->returning_binds;
+        rb->ncols = resp->req->call.returning_binds;
         rb->cols = b->cols + (b->ncols - rb->ncols);
         ts->dir[SQLNET_TO_CLIENT].state.describe = rb;
     }
@@ -687,7 +687,7 @@ open_request(ttc_session_t *ts, packet_info *pinfo, ttc_req_kind_t kind)
     else
         ts->waiting = req;
     ts->waiting_last = req;
-    req->kind = kind;
+    req->call.kind = kind;
     req->first_frame = req->frame = pinfo->num;
     req->time = req->first_time = pinfo->abs_ts;
     req->prev_end = ts->last_resp_end;
@@ -866,7 +866,7 @@ ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
     resp->last_frame = pinfo->num;     /* provisional until it completes */
     resp->last_time = pinfo->abs_ts;
     /* An ANO reply is the whole answer to an ANO request. */
-    if (is_ano && ts->req && ts->req->kind == TTC_REQ_ANO)
+    if (is_ano && ts->req && ts->req->call.kind == TTC_REQ_ANO)
         close_response(ts, pinfo->num, &pinfo->abs_ts, TRUE);
 }
 
@@ -882,84 +882,65 @@ apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
         set_dialect(ts, sess, &res->dialect);
     if (!res->is_call || !req || req->response)
         return;
-    if (req->kind == TTC_REQ_NONE || req->kind == TTC_REQ_FUNCTION) {
-        ttc_request_t *c = &res->call;
-        if (req->kind == TTC_REQ_FUNCTION)
+    if (req->call.kind == TTC_REQ_NONE || req->call.kind == TTC_REQ_FUNCTION) {
+        const ttc_call_t *c = &res->call;
+        if (req->call.kind == TTC_REQ_FUNCTION)
             return;                    /* keep the first call of a request */
-        req->kind = c->kind;
-        req->func = c->func;
-        req->seq = c->seq;
-        req->has_cursor = c->has_cursor;
-        req->cursor = c->cursor;
-        req->has_fetch_rows = c->has_fetch_rows;
-        req->fetch_rows = c->fetch_rows;
-        req->lob_op = c->lob_op;
-        req->lob_src_len = c->lob_src_len;
-        req->lob_dst_len = c->lob_dst_len;
-        req->lob_charset = c->lob_charset;
-        req->lob_amount = c->lob_amount;
-        req->lob_null = c->lob_null;
-        req->options = c->options;
-        req->exec_count = c->exec_count;
-        req->prefetch = c->prefetch;
-        req->exec_flags = c->exec_flags;
-        req->fetch_orientation = c->fetch_orientation;
-        req->fetch_pos = c->fetch_pos;
-        req->is_query = c->is_query;
+        req->call = *c;
+        /* what the decoder found lives in packet scope */
         if (c->sql)
-            req->sql = wmem_strdup(wmem_file_scope(), c->sql);
+            req->call.sql = wmem_strdup(wmem_file_scope(), c->sql);
         if (c->binds)
-            req->binds = describe_keep(c->binds);
+            req->call.binds = describe_keep(c->binds);
         if (c->defines)
-            req->defines = describe_keep(c->defines);
-        req->returning_binds = c->returning_binds;
-        req->stmt_sql = req->sql;
-        if (req->has_cursor && req->cursor && ts->unbound && !ttc_req_executes(req) &&
-            !cursor_get(ts, req->cursor, FALSE, NULL)) {
+            req->call.defines = describe_keep(c->defines);
+        req->stmt_sql = req->call.sql;
+        if (req->call.has_cursor && req->call.cursor && ts->unbound && !ttc_req_executes(req) &&
+            !cursor_get(ts, req->call.cursor, FALSE, NULL)) {
             /* The first call on a cursor never seen, after an execute whose
              * response did not name its cursor: the cursor is that one's. */
-            ttc_cursor_t *cur = cursor_get(ts, req->cursor, TRUE, rec);
+            ttc_cursor_t *cur = cursor_get(ts, req->call.cursor, TRUE, rec);
             if (cur) {
-                cur->sql = ts->unbound->sql;
+                cur->sql = ts->unbound->call.sql;
                 cur->execution = ts->unbound->execution;
             }
             ts->unbound = NULL;
         }
-        if (!req->stmt_sql && req->has_cursor && req->cursor) {
-            ttc_cursor_t *cur = cursor_get(ts, req->cursor, FALSE, NULL);
+        if (!req->stmt_sql && req->call.has_cursor && req->call.cursor) {
+            ttc_cursor_t *cur = cursor_get(ts, req->call.cursor, FALSE, NULL);
             if (cur)
                 req->stmt_sql = cur->sql;
         }
         /* A fetch that does not execute: the client wants rows still to come
          * (the cursor's last end-of-call status did not end the result set). */
-        if (req->has_fetch_rows && !ttc_req_executes(req)) {
-            ttc_cursor_t *cur = req->has_cursor && req->cursor ? cursor_get(ts, req->cursor, FALSE, NULL) : NULL;
+        if (req->call.has_fetch_rows && !ttc_req_executes(req)) {
+            ttc_cursor_t *cur = req->call.has_cursor && req->call.cursor ? cursor_get(ts, req->call.cursor, FALSE, NULL) : NULL;
             req->fetch_more = !(cur && cur->exhausted);
         }
         /* Executions: an execute starts one; fetches continue their cursor's. */
         if (ttc_req_executes(req)) {
             req->execution = ++ts->executions;
             ts->unbound = NULL;
-            if (req->has_cursor && req->cursor) {
-                ttc_cursor_t *cur = cursor_get(ts, req->cursor, TRUE, rec);
+            if (req->call.has_cursor && req->call.cursor) {
+                ttc_cursor_t *cur = cursor_get(ts, req->call.cursor, TRUE, rec);
                 if (cur) {
                     cur->execution = req->execution;
-                    if (req->sql)
-                        cur->sql = req->sql;   /* OCI: the call names its cursor */
+                    if (req->call.sql)
+                        cur->sql = req->call.sql;   /* OCI: the call names its cursor */
                     else if (cur->sql && !req->stmt_sql)
                         req->stmt_sql = cur->sql;   /* OALL7 after OPARSE */
                 }
             }
-        } else if (req->func == TTC_FN_PARSE && req->has_cursor && req->cursor && req->sql) {
+        } else if (req->call.func == TTC_FN_PARSE && req->call.has_cursor && req->call.cursor && req->call.sql) {
             /* OCI's parse names the statement its cursor will execute */
-            ttc_cursor_t *cur = cursor_get(ts, req->cursor, TRUE, rec);
+            ttc_cursor_t *cur = cursor_get(ts, req->call.cursor, TRUE, rec);
             if (cur)
-                cur->sql = req->sql;
-        } else if (req->has_cursor && req->cursor) {
-            ttc_cursor_t *cur = cursor_get(ts, req->cursor, FALSE, NULL);
+                cur->sql = req->call.sql;
+        } else if (req->call.has_cursor && req->call.cursor) {
+            ttc_cursor_t *cur = cursor_get(ts, req->call.cursor, FALSE, NULL);
             if (cur)
                 req->execution = cur->execution;
-        } else if (req->func == TTC_FN_LOB_OP && ts->lob_execution) {
+        } else if (req->call.func == TTC_FN_LOB_OP && ts->lob_execution) {
             /* A LOB read or write belongs to the statement whose rows brought
              * the locator: python-oracledb and JDBC read a row's LOBs as they
              * fetch it, so the latest execution whose rows carried locators. */
@@ -1004,7 +985,7 @@ apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
         ttc_cursor_t *c = cursor_get(ts, res->cursors[i].id, TRUE, rec);
         if (c) {
             c->describe = describe_keep(res->cursors[i].describe);
-            c->sql = req ? (req->stmt_sql ? req->stmt_sql : req->sql) : NULL;
+            c->sql = req ? (req->stmt_sql ? req->stmt_sql : req->call.sql) : NULL;
             c->execution = req ? req->execution : 0;
             c->rowcount = 0;
         }
@@ -1020,11 +1001,11 @@ apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
         if (res->oer_cursor != 0) {
             ttc_cursor_t *c = cursor_get(ts, res->oer_cursor, TRUE, rec);
             if (c) {
-                if (req && req->execution && req->func == TTC_FN_OALL8)
+                if (req && req->execution && req->call.func == TTC_FN_OALL8)
                     c->execution = req->execution;   /* cursor id known only now */
-                if (req && req->sql)
-                    c->sql = req->sql;
-                if (st->describe && req && req->func == TTC_FN_OALL8)
+                if (req && req->call.sql)
+                    c->sql = req->call.sql;
+                if (st->describe && req && req->call.func == TTC_FN_OALL8)
                     c->describe = st->describe;
                 c->rowcount = res->oer_rowcount;
                 c->exhausted = res->oer_error == TTC_ERR_NO_DATA_FOUND;
@@ -1035,11 +1016,11 @@ apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
     }
     /* Inside a fast-auth reply the PRO and DTY answers are only the start. */
     if ((res->type == TTC_MSG_PROTOCOL || res->type == TTC_MSG_DATA_TYPES) && req &&
-        req->kind == TTC_REQ_FAST_AUTH)
+        req->call.kind == TTC_REQ_FAST_AUTH)
         res->terminal = FALSE;
     if (res->eor ||
         (res->terminal && (!ts->dialect.eor ||
-                           (req && (req->kind == TTC_REQ_PROTOCOL || req->kind == TTC_REQ_DATA_TYPES))))) {
+                           (req && (req->call.kind == TTC_REQ_PROTOCOL || req->call.kind == TTC_REQ_DATA_TYPES))))) {
         rec->completes = TRUE;
         close_response(ts, pinfo->num, &pinfo->abs_ts, TRUE);
     }
