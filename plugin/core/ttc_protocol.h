@@ -108,9 +108,12 @@
 /* Bind metadata flags (oacflg). */
 #define TTC_BIND_FLAG_ARRAY       0x40
 
-/* TTC field versions (compile-time capability 7, python-oracledb's
- * TNS_CCAP_FIELD_VERSION_*): the gates of fields added release by release.
- * The dialect's `fv` is the lower of the client's and the server's. */
+/* TTC field versions (compile-time capability 7): the gates of fields added
+ * release by release.  From 6 on these are python-oracledb's
+ * TNS_CCAP_FIELD_VERSION_* (src/oracledb/impl/thin/constants.pxi: 11_2 = 6,
+ * 19_1 = 12, 23_1_EXT_5 = 22, 23_4 = 24, ...); its list starts at 11.2, so
+ * 3 to 5 are named after the releases whose OCI clients send them.  The
+ * dialect's `fv` is the lower of the client's and the server's. */
 #define TTC_FV_9_2        3
 #define TTC_FV_10_1       4     /* go-ora: OER flags as ub2, row header ub4 iterations */
 #define TTC_FV_10_2       5
@@ -125,6 +128,7 @@
 #define TTC_FV_23_1       17
 #define TTC_FV_23_1_EXT_1 18
 #define TTC_FV_23_1_EXT_3 20
+#define TTC_FV_23_1_EXT_5 22    /* python-oracledb TNS_CCAP_FIELD_VERSION_23_1_EXT_5: OCI 23 */
 #define TTC_FV_23_4       24
 
 /* Compile-time capability indexes (the client's DTY, the server's PRO reply)

@@ -44,13 +44,12 @@ ttc_call_lob_op(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_
     call->lob_src_len = ttc_rd_ub4(r);
     ttc_rd_ptr(r);                     /* destination locator */
     call->lob_dst_len = ttc_rd_ub4(r);
-    if (r->d->fv < TTC_FV_9_2) {
-        ttc_rd_ub4(r);                 /* source offset */
-        ttc_rd_ub4(r);                 /* destination offset */
-    } else {
-        ttc_rd_ub4(r);                 /* short offsets (0) */
-        ttc_rd_ub4(r);
-    }
+    /* Source and destination offsets as ub4 in every field version: the
+     * offsets before 3, zeros from 3 on, where the 8-byte offsets follow
+     * (go-ora lob.go writes them so; python-oracledb, 12.1 and later only,
+     * writes the zeros). */
+    ttc_rd_ub4(r);
+    ttc_rd_ub4(r);
     call->lob_charset = ttc_rd_ptr(r);
     amount_short = ttc_rd_ptr(r);
     call->lob_null = ttc_rd_ptr(r);

@@ -260,12 +260,12 @@ static gint decode_range(tvbuff_t *tvb, gint off, gint end, ttc_state_t *st, pro
  * OALL8 text is found by a search, so several field versions fit it): the
  * server's first reply decides among those that fit the call. */
 static const struct { gboolean native; guint8 fv; guint8 ptr; } infer_cand[] = {
-    { FALSE, 24, 0 },   /* thin 23ai: token in every call header */
-    { FALSE, 12, 0 },   /* thin 12c-21c */
-    { TRUE,  22, 8 },   /* OCI 23 (64-bit) */
-    { TRUE,  5,  8 },   /* OCI 11g (64-bit) */
-    { TRUE,  3,  1 },   /* OCI 10g */
-    { TRUE,  6,  1 },   /* OCI 11.2, one-byte pointers (SQL*Plus 11.2 on 32-bit Linux) */
+    { FALSE, TTC_FV_23_4,       0 },   /* thin 23ai: token in every call header */
+    { FALSE, TTC_FV_19_1,       0 },   /* thin 12c-21c */
+    { TRUE,  TTC_FV_23_1_EXT_5, 8 },   /* OCI 23 (64-bit) */
+    { TRUE,  TTC_FV_10_2,       8 },   /* OCI 11g (64-bit) */
+    { TRUE,  TTC_FV_9_2,        1 },   /* OCI 10g */
+    { TRUE,  TTC_FV_11_2,       1 },   /* OCI 11.2, one-byte pointers (SQL*Plus 11.2 on 32-bit Linux) */
 };
 
 static void
