@@ -49,6 +49,7 @@ SQLNET_PLUGIN_DESCRIBE(WS_PLUGIN_DESC_DISSECTOR)
 #include "tns.h"
 #include "ano.h"
 #include "ttc.h"
+#include "ttc_decoders.h"
 #include "metrics.h"
 #include "timing.h"
 #include "tls.h"
@@ -99,7 +100,9 @@ sqlnet_register(void)
     proto_sqlnet = proto_register_protocol(SQLNET_PROTO_NAME, SQLNET_PROTO_SHORT, SQLNET_FILTER);
     tns_register(proto_sqlnet);
     ano_register(proto_sqlnet);
+    ttc_set_decoders(&ttc_decoder_ops);
     ttc_register(proto_sqlnet);
+    ttc_decoders_register(proto_sqlnet);
     metrics_register(proto_sqlnet);
     timing_register(proto_sqlnet);
     stats_register(proto_sqlnet);

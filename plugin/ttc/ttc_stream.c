@@ -113,81 +113,38 @@ ttc_cleanup(void)
     pending_budget = NULL;             /* freed with the file scope */
 }
 
-const value_string ttc_msg_type_vals[] = {
-    { TTC_MSG_PROTOCOL, "Protocol negotiation (PRO)" },
-    { TTC_MSG_DATA_TYPES, "Data type negotiation (DTY)" },
-    { TTC_MSG_FUNCTION, "Function call" },
-    { TTC_MSG_ERROR, "End of call / error (OER)" },
-    { 5, "Access user address space" },
-    { TTC_MSG_ROW_HEADER, "Row header (RXH)" },
-    { TTC_MSG_ROW_DATA, "Row data (RXD)" },
-    { TTC_MSG_PARAMETER, "Return parameters (RPA)" },
-    { TTC_MSG_STATUS, "Status (STA)" },
-    { TTC_MSG_IO_VECTOR, "I/O vector" },
-    { TTC_MSG_LOB_DATA, "LOB data" },
-    { TTC_MSG_WARNING, "Warning" },
-    { TTC_MSG_DESCRIBE_INFO, "Describe information (DCB)" },
-    { TTC_MSG_PIGGYBACK, "Piggybacked call" },
-    { TTC_MSG_FLUSH_OUT_BINDS, "Flush out binds" },
-    { TTC_MSG_BIT_VECTOR, "Bit vector (BVC)" },
-    { TTC_MSG_SERVER_PIGGYBACK, "Server piggyback" },
-    { TTC_MSG_ONEWAY_FN, "One-way call" },
-    { TTC_MSG_IMPLICIT_RESULTSET, "Implicit result set" },
-    { TTC_MSG_RENEGOTIATE, "Renegotiate" },
-    { TTC_MSG_END_OF_RESPONSE, "End of response" },
-    { TTC_MSG_TOKEN, "Token" },
-    { TTC_MSG_FAST_AUTH, "Fast authentication" },
-    { 0, NULL }
-};
+/* The message decoders (plugin.c gives them once at registration) and the
+ * names of what they decode, made from their tables. */
+static const ttc_decoder_ops_t *decoders;
 
-const value_string ttc_function_vals[] = {
-    { TTC_FN_OPEN, "OOPEN" },
-    { TTC_FN_PARSE, "OPARSE" },
-    { TTC_FN_REEXECUTE, "OEXEC (re-execute)" },
-    { TTC_FN_FETCH, "OFETCH" },
-    { TTC_FN_CLOSE, "OCLOSE" },
-    { TTC_FN_LOGOFF, "OLOGOFF" },
-    { 12, "Autocommit on" },
-    { 13, "Autocommit off" },
-    { TTC_FN_COMMIT, "OCOMMIT" },
-    { TTC_FN_ROLLBACK, "OROLLBACK" },
-    { TTC_FN_CANCEL, "OCANCEL" },
-    { TTC_FN_VERSION, "OVERSION" },
-    { TTC_FN_OALL7, "OALL7" },
-    { TTC_FN_REEXECUTE_FETCH, "OEXFEN (re-execute and fetch)" },
-    { 81, "O3LOGON" },
-    { 82, "O3LOGA" },
-    { TTC_FN_OALL8, "OALL8" },
-    { TTC_FN_LOB_OP, "OLOBOPS" },
-    { TTC_FN_DESCRIBE, "ODNY (describe)" },
-    { 103, "OTXSE (transaction switch)" },
-    { 104, "OTXEN (transaction state)" },
-    { TTC_FN_CLOSE_CURSORS, "OCCA (close cursors)" },
-    { TTC_FN_SESSION_SWITCH, "O80SES (session switch)" },
-    { TTC_FN_AUTH_PHASE_TWO, "OAUTH (authentication)" },
-    { TTC_FN_AUTH_PHASE_ONE, "OSESSKEY (session key)" },
-    { TTC_FN_CANCEL_ALL, "OCANA (cancel all)" },
-    { 121, "AQ enqueue" },
-    { 122, "AQ dequeue" },
-    { 125, "Subscribe" },
-    { 128, "Direct path prepare" },
-    { 129, "Direct path load stream" },
-    { 130, "Direct path operation" },
-    { TTC_FN_END_TO_END, "Set end-to-end attributes" },
-    { 145, "Array AQ" },
-    { TTC_FN_PING, "OPING" },
-    { 152, "Set schema" },
-    { 154, "Key/value" },
-    { 162, "Session get" },
-    { 163, "Session release" },
-    { TTC_FN_SESSION_STATE, "Session state" },
-    { 187, "Notify" },
-    { TTC_FN_CLIENT_FEATURES, "OCLFEATURES (client features)" },
-    { 199, "Pipeline begin" },
-    { 200, "Pipeline end" },
-    { 205, "End-user security context" },
-    { 0, NULL }
-};
+value_string ttc_msg_type_vals[257];
+value_string ttc_function_vals[257];
+
+/* A value string of the names `name` gives codes 0-255, in code order. */
+static void
+names_from(value_string *vals, const char *(*name)(guint8 code))
+{
+    guint code, n = 0;
+
+    for (code = 0; code < 256; code++) {
+        const char *s = name((guint8)code);
+        if (s) {
+            vals[n].value = code;
+            vals[n].strptr = s;
+            n++;
+        }
+    }
+    vals[n].value = 0;
+    vals[n].strptr = NULL;
+}
+
+void
+ttc_set_decoders(const ttc_decoder_ops_t *ops)
+{
+    decoders = ops;
+    names_from(ttc_msg_type_vals, ops->message_name);
+    names_from(ttc_function_vals, ops->function_name);
+}
 
 /* ---- session ------------------------------------------------------------ */
 
@@ -298,7 +255,7 @@ call_fits(const ttc_session_t *ts, tvbuff_t *payload, gint end, packet_info *pin
         memset(&res, 0, sizeof(res));
         ttc_rd_init(&r, payload, off, end, &d);
         r.strict = TRUE;
-        ttc_decode_client(&r, NULL, pinfo, &st, &res, pinfo->pool);
+        decoders->decode_client(&r, NULL, pinfo, &st, &res, pinfo->pool);
         if (!ttc_rd_ok(&r))
             return FALSE;
         if (res.is_call && res.call.kind == TTC_REQ_FUNCTION &&
@@ -1049,9 +1006,9 @@ decode_range(tvbuff_t *tvb, gint off, gint end, ttc_state_t *st, proto_tree *tre
         /* The first pass finds message boundaries without a tree; display
          * passes decode ranges already known to hold whole messages. */
         if (dir == SQLNET_TO_SERVER)
-            ttc_decode_client(&r, tree, pinfo, &tmp, &res, scope);
+            decoders->decode_client(&r, tree, pinfo, &tmp, &res, scope);
         else
-            ttc_decode_server(&r, tree, pinfo, &tmp, &res, scope);
+            decoders->decode_server(&r, tree, pinfo, &tmp, &res, scope);
         if (r.need_more) {
             *stop = STOP_NEED_MORE;
             return off;
@@ -1193,7 +1150,7 @@ find_final_oer(tvbuff_t *tvb, gint from, gint end, const ttc_state_t *start, pac
         memset(&res, 0, sizeof(res));
         ttc_rd_init(&r, tvb, p, end, start->dialect);
         r.strict = TRUE;
-        ttc_decode_server(&r, NULL, pinfo, &st, &res, pinfo->pool);
+        decoders->decode_server(&r, NULL, pinfo, &st, &res, pinfo->pool);
         if (!ttc_rd_ok(&r) || !res.has_oer)
             continue;
         if (r.off == end || (r.off + 1 == end && tvb_get_uint8(tvb, r.off) == TTC_MSG_END_OF_RESPONSE))
@@ -1515,6 +1472,4 @@ ttc_register(int proto)
     proto_register_subtree_array(ett, array_length(ett));
     expert = expert_register_protocol(proto);
     expert_register_field_array(expert, ei, array_length(ei));
-    ttc_calls_register(proto);
-    ttc_replies_register(proto);
 }
