@@ -61,6 +61,7 @@ static int hf_bind_not_decoded = -1;
 #define ESCAPE_CHAR     0xfd
 
 #define MAX_VALUE_BYTES  1024   /* bytes of a string or RAW value shown */
+G_STATIC_ASSERT(MAX_VALUE_BYTES > G_MAXUINT8);
 #define MAX_VALUE_ITEMS 10000   /* values shown per call */
 #define LONG_BIND_SIZE  32767   /* python/node max_string_size (extended) */
 
@@ -325,7 +326,8 @@ text_of_value(const ttc_rd_t *at, gboolean utf16, wmem_allocator_t *scope)
     if (!ttc_rd_ok(&r))
         return wmem_strdup(scope, "");
     if (lenbyte != 0xfe) {
-        guint take = MIN(lenbyte, MAX_VALUE_BYTES);
+        /* a short form's length byte is below MAX_VALUE_BYTES: no cap */
+        guint take = lenbyte;
         if (utf16)
             take &= ~1u;
         if (!ttc_rd_have(&r, (gint)take))
