@@ -48,6 +48,7 @@ SQLNET_PLUGIN_DESCRIBE(WS_PLUGIN_DESC_DISSECTOR)
 #include "tns.h"
 #include "ano.h"
 #include "ttc.h"
+#include "ttc_decoders.h"
 #include "metrics.h"
 #include "timing.h"
 #include "estimate.h"
@@ -110,7 +111,9 @@ sqlnet_register(void)
     tns_register(proto_sqlnet, &tns_hooks);
     transport_data_register(&data_hooks);
     ano_register(proto_sqlnet);
+    ttc_set_decoders(&ttc_decoder_ops);
     ttc_register(proto_sqlnet);
+    ttc_decoders_register(proto_sqlnet);
     metrics_register(proto_sqlnet);
     timing_register(proto_sqlnet);
     stats_register(proto_sqlnet);

@@ -137,12 +137,12 @@ metrics_note_multi_segment(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_di
 static const char *
 func_name(const ttc_request_t *req)
 {
-    switch (req->kind) {
+    switch (req->call.kind) {
     case TTC_REQ_PROTOCOL: return "PRO";
     case TTC_REQ_DATA_TYPES: return "DTY";
     case TTC_REQ_FAST_AUTH: return "FAST_AUTH";
     case TTC_REQ_ANO: return "ANO";
-    case TTC_REQ_FUNCTION: return val_to_str_const(req->func, ttc_function_vals, "function");
+    case TTC_REQ_FUNCTION: return val_to_str_const(req->call.func, ttc_function_vals, "function");
     default: return "request";
     }
 }
@@ -170,29 +170,29 @@ add_request(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_se
     coltext_init(&info);
     coltext_str(&info, " ");
     coltext_str(&info, func_name(req));
-    if (req->has_cursor) {
+    if (req->call.has_cursor) {
         coltext_str(&info, " cursor=");
-        coltext_uint(&info, req->cursor);
+        coltext_uint(&info, req->call.cursor);
     }
-    if (req->has_fetch_rows) {
+    if (req->call.has_fetch_rows) {
         coltext_str(&info, " rows=");
-        coltext_uint(&info, req->fetch_rows);
+        coltext_uint(&info, req->call.fetch_rows);
     }
     col_append_str(pinfo->cinfo, COL_INFO, info.buf);
-    if (req->kind == TTC_REQ_FUNCTION || req->kind == TTC_REQ_FAST_AUTH) {
-        pi = proto_tree_add_uint(tree, hf_req_func, tvb, 0, 0, req->func);
+    if (req->call.kind == TTC_REQ_FUNCTION || req->call.kind == TTC_REQ_FAST_AUTH) {
+        pi = proto_tree_add_uint(tree, hf_req_func, tvb, 0, 0, req->call.func);
         proto_item_set_generated(pi);
     }
-    if (req->has_fetch_rows) {
-        pi = proto_tree_add_uint(tree, hf_fetch_rows, tvb, 0, 0, req->fetch_rows);
+    if (req->call.has_fetch_rows) {
+        pi = proto_tree_add_uint(tree, hf_fetch_rows, tvb, 0, 0, req->call.fetch_rows);
         proto_item_set_generated(pi);
     }
     if (req->execution)
         proto_item_set_generated(proto_tree_add_uint(tree, hf_execution, tvb, 0, 0, req->execution));
-    if (req->stmt_sql && req->stmt_sql != req->sql)
+    if (req->stmt_sql && req->stmt_sql != req->call.sql)
         add_sql(tree, tvb, sess, hf_ttc_sql, hf_ttc_sql_id, req->stmt_sql);
-    if (req->sql)
-        col_append_fstr(pinfo->cinfo, COL_INFO, " %s", sqlnet_format_text(pinfo->pool, req->sql, MIN(strlen(req->sql), 60)));
+    if (req->call.sql)
+        col_append_fstr(pinfo->cinfo, COL_INFO, " %s", sqlnet_format_text(pinfo->pool, req->call.sql, MIN(strlen(req->call.sql), 60)));
     if (req->response && req->response->complete && req->response->last_frame) {
         pi = proto_tree_add_uint(tree, hf_response_in, tvb, 0, 0, req->response->last_frame);
         proto_item_set_generated(pi);
@@ -257,14 +257,14 @@ queue_round_trip(packet_info *pinfo, const sqlnet_session_t *sess, const ttc_res
     if (req) {
         rec->request_frame = req->frame;
         rec->execution = req->execution;
-        rec->kind = (guint8)req->kind;
-        rec->func = req->func;
-        rec->has_cursor = req->has_cursor;
-        rec->cursor = req->cursor ? req->cursor : resp->cursor;
+        rec->kind = (guint8)req->call.kind;
+        rec->func = req->call.func;
+        rec->has_cursor = req->call.has_cursor;
+        rec->cursor = req->call.cursor ? req->call.cursor : resp->cursor;
         rec->sql = req->stmt_sql;
         rec->sql_id = sess->ttc ? ttc_sql_id((ttc_session_t *)sess->ttc, req->stmt_sql) : NULL;
-        rec->has_fetch_rows = req->has_fetch_rows;
-        rec->fetch_rows = req->fetch_rows;
+        rec->has_fetch_rows = req->call.has_fetch_rows;
+        rec->fetch_rows = req->call.fetch_rows;
         rec->executes = ttc_req_executes(req);
         rec->req_packets = req->tns_packets;
         rec->req_bytes = req->tns_bytes;
@@ -363,15 +363,15 @@ add_rt_values(proto_tree *rt, tvbuff_t *tvb, packet_info *pinfo, const sqlnet_se
     const ttc_request_t *req = resp->req;
     GString *s = g_string_sized_new(128);
     nstime_t d;
-    gboolean call = req->kind == TTC_REQ_FUNCTION || req->kind == TTC_REQ_FAST_AUTH;
+    gboolean call = req->call.kind == TTC_REQ_FUNCTION || req->call.kind == TTC_REQ_FAST_AUTH;
 
     g_string_append(s, "rt1");
     values_uint(s, TRUE, resp->number);
     values_uint(s, TRUE, req->frame);
-    values_uint(s, call, req->func);
+    values_uint(s, call, req->call.func);
     values_uint(s, req->execution != 0, req->execution);
     values_uint(s, cursor != 0, cursor);
-    values_uint(s, req->has_fetch_rows, req->fetch_rows);
+    values_uint(s, req->call.has_fetch_rows, req->call.fetch_rows);
     values_uint(s, TRUE, resp->rows);
     values_uint(s, TRUE, req->ttc_bytes);
     values_uint(s, TRUE, req->tns_bytes);
@@ -422,27 +422,27 @@ add_round_trip(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet
     rt = proto_item_add_subtree(ti, ett_rt);
     proto_item_append_text(ti, " %u: %u rows", resp->number, resp->rows);
     proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_number, tvb, 0, 0, resp->number));
-    if (req->kind == TTC_REQ_FUNCTION || req->kind == TTC_REQ_FAST_AUTH)
-        proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_call, tvb, 0, 0, req->func));
+    if (req->call.kind == TTC_REQ_FUNCTION || req->call.kind == TTC_REQ_FAST_AUTH)
+        proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_call, tvb, 0, 0, req->call.func));
     if (req->execution)
         proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_execution, tvb, 0, 0, req->execution));
     if (resp->has_oer && resp->cursor != 0)
         cursor = resp->cursor;
-    else if (req->has_cursor)
-        cursor = req->cursor;
+    else if (req->call.has_cursor)
+        cursor = req->call.cursor;
     if (cursor != 0)
         proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_cursor, tvb, 0, 0, cursor));
     if (req->stmt_sql)
         add_sql(rt, tvb, sess, hf_rt_sql, hf_rt_sql_id, req->stmt_sql);
-    if (req->has_fetch_rows) {
-        pi = proto_tree_add_uint(rt, hf_rt_rows_asked, tvb, 0, 0, req->fetch_rows);
+    if (req->call.has_fetch_rows) {
+        pi = proto_tree_add_uint(rt, hf_rt_rows_asked, tvb, 0, 0, req->call.fetch_rows);
         proto_item_set_generated(pi);
         /* A small fetch: a fetch (not an execute) on a result set with rows
          * still to come that asked fewer rows than the threshold, and got
          * some (one that gets none only learns the result set has ended).
          * Here, with the response, every mode (one pass, two, the GUI) knows
          * the rows. */
-        if (req->fetch_more && req->fetch_rows > 0 && req->fetch_rows < sqlnet_prefs()->small_fetch &&
+        if (req->fetch_more && req->call.fetch_rows > 0 && req->call.fetch_rows < sqlnet_prefs()->small_fetch &&
             resp->rows > 0)
             expert_add_info(pinfo, pi, &ei_small_fetch);
     }
@@ -535,10 +535,10 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
         pi = proto_tree_add_uint(tree, hf_request_in, tvb, 0, 0, req->frame);
         proto_item_set_generated(pi);
         /* The call this response answers, as on the request. */
-        if (req->kind == TTC_REQ_FUNCTION || req->kind == TTC_REQ_FAST_AUTH)
-            proto_item_set_generated(proto_tree_add_uint(tree, hf_req_func, tvb, 0, 0, req->func));
-        if (req->has_fetch_rows)
-            proto_item_set_generated(proto_tree_add_uint(tree, hf_fetch_rows, tvb, 0, 0, req->fetch_rows));
+        if (req->call.kind == TTC_REQ_FUNCTION || req->call.kind == TTC_REQ_FAST_AUTH)
+            proto_item_set_generated(proto_tree_add_uint(tree, hf_req_func, tvb, 0, 0, req->call.func));
+        if (req->call.has_fetch_rows)
+            proto_item_set_generated(proto_tree_add_uint(tree, hf_fetch_rows, tvb, 0, 0, req->call.fetch_rows));
     }
 
     pi = proto_tree_add_uint(tree, hf_rows, tvb, 0, 0, resp->rows);
@@ -557,9 +557,9 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
             add_ora_error_expert(pinfo, pi, resp);
         if (resp->ora_message)
             proto_item_set_generated(proto_tree_add_string(tree, hf_ora_error_msg, tvb, 0, 0, resp->ora_message));
-    } else if (req && req->has_cursor && req->cursor != 0) {
+    } else if (req && req->call.has_cursor && req->call.cursor != 0) {
         /* No end-of-call status: the cursor the call named. */
-        proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_cursor, tvb, 0, 0, req->cursor));
+        proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_cursor, tvb, 0, 0, req->call.cursor));
     }
     proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_packets, tvb, 0, 0, resp->packets));
     pi = proto_tree_add_uint(tree, hf_resp_data_packets, tvb, 0, 0, resp->data_packets);
@@ -598,7 +598,7 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
     kb10 = kb_tenths(resp->bytes);
     coltext_init(&info);
     coltext_str(&info, " ");
-    if (req && req->kind != TTC_REQ_NONE && req->kind != TTC_REQ_OTHER) {
+    if (req && req->call.kind != TTC_REQ_NONE && req->call.kind != TTC_REQ_OTHER) {
         coltext_str(&info, func_name(req));
         coltext_str(&info, " response: ");
     } else {

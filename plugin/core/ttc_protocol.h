@@ -15,6 +15,7 @@
 #define TTC_MSG_DATA_TYPES      2
 #define TTC_MSG_FUNCTION        3
 #define TTC_MSG_ERROR           4
+#define TTC_MSG_ACCESS_USER_SPACE 5
 #define TTC_MSG_ROW_HEADER      6
 #define TTC_MSG_ROW_DATA        7
 #define TTC_MSG_PARAMETER       8
@@ -34,19 +35,24 @@
 #define TTC_MSG_TOKEN           33
 #define TTC_MSG_FAST_AUTH       34
 
-/* Function codes. */
+/* Function codes (python-oracledb's TNS_FUNC_* where it has one; the
+ * function table in decoders/ttc_dispatch.c names and decodes them). */
 #define TTC_FN_OPEN             2
 #define TTC_FN_PARSE            3
 #define TTC_FN_REEXECUTE        4
 #define TTC_FN_FETCH            5
 #define TTC_FN_CLOSE            8
 #define TTC_FN_LOGOFF           9
+#define TTC_FN_AUTOCOMMIT_ON    12
+#define TTC_FN_AUTOCOMMIT_OFF   13
 #define TTC_FN_COMMIT           14
 #define TTC_FN_ROLLBACK         15
 #define TTC_FN_CANCEL           20
 #define TTC_FN_VERSION          59
 #define TTC_FN_OALL7            71
 #define TTC_FN_REEXECUTE_FETCH  78
+#define TTC_FN_O3LOGON          81
+#define TTC_FN_O3LOGA           82
 #define TTC_FN_OALL8            94
 #define TTC_FN_LOB_OP           96
 #define TTC_FN_DESCRIBE         98
@@ -59,14 +65,23 @@
 #define TTC_FN_CANCEL_ALL       120
 #define TTC_FN_AQ_ENQ           121
 #define TTC_FN_AQ_DEQ           122
+#define TTC_FN_SUBSCRIBE        125
 #define TTC_FN_DP_PREPARE       128
 #define TTC_FN_DP_LOAD_STREAM   129
 #define TTC_FN_DP_OP            130
 #define TTC_FN_END_TO_END       135
 #define TTC_FN_AQ_ARRAY         145
 #define TTC_FN_PING             147
+#define TTC_FN_SET_SCHEMA       152
+#define TTC_FN_KEY_VALUE        154
+#define TTC_FN_SESSION_GET      162
+#define TTC_FN_SESSION_RELEASE  163
 #define TTC_FN_SESSION_STATE    176
+#define TTC_FN_NOTIFY           187
 #define TTC_FN_CLIENT_FEATURES  191   /* JDBC T4CTTIoclfeatures, piggybacked */
+#define TTC_FN_PIPELINE_BEGIN   199
+#define TTC_FN_PIPELINE_END     200
+#define TTC_FN_END_USER_SECURITY_CONTEXT 205
 
 /* OALL8 options. */
 #define TTC_OPT_PARSE     0x00000001u
@@ -108,9 +123,12 @@
 /* Bind metadata flags (oacflg). */
 #define TTC_BIND_FLAG_ARRAY       0x40
 
-/* TTC field versions (compile-time capability 7, python-oracledb's
- * TNS_CCAP_FIELD_VERSION_*): the gates of fields added release by release.
- * The dialect's `fv` is the lower of the client's and the server's. */
+/* TTC field versions (compile-time capability 7): the gates of fields added
+ * release by release.  From 6 on these are python-oracledb's
+ * TNS_CCAP_FIELD_VERSION_* (src/oracledb/impl/thin/constants.pxi: 11_2 = 6,
+ * 19_1 = 12, 23_1_EXT_5 = 22, 23_4 = 24, ...); its list starts at 11.2, so
+ * 3 to 5 are named after the releases whose OCI clients send them.  The
+ * dialect's `fv` is the lower of the client's and the server's. */
 #define TTC_FV_9_2        3
 #define TTC_FV_10_1       4     /* go-ora: OER flags as ub2, row header ub4 iterations */
 #define TTC_FV_10_2       5
@@ -125,6 +143,7 @@
 #define TTC_FV_23_1       17
 #define TTC_FV_23_1_EXT_1 18
 #define TTC_FV_23_1_EXT_3 20
+#define TTC_FV_23_1_EXT_5 22    /* python-oracledb TNS_CCAP_FIELD_VERSION_23_1_EXT_5: OCI 23 */
 #define TTC_FV_23_4       24
 
 /* Compile-time capability indexes (the client's DTY, the server's PRO reply)

@@ -99,7 +99,7 @@ decode_auth(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope)
 /* Authentication call body (functions 118 and 115): thin clients' layout;
  * OCI's native one is shown as call data. */
 void
-ttc_call_auth(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call _U_, ttc_msg_result_t *res,
+ttc_call_auth(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call _U_, ttc_msg_result_t *res,
               wmem_allocator_t *scope)
 {
     if (r->d->native)

@@ -61,6 +61,7 @@ static int hf_bind_not_decoded = -1;
 #define ESCAPE_CHAR     0xfd
 
 #define MAX_VALUE_BYTES  1024   /* bytes of a string or RAW value shown */
+G_STATIC_ASSERT(MAX_VALUE_BYTES > G_MAXUINT8);
 #define MAX_VALUE_ITEMS 10000   /* values shown per call */
 #define LONG_BIND_SIZE  32767   /* python/node max_string_size (extended) */
 
@@ -159,7 +160,7 @@ ttc_format_date(const guint8 *b, guint n, char *out, gsize outlen)
         b[4] < 1 || b[4] > 24 || b[5] < 1 || b[5] > 60 || b[6] < 1 || b[6] > 60)
         return FALSE;
     year = (b[0] - 100) * 100 + (b[1] - 100);
-    len = (gsize)g_snprintf(out, (gulong)outlen, "%04d-%02u-%02u %02u:%02u:%02u", year, b[2], b[3],
+    len = (gsize)snprintf(out, outlen, "%04d-%02u-%02u %02u:%02u:%02u", year, b[2], b[3],
                             b[4] - 1u, b[5] - 1u, b[6] - 1u);
     if (n >= 11 && len < outlen) {
         guint32 ns = ((guint32)b[7] << 24) | ((guint32)b[8] << 16) | ((guint32)b[9] << 8) | b[10];
@@ -168,7 +169,7 @@ ttc_format_date(const guint8 *b, guint n, char *out, gsize outlen)
         if (ns) {
             char frac[16];
             gint e;
-            g_snprintf(frac, sizeof(frac), ".%09u", ns);
+            snprintf(frac, sizeof(frac), ".%09u", ns);
             for (e = 9; e > 1 && frac[e] == '0'; e--)
                 frac[e] = '\0';
             g_strlcat(out, frac, outlen);
@@ -177,9 +178,9 @@ ttc_format_date(const guint8 *b, guint n, char *out, gsize outlen)
     if (n == 13) {
         char tz[48];
         if (b[11] & 0x80)
-            g_snprintf(tz, sizeof(tz), " UTC (time zone region %u)", ((b[11] & 0x7fu) << 6) | (b[12] >> 2));
+            snprintf(tz, sizeof(tz), " UTC (time zone region %u)", ((b[11] & 0x7fu) << 6) | (b[12] >> 2));
         else
-            g_snprintf(tz, sizeof(tz), " UTC (offset %+03d:%02d)", (gint)b[11] - 20, abs((gint)b[12] - 60));
+            snprintf(tz, sizeof(tz), " UTC (offset %+03d:%02d)", (gint)b[11] - 20, abs((gint)b[12] - 60));
         g_strlcat(out, tz, outlen);
     }
     return TRUE;
@@ -201,7 +202,7 @@ format_double(double v, gboolean single, char *out, gsize outlen)
     }
     for (prec = 1; prec <= 17; prec++) {
         char fmt[8];
-        g_snprintf(fmt, sizeof(fmt), "%%.%dg", prec);
+        snprintf(fmt, sizeof(fmt), "%%.%dg", prec);
         g_ascii_formatd(out, (gint)outlen, fmt, v);
         if (single ? (float)g_ascii_strtod(out, NULL) == (float)v : g_ascii_strtod(out, NULL) == v)
             return;
@@ -242,13 +243,13 @@ format_interval(const guint8 *b, guint n, guint8 type, char *out, gsize outlen)
 {
     if (type == ORA_INTERVAL_YM && n == 5) {
         gint32 years = (gint32)(((guint32)b[0] << 24 | (guint32)b[1] << 16 | (guint32)b[2] << 8 | b[3]) - 0x80000000u);
-        g_snprintf(out, (gulong)outlen, "%+d-%02d", years, abs((gint)b[4] - 60));
+        snprintf(out, outlen, "%+d-%02d", years, abs((gint)b[4] - 60));
         return TRUE;
     }
     if (type == ORA_INTERVAL_DS && n == 11) {
         gint32 days = (gint32)(((guint32)b[0] << 24 | (guint32)b[1] << 16 | (guint32)b[2] << 8 | b[3]) - 0x80000000u);
         gint32 fs = (gint32)(((guint32)b[7] << 24 | (guint32)b[8] << 16 | (guint32)b[9] << 8 | b[10]) - 0x80000000u);
-        g_snprintf(out, (gulong)outlen, "%+d %02d:%02d:%02d.%09d", days, abs((gint)b[4] - 60),
+        snprintf(out, outlen, "%+d %02d:%02d:%02d.%09d", days, abs((gint)b[4] - 60),
                    abs((gint)b[5] - 60), abs((gint)b[6] - 60), abs(fs));
         return TRUE;
     }
@@ -325,7 +326,8 @@ text_of_value(const ttc_rd_t *at, gboolean utf16, wmem_allocator_t *scope)
     if (!ttc_rd_ok(&r))
         return wmem_strdup(scope, "");
     if (lenbyte != 0xfe) {
-        guint take = MIN(lenbyte, MAX_VALUE_BYTES);
+        /* a short form's length byte is below MAX_VALUE_BYTES: no cap */
+        guint take = lenbyte;
         if (utf16)
             take &= ~1u;
         if (!ttc_rd_have(&r, (gint)take))
@@ -367,13 +369,13 @@ show_value(ttc_rd_t *r, walk_t *w, const ttc_column_t *c, guint32 bindno, guint3
     ttc_rd_t before;
 
     if (w->multi_row && element >= 0)
-        g_snprintf(label, sizeof(label), "Row %u, bind %u[%d]", rowno, bindno, element);
+        snprintf(label, sizeof(label), "Row %u, bind %u[%d]", rowno, bindno, element);
     else if (w->multi_row)
-        g_snprintf(label, sizeof(label), "Row %u, bind %u", rowno, bindno);
+        snprintf(label, sizeof(label), "Row %u, bind %u", rowno, bindno);
     else if (element >= 0)
-        g_snprintf(label, sizeof(label), "Bind %u[%d]", bindno, element);
+        snprintf(label, sizeof(label), "Bind %u[%d]", bindno, element);
     else
-        g_snprintf(label, sizeof(label), "Bind %u", bindno);
+        snprintf(label, sizeof(label), "Bind %u", bindno);
 
     switch (c->type) {
     case ORA_CLOB: case ORA_BLOB: case ORA_BFILE: {

@@ -310,7 +310,7 @@ is_plsql(const char *sql, guint32 options)
 }
 
 void
-ttc_call_oall8(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_t *res,
+ttc_call_oall8(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_t *res,
                wmem_allocator_t *scope)
 {
     const ttc_dialect_t *d = r->d;
@@ -449,7 +449,7 @@ ttc_call_oall8(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_resul
 
 /* OFETCH: cursor, rows to fetch. */
 void
-ttc_call_fetch(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_t *res _U_,
+ttc_call_fetch(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_t *res _U_,
                wmem_allocator_t *scope _U_)
 {
     gint s;
@@ -461,7 +461,7 @@ ttc_call_fetch(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_resul
 
 /* Re-execute (and fetch): cursor, iterations, options; bind values may follow. */
 void
-ttc_call_reexecute(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_t *res,
+ttc_call_reexecute(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_t *res,
                    wmem_allocator_t *scope _U_)
 {
     gint s;
@@ -481,7 +481,7 @@ ttc_call_reexecute(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_r
 }
 
 void
-ttc_call_parse(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_t *res,
+ttc_call_parse(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_t *res,
                wmem_allocator_t *scope)
 {
     gint s;
@@ -510,7 +510,7 @@ ttc_call_parse(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_resul
 }
 
 void
-ttc_call_oall7(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_t *res,
+ttc_call_oall7(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_t *res,
                wmem_allocator_t *scope _U_)
 {
     gint s;
@@ -531,7 +531,7 @@ ttc_rpa_execute(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_al
 {
     guint32 n, i;
 
-    if (r->d->structs && r->d->fv < TTC_FV_9_2 && req && req->func == TTC_FN_OALL7) {
+    if (r->d->structs && r->d->fv < TTC_FV_9_2 && req && req->call.func == TTC_FN_OALL7) {
         /* SQL*Plus 9.0's server (field version 1): an OALL7's return
          * parameters are al8o4 alone (visblank 9i session frames 67, 83:
          * "08 02 00" and two ub4, then the OER). */
@@ -557,7 +557,7 @@ ttc_rpa_execute(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_al
      * decode_oall8).  JDBC sets the flag against an 11.2 server too and
      * gets no counts there.  One per execution of an array DML
      * (python-oracledb getarraydmlrowcounts). */
-    if (req && (req->exec_flags & TTC_EXEC_FLAG_DML_ROWCOUNTS) && r->d->fv >= TTC_FV_12_1) {
+    if (req && (req->call.exec_flags & TTC_EXEC_FLAG_DML_ROWCOUNTS) && r->d->fv >= TTC_FV_12_1) {
         n = ttc_rd_ub4(r);        /* array DML row counts */
         if (n > TTC_MAX_LIST) { r->bad = TRUE; return; }
         for (i = 0; i < n && ttc_rd_ok(r); i++) {
@@ -576,7 +576,7 @@ ttc_rpa_execute(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_al
 static void
 decode_io_vector_dirs(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, guint32 nbinds, wmem_allocator_t *scope)
 {
-    const ttc_describe_t *binds = st->req ? st->req->binds : NULL;
+    const ttc_describe_t *binds = st->req ? st->req->call.binds : NULL;
     ttc_describe_t *out = NULL;
     guint32 i;
 

@@ -34,7 +34,7 @@ static const value_string lob_op_vals[] = {
  * 6 bytes, then the locators themselves.  What the reply's return
  * parameters hold follows from the pointers (see decode_rpa). */
 void
-ttc_call_lob_op(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_t *res,
+ttc_call_lob_op(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_t *res,
                 wmem_allocator_t *scope _U_)
 {
     gboolean amount_short;
@@ -44,13 +44,12 @@ ttc_call_lob_op(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_resu
     call->lob_src_len = ttc_rd_ub4(r);
     ttc_rd_ptr(r);                     /* destination locator */
     call->lob_dst_len = ttc_rd_ub4(r);
-    if (r->d->fv < TTC_FV_9_2) {
-        ttc_rd_ub4(r);                 /* source offset */
-        ttc_rd_ub4(r);                 /* destination offset */
-    } else {
-        ttc_rd_ub4(r);                 /* short offsets (0) */
-        ttc_rd_ub4(r);
-    }
+    /* Source and destination offsets as ub4 in every field version: the
+     * offsets before 3, zeros from 3 on, where the 8-byte offsets follow
+     * (go-ora lob.go writes them so; python-oracledb, 12.1 and later only,
+     * writes the zeros). */
+    ttc_rd_ub4(r);
+    ttc_rd_ub4(r);
     call->lob_charset = ttc_rd_ptr(r);
     amount_short = ttc_rd_ptr(r);
     call->lob_null = ttc_rd_ptr(r);
@@ -84,7 +83,7 @@ ttc_rpa_lob_op(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_all
      * field version 3, go-ora), the NULL-LOB / boolean flag.  python-
      * oracledb reads that flag as ub1, go-ora as ub2: the same byte for
      * false; python's reading is taken. */
-    const ttc_request_t *q = req;
+    const ttc_call_t *q = req ? &req->call : NULL;
     if (!q) { r->bad = TRUE; return; }
     ttc_rd_skip(r, (gint)q->lob_src_len);
     ttc_rd_skip(r, (gint)q->lob_dst_len);

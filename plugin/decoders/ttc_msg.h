@@ -1,9 +1,10 @@
-/* ttc_msg.h - the TTC message decoders: one file per message family, two
- * table-driven dispatchers.
+/* ttc_msg.h - the TTC message decoders: one file per message family, one
+ * file of tables that dispatches to them.
  *
- *   ttc_calls.c       client messages by type, function calls by code
- *   ttc_replies.c     server messages by type, return parameters by the
- *                     function they answer
+ *   ttc_dispatch.c    the message-type table and the function-code table
+ *                     (names, decoders of calls, return parameters and
+ *                     piggybacks, family registration); the client's and
+ *                     the server's messages, fast authentication
  *   ttc_negotiate.c   PRO and DTY, both directions (the session's dialect)
  *   ttc_auth.c        authentication and OVERSION
  *   ttc_execute.c     OALL8, OFETCH, re-execute, OPARSE/OALL7; their return
@@ -13,12 +14,12 @@
  *   ttc_rows.c        row header, row data, bit vector, values in rows
  *   ttc_lob.c         LOB operations and LOB data
  *   ttc_oer.c         end of call: OER, status, warning
- *   ttc_piggyback.c   client and server piggybacks
+ *   ttc_piggyback.c   the bodies of piggybacked calls, server piggybacks
  *   ttc_extensions.c  return parameters of two-phase commit, AQ, direct path
  *
  * Adding a message type or a function code is a decoder in its family's
- * file and one row in a dispatcher's table.  The decoders never call a
- * dispatcher (tests/test_no_recursion.py follows the tables too).
+ * file and one row in a table of ttc_dispatch.c.  The decoders never call
+ * the dispatcher (tests/test_no_recursion.py follows the tables too).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -26,6 +27,7 @@
 #define SQLNET_TTC_MSG_H
 
 #include "ttc.h"
+#include "ttc_decoders.h"
 
 /* Bounds on counts read from the wire. */
 #define TTC_MAX_COLUMNS   4096
@@ -58,13 +60,13 @@ ttc_add_uint(proto_tree *tree, int hf, ttc_rd_t *r, gint start, guint32 v)
 typedef void (*ttc_msg_fn)(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res,
                            wmem_allocator_t *scope);
 /* A function call's body after its header (function code, sequence, token). */
-typedef void (*ttc_call_fn)(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, ttc_msg_result_t *res,
+typedef void (*ttc_call_fn)(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_t *res,
                             wmem_allocator_t *scope);
 /* The return parameters (message 8) answering one function; req may be NULL. */
 typedef void (*ttc_rpa_fn)(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_allocator_t *scope);
-
-/* ttc_calls.c */
-void ttc_call_header(ttc_rd_t *r, proto_tree *tree, ttc_request_t *call, gboolean piggyback);
+/* A piggybacked call's body after its header (the dispatcher tries it on a
+ * copy of the reader first, with tree NULL). */
+typedef void (*ttc_pb_fn)(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope);
 
 /* ttc_negotiate.c */
 void ttc_negotiate_register(int proto);
@@ -75,17 +77,17 @@ void ttc_msg_data_types_reply(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_r
 
 /* ttc_auth.c */
 void ttc_auth_register(int proto);
-void ttc_call_auth(ttc_rd_t *, proto_tree *, ttc_request_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_call_auth(ttc_rd_t *, proto_tree *, ttc_call_t *, ttc_msg_result_t *, wmem_allocator_t *);
 void ttc_rpa_auth(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_allocator_t *);
 void ttc_rpa_version(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_allocator_t *);
 
 /* ttc_execute.c */
 void ttc_execute_register(int proto);
-void ttc_call_oall8(ttc_rd_t *, proto_tree *, ttc_request_t *, ttc_msg_result_t *, wmem_allocator_t *);
-void ttc_call_fetch(ttc_rd_t *, proto_tree *, ttc_request_t *, ttc_msg_result_t *, wmem_allocator_t *);
-void ttc_call_reexecute(ttc_rd_t *, proto_tree *, ttc_request_t *, ttc_msg_result_t *, wmem_allocator_t *);
-void ttc_call_parse(ttc_rd_t *, proto_tree *, ttc_request_t *, ttc_msg_result_t *, wmem_allocator_t *);
-void ttc_call_oall7(ttc_rd_t *, proto_tree *, ttc_request_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_call_oall8(ttc_rd_t *, proto_tree *, ttc_call_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_call_fetch(ttc_rd_t *, proto_tree *, ttc_call_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_call_reexecute(ttc_rd_t *, proto_tree *, ttc_call_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_call_parse(ttc_rd_t *, proto_tree *, ttc_call_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_call_oall7(ttc_rd_t *, proto_tree *, ttc_call_t *, ttc_msg_result_t *, wmem_allocator_t *);
 void ttc_rpa_execute(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_allocator_t *);
 void ttc_msg_io_vector(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
 
@@ -106,7 +108,7 @@ void ttc_msg_bit_vector(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_
 
 /* ttc_lob.c */
 void ttc_lob_register(int proto);
-void ttc_call_lob_op(ttc_rd_t *, proto_tree *, ttc_request_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_call_lob_op(ttc_rd_t *, proto_tree *, ttc_call_t *, ttc_msg_result_t *, wmem_allocator_t *);
 void ttc_rpa_lob_op(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_allocator_t *);
 void ttc_msg_lob_data(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
 
@@ -118,7 +120,12 @@ void ttc_msg_warning(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *
 
 /* ttc_piggyback.c */
 void ttc_piggyback_register(int proto);
-void ttc_msg_piggyback(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_pb_close_cursors(ttc_rd_t *, proto_tree *, wmem_allocator_t *);
+void ttc_pb_session_state(ttc_rd_t *, proto_tree *, wmem_allocator_t *);
+void ttc_pb_client_features(ttc_rd_t *, proto_tree *, wmem_allocator_t *);
+void ttc_pb_set_schema(ttc_rd_t *, proto_tree *, wmem_allocator_t *);
+void ttc_pb_pipeline_begin(ttc_rd_t *, proto_tree *, wmem_allocator_t *);
+void ttc_pb_end_to_end(ttc_rd_t *, proto_tree *, wmem_allocator_t *);
 void ttc_msg_server_piggyback(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
 
 /* ttc_extensions.c */

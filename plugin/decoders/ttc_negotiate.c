@@ -73,7 +73,7 @@ ttc_msg_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, t
     gboolean ub2_dty;
     ttc_dialect_t d = *r->d;
     guint32 n;
-    guint16 rep_ub2 = 1, rep_ub4 = 1, rep_sb1 = 10, rep_ptr = 1;
+    guint16 rep_ub4 = 1, rep_sb1 = 10, rep_ptr = 1;
 
     res->is_call = TRUE;
     res->call.kind = TTC_REQ_DATA_TYPES;
@@ -139,7 +139,6 @@ ttc_msg_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, t
                 ;
         }
         switch (dty) {
-        case 25: rep_ub2 = rep; break;
         case 26: rep_ub4 = rep; break;
         case 27: rep_sb1 = rep; break;
         case 32: rep_ptr = rep; break;
@@ -159,8 +158,12 @@ ttc_msg_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, t
     /* sb1 as a universal integer: go-ora and JDBC 12c+ ask for it; servers
      * send TTC 8.x clients raw bytes whatever they asked. */
     d.sb1_universal = rep_sb1 == 1 && d.fv_client >= TTC_FV_11_2;
+    /* Integers are native when ub4 (type 26) is not universal.  ub2's own
+     * entry (type 25) changes nothing: a native ub2 is two bytes, and the
+     * clients declare ub2 and ub4 alike (python-oracledb, node-oracledb and
+     * go-ora both universal, OCI both native). */
     d.native = rep_ub4 != 1 || d.structs;
-    d.ub2_width = rep_ub2 == 1 ? 2 : 2;
+    d.ub2_width = 2;
     d.ub4_width = 4;
     /* Native pointers are one byte before field version 4 (OCI 10.1). */
     d.ptr_width = d.fv_client < TTC_FV_10_1 ? 1 : rep_width(rep_ptr, 4);

@@ -238,7 +238,7 @@ ttc_msg_row_data(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_
          * by 4 zero bytes (indicator and return code as 2-byte natives, by
          * their size; visblank 9i session frames 159 and 161), its OFETCH
          * after an OALL7 without them (frame 69). */
-        if (r->d->structs && r->d->fv < TTC_FV_9_2 && st->req && st->req->func == TTC_FN_OALL8)
+        if (r->d->structs && r->d->fv < TTC_FV_9_2 && st->req && st->req->call.func == TTC_FN_OALL8)
             ttc_rd_skip(r, 4);
         sent++;
     }

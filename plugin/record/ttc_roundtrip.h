@@ -52,14 +52,10 @@ typedef enum {
     TTC_PARTIAL_UNDECODED = 2  /* a message of it could not be decoded */
 } ttc_partial_t;
 
-typedef struct ttc_request {
+/* The facts of one call as its decoder found them (ttc_msg_result_t.call),
+ * kept in its request as `call` (req->call.func ...). */
+typedef struct ttc_call {
     ttc_req_kind_t kind;
-    guint32 frame;             /* frame of the (last) request packet */
-    guint32 first_frame;
-    nstime_t time;             /* when the request was complete (last packet) */
-    nstime_t first_time;       /* its first packet */
-    nstime_t prev_end;         /* last byte of the response before it (has_prev_end) */
-    gboolean has_prev_end;
     guint8  func;              /* main function code (TTC_REQ_FUNCTION) */
     guint8  seq;
     gboolean has_cursor;
@@ -81,6 +77,16 @@ typedef struct ttc_request {
     guint32 lob_op;
     guint32 lob_src_len, lob_dst_len;
     gboolean lob_charset, lob_amount, lob_null;
+} ttc_call_t;
+
+typedef struct ttc_request {
+    ttc_call_t call;           /* the request's main call (call.kind: the request's kind) */
+    guint32 frame;             /* frame of the (last) request packet */
+    guint32 first_frame;
+    nstime_t time;             /* when the request was complete (last packet) */
+    nstime_t first_time;       /* its first packet */
+    nstime_t prev_end;         /* last byte of the response before it (has_prev_end) */
+    gboolean has_prev_end;
     const char *stmt_sql;      /* statement the call belongs to (cursor's SQL) */
     guint32 tns_packets, tns_bytes, segments;
     guint32 ttc_bytes;         /* DATA payload after the data flags */
@@ -96,17 +102,23 @@ typedef struct ttc_request {
 /* The call executes a statement (starts an execution): OALL8 with the
  * execute option, re-execute (and fetch), OALL7. */
 static inline gboolean
-ttc_req_executes(const ttc_request_t *req)
+ttc_call_executes(const ttc_call_t *c)
 {
     /* python-oracledb fetches from a scrollable cursor with an execute
      * positioned at the next row (orientation "current", position > 1):
      * that continues the execution, it does not start one. */
-    if (req->func == TTC_FN_OALL8 && (req->exec_flags & TTC_EXEC_FLAG_SCROLLABLE) && req->cursor != 0 &&
-        req->fetch_pos > 1)
+    if (c->func == TTC_FN_OALL8 && (c->exec_flags & TTC_EXEC_FLAG_SCROLLABLE) && c->cursor != 0 &&
+        c->fetch_pos > 1)
         return FALSE;
-    return (req->func == TTC_FN_OALL8 && (req->options & TTC_OPT_EXECUTE)) ||
-           req->func == TTC_FN_REEXECUTE_FETCH || req->func == TTC_FN_REEXECUTE ||
-           req->func == TTC_FN_OALL7;
+    return (c->func == TTC_FN_OALL8 && (c->options & TTC_OPT_EXECUTE)) ||
+           c->func == TTC_FN_REEXECUTE_FETCH || c->func == TTC_FN_REEXECUTE ||
+           c->func == TTC_FN_OALL7;
+}
+
+static inline gboolean
+ttc_req_executes(const ttc_request_t *req)
+{
+    return ttc_call_executes(&req->call);
 }
 
 typedef struct ttc_response {

@@ -2,8 +2,8 @@
  *
  * Each direction of a conversation carries a stream of TTC messages cut at
  * TNS packet boundaries (mid-message, mid-integer).  ttc_stream.c feeds the
- * DATA payloads of each direction through the message decoders
- * (ttc_calls.c for the client, ttc_replies.c for the server), keeps the one
+ * DATA payloads of each direction through the message decoders (given to
+ * it as ttc_decoder_ops_t, see decoders/ttc_dispatch.c), keeps the one
  * message that spans a packet boundary, and groups packets into requests
  * and responses whose metrics metrics.c turns into fields and tap records.
  *
@@ -31,9 +31,30 @@
 #include "ttc_result.h"
 #include "ttc_session.h"
 
-/* Shared between the decoders: message name table. */
-extern const value_string ttc_msg_type_vals[];
-extern const value_string ttc_function_vals[];
+/* The message decoders (decoders/), as the stream reaches them: the stream
+ * is below them, so plugin.c gives it their entry points once at
+ * registration (ttc_set_decoders, before ttc_register) and it never names
+ * them. */
+typedef struct ttc_decoder_ops {
+    /* One client (server) message at r->off: its tree items under tree, what
+     * it found in res; r->need_more / r->bad when it does not fit. */
+    void (*decode_client)(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
+                          ttc_state_t *st, ttc_msg_result_t *res, wmem_allocator_t *scope);
+    void (*decode_server)(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
+                          ttc_state_t *st, ttc_msg_result_t *res, wmem_allocator_t *scope);
+    /* The names of message types and function codes the decoders know
+     * (NULL for others): the value strings below are made from them. */
+    const char *(*message_name)(guint8 type);
+    const char *(*function_name)(guint8 code);
+} ttc_decoder_ops_t;
+
+void ttc_set_decoders(const ttc_decoder_ops_t *ops);
+
+/* Names of message types (sqlnet.ttc.msg) and function codes (sqlnet.func,
+ * sqlnet.call, ...), made once by ttc_set_decoders() from the decoders'
+ * tables (decoders/ttc_dispatch.c), in code order. */
+extern value_string ttc_msg_type_vals[];
+extern value_string ttc_function_vals[];
 
 /* ttc_stream.c */
 void ttc_register(int proto);
@@ -68,7 +89,6 @@ ttc_round_trip_partial(const ttc_response_t *resp)
 /* This PDU is the first packet of its request. */
 gboolean ttc_pdu_starts_request(packet_info *pinfo, tvbuff_t *payload);
 
-/* ttc_calls.c: one client message. */
 /* Fields of both directions' messages, registered once by ttc_register(). */
 extern int hf_ttc_msg;         /* sqlnet.ttc.msg */
 extern int hf_ttc_cursor;      /* sqlnet.cursor */
@@ -81,13 +101,5 @@ const char *ttc_sql_id(ttc_session_t *ts, const char *sql);
 /* sqlnet.sql for a text read from the packet, with its sqlnet.sql_id. */
 void ttc_add_sql(proto_tree *tree, tvbuff_t *tvb, gint start, gint len, const char *sql);
 
-void ttc_calls_register(int proto);
-void ttc_decode_client(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
-                       ttc_state_t *st, ttc_msg_result_t *res, wmem_allocator_t *scope);
-
-/* ttc_replies.c: one server message. */
-void ttc_replies_register(int proto);
-void ttc_decode_server(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
-                       ttc_state_t *st, ttc_msg_result_t *res, wmem_allocator_t *scope);
 
 #endif /* SQLNET_TTC_H */

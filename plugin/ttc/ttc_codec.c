@@ -55,17 +55,6 @@ ttc_rd_u16le(ttc_rd_t *r)
     return v;
 }
 
-guint32
-ttc_rd_u32be(ttc_rd_t *r)
-{
-    guint32 v;
-    if (!ttc_rd_have(r, 4))
-        return 0;
-    v = tvb_get_ntohl(r->tvb, r->off);
-    r->off += 4;
-    return v;
-}
-
 guint64
 ttc_rd_universal(ttc_rd_t *r, guint maxlen, gboolean *negative)
 {

@@ -99,7 +99,6 @@ ttc_rd_u8(ttc_rd_t *r)
 }
 guint16  ttc_rd_u16be(ttc_rd_t *r);
 guint16  ttc_rd_u16le(ttc_rd_t *r);
-guint32  ttc_rd_u32be(ttc_rd_t *r);
 
 /* Universal integer: length byte (bit 0x80 = negative) + big-endian bytes. */
 guint64  ttc_rd_universal(ttc_rd_t *r, guint maxlen, gboolean *negative);

@@ -34,7 +34,7 @@ typedef struct ttc_msg_result {
     const char *oer_message;
     /* client calls */
     gboolean is_call;
-    ttc_request_t call;        /* fields of the call, when is_call */
+    ttc_call_t call;           /* fields of the call, when is_call */
     gboolean stop;             /* call data (binds/defines) follows: not walked */
     /* cursors a reply opens (REF cursor out binds and columns, implicit results) */
 #define TTC_MAX_NEW_CURSORS 8

@@ -113,81 +113,38 @@ ttc_cleanup(void)
     pending_budget = NULL;             /* freed with the file scope */
 }
 
-const value_string ttc_msg_type_vals[] = {
-    { TTC_MSG_PROTOCOL, "Protocol negotiation (PRO)" },
-    { TTC_MSG_DATA_TYPES, "Data type negotiation (DTY)" },
-    { TTC_MSG_FUNCTION, "Function call" },
-    { TTC_MSG_ERROR, "End of call / error (OER)" },
-    { 5, "Access user address space" },
-    { TTC_MSG_ROW_HEADER, "Row header (RXH)" },
-    { TTC_MSG_ROW_DATA, "Row data (RXD)" },
-    { TTC_MSG_PARAMETER, "Return parameters (RPA)" },
-    { TTC_MSG_STATUS, "Status (STA)" },
-    { TTC_MSG_IO_VECTOR, "I/O vector" },
-    { TTC_MSG_LOB_DATA, "LOB data" },
-    { TTC_MSG_WARNING, "Warning" },
-    { TTC_MSG_DESCRIBE_INFO, "Describe information (DCB)" },
-    { TTC_MSG_PIGGYBACK, "Piggybacked call" },
-    { TTC_MSG_FLUSH_OUT_BINDS, "Flush out binds" },
-    { TTC_MSG_BIT_VECTOR, "Bit vector (BVC)" },
-    { TTC_MSG_SERVER_PIGGYBACK, "Server piggyback" },
-    { TTC_MSG_ONEWAY_FN, "One-way call" },
-    { TTC_MSG_IMPLICIT_RESULTSET, "Implicit result set" },
-    { TTC_MSG_RENEGOTIATE, "Renegotiate" },
-    { TTC_MSG_END_OF_RESPONSE, "End of response" },
-    { TTC_MSG_TOKEN, "Token" },
-    { TTC_MSG_FAST_AUTH, "Fast authentication" },
-    { 0, NULL }
-};
+/* The message decoders (plugin.c gives them once at registration) and the
+ * names of what they decode, made from their tables. */
+static const ttc_decoder_ops_t *decoders;
 
-const value_string ttc_function_vals[] = {
-    { TTC_FN_OPEN, "OOPEN" },
-    { TTC_FN_PARSE, "OPARSE" },
-    { TTC_FN_REEXECUTE, "OEXEC (re-execute)" },
-    { TTC_FN_FETCH, "OFETCH" },
-    { TTC_FN_CLOSE, "OCLOSE" },
-    { TTC_FN_LOGOFF, "OLOGOFF" },
-    { 12, "Autocommit on" },
-    { 13, "Autocommit off" },
-    { TTC_FN_COMMIT, "OCOMMIT" },
-    { TTC_FN_ROLLBACK, "OROLLBACK" },
-    { TTC_FN_CANCEL, "OCANCEL" },
-    { TTC_FN_VERSION, "OVERSION" },
-    { TTC_FN_OALL7, "OALL7" },
-    { TTC_FN_REEXECUTE_FETCH, "OEXFEN (re-execute and fetch)" },
-    { 81, "O3LOGON" },
-    { 82, "O3LOGA" },
-    { TTC_FN_OALL8, "OALL8" },
-    { TTC_FN_LOB_OP, "OLOBOPS" },
-    { TTC_FN_DESCRIBE, "ODNY (describe)" },
-    { 103, "OTXSE (transaction switch)" },
-    { 104, "OTXEN (transaction state)" },
-    { TTC_FN_CLOSE_CURSORS, "OCCA (close cursors)" },
-    { TTC_FN_SESSION_SWITCH, "O80SES (session switch)" },
-    { TTC_FN_AUTH_PHASE_TWO, "OAUTH (authentication)" },
-    { TTC_FN_AUTH_PHASE_ONE, "OSESSKEY (session key)" },
-    { TTC_FN_CANCEL_ALL, "OCANA (cancel all)" },
-    { 121, "AQ enqueue" },
-    { 122, "AQ dequeue" },
-    { 125, "Subscribe" },
-    { 128, "Direct path prepare" },
-    { 129, "Direct path load stream" },
-    { 130, "Direct path operation" },
-    { TTC_FN_END_TO_END, "Set end-to-end attributes" },
-    { 145, "Array AQ" },
-    { TTC_FN_PING, "OPING" },
-    { 152, "Set schema" },
-    { 154, "Key/value" },
-    { 162, "Session get" },
-    { 163, "Session release" },
-    { TTC_FN_SESSION_STATE, "Session state" },
-    { 187, "Notify" },
-    { TTC_FN_CLIENT_FEATURES, "OCLFEATURES (client features)" },
-    { 199, "Pipeline begin" },
-    { 200, "Pipeline end" },
-    { 205, "End-user security context" },
-    { 0, NULL }
-};
+value_string ttc_msg_type_vals[257];
+value_string ttc_function_vals[257];
+
+/* A value string of the names `name` gives codes 0-255, in code order. */
+static void
+names_from(value_string *vals, const char *(*name)(guint8 code))
+{
+    guint code, n = 0;
+
+    for (code = 0; code < 256; code++) {
+        const char *s = name((guint8)code);
+        if (s) {
+            vals[n].value = code;
+            vals[n].strptr = s;
+            n++;
+        }
+    }
+    vals[n].value = 0;
+    vals[n].strptr = NULL;
+}
+
+void
+ttc_set_decoders(const ttc_decoder_ops_t *ops)
+{
+    decoders = ops;
+    names_from(ttc_msg_type_vals, ops->message_name);
+    names_from(ttc_function_vals, ops->function_name);
+}
 
 /* ---- session ------------------------------------------------------------ */
 
@@ -260,12 +217,12 @@ static gint decode_range(tvbuff_t *tvb, gint off, gint end, ttc_state_t *st, pro
  * OALL8 text is found by a search, so several field versions fit it): the
  * server's first reply decides among those that fit the call. */
 static const struct { gboolean native; guint8 fv; guint8 ptr; } infer_cand[] = {
-    { FALSE, 24, 0 },   /* thin 23ai: token in every call header */
-    { FALSE, 12, 0 },   /* thin 12c-21c */
-    { TRUE,  22, 8 },   /* OCI 23 (64-bit) */
-    { TRUE,  5,  8 },   /* OCI 11g (64-bit) */
-    { TRUE,  3,  1 },   /* OCI 10g */
-    { TRUE,  6,  1 },   /* OCI 11.2, one-byte pointers (SQL*Plus 11.2 on 32-bit Linux) */
+    { FALSE, TTC_FV_23_4,       0 },   /* thin 23ai: token in every call header */
+    { FALSE, TTC_FV_19_1,       0 },   /* thin 12c-21c */
+    { TRUE,  TTC_FV_23_1_EXT_5, 8 },   /* OCI 23 (64-bit) */
+    { TRUE,  TTC_FV_10_2,       8 },   /* OCI 11g (64-bit) */
+    { TRUE,  TTC_FV_9_2,        1 },   /* OCI 10g */
+    { TRUE,  TTC_FV_11_2,       1 },   /* OCI 11.2, one-byte pointers (SQL*Plus 11.2 on 32-bit Linux) */
 };
 
 static void
@@ -298,7 +255,7 @@ call_fits(const ttc_session_t *ts, tvbuff_t *payload, gint end, packet_info *pin
         memset(&res, 0, sizeof(res));
         ttc_rd_init(&r, payload, off, end, &d);
         r.strict = TRUE;
-        ttc_decode_client(&r, NULL, pinfo, &st, &res, pinfo->pool);
+        decoders->decode_client(&r, NULL, pinfo, &st, &res, pinfo->pool);
         if (!ttc_rd_ok(&r))
             return FALSE;
         if (res.is_call && res.call.kind == TTC_REQ_FUNCTION &&
@@ -568,7 +525,7 @@ close_response(ttc_session_t *ts, guint32 frame, const nstime_t *when, gboolean 
      * cut off or not decoded): the cursor is learned from the next call
      * that names a cursor not seen before. */
     if (resp->req && ttc_req_executes(resp->req) && !resp->has_oer &&
-        !(resp->req->has_cursor && resp->req->cursor != 0))
+        !(resp->req->call.has_cursor && resp->req->call.cursor != 0))
         ts->unbound = resp->req;
     /* A new response starts a clean row state on the server stream. */
     ts->dir[SQLNET_TO_CLIENT].state.bitvec = NULL;
@@ -626,24 +583,24 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
     pending_drop(&ts->dir[SQLNET_TO_CLIENT]);
     ts->dir[SQLNET_TO_CLIENT].state.req = resp->req;
     ts->dir[SQLNET_TO_CLIENT].state.resp = resp;
-    if (resp->req && resp->req->has_cursor && resp->req->cursor != 0) {
-        ttc_cursor_t *c = cursor_get(ts, resp->req->cursor, FALSE, NULL);
-        if (c && c->describe && !(resp->req->func == TTC_FN_OALL8 && resp->req->sql))
+    if (resp->req && resp->req->call.has_cursor && resp->req->call.cursor != 0) {
+        ttc_cursor_t *c = cursor_get(ts, resp->req->call.cursor, FALSE, NULL);
+        if (c && c->describe && !(resp->req->call.func == TTC_FN_OALL8 && resp->req->call.sql))
             ts->dir[SQLNET_TO_CLIENT].state.describe = c->describe;
     }
     /* A define call: the cursor's columns as the client defined them (what
      * its LOB values carry: JDBC's LOB prefetch). */
-    if (resp->req && resp->req->defines && ts->dir[SQLNET_TO_CLIENT].state.describe) {
+    if (resp->req && resp->req->call.defines && ts->dir[SQLNET_TO_CLIENT].state.describe) {
         const ttc_describe_t *cur = ts->dir[SQLNET_TO_CLIENT].state.describe;
-        const ttc_describe_t *def = resp->req->defines;
+        const ttc_describe_t *def = resp->req->call.defines;
         if (cur->kind == TTC_ROWS_COLUMNS && cur->has_lob) {
             ttc_describe_t *m = (ttc_describe_t *)describe_keep(cur);
             guint32 i;
             for (i = 0; i < m->ncols && i < def->ncols; i++)
                 m->cols[i].lob_prefetch = def->cols[i].lob_prefetch;
             ts->dir[SQLNET_TO_CLIENT].state.describe = m;
-            if (resp->req->has_cursor && resp->req->cursor) {
-                ttc_cursor_t *c = cursor_get(ts, resp->req->cursor, FALSE, NULL);
+            if (resp->req->call.has_cursor && resp->req->call.cursor) {
+                ttc_cursor_t *c = cursor_get(ts, resp->req->call.cursor, FALSE, NULL);
                 if (c)
                     c->describe = m;
             }
@@ -651,11 +608,11 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
     }
     /* DML RETURNING: the rows that come back are the return binds' values
      * (python-oracledb ExecuteMessage.preprocess: out vars = return binds). */
-    if (resp->req && resp->req->binds && resp->req->returning_binds) {
-        const ttc_describe_t *b = resp->req->binds;
+    if (resp->req && resp->req->call.binds && resp->req->call.returning_binds) {
+        const ttc_describe_t *b = resp->req->call.binds;
         ttc_describe_t *rb = wmem_new0(wmem_file_scope(), ttc_describe_t);
         rb->kind = TTC_ROWS_RETURNING;
-        rb->ncols = resp->req->returning_binds;
+        rb->ncols = resp->req->call.returning_binds;
         rb->cols = b->cols + (b->ncols - rb->ncols);
         ts->dir[SQLNET_TO_CLIENT].state.describe = rb;
     }
@@ -687,7 +644,7 @@ open_request(ttc_session_t *ts, packet_info *pinfo, ttc_req_kind_t kind)
     else
         ts->waiting = req;
     ts->waiting_last = req;
-    req->kind = kind;
+    req->call.kind = kind;
     req->first_frame = req->frame = pinfo->num;
     req->time = req->first_time = pinfo->abs_ts;
     req->prev_end = ts->last_resp_end;
@@ -866,7 +823,7 @@ ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
     resp->last_frame = pinfo->num;     /* provisional until it completes */
     resp->last_time = pinfo->abs_ts;
     /* An ANO reply is the whole answer to an ANO request. */
-    if (is_ano && ts->req && ts->req->kind == TTC_REQ_ANO)
+    if (is_ano && ts->req && ts->req->call.kind == TTC_REQ_ANO)
         close_response(ts, pinfo->num, &pinfo->abs_ts, TRUE);
 }
 
@@ -882,84 +839,65 @@ apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
         set_dialect(ts, sess, &res->dialect);
     if (!res->is_call || !req || req->response)
         return;
-    if (req->kind == TTC_REQ_NONE || req->kind == TTC_REQ_FUNCTION) {
-        ttc_request_t *c = &res->call;
-        if (req->kind == TTC_REQ_FUNCTION)
+    if (req->call.kind == TTC_REQ_NONE || req->call.kind == TTC_REQ_FUNCTION) {
+        const ttc_call_t *c = &res->call;
+        if (req->call.kind == TTC_REQ_FUNCTION)
             return;                    /* keep the first call of a request */
-        req->kind = c->kind;
-        req->func = c->func;
-        req->seq = c->seq;
-        req->has_cursor = c->has_cursor;
-        req->cursor = c->cursor;
-        req->has_fetch_rows = c->has_fetch_rows;
-        req->fetch_rows = c->fetch_rows;
-        req->lob_op = c->lob_op;
-        req->lob_src_len = c->lob_src_len;
-        req->lob_dst_len = c->lob_dst_len;
-        req->lob_charset = c->lob_charset;
-        req->lob_amount = c->lob_amount;
-        req->lob_null = c->lob_null;
-        req->options = c->options;
-        req->exec_count = c->exec_count;
-        req->prefetch = c->prefetch;
-        req->exec_flags = c->exec_flags;
-        req->fetch_orientation = c->fetch_orientation;
-        req->fetch_pos = c->fetch_pos;
-        req->is_query = c->is_query;
+        req->call = *c;
+        /* what the decoder found lives in packet scope */
         if (c->sql)
-            req->sql = wmem_strdup(wmem_file_scope(), c->sql);
+            req->call.sql = wmem_strdup(wmem_file_scope(), c->sql);
         if (c->binds)
-            req->binds = describe_keep(c->binds);
+            req->call.binds = describe_keep(c->binds);
         if (c->defines)
-            req->defines = describe_keep(c->defines);
-        req->returning_binds = c->returning_binds;
-        req->stmt_sql = req->sql;
-        if (req->has_cursor && req->cursor && ts->unbound && !ttc_req_executes(req) &&
-            !cursor_get(ts, req->cursor, FALSE, NULL)) {
+            req->call.defines = describe_keep(c->defines);
+        req->stmt_sql = req->call.sql;
+        if (req->call.has_cursor && req->call.cursor && ts->unbound && !ttc_req_executes(req) &&
+            !cursor_get(ts, req->call.cursor, FALSE, NULL)) {
             /* The first call on a cursor never seen, after an execute whose
              * response did not name its cursor: the cursor is that one's. */
-            ttc_cursor_t *cur = cursor_get(ts, req->cursor, TRUE, rec);
+            ttc_cursor_t *cur = cursor_get(ts, req->call.cursor, TRUE, rec);
             if (cur) {
-                cur->sql = ts->unbound->sql;
+                cur->sql = ts->unbound->call.sql;
                 cur->execution = ts->unbound->execution;
             }
             ts->unbound = NULL;
         }
-        if (!req->stmt_sql && req->has_cursor && req->cursor) {
-            ttc_cursor_t *cur = cursor_get(ts, req->cursor, FALSE, NULL);
+        if (!req->stmt_sql && req->call.has_cursor && req->call.cursor) {
+            ttc_cursor_t *cur = cursor_get(ts, req->call.cursor, FALSE, NULL);
             if (cur)
                 req->stmt_sql = cur->sql;
         }
         /* A fetch that does not execute: the client wants rows still to come
          * (the cursor's last end-of-call status did not end the result set). */
-        if (req->has_fetch_rows && !ttc_req_executes(req)) {
-            ttc_cursor_t *cur = req->has_cursor && req->cursor ? cursor_get(ts, req->cursor, FALSE, NULL) : NULL;
+        if (req->call.has_fetch_rows && !ttc_req_executes(req)) {
+            ttc_cursor_t *cur = req->call.has_cursor && req->call.cursor ? cursor_get(ts, req->call.cursor, FALSE, NULL) : NULL;
             req->fetch_more = !(cur && cur->exhausted);
         }
         /* Executions: an execute starts one; fetches continue their cursor's. */
         if (ttc_req_executes(req)) {
             req->execution = ++ts->executions;
             ts->unbound = NULL;
-            if (req->has_cursor && req->cursor) {
-                ttc_cursor_t *cur = cursor_get(ts, req->cursor, TRUE, rec);
+            if (req->call.has_cursor && req->call.cursor) {
+                ttc_cursor_t *cur = cursor_get(ts, req->call.cursor, TRUE, rec);
                 if (cur) {
                     cur->execution = req->execution;
-                    if (req->sql)
-                        cur->sql = req->sql;   /* OCI: the call names its cursor */
+                    if (req->call.sql)
+                        cur->sql = req->call.sql;   /* OCI: the call names its cursor */
                     else if (cur->sql && !req->stmt_sql)
                         req->stmt_sql = cur->sql;   /* OALL7 after OPARSE */
                 }
             }
-        } else if (req->func == TTC_FN_PARSE && req->has_cursor && req->cursor && req->sql) {
+        } else if (req->call.func == TTC_FN_PARSE && req->call.has_cursor && req->call.cursor && req->call.sql) {
             /* OCI's parse names the statement its cursor will execute */
-            ttc_cursor_t *cur = cursor_get(ts, req->cursor, TRUE, rec);
+            ttc_cursor_t *cur = cursor_get(ts, req->call.cursor, TRUE, rec);
             if (cur)
-                cur->sql = req->sql;
-        } else if (req->has_cursor && req->cursor) {
-            ttc_cursor_t *cur = cursor_get(ts, req->cursor, FALSE, NULL);
+                cur->sql = req->call.sql;
+        } else if (req->call.has_cursor && req->call.cursor) {
+            ttc_cursor_t *cur = cursor_get(ts, req->call.cursor, FALSE, NULL);
             if (cur)
                 req->execution = cur->execution;
-        } else if (req->func == TTC_FN_LOB_OP && ts->lob_execution) {
+        } else if (req->call.func == TTC_FN_LOB_OP && ts->lob_execution) {
             /* A LOB read or write belongs to the statement whose rows brought
              * the locator: python-oracledb and JDBC read a row's LOBs as they
              * fetch it, so the latest execution whose rows carried locators. */
@@ -1004,7 +942,7 @@ apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
         ttc_cursor_t *c = cursor_get(ts, res->cursors[i].id, TRUE, rec);
         if (c) {
             c->describe = describe_keep(res->cursors[i].describe);
-            c->sql = req ? (req->stmt_sql ? req->stmt_sql : req->sql) : NULL;
+            c->sql = req ? (req->stmt_sql ? req->stmt_sql : req->call.sql) : NULL;
             c->execution = req ? req->execution : 0;
             c->rowcount = 0;
         }
@@ -1020,11 +958,11 @@ apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
         if (res->oer_cursor != 0) {
             ttc_cursor_t *c = cursor_get(ts, res->oer_cursor, TRUE, rec);
             if (c) {
-                if (req && req->execution && req->func == TTC_FN_OALL8)
+                if (req && req->execution && req->call.func == TTC_FN_OALL8)
                     c->execution = req->execution;   /* cursor id known only now */
-                if (req && req->sql)
-                    c->sql = req->sql;
-                if (st->describe && req && req->func == TTC_FN_OALL8)
+                if (req && req->call.sql)
+                    c->sql = req->call.sql;
+                if (st->describe && req && req->call.func == TTC_FN_OALL8)
                     c->describe = st->describe;
                 c->rowcount = res->oer_rowcount;
                 c->exhausted = res->oer_error == TTC_ERR_NO_DATA_FOUND;
@@ -1035,11 +973,11 @@ apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
     }
     /* Inside a fast-auth reply the PRO and DTY answers are only the start. */
     if ((res->type == TTC_MSG_PROTOCOL || res->type == TTC_MSG_DATA_TYPES) && req &&
-        req->kind == TTC_REQ_FAST_AUTH)
+        req->call.kind == TTC_REQ_FAST_AUTH)
         res->terminal = FALSE;
     if (res->eor ||
         (res->terminal && (!ts->dialect.eor ||
-                           (req && (req->kind == TTC_REQ_PROTOCOL || req->kind == TTC_REQ_DATA_TYPES))))) {
+                           (req && (req->call.kind == TTC_REQ_PROTOCOL || req->call.kind == TTC_REQ_DATA_TYPES))))) {
         rec->completes = TRUE;
         close_response(ts, pinfo->num, &pinfo->abs_ts, TRUE);
     }
@@ -1068,9 +1006,9 @@ decode_range(tvbuff_t *tvb, gint off, gint end, ttc_state_t *st, proto_tree *tre
         /* The first pass finds message boundaries without a tree; display
          * passes decode ranges already known to hold whole messages. */
         if (dir == SQLNET_TO_SERVER)
-            ttc_decode_client(&r, tree, pinfo, &tmp, &res, scope);
+            decoders->decode_client(&r, tree, pinfo, &tmp, &res, scope);
         else
-            ttc_decode_server(&r, tree, pinfo, &tmp, &res, scope);
+            decoders->decode_server(&r, tree, pinfo, &tmp, &res, scope);
         if (r.need_more) {
             *stop = STOP_NEED_MORE;
             return off;
@@ -1212,7 +1150,7 @@ find_final_oer(tvbuff_t *tvb, gint from, gint end, const ttc_state_t *start, pac
         memset(&res, 0, sizeof(res));
         ttc_rd_init(&r, tvb, p, end, start->dialect);
         r.strict = TRUE;
-        ttc_decode_server(&r, NULL, pinfo, &st, &res, pinfo->pool);
+        decoders->decode_server(&r, NULL, pinfo, &st, &res, pinfo->pool);
         if (!ttc_rd_ok(&r) || !res.has_oer)
             continue;
         if (r.off == end || (r.off + 1 == end && tvb_get_uint8(tvb, r.off) == TTC_MSG_END_OF_RESPONSE))
@@ -1534,6 +1472,4 @@ ttc_register(int proto)
     proto_register_subtree_array(ett, array_length(ett));
     expert = expert_register_protocol(proto);
     expert_register_field_array(expert, ei, array_length(ei));
-    ttc_calls_register(proto);
-    ttc_replies_register(proto);
 }
