@@ -76,7 +76,7 @@ typedef enum {
 /* A round trip, stored under the frame of the server packet that ends it. */
 typedef struct {
     sqlnet_est_rec_t rec;
-    guint32 index;              /* that packet: the index-th TNS packet of the session in the frame */
+    guint32 pkt_index;          /* that packet: the index-th TNS packet of the session in the frame */
 } nne_end_t;
 
 typedef struct nne_est {
@@ -184,7 +184,7 @@ close_round_trip(nne_est_t *e, packet_info *pinfo)
     end->rec.conversation = e->conv;
     end->rec.round_trip = e->round_trips;
     nstime_delta(&end->rec.time, &e->resp_last_time, &e->req_last_time);
-    end->index = e->resp_last_index;
+    end->pkt_index = e->resp_last_index;
     wmem_tree_insert32(e->by_frame, e->resp_last_frame, end);
     tap_queue_packet(sqlnet_est_tap(), pinfo, &end->rec);
     memset(&e->cur, 0, sizeof(e->cur));
@@ -212,7 +212,7 @@ nne_est_packet(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, sqlnet_sessi
                sqlnet_dir_t dir, guint8 type, guint32 tns_len, guint16 data_flags)
 {
     nne_est_t *e;
-    guint32 index;
+    guint32 pkt_index;
 
     if (!session_encrypted(sess, pinfo) || (type != TNS_TYPE_DATA && type != TNS_TYPE_MARKER))
         return;
@@ -240,13 +240,13 @@ nne_est_packet(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, sqlnet_sessi
     }
     if (!sqlnet_prefs()->nne_estimate)
         return;
-    index = packet_index(pinfo);
+    pkt_index = packet_index(pinfo);
     if (PINFO_FD_VISITED(pinfo)) {
         const nne_end_t *end;
         if (!e)
             return;
         end = (const nne_end_t *)wmem_tree_lookup32(e->by_frame, pinfo->num);
-        if (end && end->index == index) {
+        if (end && end->pkt_index == pkt_index) {
             add_estimate(tvb, tree, &end->rec);
             tap_queue_packet(sqlnet_est_tap(), pinfo, &end->rec);
         }
@@ -281,7 +281,7 @@ nne_est_packet(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, sqlnet_sessi
         e->cur.ttc_bytes += ttc_estimate(tvb, sess, pinfo, tns_len);
     e->resp_last_time = pinfo->abs_ts;
     e->resp_last_frame = pinfo->num;
-    e->resp_last_index = index;
+    e->resp_last_index = pkt_index;
     if (type == TNS_TYPE_DATA && (data_flags & TNS_DF_END_OF_RESPONSE))
         add_estimate(tvb, tree, &close_round_trip(e, pinfo)->rec);
 }
