@@ -10,20 +10,21 @@
 --
 -- SPDX-License-Identifier: GPL-2.0-or-later
 
--- Without the sqlnet C plugin (sqlnet.so, sqlnet.dll) there are no sqlnet fields:
--- say so once, for all the sqlnet scripts, and register nothing (docs/install.md)
-if not pcall(Field.new, "sqlnet.call") then
-    if not rawget(_G, "sqlnet_plugin_missing_said") then
-        rawset(_G, "sqlnet_plugin_missing_said", true)
-        local msg = "sqlnet Lua reports: the sqlnet plugin (sqlnet.so) is not loaded, so -z sqlnet,advise, "
-            .. "-z sqlnet,arraysize and the SQL*Net windows are off; install it (README.md, docs/install.md)"
-        io.stderr:write(msg .. "\n")
-        if gui_enabled and gui_enabled() then
-            register_menu("SQL*Net (plugin not loaded)", function()
-                TextWindow.new("SQL*Net"):set(msg)
-            end, MENU_STAT_UNSORTED)
-        end
+-- The reports' shared module (lua/sqlnet_model.lua: the advisor's model, the
+-- numbers the reports name, the plugin check), from this script's own
+-- folder; one copy per Lua state.
+local function sqlnet_model()
+    local mod = package.loaded.sqlnet_model
+    if not mod then
+        local dir = debug.getinfo(1, "S").source:match("^@(.*[/\\])") or ""
+        mod = assert(loadfile(dir .. "sqlnet_model.lua"))()
+        package.loaded.sqlnet_model = mod
     end
+    return mod
+end
+
+-- Without the sqlnet C plugin: one notice for all the sqlnet scripts, and no report
+if not sqlnet_model().plugin_loaded() then
     return
 end
 
