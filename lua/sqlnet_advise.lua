@@ -54,12 +54,15 @@ end
 -- Collecting round trips from the plugin's fields
 -- ---------------------------------------------------------------------------
 
--- The plugin's round-trip records (plugin/consumers/lua_records.c): the same numbers
--- as the completing packets' fields, kept by a C listener on the "sqlnet"
--- tap, so that no Lua code runs per round trip while the capture is read.
--- The library is the plugin Wireshark has loaded (its SONAME is sqlnet.so);
--- without it (another build, Lua scripts without the plugin) the report
--- reads fields. SQLNET_LUA_RECORDS=0 turns it off (tests compare both).
+-- The round trips come from the plugin, once per round trip, never paired
+-- again here: the plugin's round-trip records (plugin/consumers/lua_records.c),
+-- kept by a C listener on the "sqlnet" tap, so that no Lua code runs per
+-- round trip while the capture is read; or, without that module (a build
+-- without it: in-tree builds, a Lua other than Wireshark's), the
+-- sqlnet.rt.values field of the packet that completes each round trip (the
+-- same numbers, docs/fields.md).  The library is the plugin Wireshark has
+-- loaded (its SONAME is sqlnet.so). SQLNET_LUA_RECORDS=0 turns it off (tests
+-- compare both).
 local RECORDS
 if os.getenv("SQLNET_LUA_RECORDS") ~= "0" then
     local ok, open = pcall(package.loadlib, "sqlnet.so", "luaopen_sqlnet_records")
@@ -70,9 +73,8 @@ if os.getenv("SQLNET_LUA_RECORDS") ~= "0" then
 end
 
 local F = {}
--- a field extractor, or nil when this build has no such field (the
--- once-per-round-trip sqlnet.rt.* and sqlnet.tls.undecrypted come with newer
--- plugins: Field.new of an unknown field fails, and a load error would take
+-- a field extractor, or nil when this build has no such field (an older
+-- plugin: Field.new of an unknown field fails, and a load error would take
 -- every report with it)
 local function field(name)
     local ok, f = pcall(Field.new, name)
@@ -87,36 +89,26 @@ for _, n in ipairs({ "tcp.stream", "tcp.len", "tcp.options.mss_val", "tcp.option
 end
 -- the round trips' fields, only without the plugin's records (every field a
 -- Lua script names is built on every packet it can be on, and matched by a
--- filter Wireshark runs on every packet)
+-- filter Wireshark runs on every packet): the record's numbers
+-- (sqlnet.rt.values), its SQL text and SQL_ID, and what the completing packet
+-- tells of its connection (sizes, RTT)
 if not RECORDS then
-    for _, n in ipairs({ "sqlnet.call", "sqlnet.fetch.rows", "sqlnet.sql",
-                         "sqlnet.execution", "sqlnet.rows", "sqlnet.ora_error", "sqlnet.response.ttc_bytes",
-                         "sqlnet.response.row_bytes", "sqlnet.response.bvc_bytes", "sqlnet.response.bytes",
-                         "sqlnet.response.packets", "sqlnet.response.segments", "sqlnet.request.ttc_bytes",
-                         "sqlnet.request.bytes", "sqlnet.time", "sqlnet.time.first", "sqlnet.request_in", "sqlnet.sdu",
-                         "sqlnet.tdu", "sqlnet.version",
-                         "sqlnet.rt.call", "sqlnet.rt.rows_asked", "sqlnet.rt.sql_id", "sqlnet.rt.values",
+    for _, n in ipairs({ "sqlnet.rt.values", "sqlnet.rt.sql", "sqlnet.rt.sql_id", "sqlnet.sdu", "sqlnet.tdu",
+                         "sqlnet.version",
                          -- the time split's client part and the RTT (issue 23)
                          "sqlnet.rt.time.client", "sqlnet.rtt", "sqlnet.capture_point" }) do
         field(n)
     end
 end
--- with the round-trip fields the completing packet names its call and the
--- rows it asked for: no need to remember every request
-local HAVE_RT = RECORDS ~= nil or (F["sqlnet.rt.call"] ~= nil and F["sqlnet.rt.rows_asked"] ~= nil)
+-- neither: a plugin older than this script (no sqlnet.rt.values)
+local NO_RECORDS = not RECORDS and not F["sqlnet.rt.values"] and
+    "-z sqlnet,advise needs the plugin's round-trip records (the sqlnet.rt.values field): the sqlnet plugin " ..
+    "loaded is older than this script"
 
 -- the value of a numeric field on this packet (nil when absent)
 local function n(f)
     local fi = f()
     if fi then return fi.value end
-end
--- a time field in seconds (NSTime)
-local function secs(f)
-    local fi = f()
-    if not fi then return 0 end
-    local v = fi.value
-    if type(v) == "number" then return v end
-    return tonumber(tostring(v)) or 0
 end
 
 local OTHER = "(calls outside a statement: logon, commit, ping ...)"
@@ -126,7 +118,7 @@ local function one_line(sql)
 end
 
 local function new_state()
-    return { rts = {}, n_rts = 0, streams = {}, order = {}, by_sql = {}, req_call = {}, req_fetch = {}, lines = {},
+    return { rts = {}, n_rts = 0, streams = {}, order = {}, by_sql = {}, lines = {},
              undecrypted = {}, seg = {}, seg_frame = {}, req_of = {} }
 end
 
@@ -149,8 +141,6 @@ end
 --   retrans   a retransmission (Wireshark's TCP analysis)
 --   auth      the logon's key/values (the driver: JDBC ties prefetch to the
 --             fetch size)
---   request   a call (its function and the rows it asks for), only without
---             the sqlnet.rt fields
 --   rt        the packet that completes a round trip
 local C = {}
 
@@ -224,39 +214,25 @@ function C.accept(st, pinfo)
     c.server, c.client = addr(pinfo.src, pinfo.src_port), addr(pinfo.dst, pinfo.dst_port)
 end
 
-function C.request(st, pinfo)
-    local frame = pinfo.number
-    st.req_call[frame] = n(F["sqlnet.call"])
-    st.req_fetch[frame] = n(F["sqlnet.fetch.rows"])
-end
-
 function C.undecrypted(st, pinfo)
     local port, stream = n(F["sqlnet.tls.undecrypted"]), n(F["tcp.stream"])
     if port and stream then st.undecrypted[stream] = port end
 end
 
-local f_rows, f_req, f_stream, f_exec = F["sqlnet.rows"], F["sqlnet.request_in"], F["tcp.stream"], F["sqlnet.execution"]
-local f_sql, f_err, f_to, f_rowb = F["sqlnet.sql"], F["sqlnet.ora_error"], F["sqlnet.response.ttc_bytes"],
-    F["sqlnet.response.row_bytes"]
-local f_bvc, f_tns_to, f_pk, f_seg = F["sqlnet.response.bvc_bytes"], F["sqlnet.response.bytes"],
-    F["sqlnet.response.packets"], F["sqlnet.response.segments"]
-local f_from, f_tns_from, f_time, f_first = F["sqlnet.request.ttc_bytes"], F["sqlnet.request.bytes"],
-    F["sqlnet.time"], F["sqlnet.time.first"]
-local f_rt_call, f_rt_asked, f_rt_sql_id = F["sqlnet.rt.call"], F["sqlnet.rt.rows_asked"], F["sqlnet.rt.sql_id"]
+local f_stream, f_sql, f_rt_sql_id = F["tcp.stream"], F["sqlnet.rt.sql"], F["sqlnet.rt.sql_id"]
 
 -- sqlnet.rt.values: "rt1 number request_frame call execution cursor rows_asked rows
 -- req_ttc req_tns req_packets resp_ttc resp_tns resp_packets resp_data_packets
 -- resp_segments row_bytes bvc_bytes time_ns first_ns ora_error partial largest_segment"
--- ("-" absent, 22 values; the largest segment replaces the segment listener
--- but over TLS):
+-- ("-" absent, 22 values; the largest segment: the segment listener only
+-- over TLS):
 -- one field read instead of twenty (a field's value costs more than the rest
 -- of the collection)
 local f_rt_values = F["sqlnet.rt.values"]
 local VALUES_PATTERN = "^rt1" .. string.rep(" (%S+)", 22)
 
--- the round trip's numbers from sqlnet.rt.values, or nil without it
+-- the round trip's numbers from sqlnet.rt.values
 local function rt_values()
-    if not f_rt_values then return nil end
     local fi = f_rt_values()
     if not fi then return nil end
     local v = { fi.value:match(VALUES_PATTERN) }
@@ -376,28 +352,10 @@ local function add_rt(st, stream, key, frame, now, src, req, call, execution, fe
     if idle and idle > 0 then s.idle = (s.idle or 0) + idle end
 end
 
--- the completing packet of a round trip, read from its fields
+-- the packet that completes a round trip: its record, read from sqlnet.rt.values
 function C.rt(st, pinfo)
     local V = rt_values()
-    if not V then
-        -- a plugin without sqlnet.rt.values: the fields one by one
-        local fi = f_rows()
-        local rows = fi and fi.value
-        fi = f_req()
-        local req = fi and fi.value
-        if not (rows and req) then return end
-        local call, fetch
-        if HAVE_RT then
-            call, fetch = n(f_rt_call), n(f_rt_asked)
-        else
-            call, fetch = st.req_call[req], st.req_fetch[req]
-            st.req_call[req], st.req_fetch[req] = nil, nil
-        end
-        fi = f_exec()
-        V = { nil, req, call, fi and fi.value or nil, nil, fetch, rows, n(f_from) or 0, n(f_tns_from), nil,
-              n(f_to) or 0, n(f_tns_to) or 0, n(f_pk) or 0, nil, n(f_seg) or 0, n(f_rowb) or 0, n(f_bvc) or 0,
-              secs(f_time) * 1e9, secs(f_first) * 1e9, n(f_err), nil, nil }
-    end
+    if not V then return end
     local fi = f_stream()
     add_rt(st, fi and fi.value or -1, pinfo.src_port * 65536 + pinfo.dst_port, pinfo.number, pinfo.abs_ts,
            FIELD_SOURCE, V[2], V[3], V[4], V[6], V[7], V[8], V[9], V[11], V[12], V[13], V[15], V[16], V[17],
@@ -456,12 +414,9 @@ local function listeners(get, filter, reset)
         list[#list + 1] = { "late_ack", "tcp.len == 0 && tcp.analysis.ack_rtt >= 0.025" }
         list[#list + 1] = { "window", "tcp.analysis.zero_window || tcp.analysis.window_update" }
     end
-    -- the largest segment per direction: from sqlnet.rt.values, else a
-    -- listener on every segment (a Lua call per packet: the advisor's
-    -- largest cost before the plugin gave it)
-    -- (over TLS the plugin does not know it: the listener on TLS segments)
-    list[#list + 1] = { "segment", (RECORDS or f_rt_values) and "tls && tcp.len > 0" or "tcp.len > 0" }
-    if not HAVE_RT then list[#list + 1] = { "request", f("sqlnet.direction == 0 && (sqlnet.call || sqlnet.fetch.rows)") } end
+    -- the largest segment per direction: from the record (over TLS the
+    -- plugin does not know it: a listener on TLS segments)
+    list[#list + 1] = { "segment", "tls && tcp.len > 0" }
     if F["sqlnet.tls.undecrypted"] then list[#list + 1] = { "undecrypted", "sqlnet.tls.undecrypted" } end
     local taps = {}
     for i, l in ipairs(list) do
@@ -1727,6 +1682,10 @@ end
 
 -- tshark: -z sqlnet,advise[,sizes=...][,sdus=...][,prefetch=tied|fixed][,format=csv|json][,filter]
 local function tshark_advise(arg)
+    if NO_RECORDS then
+        io.stderr:write("tshark: " .. NO_RECORDS .. "\n")
+        return
+    end
     local opts, filter = {}, nil
     local rest = arg and arg:match("^sqlnet,advise,(.+)$")
     if rest then opts, filter = M.parse_args(rest) end
@@ -1754,6 +1713,10 @@ if gui_enabled() then
     local function window(title, render, with_options)
         return function()
             local win = TextWindow.new(title)
+            if NO_RECORDS then
+                win:set(NO_RECORDS)
+                return
+            end
             local st = new_state()
             local opts = {}
             -- the numbers only once the capture has been read: Wireshark
