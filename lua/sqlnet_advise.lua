@@ -1,4 +1,5 @@
--- sqlnet_advise.lua - array-size and SDU advisor, and the statements window.
+-- sqlnet_advise.lua - array-size and SDU advisor, and the statements window
+-- (-z sqlnet,stmt's report, written by the plugin).
 --
 --   tshark -r cap.pcapng -q -z sqlnet,advise[,filter]        (tshark)
 --   Statistics > SQL*Net Advisor                              (Wireshark)
@@ -1626,60 +1627,6 @@ local function render_advice(st, filter, opts)
     return render_text(st, filter, opts)
 end
 
--- The statements window (wire AUTOTRACE, like -z sqlnet,stmt) for the GUI.
-local function render_statements(st)
-    local out = { "SQL*Net statements (wire AUTOTRACE): bytes via SQL*Net are TTC bytes (TNS headers excluded)" }
-    for _, s in ipairs(number_statements(st)) do
-        local r = { ex = {}, fetch = 0, rows = 0, to = 0, from = 0, tns_to = 0, tns_from = 0, packets = 0,
-                    segments = 0, time = 0, tmax = 0, more = 0, sizes = {}, seen = {}, errors = {} }
-        local execs = 0
-        for _, rt in ipairs(s.rts) do
-            if rt.execution ~= 0 and not r.ex[rt.stream .. ":" .. rt.execution] then
-                r.ex[rt.stream .. ":" .. rt.execution] = true
-                execs = execs + 1
-            end
-            if rt.call == FETCH then r.fetch = r.fetch + 1 end
-            r.rows, r.to, r.from = r.rows + rt.rows, r.to + rt.to, r.from + rt.from
-            r.tns_to = r.tns_to + rt.tns_to
-            r.packets, r.segments = r.packets + rt.packets, r.segments + rt.segments
-            r.time = r.time + rt.time
-            if rt.time > r.tmax then r.tmax = rt.time end
-            if rt.packets > 1 then r.more = r.more + 1 end
-            if (rt.error or 0) ~= 0 and rt.error ~= NO_DATA then r.errors[rt.error] = (r.errors[rt.error] or 0) + 1 end
-            if rt.fetch and rt.fetch > 0 and not r.seen[rt.fetch] then
-                r.seen[rt.fetch] = true
-                r.sizes[#r.sizes + 1] = rt.fetch
-            end
-        end
-        table.sort(r.sizes)
-        local sizes = {}
-        for _, v in ipairs(r.sizes) do sizes[#sizes + 1] = tostring(v) end
-        local function line(k, v) out[#out + 1] = string.format("  %-44s %14s", k, v) end
-        out[#out + 1] = ""
-        out[#out + 1] = header(s)
-        line("executions", tostring(s.sql == OTHER and 0 or execs))
-        line("fetch calls", tostring(r.fetch))
-        line("rows processed", fmt_int(r.rows))
-        line("SQL*Net roundtrips to/from client", tostring(#s.rts))
-        line("bytes sent via SQL*Net to client", fmt_int(r.to))
-        line("bytes received via SQL*Net from client", fmt_int(r.from))
-        line("TNS bytes to / from client", fmt_int(r.tns_to) .. " / " .. fmt_int(s.tns_from))
-        line("TNS packets / TCP segments to client", r.packets .. " / " .. r.segments)
-        line("array sizes seen", #sizes > 0 and table.concat(sizes, ", ") or "-")
-        line("rows per round trip", string.format("%.1f", r.rows / #s.rts))
-        line("response time sum / avg / max (ms)", ms(r.time) .. " / " .. ms(r.time / #s.rts) .. " / " .. ms(r.tmax))
-        line("responses larger than one SDU", tostring(r.more))
-        local codes, errs = {}, {}
-        for code in pairs(r.errors) do codes[#codes + 1] = code end
-        table.sort(codes)
-        for _, code in ipairs(codes) do errs[#errs + 1] = string.format("ORA-%05d x %d", code, r.errors[code]) end
-        line("ORA errors (ORA-01403 end of fetch excluded)", #errs > 0 and table.concat(errs, ", ") or "-")
-    end
-    if #st.order == 0 then out[#out + 1] = "(no round trips)" end
-    return table.concat(out, "\n")
-end
-
-
 -- tshark: -z sqlnet,advise[,sizes=...][,sdus=...][,prefetch=tied|fixed][,format=csv|json][,filter]
 local function tshark_advise(arg)
     if NO_RECORDS then
@@ -1760,5 +1707,43 @@ if gui_enabled() then
     -- names that read as one family with the C plugin's SQL*Net Overview.
     -- (Lua menu names are shown as they are: no "&" keyboard mnemonics.)
     register_menu("SQL*Net Advisor", window("SQL*Net Advisor", render_advice, true), MENU_STAT_UNSORTED)
-    register_menu("SQL*Net Statements", window("SQL*Net Statements", render_statements), MENU_STAT_UNSORTED)
+    -- Statistics > SQL*Net Statements: -z sqlnet,stmt's report, written by
+    -- the plugin (plugin/consumers/stats.c, through the records module): the
+    -- report exists once, in C.  Without the records module (in-tree builds)
+    -- the window says so.
+    local NO_STATEMENTS = "SQL*Net Statements: this window shows -z sqlnet,stmt's report through the plugin's " ..
+        "records module (plugin/consumers/lua_records.c), which this build of the sqlnet plugin does not have " ..
+        "(an in-tree build, or one against a Lua other than Wireshark's). The same report: " ..
+        "tshark -r <capture> -q -z sqlnet,stmt"
+    local function statements_window()
+        local title = "SQL*Net Statements"
+        local win = TextWindow.new(title)
+        if not (RECORDS and RECORDS.statements) then
+            win:set(NO_STATEMENTS)
+            return
+        end
+        local report, err = RECORDS.statements("open")
+        if not report then
+            win:set(title .. ": " .. tostring(err))
+            return
+        end
+        -- the text only once the capture has been read (a draw while a
+        -- retap runs would show part of it); drawn again after later retaps
+        local reading = false
+        local tap = Listener.new("frame", "frame.number == 0")
+        local function show()
+            win:set(reading and (title .. ": " .. READING) or RECORDS.statements("text", report))
+        end
+        tap.draw = show
+        win:set_atclose(function()
+            tap:remove()
+            RECORDS.statements("close", report)
+        end)
+        reading = true
+        show()
+        retap_packets()
+        reading = false
+        show()
+    end
+    register_menu("SQL*Net Statements", statements_window, MENU_STAT_UNSORTED)
 end
