@@ -136,13 +136,15 @@ end
 -- lets through only the packets it reads (a Lua call and its field reads on
 -- every packet of the capture cost more than the dissection of it):
 --   syn       a client's SYN (MSS, timestamps)
---   segment   every segment with payload: the largest per stream and port
---             (the server's, once its port is known, gives the MSS when no
---             SYN was captured, or segments larger than it: GRO)
+--   segment   a TLS segment with payload: the largest per stream and port
+--             (the record gives it otherwise; the server's, once its port
+--             is known, gives the MSS when no SYN was captured, or segments
+--             larger than it: GRO)
 --   retrans   a retransmission (Wireshark's TCP analysis)
 --   auth      the logon's key/values (the driver: JDBC ties prefetch to the
 --             fetch size)
---   rt        the packet that completes a round trip
+--   rt        the packet that completes a round trip: its record
+--             (sqlnet.rt.values), without the records module
 local C = {}
 
 function C.syn(st, pinfo)
@@ -244,7 +246,7 @@ end
 
 -- Where a round trip's lazily read values come from (the SQL text, the
 -- negotiated sizes, the time split, the RTT): the completing packet's
--- fields, or the plugin's record (RECORD_SOURCE below). Each is read only
+-- fields, or the plugin's record (take_records below). Each is read only
 -- where the collection needs it.
 local FIELD_SOURCE = {
     sql = function() local fi = f_sql(); return fi and fi.value end,
