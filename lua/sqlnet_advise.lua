@@ -1,4 +1,5 @@
--- sqlnet_advise.lua - array-size and SDU advisor, and the statements window.
+-- sqlnet_advise.lua - array-size and SDU advisor, and the statements window
+-- (-z sqlnet,stmt's report, written by the plugin).
 --
 --   tshark -r cap.pcapng -q -z sqlnet,advise[,filter]        (tshark)
 --   Statistics > SQL*Net Advisor                              (Wireshark)
@@ -10,1020 +11,42 @@
 -- other array sizes and SDUs, and recommends both. Only queries (statements
 -- that fetched rows) are advised; the others are listed.
 --
--- The model (Oracle's own accounting, see docs/reports.md "The model"):
---   fetches(A)     = floor((rows - first) / A) + 1   per execution (the last
---                    fetch returns the rest and ORA-01403; none when the execute
---                    call already ended the cursor)
---   round trips    = round trips outside the fetches + fetches
---   bytes to client = fixed + per fetch overhead + rows x row bytes
---                    + bit vectors (one per row after the first of a response)
---   TNS packets    = per response ceil(bytes / (SDU - 10))
---   TCP segments   = per response between ceil(TNS bytes / MSS) and per TNS
---                    packet ceil(length / MSS), at the share the connection
---                    showed (M.packets, M.segment_push)
---   elapsed        = fixed + round trips x time per call + rows x time per row
---                    + bytes x time per byte
--- The times are fitted per connection (issue 14), on the fetch round trips
--- of every statement of the connection, from the time breakdown the plugin
--- puts on each response (sqlnet.time.*): per byte from the measured transfer
--- times, per call and per row by least squares on what is left (a call costs
--- one network round trip plus the server's and client's per-call work).
--- "fixed" is what the statement's observed time has beyond that model (its
--- execute's own work), so a prediction at the observed array size is the
--- observed time.  Prefetch: the execute call brings its prefetch rows; by
--- default the prediction ties prefetch to the array size on a connection
--- where every execute brought as many rows as the fetches after it ask for
--- (JDBC too when no execution shows it), and keeps the observed prefetch
--- otherwise (M.prefetch_tied; option prefetch=tied|fixed).
---
--- Loaded outside Wireshark (no register_stat_cmd_arg), the file returns the
--- model table so that tests can drive it with published parameters:
+-- The model (the fits, the predictions, the recommendations) is
+-- lua/sqlnet_model.lua's, a plain-Lua module beside this file; this file
+-- collects the round trips (from the plugin's round-trip records, or the
+-- sqlnet.rt.* fields of the packet that completes each round trip) and
+-- writes the report.  Loaded outside Wireshark (no register_stat_cmd_arg),
+-- the file returns the model table:
 --   local M = dofile("sqlnet_advise.lua")
 --
 -- Runs on Lua 5.2 (Wireshark 4.0) and 5.4.
 --
 -- SPDX-License-Identifier: GPL-2.0-or-later
 
-local M = {}
-
-M.ARRAY_SIZES = { 1, 2, 5, 10, 15, 20, 50, 100, 200, 500, 1000, 2000, 5000 }
-M.SDUS = { 2048, 8192, 32767, 65535, 2097152 }
-M.TNS_DATA_HEADER = 10       -- 8-byte TNS header + 2-byte data flags
-M.MAX_SDU = 2097152
+-- The reports' shared module (lua/sqlnet_model.lua: the advisor's model, the
+-- numbers the reports name, the plugin check), from this script's own
+-- folder; one copy per Lua state.
+local function sqlnet_model()
+    local mod = package.loaded.sqlnet_model
+    if not mod then
+        local dir = debug.getinfo(1, "S").source:match("^@(.*[/\\])") or ""
+        mod = assert(loadfile(dir .. "sqlnet_model.lua"))()
+        package.loaded.sqlnet_model = mod
+    end
+    return mod
+end
+local M = sqlnet_model()
 
 local floor, ceil, max, min = math.floor, math.ceil, math.max, math.min
-
-local function round(x) return floor(x + 0.5) end
-M.round = round
-
--- Fetch calls one execution needs at array size a for `rem` rows after the
--- execute call's own.
-function M.fetches(rem, a, ended)
-    if ended then return 0 end
-    return floor(rem / a) + 1
-end
-
--- Rows the execute call brings and the fetch calls after it, for an
--- execution of `rows` rows whose execute asks for `prefetch` rows and whose
--- fetches ask for `a`: the execute ends the cursor when it found fewer rows
--- than it asked for; otherwise fetches follow until one comes back short
--- (with ORA-01403).
-function M.execution_calls(rows, a, prefetch)
-    local first = min(prefetch, rows)
-    if rows < prefetch then return first, 0 end
-    return first, floor((rows - first) / a) + 1
-end
-
--- TNS packets, TNS bytes and TCP segments of one response of `ttc` bytes.
--- The server writes each TNS packet on its own (TCP_NODELAY): while TCP can
--- send at once, a packet of SDU bytes leaves as ceil(SDU / MSS) segments, the
--- last one part-filled; once data waits in the socket buffer (the congestion
--- or receive window is full: a larger response, a WAN) the kernel sends it as
--- full MSS segments.  The generated captures show both within one response
--- (sdu_2048_mtu_1500: 26 packets of 2048 bytes as 1448 + 600, then 10 as
--- full segments).  push: the share of the difference between the two (one
--- segment set per TNS packet, 1; every byte in full segments, 0) that the
--- connection showed (M.segment_push); nil: 1.
-function M.packets(ttc, sdu, mss, push)
-    local room = max(1, sdu - M.TNS_DATA_HEADER)
-    local n = max(1, ceil(ttc / room))
-    local last = ttc - (n - 1) * room + M.TNS_DATA_HEADER
-    local tns = ttc + n * M.TNS_DATA_HEADER
-    local segs = 0
-    if mss and mss > 0 then
-        local hi = (n - 1) * ceil(sdu / mss) + ceil(last / mss)
-        local lo = ceil(tns / mss)
-        segs = lo + floor((push or 1) * (hi - lo) + 0.5)
-    end
-    return n, tns, segs
-end
-
--- The share of per-TNS-packet segments a connection showed (for
--- M.packets): over its responses of several TNS packets, (observed segments
--- - full segments) / (one segment set per packet - full segments), from 0
--- to 1.  responses = { {ttc=, segments=}, ... }; nil when no response tells
--- (every one fits in one packet, or both counts are equal).
-function M.segment_push(responses, sdu, mss)
-    if not mss or mss <= 0 or not sdu or sdu <= 0 then return nil end
-    local extra, span, n = 0, 0, 0
-    for _, r in ipairs(responses) do
-        local _, _, lo = M.packets(r.ttc, sdu, mss, 0)
-        local _, _, hi = M.packets(r.ttc, sdu, mss, 1)
-        if hi > lo and (r.segments or 0) > 0 then
-            extra, span, n = extra + min(hi, max(lo, r.segments)) - lo, span + hi - lo, n + 1
-        end
-    end
-    if span == 0 then return nil end
-    return extra / span, n
-end
-
--- Bytes of a TTC universal integer (length byte + big-endian bytes): the
--- rows-requested count travels in the fetch call and in the row header.
-function M.int_len(n)
-    if n <= 0 then return 1 end
-    local len = 1
-    while n >= 256 and len < 8 do n, len = floor(n / 256), len + 1 end
-    return 1 + len
-end
-
--- Per-call size change at array size a against the observed one.
-local function width_delta(s, a)
-    if not s.varint or not s.array_size then return 0 end
-    return M.int_len(a) - M.int_len(s.array_size)
-end
-
--- Bytes of a fetch response with n rows at array size a.
-local function fetch_bytes(s, n, last, a)
-    return (last and s.overhead_last or s.overhead) + width_delta(s, a) + n * s.row_bytes
-        + max(0, n - 1) * s.bvc_bytes
-end
-
--- Predict one statement at array size a (and SDU / MSS for packets).
---   s = { execs = { {rem=, ended=}, ... }, min_array=, fixed_rts=, fixed_to=,
---         fixed_from=, fixed_sizes={...}, row_bytes=, bvc_bytes=, overhead=,
---         overhead_last=, request_bytes=, t_fixed=, t_rt=, t_byte=,
---         array_size=, varint= }   (varint: counts are TTC universal integers)
-function M.predict(s, a, sdu, mss)
-    a = max(a, s.min_array or 1)
-    local p = { array_size = a, fetches = 0, to = s.fixed_to, from = s.fixed_from,
-                packets = 0, tns_to = 0, segments = 0 }
-    sdu = sdu or s.sdu or 8192
-    mss = mss or s.mss
-    local function add_response(ttc, count)
-        if count <= 0 then return end
-        local n, tns, segs = M.packets(ttc, sdu, mss, s.push)
-        p.packets = p.packets + n * count
-        p.tns_to = p.tns_to + tns * count
-        p.segments = p.segments + segs * count
-    end
-    for _, size in ipairs(s.fixed_sizes or {}) do add_response(size, 1) end
-    -- the connection's model (M.fit_connection): a round trip's time and the
-    -- client's gap after a response, each by the rows it carried
-    local tm = s.timing
-    local function rt_time(n, bytes) return tm.t_call + tm.t_row * n + M.transfer_time(tm, bytes) end
-    local function gap(n) return tm.g_call + tm.g_row * n end
-    local el = tm and (s.t_other or 0) or 0
-    for _, e in ipairs(s.execs) do
-        local rem, ended, first, exec_to = e.rem, e.ended, e.first, e.exec_to
-        if s.tied and e.rows and e.exec_overhead then
-            -- the execute asks for the array size too: its rows move
-            first, _ = M.execution_calls(e.rows, a, a)
-            rem, ended = e.rows - first, e.rows < a
-            exec_to = e.exec_overhead + first * s.row_bytes + max(0, first - 1) * s.bvc_bytes
-        end
-        if exec_to then
-            p.to = p.to + exec_to
-            add_response(exec_to, 1)
-        end
-        local f = M.fetches(rem, a, ended)
-        if tm then
-            -- the execute as observed (its rows and bytes moved at the model's rates)
-            el = el + (e.exec_time or 0) + tm.t_row * (first - (e.first or first))
-                + M.transfer_time(tm, exec_to or 0) - M.transfer_time(tm, e.exec_to or exec_to or 0)
-            if f > 0 then
-                -- the gap after the execute as observed when fetches followed
-                -- it; its rows moved at the model's rate
-                el = el + (e.exec_gap and not e.ended and e.exec_gap + tm.g_row * (first - e.first)
-                           or gap(first))
-            end
-        end
-        if f > 0 then
-            local last_n = rem - (f - 1) * a
-            local full = fetch_bytes(s, a, false, a)
-            local final = fetch_bytes(s, last_n, true, a)
-            p.fetches = p.fetches + f
-            p.to = p.to + (f - 1) * full + final
-            add_response(full, f - 1)
-            add_response(final, 1)
-            if tm then
-                -- every fetch but the last is followed by the client's gap
-                el = el + (f - 1) * (rt_time(a, full) + gap(a)) + rt_time(last_n, final)
-            end
-        end
-    end
-    p.round_trips = s.fixed_rts + p.fetches
-    p.from = p.from + p.fetches * (s.request_bytes + width_delta(s, a))
-    if tm then
-        p.elapsed = el
-    else
-        -- the single-rate form (a published table's own parameters)
-        p.elapsed = (s.t_fixed or 0) + p.round_trips * (s.t_rt or 0) + p.to * (s.t_byte or 0)
-    end
-    return p
-end
-
--- Least squares on relative error: elapsed = t_fixed + round trips x t_rt.
--- points = { {round_trips=, elapsed=}, ... }
-function M.fit_time(points)
-    local s11, s12, s22, s1y, s2y = 0, 0, 0, 0, 0
-    for _, pt in ipairs(points) do
-        local u, v = 1 / pt.elapsed, pt.round_trips / pt.elapsed
-        s11, s12, s22 = s11 + u * u, s12 + u * v, s22 + v * v
-        s1y, s2y = s1y + u, s2y + v
-    end
-    local det = s11 * s22 - s12 * s12
-    if det == 0 then return 0, 0 end
-    return (s1y * s22 - s2y * s12) / det, (s2y * s11 - s1y * s12) / det
-end
-
--- Least squares y = a + b x + c e (weighted; e is 1 for an execute, whose
--- call costs c more than a fetch's, 0 for a fetch), b >= 0 and a >= 0,
--- without the points that miss by more than five times the median miss (a
--- pause of the client, a JVM compiling).  The misses are measured from a
--- least-absolute-deviations fit (iteratively reweighted), not from the
--- least-squares one: one pause in an execution that weighs as much as a
--- hundred fetches pulls a least-squares line so far that every point then
--- misses by as much as it.  b is 0 when x never varies; c is 0 unless both
--- kinds of call are among the points.  relative: each point's miss counts
--- relative to its y (a round trip of 0.1 ms missed by 0.02 ms weighs as one
--- of 10 ms missed by 2 ms): predicted elapsed times are round trips x the
--- time of one, so a relative miss at any size is the prediction's relative
--- miss at the array size that makes round trips of that size.
--- The fit on N points given as columns (arrays of numbers: this runs on as
--- many points as the capture has round trips, many times over): X, Y, E
--- (0 or 1), W (weights).
-local function fit_cols(N, X, Y, E, W, relative)
-    local SC = {}
-    local kinds = {}
-    -- each point's scale: its y (floored at a hundredth of the mean) when relative
-    local mean_y, sw0 = 0, 0
-    for i = 1, N do
-        local w = W[i]
-        kinds[E[i] ~= 0] = true
-        mean_y, sw0 = mean_y + w * math.abs(Y[i]), sw0 + w
-    end
-    mean_y = sw0 > 0 and mean_y / sw0 or 0
-    for i = 1, N do
-        SC[i] = relative and max(math.abs(Y[i]), 0.01 * mean_y, 1e-12) or 1
-    end
-    local with_e = kinds[true] and kinds[false]
-    -- the weighted sums of the normal equations over the columns 1, x and e
-    -- (one pass over the points: this runs a few times per IRLS step, on as
-    -- many points as the capture has round trips)
-    -- (keep: nil, or which points count; irls: a, b, c of the line whose
-    -- misses weigh the points, 1 / (scale x miss floored at fm))
-    local abs = math.abs
-    local function sums(keep, irls, fm)
-        local n, sx, se, sxx, sxe, see, sy, sxy, sey = 0, 0, 0, 0, 0, 0, 0, 0, 0
-        local la, lb, lc
-        if irls then la, lb, lc = irls[1], irls[2], irls[3] end
-        if irls and not with_e and not keep then
-            -- the reweighting steps without the e column (c is 0 then, and
-            -- every e sum stays 0): the same sums in fewer operations
-            -- (|d| inline: a call per point costs as much as the rest)
-            for i = 1, N do
-                local sc, x, y = SC[i], X[i], Y[i]
-                local d = y - la - lb * x
-                local m = (d < 0 and -d or d) / sc
-                local w = W[i] * (1 / (sc * (m > fm and m or fm)))
-                n, sx, sy = n + w, sx + w * x, sy + w * y
-                sxx, sxy = sxx + w * x * x, sxy + w * x * y
-            end
-            return { n = n, sx = sx, se = 0, sxx = sxx, sxe = 0, see = 0, sy = sy, sxy = sxy, sey = 0 }
-        end
-        if irls and not keep then
-            -- the reweighting steps with the e column: the general loop's sums
-            -- in the same order, without its tests per point
-            for i = 1, N do
-                local sc, x, y, e = SC[i], X[i], Y[i], E[i]
-                local d = y - la - lb * x - lc * e
-                local m = (d < 0 and -d or d) / sc
-                local w = W[i] * (1 / (sc * (m > fm and m or fm)))
-                n, sx, se, sy = n + w, sx + w * x, se + w * e, sy + w * y
-                sxx, sxe, see = sxx + w * x * x, sxe + w * x * e, see + w * e * e
-                sxy, sey = sxy + w * x * y, sey + w * e * y
-            end
-            return { n = n, sx = sx, se = se, sxx = sxx, sxe = sxe, see = see, sy = sy, sxy = sxy, sey = sey }
-        end
-        for i = 1, N do
-            if not keep or keep[i] then
-                local sc = SC[i]
-                local x, y = X[i], Y[i]
-                local w
-                if irls then
-                    local m = abs(y - la - lb * x - lc * E[i]) / sc
-                    w = W[i] * (1 / (sc * (m > fm and m or fm)))
-                else
-                    w = W[i] * (1 / (sc * sc))
-                end
-                local e = with_e and E[i] or 0
-                n, sx, se, sy = n + w, sx + w * x, se + w * e, sy + w * y
-                sxx, sxe, see = sxx + w * x * x, sxe + w * x * e, see + w * e * e
-                sxy, sey = sxy + w * x * y, sey + w * e * y
-            end
-        end
-        return { n = n, sx = sx, se = se, sxx = sxx, sxe = sxe, see = see, sy = sy, sxy = sxy, sey = sey }
-    end
-    -- solve the system over 1, x (when use_x) and e (when with_e); nil when singular
-    local function normal(S, use_x)
-        if S.n == 0 then return nil end
-        local A, r
-        if use_x and with_e then
-            A = { { S.n, S.sx, S.se }, { S.sx, S.sxx, S.sxe }, { S.se, S.sxe, S.see } }
-            r = { S.sy, S.sxy, S.sey }
-        elseif use_x then
-            A, r = { { S.n, S.sx }, { S.sx, S.sxx } }, { S.sy, S.sxy }
-        elseif with_e then
-            A, r = { { S.n, S.se }, { S.se, S.see } }, { S.sy, S.sey }
-        else
-            A, r = { { S.n } }, { S.sy }
-        end
-        local k = #r
-        -- Gaussian elimination with partial pivoting (k <= 3)
-        local scale = 0
-        for a = 1, k do scale = max(scale, math.abs(A[a][a])) end
-        for col = 1, k do
-            local piv = col
-            for row = col + 1, k do if math.abs(A[row][col]) > math.abs(A[piv][col]) then piv = row end end
-            if math.abs(A[piv][col]) <= 1e-12 * max(scale, 1e-300) then return nil end
-            A[col], A[piv], r[col], r[piv] = A[piv], A[col], r[piv], r[col]
-            for row = col + 1, k do
-                local f = A[row][col] / A[col][col]
-                for b = col, k do A[row][b] = A[row][b] - f * A[col][b] end
-                r[row] = r[row] - f * r[col]
-            end
-        end
-        local sol = {}
-        for a = k, 1, -1 do
-            local v = r[a]
-            for b = a + 1, k do v = v - A[a][b] * sol[b] end
-            sol[a] = v / A[a][a]
-        end
-        return sol[1], use_x and sol[2] or 0, with_e and sol[k] or 0
-    end
-    local function solve(keep, irls, fm)
-        local S = sums(keep, irls, fm)
-        local a, b, c = normal(S, true)
-        if not a or b < 0 then
-            a, b, c = normal(S, false)      -- x never varies, or rows cost nothing
-            if not a then return 0, 0, 0 end
-            b = 0
-        end
-        if a < 0 then a = 0 end
-        if a + c < 0 then c = -a end
-        return a, b, c
-    end
-    local a, b, c = solve(nil)
-    -- least absolute deviations by reweighting: weight 1 / |miss| (floored)
-    local sw, sy = 0, 0
-    for i = 1, N do sw, sy = sw + W[i], sy + W[i] * abs(Y[i]) / SC[i] end
-    local floor_miss = sw > 0 and 1e-4 * sy / sw or 0
-    floor_miss = floor_miss > 0 and floor_miss or 1e-12
-    -- (the line only has to find the pauses: the final fit is least squares on
-    -- the points it keeps, so a few steps do: five, each a pass over every
-    -- point, the advisor's largest cost; more change the kept points of a
-    -- few connections and their figures by well under 1 %)
-    for _ = 1, 5 do
-        local a2, b2, c2 = solve(nil, { a, b, c }, floor_miss)
-        local done = abs(a2 - a) <= 1e-6 * max(1e-6, abs(a)) and abs(b2 - b) <= 1e-6 * max(1e-6, abs(b))
-            and abs(c2 - c) <= 1e-6 * max(1e-6, abs(c))
-        a, b, c = a2, b2, c2
-        if done then break end
-    end
-    local misses = {}
-    for i = 1, N do misses[i] = abs(Y[i] - a - b * X[i] - c * E[i]) / SC[i] end
-    local sorted = {}
-    for i = 1, N do sorted[i] = misses[i] end
-    table.sort(sorted)
-    local med = sorted[floor((N + 1) / 2)] or 0
-    local limit = 5 * max(med, sw > 0 and 0.01 * sy / sw or 0)
-    local keep, nkept = {}, 0
-    for i = 1, N do
-        if misses[i] <= limit then keep[i], nkept = true, nkept + 1 end
-    end
-    if nkept >= 2 then return solve(keep) end
-    return solve(nil)
-end
--- pts = { {x=, y=, e=, w=}, ... } (e, w optional)
-local function fit_line(pts, relative)
-    local X, Y, E, W = {}, {}, {}, {}
-    for i = 1, #pts do
-        local pt = pts[i]
-        X[i], Y[i], E[i], W[i] = pt.x, pt.y, pt.e or 0, pt.w or 1
-    end
-    return fit_cols(#pts, X, Y, E, W, relative)
-end
-M.fit_line = fit_line
-
--- Transfer time (a response's first to last byte) of a response of `bytes`.
--- TCP does not move a response at one rate per byte: the congestion window
--- and the sender's pacing let the first segments of a response go at once
--- and space the later ones by fractions of the round trip, so on a WAN a
--- 20 KB response takes far more than four times a 5 KB one.  The model keeps
--- the connection's measured transfer times by response size (tm.transfer:
--- points sorted by bytes, from (0, 0)) and interpolates between them; beyond
--- the largest it moves bytes at the largest's average rate.  Without points,
--- the single rate tm.t_byte.
-function M.transfer_time(tm, bytes)
-    local c = tm.transfer
-    local n = c and #c or 0
-    if n == 0 or bytes <= 0 then return max(0, (tm.t_byte or 0) * bytes) end
-    local last = c[n]
-    if bytes > last.bytes then return bytes * last.time / last.bytes end
-    -- the first point at or above bytes (the points are sorted by bytes: a
-    -- binary search, as predictions ask this for every response they model)
-    local lo, hi = 1, n
-    while lo < hi do
-        local mid = floor((lo + hi) / 2)
-        if bytes <= c[mid].bytes then hi = mid else lo = mid + 1 end
-    end
-    local pt, px, py = c[lo], 0, 0
-    if lo > 1 then px, py = c[lo - 1].bytes, c[lo - 1].time end
-    return py + (pt.time - py) * (bytes - px) / (pt.bytes - px)
-end
-
--- The transfer curve from responses { {bytes=, transfer=}, ... } (every
--- response of the connection's executions, executes too: the bytes are what
--- TCP moves, whichever call asked for them): sorted by bytes, responses
--- within 10 % of a class's smallest merged into it (mean bytes and time),
--- made non-decreasing (a larger response never moves faster: a dip is
--- measurement noise).
--- (transfer_curve_cols: the responses as columns RB (bytes) and RT
--- (transfer), n of them)
--- (the responses of one size together first: a capture has few sizes and
--- many responses, and a sort of the sizes costs less than one of them all;
--- G = { count = {}, time = {}, sizes = {} }: per size its responses and
--- their transfer time, summed in the order they are added)
-local function curve_group(G, b, t)
-    if b > 0 then
-        local k = G.count[b]
-        if not k then
-            G.sizes[#G.sizes + 1] = b
-            G.count[b], G.time[b] = 1, max(0, t)
-        else
-            G.count[b], G.time[b] = k + 1, G.time[b] + max(0, t)
-        end
-    end
-end
-local function transfer_curve_groups(G)
-    local count, time, sizes = G.count, G.time, G.sizes
-    table.sort(sizes)
-    local curve, c = {}, nil
-    for _, b in ipairs(sizes) do
-        if not c or b > c.lo * 1.1 then
-            c = { lo = b, n = 0, bytes = 0, time = 0 }
-            curve[#curve + 1] = c
-        end
-        c.n, c.bytes, c.time = c.n + count[b], c.bytes + b * count[b], c.time + time[b]
-    end
-    local prev = 0
-    for _, k in ipairs(curve) do
-        k.bytes, k.time, k.lo, k.n = k.bytes / k.n, max(prev, k.time / k.n), nil, nil
-        prev = k.time
-    end
-    return curve
-end
-local function transfer_curve_cols(RB, RT, n)
-    local G = { count = {}, time = {}, sizes = {} }
-    for i = 1, n do curve_group(G, RB[i], RT[i]) end
-    return transfer_curve_groups(G)
-end
-local function transfer_curve(responses)
-    local RB, RT = {}, {}
-    for i, r in ipairs(responses) do RB[i], RT[i] = r.bytes, r.transfer end
-    return transfer_curve_cols(RB, RT, #responses)
-end
-M.transfer_curve = transfer_curve
-
--- Per-connection time model (issue 14), from its round trips in executions:
---   a round trip's time  = t_call + rows x t_row + transfer(bytes)
---                          (request to response: the server's work, the
---                          transfer, the network round trip when captured
---                          near the client)
---   the client's gap after a response = g_call + rows x g_row
---                          (its own work on the rows, the network round trip
---                          when captured near the server)
--- fetches = { {time=, first=, rows=, bytes=}, ... } (seconds, bytes): the
--- transfer part is the measured transfer time (first to last byte of the
--- response) by response size (M.transfer_time; t_byte its average per byte),
--- t_call and t_row fitted on the rest; gaps = { {gap=, rows=} }; responses
--- (optional, default the fetches) = { {bytes=, transfer=} } for the curve.
--- Each execution weighs the same (w).
--- The fit on columns (connection_models builds them from the round trips):
--- D = { nf=, f_time=, f_first=, f_rows=, f_bytes=, f_w=, f_last= (fetches),
---       ng=, g_gap=, g_rows=, g_w= (gaps), nr=, r_bytes=, r_transfer=
---       (responses; nil: the fetches'; or r_groups: curve_group's), ne=, e_time=, e_rows=, e_bytes=, e_w=
---       (executes) }
-local function fit_connection_cols(D)
-    local tb, bytes = 0, 0
-    local nf, F_time, F_first, F_rows, F_bytes, F_w, F_last = D.nf, D.f_time, D.f_first, D.f_rows, D.f_bytes,
-        D.f_w, D.f_last
-    for i = 1, nf do tb, bytes = tb + max(0, F_time[i] - F_first[i]), bytes + F_bytes[i] end
-    local curve
-    if D.r_groups then
-        curve = transfer_curve_groups(D.r_groups)
-    else
-        local RB, RT, nr = D.r_bytes, D.r_transfer, D.nr
-        if not RB then
-            RB, RT, nr = {}, {}, nf
-            for i = 1, nf do RB[i], RT[i] = F_bytes[i], F_time[i] - F_first[i] end
-        end
-        curve = transfer_curve_cols(RB, RT, nr)
-    end
-    local m = { t_byte = bytes > 0 and tb / bytes or 0, transfer = curve }
-    -- the time per row needs fetches of two sizes at least (the last, shorter
-    -- fetch of every execution alone does not tell a row from a call)
-    local sizes, nsizes = {}, 0
-    for i = 1, nf do
-        if not F_last[i] and not sizes[F_rows[i]] then sizes[F_rows[i]], nsizes = true, nsizes + 1 end
-    end
-    -- (the transfer time once per response size: the curve is a walk of its points)
-    local tt = {}
-    local function transfer(b)
-        local t = tt[b]
-        if not t then t = M.transfer_time(m, b); tt[b] = t end
-        return t
-    end
-    local X, Y, E, W, N = {}, {}, {}, {}, 0
-    for i = 1, nf do
-        if nsizes >= 2 or not F_last[i] then
-            N = N + 1
-            X[N], Y[N], E[N], W[N] = nsizes >= 2 and F_rows[i] or 0, F_time[i] - transfer(F_bytes[i]), 0,
-                F_w[i] or 1
-        end
-    end
-    if N == 0 then
-        for i = 1, nf do
-            N = N + 1
-            X[N], Y[N], E[N], W[N] = 0, F_time[i] - transfer(F_bytes[i]), 0, F_w[i] or 1
-        end
-    end
-    -- the executes carry rows too (the prefetch): with their own call cost
-    -- they hold the time per row where a fetch of as many rows is single
-    -- (one pause in it would otherwise decide the slope)
-    if nsizes >= 2 then
-        for i = 1, D.ne or 0 do
-            N = N + 1
-            X[N], Y[N], E[N], W[N] = D.e_rows[i], D.e_time[i] - transfer(D.e_bytes[i]), 1, D.e_w[i] or 1
-        end
-    end
-    m.t_call, m.t_row, m.t_exec = fit_cols(N, X, Y, E, W, true)
-    X, Y, E, W = {}, {}, {}, {}
-    for i = 1, D.ng do
-        X[i], Y[i], E[i], W[i] = nsizes >= 2 and D.g_rows[i] or 0, D.g_gap[i], 0, D.g_w[i] or 1
-    end
-    m.g_call, m.g_row = fit_cols(D.ng, X, Y, E, W, true)
-    return m
-end
-
-function M.fit_connection(fetches, gaps, responses, executes)
-    local D = { nf = #fetches, f_time = {}, f_first = {}, f_rows = {}, f_bytes = {}, f_w = {}, f_last = {},
-                ng = #gaps, g_gap = {}, g_rows = {}, g_w = {}, ne = 0, e_time = {}, e_rows = {}, e_bytes = {},
-                e_w = {} }
-    for i, f in ipairs(fetches) do
-        D.f_time[i], D.f_first[i], D.f_rows[i], D.f_bytes[i], D.f_w[i], D.f_last[i] =
-            f.time, f.first, f.rows, f.bytes, f.w, f.last or false
-    end
-    for i, g in ipairs(gaps) do D.g_gap[i], D.g_rows[i], D.g_w[i] = g.gap, g.rows, g.w end
-    if responses then
-        D.r_bytes, D.r_transfer, D.nr = {}, {}, #responses
-        for i, r in ipairs(responses) do D.r_bytes[i], D.r_transfer[i] = r.bytes, r.transfer end
-    end
-    for i, e in ipairs(executes or {}) do
-        D.e_time[i], D.e_rows[i], D.e_bytes[i], D.e_w[i] = e.time, e.rows, e.bytes, e.w
-        D.ne = i
-    end
-    return fit_connection_cols(D)
-end
-M.fit_connection_cols = fit_connection_cols
-
--- The SDU a user can set (Oracle Net: SDU in the connect descriptor,
--- DEFAULT_SDU_SIZE in sqlnet.ora; the smaller of the two ends' wins), by the
--- Net Services guides: 512 to 2 MB from 12c (TNS version 315) on, 512 to
--- 65535 in 11.2 (version 314, also 11.1's, whose guide says 32767), 512 to
--- 32767 before; 65535 (the CONNECT's 16-bit field) when the capture does not
--- show the version.
-function M.sdu_range(version)
-    version = version or 0
-    if version >= 315 then return 512, M.MAX_SDU end
-    if version == 314 or version == 0 then return 512, 65535 end
-    return 512, 32767
-end
-
--- Round SDUs the advisor may recommend (32767: the maximum before 11.2 and
--- the guides' own example), or the -z sdus= list when given.
-M.SDU_CANDIDATES = { 2048, 4096, 8192, 16384, 32767, 65535, 131072, 262144, 524288, 1048576, 2097152 }
--- An SDU is recommended only when it predicts at least this much fewer TNS
--- packets or TCP segments, or this much less time, than the negotiated one.
-M.SDU_MARGIN_COUNT, M.SDU_MARGIN_TIME = 0.10, 0.05
-
--- The SDU to recommend from predicted rows { {sdu=, packets=, segments=,
--- elapsed=, responses=, candidate=}, ... } (one of them the negotiated SDU):
--- the smallest candidate that is no worse than the negotiated SDU in
--- packets, segments and time, saves at least the margin in one of them, and
--- after which no candidate saves another margin's worth.  A saving of
--- packets or segments counts from two on (3 packets instead of 2 is no
--- reason to change a setting).  Returns the row and its savings (fractions
--- of the negotiated packets, segments, time), or nil.
-function M.recommend_sdu(rows, negotiated)
-    local base
-    for _, r in ipairs(rows) do if r.sdu == negotiated then base = r end end
-    if not base then return nil end
-    local function saving(r)
-        local sp = base.packets - r.packets >= 2 and (base.packets - r.packets) / max(1, base.packets) or 0
-        local ss = base.segments - r.segments >= 2 and (base.segments - r.segments) / max(1, base.segments) or 0
-        return sp, ss, base.elapsed > 0 and (base.elapsed - r.elapsed) / base.elapsed or 0
-    end
-    local function no_worse(r)
-        return r.packets <= base.packets and r.segments <= base.segments and r.elapsed <= base.elapsed * (1 + 1e-9)
-    end
-    local cands, bp, bs, be = {}, 0, 0, 0
-    for _, r in ipairs(rows) do
-        if r.candidate and r.sdu ~= negotiated and no_worse(r) then
-            cands[#cands + 1] = r
-            local a, b, c = saving(r)
-            bp, bs, be = max(bp, a), max(bs, b), max(be, c)
-        end
-    end
-    table.sort(cands, function(a, b) return a.sdu < b.sdu end)
-    for _, r in ipairs(cands) do
-        local sp, ss, se = saving(r)
-        if (sp >= M.SDU_MARGIN_COUNT or ss >= M.SDU_MARGIN_COUNT or se >= M.SDU_MARGIN_TIME)
-            and bp - sp < M.SDU_MARGIN_COUNT and bs - ss < M.SDU_MARGIN_COUNT and be - se < M.SDU_MARGIN_TIME then
-            return r, sp, ss, se
-        end
-    end
-    return nil
-end
-
--- The array size to recommend: the observed one (s.array_size) if its
--- predicted elapsed time (or, without timing, round trips) is within 10% of
--- the best candidate's, else the smallest candidate that is.  Returns it and
--- the rule in words.
-function M.recommend_array(s, candidates, rows_per_exec)
-    local timed = s.timing ~= nil or (s.t_rt or 0) > 0
-    local best, preds = nil, {}
-    for _, a in ipairs(candidates) do
-        local p = M.predict(s, a)
-        preds[#preds + 1] = p
-        local cost = timed and p.elapsed or p.round_trips
-        if not best or cost < best then best = cost end
-    end
-    local rule = timed and "the observed size if its predicted time is within 10% of the fastest, else the " ..
-        "smallest size that is" or "the observed size if its round trips are within 10% of the fewest, else the " ..
-        "smallest size whose round trips are"
-    for _, p in ipairs(preds) do
-        local cost = timed and p.elapsed or p.round_trips
-        if p.array_size == s.array_size and cost <= best * 1.10 then return p.array_size, rule end
-    end
-    for _, p in ipairs(preds) do
-        local cost = timed and p.elapsed or p.round_trips
-        if cost <= best * 1.10 then return p.array_size, rule end
-    end
-    return candidates[#candidates], rule
-end
-
--- The observed row of the array-size table: the observed figures (o, as the
--- "observed:" line), and the model's figures at the observed size (pr) in
--- words where they differ from them (nil where they do not).
-function M.observed_row(o, pr)
-    local row = { round_trips = o.round_trips, to = o.to, from = o.from, tns_to = o.tns_to, packets = o.packets,
-                  segments = o.segments, elapsed = o.elapsed }
-    local diff = {}
-    local function cmp(a, b, fmt, what)
-        local x, y = string.format(fmt, a), string.format(fmt, b)
-        if x ~= y then diff[#diff + 1] = y .. " " .. what end
-    end
-    cmp(o.round_trips, pr.round_trips, "%d", "round trips")
-    cmp(round(o.to), round(pr.to), "%d", "bytes to client")
-    cmp(round(o.from), round(pr.from), "%d", "bytes from client")
-    cmp(o.packets, pr.packets, "%d", "TNS packets")
-    cmp(o.segments, pr.segments, "%d", "TCP segments")
-    cmp(o.elapsed * 1000, pr.elapsed * 1000, "%.3f", "ms")
-    return row, #diff > 0 and table.concat(diff, ", ") or nil
-end
-
--- When array size a brings every execution's rows in one call (the execute
--- with prefetch tied, else one fetch after the execute): the largest number
--- of rows that call carries; nil when some execution needs more calls.
-function M.one_call_rows(s, a)
-    local most = 0
-    for _, e in ipairs(s.execs) do
-        local rows = s.tied and e.rows or e.rem
-        if not rows then return nil end
-        if s.tied then
-            local _, fetches = M.execution_calls(rows, a, a)
-            if fetches > 0 then return nil end
-        elseif not e.ended and M.fetches(rows, a, false) > 1 then
-            return nil
-        end
-        most = max(most, rows)
-    end
-    return most > 0 and most or nil
-end
-
--- The GUI's "Predict..." dialog: its three fields (array sizes, SDUs,
--- prefetch) as the options -z sqlnet,advise takes; empty fields keep the
--- defaults.  Returns opts, or nil and a message saying what is wrong.
-function M.dialog_options(sizes, sdus, prefetch)
-    local opts = {}
-    local function list(text, what, lo, hi)
-        text = (text or ""):gsub("%s", "")
-        if text == "" then return nil end
-        local out = {}
-        for tok in (text .. ","):gmatch("([^,]*),") do
-            local n = tok:match("^%d+$") and tonumber(tok)
-            if not n or n < lo or n > hi then
-                return nil, string.format("%s: %q is not a whole number from %d to %d", what, tok, lo, hi)
-            end
-            out[#out + 1] = n
-        end
-        return out
-    end
-    local err
-    opts.sizes, err = list(sizes, "array sizes", 1, 10000000)
-    if err then return nil, err end
-    opts.sdus, err = list(sdus, "SDUs", 512, M.MAX_SDU)
-    if err then return nil, err end
-    prefetch = (prefetch or ""):gsub("%s", ""):lower()
-    if prefetch == "tied" or prefetch == "fixed" then
-        opts.prefetch = prefetch
-    elseif prefetch ~= "" then
-        return nil, string.format("prefetch: %q is neither tied nor fixed (empty: as the capture shows)", prefetch)
-    end
-    return opts
-end
-
--- Retransmitted segments to round trips: a retransmission at time t belongs
--- to the round trip of its stream that started last before t (its response,
--- or the client's gap after it, waited for the recovery).  Sets rt.lost
--- afresh (a window draws again with the same round trips).
--- The round trips of each stream, in capture order: st.by_stream[stream] =
--- { rt, ... } and, returned, { [stream] = { index in st.rts, ... } }; once
--- per report (a window that draws again after more packets groups again).
--- (counts kept by hand: `t[#t + 1]` costs a search per append in Lua 5.2,
--- and this runs once per round trip)
-local function group_by_stream(st)
-    local idx_of, rts_of, counts = {}, {}, {}
-    local rts = st.rts
-    local last_stream, l, lr, nl = nil, nil, nil, 0
-    for i = 1, #rts do
-        local rt = rts[i]
-        local stream = rt.stream
-        if stream ~= last_stream then
-            if last_stream ~= nil then counts[last_stream] = nl end
-            last_stream = stream
-            l = idx_of[stream]
-            if l then
-                lr, nl = rts_of[stream], counts[stream]
-            else
-                l, lr, nl = {}, {}, 0
-                idx_of[stream], rts_of[stream] = l, lr
-            end
-        end
-        nl = nl + 1
-        l[nl], lr[nl] = i, rt
-    end
-    st.by_stream, st.by_stream_n = rts_of, #rts
-    return idx_of
-end
-
-function M.mark_losses(st)
-    -- (a window draws again: the marks of the last time off first)
-    for _, rt in ipairs(st.lost_rts or {}) do rt.lost = nil end
-    local marked = {}
-    st.lost_rts = marked
-    -- the round trips of the streams that had a retransmission
-    local by_stream, any = {}, false
-    for stream, c in pairs(st.streams) do
-        if c.retrans then by_stream[stream], any = {}, true end
-    end
-    if not any then return end
-    for _, rt in ipairs(st.rts) do
-        local l = by_stream[rt.stream]
-        if l then l[#l + 1] = rt end
-    end
-    for stream, l in pairs(by_stream) do
-        if #l > 0 then
-            table.sort(l, function(a, b) return a.start < b.start end)
-            for _, t in ipairs(st.streams[stream].retrans) do
-                local lo, hi = 1, #l
-                if l[1].start < t then
-                    while lo < hi do          -- the last round trip starting before t
-                        local mid = floor((lo + hi + 1) / 2)
-                        if l[mid].start < t then lo = mid else hi = mid - 1 end
-                    end
-                    local rt = l[lo]
-                    if not rt.lost then marked[#marked + 1] = rt end
-                    rt.lost = (rt.lost or 0) + 1
-                end
-            end
-        end
-    end
-end
-
--- Pauses (issue 23): time inside a statement that no array size explains,
--- found per connection and taken out of the round trips it sits in, as
--- retransmissions are (M.mark_losses), so that neither the fit nor the
--- statement's wire time carries it:
---   client stall   the client's time between a response and the next call of
---                  the same execution (less the RTT when the capture was taken
---                  near the server) above 5 x the connection's median and
---                  above 10 ms; the excess over the median is the pause, at
---                  the frame of the call that came late
---   server stall   the wait for the first byte of a fetch's answer (less the RTT
---                  near the client) above 5 x what the connection's fetches'
---                  median first-byte wait and median per row give for its
---                  rows, and above 10 ms; at the fetch's request frame (an
---                  execute's time is the statement's own: parse, open, rows)
---   delayed ACK    an ACK that came 30 ms or more after the data it covers
---                  (tcp.analysis.ack_rtt, less the RTT when it crossed the
---                  link), inside a round trip: Nagle held the sender's next
---                  segment for it (Linux delays an ACK 40 ms at least,
---                  Windows 200 ms); at the ACK's frame
---   zero window    a receiver's zero window (tcp.analysis.zero_window) until
---                  its window update, inside a round trip
--- Sets rt.paused (the seconds taken out) and rt.raw (the measured time, first
--- and gap) on the round trips concerned, st.pauses[rt] = { {kind, secs,
--- frame}, ... }; restores them first (a window draws again).
-M.STALL_FACTOR, M.STALL_FLOOR, M.DELACK_MIN = 5, 0.010, 0.030
--- The median of t (may reorder t): of an even count, the mean of the two
--- middle values. Past a few thousand values (a long execution's round trips:
--- sorting them all was a fifth of the report's time on 100,000) it sorts
--- only the values between two quantiles of an evenly spaced sample that hold
--- the middle, after one pass that counts the values below them; the same
--- value as a full sort (which it falls back to when the sample misleads).
-local MEDIAN_SORT_MAX = 4096
-local function median(t)
-    local n = #t
-    if n == 0 then return 0 end
-    local m = floor((n + 1) / 2)
-    local m2 = n % 2 == 0 and m + 1 or m
-    if n > MEDIAN_SORT_MAX then
-        local step = floor(n / 1024)
-        local smp, ns = {}, 0
-        for i = 1, n, step do ns = ns + 1; smp[ns] = t[i] end
-        table.sort(smp)
-        -- the sample's ranks around the middle, widened by 4 standard
-        -- deviations of a sample quantile's rank
-        local pos, spread = m / n * ns, 4 * math.sqrt(ns)
-        local lo = smp[max(1, floor(pos - spread))]
-        local hi = smp[min(ns, ceil(pos + spread))]
-        local below, mid, nm = 0, {}, 0
-        for i = 1, n do
-            local v = t[i]
-            if v < lo then below = below + 1 elseif v <= hi then nm = nm + 1; mid[nm] = v end
-        end
-        if below < m and below + nm >= m2 then
-            table.sort(mid)
-            return (mid[m - below] + mid[m2 - below]) / 2
-        end
-    end
-    table.sort(t)
-    return (t[m] + t[m2]) / 2
-end
-M.median = median
-function M.mark_pauses(st)
-    -- (a window draws again: the measured times back first)
-    for rt in pairs(st.pauses or {}) do
-        if rt.raw then
-            rt.time, rt.first, rt.gap = rt.raw.time, rt.raw.first, rt.raw.gap
-            rt.raw, rt.paused = nil, nil
-        end
-    end
-    st.pauses = {}
-    local rts = st.rts
-    local by_stream = group_by_stream(st)
-    local function add(rt, kind, secs, frame, in_first, in_gap)
-        if not rt.raw then rt.raw = { time = rt.time, first = rt.first, gap = rt.gap }; rt.paused = 0 end
-        if in_gap then
-            secs = min(secs, rt.gap)
-            rt.gap = rt.gap - secs
-        else
-            secs = min(secs, rt.time)
-            rt.time = rt.time - secs
-            if in_first then rt.first = max(0, rt.first - secs) end
-            rt.first = min(rt.first, rt.time)
-        end
-        rt.paused = rt.paused + secs
-        local l = st.pauses[rt]
-        if not l then l = {}; st.pauses[rt] = l end
-        l[#l + 1] = { kind = kind, secs = secs, frame = frame }
-    end
-    for stream, idx in pairs(by_stream) do
-        local c = st.streams[stream] or {}
-        local rtt = c.rtt or 0
-        local near_server, near_client = c.vantage == 1, c.vantage == 2
-        -- what a round trip holds besides the RTT
-        local function gap_net(rt) return near_server and rt.gap - min(rt.gap, rtt) or rt.gap end
-        local function first_net(rt) return near_client and rt.first - min(rt.first, rtt) or rt.first end
-        local gaps, gap_row, firsts, per_row = {}, {}, {}, {}
-        local ng, ngr, nf, npr = 0, 0, 0, 0
-        for k = 1, #idx do
-            local rt = rts[idx[k]]
-            local gap, r = rt.gap, rt.rows
-            if gap > 0 then
-                local g = gap
-                if near_server then g = gap - (gap < rtt and gap or rtt) end
-                ng = ng + 1
-                gaps[ng] = g
-                if r > 0 then ngr = ngr + 1; gap_row[ngr] = g / r end
-            end
-            if rt.call == 5 and rt.execution ~= 0 then
-                local f = rt.first
-                if near_client then f = f - (f < rtt and f or rtt) end
-                nf = nf + 1
-                firsts[nf] = f
-                if r > 0 then npr = npr + 1; per_row[npr] = f / r end
-            end
-        end
-        local m_gap, m_gap_row = median(gaps), median(gap_row)
-        local m_first, m_row = median(firsts), median(per_row)
-        -- TCP waits inside a round trip (by time: the round trip of the
-        -- stream that started last before it, if it had not ended)
-        local events = {}
-        for _, a in ipairs(c.late_acks or {}) do
-            -- from the server: its port pair is that of the connection's
-            -- round trips' completing packets (known from the first of them)
-            local from_server = c.seg_key ~= nil and c.seg_key_frame < a.frame and a.key == c.seg_key
-            local net = (from_server and near_client or (not from_server) and near_server) and rtt or 0
-            if a.ack_rtt - net >= M.DELACK_MIN then
-                events[#events + 1] = { t = a.t, kind = "delayed ACK", secs = a.ack_rtt - net, frame = a.frame }
-            end
-        end
-        local zw = c.windows or {}
-        for k, w in ipairs(zw) do
-            if w.zero then
-                for j = k + 1, #zw do
-                    if not zw[j].zero and zw[j].src == w.src then
-                        events[#events + 1] = { t = w.t, kind = "zero window", secs = zw[j].t - w.t, frame = w.frame }
-                        break
-                    end
-                end
-            end
-        end
-        table.sort(events, function(a, b) return a.t < b.t end)
-        local j = 1
-        for _, e in ipairs(events) do
-            while j < #idx and st.rts[idx[j + 1]].start < e.t do j = j + 1 end
-            local rt = st.rts[idx[j]]
-            if rt and rt.start < e.t and e.t < rt.start + rt.time then
-                add(rt, e.kind, min(e.secs, e.t - rt.start), e.frame, e.t < rt.start + rt.first)
-            end
-        end
-        local factor, floor_s = M.STALL_FACTOR, M.STALL_FLOOR
-        for n = 1, #idx do
-            local i = idx[n]
-            local rt = rts[i]
-            -- (a round trip that waited for a retransmission: the loss line's)
-            -- the client's stall: at the next call of the execution
-            local gap = rt.gap
-            if gap > 0 and not rt.lost then
-                local g, g_expect = gap_net(rt), m_gap + m_gap_row * rt.rows
-                if g > factor * g_expect and g > floor_s then
-                    add(rt, "client stall", g - g_expect, idx[n + 1] and st.req_of[idx[n + 1]] or nil, false, true)
-                end
-            end
-            -- the server's stall: the wait for the first byte of a fetch (an
-            -- execute's time is the statement's own: parse, open, first rows)
-            if rt.call == 5 and rt.execution ~= 0 and not rt.lost then
-                local f = rt.first
-                if near_client then f = f - (f < rtt and f or rtt) end
-                local expect = m_first + m_row * rt.rows
-                if f > factor * expect and f > floor_s then
-                    add(rt, "server stall", f - expect, st.req_of and st.req_of[i] or nil, true)
-                end
-            end
-        end
-    end
-end
-
--- The undecrypted TNS-over-TLS conversations ({ [tcp.stream] = server port },
--- from sqlnet.tls.undecrypted): a sentence per port, the count by port, the ports.
-function M.undecrypted_lines(undecrypted)
-    local by_port, ports = {}, {}
-    for _, port in pairs(undecrypted) do
-        if not by_port[port] then by_port[port] = 0; ports[#ports + 1] = port end
-        by_port[port] = by_port[port] + 1
-    end
-    table.sort(ports)
-    local lines = {}
-    for _, port in ipairs(ports) do
-        lines[#lines + 1] = string.format("%d TNS-over-TLS conversation%s not decrypted (port %d): give Wireshark " ..
-            "the TLS key log (tls.keylog_file), or turn on sqlnet.tls_estimate", by_port[port],
-            by_port[port] == 1 and "" or "s", port)
-    end
-    return lines, by_port, ports
-end
-
+local round, median, group_by_stream = M.round, M.median, M.group_by_stream
+local fit_connection_cols = M.fit_connection_cols
+local FETCH, NO_DATA = M.TTC_FN_FETCH, M.ORA_NO_DATA_FOUND
 if not register_stat_cmd_arg then
     return M           -- plain Lua: the model only
 end
 
--- Without the sqlnet C plugin (sqlnet.so, sqlnet.dll) there are no sqlnet fields:
--- say so once, for all the sqlnet scripts, and register nothing (docs/install.md)
-if not pcall(Field.new, "sqlnet.call") then
-    if not rawget(_G, "sqlnet_plugin_missing_said") then
-        rawset(_G, "sqlnet_plugin_missing_said", true)
-        local msg = "sqlnet Lua reports: the sqlnet plugin (sqlnet.so) is not loaded, so -z sqlnet,advise, "
-            .. "-z sqlnet,arraysize and the SQL*Net windows are off; install it (README.md, docs/install.md)"
-        io.stderr:write(msg .. "\n")
-        if gui_enabled and gui_enabled() then
-            register_menu("SQL*Net (plugin not loaded)", function()
-                TextWindow.new("SQL*Net"):set(msg)
-            end, MENU_STAT_UNSORTED)
-        end
-    end
+-- Without the sqlnet C plugin: one notice for all the sqlnet scripts, and no report
+if not M.plugin_loaded() then
     return M
 end
 
@@ -1032,12 +55,15 @@ end
 -- Collecting round trips from the plugin's fields
 -- ---------------------------------------------------------------------------
 
--- The plugin's round-trip records (plugin/consumers/lua_records.c): the same numbers
--- as the completing packets' fields, kept by a C listener on the "sqlnet"
--- tap, so that no Lua code runs per round trip while the capture is read.
--- The library is the plugin Wireshark has loaded (its SONAME is sqlnet.so);
--- without it (another build, Lua scripts without the plugin) the report
--- reads fields. SQLNET_LUA_RECORDS=0 turns it off (tests compare both).
+-- The round trips come from the plugin, once per round trip, never paired
+-- again here: the plugin's round-trip records (plugin/consumers/lua_records.c),
+-- kept by a C listener on the "sqlnet" tap, so that no Lua code runs per
+-- round trip while the capture is read; or, without that module (a build
+-- without it: in-tree builds, a Lua other than Wireshark's), the
+-- sqlnet.rt.values field of the packet that completes each round trip (the
+-- same numbers, docs/fields.md).  The library is the plugin Wireshark has
+-- loaded (its SONAME is sqlnet.so). SQLNET_LUA_RECORDS=0 turns it off (tests
+-- compare both).
 local RECORDS
 if os.getenv("SQLNET_LUA_RECORDS") ~= "0" then
     local ok, open = pcall(package.loadlib, "sqlnet.so", "luaopen_sqlnet_records")
@@ -1046,12 +72,10 @@ if os.getenv("SQLNET_LUA_RECORDS") ~= "0" then
         if ok2 and type(mod) == "table" and mod.open then RECORDS = mod end
     end
 end
-M.records_available = function() return RECORDS ~= nil end
 
 local F = {}
--- a field extractor, or nil when this build has no such field (the
--- once-per-round-trip sqlnet.rt.* and sqlnet.tls.undecrypted come with newer
--- plugins: Field.new of an unknown field fails, and a load error would take
+-- a field extractor, or nil when this build has no such field (an older
+-- plugin: Field.new of an unknown field fails, and a load error would take
 -- every report with it)
 local function field(name)
     local ok, f = pcall(Field.new, name)
@@ -1066,36 +90,26 @@ for _, n in ipairs({ "tcp.stream", "tcp.len", "tcp.options.mss_val", "tcp.option
 end
 -- the round trips' fields, only without the plugin's records (every field a
 -- Lua script names is built on every packet it can be on, and matched by a
--- filter Wireshark runs on every packet)
+-- filter Wireshark runs on every packet): the record's numbers
+-- (sqlnet.rt.values), its SQL text and SQL_ID, and what the completing packet
+-- tells of its connection (sizes, RTT)
 if not RECORDS then
-    for _, n in ipairs({ "sqlnet.call", "sqlnet.fetch.rows", "sqlnet.sql",
-                         "sqlnet.execution", "sqlnet.rows", "sqlnet.ora_error", "sqlnet.response.ttc_bytes",
-                         "sqlnet.response.row_bytes", "sqlnet.response.bvc_bytes", "sqlnet.response.bytes",
-                         "sqlnet.response.packets", "sqlnet.response.segments", "sqlnet.request.ttc_bytes",
-                         "sqlnet.request.bytes", "sqlnet.time", "sqlnet.time.first", "sqlnet.request_in", "sqlnet.sdu",
-                         "sqlnet.tdu", "sqlnet.version",
-                         "sqlnet.rt.call", "sqlnet.rt.rows_asked", "sqlnet.rt.sql_id", "sqlnet.rt.values",
+    for _, n in ipairs({ "sqlnet.rt.values", "sqlnet.rt.sql", "sqlnet.rt.sql_id", "sqlnet.sdu", "sqlnet.tdu",
+                         "sqlnet.version",
                          -- the time split's client part and the RTT (issue 23)
                          "sqlnet.rt.time.client", "sqlnet.rtt", "sqlnet.capture_point" }) do
         field(n)
     end
 end
--- with the round-trip fields the completing packet names its call and the
--- rows it asked for: no need to remember every request
-local HAVE_RT = RECORDS ~= nil or (F["sqlnet.rt.call"] ~= nil and F["sqlnet.rt.rows_asked"] ~= nil)
+-- neither: a plugin older than this script (no sqlnet.rt.values)
+local NO_RECORDS = not RECORDS and not F["sqlnet.rt.values"] and
+    "-z sqlnet,advise needs the plugin's round-trip records (the sqlnet.rt.values field): the sqlnet plugin " ..
+    "loaded is older than this script"
 
 -- the value of a numeric field on this packet (nil when absent)
 local function n(f)
     local fi = f()
     if fi then return fi.value end
-end
--- a time field in seconds (NSTime)
-local function secs(f)
-    local fi = f()
-    if not fi then return 0 end
-    local v = fi.value
-    if type(v) == "number" then return v end
-    return tonumber(tostring(v)) or 0
 end
 
 local OTHER = "(calls outside a statement: logon, commit, ping ...)"
@@ -1105,7 +119,7 @@ local function one_line(sql)
 end
 
 local function new_state()
-    return { rts = {}, n_rts = 0, streams = {}, order = {}, by_sql = {}, req_call = {}, req_fetch = {}, lines = {},
+    return { rts = {}, n_rts = 0, streams = {}, order = {}, by_sql = {}, lines = {},
              undecrypted = {}, seg = {}, seg_frame = {}, req_of = {} }
 end
 
@@ -1122,15 +136,15 @@ end
 -- lets through only the packets it reads (a Lua call and its field reads on
 -- every packet of the capture cost more than the dissection of it):
 --   syn       a client's SYN (MSS, timestamps)
---   segment   every segment with payload: the largest per stream and port
---             (the server's, once its port is known, gives the MSS when no
---             SYN was captured, or segments larger than it: GRO)
+--   segment   a TLS segment with payload: the largest per stream and port
+--             (the record gives it otherwise; the server's, once its port
+--             is known, gives the MSS when no SYN was captured, or segments
+--             larger than it: GRO)
 --   retrans   a retransmission (Wireshark's TCP analysis)
 --   auth      the logon's key/values (the driver: JDBC ties prefetch to the
 --             fetch size)
---   request   a call (its function and the rows it asks for), only without
---             the sqlnet.rt fields
---   rt        the packet that completes a round trip
+--   rt        the packet that completes a round trip: its record
+--             (sqlnet.rt.values), without the records module
 local C = {}
 
 function C.syn(st, pinfo)
@@ -1203,39 +217,25 @@ function C.accept(st, pinfo)
     c.server, c.client = addr(pinfo.src, pinfo.src_port), addr(pinfo.dst, pinfo.dst_port)
 end
 
-function C.request(st, pinfo)
-    local frame = pinfo.number
-    st.req_call[frame] = n(F["sqlnet.call"])
-    st.req_fetch[frame] = n(F["sqlnet.fetch.rows"])
-end
-
 function C.undecrypted(st, pinfo)
     local port, stream = n(F["sqlnet.tls.undecrypted"]), n(F["tcp.stream"])
     if port and stream then st.undecrypted[stream] = port end
 end
 
-local f_rows, f_req, f_stream, f_exec = F["sqlnet.rows"], F["sqlnet.request_in"], F["tcp.stream"], F["sqlnet.execution"]
-local f_sql, f_err, f_to, f_rowb = F["sqlnet.sql"], F["sqlnet.ora_error"], F["sqlnet.response.ttc_bytes"],
-    F["sqlnet.response.row_bytes"]
-local f_bvc, f_tns_to, f_pk, f_seg = F["sqlnet.response.bvc_bytes"], F["sqlnet.response.bytes"],
-    F["sqlnet.response.packets"], F["sqlnet.response.segments"]
-local f_from, f_tns_from, f_time, f_first = F["sqlnet.request.ttc_bytes"], F["sqlnet.request.bytes"],
-    F["sqlnet.time"], F["sqlnet.time.first"]
-local f_rt_call, f_rt_asked, f_rt_sql_id = F["sqlnet.rt.call"], F["sqlnet.rt.rows_asked"], F["sqlnet.rt.sql_id"]
+local f_stream, f_sql, f_rt_sql_id = F["tcp.stream"], F["sqlnet.rt.sql"], F["sqlnet.rt.sql_id"]
 
 -- sqlnet.rt.values: "rt1 number request_frame call execution cursor rows_asked rows
 -- req_ttc req_tns req_packets resp_ttc resp_tns resp_packets resp_data_packets
 -- resp_segments row_bytes bvc_bytes time_ns first_ns ora_error partial largest_segment"
--- ("-" absent, 22 values; the largest segment replaces the segment listener
--- but over TLS):
+-- ("-" absent, 22 values; the largest segment: the segment listener only
+-- over TLS):
 -- one field read instead of twenty (a field's value costs more than the rest
 -- of the collection)
 local f_rt_values = F["sqlnet.rt.values"]
 local VALUES_PATTERN = "^rt1" .. string.rep(" (%S+)", 22)
 
--- the round trip's numbers from sqlnet.rt.values, or nil without it
+-- the round trip's numbers from sqlnet.rt.values
 local function rt_values()
-    if not f_rt_values then return nil end
     local fi = f_rt_values()
     if not fi then return nil end
     local v = { fi.value:match(VALUES_PATTERN) }
@@ -1246,7 +246,7 @@ end
 
 -- Where a round trip's lazily read values come from (the SQL text, the
 -- negotiated sizes, the time split, the RTT): the completing packet's
--- fields, or the plugin's record (RECORD_SOURCE below). Each is read only
+-- fields, or the plugin's record (take_records below). Each is read only
 -- where the collection needs it.
 local FIELD_SOURCE = {
     sql = function() local fi = f_sql(); return fi and fi.value end,
@@ -1355,28 +355,10 @@ local function add_rt(st, stream, key, frame, now, src, req, call, execution, fe
     if idle and idle > 0 then s.idle = (s.idle or 0) + idle end
 end
 
--- the completing packet of a round trip, read from its fields
+-- the packet that completes a round trip: its record, read from sqlnet.rt.values
 function C.rt(st, pinfo)
     local V = rt_values()
-    if not V then
-        -- a plugin without sqlnet.rt.values: the fields one by one
-        local fi = f_rows()
-        local rows = fi and fi.value
-        fi = f_req()
-        local req = fi and fi.value
-        if not (rows and req) then return end
-        local call, fetch
-        if HAVE_RT then
-            call, fetch = n(f_rt_call), n(f_rt_asked)
-        else
-            call, fetch = st.req_call[req], st.req_fetch[req]
-            st.req_call[req], st.req_fetch[req] = nil, nil
-        end
-        fi = f_exec()
-        V = { nil, req, call, fi and fi.value or nil, nil, fetch, rows, n(f_from) or 0, n(f_tns_from), nil,
-              n(f_to) or 0, n(f_tns_to) or 0, n(f_pk) or 0, nil, n(f_seg) or 0, n(f_rowb) or 0, n(f_bvc) or 0,
-              secs(f_time) * 1e9, secs(f_first) * 1e9, n(f_err), nil, nil }
-    end
+    if not V then return end
     local fi = f_stream()
     add_rt(st, fi and fi.value or -1, pinfo.src_port * 65536 + pinfo.dst_port, pinfo.number, pinfo.abs_ts,
            FIELD_SOURCE, V[2], V[3], V[4], V[6], V[7], V[8], V[9], V[11], V[12], V[13], V[15], V[16], V[17],
@@ -1435,12 +417,9 @@ local function listeners(get, filter, reset)
         list[#list + 1] = { "late_ack", "tcp.len == 0 && tcp.analysis.ack_rtt >= 0.025" }
         list[#list + 1] = { "window", "tcp.analysis.zero_window || tcp.analysis.window_update" }
     end
-    -- the largest segment per direction: from sqlnet.rt.values, else a
-    -- listener on every segment (a Lua call per packet: the advisor's
-    -- largest cost before the plugin gave it)
-    -- (over TLS the plugin does not know it: the listener on TLS segments)
-    list[#list + 1] = { "segment", (RECORDS or f_rt_values) and "tls && tcp.len > 0" or "tcp.len > 0" }
-    if not HAVE_RT then list[#list + 1] = { "request", f("sqlnet.direction == 0 && (sqlnet.call || sqlnet.fetch.rows)") } end
+    -- the largest segment per direction: from the record (over TLS the
+    -- plugin does not know it: a listener on TLS segments)
+    list[#list + 1] = { "segment", "tls && tcp.len > 0" }
     if F["sqlnet.tls.undecrypted"] then list[#list + 1] = { "undecrypted", "sqlnet.tls.undecrypted" } end
     local taps = {}
     for i, l in ipairs(list) do
@@ -1584,7 +563,7 @@ local function connection_models(st, prefetch_opt)
             end
         end
         local ex = e[1]
-        if ex.call ~= 5 and ex.rows > 0 and not ex.lost then      -- not a fetch: the execute
+        if ex.call ~= FETCH and ex.rows > 0 and not ex.lost then      -- not a fetch: the execute
             local k = D.ne + 1
             D.ne, D.e_time[k], D.e_rows[k], D.e_bytes[k], D.e_w[k] = k, ex.time, ex.rows, ex.to, 1
         end
@@ -1617,7 +596,7 @@ local function connection_models(st, prefetch_opt)
         end
         -- prefetch: the rows the execute brought against the rows its first
         -- fetch asks for (an execution without fetches shows nothing either way)
-        if #e > 1 and ex.call ~= 5 and e[2].call == 5 and e[2].fetch and e[2].fetch > 0 then
+        if #e > 1 and ex.call ~= FETCH and e[2].call == FETCH and e[2].fetch and e[2].fetch > 0 then
             if ex.rows == e[2].fetch then
                 m.tied_n = m.tied_n + 1
                 m.tied_sizes[e[2].fetch] = true
@@ -1635,70 +614,6 @@ local function connection_models(st, prefetch_opt)
         m.tied, m.why = M.prefetch_tied(m, prefetch_opt, c and (c.jdbc and "JDBC" or c.goora and "go-ora"))
     end
     return models
-end
-
--- Whether prefetch follows the array size on a connection, and why: the
--- option prefetch=tied|fixed if given; else tied when every execution with
--- fetches brought on its execute as many rows as its first fetch asks for
--- (m.tied_n of them, at the array sizes m.tied_sizes; an execution whose
--- execute brought all its rows shows nothing either way), fixed when one did
--- not (m.untied = {rows=, fetch=}); equal at array size 2 only is what
--- python-oracledb's and node-oracledb's default prefetch of 2 rows shows at
--- array size 2 too: fixed, but for JDBC and go-ora; with no execution to
--- tell, tied for JDBC (its fetch size is also the execute's prefetch) and
--- go-ora (its PREFETCH_ROWS is both), fixed otherwise.  driver: "JDBC",
--- "go-ora" or nil (from the logon's key/values).
--- Returns tied, and the "seen: ..." text (nil for the option).
-M.DEFAULT_PREFETCH = 2
-local TIED_DRIVERS = { JDBC = "JDBC, whose fetch size is also the execute's prefetch",
-                       ["go-ora"] = "go-ora, whose PREFETCH_ROWS is the execute's and every fetch's" }
-function M.prefetch_tied(m, prefetch_opt, driver)
-    if prefetch_opt == "tied" or prefetch_opt == "fixed" then
-        return prefetch_opt == "tied", nil
-    end
-    if m.untied then
-        return false, string.format("an execute on its connection brought %d row%s where its fetches ask for %d",
-            m.untied.rows, m.untied.rows == 1 and "" or "s", m.untied.fetch)
-    end
-    local sizes = {}
-    for a in pairs(m.tied_sizes) do sizes[#sizes + 1] = a end
-    table.sort(sizes)
-    if m.tied_n > 0 and #sizes == 1 and sizes[1] == M.DEFAULT_PREFETCH and not TIED_DRIVERS[driver or ""] then
-        return false, string.format("every execute on its connection brought as many rows as its fetches ask, " ..
-            "but only at array size %d, which is also the default prefetch of python-oracledb and node-oracledb",
-            M.DEFAULT_PREFETCH)
-    end
-    if m.tied_n > 0 then
-        return true, string.format("every execute on its connection brought as many rows as its fetches ask: " ..
-            "%d execution%s at array size%s %s", m.tied_n, m.tied_n == 1 and "" or "s", #sizes == 1 and "" or "s",
-            table.concat(sizes, ", "))
-    end
-    if TIED_DRIVERS[driver or ""] then
-        return true, "no fetch after an execute on its connection; " .. TIED_DRIVERS[driver]
-    end
-    return false, "no fetch after an execute on its connection"
-end
-
--- The "prefetch:" line's assumption for a statement's profile p: "tied" or
--- "fixed", and its text: "tied to the array size (seen: ...)", "fixed at N
--- (seen: ...)" (N: the rows each execute asked for, or brought), or "kept as
--- given: prefetch=tied|fixed".
-function M.prefetch_assumption(p, prefetch_opt)
-    local kind = p.tied and "tied" or "fixed"
-    local vals, have = {}, {}
-    for _, e in ipairs(p.execs) do
-        local v = e.prefetch and e.prefetch > 0 and e.prefetch or e.first
-        if v and not have[v] then have[v] = true; vals[#vals + 1] = v end
-    end
-    table.sort(vals)
-    local n = #vals > 0 and table.concat(vals, ", ") or "-"
-    if prefetch_opt == "tied" or prefetch_opt == "fixed" then
-        return kind, "kept as given: prefetch=" .. prefetch_opt .. (p.tied and "" or (" (at " .. n .. ")"))
-    end
-    if p.tied then
-        return kind, string.format("tied to the array size (seen: %s)", p.tied_why or "-")
-    end
-    return kind, string.format("fixed at %s (seen: %s)", n, p.tied_why or "-")
 end
 
 -- Build the model profile of one statement from its round trips.
@@ -1793,7 +708,7 @@ local function profile(st, s, models)
         -- response (with its prefetched rows) is added by M.predict
         p.fixed_rts = p.fixed_rts + 1
         p.fixed_from = p.fixed_from + ex.from
-        local rem, ended = 0, ex.error == 1403
+        local rem, ended = 0, ex.error == NO_DATA
         for i = 2, #e.rts do
             local rt = e.rts[i]
             rem = rem + rt.rows
@@ -1802,7 +717,7 @@ local function profile(st, s, models)
             if rt.rows > 1 then
                 bvc, bvc_rows = bvc + rt.bvc, bvc_rows + rt.rows - 1
             end
-            if i == #e.rts and rt.error == 1403 then
+            if i == #e.rts and rt.error == NO_DATA then
                 last, last_n = last + (rt.to - rt.row_bytes), last_n + 1
             else
                 over, over_n = over + (rt.to - rt.row_bytes), over_n + 1
@@ -1817,7 +732,7 @@ local function profile(st, s, models)
                 sizes[#sizes + 1] = rt.fetch
             end
         end
-        if #e.rts > 1 and e.rts[#e.rts].error ~= 1403 then undrained = undrained + 1 end
+        if #e.rts > 1 and e.rts[#e.rts].error ~= NO_DATA then undrained = undrained + 1 end
         p.execs[#p.execs + 1] = { rem = rem, ended = ended or #e.rts == 1, rows = ex.rows + rem,
                                   first = ex.rows, exec_to = ex.to, exec_bvc = ex.bvc, exec_row_bytes = ex.row_bytes,
                                   prefetch = ex.fetch }
@@ -1905,7 +820,7 @@ local function profile(st, s, models)
             local tm = p.timing
             if tm and rt.execution ~= 0 then
                 local model = tm.t_call + tm.t_row * rt.rows + M.transfer_time(tm, rt.to)
-                    + (rt.call ~= 5 and (tm.t_exec or 0) or 0)
+                    + (rt.call ~= FETCH and (tm.t_exec or 0) or 0)
                     + (rt.gap > 0 and (tm.g_call + tm.g_row * rt.rows) or 0)
                 l.excess = l.excess + max(0, rt.time + rt.gap - model)
             end
@@ -2152,27 +1067,6 @@ local function advise_statement(out, s, p, opts, rec)
     end
     -- for the connection's advice (advise_connections)
     rec.sdu_profile, rec.sdu_array = p, rec_a
-end
-
--- A query: a statement that fetched rows: SELECT / WITH, any statement with
--- fetch calls, a PL/SQL block whose REF CURSOR or implicit results delivered
--- rows. DML (also with RETURNING), DDL, commits and queries that failed or
--- returned nothing get no advice.
-local NOT_QUERY = { INSERT = true, UPDATE = true, DELETE = true, MERGE = true, CREATE = true, DROP = true,
-                    ALTER = true, TRUNCATE = true, COMMIT = true, ROLLBACK = true, GRANT = true, REVOKE = true }
-function M.is_query(sql, rts)
-    -- (rows are never negative: a round trip with rows and a fetch end it)
-    local rows, fetches = false, false
-    for i = 1, #rts do
-        local rt = rts[i]
-        if (rt.rows or 0) ~= 0 then rows = true end
-        if rt.call == 5 then fetches = true end
-        if rows and fetches then return true end
-    end
-    if not rows then return false end
-    local text = sql:gsub("/%*.-%*/", " "):gsub("%-%-[^\n]*", " "):gsub("^[%s(]+", ""):upper()
-    local word = text:match("^(%a+)")
-    return not (word and NOT_QUERY[word])
 end
 
 -- M.is_query of a statement, once per report (its round trips are walked once)
@@ -2446,7 +1340,7 @@ local function advise_all(st, opts, out)
             else
                 local err = 0
                 for _, rt in ipairs(s.rts) do
-                    if (rt.error or 0) ~= 0 and rt.error ~= 1403 then err = rt.error end
+                    if (rt.error or 0) ~= 0 and rt.error ~= NO_DATA then err = rt.error end
                 end
                 skipped[#skipped + 1] = { s = s, error = err }
             end
@@ -2735,96 +1629,12 @@ local function render_advice(st, filter, opts)
     return render_text(st, filter, opts)
 end
 
--- The statements window (wire AUTOTRACE, like -z sqlnet,stmt) for the GUI.
-local function render_statements(st)
-    local out = { "SQL*Net statements (wire AUTOTRACE): bytes via SQL*Net are TTC bytes (TNS headers excluded)" }
-    for _, s in ipairs(number_statements(st)) do
-        local r = { ex = {}, fetch = 0, rows = 0, to = 0, from = 0, tns_to = 0, tns_from = 0, packets = 0,
-                    segments = 0, time = 0, tmax = 0, more = 0, sizes = {}, seen = {}, errors = {} }
-        local execs = 0
-        for _, rt in ipairs(s.rts) do
-            if rt.execution ~= 0 and not r.ex[rt.stream .. ":" .. rt.execution] then
-                r.ex[rt.stream .. ":" .. rt.execution] = true
-                execs = execs + 1
-            end
-            if rt.call == 5 then r.fetch = r.fetch + 1 end
-            r.rows, r.to, r.from = r.rows + rt.rows, r.to + rt.to, r.from + rt.from
-            r.tns_to = r.tns_to + rt.tns_to
-            r.packets, r.segments = r.packets + rt.packets, r.segments + rt.segments
-            r.time = r.time + rt.time
-            if rt.time > r.tmax then r.tmax = rt.time end
-            if rt.packets > 1 then r.more = r.more + 1 end
-            if (rt.error or 0) ~= 0 and rt.error ~= 1403 then r.errors[rt.error] = (r.errors[rt.error] or 0) + 1 end
-            if rt.fetch and rt.fetch > 0 and not r.seen[rt.fetch] then
-                r.seen[rt.fetch] = true
-                r.sizes[#r.sizes + 1] = rt.fetch
-            end
-        end
-        table.sort(r.sizes)
-        local sizes = {}
-        for _, v in ipairs(r.sizes) do sizes[#sizes + 1] = tostring(v) end
-        local function line(k, v) out[#out + 1] = string.format("  %-44s %14s", k, v) end
-        out[#out + 1] = ""
-        out[#out + 1] = header(s)
-        line("executions", tostring(s.sql == OTHER and 0 or execs))
-        line("fetch calls", tostring(r.fetch))
-        line("rows processed", fmt_int(r.rows))
-        line("SQL*Net roundtrips to/from client", tostring(#s.rts))
-        line("bytes sent via SQL*Net to client", fmt_int(r.to))
-        line("bytes received via SQL*Net from client", fmt_int(r.from))
-        line("TNS bytes to / from client", fmt_int(r.tns_to) .. " / " .. fmt_int(s.tns_from))
-        line("TNS packets / TCP segments to client", r.packets .. " / " .. r.segments)
-        line("array sizes seen", #sizes > 0 and table.concat(sizes, ", ") or "-")
-        line("rows per round trip", string.format("%.1f", r.rows / #s.rts))
-        line("response time sum / avg / max (ms)", ms(r.time) .. " / " .. ms(r.time / #s.rts) .. " / " .. ms(r.tmax))
-        line("responses larger than one SDU", tostring(r.more))
-        local codes, errs = {}, {}
-        for code in pairs(r.errors) do codes[#codes + 1] = code end
-        table.sort(codes)
-        for _, code in ipairs(codes) do errs[#errs + 1] = string.format("ORA-%05d x %d", code, r.errors[code]) end
-        line("ORA errors (ORA-01403 end of fetch excluded)", #errs > 0 and table.concat(errs, ", ") or "-")
-    end
-    if #st.order == 0 then out[#out + 1] = "(no round trips)" end
-    return table.concat(out, "\n")
-end
-
-
--- Options before the filter: sizes=1,7,250 (array sizes to predict),
--- sdus=2048,8192 (SDUs), prefetch=tied|fixed, format=text|csv|json.
--- Returns opts, filter.
-function M.parse_args(rest)
-    local opts, tokens, i = {}, {}, 1
-    for tok in (rest .. ","):gmatch("([^,]*),") do tokens[#tokens + 1] = tok end
-    local function numbers(first)
-        local list = { tonumber(first) }
-        while tokens[i + 1] and tokens[i + 1]:match("^%d+$") do
-            i = i + 1
-            list[#list + 1] = tonumber(tokens[i])
-        end
-        return list
-    end
-    while i <= #tokens do
-        local k, v = tokens[i]:match("^(%a+)=(.*)$")
-        if k == "sizes" and v:match("^%d+$") then
-            opts.sizes = numbers(v)
-        elseif k == "sdus" and v:match("^%d+$") then
-            opts.sdus = numbers(v)
-        elseif k == "prefetch" and (v == "tied" or v == "fixed") then
-            opts.prefetch = v
-        elseif k == "format" and (v == "csv" or v == "json" or v == "text") then
-            opts.format = v
-        else
-            break
-        end
-        i = i + 1
-    end
-    local filter = i <= #tokens and table.concat(tokens, ",", i) or nil
-    if filter == "" then filter = nil end
-    return opts, filter
-end
-
 -- tshark: -z sqlnet,advise[,sizes=...][,sdus=...][,prefetch=tied|fixed][,format=csv|json][,filter]
 local function tshark_advise(arg)
+    if NO_RECORDS then
+        io.stderr:write("tshark: " .. NO_RECORDS .. "\n")
+        return
+    end
     local opts, filter = {}, nil
     local rest = arg and arg:match("^sqlnet,advise,(.+)$")
     if rest then opts, filter = M.parse_args(rest) end
@@ -2844,7 +1654,6 @@ register_stat_cmd_arg("sqlnet,advise", tshark_advise)
 
 -- what a window shows while its retap reads the capture
 local READING = "Reading packets ... (the numbers appear when the capture has been read)"
-M.READING = READING
 
 if gui_enabled() then
     -- with_options: a "Predict..." button asks which array sizes, SDUs and
@@ -2853,6 +1662,10 @@ if gui_enabled() then
     local function window(title, render, with_options)
         return function()
             local win = TextWindow.new(title)
+            if NO_RECORDS then
+                win:set(NO_RECORDS)
+                return
+            end
             local st = new_state()
             local opts = {}
             -- the numbers only once the capture has been read: Wireshark
@@ -2896,5 +1709,43 @@ if gui_enabled() then
     -- names that read as one family with the C plugin's SQL*Net Overview.
     -- (Lua menu names are shown as they are: no "&" keyboard mnemonics.)
     register_menu("SQL*Net Advisor", window("SQL*Net Advisor", render_advice, true), MENU_STAT_UNSORTED)
-    register_menu("SQL*Net Statements", window("SQL*Net Statements", render_statements), MENU_STAT_UNSORTED)
+    -- Statistics > SQL*Net Statements: -z sqlnet,stmt's report, written by
+    -- the plugin (plugin/consumers/stats.c, through the records module): the
+    -- report exists once, in C.  Without the records module (in-tree builds)
+    -- the window says so.
+    local NO_STATEMENTS = "SQL*Net Statements: this window shows -z sqlnet,stmt's report through the plugin's " ..
+        "records module (plugin/consumers/lua_records.c), which this build of the sqlnet plugin does not have " ..
+        "(an in-tree build, or one against a Lua other than Wireshark's). The same report: " ..
+        "tshark -r <capture> -q -z sqlnet,stmt"
+    local function statements_window()
+        local title = "SQL*Net Statements"
+        local win = TextWindow.new(title)
+        if not (RECORDS and RECORDS.statements) then
+            win:set(NO_STATEMENTS)
+            return
+        end
+        local report, err = RECORDS.statements("open")
+        if not report then
+            win:set(title .. ": " .. tostring(err))
+            return
+        end
+        -- the text only once the capture has been read (a draw while a
+        -- retap runs would show part of it); drawn again after later retaps
+        local reading = false
+        local tap = Listener.new("frame", "frame.number == 0")
+        local function show()
+            win:set(reading and (title .. ": " .. READING) or RECORDS.statements("text", report))
+        end
+        tap.draw = show
+        win:set_atclose(function()
+            tap:remove()
+            RECORDS.statements("close", report)
+        end)
+        reading = true
+        show()
+        retap_packets()
+        reading = false
+        show()
+    end
+    register_menu("SQL*Net Statements", statements_window, MENU_STAT_UNSORTED)
 end

@@ -1,4 +1,5 @@
--- sqlnet_report.lua - array-size effectiveness report over the sqlnet plugin's fields.
+-- sqlnet_report.lua - array-size effectiveness report over the sqlnet plugin's
+-- round-trip records (sqlnet.rt.values).
 --
 --   tshark -r cap.pcapng -q -z sqlnet,arraysize          (tshark)
 --   Statistics > SQL*Net Array sizes                      (Wireshark)
@@ -10,66 +11,59 @@
 --
 -- SPDX-License-Identifier: GPL-2.0-or-later
 
--- Without the sqlnet C plugin (sqlnet.so, sqlnet.dll) there are no sqlnet fields:
--- say so once, for all the sqlnet scripts, and register nothing (docs/install.md)
-if not pcall(Field.new, "sqlnet.call") then
-    if not rawget(_G, "sqlnet_plugin_missing_said") then
-        rawset(_G, "sqlnet_plugin_missing_said", true)
-        local msg = "sqlnet Lua reports: the sqlnet plugin (sqlnet.so) is not loaded, so -z sqlnet,advise, "
-            .. "-z sqlnet,arraysize and the SQL*Net windows are off; install it (README.md, docs/install.md)"
-        io.stderr:write(msg .. "\n")
-        if gui_enabled and gui_enabled() then
-            register_menu("SQL*Net (plugin not loaded)", function()
-                TextWindow.new("SQL*Net"):set(msg)
-            end, MENU_STAT_UNSORTED)
-        end
+-- The reports' shared module (lua/sqlnet_model.lua: the advisor's model, the
+-- numbers the reports name, the plugin check), from this script's own
+-- folder; one copy per Lua state.
+local function sqlnet_model()
+    local mod = package.loaded.sqlnet_model
+    if not mod then
+        local dir = debug.getinfo(1, "S").source:match("^@(.*[/\\])") or ""
+        mod = assert(loadfile(dir .. "sqlnet_model.lua"))()
+        package.loaded.sqlnet_model = mod
     end
+    return mod
+end
+
+-- Without the sqlnet C plugin: one notice for all the sqlnet scripts, and no report
+if not sqlnet_model().plugin_loaded() then
     return
 end
 
-local f_call      = Field.new("sqlnet.call")
-local f_fetch     = Field.new("sqlnet.fetch.rows")
-local f_rows      = Field.new("sqlnet.rows")
-local f_bytes     = Field.new("sqlnet.response.bytes")
-local f_packets   = Field.new("sqlnet.response.packets")
-local f_segments  = Field.new("sqlnet.response.segments")
-local f_time      = Field.new("sqlnet.time")
-local f_request   = Field.new("sqlnet.request_in")
-local f_frame     = Field.new("frame.number")
+-- The round trips' records (docs/fields.md): one sqlnet.rt.values per round
+-- trip, on the packet that completes it, with the rows its call asked for:
+-- no request to remember and pair with its response here.
+--   "rt1 number request_frame call execution cursor rows_asked rows req_ttc
+--   req_tns req_packets resp_ttc resp_tns resp_packets resp_data_packets
+--   resp_segments row_bytes bvc_bytes time_ns first_ns ora_error partial
+--   largest_segment" ("-" absent)
+local f_values = Field.new("sqlnet.rt.values")
+local VALUES_PATTERN = "^rt1" .. string.rep(" (%S+)", 22)
+local ROWS_ASKED, ROWS, RESP_TNS, RESP_PACKETS, RESP_SEGMENTS, TIME_NS = 6, 7, 12, 13, 15, 18
 
 -- State of one report instance (tshark -z argument or GUI window).
 local function new_report()
-    return { requested = {}, sizes = {} }
+    return { sizes = {} }
 end
 
--- Remember what each request asked for; account each response to it.
+-- Each round trip whose call asked for rows, to its array size.
 local function on_packet(r)
-    local frame = f_frame()
-    local fetch = f_fetch()
-    if fetch and frame then
-        r.requested[frame.value] = fetch.value
+    for _, fi in ipairs({ f_values() }) do
+        local v = { fi.value:match(VALUES_PATTERN) }
+        local size = tonumber(v[ROWS_ASKED] or "-")
+        if size then
+            local s = r.sizes[size]
+            if not s then
+                s = { calls = 0, rows = 0, bytes = 0, packets = 0, segments = 0, time = 0.0 }
+                r.sizes[size] = s
+            end
+            s.calls = s.calls + 1
+            s.rows = s.rows + (tonumber(v[ROWS]) or 0)
+            s.bytes = s.bytes + (tonumber(v[RESP_TNS]) or 0)
+            s.packets = s.packets + (tonumber(v[RESP_PACKETS]) or 0)
+            s.segments = s.segments + (tonumber(v[RESP_SEGMENTS]) or 0)
+            s.time = s.time + (tonumber(v[TIME_NS]) or 0) / 1e9
+        end
     end
-    local rows, req = f_rows(), f_request()
-    if not (rows and req) then
-        return
-    end
-    local size = r.requested[req.value]
-    if not size then
-        return
-    end
-    local s = r.sizes[size]
-    if not s then
-        s = { calls = 0, rows = 0, bytes = 0, packets = 0, segments = 0, time = 0.0, max_rows = 0 }
-        r.sizes[size] = s
-    end
-    s.calls = s.calls + 1
-    s.rows = s.rows + rows.value
-    if rows.value > s.max_rows then s.max_rows = rows.value end
-    local b, p, sg, t = f_bytes(), f_packets(), f_segments(), f_time()
-    if b then s.bytes = s.bytes + b.value end
-    if p then s.packets = s.packets + p.value end
-    if sg then s.segments = s.segments + sg.value end
-    if t then s.time = s.time + tonumber(tostring(t.value)) end
 end
 
 local function render(r)
@@ -95,10 +89,10 @@ end
 local function tshark_report(arg)
     local filter = arg and arg:match("^sqlnet,arraysize,(.+)$") or nil
     local r = new_report()
-    local tap = Listener.new("frame", filter and ("(" .. filter .. ") && sqlnet") or "sqlnet")
+    local tap = Listener.new("frame", filter and ("(" .. filter .. ") && sqlnet.rt") or "sqlnet.rt")
     function tap.packet() on_packet(r) end
     function tap.draw() print("\n" .. render(r) .. "\n") end
-    function tap.reset() r.requested, r.sizes = {}, {} end
+    function tap.reset() r.sizes = {} end
 end
 
 register_stat_cmd_arg("sqlnet,arraysize", tshark_report)
@@ -108,7 +102,7 @@ if gui_enabled() then
     local function gui_report()
         local win = TextWindow.new("SQL*Net Array sizes")
         local r = new_report()
-        local tap = Listener.new("frame", "sqlnet")
+        local tap = Listener.new("frame", "sqlnet.rt")
         -- the numbers only once the capture has been read: Wireshark draws
         -- the listeners while a retap runs, with the counts of part of it
         local reading = false
@@ -121,7 +115,7 @@ if gui_enabled() then
         end
         function tap.packet() on_packet(r) end
         function tap.draw() show() end
-        function tap.reset() r.requested, r.sizes = {}, {} end
+        function tap.reset() r.sizes = {} end
         win:set_atclose(function() tap:remove() end)
         reading = true
         show()

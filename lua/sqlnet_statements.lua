@@ -32,6 +32,21 @@
 --
 -- SPDX-License-Identifier: GPL-2.0-or-later
 
+-- The reports' shared module (lua/sqlnet_model.lua: the advisor's model, the
+-- numbers the reports name, the plugin check), from this script's own
+-- folder; one copy per Lua state.
+local function sqlnet_model()
+    local mod = package.loaded.sqlnet_model
+    if not mod then
+        local dir = debug.getinfo(1, "S").source:match("^@(.*[/\\])") or ""
+        mod = assert(loadfile(dir .. "sqlnet_model.lua"))()
+        package.loaded.sqlnet_model = mod
+    end
+    return mod
+end
+local Model = sqlnet_model()
+local NO_DATA = Model.ORA_NO_DATA_FOUND
+
 local M = {}
 
 M.TITLE = "SQL*Net Statement table"
@@ -105,7 +120,7 @@ function M.add(st, r)
         s.untimed = s.untimed + 1
         s.elapsed = s.elapsed + (r.time or 0)
     end
-    if r.ora_error and r.ora_error ~= 0 and r.ora_error ~= 1403 then
+    if r.ora_error and r.ora_error ~= 0 and r.ora_error ~= NO_DATA then
         if not s.errors[r.ora_error] then s.error_codes[#s.error_codes + 1] = r.ora_error end
         s.errors[r.ora_error] = (s.errors[r.ora_error] or 0) + 1
     end
@@ -484,20 +499,8 @@ if not (gui_enabled and gui_enabled()) then
     return M          -- tshark: a test driver may use M.listen
 end
 
--- Without the sqlnet C plugin (sqlnet.so, sqlnet.dll) there are no sqlnet fields:
--- say so once, for all the sqlnet scripts, and register nothing (docs/install.md)
-if not pcall(Field.new, "sqlnet.call") then
-    if not rawget(_G, "sqlnet_plugin_missing_said") then
-        rawset(_G, "sqlnet_plugin_missing_said", true)
-        local msg = "sqlnet Lua reports: the sqlnet plugin (sqlnet.so) is not loaded, so -z sqlnet,advise, "
-            .. "-z sqlnet,arraysize and the SQL*Net windows are off; install it (README.md, docs/install.md)"
-        io.stderr:write(msg .. "\n")
-        if gui_enabled and gui_enabled() then
-            register_menu("SQL*Net (plugin not loaded)", function()
-                TextWindow.new("SQL*Net"):set(msg)
-            end, MENU_STAT_UNSORTED)
-        end
-    end
+-- Without the sqlnet C plugin: one notice for all the sqlnet scripts, and no window
+if not Model.plugin_loaded() then
     return M
 end
 

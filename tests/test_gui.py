@@ -902,6 +902,33 @@ def test_advisor_shows_no_partial_counts(tshark, gui_tools, tmp_path):
     check_log(log("wireshark.log"), registered_fields(tshark))
 
 
+def test_statements_window_shows_the_stmt_report(tshark, gui_tools):
+    """Statistics > SQL*Net Statements shows -z sqlnet,stmt's report as the
+    plugin writes it (issue 24: the statement report exists once, in C; the
+    window had a Lua copy that differed on purpose): its text, copied as a
+    user does (xclip) once the retap has read the capture, is what tshark
+    prints for -z sqlnet,stmt, header and per-execution table included."""
+    need_xclip()
+    prepare_config(tshark)
+    out, log, _ = gui_run(tshark, "menus_for_statements", DEMO, mode="menus", timeout=90)
+    k = next((label[1:] for label, _, titles in (l.partition("|") for l in log("menu.items").splitlines())
+              if label.startswith("k") and "SQL*Net Statements" in titles), None)
+    assert k, log("menu.items")
+    script = ADVISOR_RETAP.replace("grep Advisor", "grep 'SQL\\*Net Statements'")
+    assert script != ADVISOR_RETAP
+    out, log, _ = gui_run(tshark, "statements_window", DEMO, mode="statements_window", timeout=150,
+                          extra_env=[f"ADV_K={k}"], script=script)
+    copies = []
+    for i in range(1, 200):
+        if not (out / f"advisor_{i}.txt").exists():
+            break
+        copies.append(log(f"advisor_{i}.txt").strip())
+    cli = tshark.run(DEMO, ["-q", "-z", "sqlnet,stmt"]).stdout.strip()
+    assert "SQL*Net statements (wire AUTOTRACE)" in cli and "per execution:" in cli, cli[:400]
+    assert copies and copies[-1] == cli, (len(copies), copies[-1][:400] if copies else "", log("driver.log"))
+    check_log(log("wireshark.log"), registered_fields(tshark))
+
+
 @pytest.mark.parametrize("kind", ["nne", "tls"])
 def test_overview_with_estimates(tshark, gui_tools, tmp_path, kind):
     """Statistics > SQL*Net Overview on encrypted traffic (a hand-built native

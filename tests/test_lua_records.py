@@ -155,3 +155,34 @@ def test_advisor_reads_the_same_both_ways(tshark, capture, args, records_built):
     with_fields = advise(tshark, capture, args, 0)
     assert with_records.strip()
     assert with_records == with_fields
+
+
+STATEMENTS = r'''
+local open = assert(package.loadlib("sqlnet.so", "luaopen_sqlnet_records"))
+local records = open()
+local filter = @FILTER@
+local report = assert(records.statements("open", filter ~= "" and filter or nil))
+local tap = Listener.new("frame", "frame.number == 0")
+function tap.draw()
+    io.write(records.statements("text", report))
+    records.statements("close", report)
+    print("CLOSED")
+end
+'''
+
+
+@pytest.mark.parametrize("capture, filter", [
+    (TEST_CAPTURES / "sweep_arraysize.pcapng", ""),
+    (TEST_CAPTURES / "tls12_arraysize.pcapng", ""),
+    (TEST_CAPTURES / "jdbc_fetchsize_sweep.pcapng", "sqlnet.rt.rows > 0"),
+], ids=lambda v: getattr(v, "stem", v or "all"))
+def test_statements_report_for_the_window(tshark, tmp_path, capture, filter, records_built):
+    """records.statements (the window SQL*Net Statements): the text of -z sqlnet,stmt
+    as tshark prints it (the report exists once, in C), with the same filter."""
+    script = tmp_path / "statements.lua"
+    script.write_text(STATEMENTS.replace("@FILTER@", json.dumps(filter)))
+    proc = tshark.run(capture, ["-q", "-X", f"lua_script:{tshark.readable(script)}"])
+    assert proc.stderr == ""
+    cli = tshark.run(capture, ["-q", "-z", "sqlnet,stmt" + ("," + filter if filter else "")]).stdout
+    assert "SQL*Net statements (wire AUTOTRACE)" in cli
+    assert proc.stdout == cli + "CLOSED\n"

@@ -213,6 +213,7 @@ def table_of(tshark, capture, extra=()):
     os.chmod(d, 0o755)
     (d / "driver.lua").write_text(TSHARK_DRIVER)
     shutil.copy(SCRIPT, d / "sqlnet_statements.lua")
+    shutil.copy(SCRIPT.parent / "sqlnet_model.lua", d / "sqlnet_model.lua")    # the module it loads
     for f in d.iterdir():
         os.chmod(f, 0o644)
     proc = tshark.run(capture, ["-q", "-X", f"lua_script:{d / 'driver.lua'}",

@@ -25,6 +25,11 @@
  *   col:clear()           forget the records (the texts stay)
  *   col:close()           remove the listener (also on garbage collection)
  * A retap resets the collector (its records, not its texts).
+ *   records.statements("open"[, filter])   -z sqlnet,stmt's report on a
+ *                         listener of its own (stats.c), for the window
+ *                         "SQL*Net Statements" (nil, or the error text)
+ *   records.statements("text", report)     its text (as tshark prints it)
+ *   records.statements("close", report)    remove it (the window's end)
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -38,6 +43,7 @@
 
 #include "compat.h"
 #include "metrics.h"
+#include "stats.h"
 #include "ttc_roundtrip.h"
 
 #define COLLECTOR_MT "sqlnet_records_collector"   /* a Lua metatable name, not a field */
@@ -329,6 +335,41 @@ l_gc(lua_State *L)
     return 0;
 }
 
+/* records.statements(step, ...): the statement report exists once, in C
+ * (stats.c); the window holds it as a light userdata from "open" to "close" */
+static int
+l_statements(lua_State *L)
+{
+    static const char *const steps[] = { "open", "text", "close", NULL };
+    int step = luaL_checkoption(L, 1, NULL, steps);
+    char *err = NULL;
+    void *report;
+    GString *text;
+
+    if (step == 0) {
+        report = stats_stmt_window(STATS_STMT_OPEN, NULL, luaL_optstring(L, 2, NULL), NULL, &err);
+        if (!report) {
+            lua_pushnil(L);
+            lua_pushstring(L, err ? err : "no listener");
+            g_free(err);
+            return 2;
+        }
+        lua_pushlightuserdata(L, report);
+        return 1;
+    }
+    luaL_checktype(L, 2, LUA_TLIGHTUSERDATA);
+    report = lua_touserdata(L, 2);
+    if (step == 2) {
+        stats_stmt_window(STATS_STMT_CLOSE, report, NULL, NULL, NULL);
+        return 0;
+    }
+    text = g_string_new("");
+    stats_stmt_window(STATS_STMT_TEXT, report, NULL, text, NULL);
+    lua_pushlstring(L, text->str, text->len);
+    g_string_free(text, TRUE);
+    return 1;
+}
+
 static const luaL_Reg collector_methods[] = {
     { "count", l_count },
     { "get", l_get },
@@ -340,6 +381,7 @@ static const luaL_Reg collector_methods[] = {
 
 static const luaL_Reg module_functions[] = {
     { "open", l_open },
+    { "statements", l_statements },
     { NULL, NULL }
 };
 

@@ -23,6 +23,11 @@
 
 #include <stdio.h>
 #include <string.h>
+#ifdef _WIN32
+#include <io.h>          /* dup, dup2, close: stats_stmt_window */
+#else
+#include <unistd.h>
+#endif
 
 #include <epan/packet.h>
 #include <epan/tap.h>
@@ -1331,6 +1336,94 @@ static stat_tap_ui stmt_ui = {
     G_N_ELEMENTS(stmt_params),
     stmt_params
 };
+
+/* ---- the Lua window "SQL*Net Statements" --------------------------------- */
+
+/* -z sqlnet,stmt's text report for a window (lua_records.c gives it to the
+ * Lua window "SQL*Net Statements": the report exists once, here):
+ *   STATS_STMT_OPEN   a report on listeners of its own (the statements and
+ *                     the estimates, as -z sqlnet,stmt registers them, but
+ *                     without a draw: a window asks for the text), with that
+ *                     filter (NULL: all); returns it, or NULL and *err (the
+ *                     caller frees it with g_free)
+ *   STATS_STMT_TEXT   appends the report's text to text: what stmt_draw
+ *                     prints for tshark, taken from stdout while it prints
+ *   STATS_STMT_CLOSE  removes its listeners, which frees it
+ * (one entry point with three steps: the report's state stays stats.c's) */
+void *
+stats_stmt_window(stats_stmt_op_t op, void *report, const char *filter, GString *text, char **err)
+{
+    stmt_report_t *r = (stmt_report_t *)report;
+    GString *e;
+    FILE *tmp;
+    int saved;
+    char buf[4096];
+    size_t n;
+
+    switch (op) {
+    case STATS_STMT_OPEN:
+        r = g_new0(stmt_report_t, 1);
+        r->filter = g_strdup(filter);
+        r->format = STMT_TEXT;
+        r->by_sql = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, stmt_free);
+        r->order = g_ptr_array_new();
+        r->last_by_conv = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+        e = register_tap_listener(SQLNET_TAP_NAME, r, filter, TL_REQUIRES_NOTHING, stmt_reset,
+                                  stmt_packet, NULL, stmt_finish);
+        if (e) {
+            if (err)
+                *err = g_strdup(e->str);
+            g_string_free(e, TRUE);
+            stmt_finish(r);
+            return NULL;
+        }
+        r->est = g_new0(stmt_est_t, 1);
+        r->est->kind[SQLNET_EST_TLS].convs = g_hash_table_new(g_direct_hash, g_direct_equal);
+        r->est->kind[SQLNET_EST_NNE].convs = g_hash_table_new(g_direct_hash, g_direct_equal);
+        r->est->undecrypted = g_hash_table_new(g_direct_hash, g_direct_equal);
+        r->est->nne_undecoded = g_hash_table_new(g_direct_hash, g_direct_equal);
+        e = register_tap_listener(SQLNET_EST_TAP, r->est, NULL, TL_REQUIRES_NOTHING, est_reset,
+                                  est_packet, NULL, est_finish);
+        if (e) {
+            g_string_free(e, TRUE);
+            est_finish(r->est);
+            r->est = NULL;
+        }
+        return r;
+    case STATS_STMT_TEXT:
+        if (!r || !text)
+            return r;
+        /* stmt_draw prints to stdout: into a temporary file for the while */
+        fflush(stdout);
+        tmp = tmpfile();
+        saved = tmp ? dup(fileno(stdout)) : -1;
+        if (saved < 0) {
+            if (tmp)
+                fclose(tmp);
+            g_string_append(text, "(the report could not be written: no temporary file)");
+            return r;
+        }
+        dup2(fileno(tmp), fileno(stdout));
+        stmt_draw(r);
+        fflush(stdout);
+        dup2(saved, fileno(stdout));
+        close(saved);
+        rewind(tmp);
+        while ((n = fread(buf, 1, sizeof(buf), tmp)) > 0)
+            g_string_append_len(text, buf, (gssize)n);
+        fclose(tmp);
+        return r;
+    case STATS_STMT_CLOSE:
+        if (r) {
+            stmt_est_t *est = r->est;
+            remove_tap_listener(r);          /* stmt_finish frees r */
+            if (est)
+                remove_tap_listener(est);    /* est_finish frees est */
+        }
+        return NULL;
+    }
+    return NULL;
+}
 
 /* ---- registration ------------------------------------------------------- */
 
