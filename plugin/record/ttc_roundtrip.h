@@ -52,6 +52,15 @@ typedef enum {
     TTC_PARTIAL_UNDECODED = 2  /* a message of it could not be decoded */
 } ttc_partial_t;
 
+/* Facts of a call that reach every consumer of the round-trip record
+ * without another edit: one row is a member of ttc_call_t (guint32, 0 = none
+ * or not known), which its decoder sets (res->call.member) and the request
+ * keeps; the field sqlnet.rt.<abbrev> in the round-trip subtree (metrics.c),
+ * a column of -z sqlnet,rt (stats.c) and a fact Lua reads by name
+ * (lua_records.c: col:fact(i, "<abbrev>")), all present when non-zero.
+ *   X(member, "abbrev", "Name", "description") */
+#define TTC_CALL_FACTS(X)
+
 /* The facts of one call as its decoder found them (ttc_msg_result_t.call),
  * kept in its request as `call` (req->call.func ...). */
 typedef struct ttc_call {
@@ -77,6 +86,9 @@ typedef struct ttc_call {
     guint32 lob_op;
     guint32 lob_src_len, lob_dst_len;
     gboolean lob_charset, lob_amount, lob_null;
+#define TTC_CALL_FACT_MEMBER(m, abbrev, name, desc) guint32 m;
+    TTC_CALL_FACTS(TTC_CALL_FACT_MEMBER)
+#undef TTC_CALL_FACT_MEMBER
 } ttc_call_t;
 
 typedef struct ttc_request {
