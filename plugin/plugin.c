@@ -100,6 +100,11 @@ sqlnet_register(void)
     tns_register(proto_sqlnet);
     ano_register(proto_sqlnet);
     ttc_register(proto_sqlnet);
+    {
+        /* the stream's observer: timing hears of packets and ended responses */
+        static const ttc_observer_t timing_observer = { timing_note_packet, timing_close_response };
+        ttc_set_observer(&timing_observer);
+    }
     metrics_register(proto_sqlnet);
     timing_register(proto_sqlnet);
     stats_register(proto_sqlnet);

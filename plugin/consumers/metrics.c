@@ -134,7 +134,7 @@ metrics_note_multi_segment(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_di
         return;
     ts = (ttc_session_t *)sess->ttc;
     if (ts->resp)
-        ts->resp->multi_segment_packet = TRUE;
+        ttc_response_note_multi_segment(ts->resp);
 }
 
 static const char *
@@ -208,8 +208,8 @@ add_request(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_se
 static void
 number_round_trip(const sqlnet_session_t *sess, ttc_response_t *resp)
 {
-    if (resp->number == 0 && resp->req && sess->ttc)
-        resp->number = ++((ttc_session_t *)sess->ttc)->round_trips;
+    if (sess->ttc)
+        ttc_round_trip_number((ttc_session_t *)sess->ttc, resp);
 }
 
 /* Publish one round trip on the "sqlnet" tap: the request and response

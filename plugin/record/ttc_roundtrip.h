@@ -165,4 +165,28 @@ typedef struct ttc_response {
     gboolean multi_segment_packet;
 } ttc_response_t;
 
+/* ---- what consumers add to a record before it is published --------------
+ * (the stream and the decoders fill the rest in place) */
+
+/* Where its time went (timing.c, when it ends and on a later split). */
+static inline void
+ttc_response_set_timing(ttc_response_t *resp, const sqlnet_timing_t *timing)
+{
+    resp->timing = *timing;
+}
+
+/* A TNS packet of it was reassembled from several TCP segments (metrics.c). */
+static inline void
+ttc_response_note_multi_segment(ttc_response_t *resp)
+{
+    resp->multi_segment_packet = TRUE;
+}
+
+/* Its number in the conversation (sqlnet.rt.number), given once. */
+static inline void
+ttc_response_set_number(ttc_response_t *resp, guint32 number)
+{
+    resp->number = number;
+}
+
 #endif /* SQLNET_TTC_ROUNDTRIP_H */

@@ -54,6 +54,20 @@ void ttc_note_segment(packet_info *pinfo, sqlnet_session_t *sess, guint32 seglen
  * when TCP hands it over, the listener on the "tcp" tap (metrics.c) when TCP
  * keeps it inside a reassembly. */
 void ttc_count_segment(packet_info *pinfo, ttc_session_t *ts, gboolean unseen, guint32 seglen);
+/* Observers of the stream, given once at registration (plugin.c wires
+ * timing.c's): called on the first pass only.  They add to a record
+ * through its own interface (ttc_roundtrip.h) and keep their own state. */
+typedef struct ttc_observer {
+    /* a TNS packet of a conversation whose TTC layer runs */
+    void (*packet)(packet_info *pinfo, ttc_session_t *ts);
+    /* a response ended (completed, or cut short by the next request),
+     * before its record is published */
+    void (*response_closed)(packet_info *pinfo, ttc_session_t *ts, ttc_response_t *resp);
+} ttc_observer_t;
+void ttc_set_observer(const ttc_observer_t *observer);
+/* The round trip's number in its conversation (sqlnet.rt.number), given
+ * the first time its record is published (in frame order, first pass). */
+guint32 ttc_round_trip_number(ttc_session_t *ts, ttc_response_t *resp);
 /* The request/response a DATA payload belongs to (from the first pass). */
 gboolean ttc_pdu_lookup(packet_info *pinfo, tvbuff_t *payload, ttc_request_t **req,
                         ttc_response_t **resp, gboolean *completes, gboolean *carries_call);
