@@ -13,6 +13,10 @@
  *                             CSV/JSON record per statement, same numbers;
  *                             what it cannot read (TLS without the secrets,
  *                             native network encryption) said under the title
+ *   -z sqlnet,rt[,format=csv][,filter]
+ *                             every round trip, one line each, with every
+ *                             column of the record (sqlnet_rt.h): name=value
+ *                             for the present ones, or CSV with a header
  *
  * All state belongs to the listener instance that a -z argument or a GUI
  * window creates.
@@ -1336,6 +1340,136 @@ static stat_tap_ui stmt_ui = {
     stmt_params
 };
 
+/* ---- every round trip, every column (-z sqlnet,rt) ----------------------- */
+
+typedef struct {
+    GString *lines;            /* one per round trip, as taken */
+    guint32 count;
+    gboolean csv;
+    char *filter;
+} rt_report_t;
+
+static void
+rt_reset(void *tapdata)
+{
+    rt_report_t *r = (rt_report_t *)tapdata;
+    g_string_truncate(r->lines, 0);
+    r->count = 0;
+}
+
+static tap_packet_status
+rt_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_, const void *p,
+          tap_flags_t flags _U_)
+{
+    rt_report_t *r = (rt_report_t *)tapdata;
+    const sqlnet_rt_t *rt = (const sqlnet_rt_t *)p;
+    gboolean first = TRUE;
+    guint64 v;
+    guint k;
+
+    if (!rt->req)
+        return TAP_PACKET_DONT_REDRAW;   /* no request: not a round trip (no sqlnet.rt) */
+    for (k = 0; k < SQLNET_RT_NCOLUMNS; k++) {
+        gboolean have = sqlnet_rt_column(rt, k, &v);
+        if (r->csv) {
+            if (k > 0)
+                g_string_append_c(r->lines, ',');
+            if (have)
+                g_string_append_printf(r->lines, "%" G_GUINT64_FORMAT, v);
+        } else if (have) {
+            g_string_append_printf(r->lines, "%s%s=%" G_GUINT64_FORMAT, first ? "" : " ",
+                                   sqlnet_rt_column_name(k), v);
+            first = FALSE;
+        }
+    }
+    g_string_append_c(r->lines, '\n');
+    r->count++;
+    return TAP_PACKET_REDRAW;
+}
+
+static void
+rt_draw(void *tapdata)
+{
+    rt_report_t *r = (rt_report_t *)tapdata;
+    guint k;
+
+    if (r->csv) {
+        for (k = 0; k < SQLNET_RT_NCOLUMNS; k++)
+            printf("%s%s", k > 0 ? "," : "", sqlnet_rt_column_name(k));
+        printf("\n%s", r->lines->str);
+        return;
+    }
+    printf("\n================================================================================\n");
+    printf("SQL*Net round trips: %u\n", r->count);
+    if (r->filter)
+        printf("Filter: %s\n", r->filter);
+    printf("================================================================================\n");
+    printf("%s", r->lines->str);
+    printf("================================================================================\n");
+}
+
+static void
+rt_finish(void *tapdata)
+{
+    rt_report_t *r = (rt_report_t *)tapdata;
+    g_string_free(r->lines, TRUE);
+    g_free(r->filter);
+    g_free(r);
+}
+
+/* "sqlnet,rt[,format=text|csv][,filter]" */
+static sqlnet_tap_init_result_t
+rt_init(const char *opt_arg, void *userdata _U_)
+{
+    const char *prefix = "sqlnet,rt";
+    const char *filter = NULL;
+    gboolean csv = FALSE;
+    rt_report_t *r;
+    GString *err;
+
+    if (strncmp(opt_arg, prefix, strlen(prefix)) == 0 && opt_arg[strlen(prefix)] == ',')
+        filter = opt_arg + strlen(prefix) + 1;
+    if (filter && strncmp(filter, "format=", 7) == 0) {
+        const char *name = filter + 7, *end = strchr(name, ',');
+        gsize len = end ? (gsize)(end - name) : strlen(name);
+        if (len == 3 && strncmp(name, "csv", 3) == 0) {
+            csv = TRUE;
+        } else if (!(len == 4 && strncmp(name, "text", 4) == 0)) {
+            fprintf(stderr, "tshark: -z sqlnet,rt: unknown format \"%.*s\" (text or csv)\n", (int)len, name);
+            SQLNET_TAP_INIT_RETURN(false);
+        }
+        filter = end ? end + 1 : NULL;
+        if (filter && !*filter)
+            filter = NULL;
+    }
+    r = g_new0(rt_report_t, 1);
+    r->lines = g_string_new(NULL);
+    r->csv = csv;
+    r->filter = g_strdup(filter);
+    err = register_tap_listener(SQLNET_TAP_NAME, r, filter, TL_REQUIRES_NOTHING, rt_reset, rt_packet,
+                                rt_draw, rt_finish);
+    if (err) {
+        fprintf(stderr, "tshark: couldn't register sqlnet,rt tap: %s\n", err->str);
+        g_string_free(err, TRUE);
+        rt_finish(r);
+        SQLNET_TAP_INIT_RETURN(false);
+    }
+    SQLNET_TAP_INIT_RETURN(true);
+}
+
+static tap_param rt_params[] = {
+    { PARAM_FILTER, "filter", "Filter", NULL, TRUE }
+};
+
+static stat_tap_ui rt_ui = {
+    REGISTER_STAT_GROUP_GENERIC,
+    "SQL*Net round trips",
+    "sqlnet,rt",
+    rt_init,
+    G_N_ELEMENTS(rt_params),
+    rt_params
+};
+
 /* ---- registration ------------------------------------------------------- */
 
 void
@@ -1356,4 +1490,5 @@ stats_register_taps(void)
     stats_tree_register_plugin(SQLNET_TAP_NAME, "sqlnet", "SQL*Net Overview", 0,
                                tree_packet, tree_init, tree_cleanup);
     register_stat_tap_ui(&stmt_ui, NULL);
+    register_stat_tap_ui(&rt_ui, NULL);
 }
