@@ -116,3 +116,34 @@ def test_lua_reads_columns_by_name(tshark, tmp_path):
         if req["function"] == "OFETCH":
             assert asked == str(req["rows_requested"])
     assert "BAD false" in proc.stdout
+
+
+# ---- a per-call fact: bind values sent per call ------------------------------------
+
+BINDS = sorted(TEST_CAPTURES.glob("binds_*.json"))
+
+
+def sent_binds(manifest):
+    """Bind values the client sent per call: its binds x the rows it bound them for
+    (one row each in these scenarios), per step that bound any."""
+    return [len(st["binds"]) * len(st.get("many") or [None])
+            for st in manifest["client"]["steps"] if st.get("binds")]
+
+
+@pytest.mark.parametrize("path", BINDS, ids=[p.stem for p in BINDS])
+def test_bind_values_sent_per_call(tshark, path):
+    m = json.loads(path.read_text())
+    cap = TEST_CAPTURES / m["capture"]
+    expected = sent_binds(m)
+    assert expected and all(n > 0 for n in expected)
+    # the field, on the round trip of the call that sent them
+    out = tshark.run(cap, ["-T", "fields", "-e", "sqlnet.rt.bind_values", "-Y", "sqlnet.rt.bind_values"]).stdout
+    assert [int(v) for v in out.split()] == expected
+    # the tap report
+    rows = [r for r in rt_csv(tshark, cap) if r.get("bind_values")]
+    assert [int(r["bind_values"]) for r in rows] == expected
+    # the advisor, on the statement that sent them (not advised: DML)
+    proc = tshark.run(cap, ["-q", "-z", "sqlnet,advise"])
+    assert proc.stderr == ""
+    for n in expected:
+        assert f"({n} bind values sent)" in proc.stdout
