@@ -59,7 +59,10 @@ typedef enum {
  * a column of -z sqlnet,rt (stats.c) and a fact Lua reads by name
  * (lua_records.c: col:fact(i, "<abbrev>")), all present when non-zero.
  *   X(member, "abbrev", "Name", "description") */
-#define TTC_CALL_FACTS(X)
+#define TTC_CALL_FACTS(X) \
+    X(bind_values, "bind_values", "Bind values sent", \
+      "Bind values the call sent: its binds (less DML RETURNING binds) x the rows it binds them for " \
+      "(OALL8: the execution count of a DML, one row for a query or PL/SQL)")
 
 /* The facts of one call as its decoder found them (ttc_msg_result_t.call),
  * kept in its request as `call` (req->call.func ...). */
