@@ -120,14 +120,19 @@ def test_lua_reads_columns_by_name(tshark, tmp_path):
 
 # ---- a per-call fact: bind values sent per call ------------------------------------
 
-BINDS = sorted(TEST_CAPTURES.glob("binds_*.json"))
+BINDS = sorted(TEST_CAPTURES.glob("binds_*.json")) + sorted(TEST_CAPTURES.glob("batch_*.json"))
 
 
 def sent_binds(manifest):
-    """Bind values the client sent per call: its binds x the rows it bound them for
-    (one row each in these scenarios), per step that bound any."""
-    return [len(st["binds"]) * len(st.get("many") or [None])
-            for st in manifest["client"]["steps"] if st.get("binds")]
+    """Bind values the client sent per call, per step that bound any: its binds (one
+    row: binds_*), or the rows of an executemany x the values of each (batch_*)."""
+    out = []
+    for st in manifest["client"]["steps"]:
+        if st.get("binds"):
+            out.append(len(st["binds"]))
+        elif st.get("many"):
+            out.append(len(st["many"]) * len(st["many"][0]))
+    return out
 
 
 @pytest.mark.parametrize("path", BINDS, ids=[p.stem for p in BINDS])
