@@ -147,6 +147,7 @@ sqlnet_handoff(void)
     heur_dissector_add("tcp", dissect_sqlnet_heur, "Oracle SQL*Net over TCP (handshake)",
                        "sqlnet_tcp", proto_sqlnet, HEURISTIC_ENABLE);
     tns_handoff();
+    ttc_handoff();
     metrics_handoff();
     timing_handoff();
     sqlnet_tls_handoff();

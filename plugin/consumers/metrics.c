@@ -4,9 +4,9 @@
  * start or complete a TNS packet, so the middle segments of a large packet
  * are never seen by sqlnet.  The stream layer counts each server segment
  * once (ttc_count_segment): the ones TCP hands over when sqlnet gets them,
- * the others from a listener on the "tcp" tap, which only passes them on.
- * Taps run in the first pass (tshark, the GUI) or only in the second (tshark
- * -2): a per-frame marker keeps the count the same in every mode.
+ * the others from its listener on the "tcp" tap (ttc_stream.c).  Taps run in
+ * the first pass (tshark, the GUI) or only in the second (tshark -2): a
+ * per-frame marker keeps the count the same in every mode.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -103,27 +103,6 @@ static const value_string partial_vals[] = {
 static int proto_metrics = -1;
 static int tap_sqlnet = -1;
 static int proto_tcp = -1;         /* its conversation data gives tcp.stream */
-
-/* The listener on "tcp": a server segment that TCP keeps inside a
- * reassembly never reaches sqlnet; counting it (with those that do, once per
- * frame) is the stream layer's (ttc_count_segment). */
-static tap_packet_status
-tcp_segment_tap(void *tapdata _U_, packet_info *pinfo, epan_dissect_t *edt _U_,
-                const void *data, tap_flags_t flags _U_)
-{
-    const struct tcpheader *th = (const struct tcpheader *)data;
-    sqlnet_session_t *sess;
-
-    if (!th || !th->th_have_seglen || th->th_seglen == 0)
-        return TAP_PACKET_DONT_REDRAW;
-    sess = session_of_tcp_segment(pinfo, th);
-    if (!sess)
-        return TAP_PACKET_DONT_REDRAW;
-    if (th->th_sport != sess->srv_port || !addresses_equal(&th->ip_src, &sess->srv_addr))
-        return TAP_PACKET_DONT_REDRAW;
-    ttc_count_segment(pinfo, (ttc_session_t *)sess->ttc, TRUE, th->th_seglen);
-    return TAP_PACKET_DONT_REDRAW;
-}
 
 void
 metrics_note_multi_segment(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir, guint32 tns_len)
@@ -785,10 +764,5 @@ metrics_register(int proto)
 void
 metrics_handoff(void)
 {
-    GString *err;
-
     proto_tcp = proto_get_id_by_filter_name("tcp");
-    err = register_tap_listener("tcp", NULL, NULL, TL_REQUIRES_NOTHING, NULL, tcp_segment_tap, NULL, NULL);
-    if (err)
-        g_string_free(err, TRUE);
 }

@@ -37,6 +37,8 @@ extern const value_string ttc_function_vals[];
 
 /* ttc_stream.c */
 void ttc_register(int proto);
+/* At handoff: the listener on the "tcp" tap that counts the server's segments. */
+void ttc_handoff(void);
 ttc_session_t *ttc_session(sqlnet_session_t *sess);
 /* A DATA payload of this conversation (not ANO, not encrypted). */
 void ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
@@ -51,7 +53,7 @@ void ttc_sides_changed(sqlnet_session_t *sess);
 /* A TCP segment handed to sqlnet (every segment, before its TNS packets). */
 void ttc_note_segment(packet_info *pinfo, sqlnet_session_t *sess, guint32 seglen);
 /* One server TCP segment with payload, counted once whoever sees it: sqlnet
- * when TCP hands it over, the listener on the "tcp" tap (metrics.c) when TCP
+ * when TCP hands it over, the stream's listener on the "tcp" tap when TCP
  * keeps it inside a reassembly. */
 void ttc_count_segment(packet_info *pinfo, ttc_session_t *ts, gboolean unseen, guint32 seglen);
 /* Observers of the stream, given once at registration (plugin.c wires

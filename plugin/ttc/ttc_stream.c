@@ -24,6 +24,8 @@
 #include <epan/packet.h>
 #include <epan/expert.h>
 #include <epan/proto_data.h>
+#include <epan/tap.h>
+#include <epan/dissectors/packet-tcp.h>
 
 #include "sqlnet.h"
 #include "session.h"
@@ -813,6 +815,36 @@ ttc_count_segment(packet_info *pinfo, ttc_session_t *ts, gboolean unseen, guint3
     ts->pending_unseen |= unseen;
     if (seglen > ts->pending_largest_segment)
         ts->pending_largest_segment = seglen;
+}
+
+/* The listener on "tcp": a server segment that TCP keeps inside a
+ * reassembly never reaches sqlnet; it is counted here (with those that do,
+ * once per frame: ttc_count_segment). */
+static tap_packet_status
+tcp_segment_tap(void *tapdata _U_, packet_info *pinfo, epan_dissect_t *edt _U_,
+                const void *data, tap_flags_t flags _U_)
+{
+    const struct tcpheader *th = (const struct tcpheader *)data;
+    sqlnet_session_t *sess;
+
+    if (!th || !th->th_have_seglen || th->th_seglen == 0)
+        return TAP_PACKET_DONT_REDRAW;
+    sess = session_of_tcp_segment(pinfo, th);
+    if (!sess)
+        return TAP_PACKET_DONT_REDRAW;
+    if (th->th_sport != sess->srv_port || !addresses_equal(&th->ip_src, &sess->srv_addr))
+        return TAP_PACKET_DONT_REDRAW;
+    ttc_count_segment(pinfo, (ttc_session_t *)sess->ttc, TRUE, th->th_seglen);
+    return TAP_PACKET_DONT_REDRAW;
+}
+
+void
+ttc_handoff(void)
+{
+    GString *err = register_tap_listener("tcp", NULL, NULL, TL_REQUIRES_NOTHING, NULL, tcp_segment_tap,
+                                         NULL, NULL);
+    if (err)
+        g_string_free(err, TRUE);
 }
 
 void
