@@ -139,7 +139,7 @@ ttc_req_executes(const ttc_request_t *req)
 typedef struct ttc_response {
     ttc_request_t *req;
     guint32 number;            /* round trip number in the conversation (1-based, sqlnet.rt.number):
-                                * given by metrics.c when it first publishes the record, 0 before */
+                                * given when its record is first published (ttc_round_trip_number), 0 before */
     guint32 first_frame;       /* first TCP segment carrying the response */
     nstime_t first_time;
     guint32 last_frame;        /* frame completing it; 0 while open */
