@@ -356,13 +356,17 @@ local function add_rt(st, stream, key, frame, now, src, req, call, execution, fe
 end
 
 -- the packet that completes a round trip: its record, read from sqlnet.rt.values
+-- the bind values the call sent (a per-call fact of the round-trip record)
+local f_bind_values = field("sqlnet.rt.bind_values")
+
 function C.rt(st, pinfo)
     local V = rt_values()
     if not V then return end
-    local fi = f_stream()
+    local fi, n0 = f_stream(), st.n_rts
     add_rt(st, fi and fi.value or -1, pinfo.src_port * 65536 + pinfo.dst_port, pinfo.number, pinfo.abs_ts,
            FIELD_SOURCE, V[2], V[3], V[4], V[6], V[7], V[8], V[9], V[11], V[12], V[13], V[15], V[16], V[17],
            V[18], V[19], V[20], V[22])
+    if st.n_rts > n0 and f_bind_values then st.rts[st.n_rts].bind_values = n(f_bind_values) end
 end
 
 
@@ -388,8 +392,10 @@ local function take_records(st, col, texts)
             col:get(i)
         cur.sql, cur.sdu, cur.tdu, cur.version, cur.client, cur.rtt, cur.vantage, cur.sql_id =
             sql, sdu, tdu, version, client, rtt, vantage, sql_id
+        local n0 = st.n_rts
         add_rt(st, stream, sp * 65536 + dp, frame, now, src, req, call, execution, fetch, rows, from, tns_from,
                to, tns_to, packets, segments, rowb, bvc, tns, fns, err, largest)
+        if st.n_rts > n0 then st.rts[st.n_rts].bind_values = col:fact(i, "bind_values") end
     end
     col:clear()
 end
@@ -1416,7 +1422,10 @@ local function render_text(st, filter, opts)
             "queries): %d statement(s)", #skipped)
         for _, k in ipairs(skipped) do
             local sql = #k.s.sql > 100 and (k.s.sql:sub(1, 97) .. "...") or k.s.sql
-            out[#out + 1] = "  " .. sql .. (k.error ~= 0 and string.format("  (ORA-%05d)", k.error) or "")
+            local bv = 0
+            for _, rt in ipairs(k.s.rts) do bv = bv + (rt.bind_values or 0) end
+            out[#out + 1] = "  " .. sql .. (k.error ~= 0 and string.format("  (ORA-%05d)", k.error) or "") ..
+                (bv > 0 and string.format("  (%d bind values sent)", bv) or "")
         end
     end
     out[#out + 1] = ""

@@ -84,6 +84,12 @@ static const tns_hooks_t tns_hooks = {
 };
 
 /* transports -> TTC stream, consumers */
+/* The TTC stream's observer: timing hears of packets and ended responses. */
+static const ttc_observer_t timing_observer = {
+    .packet = timing_note_packet,
+    .response_closed = timing_close_response,
+};
+
 static const transport_data_hooks_t data_hooks = {
     .note_packet = ttc_note_packet,
     .ttc = ttc_dissect_payload,
@@ -114,6 +120,7 @@ sqlnet_register(void)
     ttc_set_decoders(&ttc_decoder_ops);
     ttc_register(proto_sqlnet);
     ttc_decoders_register(proto_sqlnet);
+    ttc_set_observer(&timing_observer);
     metrics_register(proto_sqlnet);
     timing_register(proto_sqlnet);
     stats_register(proto_sqlnet);
@@ -135,6 +142,7 @@ sqlnet_handoff(void)
     heur_dissector_add("tcp", dissect_sqlnet_heur, "Oracle SQL*Net over TCP (handshake)",
                        "sqlnet_tcp", proto_sqlnet, HEURISTIC_ENABLE);
     tns_handoff();
+    ttc_handoff();
     metrics_handoff();
     timing_handoff();
     sqlnet_tls_handoff();

@@ -20,7 +20,9 @@
  *   records.open(filter)  a collector: a listener on the "sqlnet" tap with
  *                         that display filter (nil, or the error text)
  *   col:count()           the records taken so far
- *   col:get(i)            record i's values (1-based; see push_record)
+ *   col:get(i)            record i's values (1-based; see l_get)
+ *   col:fact(i, name)     record i's column by name (sqlnet_rt.h), nil when absent
+ *   records.columns()     the column names
  *   col:text(k)           an interned SQL text or SQL_ID (k > 0)
  *   col:clear()           forget the records (the texts stay)
  *   col:close()           remove the listener (also on garbage collection)
@@ -35,6 +37,8 @@
  */
 #define WS_LOG_DOMAIN "sqlnet"
 
+#include <string.h>
+
 #include <epan/packet.h>
 #include <epan/tap.h>
 
@@ -44,27 +48,19 @@
 #include "compat.h"
 #include "metrics.h"
 #include "stats.h"
-#include "ttc_roundtrip.h"
+#include "sqlnet_rt.h"
 
 #define COLLECTOR_MT "sqlnet_records_collector"   /* a Lua metatable name, not a field */
 
-/* what a record holds besides numbers */
-enum {
-    RR_CALL = 1 << 0,        /* call: the main call's function code */
-    RR_FETCH = 1 << 1,       /* fetch: the rows the call asked for */
-    RR_OER = 1 << 2,         /* ora_error: the end-of-call status's */
-    RR_CLIENT = 1 << 3,      /* client_ms: the time split is known */
-    RR_RTT = 1 << 4,         /* rtt, vantage */
-    RR_LARGEST = 1 << 5      /* largest_segment (not over TLS) */
-};
-
+/* One round trip as the report takes it: every column of the record
+ * (sqlnet_rt.h: SQLNET_RT_BASE_COLUMNS and the call facts), present or not,
+ * and what Lua gets as numbers with a fraction. */
+G_STATIC_ASSERT(SQLNET_RT_NCOLUMNS <= 64);
 typedef struct {
-    guint32 stream, src_port, dst_port, frame, request_frame, call, execution, fetch, rows;
-    guint32 req_ttc, req_bytes, resp_ttc, resp_bytes, resp_packets, resp_segments;
-    guint32 row_bytes, bvc_bytes, ora_error, largest_segment, sdu, tdu, version;
+    guint64 col[SQLNET_RT_NCOLUMNS];
+    guint64 have;            /* bit i: column i present */
+    guint32 src_port, dst_port;
     guint32 sql, sql_id;     /* interned text index, 0 = none */
-    guint8 vantage, flags;
-    guint64 time_ns, first_ns;
     double abs_ts, client_ms, rtt;
 } rt_record_t;
 
@@ -111,63 +107,27 @@ collector_packet(void *data, packet_info *pinfo, epan_dissect_t *edt _U_, const 
                  tap_flags_t flags _U_)
 {
     collector_t *c = (collector_t *)data;
-    const sqlnet_tap_rec_t *r = (const sqlnet_tap_rec_t *)p;
+    const sqlnet_rt_t *rt = (const sqlnet_rt_t *)p;
     rt_record_t rec;
+    guint i;
 
-    if (!r || r->request_frame == 0 || r->response_frame != pinfo->num || c->last_frame == pinfo->num)
+    if (!rt || !rt->req || rt->resp->last_frame != pinfo->num || c->last_frame == pinfo->num)
         return TAP_PACKET_DONT_REDRAW;
     c->last_frame = pinfo->num;
     memset(&rec, 0, sizeof(rec));
-    rec.stream = r->tcp_stream;
+    for (i = 0; i < SQLNET_RT_NCOLUMNS; i++)
+        if (sqlnet_rt_column(rt, i, &rec.col[i]))
+            rec.have |= G_GUINT64_CONSTANT(1) << i;
     rec.src_port = pinfo->srcport;
     rec.dst_port = pinfo->destport;
-    rec.frame = pinfo->num;
-    rec.request_frame = r->request_frame;
-    if (r->kind == TTC_REQ_FUNCTION || r->kind == TTC_REQ_FAST_AUTH) {
-        rec.flags |= RR_CALL;
-        rec.call = r->func;
-    }
-    rec.execution = r->execution;
-    if (r->has_fetch_rows) {
-        rec.flags |= RR_FETCH;
-        rec.fetch = r->fetch_rows;
-    }
-    rec.rows = r->rows;
-    rec.req_ttc = r->req_ttc_bytes;
-    rec.req_bytes = r->req_bytes;
-    rec.resp_ttc = r->resp_ttc_bytes;
-    rec.resp_bytes = r->resp_bytes;
-    rec.resp_packets = r->resp_packets;
-    rec.resp_segments = r->resp_segments;
-    rec.row_bytes = r->resp_row_bytes;
-    rec.bvc_bytes = r->resp_bvc_bytes;
-    if (r->has_oer) {
-        rec.flags |= RR_OER;
-        rec.ora_error = r->ora_error;
-    }
-    if (r->largest_segment > 0) {
-        rec.flags |= RR_LARGEST;
-        rec.largest_segment = r->largest_segment;
-    }
-    rec.sdu = r->negotiated_sdu;
-    rec.tdu = r->negotiated_tdu;
-    rec.version = r->negotiated_version;
-    rec.sql = intern(c, r->sql);
-    rec.sql_id = intern(c, r->sql_id);
+    rec.sql = intern(c, sqlnet_rt_sql(rt));
+    rec.sql_id = intern(c, rt->sql_id);
     /* as Wireshark's Lua gives pinfo.abs_ts */
     rec.abs_ts = (double)pinfo->abs_ts.secs + (double)pinfo->abs_ts.nsecs / 1000000000.0;
-    if (r->time.secs >= 0 && r->time.nsecs >= 0)
-        rec.time_ns = (guint64)r->time.secs * 1000000000u + (guint64)r->time.nsecs;
-    if (r->time_first.secs >= 0 && r->time_first.nsecs >= 0)
-        rec.first_ns = (guint64)r->time_first.secs * 1000000000u + (guint64)r->time_first.nsecs;
-    if (r->timing_known) {
-        rec.flags |= RR_CLIENT;
-        rec.client_ms = nstime_to_msec(&r->t_client);
-        if (r->rtt_known) {
-            rec.flags |= RR_RTT;
-            rec.rtt = (double)r->rtt.secs + (double)r->rtt.nsecs / 1000000000.0;
-            rec.vantage = r->vantage;
-        }
+    if (rt->resp->timing.known) {
+        rec.client_ms = nstime_to_msec(&rt->resp->timing.client);
+        if (rt->resp->timing.rtt_known)
+            rec.rtt = (double)rt->resp->timing.rtt.secs + (double)rt->resp->timing.rtt.nsecs / 1000000000.0;
     }
     g_array_append_val(c->records, rec);
     return TAP_PACKET_DONT_REDRAW;
@@ -241,6 +201,9 @@ push_num(lua_State *L, gboolean have, double v)
         lua_pushnil(L);
 }
 
+#define HAVE(r, id) (((r)->have >> SQLNET_RT_COL_##id) & 1)
+#define COL(r, id) ((r)->col[SQLNET_RT_COL_##id])
+
 /* stream, src_port, dst_port, frame, abs_ts, request_frame, call, execution,
  * fetch, rows, req_ttc, req_bytes, resp_ttc, resp_bytes, resp_packets,
  * resp_segments, row_bytes, bvc_bytes, time_ns, first_ns, ora_error,
@@ -256,37 +219,75 @@ l_get(lua_State *L)
     if (!c->records || i < 1 || (guint64)i > c->records->len)
         return 0;
     r = &g_array_index(c->records, rt_record_t, i - 1);
-    push_int(L, TRUE, r->stream);
+    push_int(L, TRUE, COL(r, tcp_stream));
     push_int(L, TRUE, r->src_port);
     push_int(L, TRUE, r->dst_port);
-    push_int(L, TRUE, r->frame);
+    push_int(L, TRUE, COL(r, response_frame));
     push_num(L, TRUE, r->abs_ts);
-    push_int(L, TRUE, r->request_frame);
-    push_int(L, r->flags & RR_CALL, r->call);
-    push_int(L, TRUE, r->execution);
-    push_int(L, r->flags & RR_FETCH, r->fetch);
-    push_int(L, TRUE, r->rows);
-    push_int(L, TRUE, r->req_ttc);
-    push_int(L, TRUE, r->req_bytes);
-    push_int(L, TRUE, r->resp_ttc);
-    push_int(L, TRUE, r->resp_bytes);
-    push_int(L, TRUE, r->resp_packets);
-    push_int(L, TRUE, r->resp_segments);
-    push_int(L, TRUE, r->row_bytes);
-    push_int(L, TRUE, r->bvc_bytes);
-    push_int(L, TRUE, r->time_ns);
-    push_int(L, TRUE, r->first_ns);
-    push_int(L, r->flags & RR_OER, r->ora_error);
-    push_int(L, r->flags & RR_LARGEST, r->largest_segment);
-    push_int(L, TRUE, r->sdu);
-    push_int(L, TRUE, r->tdu);
-    push_int(L, TRUE, r->version);
+    push_int(L, TRUE, COL(r, request_frame));
+    push_int(L, HAVE(r, call), COL(r, call));
+    push_int(L, TRUE, COL(r, execution));
+    push_int(L, HAVE(r, rows_asked), COL(r, rows_asked));
+    push_int(L, TRUE, COL(r, rows));
+    push_int(L, TRUE, COL(r, req_ttc_bytes));
+    push_int(L, TRUE, COL(r, req_tns_bytes));
+    push_int(L, TRUE, COL(r, resp_ttc_bytes));
+    push_int(L, TRUE, COL(r, resp_tns_bytes));
+    push_int(L, TRUE, COL(r, resp_packets));
+    push_int(L, TRUE, COL(r, resp_segments));
+    push_int(L, TRUE, COL(r, row_bytes));
+    push_int(L, TRUE, COL(r, bvc_bytes));
+    push_int(L, TRUE, COL(r, time_ns));
+    push_int(L, TRUE, COL(r, first_ns));
+    push_int(L, HAVE(r, ora_error), COL(r, ora_error));
+    push_int(L, HAVE(r, largest_segment), COL(r, largest_segment));
+    push_int(L, TRUE, COL(r, sdu));
+    push_int(L, TRUE, COL(r, tdu));
+    push_int(L, TRUE, COL(r, version));
     push_int(L, r->sql != 0, r->sql);
     push_int(L, r->sql_id != 0, r->sql_id);
-    push_num(L, r->flags & RR_CLIENT, r->client_ms);
-    push_num(L, r->flags & RR_RTT, r->rtt);
-    push_int(L, r->flags & RR_RTT, r->vantage);
+    push_num(L, HAVE(r, client_ns), r->client_ms);
+    push_num(L, HAVE(r, rtt_ns), r->rtt);
+    push_int(L, HAVE(r, rtt_ns), COL(r, vantage));
     return 30;
+}
+
+/* col:fact(i, name): record i's column by its name (sqlnet_rt.h: "rows",
+ * "request.ttc_bytes", a call fact's name ...), nil when absent; an unknown
+ * name is an error. */
+static int
+l_fact(lua_State *L)
+{
+    collector_t *c = check_collector(L);
+    lua_Integer i = luaL_checkinteger(L, 2);
+    const char *name = luaL_checkstring(L, 3);
+    const rt_record_t *r;
+    guint k;
+
+    for (k = 0; k < SQLNET_RT_NCOLUMNS; k++)
+        if (strcmp(sqlnet_rt_column_name(k), name) == 0)
+            break;
+    if (k == SQLNET_RT_NCOLUMNS)
+        return luaL_error(L, "sqlnet records: no column \"%s\"", name);
+    if (!c->records || i < 1 || (guint64)i > c->records->len)
+        return 0;
+    r = &g_array_index(c->records, rt_record_t, i - 1);
+    push_int(L, (r->have >> k) & 1, r->col[k]);
+    return 1;
+}
+
+/* records.columns(): the names of every column, in order */
+static int
+l_columns(lua_State *L)
+{
+    guint k;
+
+    lua_createtable(L, SQLNET_RT_NCOLUMNS, 0);
+    for (k = 0; k < SQLNET_RT_NCOLUMNS; k++) {
+        lua_pushstring(L, sqlnet_rt_column_name(k));
+        lua_rawseti(L, -2, (int)k + 1);
+    }
+    return 1;
 }
 
 static int
@@ -373,6 +374,7 @@ l_statements(lua_State *L)
 static const luaL_Reg collector_methods[] = {
     { "count", l_count },
     { "get", l_get },
+    { "fact", l_fact },
     { "text", l_text },
     { "clear", l_clear },
     { "close", l_close },
@@ -382,6 +384,7 @@ static const luaL_Reg collector_methods[] = {
 static const luaL_Reg module_functions[] = {
     { "open", l_open },
     { "statements", l_statements },
+    { "columns", l_columns },
     { NULL, NULL }
 };
 

@@ -4,9 +4,9 @@
  * start or complete a TNS packet, so the middle segments of a large packet
  * are never seen by sqlnet.  The stream layer counts each server segment
  * once (ttc_count_segment): the ones TCP hands over when sqlnet gets them,
- * the others from a listener on the "tcp" tap, which only passes them on.
- * Taps run in the first pass (tshark, the GUI) or only in the second (tshark
- * -2): a per-frame marker keeps the count the same in every mode.
+ * the others from its listener on the "tcp" tap (ttc_stream.c).  Taps run in
+ * the first pass (tshark, the GUI) or only in the second (tshark -2): a
+ * per-frame marker keeps the count the same in every mode.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -83,6 +83,9 @@ static int hf_rt_time_client = -1;
 static int hf_rt_ora_error = -1;
 static int hf_rt_partial = -1;
 static int hf_rt_values = -1;
+/* sqlnet.rt.<abbrev> of each call fact (TTC_CALL_FACTS), by its column
+ * (unused while the table has no row) */
+static int hf_rt_call_fact[SQLNET_RT_NCOLUMNS] _U_;
 static gint ett_rt = -1;
 
 static expert_field ei_small_fetch = EI_INIT;
@@ -101,27 +104,6 @@ static int proto_metrics = -1;
 static int tap_sqlnet = -1;
 static int proto_tcp = -1;         /* its conversation data gives tcp.stream */
 
-/* The listener on "tcp": a server segment that TCP keeps inside a
- * reassembly never reaches sqlnet; counting it (with those that do, once per
- * frame) is the stream layer's (ttc_count_segment). */
-static tap_packet_status
-tcp_segment_tap(void *tapdata _U_, packet_info *pinfo, epan_dissect_t *edt _U_,
-                const void *data, tap_flags_t flags _U_)
-{
-    const struct tcpheader *th = (const struct tcpheader *)data;
-    sqlnet_session_t *sess;
-
-    if (!th || !th->th_have_seglen || th->th_seglen == 0)
-        return TAP_PACKET_DONT_REDRAW;
-    sess = session_of_tcp_segment(pinfo, th);
-    if (!sess)
-        return TAP_PACKET_DONT_REDRAW;
-    if (th->th_sport != sess->srv_port || !addresses_equal(&th->ip_src, &sess->srv_addr))
-        return TAP_PACKET_DONT_REDRAW;
-    ttc_count_segment(pinfo, (ttc_session_t *)sess->ttc, TRUE, th->th_seglen);
-    return TAP_PACKET_DONT_REDRAW;
-}
-
 void
 metrics_note_multi_segment(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir, guint32 tns_len)
 {
@@ -131,7 +113,7 @@ metrics_note_multi_segment(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_di
         return;
     ts = (ttc_session_t *)sess->ttc;
     if (ts->resp)
-        ts->resp->multi_segment_packet = TRUE;
+        ttc_response_note_multi_segment(ts->resp);
 }
 
 static const char *
@@ -205,86 +187,47 @@ add_request(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_se
 static void
 number_round_trip(const sqlnet_session_t *sess, ttc_response_t *resp)
 {
-    if (resp->number == 0 && resp->req && sess->ttc)
-        resp->number = ++((ttc_session_t *)sess->ttc)->round_trips;
+    if (sess->ttc)
+        ttc_round_trip_number((ttc_session_t *)sess->ttc, resp);
 }
 
-/* Queue one round trip on the "sqlnet" tap. */
+/* Publish one round trip on the "sqlnet" tap: the request and response
+ * by reference, with what exists only here (conversation, tcp.stream,
+ * SQL_ID, negotiated sizes, the segments counted so far). */
 static void
-queue_round_trip(packet_info *pinfo, const sqlnet_session_t *sess, const ttc_response_t *resp,
-                 guint32 segments)
+queue_round_trip(packet_info *pinfo, const sqlnet_session_t *sess, const ttc_response_t *resp)
 {
-    const ttc_request_t *req = resp->req;
-    sqlnet_tap_rec_t *rec;
+    sqlnet_rt_t *rt;
     conversation_t *conv;
 
     if (!have_tap_listener(tap_sqlnet))
         return;
-    rec = wmem_new0(pinfo->pool, sqlnet_tap_rec_t);
+    rt = wmem_new0(pinfo->pool, sqlnet_rt_t);
+    rt->req = resp->req;
+    rt->resp = resp;
     conv = find_conversation_pinfo(pinfo, 0);
-    rec->conversation = conv ? conv->conv_index : 0;
+    rt->conversation = conv ? conv->conv_index : 0;
     if (conv && proto_tcp > 0) {
         const struct tcp_analysis *tcpd =
             (const struct tcp_analysis *)conversation_get_proto_data(conv, proto_tcp);
         if (tcpd)
-            rec->tcp_stream = tcpd->stream;
+            rt->tcp_stream = tcpd->stream;
     }
-    rec->has_oer = resp->has_oer;
-    if (!sess->tls)
-        rec->largest_segment = resp->largest_segment;
+    if (resp->req && sess->ttc)
+        rt->sql_id = ttc_sql_id((ttc_session_t *)sess->ttc, resp->req->stmt_sql);
+    rt->sdu = sess->sdu;
     if (session_negotiated(sess, pinfo)) {
-        rec->negotiated_sdu = sess->sdu;
-        rec->negotiated_tdu = sess->tdu;
-        rec->negotiated_version = sess->version;
+        rt->negotiated = TRUE;
+        rt->negotiated_sdu = sess->sdu;
+        rt->negotiated_tdu = sess->tdu;
+        rt->negotiated_version = sess->version;
     }
-    rec->response_frame = resp->last_frame;
-    rec->number = resp->number;
-    rec->rows = resp->rows;
-    rec->rowcount = resp->rowcount;
-    rec->ora_error = resp->ora_error;
-    rec->resp_packets = resp->packets;
-    rec->resp_data_packets = resp->data_packets;
-    rec->resp_bytes = resp->bytes;
-    rec->resp_ttc_bytes = resp->ttc_bytes;
-    rec->resp_row_bytes = resp->row_bytes;
-    rec->resp_bvc_bytes = resp->bvc_bytes;
-    rec->resp_segments = segments;
-    rec->largest_packet = resp->largest_packet;
-    rec->multi_segment = resp->multi_segment_packet;
-    rec->sdu = sess->sdu;
-    rec->complete = resp->complete;
-    rec->partial = ttc_round_trip_partial(resp);
-    if (req) {
-        rec->request_frame = req->frame;
-        rec->execution = req->execution;
-        rec->kind = (guint8)req->call.kind;
-        rec->func = req->call.func;
-        rec->has_cursor = req->call.has_cursor;
-        rec->cursor = req->call.cursor ? req->call.cursor : resp->cursor;
-        rec->sql = req->stmt_sql;
-        rec->sql_id = sess->ttc ? ttc_sql_id((ttc_session_t *)sess->ttc, req->stmt_sql) : NULL;
-        rec->has_fetch_rows = req->call.has_fetch_rows;
-        rec->fetch_rows = req->call.fetch_rows;
-        rec->executes = ttc_req_executes(req);
-        rec->req_packets = req->tns_packets;
-        rec->req_bytes = req->tns_bytes;
-        rec->req_ttc_bytes = req->ttc_bytes;
-        rec->abs_request = req->time;
-        nstime_delta(&rec->time, &resp->last_time, &req->time);
-        nstime_delta(&rec->time_first, &resp->first_time, &req->time);
-    }
-    if (resp->timing.known) {
-        rec->timing_known = TRUE;
-        rec->t_network = resp->timing.network;
-        rec->t_server = resp->timing.server;
-        rec->t_transfer = resp->timing.transfer;
-        rec->t_client = resp->timing.client;
-        rec->rtt_known = resp->timing.rtt_known;
-        rec->rtt = resp->timing.rtt;
-        rec->rtt_source = resp->timing.rtt_source;
-        rec->vantage = resp->timing.vantage;
-    }
-    tap_queue_packet(tap_sqlnet, pinfo, rec);
+    rt->tls = sess->tls;
+    rt->segments = resp->segments;
+    if (!sess->tls)
+        rt->largest_segment = resp->largest_segment;
+    rt->multi_segment = resp->multi_segment_packet;
+    tap_queue_packet(tap_sqlnet, pinfo, rt);
 }
 
 /* The expert of an ORA error names it: "ORA-00942: table or view does not
@@ -474,6 +417,13 @@ add_round_trip(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet
     partial = ttc_round_trip_partial(resp);
     if (partial)
         proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_partial, tvb, 0, 0, partial));
+    /* the call's facts (TTC_CALL_FACTS), when it has them */
+#define ADD_CALL_FACT(m, abbrev, name, desc) \
+    if (req->call.m) \
+        proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_call_fact[SQLNET_RT_COL_call_##m], tvb, 0, 0, \
+                                                     req->call.m));
+    TTC_CALL_FACTS(ADD_CALL_FACT)
+#undef ADD_CALL_FACT
     if (proto_field_is_referenced(tree, hf_rt_values))
         add_rt_values(rt, tvb, pinfo, sess, resp, cursor, partial);
 }
@@ -568,7 +518,7 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
         expert_add_info(pinfo, pi, &ei_more_data);
     proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_markers, tvb, 0, 0, resp->markers));
     segs = resp->segments;
-    queue_round_trip(pinfo, sess, resp, segs);
+    queue_round_trip(pinfo, sess, resp);
     pi = proto_tree_add_uint(tree, hf_resp_segments, tvb, 0, 0, segs);
     proto_item_set_generated(pi);
     if (resp->multi_segment_packet)
@@ -649,7 +599,7 @@ metrics_add_summary(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
             if (sess->ttc)
                 timing_revisit(pinfo, (ttc_session_t *)sess->ttc, req->closed);
             number_round_trip(sess, req->closed);
-            queue_round_trip(pinfo, sess, req->closed, req->closed->segments);
+            queue_round_trip(pinfo, sess, req->closed);
             /* no packet of the response knew it was the last (one pass):
              * its record goes with the packet that ended it, as the tap's */
             add_round_trip(payload, pinfo, tree, sess, req->closed);
@@ -780,6 +730,11 @@ metrics_register(int proto)
             "TNS bytes, packets, DATA packets, TCP segments, row bytes, bit vector bytes, response time (ns), "
             "time to first response packet (ns), ORA error of the end-of-call status (as sqlnet.ora_error: 0 and "
             "1403 too), partial, the payload bytes of the response's largest TCP segment (not over TLS); \"-\" when absent", HFILL } },
+#define CALL_FACT_HF(m, abbrev, name, desc) \
+        { &hf_rt_call_fact[SQLNET_RT_COL_call_##m], { name, "sqlnet.rt." abbrev, FT_UINT32, BASE_DEC, NULL, 0x0, \
+            desc, HFILL } },
+        TTC_CALL_FACTS(CALL_FACT_HF)
+#undef CALL_FACT_HF
     };
     static gint *ett[] = { &ett_rt };
     static ei_register_info ei[] = {
@@ -809,10 +764,5 @@ metrics_register(int proto)
 void
 metrics_handoff(void)
 {
-    GString *err;
-
     proto_tcp = proto_get_id_by_filter_name("tcp");
-    err = register_tap_listener("tcp", NULL, NULL, TL_REQUIRES_NOTHING, NULL, tcp_segment_tap, NULL, NULL);
-    if (err)
-        g_string_free(err, TRUE);
 }

@@ -13,6 +13,10 @@
  *                             CSV/JSON record per statement, same numbers;
  *                             what it cannot read (TLS without the secrets,
  *                             native network encryption) said under the title
+ *   -z sqlnet,rt[,format=csv][,filter]
+ *                             every round trip, one line each, with every
+ *                             column of the record (sqlnet_rt.h): name=value
+ *                             for the present ones, or CSV with a header
  *
  * All state belongs to the listener instance that a -z argument or a GUI
  * window creates.
@@ -256,38 +260,39 @@ static tap_packet_status
 tree_packet(stats_tree *st, packet_info *pinfo _U_, epan_dissect_t *edt _U_, const void *p,
             tap_flags_t flags _U_)
 {
-    const sqlnet_tap_rec_t *rec = (const sqlnet_tap_rec_t *)p;
+    const sqlnet_rt_t *rt = (const sqlnet_rt_t *)p;
+    nstime_t time = sqlnet_rt_time(rt);
     char name[64];
 
     stats_tree_tick_pivot(st, stats_tree_parent_id_by_name(st, st_calls),
-                          rec->kind == TTC_REQ_FUNCTION || rec->kind == TTC_REQ_FAST_AUTH
-                              ? val_to_str_const(rec->func, ttc_function_vals, "unknown function")
-                              : rec->kind == TTC_REQ_PROTOCOL ? "PRO"
-                              : rec->kind == TTC_REQ_DATA_TYPES ? "DTY" : "other");
-    if (rec->has_fetch_rows && rec->fetch_rows > 0)
-        tick_range_and_group(st, st_fetch, (int)MIN(rec->fetch_rows, G_MAXINT));
-    tick_range_and_group(st, st_rows, (int)MIN(rec->rows, G_MAXINT));
+                          sqlnet_rt_kind(rt) == TTC_REQ_FUNCTION || sqlnet_rt_kind(rt) == TTC_REQ_FAST_AUTH
+                              ? val_to_str_const(sqlnet_rt_func(rt), ttc_function_vals, "unknown function")
+                              : sqlnet_rt_kind(rt) == TTC_REQ_PROTOCOL ? "PRO"
+                              : sqlnet_rt_kind(rt) == TTC_REQ_DATA_TYPES ? "DTY" : "other");
+    if (sqlnet_rt_has_fetch_rows(rt) && sqlnet_rt_fetch_rows(rt) > 0)
+        tick_range_and_group(st, st_fetch, (int)MIN(sqlnet_rt_fetch_rows(rt), G_MAXINT));
+    tick_range_and_group(st, st_rows, (int)MIN(rt->resp->rows, G_MAXINT));
     /* DATA packets, as sqlnet.response.data_packets, the "more data" expert
      * and -z sqlnet,stmt count them: a BREAK/RESET marker is not more data. */
-    if (rec->resp_data_packets > 0)
-        tick_range_and_group(st, st_packets, (int)rec->resp_data_packets);
-    if (rec->resp_packets > 0) {
+    if (rt->resp->data_packets > 0)
+        tick_range_and_group(st, st_packets, (int)rt->resp->data_packets);
+    if (rt->resp->packets > 0) {
         tick_range_and_group(st, st_segs,
-                             (int)((rec->resp_segments + rec->resp_packets - 1) / rec->resp_packets));
-        if (rec->sdu > 0)
+                             (int)((rt->segments + rt->resp->packets - 1) / rt->resp->packets));
+        if (rt->sdu > 0)
             tick_range_and_group(st, st_fill,
-                                 (int)MIN(100, (guint64)rec->resp_bytes * 100 / ((guint64)rec->resp_packets * rec->sdu)));
+                                 (int)MIN(100, (guint64)rt->resp->bytes * 100 / ((guint64)rt->resp->packets * rt->sdu)));
     }
-    if (rec->complete)
-        tick_range_and_group(st, st_time, (int)MIN((gint64)rec->time.secs * 1000000 + rec->time.nsecs / 1000, G_MAXINT));
-    if (rec->ora_error) {
-        snprintf(name, sizeof(name), "ORA-%05u%s", rec->ora_error,
-                 rec->ora_error == TTC_ERR_NO_DATA_FOUND ? " (no more rows)" : "");
+    if (rt->resp->complete)
+        tick_range_and_group(st, st_time, (int)MIN((gint64)time.secs * 1000000 + time.nsecs / 1000, G_MAXINT));
+    if (rt->resp->ora_error) {
+        snprintf(name, sizeof(name), "ORA-%05u%s", rt->resp->ora_error,
+                 rt->resp->ora_error == TTC_ERR_NO_DATA_FOUND ? " (no more rows)" : "");
         stats_tree_tick_pivot(st, stats_tree_parent_id_by_name(st, st_errors), name);
     }
-    if (rec->partial)
+    if (sqlnet_rt_partial(rt))
         stats_tree_tick_pivot(st, stats_tree_parent_id_by_name(st, st_partial),
-                              rec->partial == TTC_PARTIAL_CUT ? "capture cut (snaplen)" : "message not decoded");
+                              sqlnet_rt_partial(rt) == TTC_PARTIAL_CUT ? "capture cut (snaplen)" : "message not decoded");
     return TAP_PACKET_REDRAW;
 }
 
@@ -309,14 +314,15 @@ static tap_packet_status
 srt_packet(void *pss, packet_info *pinfo, epan_dissect_t *edt _U_, const void *p, tap_flags_t flags _U_)
 {
     srt_data_t *data = (srt_data_t *)pss;
-    const sqlnet_tap_rec_t *rec = (const sqlnet_tap_rec_t *)p;
+    const sqlnet_rt_t *rt = (const sqlnet_rt_t *)p;
+    nstime_t abs_request = sqlnet_rt_abs_request(rt);
     srt_stat_table *t;
 
-    if (!rec->complete || !rec->request_frame ||
-        (rec->kind != TTC_REQ_FUNCTION && rec->kind != TTC_REQ_FAST_AUTH))
+    if (!rt->resp->complete || !sqlnet_rt_request_frame(rt) ||
+        (sqlnet_rt_kind(rt) != TTC_REQ_FUNCTION && sqlnet_rt_kind(rt) != TTC_REQ_FAST_AUTH))
         return TAP_PACKET_DONT_REDRAW;
     t = g_array_index(data->srt_array, srt_stat_table *, 0);
-    add_srt_table_data(t, rec->func, &rec->abs_request, pinfo);
+    add_srt_table_data(t, sqlnet_rt_func(rt), &abs_request, pinfo);
     return TAP_PACKET_REDRAW;
 }
 
@@ -338,27 +344,27 @@ typedef struct {
 } rt_totals_t;
 
 static void
-totals_add(rt_totals_t *t, const sqlnet_tap_rec_t *rec, double ms)
+totals_add(rt_totals_t *t, const sqlnet_rt_t *rt, double ms)
 {
     t->round_trips++;
-    t->rows += rec->rows;
-    t->bytes_to_client += rec->resp_ttc_bytes;
-    t->bytes_from_client += rec->req_ttc_bytes;
-    t->packets_to_client += rec->resp_packets;
-    t->segments_to_client += rec->resp_segments;
-    if (rec->complete)
+    t->rows += rt->resp->rows;
+    t->bytes_to_client += rt->resp->ttc_bytes;
+    t->bytes_from_client += (rt->req ? rt->req->ttc_bytes : 0);
+    t->packets_to_client += rt->resp->packets;
+    t->segments_to_client += rt->segments;
+    if (rt->resp->complete)
         t->time_ms += ms;
-    if (rec->timing_known) {
+    if (rt->resp->timing.known) {
         t->timed++;
-        t->net_ms += nstime_to_msec(&rec->t_network);
-        t->server_ms += nstime_to_msec(&rec->t_server);
-        t->transfer_ms += nstime_to_msec(&rec->t_transfer);
-        t->client_ms += nstime_to_msec(&rec->t_client);
-        if (rec->rtt_known) {
-            t->rtt_ms = nstime_to_msec(&rec->rtt);
-            t->rtt_source = rec->rtt_source;
-            t->vantage = rec->vantage;
-            if (!nstime_is_zero(&rec->t_network))
+        t->net_ms += nstime_to_msec(&rt->resp->timing.network);
+        t->server_ms += nstime_to_msec(&rt->resp->timing.server);
+        t->transfer_ms += nstime_to_msec(&rt->resp->timing.transfer);
+        t->client_ms += nstime_to_msec(&rt->resp->timing.client);
+        if (rt->resp->timing.rtt_known) {
+            t->rtt_ms = nstime_to_msec(&rt->resp->timing.rtt);
+            t->rtt_source = rt->resp->timing.rtt_source;
+            t->vantage = rt->resp->timing.vantage;
+            if (!nstime_is_zero(&rt->resp->timing.network))
                 t->net_round_trips++;
         }
     }
@@ -752,17 +758,18 @@ stmt_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_, cons
             tap_flags_t flags _U_)
 {
     stmt_report_t *r = (stmt_report_t *)tapdata;
-    const sqlnet_tap_rec_t *rec = (const sqlnet_tap_rec_t *)p;
-    stmt_stats_t *s = rec->sql ? (stmt_stats_t *)g_hash_table_lookup(r->by_sql, rec->sql) : r->outside;
-    double ms = nstime_to_msec(&rec->time);
-    guint32 first = rec->request_frame ? rec->request_frame : rec->response_frame;
+    const sqlnet_rt_t *rt = (const sqlnet_rt_t *)p;
+    nstime_t time = sqlnet_rt_time(rt), abs_request = sqlnet_rt_abs_request(rt);
+    stmt_stats_t *s = sqlnet_rt_sql(rt) ? (stmt_stats_t *)g_hash_table_lookup(r->by_sql, sqlnet_rt_sql(rt)) : r->outside;
+    double ms = nstime_to_msec(&time);
+    guint32 first = sqlnet_rt_request_frame(rt) ? sqlnet_rt_request_frame(rt) : rt->resp->last_frame;
     guint i;
 
     if (!s) {
-        s = stmt_new(rec->sql);
+        s = stmt_new(sqlnet_rt_sql(rt));
         s->seen = r->order->len + (r->outside ? 1 : 0);
         s->first_frame = first;
-        if (rec->sql) {
+        if (sqlnet_rt_sql(rt)) {
             g_hash_table_insert(r->by_sql, s->sql, s);
             g_ptr_array_add(r->order, s);
         } else {
@@ -771,59 +778,59 @@ stmt_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_, cons
     }
     if (first && (first < s->first_frame || !s->first_frame))
         s->first_frame = first;
-    if (rec->response_frame > s->last_frame)
-        s->last_frame = rec->response_frame;
-    totals_add(&s->t, rec, ms);
-    if (rec->executes)
+    if (rt->resp->last_frame > s->last_frame)
+        s->last_frame = rt->resp->last_frame;
+    totals_add(&s->t, rt, ms);
+    if (sqlnet_rt_executes(rt))
         s->executions++;
-    if (rec->func == TTC_FN_FETCH)
+    if (sqlnet_rt_func(rt) == TTC_FN_FETCH)
         s->fetch_calls++;
-    s->tns_to_client += rec->resp_bytes;
-    s->tns_from_client += rec->req_bytes;
-    s->row_bytes += rec->resp_row_bytes;
-    if (rec->resp_data_packets > 1)
+    s->tns_to_client += rt->resp->bytes;
+    s->tns_from_client += (rt->req ? rt->req->tns_bytes : 0);
+    s->row_bytes += rt->resp->row_bytes;
+    if (rt->resp->data_packets > 1)
         s->more_data++;
-    if (!rec->complete)
+    if (!rt->resp->complete)
         s->incomplete++;
-    if (rec->partial)
+    if (sqlnet_rt_partial(rt))
         s->partial++;
-    if (rec->complete && ms > s->time_max)
+    if (rt->resp->complete && ms > s->time_max)
         s->time_max = ms;
-    if (rec->ora_error && rec->ora_error != TTC_ERR_NO_DATA_FOUND) {
+    if (rt->resp->ora_error && rt->resp->ora_error != TTC_ERR_NO_DATA_FOUND) {
         for (i = 0; i < s->errors->len; i++)
-            if (g_array_index(s->errors, ora_count_t, i).code == rec->ora_error)
+            if (g_array_index(s->errors, ora_count_t, i).code == rt->resp->ora_error)
                 break;
         if (i < s->errors->len) {
             g_array_index(s->errors, ora_count_t, i).count++;
         } else if (s->errors->len < MAX_ERRORS_SHOWN) {
-            ora_count_t oc = { rec->ora_error, 1 };
+            ora_count_t oc = { rt->resp->ora_error, 1 };
             g_array_append_val(s->errors, oc);
         }
     }
     /* The client's time between two round trips of the same execution (the
      * advisor's observed elapsed time includes it, the response time does not). */
-    if (rec->complete) {
-        conv_last_t *last = (conv_last_t *)g_hash_table_lookup(r->last_by_conv, GUINT_TO_POINTER(rec->conversation));
-        if (last && rec->execution && last->execution == rec->execution &&
-            nstime_cmp(&rec->abs_request, &last->end) > 0) {
+    if (rt->resp->complete) {
+        conv_last_t *last = (conv_last_t *)g_hash_table_lookup(r->last_by_conv, GUINT_TO_POINTER(rt->conversation));
+        if (last && sqlnet_rt_execution(rt) && last->execution == sqlnet_rt_execution(rt) &&
+            nstime_cmp(&abs_request, &last->end) > 0) {
             nstime_t gap;
-            nstime_delta(&gap, &rec->abs_request, &last->end);
+            nstime_delta(&gap, &abs_request, &last->end);
             s->client_gap_ms += nstime_to_msec(&gap);
         }
         if (!last && g_hash_table_size(r->last_by_conv) < 65536) {
             last = g_new0(conv_last_t, 1);
-            g_hash_table_insert(r->last_by_conv, GUINT_TO_POINTER(rec->conversation), last);
+            g_hash_table_insert(r->last_by_conv, GUINT_TO_POINTER(rt->conversation), last);
         }
         if (last) {
-            last->execution = rec->execution;
-            nstime_sum(&last->end, &rec->abs_request, &rec->time);
+            last->execution = sqlnet_rt_execution(rt);
+            nstime_sum(&last->end, &abs_request, &time);
         }
     }
-    if (rec->execution) {
+    if (sqlnet_rt_execution(rt)) {
         exec_stats_t *e = NULL;
         for (i = s->execs->len; i > 0; i--) {
             exec_stats_t *c = &g_array_index(s->execs, exec_stats_t, i - 1);
-            if (c->execution == rec->execution && c->conversation == rec->conversation) {
+            if (c->execution == sqlnet_rt_execution(rt) && c->conversation == rt->conversation) {
                 e = c;
                 break;
             }
@@ -831,23 +838,24 @@ stmt_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_, cons
         if (!e && s->execs->len < MAX_EXECS_SHOWN) {
             exec_stats_t fresh;
             memset(&fresh, 0, sizeof(fresh));
-            fresh.conversation = rec->conversation;
-            fresh.execution = rec->execution;
+            fresh.conversation = rt->conversation;
+            fresh.execution = sqlnet_rt_execution(rt);
             g_array_append_val(s->execs, fresh);
             e = &g_array_index(s->execs, exec_stats_t, s->execs->len - 1);
         }
         if (e) {
-            totals_add(&e->t, rec, ms);
-            if (rec->func == TTC_FN_FETCH && rec->fetch_rows > e->array_size)
-                e->array_size = rec->fetch_rows;
+            totals_add(&e->t, rt, ms);
+            if (sqlnet_rt_func(rt) == TTC_FN_FETCH && sqlnet_rt_fetch_rows(rt) > e->array_size)
+                e->array_size = sqlnet_rt_fetch_rows(rt);
         }
     }
-    if (rec->has_fetch_rows && rec->fetch_rows > 0) {
+    if (sqlnet_rt_has_fetch_rows(rt) && sqlnet_rt_fetch_rows(rt) > 0) {
+        guint32 fetch = sqlnet_rt_fetch_rows(rt);
         for (i = 0; i < s->array_sizes->len; i++)
-            if (g_array_index(s->array_sizes, guint32, i) == rec->fetch_rows)
+            if (g_array_index(s->array_sizes, guint32, i) == fetch)
                 break;
         if (i == s->array_sizes->len && s->array_sizes->len < 32)
-            g_array_append_val(s->array_sizes, rec->fetch_rows);
+            g_array_append_val(s->array_sizes, fetch);
     }
     return TAP_PACKET_REDRAW;
 }
@@ -1425,6 +1433,136 @@ stats_stmt_window(stats_stmt_op_t op, void *report, const char *filter, GString 
     return NULL;
 }
 
+/* ---- every round trip, every column (-z sqlnet,rt) ----------------------- */
+
+typedef struct {
+    GString *lines;            /* one per round trip, as taken */
+    guint32 count;
+    gboolean csv;
+    char *filter;
+} rt_report_t;
+
+static void
+rt_reset(void *tapdata)
+{
+    rt_report_t *r = (rt_report_t *)tapdata;
+    g_string_truncate(r->lines, 0);
+    r->count = 0;
+}
+
+static tap_packet_status
+rt_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_, const void *p,
+          tap_flags_t flags _U_)
+{
+    rt_report_t *r = (rt_report_t *)tapdata;
+    const sqlnet_rt_t *rt = (const sqlnet_rt_t *)p;
+    gboolean first = TRUE;
+    guint64 v;
+    guint k;
+
+    if (!rt->req)
+        return TAP_PACKET_DONT_REDRAW;   /* no request: not a round trip (no sqlnet.rt) */
+    for (k = 0; k < SQLNET_RT_NCOLUMNS; k++) {
+        gboolean have = sqlnet_rt_column(rt, k, &v);
+        if (r->csv) {
+            if (k > 0)
+                g_string_append_c(r->lines, ',');
+            if (have)
+                g_string_append_printf(r->lines, "%" G_GUINT64_FORMAT, v);
+        } else if (have) {
+            g_string_append_printf(r->lines, "%s%s=%" G_GUINT64_FORMAT, first ? "" : " ",
+                                   sqlnet_rt_column_name(k), v);
+            first = FALSE;
+        }
+    }
+    g_string_append_c(r->lines, '\n');
+    r->count++;
+    return TAP_PACKET_REDRAW;
+}
+
+static void
+rt_draw(void *tapdata)
+{
+    rt_report_t *r = (rt_report_t *)tapdata;
+    guint k;
+
+    if (r->csv) {
+        for (k = 0; k < SQLNET_RT_NCOLUMNS; k++)
+            printf("%s%s", k > 0 ? "," : "", sqlnet_rt_column_name(k));
+        printf("\n%s", r->lines->str);
+        return;
+    }
+    printf("\n================================================================================\n");
+    printf("SQL*Net round trips: %u\n", r->count);
+    if (r->filter)
+        printf("Filter: %s\n", r->filter);
+    printf("================================================================================\n");
+    printf("%s", r->lines->str);
+    printf("================================================================================\n");
+}
+
+static void
+rt_finish(void *tapdata)
+{
+    rt_report_t *r = (rt_report_t *)tapdata;
+    g_string_free(r->lines, TRUE);
+    g_free(r->filter);
+    g_free(r);
+}
+
+/* "sqlnet,rt[,format=text|csv][,filter]" */
+static sqlnet_tap_init_result_t
+rt_init(const char *opt_arg, void *userdata _U_)
+{
+    const char *prefix = "sqlnet,rt";
+    const char *filter = NULL;
+    gboolean csv = FALSE;
+    rt_report_t *r;
+    GString *err;
+
+    if (strncmp(opt_arg, prefix, strlen(prefix)) == 0 && opt_arg[strlen(prefix)] == ',')
+        filter = opt_arg + strlen(prefix) + 1;
+    if (filter && strncmp(filter, "format=", 7) == 0) {
+        const char *name = filter + 7, *end = strchr(name, ',');
+        gsize len = end ? (gsize)(end - name) : strlen(name);
+        if (len == 3 && strncmp(name, "csv", 3) == 0) {
+            csv = TRUE;
+        } else if (!(len == 4 && strncmp(name, "text", 4) == 0)) {
+            fprintf(stderr, "tshark: -z sqlnet,rt: unknown format \"%.*s\" (text or csv)\n", (int)len, name);
+            SQLNET_TAP_INIT_RETURN(false);
+        }
+        filter = end ? end + 1 : NULL;
+        if (filter && !*filter)
+            filter = NULL;
+    }
+    r = g_new0(rt_report_t, 1);
+    r->lines = g_string_new(NULL);
+    r->csv = csv;
+    r->filter = g_strdup(filter);
+    err = register_tap_listener(SQLNET_TAP_NAME, r, filter, TL_REQUIRES_NOTHING, rt_reset, rt_packet,
+                                rt_draw, rt_finish);
+    if (err) {
+        fprintf(stderr, "tshark: couldn't register sqlnet,rt tap: %s\n", err->str);
+        g_string_free(err, TRUE);
+        rt_finish(r);
+        SQLNET_TAP_INIT_RETURN(false);
+    }
+    SQLNET_TAP_INIT_RETURN(true);
+}
+
+static tap_param rt_params[] = {
+    { PARAM_FILTER, "filter", "Filter", NULL, TRUE }
+};
+
+static stat_tap_ui rt_ui = {
+    REGISTER_STAT_GROUP_GENERIC,
+    "SQL*Net round trips",
+    "sqlnet,rt",
+    rt_init,
+    G_N_ELEMENTS(rt_params),
+    rt_params
+};
+
 /* ---- registration ------------------------------------------------------- */
 
 void
@@ -1445,4 +1583,5 @@ stats_register_taps(void)
     stats_tree_register_plugin(SQLNET_TAP_NAME, "sqlnet", "SQL*Net Overview", 0,
                                tree_packet, tree_init, tree_cleanup);
     register_stat_tap_ui(&stmt_ui, NULL);
+    register_stat_tap_ui(&rt_ui, NULL);
 }

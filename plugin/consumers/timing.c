@@ -73,6 +73,42 @@ typedef struct {
     guint32  upto;             /* last frame taken */
 } ack_timing_t;
 
+/* What timing knows of one conversation (first pass): its network RTT, where
+ * the capture was taken, the ACK samples.  Timing's own, kept per TTC session
+ * in a map of the capture file (made anew for each file). */
+typedef struct {
+    nstime_t rtt;
+    guint8   rtt_source;       /* sqlnet_rtt_source_t */
+    gboolean rtt_checked;      /* TCP's handshake RTT looked up (once) */
+    guint8   vantage;          /* sqlnet_vantage_t */
+    ack_timing_t *ack;         /* ACK samples, from the first frame the tap took */
+} timing_conv_t;
+
+static wmem_map_t *timing_convs;   /* ttc_session_t * -> timing_conv_t, file scope */
+
+static void
+timing_init(void)
+{
+    timing_convs = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
+}
+
+static void
+timing_cleanup(void)
+{
+    timing_convs = NULL;           /* freed with the file scope */
+}
+
+static timing_conv_t *
+timing_conv(ttc_session_t *ts)
+{
+    timing_conv_t *tc = (timing_conv_t *)wmem_map_lookup(timing_convs, ts);
+    if (!tc) {
+        tc = wmem_new0(wmem_file_scope(), timing_conv_t);
+        wmem_map_insert(timing_convs, ts, tc);
+    }
+    return tc;
+}
+
 static gboolean
 nstime_positive(const nstime_t *t)
 {
@@ -99,11 +135,15 @@ timing_note_packet(packet_info *pinfo, ttc_session_t *ts)
 {
     conversation_t *conv;
     struct tcp_analysis *tcpd;
+    timing_conv_t *tc;
 
     /* once: the handshake comes before any TTC packet, or not at all */
-    if (PINFO_FD_VISITED(pinfo) || ts->rtt_checked || proto_tcp < 0)
+    if (PINFO_FD_VISITED(pinfo) || proto_tcp < 0)
         return;
-    ts->rtt_checked = TRUE;
+    tc = timing_conv(ts);
+    if (tc->rtt_checked)
+        return;
+    tc->rtt_checked = TRUE;
     conv = find_conversation_pinfo(pinfo, 0);
     if (!conv)
         return;
@@ -111,8 +151,8 @@ timing_note_packet(packet_info *pinfo, ttc_session_t *ts)
      * is set when the ACK of the SYN/ACK is seen; zero without a handshake). */
     tcpd = (struct tcp_analysis *)conversation_get_proto_data(conv, proto_tcp);
     if (tcpd && nstime_positive(&tcpd->ts_first_rtt)) {
-        ts->rtt = tcpd->ts_first_rtt;
-        ts->rtt_source = SQLNET_RTT_HANDSHAKE;
+        tc->rtt = tcpd->ts_first_rtt;
+        tc->rtt_source = SQLNET_RTT_HANDSHAKE;
     }
 }
 
@@ -124,6 +164,7 @@ tcp_ack_tap(void *tapdata _U_, packet_info *pinfo, epan_dissect_t *edt _U_, cons
     const struct tcpheader *th = (const struct tcpheader *)data;
     sqlnet_session_t *sess;
     ttc_session_t *ts;
+    timing_conv_t *tc;
     ack_timing_t *at;
     int side, other;
 
@@ -139,10 +180,11 @@ tcp_ack_tap(void *tapdata _U_, packet_info *pinfo, epan_dissect_t *edt _U_, cons
      * the session there, and the second pass of -2 must take what it takes */
     if (pinfo->num < ts->ack_from)
         return TAP_PACKET_DONT_REDRAW;
-    at = (ack_timing_t *)ts->ack_timing;
+    tc = timing_conv(ts);
+    at = tc->ack;
     if (!at) {
         at = wmem_new0(wmem_file_scope(), ack_timing_t);
-        ts->ack_timing = at;
+        tc->ack = at;
     }
     if (pinfo->num <= at->upto)
         return TAP_PACKET_DONT_REDRAW;
@@ -169,12 +211,12 @@ tcp_ack_tap(void *tapdata _U_, packet_info *pinfo, epan_dissect_t *edt _U_, cons
     if (at->have[0] && at->have[1]) {
         gboolean server_data_slow = nstime_less(&at->quickest[SQLNET_TO_SERVER], &at->quickest[SQLNET_TO_CLIENT]);
         const nstime_t *rtt = server_data_slow ? &at->quickest[SQLNET_TO_CLIENT] : &at->quickest[SQLNET_TO_SERVER];
-        if (ts->rtt_source != SQLNET_RTT_HANDSHAKE) {
-            ts->rtt = *rtt;
-            ts->rtt_source = SQLNET_RTT_ACKS;
+        if (tc->rtt_source != SQLNET_RTT_HANDSHAKE) {
+            tc->rtt = *rtt;
+            tc->rtt_source = SQLNET_RTT_ACKS;
         }
-        if (ts->vantage == SQLNET_VANTAGE_UNKNOWN)
-            ts->vantage = server_data_slow ? SQLNET_VANTAGE_SERVER : SQLNET_VANTAGE_CLIENT;
+        if (tc->vantage == SQLNET_VANTAGE_UNKNOWN)
+            tc->vantage = server_data_slow ? SQLNET_VANTAGE_SERVER : SQLNET_VANTAGE_CLIENT;
     }
     return TAP_PACKET_DONT_REDRAW;
 }
@@ -183,76 +225,83 @@ tcp_ack_tap(void *tapdata _U_, packet_info *pinfo, epan_dissect_t *edt _U_, cons
  * and capture point as they stand now (the ACK tap has taken every frame
  * before this one). */
 static void
-split(ttc_session_t *ts, sqlnet_timing_t *t)
+split(timing_conv_t *tc, sqlnet_timing_t *t)
 {
     /* With the RTT from the handshake but no verdict from the ACKs yet:
      * the first answer (no database work) tells where the capture is. */
-    if (ts->vantage == SQLNET_VANTAGE_UNKNOWN && ts->rtt_source != SQLNET_RTT_UNKNOWN) {
+    if (tc->vantage == SQLNET_VANTAGE_UNKNOWN && tc->rtt_source != SQLNET_RTT_UNKNOWN) {
         nstime_t twice;
         nstime_sum(&twice, &t->wait, &t->wait);
-        ts->vantage = nstime_less(&twice, &ts->rtt) ? SQLNET_VANTAGE_SERVER : SQLNET_VANTAGE_CLIENT;
+        tc->vantage = nstime_less(&twice, &tc->rtt) ? SQLNET_VANTAGE_SERVER : SQLNET_VANTAGE_CLIENT;
     }
     nstime_set_zero(&t->network);
     t->server = t->wait;
     t->client = t->gap;
-    t->rtt_known = ts->rtt_source != SQLNET_RTT_UNKNOWN;
-    t->rtt = ts->rtt;
-    t->rtt_source = ts->rtt_source;
-    t->vantage = ts->vantage;
+    t->rtt_known = tc->rtt_source != SQLNET_RTT_UNKNOWN;
+    t->rtt = tc->rtt;
+    t->rtt_source = tc->rtt_source;
+    t->vantage = tc->vantage;
     if (t->rtt_known) {
-        nstime_t *holder = ts->vantage == SQLNET_VANTAGE_CLIENT ? &t->server : &t->client;
+        nstime_t *holder = tc->vantage == SQLNET_VANTAGE_CLIENT ? &t->server : &t->client;
         /* The first call of a capture taken near the server: its RTT was
          * before the capture saw it (no gap to take it from). */
-        if (ts->vantage == SQLNET_VANTAGE_CLIENT || t->has_gap) {
-            t->network = nstime_less(holder, &ts->rtt) ? *holder : ts->rtt;
+        if (tc->vantage == SQLNET_VANTAGE_CLIENT || t->has_gap) {
+            t->network = nstime_less(holder, &tc->rtt) ? *holder : tc->rtt;
             nstime_delta(holder, holder, &t->network);
         }
     }
 }
 
 void
-timing_close_response(ttc_session_t *ts, ttc_response_t *resp)
+timing_close_response(packet_info *pinfo _U_, ttc_session_t *ts, ttc_response_t *resp)
 {
     const ttc_request_t *req = resp->req;
-    sqlnet_timing_t *t = &resp->timing;
+    timing_conv_t *tc;
+    sqlnet_timing_t t = resp->timing;
     nstime_t req_xfer, resp_xfer;
 
-    ts->last_resp_end = resp->last_time;
-    ts->has_last_resp_end = TRUE;
-    if (!req || t->known)
+    if (!req || t.known)
         return;
+    tc = timing_conv(ts);
     span(&req_xfer, &req->time, &req->first_time);
-    span(&t->wait, &resp->first_time, &req->time);
+    span(&t.wait, &resp->first_time, &req->time);
     span(&resp_xfer, &resp->last_time, &resp->first_time);
-    t->has_gap = req->has_prev_end;
+    t.has_gap = req->has_prev_end;
     if (req->has_prev_end)
-        span(&t->gap, &req->first_time, &req->prev_end);
+        span(&t.gap, &req->first_time, &req->prev_end);
     else
-        nstime_set_zero(&t->gap);
-    nstime_sum(&t->transfer, &req_xfer, &resp_xfer);
+        nstime_set_zero(&t.gap);
+    nstime_sum(&t.transfer, &req_xfer, &resp_xfer);
     /* No ACK tap has run on this conversation yet: the first pass of a
      * two-pass run (tshark -2 runs no taps then), or a response at the
      * conversation's first frame.  The RTT from ACK timing is not known:
      * split now, and again where the second pass reaches this frame with the
      * ACK tap's state of a single pass (timing_revisit). */
-    t->provisional = ts->ack_timing == NULL;
-    split(ts, t);
-    t->known = TRUE;
+    t.provisional = tc->ack == NULL;
+    split(tc, &t);
+    t.known = TRUE;
+    ttc_response_set_timing(resp, &t);
 }
 
 void
 timing_revisit(packet_info *pinfo, ttc_session_t *ts, ttc_response_t *resp)
 {
-    sqlnet_timing_t *t = &resp->timing;
-    const ack_timing_t *at = (const ack_timing_t *)ts->ack_timing;
+    sqlnet_timing_t t = resp->timing;
+    timing_conv_t *tc;
+    const ack_timing_t *at;
 
     /* once, in the pass that runs the ACK tap in frame order, at the frame
      * where a single pass split it (the tap has taken the frames before it,
      * not this one); never on a later random visit (GUI) */
-    if (!t->known || !t->provisional || !at || at->upto >= pinfo->num)
+    if (!t.known || !t.provisional)
         return;
-    t->provisional = FALSE;
-    split(ts, t);
+    tc = timing_conv(ts);
+    at = tc->ack;
+    if (!at || at->upto >= pinfo->num)
+        return;
+    t.provisional = FALSE;
+    split(tc, &t);
+    ttc_response_set_timing(resp, &t);
 }
 
 void
@@ -295,6 +344,8 @@ timing_register(int proto)
     };
 
     proto_timing_owner = proto;
+    register_init_routine(timing_init);
+    register_cleanup_routine(timing_cleanup);
     proto_register_field_array(proto, hf, array_length(hf));
 }
 

@@ -30,10 +30,12 @@ extern const value_string sqlnet_vantage_vals[];
 
 void timing_register(int proto);
 void timing_handoff(void);
-/* First pass: a packet of the conversation (learns the RTT once). */
+/* The stream's observer (ttc_observer_t, wired by plugin.c), first pass:
+ * a packet of the conversation (learns the RTT once) ... */
 void timing_note_packet(packet_info *pinfo, ttc_session_t *ts);
-/* First pass: a response ends (completed, or cut short by the next request). */
-void timing_close_response(ttc_session_t *ts, ttc_response_t *resp);
+/* ... a response ends (completed, or cut short by the next request): its
+ * time split, added to the record (ttc_response_set_timing). */
+void timing_close_response(packet_info *pinfo, ttc_session_t *ts, ttc_response_t *resp);
 /* A later visit of the frame where the response's record goes: a split made
  * without the ACK tap (first pass of -2) made again with it, once. */
 void timing_revisit(packet_info *pinfo, ttc_session_t *ts, ttc_response_t *resp);

@@ -430,6 +430,7 @@ ttc_call_oall8(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_t
         call->returning_binds = returning_bind_count(sql);
         if (call->returning_binds > nbinds)
             call->returning_binds = 0;
+        call->bind_values = (nbinds - call->returning_binds) * (call->is_query || is_plsql(sql, call->options) ? 1 : MAX(call->exec_count, 1));
         if (tree && call->returning_binds)
             proto_item_set_generated(proto_tree_add_uint(tree, hf_returning_binds, r->tvb, r->off, 0,
                                                          call->returning_binds));

@@ -52,6 +52,18 @@ typedef enum {
     TTC_PARTIAL_UNDECODED = 2  /* a message of it could not be decoded */
 } ttc_partial_t;
 
+/* Facts of a call that reach every consumer of the round-trip record
+ * without another edit: one row is a member of ttc_call_t (guint32, 0 = none
+ * or not known), which its decoder sets (res->call.member) and the request
+ * keeps; the field sqlnet.rt.<abbrev> in the round-trip subtree (metrics.c),
+ * a column of -z sqlnet,rt (stats.c) and a fact Lua reads by name
+ * (lua_records.c: col:fact(i, "<abbrev>")), all present when non-zero.
+ *   X(member, "abbrev", "Name", "description") */
+#define TTC_CALL_FACTS(X) \
+    X(bind_values, "bind_values", "Bind values sent", \
+      "Bind values the call sent: its binds (less DML RETURNING binds) x the rows it binds them for " \
+      "(OALL8: the execution count of a DML, one row for a query or PL/SQL)")
+
 /* The facts of one call as its decoder found them (ttc_msg_result_t.call),
  * kept in its request as `call` (req->call.func ...). */
 typedef struct ttc_call {
@@ -77,6 +89,9 @@ typedef struct ttc_call {
     guint32 lob_op;
     guint32 lob_src_len, lob_dst_len;
     gboolean lob_charset, lob_amount, lob_null;
+#define TTC_CALL_FACT_MEMBER(m, abbrev, name, desc) guint32 m;
+    TTC_CALL_FACTS(TTC_CALL_FACT_MEMBER)
+#undef TTC_CALL_FACT_MEMBER
 } ttc_call_t;
 
 typedef struct ttc_request {
@@ -124,7 +139,7 @@ ttc_req_executes(const ttc_request_t *req)
 typedef struct ttc_response {
     ttc_request_t *req;
     guint32 number;            /* round trip number in the conversation (1-based, sqlnet.rt.number):
-                                * given by metrics.c when it first publishes the record, 0 before */
+                                * given when its record is first published (ttc_round_trip_number), 0 before */
     guint32 first_frame;       /* first TCP segment carrying the response */
     nstime_t first_time;
     guint32 last_frame;        /* frame completing it; 0 while open */
@@ -152,5 +167,29 @@ typedef struct ttc_response {
     guint32 largest_packet;
     gboolean multi_segment_packet;
 } ttc_response_t;
+
+/* ---- what consumers add to a record before it is published --------------
+ * (the stream and the decoders fill the rest in place) */
+
+/* Where its time went (timing.c, when it ends and on a later split). */
+static inline void
+ttc_response_set_timing(ttc_response_t *resp, const sqlnet_timing_t *timing)
+{
+    resp->timing = *timing;
+}
+
+/* A TNS packet of it was reassembled from several TCP segments (metrics.c). */
+static inline void
+ttc_response_note_multi_segment(ttc_response_t *resp)
+{
+    resp->multi_segment_packet = TRUE;
+}
+
+/* Its number in the conversation (sqlnet.rt.number), given once. */
+static inline void
+ttc_response_set_number(ttc_response_t *resp, guint32 number)
+{
+    resp->number = number;
+}
 
 #endif /* SQLNET_TTC_ROUNDTRIP_H */

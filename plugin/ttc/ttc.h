@@ -58,6 +58,8 @@ extern value_string ttc_function_vals[];
 
 /* ttc_stream.c */
 void ttc_register(int proto);
+/* At handoff: the listener on the "tcp" tap that counts the server's segments. */
+void ttc_handoff(void);
 ttc_session_t *ttc_session(sqlnet_session_t *sess);
 /* A DATA payload of this conversation (not ANO, not encrypted). */
 void ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
@@ -72,9 +74,23 @@ void ttc_sides_changed(sqlnet_session_t *sess);
 /* A TCP segment handed to sqlnet (every segment, before its TNS packets). */
 void ttc_note_segment(packet_info *pinfo, sqlnet_session_t *sess, guint32 seglen);
 /* One server TCP segment with payload, counted once whoever sees it: sqlnet
- * when TCP hands it over, the listener on the "tcp" tap (metrics.c) when TCP
+ * when TCP hands it over, the stream's listener on the "tcp" tap when TCP
  * keeps it inside a reassembly. */
 void ttc_count_segment(packet_info *pinfo, ttc_session_t *ts, gboolean unseen, guint32 seglen);
+/* Observers of the stream, given once at registration (plugin.c wires
+ * timing.c's): called on the first pass only.  They add to a record
+ * through its own interface (ttc_roundtrip.h) and keep their own state. */
+typedef struct ttc_observer {
+    /* a TNS packet of a conversation whose TTC layer runs */
+    void (*packet)(packet_info *pinfo, ttc_session_t *ts);
+    /* a response ended (completed, or cut short by the next request),
+     * before its record is published */
+    void (*response_closed)(packet_info *pinfo, ttc_session_t *ts, ttc_response_t *resp);
+} ttc_observer_t;
+void ttc_set_observer(const ttc_observer_t *observer);
+/* The round trip's number in its conversation (sqlnet.rt.number), given
+ * the first time its record is published (in frame order, first pass). */
+guint32 ttc_round_trip_number(ttc_session_t *ts, ttc_response_t *resp);
 /* The request/response a DATA payload belongs to (from the first pass). */
 gboolean ttc_pdu_lookup(packet_info *pinfo, tvbuff_t *payload, ttc_request_t **req,
                         ttc_response_t **resp, gboolean *completes, gboolean *carries_call);

@@ -32,14 +32,8 @@ typedef struct ttc_cursor {
 } ttc_cursor_t;
 
 typedef struct ttc_session {
-    /* Network round-trip time and where the capture was taken (timing.c) */
-    nstime_t rtt;
-    guint8   rtt_source;               /* sqlnet_rtt_source_t */
-    gboolean rtt_checked;              /* TCP's handshake RTT looked up (once) */
-    guint8   vantage;                  /* sqlnet_vantage_t */
-    nstime_t last_resp_end;            /* last byte of the latest response */
-    void    *ack_timing;               /* timing.c's ACK samples (first pass) */
-    guint32  ack_from;                 /* the frame that made the session: ACK samples from there */
+    nstime_t last_resp_end;            /* last byte of the latest response (or the ACCEPT) */
+    guint32  ack_from;                 /* the frame that made the session (observers count from there) */
     /* Server TCP segments seen while no response was open (its first TNS
      * packet still being reassembled): the next response's first ones. */
     guint32  pending_segments;

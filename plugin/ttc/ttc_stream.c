@@ -24,13 +24,13 @@
 #include <epan/packet.h>
 #include <epan/expert.h>
 #include <epan/proto_data.h>
+#include <epan/tap.h>
+#include <epan/dissectors/packet-tcp.h>
 
 #include "sqlnet.h"
 #include "session.h"
 #include "tns.h"
 #include "ttc.h"
-#include "metrics.h"
-#include "timing.h"
 #include "sql_id.h"
 
 /* Bounds on one message being collected across packets: its size, and the
@@ -75,6 +75,16 @@ typedef struct ttc_pdu_rec {
 } ttc_pdu_rec_t;
 
 static int proto_ttc_layer = -1;
+
+/* Given once at registration (plugin.c): who hears of packets and of
+ * responses that end. */
+static const ttc_observer_t *stream_observer;
+
+void
+ttc_set_observer(const ttc_observer_t *observer)
+{
+    stream_observer = observer;
+}
 
 static int hf_ttc = -1;
 static int hf_continuation = -1;
@@ -510,7 +520,7 @@ state_keep(ttc_stream_t *s)
 /* ---- request / response bookkeeping (first pass only) ------------------- */
 
 static void
-close_response(ttc_session_t *ts, guint32 frame, const nstime_t *when, gboolean complete)
+close_response(ttc_session_t *ts, packet_info *pinfo, guint32 frame, const nstime_t *when, gboolean complete)
 {
     ttc_response_t *resp = ts->resp;
     if (!resp)
@@ -520,7 +530,11 @@ close_response(ttc_session_t *ts, guint32 frame, const nstime_t *when, gboolean 
     resp->complete = complete;
     ts->last_close_frame = frame;
     ts->resp = NULL;
-    timing_close_response(ts, resp);
+    /* the next call's client time starts here */
+    ts->last_resp_end = resp->last_time;
+    ts->has_last_resp_end = TRUE;
+    if (stream_observer && stream_observer->response_closed)
+        stream_observer->response_closed(pinfo, ts, resp);
     /* An execute answered without a cursor id (its end-of-call status was
      * cut off or not decoded): the cursor is learned from the next call
      * that names a cursor not seen before. */
@@ -634,7 +648,7 @@ open_request(ttc_session_t *ts, packet_info *pinfo, ttc_req_kind_t kind)
      * responses follow in order, each ended by the end-of-response flag). */
     if (ts->resp && !pipelined) {
         req->closed = ts->resp;
-        close_response(ts, ts->resp->last_frame ? ts->resp->last_frame : pinfo->num,
+        close_response(ts, pinfo, ts->resp->last_frame ? ts->resp->last_frame : pinfo->num,
                        &ts->resp->last_time, FALSE);
     }
     if (!pipelined)
@@ -760,6 +774,36 @@ ttc_count_segment(packet_info *pinfo, ttc_session_t *ts, gboolean unseen, guint3
         ts->pending_largest_segment = seglen;
 }
 
+/* The listener on "tcp": a server segment that TCP keeps inside a
+ * reassembly never reaches sqlnet; it is counted here (with those that do,
+ * once per frame: ttc_count_segment). */
+static tap_packet_status
+tcp_segment_tap(void *tapdata _U_, packet_info *pinfo, epan_dissect_t *edt _U_,
+                const void *data, tap_flags_t flags _U_)
+{
+    const struct tcpheader *th = (const struct tcpheader *)data;
+    sqlnet_session_t *sess;
+
+    if (!th || !th->th_have_seglen || th->th_seglen == 0)
+        return TAP_PACKET_DONT_REDRAW;
+    sess = session_of_tcp_segment(pinfo, th);
+    if (!sess)
+        return TAP_PACKET_DONT_REDRAW;
+    if (th->th_sport != sess->srv_port || !addresses_equal(&th->ip_src, &sess->srv_addr))
+        return TAP_PACKET_DONT_REDRAW;
+    ttc_count_segment(pinfo, (ttc_session_t *)sess->ttc, TRUE, th->th_seglen);
+    return TAP_PACKET_DONT_REDRAW;
+}
+
+void
+ttc_handoff(void)
+{
+    GString *err = register_tap_listener("tcp", NULL, NULL, TL_REQUIRES_NOTHING, NULL, tcp_segment_tap,
+                                         NULL, NULL);
+    if (err)
+        g_string_free(err, TRUE);
+}
+
 void
 ttc_note_segment(packet_info *pinfo, sqlnet_session_t *sess, guint32 seglen)
 {
@@ -779,8 +823,8 @@ ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
     if (PINFO_FD_VISITED(pinfo))
         return;
     if (type == TNS_TYPE_ACCEPT && dir == SQLNET_TO_CLIENT) {
-        /* The first call's client time starts here (timing.c): the ACCEPT
-         * ends the connect round trip. */
+        /* The first call's client time starts here: the ACCEPT ends the
+         * connect round trip. */
         ts = ttc_session_at(sess, pinfo);
         ts->last_resp_end = pinfo->abs_ts;
         ts->has_last_resp_end = TRUE;
@@ -789,7 +833,8 @@ ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
     if (!session_ttc_active(sess, pinfo))
         return;
     ts = ttc_session_at(sess, pinfo);
-    timing_note_packet(pinfo, ts);
+    if (stream_observer && stream_observer->packet)
+        stream_observer->packet(pinfo, ts);
     if (dir == SQLNET_TO_SERVER) {
         ttc_request_t *req;
         if (type != TNS_TYPE_DATA || (data_flags & TNS_DF_EOF))
@@ -824,7 +869,7 @@ ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
     resp->last_time = pinfo->abs_ts;
     /* An ANO reply is the whole answer to an ANO request. */
     if (is_ano && ts->req && ts->req->call.kind == TTC_REQ_ANO)
-        close_response(ts, pinfo->num, &pinfo->abs_ts, TRUE);
+        close_response(ts, pinfo, pinfo->num, &pinfo->abs_ts, TRUE);
 }
 
 /* ---- decoding ------------------------------------------------------------ */
@@ -979,7 +1024,7 @@ apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
         (res->terminal && (!ts->dialect.eor ||
                            (req && (req->call.kind == TTC_REQ_PROTOCOL || req->call.kind == TTC_REQ_DATA_TYPES))))) {
         rec->completes = TRUE;
-        close_response(ts, pinfo->num, &pinfo->abs_ts, TRUE);
+        close_response(ts, pinfo, pinfo->num, &pinfo->abs_ts, TRUE);
     }
 }
 
@@ -1311,7 +1356,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
         /* 23ai end of response: the flagged packet is the last of it. */
         if (dir == SQLNET_TO_CLIENT && (data_flags & TNS_DF_END_OF_RESPONSE) && ts->resp) {
             rec->completes = TRUE;
-            close_response(ts, pinfo->num, &pinfo->abs_ts, TRUE);
+            close_response(ts, pinfo, pinfo->num, &pinfo->abs_ts, TRUE);
         }
     }
 
@@ -1375,6 +1420,14 @@ ttc_pdu_lookup(packet_info *pinfo, tvbuff_t *payload, ttc_request_t **req,
     *completes = rec->completes;
     *carries_call = rec->carries_call;
     return TRUE;
+}
+
+guint32
+ttc_round_trip_number(ttc_session_t *ts, ttc_response_t *resp)
+{
+    if (resp->number == 0 && resp->req)
+        ttc_response_set_number(resp, ++ts->round_trips);
+    return resp->number;
 }
 
 gboolean
