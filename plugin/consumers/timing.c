@@ -74,9 +74,9 @@ typedef struct {
 } ack_timing_t;
 
 /* What timing knows of one conversation (first pass): its network RTT, where
- * the capture was taken, the ACK samples.  Timing's own, kept per TTC session
- * in a map of the capture file (made anew for each file). */
-typedef struct {
+ * the capture was taken, the ACK samples.  Timing's own, kept in the TTC
+ * session's opaque slot (ttc_session_t.timing), which only this file reads. */
+typedef struct timing_conv {
     nstime_t rtt;
     guint8   rtt_source;       /* sqlnet_rtt_source_t */
     gboolean rtt_checked;      /* TCP's handshake RTT looked up (once) */
@@ -84,29 +84,12 @@ typedef struct {
     ack_timing_t *ack;         /* ACK samples, from the first frame the tap took */
 } timing_conv_t;
 
-static wmem_map_t *timing_convs;   /* ttc_session_t * -> timing_conv_t, file scope */
-
-static void
-timing_init(void)
-{
-    timing_convs = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
-}
-
-static void
-timing_cleanup(void)
-{
-    timing_convs = NULL;           /* freed with the file scope */
-}
-
 static timing_conv_t *
 timing_conv(ttc_session_t *ts)
 {
-    timing_conv_t *tc = (timing_conv_t *)wmem_map_lookup(timing_convs, ts);
-    if (!tc) {
-        tc = wmem_new0(wmem_file_scope(), timing_conv_t);
-        wmem_map_insert(timing_convs, ts, tc);
-    }
-    return tc;
+    if (!ts->timing)
+        ts->timing = wmem_new0(wmem_file_scope(), timing_conv_t);
+    return ts->timing;
 }
 
 static gboolean
@@ -344,8 +327,6 @@ timing_register(int proto)
     };
 
     proto_timing_owner = proto;
-    register_init_routine(timing_init);
-    register_cleanup_routine(timing_cleanup);
     proto_register_field_array(proto, hf, array_length(hf));
 }
 

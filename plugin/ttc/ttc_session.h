@@ -66,6 +66,7 @@ typedef struct ttc_session {
     guint32 nrequests;
     guint32 round_trips;               /* round-trip records published so far (metrics.c numbers them) */
     wmem_map_t *sql_ids;               /* statement text -> its SQL_ID (ttc_sql_id), made once per text */
+    struct timing_conv *timing;        /* timing's own state (consumers/timing.c), opaque here */
     ttc_request_t *unbound;            /* last execute whose response named no cursor
                                         * (cut or undecoded): the next call on an
                                         * unknown cursor is taken to be on its cursor */
