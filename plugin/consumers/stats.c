@@ -27,11 +27,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#ifdef _WIN32
-#include <io.h>          /* dup, dup2, close: stats_stmt_window */
-#else
-#include <unistd.h>
-#endif
 
 #include <epan/packet.h>
 #include <epan/tap.h>
@@ -387,21 +382,21 @@ print_count(GString *out, guint64 n)
 
 /* Where a statement's time went: the parts, then one sentence. */
 static void
-print_breakdown(const rt_totals_t *t)
+print_breakdown(GString *out, const rt_totals_t *t)
 {
     double elapsed = t->net_ms + t->server_ms + t->transfer_ms + t->client_ms;
     GString *s;
 
     if (!t->timed)
         return;
-    printf("  %-48s %12.3f\n", "time on the wire (ms)", elapsed);
+    g_string_append_printf(out, "  %-48s %12.3f\n", "time on the wire (ms)", elapsed);
     if (t->rtt_ms > 0.0)
-        printf("  %-48s %12.3f\n", "  network: round trips x RTT (ms)", t->net_ms);
+        g_string_append_printf(out, "  %-48s %12.3f\n", "  network: round trips x RTT (ms)", t->net_ms);
     else
-        printf("  %-48s %12s\n", "  network: round trips x RTT (ms)", "unknown");
-    printf("  %-48s %12.3f\n", "  server: call to first byte of answer (ms)", t->server_ms);
-    printf("  %-48s %12.3f\n", "  transfer: first to last byte (ms)", t->transfer_ms);
-    printf("  %-48s %12.3f\n", "  client: between calls (ms)", t->client_ms);
+        g_string_append_printf(out, "  %-48s %12s\n", "  network: round trips x RTT (ms)", "unknown");
+    g_string_append_printf(out, "  %-48s %12.3f\n", "  server: call to first byte of answer (ms)", t->server_ms);
+    g_string_append_printf(out, "  %-48s %12.3f\n", "  transfer: first to last byte (ms)", t->transfer_ms);
+    g_string_append_printf(out, "  %-48s %12.3f\n", "  client: between calls (ms)", t->client_ms);
     s = g_string_new("  Of ");
     g_string_append_printf(s, "%.3f ms, ", elapsed);
     if (t->rtt_ms > 0.0) {
@@ -417,7 +412,7 @@ print_breakdown(const rt_totals_t *t)
     }
     g_string_append_printf(s, "the server %.3f ms, transfer %.3f ms, the client %.3f ms.",
                            t->server_ms, t->transfer_ms, t->client_ms);
-    printf("%s\n", s->str);
+    g_string_append_printf(out, "%s\n", s->str);
     g_string_free(s, TRUE);
 }
 
@@ -644,7 +639,7 @@ not_read_text(guint kind, GArray *ports)
 
 /* Each kind the report could not read: fputs "<prefix><sentence>\n" to `f`. */
 static void
-print_not_read(FILE *f, const char *prefix, const stmt_est_t *est)
+not_read_append(GString *out, const char *prefix, const stmt_est_t *est)
 {
     guint k;
 
@@ -652,7 +647,7 @@ print_not_read(FILE *f, const char *prefix, const stmt_est_t *est)
         GArray *ports = not_read_ports(est, k);
         if (ports) {
             char *text = not_read_text(k, ports);
-            fprintf(f, "%s%s\n", prefix, text);
+            g_string_append_printf(out, "%s%s\n", prefix, text);
             g_free(text);
             g_array_free(ports, TRUE);
         }
@@ -660,11 +655,20 @@ print_not_read(FILE *f, const char *prefix, const stmt_est_t *est)
 }
 
 static void
-est_draw_times(const est_totals_t *e)
+print_not_read(FILE *f, const char *prefix, const stmt_est_t *est)
 {
-    printf("  %-48s %12.3f\n", "response time sum (ms)", e->time_ms);
-    printf("  %-48s %12.3f\n", "response time avg (ms)", e->time_ms / e->round_trips);
-    printf("  %-48s %12.3f\n", "response time max (ms)", e->time_max);
+    GString *out = g_string_new("");
+    not_read_append(out, prefix, est);
+    fputs(out->str, f);
+    g_string_free(out, TRUE);
+}
+
+static void
+est_draw_times(GString *out, const est_totals_t *e)
+{
+    g_string_append_printf(out, "  %-48s %12.3f\n", "response time sum (ms)", e->time_ms);
+    g_string_append_printf(out, "  %-48s %12.3f\n", "response time avg (ms)", e->time_ms / e->round_trips);
+    g_string_append_printf(out, "  %-48s %12.3f\n", "response time max (ms)", e->time_max);
 }
 
 /* The block of one kind of estimate: its title and the names of its units
@@ -691,7 +695,7 @@ static const est_labels_t est_labels[] = {
 G_STATIC_ASSERT(G_N_ELEMENTS(est_labels) == G_N_ELEMENTS(((stmt_est_t *)NULL)->kind));
 
 static void
-est_draw(const stmt_est_t *s)
+est_draw(GString *out, const stmt_est_t *s)
 {
     guint k;
 
@@ -703,15 +707,15 @@ est_draw(const stmt_est_t *s)
 
         if (!l->title || e->round_trips == 0)
             continue;
-        printf("\n%s\n", l->title);
-        printf("  %-48s %12u\n", l->convs, g_hash_table_size(e->convs));
-        printf("  %-48s %12u\n", "round trips (estimated)", e->round_trips);
-        printf("  %-48s %12" G_GUINT64_FORMAT "\n", l->to_units, e->records);
-        printf("  %-48s %12" G_GUINT64_FORMAT "\n", l->to_bytes, e->bytes);
-        printf("  %-48s %12" G_GUINT64_FORMAT "\n", l->to_inner, l->inner_is_tns ? e->tns_bytes : e->ttc_bytes);
-        printf("  %-48s %12" G_GUINT64_FORMAT "\n", l->from_units, e->req_records);
-        printf("  %-48s %12" G_GUINT64_FORMAT "\n", l->from_bytes, e->req_bytes);
-        est_draw_times(e);
+        g_string_append_printf(out, "\n%s\n", l->title);
+        g_string_append_printf(out, "  %-48s %12u\n", l->convs, g_hash_table_size(e->convs));
+        g_string_append_printf(out, "  %-48s %12u\n", "round trips (estimated)", e->round_trips);
+        g_string_append_printf(out, "  %-48s %12" G_GUINT64_FORMAT "\n", l->to_units, e->records);
+        g_string_append_printf(out, "  %-48s %12" G_GUINT64_FORMAT "\n", l->to_bytes, e->bytes);
+        g_string_append_printf(out, "  %-48s %12" G_GUINT64_FORMAT "\n", l->to_inner, l->inner_is_tns ? e->tns_bytes : e->ttc_bytes);
+        g_string_append_printf(out, "  %-48s %12" G_GUINT64_FORMAT "\n", l->from_units, e->req_records);
+        g_string_append_printf(out, "  %-48s %12" G_GUINT64_FORMAT "\n", l->from_bytes, e->req_bytes);
+        est_draw_times(out, e);
     }
 }
 
@@ -946,7 +950,7 @@ stmt_derived_free(stmt_derived_t *d)
 }
 
 static void
-stmt_draw_block(stmt_stats_t *s)
+stmt_draw_block(GString *out, stmt_stats_t *s)
 {
     stmt_derived_t d;
     guint j;
@@ -954,46 +958,46 @@ stmt_draw_block(stmt_stats_t *s)
     stmt_derive(s, &d);
     if (s->sql) {
         char *sql = one_line(s->sql);
-        printf("\nStatement %u: %s (sqlnet.rt.sql_id == \"%s\", frames %u-%u)\n", s->number, sql, s->sql_id,
+        g_string_append_printf(out, "\nStatement %u: %s (sqlnet.rt.sql_id == \"%s\", frames %u-%u)\n", s->number, sql, s->sql_id,
                s->first_frame, s->last_frame);
         g_free(sql);
     } else {
-        printf("\nCalls outside a statement: logon, commit, ping ... (frames %u-%u)\n",
+        g_string_append_printf(out, "\nCalls outside a statement: logon, commit, ping ... (frames %u-%u)\n",
                s->first_frame, s->last_frame);
     }
-    printf("  %-48s %12u\n", "executions", s->executions);
-    printf("  %-48s %12u\n", "fetch calls", s->fetch_calls);
-    printf("  %-48s %12" G_GUINT64_FORMAT "\n", "rows processed", s->t.rows);
-    printf("  %-48s %12u\n", "SQL*Net roundtrips to/from client", s->t.round_trips);
-    printf("  %-48s %12" G_GUINT64_FORMAT "\n", "bytes sent via SQL*Net to client", s->t.bytes_to_client);
-    printf("  %-48s %12" G_GUINT64_FORMAT "\n", "bytes received via SQL*Net from client", s->t.bytes_from_client);
-    printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TNS bytes to client (TCP payload)", s->tns_to_client);
-    printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TNS bytes from client (TCP payload)", s->tns_from_client);
-    printf("  %-48s %12" G_GUINT64_FORMAT "\n", "row data bytes to client", s->row_bytes);
-    printf("  %-48s %12.1f\n", "row data bytes per row", s->t.rows ? (double)s->row_bytes / s->t.rows : 0.0);
-    printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TNS packets to client", s->t.packets_to_client);
-    printf("  %-48s %12" G_GUINT64_FORMAT "\n", "TCP segments to client", s->t.segments_to_client);
-    printf("  %-48s %12s\n", "array sizes seen (rows requested per call)", d.sizes->len ? d.sizes->str : "-");
-    printf("  %-48s %12.1f\n", "rows per round trip", s->t.round_trips ? (double)s->t.rows / s->t.round_trips : 0.0);
-    printf("  %-48s %12.3f\n", "response time sum (ms)", s->t.time_ms);
-    printf("  %-48s %12.3f\n", "response time avg (ms)", d.time_avg);
-    printf("  %-48s %12.3f\n", "response time max (ms)", s->time_max);
-    printf("  %-48s %12u\n", "responses larger than one SDU (\"more data\")", s->more_data);
-    printf("  %-48s %12s\n", "ORA errors (ORA-01403 end of fetch excluded)", d.errors->len ? d.errors->str : "-");
+    g_string_append_printf(out, "  %-48s %12u\n", "executions", s->executions);
+    g_string_append_printf(out, "  %-48s %12u\n", "fetch calls", s->fetch_calls);
+    g_string_append_printf(out, "  %-48s %12" G_GUINT64_FORMAT "\n", "rows processed", s->t.rows);
+    g_string_append_printf(out, "  %-48s %12u\n", "SQL*Net roundtrips to/from client", s->t.round_trips);
+    g_string_append_printf(out, "  %-48s %12" G_GUINT64_FORMAT "\n", "bytes sent via SQL*Net to client", s->t.bytes_to_client);
+    g_string_append_printf(out, "  %-48s %12" G_GUINT64_FORMAT "\n", "bytes received via SQL*Net from client", s->t.bytes_from_client);
+    g_string_append_printf(out, "  %-48s %12" G_GUINT64_FORMAT "\n", "TNS bytes to client (TCP payload)", s->tns_to_client);
+    g_string_append_printf(out, "  %-48s %12" G_GUINT64_FORMAT "\n", "TNS bytes from client (TCP payload)", s->tns_from_client);
+    g_string_append_printf(out, "  %-48s %12" G_GUINT64_FORMAT "\n", "row data bytes to client", s->row_bytes);
+    g_string_append_printf(out, "  %-48s %12.1f\n", "row data bytes per row", s->t.rows ? (double)s->row_bytes / s->t.rows : 0.0);
+    g_string_append_printf(out, "  %-48s %12" G_GUINT64_FORMAT "\n", "TNS packets to client", s->t.packets_to_client);
+    g_string_append_printf(out, "  %-48s %12" G_GUINT64_FORMAT "\n", "TCP segments to client", s->t.segments_to_client);
+    g_string_append_printf(out, "  %-48s %12s\n", "array sizes seen (rows requested per call)", d.sizes->len ? d.sizes->str : "-");
+    g_string_append_printf(out, "  %-48s %12.1f\n", "rows per round trip", s->t.round_trips ? (double)s->t.rows / s->t.round_trips : 0.0);
+    g_string_append_printf(out, "  %-48s %12.3f\n", "response time sum (ms)", s->t.time_ms);
+    g_string_append_printf(out, "  %-48s %12.3f\n", "response time avg (ms)", d.time_avg);
+    g_string_append_printf(out, "  %-48s %12.3f\n", "response time max (ms)", s->time_max);
+    g_string_append_printf(out, "  %-48s %12u\n", "responses larger than one SDU (\"more data\")", s->more_data);
+    g_string_append_printf(out, "  %-48s %12s\n", "ORA errors (ORA-01403 end of fetch excluded)", d.errors->len ? d.errors->str : "-");
     if (s->client_gap_ms >= 0.0005)
-        printf("  note: -z sqlnet,advise's observed time adds %.3f ms of client time between the\n"
+        g_string_append_printf(out, "  note: -z sqlnet,advise's observed time adds %.3f ms of client time between the\n"
                "        round trips of an execution to this sum (about %.3f ms)\n",
                s->client_gap_ms, s->t.time_ms + s->client_gap_ms);
     if (s->partial)
-        printf("  %-48s %12u\n", "partial round trips (figures are lower bounds)", s->partial);
-    print_breakdown(&s->t);
+        g_string_append_printf(out, "  %-48s %12u\n", "partial round trips (figures are lower bounds)", s->partial);
+    print_breakdown(out, &s->t);
     if (s->execs->len > 0) {
-        printf("  per execution:\n");
-        printf("  %6s %10s %10s %11s %12s %10s %12s %12s\n", "exec", "array size", "rows",
+        g_string_append_printf(out, "  per execution:\n");
+        g_string_append_printf(out, "  %6s %10s %10s %11s %12s %10s %12s %12s\n", "exec", "array size", "rows",
                "round trips", "bytes to cl.", "packets", "segments", "time (ms)");
         for (j = 0; j < s->execs->len; j++) {
             exec_stats_t *e = &g_array_index(s->execs, exec_stats_t, j);
-            printf("  %6u %10u %10" G_GUINT64_FORMAT " %11u %12" G_GUINT64_FORMAT " %10" G_GUINT64_FORMAT
+            g_string_append_printf(out, "  %6u %10u %10" G_GUINT64_FORMAT " %11u %12" G_GUINT64_FORMAT " %10" G_GUINT64_FORMAT
                    " %12" G_GUINT64_FORMAT " %12.3f\n",
                    j + 1, e->array_size, e->t.rows, e->t.round_trips, e->t.bytes_to_client,
                    e->t.packets_to_client, e->t.segments_to_client, e->t.time_ms);
@@ -1224,37 +1228,48 @@ stmt_draw_json(stmt_report_t *r, GPtrArray *numbered)
 }
 
 static void
-stmt_draw(void *tapdata)
+stmt_text(stmt_report_t *r, GString *out)
 {
-    stmt_report_t *r = (stmt_report_t *)tapdata;
     GPtrArray *numbered = stmt_numbered(r);
     guint i;
 
-    if (r->format == STMT_CSV) {
-        stmt_draw_csv(r, numbered);
-        g_ptr_array_free(numbered, TRUE);
-        return;
-    }
-    if (r->format == STMT_JSON) {
-        stmt_draw_json(r, numbered);
-        g_ptr_array_free(numbered, TRUE);
-        return;
-    }
-    printf("\n================================================================================\n");
-    printf("SQL*Net statements (wire AUTOTRACE)%s%s\n", r->filter ? "  filter: " : "", r->filter ? r->filter : "");
-    printf("Oracle's definitions: a round trip is one client call and its response; bytes via\n"
+    g_string_append_printf(out, "\n================================================================================\n");
+    g_string_append_printf(out, "SQL*Net statements (wire AUTOTRACE)%s%s\n", r->filter ? "  filter: " : "", r->filter ? r->filter : "");
+    g_string_append_printf(out, "Oracle's definitions: a round trip is one client call and its response; bytes via\n"
            "SQL*Net are the TTC bytes (TNS DATA payload after the data flags, headers and markers\n"
            "excluded); TNS bytes include the headers (the TCP payload). Response time: the sum,\n"
            "over round trips, of last request packet to the packet that completes the response.\n");
-    print_not_read(stdout, "Not read: ", r->est);
-    printf("================================================================================\n");
+    not_read_append(out, "Not read: ", r->est);
+    g_string_append_printf(out, "================================================================================\n");
     if (r->outside)
-        stmt_draw_block(r->outside);
+        stmt_draw_block(out, r->outside);
     for (i = 0; i < numbered->len; i++)
-        stmt_draw_block((stmt_stats_t *)g_ptr_array_index(numbered, i));
+        stmt_draw_block(out, (stmt_stats_t *)g_ptr_array_index(numbered, i));
     g_ptr_array_free(numbered, TRUE);
-    est_draw(r->est);
-    printf("================================================================================\n");
+    est_draw(out, r->est);
+    g_string_append_printf(out, "================================================================================\n");
+}
+
+static void
+stmt_draw(void *tapdata)
+{
+    stmt_report_t *r = (stmt_report_t *)tapdata;
+    GPtrArray *numbered;
+    GString *out;
+
+    if (r->format == STMT_CSV || r->format == STMT_JSON) {
+        numbered = stmt_numbered(r);
+        if (r->format == STMT_CSV)
+            stmt_draw_csv(r, numbered);
+        else
+            stmt_draw_json(r, numbered);
+        g_ptr_array_free(numbered, TRUE);
+        return;
+    }
+    out = g_string_new("");
+    stmt_text(r, out);
+    fputs(out->str, stdout);
+    g_string_free(out, TRUE);
 }
 
 static void
@@ -1355,7 +1370,7 @@ static stat_tap_ui stmt_ui = {
  *                     filter (NULL: all); returns it, or NULL and *err (the
  *                     caller frees it with g_free)
  *   STATS_STMT_TEXT   appends the report's text to text: what stmt_draw
- *                     prints for tshark, taken from stdout while it prints
+ *                     prints for tshark (both from stmt_text)
  *   STATS_STMT_CLOSE  removes its listeners, which frees it
  * (one entry point with three steps: the report's state stays stats.c's) */
 void *
@@ -1363,10 +1378,6 @@ stats_stmt_window(stats_stmt_op_t op, void *report, const char *filter, GString 
 {
     stmt_report_t *r = (stmt_report_t *)report;
     GString *e;
-    FILE *tmp;
-    int saved;
-    char buf[4096];
-    size_t n;
 
     switch (op) {
     case STATS_STMT_OPEN:
@@ -1401,25 +1412,7 @@ stats_stmt_window(stats_stmt_op_t op, void *report, const char *filter, GString 
     case STATS_STMT_TEXT:
         if (!r || !text)
             return r;
-        /* stmt_draw prints to stdout: into a temporary file for the while */
-        fflush(stdout);
-        tmp = tmpfile();
-        saved = tmp ? dup(fileno(stdout)) : -1;
-        if (saved < 0) {
-            if (tmp)
-                fclose(tmp);
-            g_string_append(text, "(the report could not be written: no temporary file)");
-            return r;
-        }
-        dup2(fileno(tmp), fileno(stdout));
-        stmt_draw(r);
-        fflush(stdout);
-        dup2(saved, fileno(stdout));
-        close(saved);
-        rewind(tmp);
-        while ((n = fread(buf, 1, sizeof(buf), tmp)) > 0)
-            g_string_append_len(text, buf, (gssize)n);
-        fclose(tmp);
+        stmt_text(r, text);            /* what stmt_draw prints for tshark */
         return r;
     case STATS_STMT_CLOSE:
         if (r) {
