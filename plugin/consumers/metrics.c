@@ -326,9 +326,9 @@ add_rt_values(proto_tree *rt, tvbuff_t *tvb, packet_info *pinfo, const sqlnet_se
     values_uint(s, TRUE, resp->segments);
     values_uint(s, TRUE, resp->row_bytes);
     values_uint(s, TRUE, resp->bvc_bytes);
-    nstime_delta(&d, &resp->last_time, &req->time);
+    nstime_delta(&d, &resp->last_time, &req->last_time);
     values_uint(s, TRUE, nstime_ns(&d));
-    nstime_delta(&d, &resp->first_time, &req->time);
+    nstime_delta(&d, &resp->first_time, &req->last_time);
     values_uint(s, TRUE, nstime_ns(&d));
     values_uint(s, resp->has_oer, resp->ora_error);
     values_uint(s, partial != 0, partial);
@@ -403,7 +403,7 @@ add_round_trip(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet
         proto_item_set_generated(proto_tree_add_double_format_value(rt, hf_rt_sdu_fill, tvb, 0, 0, fill,
                                                                     "%.1f %%", fill));
     }
-    nstime_delta(&d, &resp->last_time, &req->time);
+    nstime_delta(&d, &resp->last_time, &req->last_time);
     add_ms(rt, tvb, hf_rt_time, &d);
     if (t->known) {
         if (t->rtt_known)
@@ -532,9 +532,9 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
         proto_item_set_generated(proto_tree_add_uint(tree, hf_req_ttc_bytes, tvb, 0, 0, req->ttc_bytes));
         if (req->execution)
             proto_item_set_generated(proto_tree_add_uint(tree, hf_execution, tvb, 0, 0, req->execution));
-        nstime_delta(&rt, &resp->last_time, &req->time);
+        nstime_delta(&rt, &resp->last_time, &req->last_time);
         proto_item_set_generated(proto_tree_add_time(tree, hf_time, tvb, 0, 0, &rt));
-        nstime_delta(&dt, &resp->first_time, &req->time);
+        nstime_delta(&dt, &resp->first_time, &req->last_time);
         proto_item_set_generated(proto_tree_add_time(tree, hf_time_first, tvb, 0, 0, &dt));
         if (req->stmt_sql)
             add_sql(tree, tvb, sess, hf_ttc_sql, hf_ttc_sql_id, req->stmt_sql);

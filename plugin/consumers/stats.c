@@ -132,7 +132,7 @@ tree_est_packet(void *tapdata, packet_info *pinfo, epan_dissect_t *edt _U_, cons
     stats_tree *st = t->st;
     const sqlnet_est_rec_t *rec = (const sqlnet_est_rec_t *)p;
     const char *top, *units, *bytes, *times;
-    int us = (int)MIN((gint64)rec->time.secs * 1000000 + rec->time.nsecs / 1000, G_MAXINT);
+    int us = (int)MIN((gint64)rec->resp_time.secs * 1000000 + rec->resp_time.nsecs / 1000, G_MAXINT);
 
     if (t->stale)
         return TAP_PACKET_DONT_REDRAW;
@@ -256,7 +256,7 @@ tree_packet(stats_tree *st, packet_info *pinfo _U_, epan_dissect_t *edt _U_, con
             tap_flags_t flags _U_)
 {
     const sqlnet_rt_t *rt = (const sqlnet_rt_t *)p;
-    nstime_t time = sqlnet_rt_time(rt);
+    nstime_t rt_time = sqlnet_rt_time(rt);
     char name[64];
 
     stats_tree_tick_pivot(st, stats_tree_parent_id_by_name(st, st_calls),
@@ -279,7 +279,7 @@ tree_packet(stats_tree *st, packet_info *pinfo _U_, epan_dissect_t *edt _U_, con
                                  (int)MIN(100, (guint64)rt->resp->bytes * 100 / ((guint64)rt->resp->packets * rt->sdu)));
     }
     if (rt->resp->complete)
-        tick_range_and_group(st, st_time, (int)MIN((gint64)time.secs * 1000000 + time.nsecs / 1000, G_MAXINT));
+        tick_range_and_group(st, st_time, (int)MIN((gint64)rt_time.secs * 1000000 + rt_time.nsecs / 1000, G_MAXINT));
     if (rt->resp->ora_error) {
         snprintf(name, sizeof(name), "ORA-%05u%s", rt->resp->ora_error,
                  rt->resp->ora_error == TTC_ERR_NO_DATA_FOUND ? " (no more rows)" : "");
@@ -512,7 +512,7 @@ est_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_, const
     stmt_est_t *s = (stmt_est_t *)tapdata;
     const sqlnet_est_rec_t *rec = (const sqlnet_est_rec_t *)p;
     est_totals_t *e;
-    double ms = nstime_to_msec(&rec->time);
+    double ms = nstime_to_msec(&rec->resp_time);
 
     if (rec->kind == SQLNET_EST_TLS_UNDECRYPTED || rec->kind == SQLNET_EST_NNE_UNDECODED) {
         g_hash_table_insert(rec->kind == SQLNET_EST_TLS_UNDECRYPTED ? s->undecrypted : s->nne_undecoded,
@@ -763,9 +763,9 @@ stmt_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_, cons
 {
     stmt_report_t *r = (stmt_report_t *)tapdata;
     const sqlnet_rt_t *rt = (const sqlnet_rt_t *)p;
-    nstime_t time = sqlnet_rt_time(rt), abs_request = sqlnet_rt_abs_request(rt);
+    nstime_t rt_time = sqlnet_rt_time(rt), abs_request = sqlnet_rt_abs_request(rt);
     stmt_stats_t *s = sqlnet_rt_sql(rt) ? (stmt_stats_t *)g_hash_table_lookup(r->by_sql, sqlnet_rt_sql(rt)) : r->outside;
-    double ms = nstime_to_msec(&time);
+    double ms = nstime_to_msec(&rt_time);
     guint32 first = sqlnet_rt_request_frame(rt) ? sqlnet_rt_request_frame(rt) : rt->resp->last_frame;
     guint i;
 
@@ -827,7 +827,7 @@ stmt_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_, cons
         }
         if (last) {
             last->execution = sqlnet_rt_execution(rt);
-            nstime_sum(&last->end, &abs_request, &time);
+            nstime_sum(&last->end, &abs_request, &rt_time);
         }
     }
     if (sqlnet_rt_execution(rt)) {

@@ -246,8 +246,8 @@ timing_close_response(packet_info *pinfo _U_, ttc_session_t *ts, ttc_response_t 
     if (!req || t.known)
         return;
     tc = timing_conv(ts);
-    span(&req_xfer, &req->time, &req->first_time);
-    span(&t.wait, &resp->first_time, &req->time);
+    span(&req_xfer, &req->last_time, &req->first_time);
+    span(&t.wait, &resp->first_time, &req->last_time);
     span(&resp_xfer, &resp->last_time, &resp->first_time);
     t.has_gap = req->has_prev_end;
     if (req->has_prev_end)

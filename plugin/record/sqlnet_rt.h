@@ -120,7 +120,7 @@ sqlnet_rt_abs_request(const sqlnet_rt_t *rt)
 {
     nstime_t t = NSTIME_INIT_ZERO;
     if (rt->req)
-        t = rt->req->time;
+        t = rt->req->last_time;
     return t;
 }
 
@@ -130,7 +130,7 @@ sqlnet_rt_time(const sqlnet_rt_t *rt)
 {
     nstime_t d = NSTIME_INIT_ZERO;
     if (rt->req)
-        nstime_delta(&d, &rt->resp->last_time, &rt->req->time);
+        nstime_delta(&d, &rt->resp->last_time, &rt->req->last_time);
     return d;
 }
 
@@ -140,7 +140,7 @@ sqlnet_rt_time_first(const sqlnet_rt_t *rt)
 {
     nstime_t d = NSTIME_INIT_ZERO;
     if (rt->req)
-        nstime_delta(&d, &rt->resp->first_time, &rt->req->time);
+        nstime_delta(&d, &rt->resp->first_time, &rt->req->last_time);
     return d;
 }
 

@@ -1,5 +1,5 @@
 /* ttc_roundtrip.h - the wire-cost records: one per request and one per response,
- * built on the first pass (packets, bytes, segments, rows, time, the call's
+ * built on the first pass (packets, bytes, segments, rows, timing, the call's
  * facts) and read by metrics.c for fields and taps.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -98,7 +98,7 @@ typedef struct ttc_request {
     ttc_call_t call;           /* the request's main call (call.kind: the request's kind) */
     guint32 frame;             /* frame of the (last) request packet */
     guint32 first_frame;
-    nstime_t time;             /* when the request was complete (last packet) */
+    nstime_t last_time;        /* when the request was complete (its last packet) */
     nstime_t first_time;       /* its first packet */
     nstime_t prev_end;         /* last byte of the response before it (has_prev_end) */
     gboolean has_prev_end;

@@ -46,7 +46,7 @@ typedef struct {
     guint32 tns_bytes;          /* TLS: bytes less headers and the cipher's per-record overhead;
                                  * NNE: the TNS bytes (= bytes) */
     guint32 ttc_bytes;          /* NNE: DATA payloads less the encryption's overhead (estimate); TLS: 0 */
-    nstime_t time;              /* last client record/packet to last server record/packet */
+    nstime_t resp_time;         /* last client record/packet to last server record/packet */
     guint8  kind;               /* sqlnet_est_kind_t */
     guint16 port;               /* the notices: the server port */
 } sqlnet_est_rec_t;

@@ -167,7 +167,7 @@ add_estimate(tvbuff_t *tvb, proto_tree *tree, const sqlnet_est_rec_t *rec)
     proto_item_set_generated(pi);
     pi = proto_tree_add_uint(t, hf_nest_ttc_bytes, tvb, 0, 0, rec->ttc_bytes);
     proto_item_set_generated(pi);
-    pi = proto_tree_add_time(t, hf_nest_time, tvb, 0, 0, &rec->time);
+    pi = proto_tree_add_time(t, hf_nest_time, tvb, 0, 0, &rec->resp_time);
     proto_item_set_generated(pi);
 }
 
@@ -183,7 +183,7 @@ close_round_trip(nne_est_t *e, packet_info *pinfo)
     end->rec.kind = SQLNET_EST_NNE;
     end->rec.conversation = e->conv;
     end->rec.round_trip = e->round_trips;
-    nstime_delta(&end->rec.time, &e->resp_last_time, &e->req_last_time);
+    nstime_delta(&end->rec.resp_time, &e->resp_last_time, &e->req_last_time);
     end->pkt_index = e->resp_last_index;
     wmem_tree_insert32(e->by_frame, e->resp_last_frame, end);
     tap_queue_packet(sqlnet_est_tap(), pinfo, &end->rec);

@@ -401,7 +401,7 @@ close_exchange(tls_est_t *e, packet_info *pinfo)
         rec->kind = SQLNET_EST_TLS;
         rec->conversation = e->conv;
         rec->round_trip = e->exchanges - 1;
-        nstime_delta(&rec->time, &e->resp_last_time, &e->req_last_time);
+        nstime_delta(&rec->resp_time, &e->resp_last_time, &e->req_last_time);
         wmem_tree_insert32(e->by_frame, e->resp_last_frame, rec);
         tap_queue_packet(sqlnet_est_tap(), pinfo, rec);
     }
@@ -479,7 +479,7 @@ add_estimate(tvbuff_t *tvb, proto_tree *tree, const tls_est_t *e, const sqlnet_e
     proto_item_set_generated(pi);
     pi = proto_tree_add_uint(t, hf_est_tns_bytes, tvb, 0, 0, rec->tns_bytes);
     proto_item_set_generated(pi);
-    pi = proto_tree_add_time(t, hf_est_time, tvb, 0, 0, &rec->time);
+    pi = proto_tree_add_time(t, hf_est_time, tvb, 0, 0, &rec->resp_time);
     proto_item_set_generated(pi);
     pi = proto_tree_add_uint(t, hf_est_tls_version, tvb, 0, 0, e->version ? e->version : 0x0303);
     proto_item_set_generated(pi);

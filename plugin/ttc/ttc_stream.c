@@ -660,7 +660,7 @@ open_request(ttc_session_t *ts, packet_info *pinfo, ttc_req_kind_t kind)
     ts->waiting_last = req;
     req->call.kind = kind;
     req->first_frame = req->frame = pinfo->num;
-    req->time = req->first_time = pinfo->abs_ts;
+    req->last_time = req->first_time = pinfo->abs_ts;
     req->prev_end = ts->last_resp_end;
     req->has_prev_end = ts->has_last_resp_end;
     ts->req = req;
@@ -844,7 +844,7 @@ ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
         ts->pending_largest_segment = 0;
         ts->pending_unseen = FALSE;
         req->frame = pinfo->num;
-        req->time = pinfo->abs_ts;
+        req->last_time = pinfo->abs_ts;
         req->tns_packets++;
         req->tns_bytes += tns_len;
         req->ttc_bytes += tns_data_bytes(tns_len);
