@@ -1285,21 +1285,75 @@ stmt_finish(void *tapdata)
     g_free(r);
 }
 
+/* A -z argument "PREFIX[,format=NAME][,FILTER]": *filter (NULL: none) and
+ * the format's name and length (*fmt NULL: none given). */
+static void
+report_arg(const char *opt_arg, const char *prefix, const char **filter, const char **fmt, gsize *fmt_len)
+{
+    gsize n = strlen(prefix);
+
+    *filter = NULL;
+    *fmt = NULL;
+    *fmt_len = 0;
+    if (strncmp(opt_arg, prefix, n) == 0 && opt_arg[n] == ',')
+        *filter = opt_arg + n + 1;
+    if (*filter && strncmp(*filter, "format=", 7) == 0) {
+        const char *end = strchr(*filter + 7, ',');
+        *fmt = *filter + 7;
+        *fmt_len = end ? (gsize)(end - *fmt) : strlen(*fmt);
+        *filter = end && end[1] ? end + 1 : NULL;
+    }
+}
+
+/* A statement report on listeners of its own: the statements (with that
+ * filter, NULL: all) and the estimates (TLS without the secrets, NNE) and
+ * the conversations not decrypted, on their own tap with no filter (the
+ * sqlnet fields it could be filtered on are not on those packets).  draw:
+ * stmt_draw for tshark, NULL for a window that asks for the text.  NULL and
+ * *err when the filter does not compile. */
+static stmt_report_t *
+stmt_open(const char *filter, stmt_format_t format, tap_draw_cb draw, GString **err)
+{
+    stmt_report_t *r = g_new0(stmt_report_t, 1);
+    GString *e;
+
+    r->filter = g_strdup(filter);
+    r->format = format;
+    r->by_sql = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, stmt_free);
+    r->order = g_ptr_array_new();
+    r->last_by_conv = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    *err = register_tap_listener(SQLNET_TAP_NAME, r, filter, TL_REQUIRES_NOTHING, stmt_reset,
+                                 stmt_packet, draw, stmt_finish);
+    if (*err) {
+        stmt_finish(r);
+        return NULL;
+    }
+    r->est = g_new0(stmt_est_t, 1);
+    r->est->kind[SQLNET_EST_TLS].convs = g_hash_table_new(g_direct_hash, g_direct_equal);
+    r->est->kind[SQLNET_EST_NNE].convs = g_hash_table_new(g_direct_hash, g_direct_equal);
+    r->est->undecrypted = g_hash_table_new(g_direct_hash, g_direct_equal);
+    r->est->nne_undecoded = g_hash_table_new(g_direct_hash, g_direct_equal);
+    e = register_tap_listener(SQLNET_EST_TAP, r->est, NULL, TL_REQUIRES_NOTHING, est_reset,
+                              est_packet, NULL, est_finish);
+    if (e) {
+        g_string_free(e, TRUE);
+        est_finish(r->est);
+        r->est = NULL;
+    }
+    return r;
+}
+
 /* "sqlnet,stmt[,format=text|csv|json][,filter]" */
 static sqlnet_tap_init_result_t
 stmt_init(const char *opt_arg, void *userdata _U_)
 {
-    const char *prefix = "sqlnet,stmt";
-    const char *filter = NULL;
+    const char *filter, *name;
+    gsize len;
     stmt_format_t format = STMT_TEXT;
-    stmt_report_t *r;
     GString *err;
 
-    if (strncmp(opt_arg, prefix, strlen(prefix)) == 0 && opt_arg[strlen(prefix)] == ',')
-        filter = opt_arg + strlen(prefix) + 1;
-    if (filter && strncmp(filter, "format=", 7) == 0) {
-        const char *name = filter + 7, *end = strchr(name, ',');
-        gsize len = end ? (gsize)(end - name) : strlen(name);
+    report_arg(opt_arg, "sqlnet,stmt", &filter, &name, &len);
+    if (name) {
         if (len == 4 && strncmp(name, "text", 4) == 0) {
             format = STMT_TEXT;
         } else if (len == 3 && strncmp(name, "csv", 3) == 0) {
@@ -1311,38 +1365,11 @@ stmt_init(const char *opt_arg, void *userdata _U_)
                     (int)len, name);
             SQLNET_TAP_INIT_RETURN(false);
         }
-        filter = end ? end + 1 : NULL;
-        if (filter && !*filter)
-            filter = NULL;
     }
-    r = g_new0(stmt_report_t, 1);
-    r->filter = g_strdup(filter);
-    r->format = format;
-    r->by_sql = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, stmt_free);
-    r->order = g_ptr_array_new();
-    r->last_by_conv = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
-    err = register_tap_listener(SQLNET_TAP_NAME, r, filter, TL_REQUIRES_NOTHING, stmt_reset,
-                                stmt_packet, stmt_draw, stmt_finish);
-    if (err) {
+    if (!stmt_open(filter, format, stmt_draw, &err)) {
         fprintf(stderr, "tshark: couldn't register sqlnet,stmt tap: %s\n", err->str);
         g_string_free(err, TRUE);
-        stmt_finish(r);
         SQLNET_TAP_INIT_RETURN(false);
-    }
-    /* the estimates (TLS without the secrets, NNE) and the conversations not
-     * decrypted: their own tap and blocks, no filter (the sqlnet fields it
-     * could be filtered on are not on these packets) */
-    r->est = g_new0(stmt_est_t, 1);
-    r->est->kind[SQLNET_EST_TLS].convs = g_hash_table_new(g_direct_hash, g_direct_equal);
-    r->est->kind[SQLNET_EST_NNE].convs = g_hash_table_new(g_direct_hash, g_direct_equal);
-    r->est->undecrypted = g_hash_table_new(g_direct_hash, g_direct_equal);
-    r->est->nne_undecoded = g_hash_table_new(g_direct_hash, g_direct_equal);
-    err = register_tap_listener(SQLNET_EST_TAP, r->est, NULL, TL_REQUIRES_NOTHING, est_reset,
-                                est_packet, NULL, est_finish);
-    if (err) {
-        g_string_free(err, TRUE);
-        est_finish(r->est);
-        r->est = NULL;
     }
     SQLNET_TAP_INIT_RETURN(true);
 }
@@ -1381,32 +1408,11 @@ stats_stmt_window(stats_stmt_op_t op, void *report, const char *filter, GString 
 
     switch (op) {
     case STATS_STMT_OPEN:
-        r = g_new0(stmt_report_t, 1);
-        r->filter = g_strdup(filter);
-        r->format = STMT_TEXT;
-        r->by_sql = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, stmt_free);
-        r->order = g_ptr_array_new();
-        r->last_by_conv = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
-        e = register_tap_listener(SQLNET_TAP_NAME, r, filter, TL_REQUIRES_NOTHING, stmt_reset,
-                                  stmt_packet, NULL, stmt_finish);
-        if (e) {
+        r = stmt_open(filter, STMT_TEXT, NULL, &e);
+        if (!r) {
             if (err)
                 *err = g_strdup(e->str);
             g_string_free(e, TRUE);
-            stmt_finish(r);
-            return NULL;
-        }
-        r->est = g_new0(stmt_est_t, 1);
-        r->est->kind[SQLNET_EST_TLS].convs = g_hash_table_new(g_direct_hash, g_direct_equal);
-        r->est->kind[SQLNET_EST_NNE].convs = g_hash_table_new(g_direct_hash, g_direct_equal);
-        r->est->undecrypted = g_hash_table_new(g_direct_hash, g_direct_equal);
-        r->est->nne_undecoded = g_hash_table_new(g_direct_hash, g_direct_equal);
-        e = register_tap_listener(SQLNET_EST_TAP, r->est, NULL, TL_REQUIRES_NOTHING, est_reset,
-                                  est_packet, NULL, est_finish);
-        if (e) {
-            g_string_free(e, TRUE);
-            est_finish(r->est);
-            r->est = NULL;
         }
         return r;
     case STATS_STMT_TEXT:
@@ -1507,26 +1513,20 @@ rt_finish(void *tapdata)
 static sqlnet_tap_init_result_t
 rt_init(const char *opt_arg, void *userdata _U_)
 {
-    const char *prefix = "sqlnet,rt";
-    const char *filter = NULL;
+    const char *filter, *name;
+    gsize len;
     gboolean csv = FALSE;
     rt_report_t *r;
     GString *err;
 
-    if (strncmp(opt_arg, prefix, strlen(prefix)) == 0 && opt_arg[strlen(prefix)] == ',')
-        filter = opt_arg + strlen(prefix) + 1;
-    if (filter && strncmp(filter, "format=", 7) == 0) {
-        const char *name = filter + 7, *end = strchr(name, ',');
-        gsize len = end ? (gsize)(end - name) : strlen(name);
+    report_arg(opt_arg, "sqlnet,rt", &filter, &name, &len);
+    if (name) {
         if (len == 3 && strncmp(name, "csv", 3) == 0) {
             csv = TRUE;
         } else if (!(len == 4 && strncmp(name, "text", 4) == 0)) {
             fprintf(stderr, "tshark: -z sqlnet,rt: unknown format \"%.*s\" (text or csv)\n", (int)len, name);
             SQLNET_TAP_INIT_RETURN(false);
         }
-        filter = end ? end + 1 : NULL;
-        if (filter && !*filter)
-            filter = NULL;
     }
     r = g_new0(rt_report_t, 1);
     r->lines = g_string_new(NULL);
