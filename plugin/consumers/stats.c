@@ -1285,6 +1285,11 @@ stmt_finish(void *tapdata)
     g_free(r);
 }
 
+/* The one parameter of the -z reports' GUI dialogs (stmt, rt). */
+static tap_param filter_params[] = {
+    { PARAM_FILTER, "filter", "Filter", NULL, TRUE }
+};
+
 /* A -z argument "PREFIX[,format=NAME][,FILTER]": *filter (NULL: none) and
  * the format's name and length (*fmt NULL: none given). */
 static void
@@ -1374,17 +1379,13 @@ stmt_init(const char *opt_arg, void *userdata _U_)
     SQLNET_TAP_INIT_RETURN(true);
 }
 
-static tap_param stmt_params[] = {
-    { PARAM_FILTER, "filter", "Filter", NULL, TRUE }
-};
-
 static stat_tap_ui stmt_ui = {
     REGISTER_STAT_GROUP_GENERIC,
     "SQL*Net statements (wire AUTOTRACE)",
     "sqlnet,stmt",
     stmt_init,
-    G_N_ELEMENTS(stmt_params),
-    stmt_params
+    G_N_ELEMENTS(filter_params),
+    filter_params
 };
 
 /* ---- the Lua window "SQL*Net Statements" --------------------------------- */
@@ -1543,17 +1544,13 @@ rt_init(const char *opt_arg, void *userdata _U_)
     SQLNET_TAP_INIT_RETURN(true);
 }
 
-static tap_param rt_params[] = {
-    { PARAM_FILTER, "filter", "Filter", NULL, TRUE }
-};
-
 static stat_tap_ui rt_ui = {
     REGISTER_STAT_GROUP_GENERIC,
     "SQL*Net round trips",
     "sqlnet,rt",
     rt_init,
-    G_N_ELEMENTS(rt_params),
-    rt_params
+    G_N_ELEMENTS(filter_params),
+    filter_params
 };
 
 /* ---- registration ------------------------------------------------------- */
