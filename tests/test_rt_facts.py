@@ -152,3 +152,67 @@ def test_bind_values_sent_per_call(tshark, path):
     assert proc.stderr == ""
     for n in expected:
         assert f"({n} bind values sent)" in proc.stdout
+
+
+# ---- the mechanism itself: a fact planted in a copy of the sources -------------------
+
+def test_a_planted_fact_reaches_the_field_the_report_and_lua(tshark, tmp_path):
+    """Issue 24's "show it", as a check that keeps holding: in a copy of the
+    sources, one row added to TTC_CALL_FACTS and one decoder line that sets it
+    (two edits, two files) give the field sqlnet.rt.<abbrev>, a column of
+    -z sqlnet,rt and a fact Lua reads by name, on the calls the decoder line
+    runs for. Evidence: the planted value (4242) and the manifest's binds (the
+    line sits beside the one that counts an OALL8's bind values)."""
+    import os
+    import shutil
+    import subprocess
+    from test_lua_records import libwireshark_lua
+    from tshark import ROOT, Tshark
+    src = tmp_path / "src"
+    shutil.copytree(ROOT / "plugin", src / "plugin")
+    shutil.copy(ROOT / "CMakeLists.txt", src)
+    shutil.copytree(ROOT / "lua", src / "lua")
+    header = src / "plugin" / "record" / "ttc_roundtrip.h"
+    text = header.read_text()
+    row = ('      "(OALL8: the execution count of a DML, one row for a query or PL/SQL)")\n')
+    assert row in text
+    header.write_text(text.replace(row, row.rstrip("\n") + ' \\\n    X(planted_fact, "planted_fact", '
+                                   '"Planted fact", "A fact planted by tests/test_rt_facts.py")\n', 1))
+    decoder = src / "plugin" / "decoders" / "ttc_execute.c"
+    text = decoder.read_text()
+    line = "        call->bind_values = "
+    assert text.count(line) == 1
+    decoder.write_text(text.replace(line, "        call->planted_fact = 4242;\n" + line, 1))
+    build = tmp_path / "build"
+    subprocess.run(["cmake", "-S", str(src), "-B", str(build), "-DSQLNET_WERROR=ON"], check=True,
+                   capture_output=True, text=True)
+    proc = subprocess.run(["cmake", "--build", str(build), "-j", str(os.cpu_count() or 1)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    planted = Tshark()
+    try:
+        staged = next(build.glob("plugins/*/epan/sqlnet.so"))
+        target = next(planted.plugin_dir.glob("*/epan/sqlnet.so"))
+        shutil.copy2(staged, target)
+        os.chmod(target, 0o644)
+        m = json.loads((TEST_CAPTURES / "binds_23ai_python.json").read_text())
+        cap = TEST_CAPTURES / m["capture"]
+        calls = len(sent_binds(m))
+        out = planted.run(cap, ["-T", "fields", "-e", "sqlnet.rt.planted_fact", "-e", "sqlnet.rt.bind_values",
+                                "-Y", "sqlnet.rt.planted_fact"]).stdout
+        pairs = [l.split("\t") for l in out.splitlines() if l.strip()]
+        assert len(pairs) == calls and all(p == "4242" and b for p, b in pairs), pairs
+        rows = [r for r in rt_csv(planted, cap) if r.get("planted_fact")]
+        assert [r["planted_fact"] for r in rows] == ["4242"] * calls
+        if libwireshark_lua() is not None:
+            script = tmp_path / "probe.lua"
+            script.write_text(PROBE.replace('"rows_asked"', '"planted_fact"'))
+            proc = planted.run(cap, ["-q", "-X", f"lua_script:{planted.readable(script)}"])
+            assert proc.stderr == ""
+            assert "planted_fact" in next(l for l in proc.stdout.splitlines() if l.startswith("COLUMNS "))
+            facts = [l.split()[3] for l in proc.stdout.splitlines() if l.startswith("FACT ")]
+            assert facts.count("4242") == calls
+        # the unplanted build knows no such field
+        assert tshark.run(cap, ["-Y", "sqlnet.rt.planted_fact"], check=False).returncode != 0
+    finally:
+        planted.close()
