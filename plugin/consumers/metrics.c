@@ -84,7 +84,7 @@ static int hf_rt_ora_error = -1;
 static int hf_rt_partial = -1;
 static int hf_rt_values = -1;
 /* sqlnet.rt.<abbrev> of each call fact (TTC_CALL_FACTS), by its column
- * (unused while the table has no row) */
+ * (_U_: the array is unused when the table has no row) */
 static int hf_rt_call_fact[SQLNET_RT_NCOLUMNS] _U_;
 static gint ett_rt = -1;
 
@@ -222,7 +222,6 @@ queue_round_trip(packet_info *pinfo, const sqlnet_session_t *sess, const ttc_res
         rt->negotiated_tdu = sess->tdu;
         rt->negotiated_version = sess->version;
     }
-    rt->tls = sess->tls;
     rt->segments = resp->segments;
     if (!sess->tls)
         rt->largest_segment = resp->largest_segment;

@@ -28,7 +28,6 @@ typedef struct sqlnet_rt {
     guint32 sdu;                   /* the session's SDU as it stands */
     gboolean negotiated;           /* the ACCEPT was seen: the three below */
     guint32 negotiated_sdu, negotiated_tdu, negotiated_version;
-    gboolean tls;                  /* the conversation is TCPS */
     /* the response's TCP segments as counted when the record is published
      * (a listener on the tcp tap may count more of the frame later) */
     guint32 segments;
