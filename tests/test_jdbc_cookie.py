@@ -190,3 +190,37 @@ def test_cookie_capture_decodes_to_its_end(tshark):
             got[sql] = got.get(sql, 0) + sum(int(v) for v in rows.split(","))
         want = {st["sql"]: st["rows"] for st in sess["statements"] if st.get("sql") and st["rows"]}
         assert got == want
+
+
+# the cookie's first bytes in the capture: type 30, version 1, protocol version 6,
+# charset 873 (69 03), flags 1, ncharset 2000 (d0 07), after the PRO request's 00
+COOKIE_HEAD = bytes.fromhex("001e01066903" "01d007")
+
+
+@pytest.mark.parametrize("offset,value,why", [
+    (2, 0x02, "a cookie version ojdbc 23.26 does not write"),
+    (9, 0xFF, "a platform length running into the DTY"),
+    (9, 0x00, "a platform length without its terminator's count"),
+])
+def test_hostile_cookie_is_not_decoded_and_decoding_resumes(tshark, tmp_path, offset, value, why):
+    """Our own belief (bytes of the real capture changed by hand): a cookie the
+    layout does not fit is shown as not decoded, never read past its packet,
+    and the next request (OAUTH) is decoded again."""
+    m, cap = manifest()
+    data = bytearray(cap.read_bytes())
+    at = data.find(COOKIE_HEAD)
+    assert at > 0 and data.count(COOKIE_HEAD) == 1
+    data[at + offset] = value
+    bad = tmp_path / f"cookie_hostile_{offset}_{value}.pcapng"
+    bad.write_bytes(bytes(data))
+    second = m["connections"][1]
+    proc = tshark.run(bad, ["-Y", "sqlnet.ttc.not_decoded", "-T", "fields", "-e", "frame.number"])
+    assert proc.stderr == ""
+    first = second["requests"][0]
+    frames = [int(f) for f in proc.stdout.split()]
+    # shown as not decoded, and only within the round trip that carries it
+    assert frames and all(first["request_first_frame"] <= f <= first["response"]["last_frame"] for f in frames)
+    oauth = second["requests"][1]
+    assert oauth["function"] == "OAUTH"
+    rows = tshark.fields(bad, ["sqlnet.func"], f"tcp.srcport == {second['client_port']} && sqlnet.func == 115")
+    assert rows == [["115"]]
