@@ -32,6 +32,7 @@
 #define TTC_MSG_IMPLICIT_RESULTSET 27
 #define TTC_MSG_RENEGOTIATE     28
 #define TTC_MSG_END_OF_RESPONSE 29
+#define TTC_MSG_COOKIE          30   /* JDBC T4CTTICookieMsg (ojdbc 23): connection cookie */
 #define TTC_MSG_TOKEN           33
 #define TTC_MSG_FAST_AUTH       34
 

@@ -100,6 +100,8 @@ static const ttc_message_t messages[256] = {
                                      ttc_describe_register },
     [TTC_MSG_RENEGOTIATE]        = { "Renegotiate", NULL, NULL, NULL },
     [TTC_MSG_END_OF_RESPONSE]    = { "End of response", NULL, msg_end_of_response, NULL },
+    [TTC_MSG_COOKIE]             = { "Connection cookie (JDBC)", ttc_msg_cookie_request, NULL,
+                                     ttc_negotiate_register },
     [TTC_MSG_TOKEN]              = { "Token", NULL, msg_token, NULL },
     [TTC_MSG_FAST_AUTH]          = { "Fast authentication", NULL, NULL, NULL },
 };

@@ -74,6 +74,7 @@ void ttc_msg_protocol_request(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_r
 void ttc_msg_data_types_request(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
 void ttc_msg_protocol_reply(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
 void ttc_msg_data_types_reply(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_msg_cookie_request(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
 
 /* ttc_auth.c */
 void ttc_auth_register(int proto);

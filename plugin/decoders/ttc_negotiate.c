@@ -4,7 +4,8 @@
  * is the dialect every later message is decoded in.
  *
  * python-oracledb messages/protocol.pyx and data_types.pyx, go-ora
- * v2/network/..., JDBC T4C8TTIpro and T4C8TTIdty.
+ * v2/network/..., JDBC T4C8TTIpro and T4C8TTIdty; JDBC's connection cookie
+ * (message 30, T4CTTICookie), which replays an earlier PRO reply.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -23,6 +24,15 @@ static int hf_dty_eor = -1;
 static int hf_pro_version = -1;
 static int hf_pro_banner = -1;
 static int hf_field_version = -1;
+static int hf_cookie_version = -1;
+static int hf_cookie_pro_version = -1;
+static int hf_cookie_charset = -1;
+static int hf_cookie_flags = -1;
+static int hf_cookie_ncharset = -1;
+static int hf_cookie_platform = -1;
+static int hf_cookie_ccaps = -1;
+static int hf_cookie_rcaps = -1;
+static int hf_cookie_fv = -1;
 
 void
 ttc_msg_protocol_request(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_t *res,
@@ -264,6 +274,75 @@ ttc_msg_data_types_reply(ttc_rd_t *r, proto_tree *tree _U_, ttc_state_t *st, ttc
     res->terminal = TRUE;
 }
 
+/* Connection cookie (message 30, client): ojdbc 23 keeps the PRO reply of
+ * a database's first session (keyed by the 16-byte database id of the
+ * ACCEPT, TNS >= 319) and sends it back after its PRO request on every later
+ * connection to that database, followed by its DTY and the OSESSKEY call in
+ * the same request.  Layout from ojdbc 23.26 T4CTTICookie.marshal (javap):
+ * sb1 cookie version (1), ub1 protocol version, ub2 charset in native order
+ * (marshalNativeUB2: little-endian, as the PRO reply has it), ub1 charset
+ * flags, ub2 ncharset (native), ub1 length of the server's platform string
+ * + 1, the string, sb1 0, ub1 length + server compile-time capabilities,
+ * ub1 length + runtime capabilities.  Before the DTY every integer is a raw
+ * byte.  The server's field version (compile-time capability 7) is learnt
+ * from it as from a PRO reply: the DTY and the call that follow need it. */
+void
+ttc_msg_cookie_request(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_t *res,
+                       wmem_allocator_t *scope)
+{
+    gint s = r->off, ccap_off, rcap_off;
+    guint8 version, pro_ver, flags, plen, ccap_len, rcap_len;
+    guint16 charset, ncharset;
+
+    version = ttc_rd_u8(r);
+    ttc_add_uint(tree, hf_cookie_version, r, s, version);
+    if (ttc_rd_ok(r) && version != 1) {
+        r->bad = TRUE;                 /* the only version ojdbc 23.26 writes */
+        return;
+    }
+    s = r->off; pro_ver = ttc_rd_u8(r); ttc_add_uint(tree, hf_cookie_pro_version, r, s, pro_ver);
+    s = r->off; charset = ttc_rd_u16le(r); ttc_add_uint(tree, hf_cookie_charset, r, s, charset);
+    s = r->off; flags = ttc_rd_u8(r); ttc_add_uint(tree, hf_cookie_flags, r, s, flags);
+    s = r->off; ncharset = ttc_rd_u16le(r); ttc_add_uint(tree, hf_cookie_ncharset, r, s, ncharset);
+    plen = ttc_rd_u8(r);
+    if (ttc_rd_ok(r) && plen == 0) {
+        r->bad = TRUE;                 /* at least the terminator's count */
+        return;
+    }
+    s = r->off;
+    ttc_rd_skip(r, plen - 1);
+    if (tree && ttc_rd_ok(r))
+        proto_tree_add_string(tree, hf_cookie_platform, r->tvb, s, plen - 1,
+                              (const char *)tvb_get_string_enc(scope, r->tvb, s, plen - 1, ENC_UTF_8));
+    if (ttc_rd_u8(r) != 0 && ttc_rd_ok(r)) {
+        r->bad = TRUE;                 /* the sb1 0 after the string */
+        return;
+    }
+    ccap_len = ttc_rd_u8(r);
+    ccap_off = r->off;
+    ttc_rd_skip(r, ccap_len);
+    if (tree && ttc_rd_ok(r))
+        proto_tree_add_item(tree, hf_cookie_ccaps, r->tvb, ccap_off, ccap_len, ENC_NA);
+    rcap_len = ttc_rd_u8(r);
+    rcap_off = r->off;
+    ttc_rd_skip(r, rcap_len);
+    if (!ttc_rd_ok(r))
+        return;
+    if (tree)
+        proto_tree_add_item(tree, hf_cookie_rcaps, r->tvb, rcap_off, rcap_len, ENC_NA);
+    if (ccap_len > TTC_CCAP_FIELD_VERSION) {
+        guint8 fv = tvb_get_uint8(r->tvb, ccap_off + TTC_CCAP_FIELD_VERSION);
+        res->dialect_update = TRUE;
+        res->dialect = *r->d;
+        res->dialect.fv_server = fv;
+        if (ccap_len > TTC_CCAP_TTC3)
+            res->dialect.server_ccap37 = tvb_get_uint8(r->tvb, ccap_off + TTC_CCAP_TTC3);
+        if (tree)
+            proto_item_set_generated(proto_tree_add_uint(tree, hf_cookie_fv, r->tvb,
+                                                         ccap_off + TTC_CCAP_FIELD_VERSION, 1, fv));
+    }
+}
+
 void
 ttc_negotiate_register(int proto)
 {
@@ -275,6 +354,24 @@ ttc_negotiate_register(int proto)
         { &hf_pro_banner, { "Platform", "sqlnet.pro.platform", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
         { &hf_field_version, { "TTC field version", "sqlnet.ttc.field_version", FT_UINT8, BASE_DEC, NULL, 0x0,
             "Compile-time capability 7 (6 = 11.2, 7 = 12.1, 12 = 19c, 24 = 23.4)", HFILL } },
+        { &hf_cookie_version, { "Cookie version", "sqlnet.cookie.version", FT_UINT8, BASE_DEC, NULL, 0x0,
+            "JDBC connection cookie (message 30): its layout version", HFILL } },
+        { &hf_cookie_pro_version, { "Server protocol version", "sqlnet.cookie.protocol_version", FT_UINT8,
+            BASE_DEC, NULL, 0x0, "The protocol version of the PRO reply the cookie keeps", HFILL } },
+        { &hf_cookie_charset, { "Server character set", "sqlnet.cookie.charset", FT_UINT16, BASE_DEC, NULL, 0x0,
+            "Database character set id of the PRO reply the cookie keeps (873 = AL32UTF8)", HFILL } },
+        { &hf_cookie_flags, { "Server charset flags", "sqlnet.cookie.charset_flags", FT_UINT8, BASE_HEX, NULL,
+            0x0, NULL, HFILL } },
+        { &hf_cookie_ncharset, { "Server national character set", "sqlnet.cookie.ncharset", FT_UINT16, BASE_DEC,
+            NULL, 0x0, "National character set id (2000 = AL16UTF16)", HFILL } },
+        { &hf_cookie_platform, { "Server platform", "sqlnet.cookie.platform", FT_STRING, BASE_NONE, NULL, 0x0,
+            "The platform string of the PRO reply the cookie keeps", HFILL } },
+        { &hf_cookie_ccaps, { "Server compile-time capabilities", "sqlnet.cookie.compile_caps", FT_BYTES,
+            BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_cookie_rcaps, { "Server runtime capabilities", "sqlnet.cookie.runtime_caps", FT_BYTES, BASE_NONE,
+            NULL, 0x0, NULL, HFILL } },
+        { &hf_cookie_fv, { "Server TTC field version", "sqlnet.cookie.field_version", FT_UINT8, BASE_DEC, NULL,
+            0x0, "Compile-time capability 7 of the cookie: the dialect of the DTY and call that follow", HFILL } },
     };
 
     proto_register_field_array(proto, hf, array_length(hf));

@@ -111,6 +111,8 @@ typedef struct ttc_request {
     guint8  partial;               /* ttc_partial_t of the request's own packets */
     gboolean fetch_more;           /* a fetch (no execute) on a result set with rows still to come */
     gboolean ended;                /* its last packet had the end-of-request flag (23ai pipelines) */
+    gboolean negotiates;           /* PRO/DTY before its call in one request (ojdbc 23's connection
+                                    * cookie): their replies lead its response */
     struct ttc_request *next_waiting;  /* next request sent before this one's response */
 } ttc_request_t;
 

@@ -202,17 +202,24 @@ ttc_session_at(sqlnet_session_t *sess, packet_info *pinfo)
     return ts;
 }
 
+/* The dialect a decoder's update settles for the session. */
+static void
+resolve_dialect(ttc_dialect_t *out, const sqlnet_session_t *sess, const ttc_dialect_t *d)
+{
+    *out = *d;
+    if (out->fv_client && out->fv_server)
+        out->fv = MIN(out->fv_client, out->fv_server);
+    else
+        out->fv = MAX(out->fv_client, out->fv_server);
+    /* End of response needs the client's request and the server's offer. */
+    out->eor = d->eor && sess->version >= TNS_VERSION_MIN_EOR &&
+               (sess->accept_flags2 & TNS_AF2_END_OF_RESPONSE);
+}
+
 static void
 set_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, const ttc_dialect_t *d)
 {
-    ts->dialect = *d;
-    if (ts->dialect.fv_client && ts->dialect.fv_server)
-        ts->dialect.fv = MIN(ts->dialect.fv_client, ts->dialect.fv_server);
-    else
-        ts->dialect.fv = MAX(ts->dialect.fv_client, ts->dialect.fv_server);
-    /* End of response needs the client's request and the server's offer. */
-    ts->dialect.eor = d->eor && sess->version >= TNS_VERSION_MIN_EOR &&
-                      (sess->accept_flags2 & TNS_AF2_END_OF_RESPONSE);
+    resolve_dialect(&ts->dialect, sess, d);
     ts->dialect_ptr = wmem_memdup(wmem_file_scope(), &ts->dialect, sizeof(ts->dialect));
     ts->dir[0].state.dialect = ts->dir[1].state.dialect = ts->dialect_ptr;
 }
@@ -884,6 +891,15 @@ apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
         set_dialect(ts, sess, &res->dialect);
     if (!res->is_call || !req || req->response)
         return;
+    /* PRO (and DTY) followed by a call in the same request: ojdbc 23 with a
+     * connection cookie sends PRO, cookie (message 30), DTY and OSESSKEY
+     * together (T4CConnection.cookieBasedNegotiateSession); the call is the
+     * request's, and the negotiation replies lead its response. */
+    if ((req->call.kind == TTC_REQ_PROTOCOL || req->call.kind == TTC_REQ_DATA_TYPES) &&
+        res->call.kind == TTC_REQ_FUNCTION) {
+        req->negotiates = TRUE;
+        req->call.kind = TTC_REQ_NONE;
+    }
     if (req->call.kind == TTC_REQ_NONE || req->call.kind == TTC_REQ_FUNCTION) {
         const ttc_call_t *c = &res->call;
         if (req->call.kind == TTC_REQ_FUNCTION)
@@ -1018,7 +1034,7 @@ apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
     }
     /* Inside a fast-auth reply the PRO and DTY answers are only the start. */
     if ((res->type == TTC_MSG_PROTOCOL || res->type == TTC_MSG_DATA_TYPES) && req &&
-        req->call.kind == TTC_REQ_FAST_AUTH)
+        (req->call.kind == TTC_REQ_FAST_AUTH || req->negotiates))
         res->terminal = FALSE;
     if (res->eor ||
         (res->terminal && (!ts->dialect.eor ||
@@ -1071,6 +1087,13 @@ decode_range(tvbuff_t *tvb, gint off, gint end, ttc_state_t *st, proto_tree *tre
             else
                 apply_server_result(ts, sess, pinfo, &res, r.off - off, st, rec);
             st->dialect = ts->dialect_ptr;
+        } else if (res.dialect_update) {
+            /* Display passes start from the state at the packet's start: a
+             * negotiation followed by more messages in one packet (ojdbc's
+             * PRO, cookie, DTY and call) changes the dialect of the rest. */
+            ttc_dialect_t *d = wmem_new(scope, ttc_dialect_t);
+            resolve_dialect(d, sess, &res.dialect);
+            st->dialect = d;
         }
         off = r.off;
         if (res.stop) {

@@ -483,6 +483,11 @@ def jdbc_fetchsize_steps() -> list[dict]:
                             for n in JDBC_FETCH_SIZES]
 
 
+# the database id of cookie_23ai_jdbc's ACCEPT (ojdbc keys its cookie cache on it): any
+# non-blank 16 bytes; these are a version-4 UUID written for this scenario
+COOKIE_DATABASE_ID = "5f0c3a9e6b2d4c71a8e3d2b4c6f1e907"
+
+
 def jdbc_scenarios() -> list[dict]:
     """JDBC thin (ojdbc11 and ojdbc8 23.26): fetch size sweep, defaultRowPrefetch, a mid-fetch
     error, DML.  JDBC ties the execute's prefetch to the fetch size."""
@@ -521,6 +526,15 @@ def jdbc_scenarios() -> list[dict]:
          "server": server(release="19", tables=[table(rows=150), table(name="SQLNET_HUGE", rows=5,
                                                                         dml_rowcount=5_000_000_123)]),
          "plan": plan(arraysize=50, steps=DML_STEPS)},
+        {"name": "cookie_23ai_jdbc", "client": "jdbc", "mtu": 1500,
+         "description": "JDBC thin (ojdbc11) against 23ai whose ACCEPT carries the same database "
+                        "id on every connection: two sessions one after the other in one JVM; the "
+                        "second sends PRO, the connection cookie (TTC message 30, the first "
+                        "session's PRO reply), DTY and OSESSKEY in one request, answered by PRO + "
+                        "DTY + the OSESSKEY reply; each session queries 120 rows and commits",
+         "server": server(release="23ai", database_uuid=COOKIE_DATABASE_ID, tables=[table(rows=120)]),
+         "plan": plan(arraysize=50, sessions=2, sessions_serial=True,
+                      steps=[{"sql": sel}, {"commit": True}])},
         {"name": "jdbc8_basic", "client": "jdbc8", "mtu": 1500,
          "description": "JDBC thin ojdbc8 (Java 8 API) against 21: fetch size 40",
          "server": server(release="21", tables=[table(rows=200)]),

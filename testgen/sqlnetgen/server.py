@@ -40,6 +40,7 @@ MSG_PROTOCOL, MSG_DATA_TYPES, MSG_FUNCTION, MSG_ERROR = 1, 2, 3, 4
 MSG_ROW_HEADER, MSG_ROW_DATA, MSG_PARAMETER, MSG_STATUS = 6, 7, 8, 9
 MSG_DESCRIBE_INFO, MSG_PIGGYBACK, MSG_BIT_VECTOR, MSG_END_OF_RESPONSE = 16, 17, 21, 29
 MSG_FAST_AUTH = 34
+MSG_COOKIE = 30           # JDBC T4CTTICookieMsg (ojdbc 23): the cached negotiation of an earlier session
 
 FUNC_NAMES = {
     0x02: "OOPEN", 0x04: "OREEXECUTE", 0x05: "OFETCH", 0x08: "OCLOSE", 0x09: "OLOGOFF",
@@ -300,7 +301,13 @@ class Connection:
         if version >= 319 and cfg.get("end_of_response", True):
             flags2 |= tns.ACCEPT_FLAG2_HAS_END_OF_RESPONSE
             self.s.accept_eor = True
-        uuid = self.rng.getrandbits(128).to_bytes(16, "big")
+        # ACCEPT >= 319 carries a 16-byte database id (ojdbc 23.26 NIOAcceptPacket: payload
+        # offset 37, SessionAtts.setDatabaseUUID). ojdbc keys its TTC cookie cache on it: a
+        # non-blank id seen again in the same JVM makes the driver send PRO + cookie (message
+        # 30) + DTY + OSESSKEY in one request. "database_uuid" (hex) keeps it the same for
+        # every connection, as a real database's; by default it is random per connection.
+        uuid = (bytes.fromhex(cfg["database_uuid"]) if cfg.get("database_uuid")
+                else self.rng.getrandbits(128).to_bytes(16, "big"))
         # NA (ANO) handling like a real listener: a client that disables NA or has
         # no NA services (python 0x84, node 0x08) gets NSI 0xC5/0x00 and skips the
         # DE AD BE EF exchange; others (go-ora 0x01, JDBC 0x81) get 0x41/0x01 and negotiate.
@@ -405,6 +412,15 @@ class Connection:
                 msgs.append({"type": "PRO", "function": "PRO", "client_name": name})
             elif mtype == MSG_DATA_TYPES:
                 msgs.append(self.parse_dty(r))
+                if r.remaining():
+                    # ojdbc's cookie path: the call after the DTY is written in the dialect
+                    # the DTY settles (field version, big chunks) before any reply
+                    self.s.fv = min(msgs[-1]["ccaps"][CCAP_FIELD_VERSION] if len(msgs[-1]["ccaps"]) >
+                                    CCAP_FIELD_VERSION else 0, int(self.cfg.get("field_version", 24)))
+                    r.big_chunks = (len(msgs[-1]["ccaps"]) > CCAP_TTC3 and
+                                    bool(msgs[-1]["ccaps"][CCAP_TTC3] & CCAP_BIG_CHUNK_CLR))
+            elif mtype == MSG_COOKIE:
+                msgs.append(self.parse_cookie(r))
             elif mtype == MSG_FAST_AUTH:
                 msgs.append({"type": "FAST_AUTH", "function": "FAST_AUTH", "complete": False})
                 r.pos = len(payload)
@@ -416,6 +432,28 @@ class Connection:
                 msgs.append({"type": f"MSG{mtype}", "function": f"MSG{mtype}", "complete": False})
                 r.pos = len(payload)
         return msgs
+
+    def parse_cookie(self, r: Reader) -> dict:
+        """JDBC connection cookie (ojdbc 23.26 T4CTTICookie.marshal): sb1 version (1), ub1
+        protocol version, ub2 charset (native, T4CMAREngine.marshalNativeUB2), ub1 charset
+        flags, ub2 ncharset (native), ub1 length of the server's platform string + 1, the
+        string, sb1 0, ub1 + compile-time capabilities, ub1 + runtime capabilities: what the
+        server's PRO reply of an earlier session said. Before the DTY every value is a raw
+        byte; the two ub2 are little-endian (checked against the capture's bytes)."""
+        version = r.u8()
+        proto_version = r.u8()
+        charset = r.u16le()
+        flags = r.u8()
+        ncharset = r.u16le()
+        plen = r.u8()
+        platform = r.raw(max(plen - 1, 0))
+        r.u8()
+        ccaps = r.raw(r.u8())
+        rcaps = r.raw(r.u8())
+        return {"type": "COOKIE", "function": "COOKIE", "version": version,
+                "protocol_version": proto_version, "charset": charset, "charset_flags": flags,
+                "ncharset": ncharset, "platform": platform.decode("latin-1"),
+                "compile_caps": ccaps.hex(), "runtime_caps": rcaps.hex()}
 
     def parse_dty(self, r: Reader) -> dict:
         charset = r.u16le()
@@ -1060,7 +1098,25 @@ class Connection:
             resp = self.send_response(self.dty_reply(main), rec, eor_allowed=False)
         elif mtype in ("FUNCTION", "PIGGYBACK"):
             func = main["func_code"]
-            if func == 0x76:
+            neg = [m for m in msgs[:-1] if m.get("type") in ("PRO", "COOKIE", "DTY")]
+            if func == 0x76 and neg:
+                # ojdbc 23 with a cached cookie: PRO, cookie, DTY and OSESSKEY in one request;
+                # the driver reads the PRO and DTY replies in the OSESSKEY call's receive loop
+                # (T4CTTIfun.receive: message 1 -> processTTIProResponse, 2 ->
+                # processTTIDtyResponse), so they lead the one response
+                head = b""
+                for m in neg:
+                    if m["type"] == "PRO":
+                        self.s.client_name = m["client_name"]
+                        head += self.pro_reply()
+                    elif m["type"] == "DTY":
+                        self.apply_dty(m)
+                        head += self.dty_reply(m)
+                    else:
+                        rec["cookie"] = {k: v for k, v in m.items() if k not in ("type", "function")}
+                        self.info["cookie"] = rec["cookie"]
+                resp = self.send_response(head + self.auth_phase_one(main), rec)
+            elif func == 0x76:
                 resp = self.send_response(self.auth_phase_one(main), rec)
             elif func == 0x73:
                 resp = self.send_response(self.auth_phase_two(main), rec)

@@ -258,6 +258,11 @@ public class Client {
         String[] results = new String[nsess];
         List<String> fatal = Collections.synchronizedList(new ArrayList<>());
         Thread[] th = new Thread[nsess];
+        // plan key "sessions_serial": the sessions one after another (each closed before the
+        // next connects) in this JVM, as an application reconnecting; ojdbc 23 then sends its
+        // cached TTC cookie (message 30) from the second session on when the server's ACCEPT
+        // carried a database id it has seen
+        boolean serial = Boolean.TRUE.equals(plan.get("sessions_serial"));
         for (int k = 0; k < nsess; k++) {
             final int idx = k;
             th[k] = new Thread(() -> {
@@ -265,6 +270,7 @@ public class Client {
                 catch (Exception e) { e.printStackTrace(); fatal.add(q("session " + idx + ": " + e)); }
             });
             th[k].start();
+            if (serial) th[k].join(600_000);
         }
         for (Thread t : th) t.join(600_000);
         List<String> sess = new ArrayList<>();
