@@ -21,6 +21,8 @@ import (
 )
 
 type step struct {
+	// go_ora.RegisterType of an object type (its ALL_TYPES / ALL_TYPE_ATTRS queries)
+	RegisterType string `json:"register_type"`
 	PlsqlOut string   `json:"plsql_out"`
 	Types    []string `json:"types"`
 	SQL      string   `json:"sql"`
@@ -61,8 +63,18 @@ type stmtResult struct {
 	ArraySize    int     `json:"arraysize,omitempty"`
 	Rows         int     `json:"rows"`
 	ValueChars   int     `json:"value_chars"`
+	// per row, the attribute values of each object column (X, Y, LABEL)
+	Objects      [][]map[string]interface{} `json:"objects,omitempty"`
 	Error        *string `json:"error"`
 	ErrorMessage string  `json:"error_message,omitempty"`
+}
+
+// pointT receives an object of type SQLNET_POINT (x NUMBER, y NUMBER, label VARCHAR2):
+// go-ora sets each field from the attribute of the tag's name (NUMBER as its text)
+type pointT struct {
+	X     interface{} `udt:"X"`
+	Y     interface{} `udt:"Y"`
+	Label interface{} `udt:"LABEL"`
 }
 
 type sessionResult struct {
@@ -111,6 +123,19 @@ func runSession(p plan, idx int) (*sessionResult, error) {
 				return res, err
 			}
 			res.Statements = append(res.Statements, stmtResult{Action: "commit"})
+			continue
+		}
+		if s.RegisterType != "" {
+			// go-ora reads the type's OID and attributes with two queries and keeps them
+			// in the driver; an object column of that type is then decoded into pointT
+			err := go_ora.RegisterType(db, s.RegisterType, "", pointT{})
+			r := stmtResult{Action: "register_type " + s.RegisterType}
+			if err != nil {
+				msg := err.Error()
+				r.Error = &msg
+				res.Errors = append(res.Errors, msg)
+			}
+			res.Statements = append(res.Statements, r)
 			continue
 		}
 		if s.Ping {
@@ -190,8 +215,15 @@ func runSession(p plan, idx int) (*sessionResult, error) {
 						break
 					}
 					r.Rows++
+					var objs []map[string]interface{}
 					for _, v := range vals {
 						r.ValueChars += len(fmt.Sprint(v))
+						if pt, ok := v.(pointT); ok {
+							objs = append(objs, map[string]interface{}{"X": pt.X, "Y": pt.Y, "LABEL": pt.Label})
+						}
+					}
+					if objs != nil {
+						r.Objects = append(r.Objects, objs)
 					}
 				}
 				if err == nil {
