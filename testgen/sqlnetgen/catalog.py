@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .tables import object_type, type_catalog_tables
+from .tables import collection_type, object_type, type_catalog_tables
 
 ROWS_TABLE = "SQLNET_ROWS"
 
@@ -618,6 +618,26 @@ def shape_scenarios() -> list[dict]:
                         "plan": plan(sdu=8192, arraysize=30, prefetchrows=30, steps=[
                             {"register_type": otype["name"]},
                             {"sql": "SELECT id, pt FROM sqlnet_points"}, {"commit": True}])})
+        for client in SHAPE_CLIENTS["object"] if rel == "19" else []:
+            nums = collection_type()
+            shape = object_type(name="SQLNET_SHAPE", attrs=[
+                {"name": "NAME", "type": "VARCHAR2", "length": 40},
+                {"name": "VERTICES", "type": nums["name"], "collection_of": "NUMBER"}])
+            out.append({"name": f"object_varray_{rel.replace('.', '')}_{client}", "client": client, "mtu": 1500,
+                        "description": f"{client} against {rel}: an object column whose type (SQLNET_SHAPE: "
+                                       "name VARCHAR2(40), vertices SQLNET_NUMS) has a collection attribute "
+                                       "(SQLNET_NUMS: VARRAY(10) OF NUMBER, 0-3 elements); the client "
+                                       "registers the collection (its OID from ALL_TYPES) and the object "
+                                       "type, then reads 40 rows at prefetch 30 (the collection's image "
+                                       "nested in the object's)",
+                        "server": server(release=rel, sdu_limit=8192,
+                                         tables=type_catalog_tables(shape, [nums]) + [
+                            table(name="SQLNET_SHAPES", rows=40, object_type=shape,
+                                  columns=[{"name": "ID", "type": "number"},
+                                           {"name": "SHAPE", "type": "object", "size": 2000}])]),
+                        "plan": plan(sdu=8192, arraysize=30, prefetchrows=30, steps=[
+                            {"register_type": shape["name"], "array_types": [["NUMBER", nums["name"]]]},
+                            {"sql": "SELECT id, shape FROM sqlnet_shapes"}, {"commit": True}])})
         for client in SHAPE_CLIENTS["lob"] if rel != "11.2" else []:
             out.append({"name": f"lob_{rel}_{client}", "client": client, "mtu": 1500,
                         "description": f"{client} against {rel}: a query on a table with a CLOB column "

@@ -1469,6 +1469,8 @@ class Connection:
                 resp = self.send_error_with_markers(body)
                 return resp, {"rows_sent": 0, "cursor": 0, "rowcount": 0, "ora_error": 942,
                               "ora_message": ORA_MESSAGES[942] + "\n"}
+            if table.spec.get("keys"):
+                table = self.keyed_rows(table, m)
             cursor = Cursor(self.s.next_cursor, m.get("sql", ""), table)
             self.s.next_cursor += 1
             self.s.cursors[cursor.cid] = cursor
@@ -1526,6 +1528,15 @@ class Connection:
             return self._fetch_into(cursor, n, n, 0x22, seq, suffix_rpa=True)
         self.stats["fetch_calls"] += 1
         return self._fetch_into(cursor, n, n, 0x02, seq)
+
+    def keyed_rows(self, table: Table, m: dict) -> Table:
+        """A catalogue table's rows whose key is one of the query's bind values (the type
+        name go-ora binds in its ALL_TYPES / ALL_TYPE_ATTRS queries)."""
+        bound = {v.decode("utf-8", "replace").upper() for v in
+                 (b.get("value") for b in m.get("binds") or []) if isinstance(v, bytes)}
+        spec = table.spec
+        keep = [row for row, key in zip(spec["values"], spec["keys"]) if key.upper() in bound]
+        return Table(dict(spec, values=keep, rows=len(keep), keys=None))
 
     def out_value(self, bind: dict, k: int, table: Table | None = None) -> tuple[bytes, object]:
         """(encoded value, value as a client reports it) of out bind k by its type: NUMBER

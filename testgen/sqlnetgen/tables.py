@@ -180,7 +180,10 @@ class Table:
         out = {}
         nums = 0
         for a in self.spec["object_type"]["attrs"]:
-            if a["type"] == "NUMBER":
+            if a.get("collection_of"):
+                # a VARRAY of NUMBER: i % 4 elements (none on every 4th row)
+                out[a["name"]] = [i + 1 + k for k in range(i % 4)]
+            elif a["type"] == "NUMBER":
                 out[a["name"]] = i + 1 if nums == 0 else (i * 37) % 101
                 nums += 1
             else:
@@ -200,13 +203,28 @@ class Table:
             if v is None:
                 body += b"\xff"
                 continue
-            data = oracle_number(int(v)) if a["type"] == "NUMBER" else str(v).encode()
+            if a.get("collection_of"):
+                data = self.collection_image(v)
+            else:
+                data = oracle_number(int(v)) if a["type"] == "NUMBER" else str(v).encode()
             body += bytes((len(data),)) + data      # attributes here stay under 245 bytes
         n = 3 + len(body)
         if n > 245:                              # TNS_OBJ_MAX_SHORT_LENGTH
             n += 4
             return b"\x84\x01\xfe" + n.to_bytes(4, "big") + bytes(body)
         return b"\x84\x01" + bytes((n,)) + bytes(body)
+
+    @staticmethod
+    def collection_image(elements: list) -> bytes:
+        """The image of a VARRAY of NUMBER embedded in an object: image flags 0x88 (8.1
+        image, collection, with a prefix segment), version 1, the image's length, the
+        prefix segment (length 1, byte 1), collection flags 0, the element count, each
+        element as a length byte and its bytes (python-oracledb dbobject.pyx read_header and
+        the collection branch of _unpack_data_from_buf; go-ora utils.go decodeObject case
+        0x88, which reads the flags and count as one 2-byte integer). Our belief."""
+        body = b"\x01\x01\x00" + bytes((len(elements),)) + b"".join(
+            bytes((len(oracle_number(e)),)) + oracle_number(e) for e in elements)
+        return b"\x88\x01" + bytes((3 + len(body),)) + body
 
     def encode_object(self, value: dict | None) -> bytes:
         """An object column value (python-oracledb packet.pyx read_dbobject; go-ora
@@ -279,20 +297,29 @@ def object_type(schema: str = "SCOTT", name: str = "SQLNET_POINT",
     return {"schema": schema, "name": name, "toid": toid, "attrs": attrs}
 
 
-def type_catalog_tables(otype: dict) -> list[dict]:
+def collection_type(schema: str = "SCOTT", name: str = "SQLNET_NUMS") -> dict:
+    """A collection type (CREATE TYPE name AS VARRAY(10) OF NUMBER) and its type OID."""
+    return {"schema": schema, "name": name, "toid": hashlib.md5(f"{schema}.{name}".encode()).hexdigest().upper(),
+            "attrs": []}
+
+
+def type_catalog_tables(otype: dict, extra: list | None = None) -> list[dict]:
     """ALL_TYPES (TYPE_OID) and ALL_TYPE_ATTRS (ATTR_NAME, ATTR_TYPE_NAME, LENGTH, ATTR_NO)
     with the rows a database has for one type: what go-ora's RegisterType selects (v2.9.0
     driver.go RegisterTypeWithOwner, utils.go getTOID2). The WHERE clauses are not
-    evaluated: the catalogue holds the one type."""
+    evaluated; a query's rows are those whose key (the type name) is one of its bind
+    values ("keys"). `extra`: more types (collections) in ALL_TYPES."""
+    types = [otype] + list(extra or [])
     return [
-        {"name": "ALL_TYPES", "rows": 1, "bvc": False,
+        {"name": "ALL_TYPES", "rows": len(types), "bvc": False,
          "columns": [{"name": "TYPE_OID", "type": "raw", "size": 16}],
-         "values": [["hex:" + otype["toid"]]]},
+         "values": [["hex:" + t["toid"]] for t in types], "keys": [t["name"] for t in types]},
         {"name": "ALL_TYPE_ATTRS", "rows": len(otype["attrs"]), "bvc": False,
          "columns": [{"name": "ATTR_NAME", "type": "varchar", "size": 128},
                      {"name": "ATTR_TYPE_NAME", "type": "varchar", "size": 128},
                      {"name": "LENGTH", "type": "number"}, {"name": "ATTR_NO", "type": "number"}],
-         "values": [[a["name"], a["type"], a.get("length"), k + 1] for k, a in enumerate(otype["attrs"])]},
+         "values": [[a["name"], a["type"], a.get("length"), k + 1] for k, a in enumerate(otype["attrs"])],
+         "keys": [otype["name"]] * len(otype["attrs"])},
     ]
 
 

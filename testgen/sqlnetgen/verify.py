@@ -132,7 +132,8 @@ def verify(manifest: dict, pcap: Path | None = None) -> list[str]:
                 server_objs.setdefault(r.get("sql"), []).extend(r["response"]["objects"])
 
     def _text(row):
-        return [{k: None if v is None else str(v) for k, v in obj.items()} for obj in row]
+        return [{k: None if v is None else [str(x) for x in v] if isinstance(v, list) else str(v)
+                 for k, v in obj.items()} for obj in row]
     for rep in reports:
         for sess in rep.get("sessions", []):
             for stmt in sess.get("statements", []):

@@ -23,6 +23,8 @@ import (
 type step struct {
 	// go_ora.RegisterType of an object type (its ALL_TYPES / ALL_TYPE_ATTRS queries)
 	RegisterType string `json:"register_type"`
+	// collection types registered before it: [element type, collection type] pairs
+	ArrayTypes [][2]string `json:"array_types"`
 	PlsqlOut string   `json:"plsql_out"`
 	Types    []string `json:"types"`
 	SQL      string   `json:"sql"`
@@ -77,6 +79,13 @@ type pointT struct {
 	Label interface{} `udt:"LABEL"`
 }
 
+// shapeT receives an object of type SQLNET_SHAPE (name VARCHAR2, vertices SQLNET_NUMS, a
+// VARRAY of NUMBER): the collection attribute becomes a slice of its elements' text
+type shapeT struct {
+	Name     interface{}   `udt:"NAME"`
+	Vertices []interface{} `udt:"VERTICES"`
+}
+
 type sessionResult struct {
 	Session      int          `json:"session"`
 	Statements   []stmtResult `json:"statements"`
@@ -128,7 +137,19 @@ func runSession(p plan, idx int) (*sessionResult, error) {
 		if s.RegisterType != "" {
 			// go-ora reads the type's OID and attributes with two queries and keeps them
 			// in the driver; an object column of that type is then decoded into pointT
-			err := go_ora.RegisterType(db, s.RegisterType, "", pointT{})
+			var err error
+			for _, a := range s.ArrayTypes {
+				if err == nil {
+					err = go_ora.RegisterType(db, a[0], a[1], nil)
+				}
+			}
+			if err == nil {
+				if s.RegisterType == "SQLNET_SHAPE" {
+					err = go_ora.RegisterType(db, s.RegisterType, "", shapeT{})
+				} else {
+					err = go_ora.RegisterType(db, s.RegisterType, "", pointT{})
+				}
+			}
 			r := stmtResult{Action: "register_type " + s.RegisterType}
 			if err != nil {
 				msg := err.Error()
@@ -220,6 +241,13 @@ func runSession(p plan, idx int) (*sessionResult, error) {
 						r.ValueChars += len(fmt.Sprint(v))
 						if pt, ok := v.(pointT); ok {
 							objs = append(objs, map[string]interface{}{"X": pt.X, "Y": pt.Y, "LABEL": pt.Label})
+						}
+						if sh, ok := v.(shapeT); ok {
+							verts := sh.Vertices
+							if verts == nil {
+								verts = []interface{}{}
+							}
+							objs = append(objs, map[string]interface{}{"NAME": sh.Name, "VERTICES": verts})
 						}
 					}
 					if objs != nil {
