@@ -21,6 +21,7 @@ static int hf_dcb_columns = -1;
 static int hf_dcb_column = -1;
 static int hf_dcb_column_type = -1;
 static int hf_dcb_column_size = -1;
+static int hf_dcb_column_type_name = -1;
 
 static gint ett_column = -1;
 
@@ -41,8 +42,9 @@ void
 ttc_describe_column(ttc_rd_t *r, proto_tree *tree, ttc_column_t *col, wmem_allocator_t *scope)
 {
     const ttc_dialect_t *d = r->d;
-    gint s = r->off, base;
+    gint s = r->off, base, tn_off, tn_len;
     guint32 n, i;
+    const char *schema, *type_name;
     proto_item *ci = NULL;
     proto_tree *ct = NULL;
 
@@ -54,6 +56,7 @@ ttc_describe_column(ttc_rd_t *r, proto_tree *tree, ttc_column_t *col, wmem_alloc
      * type byte: version takes 4 bytes (charset at +24), a pad byte after
      * csfrm puts max size at +28.  From the name on (ub4 length + DALC at
      * +34, unaligned) the fields are as in 10.1. */
+    col->type_name = NULL;
     if (d->structs) {
         ttc_rd_u8(r);                 /* struct marker */
         s = r->off;
@@ -84,8 +87,15 @@ ttc_describe_column(ttc_rd_t *r, proto_tree *tree, ttc_column_t *col, wmem_alloc
     ttc_rd_u8(r);                     /* nulls allowed */
     ttc_rd_u8(r);                     /* v7 name length */
     col->name = ttc_rd_str_with_length(r, scope);
-    ttc_rd_skip_bytes_with_length(r);          /* schema */
-    ttc_rd_skip_bytes_with_length(r);          /* type name */
+    /* Schema and type name: an object column's type (python-oracledb
+     * _process_metadata: schema, name; go-ora ParameterInfo.load matches its
+     * registered types by the name). */
+    schema = ttc_rd_str_with_length(r, scope);
+    tn_off = r->off;
+    type_name = ttc_rd_str_with_length(r, scope);
+    tn_len = r->off - tn_off;
+    if (type_name && ttc_rd_ok(r))
+        col->type_name = schema ? wmem_strdup_printf(scope, "%s.%s", schema, type_name) : type_name;
     if (d->fv >= TTC_FV_9_2)          /* go-ora ParameterInfo.load: from field version 3 */
         ttc_rd_ub2(r);                /* column position */
     if (d->fv >= TTC_FV_11_2)
@@ -119,6 +129,8 @@ ttc_describe_column(ttc_rd_t *r, proto_tree *tree, ttc_column_t *col, wmem_alloc
         ct = proto_item_add_subtree(ci, ett_column);
         proto_tree_add_uint(ct, hf_dcb_column_type, r->tvb, s, 1, col->type);
         proto_tree_add_uint(ct, hf_dcb_column_size, r->tvb, s, 0, col->buffer_size);
+        if (col->type_name)
+            proto_tree_add_string(ct, hf_dcb_column_type_name, r->tvb, tn_off, tn_len, col->type_name);
     }
 }
 
@@ -244,6 +256,8 @@ ttc_describe_register(int proto)
         { &hf_dcb_column, { "Column", "sqlnet.describe.column", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
         { &hf_dcb_column_type, { "Type", "sqlnet.describe.column.type", FT_UINT8, BASE_DEC, VALS(ttc_ora_type_vals), 0x0, NULL, HFILL } },
         { &hf_dcb_column_size, { "Buffer size", "sqlnet.describe.column.size", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
+        { &hf_dcb_column_type_name, { "Type name", "sqlnet.describe.column.type_name", FT_STRING, BASE_NONE, NULL, 0x0,
+            "An object column's type (schema.name)", HFILL } },
     };
     static gint *ett[] = { &ett_column };
 

@@ -102,7 +102,7 @@ void ttc_msg_implicit_results(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_r
 
 /* ttc_rows.c */
 void ttc_rows_register(int proto);
-void ttc_skip_object_image(ttc_rd_t *r);
+guint32 ttc_skip_object_image(ttc_rd_t *r);   /* returns the image length */
 void ttc_msg_row_header(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
 void ttc_msg_row_data(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
 void ttc_msg_bit_vector(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);

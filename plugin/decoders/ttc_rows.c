@@ -24,6 +24,10 @@ static int hf_rxh_niters = -1;
 static int hf_row = -1;
 static int hf_bvc_sent = -1;
 static int hf_out_binds = -1;
+static int hf_row_object = -1;
+static int hf_row_object_image_len = -1;
+
+static gint ett_row_object = -1;
 
 /* A LOB value in a row: locator length ub4 (0: NULL), then (not for a
  * BFILE) the size sb8 and chunk size ub4, then with JDBC's LOB prefetch a
@@ -52,7 +56,7 @@ skip_lob(ttc_rd_t *r, const ttc_column_t *col)
 /* An object (python-oracledb packet.pyx read_dbobject): type OID, OID,
  * snapshot, version, image length and flags, then the image when it is not
  * empty (the flags come whether or not it is). */
-void
+guint32
 ttc_skip_object_image(ttc_rd_t *r)
 {
     guint32 n;
@@ -64,7 +68,28 @@ ttc_skip_object_image(ttc_rd_t *r)
     n = ttc_rd_ub4(r);                  /* image length */
     ttc_rd_ub2(r);                      /* flags */
     if (n > 0 && ttc_rd_ok(r))
-        ttc_rd_dalc(r, NULL);
+        return ttc_rd_dalc(r, NULL);
+    return 0;
+}
+
+/* An object value in a row or an out bind, shown as its type's name (from
+ * the describe) and the length of its pickled image; the attributes are not
+ * unpickled. */
+static void
+show_object(ttc_rd_t *r, proto_tree *tree, const ttc_column_t *col)
+{
+    gint s = r->off;
+    guint32 len = ttc_skip_object_image(r);
+    proto_item *pi;
+
+    if (!tree || !ttc_rd_ok(r))
+        return;
+    pi = proto_tree_add_string(tree, hf_row_object, r->tvb, SPAN(r, s),
+                               col->type_name ? col->type_name : "(type not described)");
+    proto_item_append_text(pi, ", image %u bytes", len);
+    pi = proto_tree_add_uint(proto_item_add_subtree(pi, ett_row_object), hf_row_object_image_len,
+                             r->tvb, s, 0, len);
+    proto_item_set_generated(pi);
 }
 
 /* A REF cursor value (column or out bind): a length byte, the cursor's
@@ -85,7 +110,8 @@ skip_cursor_value(ttc_rd_t *r, ttc_msg_result_t *res, wmem_allocator_t *scope)
 }
 
 static void
-skip_column_value(ttc_rd_t *r, const ttc_column_t *col, ttc_msg_result_t *res, wmem_allocator_t *scope)
+skip_column_value(ttc_rd_t *r, proto_tree *tree, const ttc_column_t *col, ttc_msg_result_t *res,
+                  wmem_allocator_t *scope)
 {
     guint8 n;
 
@@ -120,7 +146,7 @@ skip_column_value(ttc_rd_t *r, const ttc_column_t *col, ttc_msg_result_t *res, w
         skip_cursor_value(r, res, scope);
         break;
     case ORA_OBJECT:
-        ttc_skip_object_image(r);
+        show_object(r, tree, col);
         break;
     default:
         ttc_rd_dalc(r, NULL);
@@ -136,7 +162,8 @@ skip_column_value(ttc_rd_t *r, const ttc_column_t *col, ttc_msg_result_t *res, w
  * false): no NULL-by-describe rule, a ROWID as text, LONG without its
  * fetch trailer, and after every value its actual length sb4. */
 static void
-skip_out_value(ttc_rd_t *r, const ttc_column_t *col, ttc_msg_result_t *res, wmem_allocator_t *scope)
+skip_out_value(ttc_rd_t *r, proto_tree *tree, const ttc_column_t *col, ttc_msg_result_t *res,
+               wmem_allocator_t *scope)
 {
     switch (col->type) {
     case ORA_ROWID:
@@ -152,13 +179,13 @@ skip_out_value(ttc_rd_t *r, const ttc_column_t *col, ttc_msg_result_t *res, wmem
         skip_cursor_value(r, res, scope);
         break;
     case ORA_OBJECT:
-        ttc_skip_object_image(r);
+        show_object(r, tree, col);
         break;
     case ORA_JSON:
     case ORA_VECTOR: {
         ttc_column_t c = *col;
         c.buffer_size = 1;
-        skip_column_value(r, &c, res, scope);
+        skip_column_value(r, tree, &c, res, scope);
         break;
     }
     default:
@@ -187,10 +214,10 @@ decode_bind_row(ttc_rd_t *r, proto_tree *tree, const ttc_describe_t *desc, ttc_m
                 return;
             }
             for (j = 0; j < n && ttc_rd_ok(r); j++)
-                skip_out_value(r, col, res, scope);
+                skip_out_value(r, tree, col, res, scope);
             values += n;
         } else {
-            skip_out_value(r, col, res, scope);
+            skip_out_value(r, tree, col, res, scope);
             values++;
         }
     }
@@ -210,7 +237,7 @@ ttc_msg_row_data(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_
     /* The describe is not in the capture (it came before it started): walk
      * the row as the row header's column count of plain values.  One shared
      * column, not an array per row: a hostile row header asks for 65535. */
-    static const ttc_column_t plain = { ORA_VARCHAR, 0, 0, 0, 1, NULL };
+    static const ttc_column_t plain = { ORA_VARCHAR, 0, 0, 0, 1, NULL, NULL };
     const ttc_describe_t *desc = st->describe;
     guint32 i, ncols, walk, sent = 0;
     gint s = r->off;
@@ -233,7 +260,7 @@ ttc_msg_row_data(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_
     for (i = 0; i < walk && ttc_rd_ok(r); i++) {
         if (st->bitvec && (i / 8) < st->bitvec_len && !(st->bitvec[i / 8] & (1 << (i % 8))))
             continue;                 /* same value as the previous row */
-        skip_column_value(r, desc ? &desc->cols[i] : &plain, res, scope);
+        skip_column_value(r, tree, desc ? &desc->cols[i] : &plain, res, scope);
         /* SQL*Plus 9.0's server answers an OALL8 with every value followed
          * by 4 zero bytes (indicator and return code as 2-byte natives, by
          * their size; visblank 9i session frames 159 and 161), its OFETCH
@@ -377,7 +404,13 @@ ttc_rows_register(int proto)
         { &hf_bvc_sent, { "Columns sent in next row", "sqlnet.bvc.columns_sent", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
         { &hf_out_binds, { "Out-bind values", "sqlnet.out_binds", FT_NONE, BASE_NONE, NULL, 0x0,
             "Values of PL/SQL out binds or DML RETURNING binds", HFILL } },
+        { &hf_row_object, { "Object", "sqlnet.row.object", FT_STRING, BASE_NONE, NULL, 0x0,
+            "An object value (its type's name from the describe); the image is not unpickled", HFILL } },
+        { &hf_row_object_image_len, { "Image length", "sqlnet.row.object.image_length", FT_UINT32, BASE_DEC,
+            NULL, 0x0, "Length of the object's pickled image (0: NULL object)", HFILL } },
     };
+    static gint *ett[] = { &ett_row_object };
 
     proto_register_field_array(proto, hf, array_length(hf));
+    proto_register_subtree_array(ett, array_length(ett));
 }

@@ -17,6 +17,7 @@ typedef struct ttc_column {
                            * 2 those and prefetched data (JDBC's LOB prefetch) */
     guint32 buffer_size;
     const char *name;
+    const char *type_name;  /* an object column's type, "SCHEMA.NAME" (describe), else NULL */
 } ttc_column_t;
 
 /* What a row data message (RXD) carries, and so how its values are laid out

@@ -499,8 +499,12 @@ describe_keep(const ttc_describe_t *d)
     k->has_lob = d->has_lob;
     k->cols = (ttc_column_t *)wmem_memdup(wmem_file_scope(), d->cols,
                                           sizeof(ttc_column_t) * MAX(d->ncols, 1u));
-    for (i = 0; i < d->ncols; i++)
+    for (i = 0; i < d->ncols; i++) {
         k->cols[i].name = NULL;
+        /* an object column's type name: shown on its values in later rows */
+        if (d->cols[i].type_name)
+            k->cols[i].type_name = wmem_strdup(wmem_file_scope(), d->cols[i].type_name);
+    }
     return k;
 }
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .tables import collection_type, object_type, type_catalog_tables
+
 ROWS_TABLE = "SQLNET_ROWS"
 
 
@@ -580,7 +582,8 @@ PLSQL_OUT = "BEGIN sqlnet_out(:1, :2, :3); END;"
 # which client can run which response shape (steps in its driver)
 SHAPE_CLIENTS = {"plsql": ["python", "jdbc", "goora", "node"], "returning": ["python", "jdbc"], "batch": ["python", "node", "jdbc"],
                  "implicit": ["python", "node"], "lob": ["python", "jdbc", "node"], "scroll": ["python"],
-                 "long": ["python", "jdbc"]}
+                 "long": ["python", "jdbc"],
+                 "object": ["goora"]}
 BATCH_ROWS = [[1], [2], [-3], [4], [-5], [6]]
 SCROLLS = [["absolute", 150], ["relative", -40], ["first", 0], ["last", 0], ["absolute", 57]]
 
@@ -611,6 +614,44 @@ def shape_scenarios() -> list[dict]:
                             ([{"plsql_implicit": "BEGIN sqlnet_implicit; END;", "arraysize": 25}]
                              if client in SHAPE_CLIENTS["implicit"] else []) +
                             [{"commit": True}])})
+        for client in SHAPE_CLIENTS["object"]:
+            otype = object_type()
+            out.append({"name": f"object_{rel.replace('.', '')}_{client}", "client": client, "mtu": 1500,
+                        "description": f"{client} against {rel}: an object column (SQLNET_POINT: x NUMBER, "
+                                       "y NUMBER, label VARCHAR2(40), every 5th label NULL); the client "
+                                       "registers the type (its OID from ALL_TYPES, its attributes from "
+                                       "ALL_TYPE_ATTRS), then reads 70 rows' objects at prefetch 30 (the "
+                                       "describe names the type, each value is the type OID and the "
+                                       "pickled image)",
+                        "server": server(release=rel, sdu_limit=8192, tables=type_catalog_tables(otype) + [
+                            table(name="SQLNET_POINTS", rows=70, object_type=otype,
+                                  columns=[{"name": "ID", "type": "number"},
+                                           {"name": "PT", "type": "object", "size": 2000}])]),
+                        # not 25: go-ora takes PREFETCH_ROWS 25 as its default and sizes its
+                        # fetches from the describe's max row size instead (command.go)
+                        "plan": plan(sdu=8192, arraysize=30, prefetchrows=30, steps=[
+                            {"register_type": otype["name"]},
+                            {"sql": "SELECT id, pt FROM sqlnet_points"}, {"commit": True}])})
+        for client in SHAPE_CLIENTS["object"] if rel == "19" else []:
+            nums = collection_type()
+            shape = object_type(name="SQLNET_SHAPE", attrs=[
+                {"name": "NAME", "type": "VARCHAR2", "length": 40},
+                {"name": "VERTICES", "type": nums["name"], "collection_of": "NUMBER"}])
+            out.append({"name": f"object_varray_{rel.replace('.', '')}_{client}", "client": client, "mtu": 1500,
+                        "description": f"{client} against {rel}: an object column whose type (SQLNET_SHAPE: "
+                                       "name VARCHAR2(40), vertices SQLNET_NUMS) has a collection attribute "
+                                       "(SQLNET_NUMS: VARRAY(10) OF NUMBER, 0-3 elements); the client "
+                                       "registers the collection (its OID from ALL_TYPES) and the object "
+                                       "type, then reads 40 rows at prefetch 30 (the collection's image "
+                                       "nested in the object's)",
+                        "server": server(release=rel, sdu_limit=8192,
+                                         tables=type_catalog_tables(shape, [nums]) + [
+                            table(name="SQLNET_SHAPES", rows=40, object_type=shape,
+                                  columns=[{"name": "ID", "type": "number"},
+                                           {"name": "SHAPE", "type": "object", "size": 2000}])]),
+                        "plan": plan(sdu=8192, arraysize=30, prefetchrows=30, steps=[
+                            {"register_type": shape["name"], "array_types": [["NUMBER", nums["name"]]]},
+                            {"sql": "SELECT id, shape FROM sqlnet_shapes"}, {"commit": True}])})
         for client in SHAPE_CLIENTS["lob"] if rel != "11.2" else []:
             out.append({"name": f"lob_{rel}_{client}", "client": client, "mtu": 1500,
                         "description": f"{client} against {rel}: a query on a table with a CLOB column "

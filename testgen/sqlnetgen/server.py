@@ -809,6 +809,18 @@ class Connection:
                 b += bytes((112, 0x80)) + self.sb1(0) + self.sb1(0)
                 b += ub4(col.size) + b"\x00\x00\x00" + ub2(0) + ub2(CHARSET_AL32UTF8) + b"\x01"
                 b += ub4(0)
+            elif col.type == "raw":
+                b += bytes((23, 0x80)) + self.sb1(0) + self.sb1(0)
+                b += ub4(col.size) + b"\x00\x00\x00" + ub2(0) + ub2(0) + b"\x00" + ub4(col.size)
+            elif col.type == "object":
+                # an object column: its type's OID (ub4 length + bytes) and version in the
+                # column metadata, the type's schema and name after the column name (go-ora
+                # ParameterInfo.load matches its registered types by that name;
+                # python-oracledb _process_metadata reads oid, schema, name)
+                toid = bytes.fromhex(table.spec["object_type"]["toid"])
+                b += bytes((109, 0x80)) + self.sb1(0) + self.sb1(0)
+                b += ub4(col.size) + b"\x00\x00" + ub4(len(toid)) + dalc(toid) + ub2(1) + ub2(0) + b"\x00"
+                b += ub4(0)
             else:
                 b += bytes((1, 0x80)) + self.sb1(0) + self.sb1(0)
                 b += ub4(col.size) + b"\x00\x00\x00" + ub2(0) + ub2(CHARSET_AL32UTF8) + b"\x01"
@@ -817,7 +829,11 @@ class Connection:
                 b += ub4(0x3FFE if pos == 1 else 0)             # oaccolid
             b += b"\x01" + bytes((len(col.name),))              # nulls allowed, v7 name len
             b += str_with_length(col.name, count=len(col.name) * 3)
-            b += b"\x00\x00"                                     # schema, type name
+            if col.type == "object":
+                otype = table.spec["object_type"]
+                b += str_with_length(otype["schema"]) + str_with_length(otype["name"])
+            else:
+                b += b"\x00\x00"                                 # schema, type name
             b += ub2(pos) + ub4(0)                               # column position, uds flags
             if fv >= 17:
                 b += b"\x00\x00"
@@ -1385,6 +1401,7 @@ class Connection:
                             call_seq=seq, sql_type=3, message=msg)
             resp = self.send_error_with_markers(prefix + body if prefix else body)
             return resp, self._resp_meta(cursor, 0, code, msg + "\n")
+        first = cursor.pos
         if n > 0:
             block, sent, row_bytes, bvc_bytes = self.rows_block(cursor, n, requested, rxh_flags)
         else:
@@ -1401,7 +1418,12 @@ class Connection:
         if sent and t.row_time_us:
             row_work(sent * t.row_time_us / 1e6)
         resp = self.send_response(body, None)
-        return resp, self._resp_meta(cursor, sent, error, msg, row_bytes, bvc_bytes)
+        meta = self._resp_meta(cursor, sent, error, msg, row_bytes, bvc_bytes)
+        if t.has_object:
+            # the attribute values of the objects sent (verify compares the client's)
+            ks = [k for k, c in enumerate(t.columns) if c.type == "object"]
+            meta["objects"] = [[t.row_values(i)[k] for k in ks] for i in range(first, first + sent)]
+        return resp, meta
 
     def do_oall8(self, m: dict, rec: dict):
         self.stats["execute_count"] += 1
@@ -1503,6 +1525,8 @@ class Connection:
                 resp = self.send_error_with_markers(body)
                 return resp, {"rows_sent": 0, "cursor": 0, "rowcount": 0, "ora_error": 942,
                               "ora_message": ORA_MESSAGES[942] + "\n"}
+            if table.spec.get("keys"):
+                table = self.keyed_rows(table, m)
             cursor = Cursor(self.s.next_cursor, m.get("sql", ""), table)
             self.s.next_cursor += 1
             self.s.cursors[cursor.cid] = cursor
@@ -1560,6 +1584,15 @@ class Connection:
             return self._fetch_into(cursor, n, n, 0x22, seq, suffix_rpa=True)
         self.stats["fetch_calls"] += 1
         return self._fetch_into(cursor, n, n, 0x02, seq)
+
+    def keyed_rows(self, table: Table, m: dict) -> Table:
+        """A catalogue table's rows whose key is one of the query's bind values (the type
+        name go-ora binds in its ALL_TYPES / ALL_TYPE_ATTRS queries)."""
+        bound = {v.decode("utf-8", "replace").upper() for v in
+                 (b.get("value") for b in m.get("binds") or []) if isinstance(v, bytes)}
+        spec = table.spec
+        keep = [row for row, key in zip(spec["values"], spec["keys"]) if key.upper() in bound]
+        return Table(dict(spec, values=keep, rows=len(keep), keys=None))
 
     def out_value(self, bind: dict, k: int, table: Table | None = None) -> tuple[bytes, object]:
         """(encoded value, value as a client reports it) of out bind k by its type: NUMBER

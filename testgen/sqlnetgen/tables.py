@@ -8,7 +8,9 @@ the tests agree on it:
      "row_sizes": [1511, 410, ...]        # optional: per-row payload sizes (cycled)
      "error_at_row": 750, "error_code": 1722,  # optional: fetch fails at that row
      "row_time_us": 20,                    # optional: the server's work per row sent
-     "bvc": true}                          # duplicate-column suppression (bit vectors)
+     "bvc": true,                          # duplicate-column suppression (bit vectors)
+     "values": [[...], ...],               # optional: the rows' values, given (cycled)
+     "object_type": {...}}                 # the type of the "object" columns (object_type())
 
 A column whose name starts with NULL is always NULL (a wide, NULL-heavy
 table: with bit vectors each row then carries only what changed).
@@ -28,6 +30,8 @@ from .ttc import dalc, oracle_number, ub4, ub8
 ORA_TYPE_VARCHAR = 1
 ORA_TYPE_NUMBER = 2
 ORA_TYPE_LONG = 8
+ORA_TYPE_RAW = 23
+ORA_TYPE_OBJECT = 109
 ORA_TYPE_CLOB = 112
 LOB_CHUNK_SIZE = 8132
 CHARSET_AL32UTF8 = 873
@@ -41,13 +45,14 @@ _WORDS = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hote
 @dataclass
 class Column:
     name: str
-    type: str            # "number" | "varchar" | "clob" | "long"
+    type: str            # "number" | "varchar" | "clob" | "long" | "raw" | "object"
     size: int = 22       # max byte size (VARCHAR2(size)); NUMBER buffer 22; CLOB: its locator buffer;
                          # LONG: the characters each value has (the describe says 0)
 
     @property
     def ora_type(self) -> int:
-        return {"number": ORA_TYPE_NUMBER, "clob": ORA_TYPE_CLOB, "long": ORA_TYPE_LONG}.get(self.type, ORA_TYPE_VARCHAR)
+        return {"number": ORA_TYPE_NUMBER, "clob": ORA_TYPE_CLOB, "long": ORA_TYPE_LONG, "raw": ORA_TYPE_RAW,
+                "object": ORA_TYPE_OBJECT}.get(self.type, ORA_TYPE_VARCHAR)
 
 
 ROWS_PER_BLOCK = 60
@@ -104,6 +109,10 @@ class Table:
     # ------------------------------------------------------------------
     def row_values(self, i: int) -> list:
         """Python values of row i (0-based)."""
+        if self.spec.get("values"):
+            given = self.spec["values"]
+            return [bytes.fromhex(v[4:]) if isinstance(v, str) and v.startswith("hex:") else v
+                    for v in given[i % len(given)]]
         vals = []
         target = self.row_sizes[i % len(self.row_sizes)] if self.row_sizes else self.row_bytes
         fixed = 0
@@ -129,6 +138,9 @@ class Table:
                 n = int(self.spec.get("lob_chars", 300))
                 base = f"document {i + 1:07d} of {self.name.lower()}: " + " ".join(_WORDS) + ". "
                 vals[k] = (base * (n // len(base) + 1))[:n]
+        for k, c in enumerate(self.columns):
+            if c.type == "object" and vals[k] is None:
+                vals[k] = self.object_value(i)
         fill = [k for k, v in enumerate(vals) if v is None]
         for k in fill:
             c = self.columns[k]
@@ -150,12 +162,80 @@ class Table:
             # return code ub4 a LONG column carries in a fetch (python-oracledb
             # _process_column_data; universal encoding: zero is one byte)
             return dalc(str(value).encode()) + b"\x00" + b"\x00"
+        if col.type == "raw":
+            return dalc(bytes(value))
+        if col.type == "object":
+            return self.encode_object(value)
         if col.type == "clob":
             # a LOB locator with its metadata (python-oracledb read_lob_with_length):
             # locator length ub4, LOB size ub8, chunk size ub4, then the locator
             loc = self.lob_locator(str(value))
             return ub4(len(loc)) + ub8(len(value)) + ub4(LOB_CHUNK_SIZE) + dalc(loc)
         return dalc(str(value).encode())
+
+    # --- object columns (CREATE TYPE ... AS OBJECT) ---------------------------
+    def object_value(self, i: int) -> dict:
+        """Attribute values of row i's object: NUMBER attributes i+1 and (i*37) % 101 (the
+        first two), VARCHAR2 ones a label, NULL on every 5th row (a NULL attribute)."""
+        out = {}
+        nums = 0
+        for a in self.spec["object_type"]["attrs"]:
+            if a.get("collection_of"):
+                # a VARRAY of NUMBER: i % 4 elements (none on every 4th row)
+                out[a["name"]] = [i + 1 + k for k in range(i % 4)]
+            elif a["type"] == "NUMBER":
+                out[a["name"]] = i + 1 if nums == 0 else (i * 37) % 101
+                nums += 1
+            else:
+                out[a["name"]] = None if i % 5 == 4 else f"{_WORDS[i % 16]} point {i + 1}"
+        return out
+
+    def object_image(self, value: dict) -> bytes:
+        """The pickled image of an object: image flags 0x84 (8.1 image, no prefix segment),
+        image version 1, the image's total length (one byte up to 245, else 0xFE and a ub4 big-endian),
+        then per attribute a length byte and its bytes, 0xFF for NULL (go-ora v2.9.0
+        utils.go decodeObject case 0x84 and GetFixedClr; python-oracledb dbobject.pyx
+        DbObjectPickleBuffer read_header / _unpack_value). Our belief of what a server
+        sends, read by go-ora."""
+        body = bytearray()
+        for a in self.spec["object_type"]["attrs"]:
+            v = value.get(a["name"])
+            if v is None:
+                body += b"\xff"
+                continue
+            if a.get("collection_of"):
+                data = self.collection_image(v)
+            else:
+                data = oracle_number(int(v)) if a["type"] == "NUMBER" else str(v).encode()
+            body += bytes((len(data),)) + data      # attributes here stay under 245 bytes
+        n = 3 + len(body)
+        if n > 245:                              # TNS_OBJ_MAX_SHORT_LENGTH
+            n += 4
+            return b"\x84\x01\xfe" + n.to_bytes(4, "big") + bytes(body)
+        return b"\x84\x01" + bytes((n,)) + bytes(body)
+
+    @staticmethod
+    def collection_image(elements: list) -> bytes:
+        """The image of a VARRAY of NUMBER embedded in an object: image flags 0x88 (8.1
+        image, collection, with a prefix segment), version 1, the image's length, the
+        prefix segment (length 1, byte 1), collection flags 0, the element count, each
+        element as a length byte and its bytes (python-oracledb dbobject.pyx read_header and
+        the collection branch of _unpack_data_from_buf; go-ora utils.go decodeObject case
+        0x88, which reads the flags and count as one 2-byte integer). Our belief."""
+        body = b"\x01\x01\x00" + bytes((len(elements),)) + b"".join(
+            bytes((len(oracle_number(e)),)) + oracle_number(e) for e in elements)
+        return b"\x88\x01" + bytes((3 + len(body),)) + body
+
+    def encode_object(self, value: dict | None) -> bytes:
+        """An object column value (python-oracledb packet.pyx read_dbobject; go-ora
+        parameter.go decodePrimValue, XMLType): type OID (ub4 length, bytes), OID and
+        snapshot (empty: ub4 0 each), version ub2 0, image length ub4, flags ub2 1, the
+        image (a DALC)."""
+        if value is None:
+            return b"\x00"
+        toid = bytes.fromhex(self.spec["object_type"]["toid"])
+        img = self.object_image(value)
+        return ub4(len(toid)) + dalc(toid) + b"\x00\x00\x00" + ub4(len(img)) + b"\x01\x01" + dalc(img)
 
     def encode_lob(self, text: str | None, prefetch: int = 0) -> bytes:
         """A LOB value with prefetched data (JDBC T4CClobAccessor.unmarshalPrefetchData):
@@ -199,8 +279,48 @@ class Table:
             self._payload_bytes = sizes
         return self._encoded
 
+    @property
+    def has_object(self) -> bool:
+        return any(c.type == "object" for c in self.columns)
+
     def max_row_size(self) -> int:
         return sum(c.size for c in self.columns)
+
+
+def object_type(schema: str = "SCOTT", name: str = "SQLNET_POINT",
+                attrs: list | None = None) -> dict:
+    """An object type (CREATE TYPE name AS OBJECT (x NUMBER, y NUMBER, label VARCHAR2(40)))
+    and its type OID (16 bytes, from the name)."""
+    attrs = attrs or [{"name": "X", "type": "NUMBER"}, {"name": "Y", "type": "NUMBER"},
+                      {"name": "LABEL", "type": "VARCHAR2", "length": 40}]
+    toid = hashlib.md5(f"{schema}.{name}".encode()).hexdigest().upper()
+    return {"schema": schema, "name": name, "toid": toid, "attrs": attrs}
+
+
+def collection_type(schema: str = "SCOTT", name: str = "SQLNET_NUMS") -> dict:
+    """A collection type (CREATE TYPE name AS VARRAY(10) OF NUMBER) and its type OID."""
+    return {"schema": schema, "name": name, "toid": hashlib.md5(f"{schema}.{name}".encode()).hexdigest().upper(),
+            "attrs": []}
+
+
+def type_catalog_tables(otype: dict, extra: list | None = None) -> list[dict]:
+    """ALL_TYPES (TYPE_OID) and ALL_TYPE_ATTRS (ATTR_NAME, ATTR_TYPE_NAME, LENGTH, ATTR_NO)
+    with the rows a database has for one type: what go-ora's RegisterType selects (v2.9.0
+    driver.go RegisterTypeWithOwner, utils.go getTOID2). The WHERE clauses are not
+    evaluated; a query's rows are those whose key (the type name) is one of its bind
+    values ("keys"). `extra`: more types (collections) in ALL_TYPES."""
+    types = [otype] + list(extra or [])
+    return [
+        {"name": "ALL_TYPES", "rows": len(types), "bvc": False,
+         "columns": [{"name": "TYPE_OID", "type": "raw", "size": 16}],
+         "values": [["hex:" + t["toid"]] for t in types], "keys": [t["name"] for t in types]},
+        {"name": "ALL_TYPE_ATTRS", "rows": len(otype["attrs"]), "bvc": False,
+         "columns": [{"name": "ATTR_NAME", "type": "varchar", "size": 128},
+                     {"name": "ATTR_TYPE_NAME", "type": "varchar", "size": 128},
+                     {"name": "LENGTH", "type": "number"}, {"name": "ATTR_NO", "type": "number"}],
+         "values": [[a["name"], a["type"], a.get("length"), k + 1] for k, a in enumerate(otype["attrs"])],
+         "keys": [otype["name"]] * len(otype["attrs"])},
+    ]
 
 
 DUAL = {"name": "DUAL", "rows": 1, "columns": [{"name": "DUMMY", "type": "varchar", "size": 1}]}

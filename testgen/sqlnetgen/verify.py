@@ -122,6 +122,32 @@ def verify(manifest: dict, pcap: Path | None = None) -> list[str]:
                                             f"table {want['rows']} rows, sent {ref_rows.get(want['cursor'])}")
                     elif got != want:
                         problems.append(f"PL/SQL out bind {k + 1}: client {got!r} != server {want!r}")
+    # 1f. object columns: the attribute values the client read, row by row, equal those of
+    #     the objects the server sent for that statement (NUMBER attributes compared as text:
+    #     go-ora gives their text), and the client's type registration succeeded
+    server_objs = {}
+    for c in conns:
+        for r in c["requests"]:
+            if "objects" in r["response"]:
+                server_objs.setdefault(r.get("sql"), []).extend(r["response"]["objects"])
+
+    def _text(row):
+        return [{k: None if v is None else [str(x) for x in v] if isinstance(v, list) else str(v)
+                 for k, v in obj.items()} for obj in row]
+    for rep in reports:
+        for sess in rep.get("sessions", []):
+            for stmt in sess.get("statements", []):
+                if str(stmt.get("action", "")).startswith("register_type") and stmt.get("error"):
+                    problems.append(f"{stmt['action']}: {stmt['error']}")
+                if "objects" not in stmt and stmt.get("sql") not in server_objs:
+                    continue
+                if stmt.get("error") or "sql" not in stmt:
+                    continue
+                got = [_text(row) for row in stmt.get("objects") or []]
+                want = [_text(row) for row in server_objs.get(stmt["sql"], [])]
+                if got != want:
+                    problems.append(f"objects of {stmt['sql']!r}: client read {len(got)} rows "
+                                    f"{got[:2]}..., server sent {len(want)} {want[:2]}...")
     # 1d. LOB reads: the characters the client read equal those the server's LOB data sent
     lob_sent = sum(r["response"].get("lob_amount", 0) for c in conns for r in c["requests"]
                    if r["response"].get("lob_operation") == 2)

@@ -21,6 +21,10 @@ import (
 )
 
 type step struct {
+	// go_ora.RegisterType of an object type (its ALL_TYPES / ALL_TYPE_ATTRS queries)
+	RegisterType string `json:"register_type"`
+	// collection types registered before it: [element type, collection type] pairs
+	ArrayTypes [][2]string `json:"array_types"`
 	PlsqlOut string   `json:"plsql_out"`
 	Types    []string `json:"types"`
 	SQL      string   `json:"sql"`
@@ -61,8 +65,25 @@ type stmtResult struct {
 	ArraySize    int     `json:"arraysize,omitempty"`
 	Rows         int     `json:"rows"`
 	ValueChars   int     `json:"value_chars"`
+	// per row, the attribute values of each object column (X, Y, LABEL)
+	Objects      [][]map[string]interface{} `json:"objects,omitempty"`
 	Error        *string `json:"error"`
 	ErrorMessage string  `json:"error_message,omitempty"`
+}
+
+// pointT receives an object of type SQLNET_POINT (x NUMBER, y NUMBER, label VARCHAR2):
+// go-ora sets each field from the attribute of the tag's name (NUMBER as its text)
+type pointT struct {
+	X     interface{} `udt:"X"`
+	Y     interface{} `udt:"Y"`
+	Label interface{} `udt:"LABEL"`
+}
+
+// shapeT receives an object of type SQLNET_SHAPE (name VARCHAR2, vertices SQLNET_NUMS, a
+// VARRAY of NUMBER): the collection attribute becomes a slice of its elements' text
+type shapeT struct {
+	Name     interface{}   `udt:"NAME"`
+	Vertices []interface{} `udt:"VERTICES"`
 }
 
 type sessionResult struct {
@@ -111,6 +132,31 @@ func runSession(p plan, idx int) (*sessionResult, error) {
 				return res, err
 			}
 			res.Statements = append(res.Statements, stmtResult{Action: "commit"})
+			continue
+		}
+		if s.RegisterType != "" {
+			// go-ora reads the type's OID and attributes with two queries and keeps them
+			// in the driver; an object column of that type is then decoded into pointT
+			var err error
+			for _, a := range s.ArrayTypes {
+				if err == nil {
+					err = go_ora.RegisterType(db, a[0], a[1], nil)
+				}
+			}
+			if err == nil {
+				if s.RegisterType == "SQLNET_SHAPE" {
+					err = go_ora.RegisterType(db, s.RegisterType, "", shapeT{})
+				} else {
+					err = go_ora.RegisterType(db, s.RegisterType, "", pointT{})
+				}
+			}
+			r := stmtResult{Action: "register_type " + s.RegisterType}
+			if err != nil {
+				msg := err.Error()
+				r.Error = &msg
+				res.Errors = append(res.Errors, msg)
+			}
+			res.Statements = append(res.Statements, r)
 			continue
 		}
 		if s.Ping {
@@ -190,8 +236,22 @@ func runSession(p plan, idx int) (*sessionResult, error) {
 						break
 					}
 					r.Rows++
+					var objs []map[string]interface{}
 					for _, v := range vals {
 						r.ValueChars += len(fmt.Sprint(v))
+						if pt, ok := v.(pointT); ok {
+							objs = append(objs, map[string]interface{}{"X": pt.X, "Y": pt.Y, "LABEL": pt.Label})
+						}
+						if sh, ok := v.(shapeT); ok {
+							verts := sh.Vertices
+							if verts == nil {
+								verts = []interface{}{}
+							}
+							objs = append(objs, map[string]interface{}{"NAME": sh.Name, "VERTICES": verts})
+						}
+					}
+					if objs != nil {
+						r.Objects = append(r.Objects, objs)
 					}
 				}
 				if err == nil {
