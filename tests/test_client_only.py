@@ -36,6 +36,7 @@ OCI = [
 THIN = [
     ("dbbat/python_thin_failed_stmt.pcapng", 12),    # python-oracledb thin vs 23ai
     ("dbbat/go_ora_binds.pcapng", 17),               # go-ora thin vs 19c: OALL8 with 2 binds
+    ("dbbat/jdbc_thin_cursor_reexec.pcapng", 9),     # JDBC thin 23: OALL8, re-executes, OCCA + OLOGOFF
 ]
 CASES = [(n, f, keep) for n, f in OCI + THIN for keep in (False, True)]
 
@@ -106,15 +107,60 @@ def test_client_requests_alone(tshark, tmp_path, name, first, keep):
                 (rt["req_frames"], got[frame]["sqlnet.sql"], rt["sql"])
         checked += 1
     assert checked >= 2
+    # every client request's call as in the uncut capture, and a statement shown for it
+    # the uncut capture's; SQL*Plus fetches right after its execute, so without the
+    # server a fetch still has its statement (a thin client's re-execute of a cursor
+    # opened before other calls has none: only the server's replies name cursors)
+    for rt in conv["round_trips"]:
+        if rt.get("code") and rt["req_frames"][0] >= first:
+            f = rt["req_frames"][-1]
+            assert got[at[f]]["sqlnet.call"] == full[f]["sqlnet.call"], f
+            if got[at[f]]["sqlnet.sql"] or conv["dialect"]["native"]:
+                assert got[at[f]]["sqlnet.sql"] == full[f]["sqlnet.sql"], f
     # the first frame is the piggyback + OALL8 this test is about
     first_rt = next(rt for rt in conv["round_trips"] if rt.get("code") and rt["req_frames"][0] >= first)
     assert first_rt["req_frames"][0] == first and first_rt["code"] == "0x5e"
 
 
-def test_bind_values_from_client_packets_alone(tshark, tmp_path):
-    """python-oracledb's INSERT with 14 binds, every packet before it and every server
-    packet dropped: the values are those the client reports it bound."""
-    src = TEST_CAPTURES / "binds_23ai_python.pcapng"
+VISBLANK = "visblank/sqlplus11g_linux32_vs_11.2_full_session.pcapng"
+
+
+@pytest.mark.parametrize("keep", [False, True], ids=["client", "both"])
+def test_sqlplus_11_2_32bit(tshark, tmp_path, keep):
+    """SQL*Plus 11.2 on 32-bit Linux (visblank, no EXPECTED.json facts) cut at frame 43,
+    an OCCA piggyback + OALL8 binding :1 of DBMS_APPLICATION_INFO.SET_MODULE: native
+    integers with one-byte pointers (the corpus README: an i386 client), and every
+    client request's call and SQL text as in the uncut capture, whose dialect comes from
+    its handshake; each SQL text shown is in the frame's bytes."""
+    first = 43
+    out = tmp_path / "cut.pcapng"
+    orig = cut(PUBLIC / VISBLANK, out, first, keep, port=1522)   # the listener on 1522
+    got = per_frame(tshark, out)
+    full = per_frame(tshark, PUBLIC / VISBLANK)
+    notes = [(f, m) for f, v in got.items() for m in v["_ws.expert.message"] if "No TTC negotiation" in m]
+    assert len(notes) == 1 and notes[0][0] == 1
+    assert "native (OCI) integers, 1-byte pointers" in notes[0][1]
+    assert got[1]["sqlnet.sql"] == ["BEGIN DBMS_APPLICATION_INFO.SET_MODULE(:1,NULL); END;"]
+    client = subprocess.run(["tshark", "-r", str(PUBLIC / VISBLANK), "-Y", "tcp.dstport == 1522 && tcp.len > 0",
+                             "-T", "fields", "-e", "frame.number"], check=True, capture_output=True,
+                            text=True).stdout.split()
+    calls = 0
+    for i, o in enumerate(orig, 1):
+        if str(o) not in client:
+            continue
+        assert got[i]["sqlnet.call"] == full[o]["sqlnet.call"], (o, got[i], full[o])
+        assert got[i]["sqlnet.sql"] == full[o]["sqlnet.sql"], (o, got[i], full[o])
+        assert not any("not decoded" in m for m in got[i]["_ws.expert.message"]), o
+        calls += bool(got[i]["sqlnet.call"])
+    assert calls >= 20
+
+
+@pytest.mark.parametrize("name", ["binds_23ai_python", "binds_23ai_node"])
+def test_bind_values_from_client_packets_alone(tshark, tmp_path, name):
+    """python-oracledb's and node-oracledb's INSERT with 14 binds, every packet before
+    it and every server packet dropped: the values are those the client reports it
+    bound."""
+    src = TEST_CAPTURES / f"{name}.pcapng"
     m = json.loads(src.with_suffix(".json").read_text())
     stmt = next(st for r in [m["client"]["report"]] for s in r["sessions"] for st in s["statements"]
                 if "bind_values" in st)

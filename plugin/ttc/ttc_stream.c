@@ -992,9 +992,11 @@ apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
             req->call.defines = describe_keep(c->defines);
         req->stmt_sql = req->call.sql;
         if (req->call.has_cursor && req->call.cursor && ts->unbound && !ttc_req_executes(req) &&
-            !cursor_get(ts, req->call.cursor, FALSE, NULL)) {
+            (!cursor_get(ts, req->call.cursor, FALSE, NULL) || (!ts->server_seen && !sess->accept_frame))) {
             /* The first call on a cursor never seen, after an execute whose
-             * response did not name its cursor: the cursor is that one's. */
+             * response did not name its cursor: the cursor is that one's.
+             * With the client's packets alone, the first call on any cursor
+             * (the server reuses the ids of closed cursors). */
             ttc_cursor_t *cur = cursor_get(ts, req->call.cursor, TRUE, rec);
             if (cur) {
                 cur->sql = ts->unbound->call.sql;
@@ -1337,6 +1339,11 @@ split_request(ttc_session_t *ts, packet_info *pinfo, guint32 tns_len, guint16 da
     old->frame = ts->client_prev_frame;
     old->last_time = ts->client_prev_time;
     old->ended = TRUE;                 /* over: the next one starts here */
+    /* An execute on a new cursor: no reply names its cursor, so the next
+     * call on a cursor not seen before is taken to be on it (as after a
+     * response cut before its end-of-call status). */
+    if (ttc_req_executes(old) && !(old->call.has_cursor && old->call.cursor != 0))
+        ts->unbound = old;
     ts->waiting = ts->waiting_last = NULL;   /* no answer to wait for */
     req = open_request(ts, pinfo, TTC_REQ_NONE);
     req->frame = pinfo->num;
