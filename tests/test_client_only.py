@@ -176,3 +176,18 @@ def test_bind_values_from_client_packets_alone(tshark, tmp_path, name):
     assert lines[0][1] == stmt["sql"]
     assert "universal (thin) integers" in lines[0][2]
     assert not any("not decoded" in line[2] for line in lines)
+
+
+def test_two_passes_show_what_one_pass_shows(tshark, tmp_path):
+    """The request split of a client-only capture is made on the first pass and kept:
+    tshark -2 shows the same calls, statements, round trips and notes (junkie SQL*Plus
+    10.1 cut at frame 33, the server's packets dropped)."""
+    out = tmp_path / "cut.pcapng"
+    cut(PUBLIC / "junkie/select.pcap", out, 33, keep_server=False)
+    args = ["-T", "fields", "-E", "occurrence=a", "-e", "frame.number", "-e", "sqlnet.call", "-e", "sqlnet.sql",
+            "-e", "sqlnet.execution", "-e", "_ws.expert.message"]
+    one = tshark.run(out, args)
+    two = tshark.run(out, ["-2"] + args)
+    assert one.stderr.strip() == "" and two.stderr.strip() == ""
+    assert one.stdout == two.stdout
+    assert sum(1 for line in one.stdout.splitlines() if line.split("\t")[1]) >= 8

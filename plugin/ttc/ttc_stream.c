@@ -1318,10 +1318,13 @@ client_only_next_call(const ttc_session_t *ts, const sqlnet_session_t *sess, tvb
         return FALSE;
     if (!call_payload(payload, &end))
         return FALSE;
+    if (ts->dialect.known && call_score(ts, payload, end, pinfo, ts->dialect_ptr) != FIT_NONE)
+        return TRUE;
     if (ts->dialect.known && !ts->dialect.inferred)
-        return call_score(ts, payload, end, pinfo, ts->dialect_ptr) != FIT_NONE;
+        return FALSE;
+    /* not inferred yet, or the inferred dialect may still be the wrong one */
     for (i = 0; i < G_N_ELEMENTS(infer_cand); i++)
-        if (call_fits(ts, payload, end, pinfo, i) != FIT_NONE)
+        if ((!ts->dialect.known || i != ts->infer_chosen) && call_fits(ts, payload, end, pinfo, i) != FIT_NONE)
             return TRUE;
     return FALSE;
 }
