@@ -253,7 +253,8 @@ candidate_dialect(ttc_dialect_t *d, guint i)
 #define TTC_INFER_MAX_COUNT (1u << 24)
 
 /* SQL text as a client sends it: printable (UTF-8 allowed), starting with a
- * keyword after blanks or parentheses. */
+ * keyword, a comment or a JDBC escape ("{call ...}") after blanks or
+ * parentheses. */
 static gboolean
 plausible_sql(const char *sql)
 {
@@ -263,7 +264,7 @@ plausible_sql(const char *sql)
         return FALSE;
     while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n' || *p == '(')
         p++;
-    if (!g_ascii_isalpha(*p))
+    if (!g_ascii_isalpha(*p) && !(p[0] == '/' && p[1] == '*') && !(p[0] == '-' && p[1] == '-') && *p != '{')
         return FALSE;
     for (; *p; p++)
         if (*p < 0x20 && *p != '\t' && *p != '\r' && *p != '\n')
