@@ -191,3 +191,25 @@ def test_two_passes_show_what_one_pass_shows(tshark, tmp_path):
     assert one.stderr.strip() == "" and two.stderr.strip() == ""
     assert one.stdout == two.stdout
     assert sum(1 for line in one.stdout.splitlines() if line.split("\t")[1]) >= 8
+
+
+@pytest.mark.parametrize("keep", [False, True], ids=["client", "both"])
+def test_dialect_change_is_noted(tshark, tmp_path, keep):
+    """SQL*Plus 11.2 on 32-bit Linux (visblank) cut at frame 202, a fetch inside a query:
+    a fetch alone does not tell OCI releases apart, so the first choice may be wrong; the
+    note sqlnet.ttc.dialect_changed says where a later call (or reply) moved the choice,
+    and the dialect in force at the end is the client's: native integers, one-byte
+    pointers (the corpus README: an i386 client)."""
+    out = tmp_path / "cut.pcapng"
+    cut(PUBLIC / VISBLANK, out, 202, keep, port=1522)
+    proc = tshark.run(out, ["-T", "fields", "-E", "occurrence=a", "-E", "aggregator=\x1f", "-e", "frame.number",
+                            "-e", "_ws.expert.message", "-Y",
+                            "sqlnet.ttc.dialect_inferred || sqlnet.ttc.dialect_changed"])
+    assert proc.stderr.strip() == ""
+    notes = [(int(f), [m for m in ms.split("\x1f") if "TTC" in m])
+             for f, ms in (line.split("\t") for line in proc.stdout.splitlines())]
+    assert notes[0][0] == 1 and "No TTC negotiation" in notes[0][1][0]
+    last = notes[-1][1][-1]
+    assert "native (OCI) integers, 1-byte pointers" in last, notes
+    for frame, msgs in notes[1:]:
+        assert any("inferred at frame 1 does not fit" in m for m in msgs), (frame, msgs)

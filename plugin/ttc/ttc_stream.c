@@ -72,6 +72,8 @@ typedef struct ttc_pdu_rec {
     guint32  too_long;         /* a pending message was dropped here: its size so far */
     gboolean too_much_total;   /* ... because all conversations together hold too much */
     guint32  cursor_dropped;   /* cursor not remembered here (cap reached), 0 = none */
+    guint32  reinferred_from;  /* the inferred dialect changed here: the frame it was
+                                * inferred at, 0 = not changed here */
 } ttc_pdu_rec_t;
 
 static int proto_ttc_layer = -1;
@@ -98,6 +100,7 @@ static expert_field ei_undecoded = EI_INIT;
 static expert_field ei_too_long = EI_INIT;
 static expert_field ei_cursor_cap = EI_INIT;
 static expert_field ei_inferred = EI_INIT;
+static expert_field ei_reinferred = EI_INIT;
 static expert_field ei_capture_cut = EI_INIT;
 static int hf_cut = -1;
 
@@ -1410,12 +1413,18 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
     }
     if (first && dir == SQLNET_TO_SERVER && ts->dialect.inferred && ts->infer_verify &&
         s->pending_len == 0 && !s->opaque && ts->inferred_frame != pinfo->num) {
+        guint8 was = ts->infer_chosen;
         narrow_inferred_dialect(ts, sess, payload, pinfo);
         rec->start.dialect = s->state.dialect = ts->dialect_ptr;
+        if (ts->infer_chosen != was)
+            rec->reinferred_from = ts->inferred_frame;
     }
     if (first && dir == SQLNET_TO_CLIENT && ts->infer_verify && s->pending_len == 0 && !s->opaque) {
+        guint8 was = ts->infer_chosen;
         verify_inferred_dialect(ts, sess, payload, end, pinfo);
         rec->start.dialect = s->state.dialect = ts->dialect_ptr;
+        if (ts->infer_chosen != was)
+            rec->reinferred_from = ts->inferred_frame;
     }
     if (first) {
         if (s->opaque) {
@@ -1528,6 +1537,17 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
                                "version %u",
                                d->native ? "native (OCI)" : "universal (thin)", ptr, d->fv);
         proto_item_append_text(ti, " [dialect inferred: %s integers%s, field version %u]",
+                               d->native ? "native (OCI)" : "universal (thin)", ptr, d->fv);
+    }
+    if (rec->reinferred_from && rec->start.dialect) {
+        const ttc_dialect_t *d = rec->start.dialect;
+        char ptr[24] = "";
+        if (d->native)
+            snprintf(ptr, sizeof(ptr), ", %u-byte pointers", d->ptr_width ? d->ptr_width : 1u);
+        expert_add_info_format(pinfo, ti, &ei_reinferred,
+                               "The TTC dialect inferred at frame %u does not fit this %s: %s integers%s, "
+                               "field version %u from here on", rec->reinferred_from,
+                               dir == SQLNET_TO_SERVER ? "call" : "reply",
                                d->native ? "native (OCI)" : "universal (thin)", ptr, d->fv);
     }
     if (rec->cursor_dropped) {
@@ -1678,6 +1698,8 @@ ttc_register(int proto)
             "TNS packet cut short by the capture (snaplen): the round trip is partial", EXPFILL } },
         { &ei_inferred, { "sqlnet.ttc.dialect_inferred", PI_PROTOCOL, PI_NOTE,
             "No TTC negotiation in the capture: integer encoding and field version assumed for this conversation from the structure of this call", EXPFILL } },
+        { &ei_reinferred, { "sqlnet.ttc.dialect_changed", PI_PROTOCOL, PI_NOTE,
+            "No TTC negotiation in the capture: the inferred integer encoding or field version does not fit this call or reply; another is taken from here on", EXPFILL } },
     };
     expert_module_t *expert;
 
