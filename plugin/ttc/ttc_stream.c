@@ -415,6 +415,10 @@ narrow_inferred_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, tvbuff_
 
     if (!call_payload(payload, &end))
         return;
+    if (++ts->infer_replies > 4096) {  /* calls and replies that could not tell the rest apart */
+        ts->infer_verify = FALSE;
+        return;
+    }
     for (i = 0; i < G_N_ELEMENTS(infer_cand); i++) {
         guint score;
         if (!(ts->infer_fits & (1u << i)))
