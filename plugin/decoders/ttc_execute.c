@@ -81,7 +81,7 @@ static const value_string bind_dir_vals[] = {
 /* SQL text of an OALL8: a DALC for most clients, raw bytes for JDBC.  The
  * al8i4 vector that follows starts with 1 (parse), which tells the two apart. */
 static const char *
-read_sql(ttc_rd_t *r, guint32 sql_len, gint *start, gint *len, wmem_allocator_t *scope)
+read_sql(ttc_rd_t *r, guint32 sql_len, gint *start, gint *len, gboolean *searched, wmem_allocator_t *scope)
 {
     ttc_rd_t as_dalc = *r;
     const char *sql = ttc_rd_dalc_str(&as_dalc, scope, start, len);
@@ -129,6 +129,7 @@ read_sql(ttc_rd_t *r, guint32 sql_len, gint *start, gint *len, wmem_allocator_t 
                 *start = ts;
                 *len = tl;
                 *r = at;
+                *searched = TRUE;
                 return text;
             }
         }
@@ -383,7 +384,7 @@ ttc_call_oall8(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_t
         return;
     }
     if (sql_ptr || (sql_len > 0 && call->cursor == 0)) {
-        sql = read_sql(r, sql_len, &ss, &sl, scope);
+        sql = read_sql(r, sql_len, &ss, &sl, &res->sql_searched, scope);
         if (tree && sql && ttc_rd_ok(r))
             ttc_add_sql(tree, r->tvb, ss, sl, sql);
     }

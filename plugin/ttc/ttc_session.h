@@ -59,7 +59,10 @@ typedef struct ttc_session {
     guint32 infer_fits;                /* candidates (bit i) the first call fitted */
     guint8 infer_chosen;               /* the candidate taken */
     gboolean infer_verify;             /* calls and replies still check the choice */
-    guint32 infer_replies;             /* replies verified so far */
+    guint32 infer_replies;             /* calls narrowed and replies verified so far */
+    gboolean server_seen;              /* a server DATA or marker packet was seen */
+    guint32 client_prev_frame;         /* the latest request's last frame and time before the */
+    nstime_t client_prev_time;         /* client packet being noted (client-only captures) */
     guint32 executions;                /* statement executions seen */
     guint32 lob_execution;             /* latest execution whose rows carried LOB locators */
     const char *lob_sql;               /* ... and its statement */

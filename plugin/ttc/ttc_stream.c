@@ -72,6 +72,8 @@ typedef struct ttc_pdu_rec {
     guint32  too_long;         /* a pending message was dropped here: its size so far */
     gboolean too_much_total;   /* ... because all conversations together hold too much */
     guint32  cursor_dropped;   /* cursor not remembered here (cap reached), 0 = none */
+    guint32  reinferred_from;  /* the inferred dialect changed here: the frame it was
+                                * inferred at, 0 = not changed here */
 } ttc_pdu_rec_t;
 
 static int proto_ttc_layer = -1;
@@ -98,6 +100,7 @@ static expert_field ei_undecoded = EI_INIT;
 static expert_field ei_too_long = EI_INIT;
 static expert_field ei_cursor_cap = EI_INIT;
 static expert_field ei_inferred = EI_INIT;
+static expert_field ei_reinferred = EI_INIT;
 static expert_field ei_capture_cut = EI_INIT;
 static int hf_cut = -1;
 
@@ -254,61 +257,143 @@ candidate_dialect(ttc_dialect_t *d, guint i)
     d->fv_client = d->fv_server = infer_cand[i].fv;
 }
 
-/* Does the client's call decode exactly under candidate i? */
+/* Values no client sends: a call read under the wrong dialect takes text
+ * or pointers for counts (junkie SQL*Plus 10.1 frame 33 read with 8-byte
+ * pointers: 1111760974 prefetch rows, 1230982735 binds). */
+#define TTC_INFER_MAX_COUNT (1u << 24)
+
+/* SQL text as a client sends it: printable (UTF-8 allowed), starting with a
+ * keyword, a comment or a JDBC escape ("{call ...}") after blanks or
+ * parentheses. */
 static gboolean
-call_fits(const ttc_session_t *ts, tvbuff_t *payload, gint end, packet_info *pinfo, guint i)
+plausible_sql(const char *sql)
 {
-    ttc_dialect_t d;
+    const guchar *p = (const guchar *)sql;
+
+    if (!sql)
+        return FALSE;
+    while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n' || *p == '(')
+        p++;
+    if (!g_ascii_isalpha(*p) && !(p[0] == '/' && p[1] == '*') && !(p[0] == '-' && p[1] == '-') && *p != '{')
+        return FALSE;
+    for (; *p; p++)
+        if (*p < 0x20 && *p != '\t' && *p != '\r' && *p != '\n')
+            return FALSE;
+    return TRUE;
+}
+
+/* A call whose values fit what clients send. */
+static gboolean
+plausible_call(const ttc_call_t *c)
+{
+    if (c->has_cursor && c->cursor > TTC_INFER_MAX_COUNT)
+        return FALSE;
+    if (c->has_fetch_rows && c->fetch_rows > TTC_INFER_MAX_COUNT)
+        return FALSE;
+    if (c->func == TTC_FN_OALL8) {
+        if (c->prefetch > TTC_INFER_MAX_COUNT || c->exec_count > TTC_INFER_MAX_COUNT ||
+            c->bind_values > TTC_INFER_MAX_COUNT)
+            return FALSE;
+        /* a new statement (cursor 0) carries its text */
+        if (c->cursor == 0 && !plausible_sql(c->sql))
+            return FALSE;
+        if (c->sql && !plausible_sql(c->sql))
+            return FALSE;
+    }
+    return TRUE;
+}
+
+enum { FIT_NONE = 0, FIT_SEARCHED = 1, FIT_EXACT = 2 };
+
+/* How well the client's message sequence (piggybacks, the call, up to its
+ * bind values or the end of the payload) decodes under dialect d: FIT_NONE
+ * when a message does not decode, no function call is found or a call's
+ * values are implausible; FIT_SEARCHED when an OCI OALL8's text had to be
+ * searched for (the dialect's header layout does not put it there);
+ * FIT_EXACT otherwise.  Trial decodes only. */
+static guint
+call_score(const ttc_session_t *ts, tvbuff_t *payload, gint end, packet_info *pinfo, const ttc_dialect_t *d)
+{
     ttc_state_t st = ts->dir[SQLNET_TO_SERVER].state;
-    gboolean call = FALSE;
+    gboolean call = FALSE, searched = FALSE;
     gint off = 0;
     guint n;
 
-    candidate_dialect(&d, i);
-    st.dialect = &d;
+    st.dialect = d;
     for (n = 0; n < 64 && off < end; n++) {
         ttc_rd_t r;
         ttc_msg_result_t res;
         memset(&res, 0, sizeof(res));
-        ttc_rd_init(&r, payload, off, end, &d);
+        ttc_rd_init(&r, payload, off, end, d);
         r.strict = TRUE;
         decoders->decode_client(&r, NULL, pinfo, &st, &res, pinfo->pool);
-        if (!ttc_rd_ok(&r))
-            return FALSE;
-        if (res.is_call && res.call.kind == TTC_REQ_FUNCTION &&
-            try_val_to_str(res.call.func, ttc_function_vals))
+        if (!ttc_rd_ok(&r) || r.off <= off)
+            return FIT_NONE;
+        if (res.is_call && res.call.kind == TTC_REQ_FUNCTION) {
+            if (!try_val_to_str(res.call.func, ttc_function_vals) || !plausible_call(&res.call))
+                return FIT_NONE;
             call = TRUE;
+        }
+        searched |= res.sql_searched;
         off = r.off;
         if (res.stop)
             break;
     }
-    return call;
+    if (!call)
+        return FIT_NONE;
+    return searched ? FIT_SEARCHED : FIT_EXACT;
+}
+
+/* Does the client's call decode under candidate i, and how well? */
+static guint
+call_fits(const ttc_session_t *ts, tvbuff_t *payload, gint end, packet_info *pinfo, guint i)
+{
+    ttc_dialect_t d;
+
+    candidate_dialect(&d, i);
+    return call_score(ts, payload, end, pinfo, &d);
+}
+
+/* A client payload that can be evidence: whole, starting with a call or a
+ * piggyback. */
+static gboolean
+call_payload(tvbuff_t *payload, gint *end)
+{
+    guint8 first;
+
+    *end = (gint)tvb_captured_length(payload);
+    if (*end < 3 || *end < (gint)tvb_reported_length(payload))
+        return FALSE;
+    first = tvb_get_uint8(payload, 0);
+    return first == TTC_MSG_FUNCTION || first == TTC_MSG_PIGGYBACK;
 }
 
 /* No handshake in the capture: choose the integer encoding and field
- * version under which the client's first call decodes exactly; remember the
- * others that fit for the first reply to decide (verify_inferred_dialect). */
+ * version under which the client's first call (after its piggybacks)
+ * decodes with plausible values, preferring one under which an OCI
+ * statement's text sits where the layout puts it; remember the others that
+ * fit for later calls and the first reply to decide
+ * (narrow_inferred_dialect, verify_inferred_dialect). */
 static gboolean
 infer_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, tvbuff_t *payload, packet_info *pinfo)
 {
     /* A call the snaplen cut short is no evidence (a candidate that stops
      * early, as native auth calls do, would fit it): the next whole call
      * decides. */
-    gint end = (gint)tvb_captured_length(payload);
-    guint8 first;
-    guint i, chosen = G_N_ELEMENTS(infer_cand);
+    gint end;
+    guint i, best = 0, chosen = G_N_ELEMENTS(infer_cand);
 
-    if (end < 3 || end < (gint)tvb_reported_length(payload))
-        return FALSE;
-    first = tvb_get_uint8(payload, 0);
-    if (first != TTC_MSG_FUNCTION && first != TTC_MSG_PIGGYBACK)
+    if (!call_payload(payload, &end))
         return FALSE;
     ts->infer_fits = 0;
     for (i = 0; i < G_N_ELEMENTS(infer_cand); i++) {
-        if (call_fits(ts, payload, end, pinfo, i)) {
-            ts->infer_fits |= 1u << i;
-            if (chosen == G_N_ELEMENTS(infer_cand))
-                chosen = i;
+        guint score = call_fits(ts, payload, end, pinfo, i);
+        if (score == FIT_NONE)
+            continue;
+        ts->infer_fits |= 1u << i;
+        if (score > best) {
+            best = score;
+            chosen = i;
         }
     }
     if (chosen == G_N_ELEMENTS(infer_cand))
@@ -331,30 +416,44 @@ infer_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, tvbuff_t *payload
 static void
 narrow_inferred_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, tvbuff_t *payload, packet_info *pinfo)
 {
-    gint end = (gint)tvb_captured_length(payload);
+    gint end;
     guint32 fits = 0;
-    guint i;
+    guint i, best = 0, best_i = 0, score_chosen = FIT_NONE;
 
-    if (end < 3 || end < (gint)tvb_reported_length(payload))
+    if (!call_payload(payload, &end))
         return;
-    if (tvb_get_uint8(payload, 0) != TTC_MSG_FUNCTION && tvb_get_uint8(payload, 0) != TTC_MSG_PIGGYBACK)
+    if (++ts->infer_replies > 4096) {  /* calls and replies that could not tell the rest apart */
+        ts->infer_verify = FALSE;
         return;
-    for (i = 0; i < G_N_ELEMENTS(infer_cand); i++)
-        if ((ts->infer_fits & (1u << i)) && call_fits(ts, payload, end, pinfo, i))
-            fits |= 1u << i;
-    if (fits == 0 || fits == ts->infer_fits)
+    }
+    for (i = 0; i < G_N_ELEMENTS(infer_cand); i++) {
+        guint score;
+        if (!(ts->infer_fits & (1u << i)))
+            continue;
+        score = call_fits(ts, payload, end, pinfo, i);
+        if (score == FIT_NONE)
+            continue;
+        fits |= 1u << i;
+        if (i == ts->infer_chosen)
+            score_chosen = score;
+        if (score > best) {
+            best = score;
+            best_i = i;
+        }
+    }
+    if (fits == 0)
         return;
     ts->infer_fits = fits;
     if ((fits & (fits - 1)) == 0)
         ts->infer_verify = FALSE;     /* one candidate left */
-    if (!(fits & (1u << ts->infer_chosen))) {
+    /* off the chosen one when it no longer fits, or when another puts an
+     * OCI statement's text where its layout says and it does not */
+    if (score_chosen < best) {
         ttc_dialect_t d;
-        for (i = 0; !(fits & (1u << i)); i++)
-            ;
-        candidate_dialect(&d, i);
+        candidate_dialect(&d, best_i);
         d.known = d.inferred = TRUE;
         set_dialect(ts, sess, &d);
-        ts->infer_chosen = (guint8)i;
+        ts->infer_chosen = (guint8)best_i;
     }
 }
 
@@ -851,6 +950,8 @@ ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
         if (type != TNS_TYPE_DATA || (data_flags & TNS_DF_EOF))
             return;                    /* markers answer a break; EOF ends the session */
         req = open_request(ts, pinfo, is_ano ? TTC_REQ_ANO : TTC_REQ_NONE);
+        ts->client_prev_frame = req->frame;
+        ts->client_prev_time = req->last_time;
         ts->pending_segments = 0;          /* what the server sends next answers it */
         ts->pending_largest_segment = 0;
         ts->pending_unseen = FALSE;
@@ -865,6 +966,7 @@ ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
     }
     if (type != TNS_TYPE_DATA && type != TNS_TYPE_MARKER)
         return;
+    ts->server_seen = TRUE;
     resp = open_response(ts, pinfo);
     resp->packets++;
     resp->bytes += tns_len;
@@ -918,9 +1020,11 @@ apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
             req->call.defines = describe_keep(c->defines);
         req->stmt_sql = req->call.sql;
         if (req->call.has_cursor && req->call.cursor && ts->unbound && !ttc_req_executes(req) &&
-            !cursor_get(ts, req->call.cursor, FALSE, NULL)) {
+            (!cursor_get(ts, req->call.cursor, FALSE, NULL) || (!ts->server_seen && !sess->accept_frame))) {
             /* The first call on a cursor never seen, after an execute whose
-             * response did not name its cursor: the cursor is that one's. */
+             * response did not name its cursor: the cursor is that one's.
+             * With the client's packets alone, the first call on any cursor
+             * (the server reuses the ids of closed cursors). */
             ttc_cursor_t *cur = cursor_get(ts, req->call.cursor, TRUE, rec);
             if (cur) {
                 cur->sql = ts->unbound->call.sql;
@@ -1231,6 +1335,64 @@ find_final_oer(tvbuff_t *tvb, gint from, gint end, const ttc_state_t *start, pac
     return -1;
 }
 
+/* A capture of the client's packets alone, without a handshake (a client
+ * trace, or a capture filtered on the client's address): no response ends
+ * a request, so a client packet that starts with a whole call (after its
+ * piggybacks) while no message continues into it is the next request.
+ * Never with a handshake or once the server was heard: there the server's
+ * answer ends each request, and a request's later packets are its own. */
+static gboolean
+client_only_next_call(const ttc_session_t *ts, const sqlnet_session_t *sess, tvbuff_t *payload,
+                      packet_info *pinfo)
+{
+    gint end;
+    guint i;
+
+    if (ts->server_seen || sess->accept_frame || sess->connect_frame || !ts->req || ts->req->response ||
+        ts->req->first_frame == pinfo->num || ts->dir[SQLNET_TO_SERVER].pending_len > 0)
+        return FALSE;
+    if (!call_payload(payload, &end))
+        return FALSE;
+    if (ts->dialect.known && call_score(ts, payload, end, pinfo, ts->dialect_ptr) != FIT_NONE)
+        return TRUE;
+    if (ts->dialect.known && !ts->dialect.inferred)
+        return FALSE;
+    /* not inferred yet, or the inferred dialect may still be the wrong one */
+    for (i = 0; i < G_N_ELEMENTS(infer_cand); i++)
+        if ((!ts->dialect.known || i != ts->infer_chosen) && call_fits(ts, payload, end, pinfo, i) != FIT_NONE)
+            return TRUE;
+    return FALSE;
+}
+
+/* This packet was noted as more of the latest request (ttc_note_packet):
+ * it starts the next one instead. */
+static void
+split_request(ttc_session_t *ts, packet_info *pinfo, guint32 tns_len, guint16 data_flags)
+{
+    ttc_request_t *old = ts->req, *req;
+
+    old->tns_packets--;
+    old->tns_bytes -= tns_len;
+    old->ttc_bytes -= tns_data_bytes(tns_len);
+    old->frame = ts->client_prev_frame;
+    old->last_time = ts->client_prev_time;
+    old->ended = TRUE;                 /* over: the next one starts here */
+    /* An execute on a new cursor: no reply names its cursor, so the next
+     * call on a cursor not seen before is taken to be on it (as after a
+     * response cut before its end-of-call status). */
+    if (ttc_req_executes(old) && !(old->call.has_cursor && old->call.cursor != 0))
+        ts->unbound = old;
+    ts->waiting = ts->waiting_last = NULL;   /* no answer to wait for */
+    req = open_request(ts, pinfo, TTC_REQ_NONE);
+    req->frame = pinfo->num;
+    req->last_time = pinfo->abs_ts;
+    req->tns_packets++;
+    req->tns_bytes += tns_len;
+    req->ttc_bytes += tns_data_bytes(tns_len);
+    if (data_flags & TNS_DF_END_OF_REQUEST)
+        req->ended = TRUE;
+}
+
 void
 ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
                     sqlnet_session_t *sess, sqlnet_dir_t dir, guint16 data_flags,
@@ -1252,11 +1414,12 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
     stop_t stop = STOP_END;
     gint off;
 
-    (void)tns_len;
     rec = (ttc_pdu_rec_t *)p_get_proto_data(wmem_file_scope(), pinfo, proto_ttc_layer, rec_key(payload));
     if (!rec) {
         if (!first)
             return;                    /* not seen on the first pass (e.g. capture gap) */
+        if (dir == SQLNET_TO_SERVER && client_only_next_call(ts, sess, payload, pinfo))
+            split_request(ts, pinfo, tns_len, data_flags);
         rec = wmem_new0(wmem_file_scope(), ttc_pdu_rec_t);
         rec->body_off = rec->stop_off = rec->resync_off = -1;
         rec->req = dir == SQLNET_TO_SERVER ? ts->req : NULL;
@@ -1281,12 +1444,18 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
     }
     if (first && dir == SQLNET_TO_SERVER && ts->dialect.inferred && ts->infer_verify &&
         s->pending_len == 0 && !s->opaque && ts->inferred_frame != pinfo->num) {
+        guint8 was = ts->infer_chosen;
         narrow_inferred_dialect(ts, sess, payload, pinfo);
         rec->start.dialect = s->state.dialect = ts->dialect_ptr;
+        if (ts->infer_chosen != was)
+            rec->reinferred_from = ts->inferred_frame;
     }
     if (first && dir == SQLNET_TO_CLIENT && ts->infer_verify && s->pending_len == 0 && !s->opaque) {
+        guint8 was = ts->infer_chosen;
         verify_inferred_dialect(ts, sess, payload, end, pinfo);
         rec->start.dialect = s->state.dialect = ts->dialect_ptr;
+        if (ts->infer_chosen != was)
+            rec->reinferred_from = ts->inferred_frame;
     }
     if (first) {
         if (s->opaque) {
@@ -1389,10 +1558,28 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
 
     /* Display (every pass): decode again from the record. */
     if (ts->inferred_frame == pinfo->num && dir == SQLNET_TO_SERVER && rec->start.dialect) {
-        expert_add_info(pinfo, ti, &ei_inferred);
-        proto_item_append_text(ti, " [dialect inferred: %s integers, field version %u]",
-                               rec->start.dialect->native ? "native (OCI)" : "universal (thin)",
-                               rec->start.dialect->fv);
+        const ttc_dialect_t *d = rec->start.dialect;
+        char ptr[24] = "";
+        if (d->native)
+            snprintf(ptr, sizeof(ptr), ", %u-byte pointers", d->ptr_width ? d->ptr_width : 1u);
+        expert_add_info_format(pinfo, ti, &ei_inferred,
+                               "No TTC negotiation in the capture: integer encoding and field version assumed "
+                               "for this conversation from the structure of this call: %s integers%s, field "
+                               "version %u",
+                               d->native ? "native (OCI)" : "universal (thin)", ptr, d->fv);
+        proto_item_append_text(ti, " [dialect inferred: %s integers%s, field version %u]",
+                               d->native ? "native (OCI)" : "universal (thin)", ptr, d->fv);
+    }
+    if (rec->reinferred_from && rec->start.dialect) {
+        const ttc_dialect_t *d = rec->start.dialect;
+        char ptr[24] = "";
+        if (d->native)
+            snprintf(ptr, sizeof(ptr), ", %u-byte pointers", d->ptr_width ? d->ptr_width : 1u);
+        expert_add_info_format(pinfo, ti, &ei_reinferred,
+                               "The TTC dialect inferred at frame %u does not fit this %s: %s integers%s, "
+                               "field version %u from here on", rec->reinferred_from,
+                               dir == SQLNET_TO_SERVER ? "call" : "reply",
+                               d->native ? "native (OCI)" : "universal (thin)", ptr, d->fv);
     }
     if (rec->cursor_dropped) {
         expert_add_info(pinfo, ti, &ei_cursor_cap);
@@ -1542,6 +1729,8 @@ ttc_register(int proto)
             "TNS packet cut short by the capture (snaplen): the round trip is partial", EXPFILL } },
         { &ei_inferred, { "sqlnet.ttc.dialect_inferred", PI_PROTOCOL, PI_NOTE,
             "No TTC negotiation in the capture: integer encoding and field version assumed for this conversation from the structure of this call", EXPFILL } },
+        { &ei_reinferred, { "sqlnet.ttc.dialect_changed", PI_PROTOCOL, PI_NOTE,
+            "No TTC negotiation in the capture: the inferred integer encoding or field version does not fit this call or reply; another is taken from here on", EXPFILL } },
     };
     expert_module_t *expert;
 
