@@ -933,8 +933,9 @@ apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
                         req->stmt_sql = cur->sql;   /* OALL7 after OPARSE */
                 }
             }
-        } else if (req->call.func == TTC_FN_PARSE && req->call.has_cursor && req->call.cursor && req->call.sql) {
-            /* OCI's parse names the statement its cursor will execute */
+        } else if ((req->call.func == TTC_FN_PARSE || req->call.func == TTC_FN_OALL7) && req->call.has_cursor &&
+                   req->call.cursor && req->call.sql) {
+            /* OCI's parse (or a parse-only OALL7) names the statement its cursor will execute */
             ttc_cursor_t *cur = cursor_get(ts, req->call.cursor, TRUE, rec);
             if (cur)
                 cur->sql = req->call.sql;
