@@ -86,6 +86,21 @@ def test_9i_oall7_and_fetch_under_the_parsed_statement(nine_o):
     assert nine_o[85]["sqlnet.rows"] == "0"
 
 
+def test_9i_oall8_native_bind_and_define_entries(nine_o):
+    """The same client's OALL8 carries the 33-byte entries OALL7 has: frame 88
+    (SET_MODULE(:1, NULL)) one bind "01 01 03 0000 08000000 ... b200 01 ...",
+    then the row "07 08 53514c2a506c7573" ('SQL*Plus'); frame 90 (SELECT
+    DECODE(...)) one define "01 02 03 0000 16000000 ..." (22 bytes) and
+    nothing after it."""
+    f88, f90 = nine_o[88], nine_o[90]
+    assert f88["sqlnet.oall8.binds"] == "1"
+    assert f88["sqlnet.bind.buffer_size"] == "8"
+    assert f88["sqlnet.bind.value"] == "SQL*Plus"
+    assert f90["sqlnet.oall8.defines"] == "1"
+    assert f90["sqlnet.bind.buffer_size"] == "22"
+    assert f90["sqlnet.ttc.call_data"] == "" and f90["sqlnet.ttc.undecoded"] == ""
+
+
 # ---- a generated 9.2-style session (OUR BELIEF) ------------------------------
 
 PLATFORM = b"IBMPC/WIN_NT-8.1.0"

@@ -147,6 +147,9 @@ read_sql(ttc_rd_t *r, guint32 sql_len, gint *start, gint *len, wmem_allocator_t 
 
 #define MAX_BINDS 4096
 
+static const ttc_describe_t *oall7_metadata(ttc_rd_t *from, proto_tree *tree, guint32 n, gboolean defines,
+                                            wmem_allocator_t *scope);
+
 /* Bind metadata of an execute (one entry per bind, before the values):
  * python-oracledb messages/base.pyx _write_column_metadata, go-ora
  * v2/parameter.go ParameterInfo.write, JDBC T4CTTIoac.marshal:
@@ -169,8 +172,18 @@ decode_bind_metadata(ttc_rd_t *from, proto_tree *tree, guint32 nbinds, gboolean 
     ttc_describe_t *b;
     guint32 i;
 
-    if (nbinds == 0 || nbinds > MAX_BINDS || r.d->native)
+    if (nbinds == 0 || nbinds > MAX_BINDS)
         return NULL;
+    if (r.d->native) {
+        /* SQL*Plus 9.0 on the same platform (field version 1): the fixed
+         * 33-byte entries of its OALL7 (visblank 9i session frame 88's bind,
+         * frame 90's define), followed by the values or the end. */
+        ttc_rd_t t = r;
+        if (!r.d->structs || r.d->fv >= TTC_FV_9_2 || !oall7_metadata(&t, NULL, nbinds, defines, scope) ||
+            !(ttc_rd_left(&t) == 0 || tvb_get_uint8(t.tvb, t.off) == TTC_MSG_ROW_DATA))
+            return NULL;
+        return oall7_metadata(from, tree, nbinds, defines, scope);
+    }
     b = wmem_new0(scope, ttc_describe_t);
     b->ncols = nbinds;
     b->kind = TTC_ROWS_OUT_BINDS;
