@@ -101,6 +101,26 @@ def test_9i_oall8_native_bind_and_define_entries(nine_o):
     assert f90["sqlnet.ttc.call_data"] == "" and f90["sqlnet.ttc.undecoded"] == ""
 
 
+def test_9i_oexec_without_second_options(nine_o):
+    """Frame 96 is SQL*Plus 9.0's OEXEC of the COMMIT parsed in frame 94:
+    "03 04 1e 01000000 01000000 00000000", 15 bytes (cursor 1, one iteration,
+    options 0, no second options word); its reply (frame 97) ends the round
+    trip decoded to its end."""
+    assert nine_o[96]["sqlnet.call"] == "4"
+    assert nine_o[96]["sqlnet.cursor"] == "1"
+    assert nine_o[96]["sqlnet.sql"] == "commit"
+    assert nine_o[97]["sqlnet.ora_error"] == "0"
+
+
+def test_9i_no_partial_round_trip(tshark, public_dir):
+    """Every round trip of the 9.0 session is decoded to its end (a call left
+    incomplete when its reply starts now marks its round trip partial)."""
+    path = public_dir / NINE_O
+    if not path.exists():
+        pytest.skip("public corpus not available")
+    assert tshark.fields(path, ["frame.number"], display_filter="sqlnet.rt.partial") == []
+
+
 # ---- a generated 9.2-style session (OUR BELIEF) ------------------------------
 
 PLATFORM = b"IBMPC/WIN_NT-8.1.0"
@@ -263,7 +283,7 @@ def odd_oall7(seq):
     return b"\x03\x47" + bytes([seq]) + body
 
 
-def nine_two_session(tmp_path, odd=False, split=None):
+def nine_two_session(tmp_path, odd=False, split=None, short=False):
     conv = g.Conversation()
     conv.send("C", g.connect(DESC, version=312, sdu=2048))
     conv.send("S", g.accept(version=312, sdu=2048, tdu=32767))
@@ -281,6 +301,10 @@ def nine_two_session(tmp_path, odd=False, split=None):
     exchange("dty", dty_request(), dty_reply())
     for name, call, reply, _ in SCRIPT:
         exchange(name, call, reply)
+    if short:
+        # cut inside its header: the reply comes while the call is incomplete
+        exchange("short", oall7(13, OPT_PARSE | OPT_EXECUTE, 3, ODD_SQL)[:40], oer(3, 1))
+        exchange("after", ofetch(14, 1, 5), oer(1, 13, 1403, NO_DATA))
     if odd:
         exchange("odd", odd_oall7(13), oer(3, 1))
         exchange("after", ofetch(14, 1, 5), oer(1, 13, 1403, NO_DATA))
@@ -346,6 +370,23 @@ def test_92_odd_oall7_expert_info_and_later_packets(tshark, tmp_path):
     assert odd["sqlnet.sql"] == ODD_SQL.decode()
     assert "OALL7 does not fit its layout" in odd["_ws.expert.message"]
     assert got[frames["odd"][1]]["sqlnet.rowcount"] == "1"
+    after_req, after_resp = got[frames["after"][0]], got[frames["after"][1]]
+    assert after_req["sqlnet.sql"] == SELECT.decode()
+    assert after_resp["sqlnet.ora_error"] == "1403"
+    assert after_resp["sqlnet.ttc.undecoded"] == ""
+
+
+def test_92_short_oall7_marks_its_round_trip_and_later_packets_decode(tshark, tmp_path):
+    """An OALL7 cut inside its header (40 bytes of it sent, then the server
+    answers): its round trip is marked partial (sqlnet.rt.partial 2, a message
+    not decoded) with the expert on the response; the OFETCH after it decodes
+    under its statement."""
+    path, frames = nine_two_session(tmp_path, short=True)
+    got = rows_by_frame(tshark, path)
+    resp = tshark.fields(path, ["sqlnet.rt.partial", "_ws.expert.message"],
+                         display_filter=f"frame.number == {frames['short'][1]}")[0]
+    assert resp[0] == "2"
+    assert "not decoded to its end" in resp[1]
     after_req, after_resp = got[frames["after"][0]], got[frames["after"][1]]
     assert after_req["sqlnet.sql"] == SELECT.decode()
     assert after_resp["sqlnet.ora_error"] == "1403"

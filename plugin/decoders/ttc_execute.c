@@ -492,7 +492,10 @@ ttc_call_reexecute(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_resu
     s = r->off; call->options = ttc_rd_ub4(r);
     if (tree && ttc_rd_ok(r))
         proto_tree_add_bitmask_value(tree, r->tvb, s, hf_options, ett_options, option_bits, call->options);
-    ttc_rd_ub4(r);                 /* options 2 */
+    /* options 2; SQL*Plus 9.0's OEXEC ends with the options (visblank 9i
+     * session frame 96: "03 04 1e 01000000 01000000 00000000", 15 bytes) */
+    if (!(r->d->structs && r->d->fv < TTC_FV_9_2))
+        ttc_rd_ub4(r);
     call->has_cursor = TRUE;
     if (call->func == TTC_FN_REEXECUTE_FETCH) {
         call->has_fetch_rows = call->is_query = TRUE;

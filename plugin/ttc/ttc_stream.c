@@ -589,6 +589,10 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
     /* The latest request is over: whatever of it was still pending stays
      * undecoded (in a pipeline the client may be sending the next one). */
     if (resp->req == ts->req) {
+        /* ... and the round trip was not decoded to its end (an OALL7
+         * shorter than its counts say, any call cut short by the client) */
+        if (cs->pending_len > 0 && resp->req && !resp->req->partial)
+            resp->req->partial = (guint8)TTC_PARTIAL_UNDECODED;
         pending_drop(cs);
         cs->opaque = FALSE;
     }
