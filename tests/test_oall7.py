@@ -391,3 +391,12 @@ def test_92_short_oall7_marks_its_round_trip_and_later_packets_decode(tshark, tm
     assert after_req["sqlnet.sql"] == SELECT.decode()
     assert after_resp["sqlnet.ora_error"] == "1403"
     assert after_resp["sqlnet.ttc.undecoded"] == ""
+
+
+def test_92_advisor_files_oall7_under_its_statement(tshark, tmp_path):
+    """The advisor (-z sqlnet,advise) sees the SELECT's two OALL7 executions
+    and its OFETCH as one statement with the 13 rows the script wrote."""
+    path, _ = nine_two_session(tmp_path)
+    out = tshark.run(path, ["-q", "-z", "sqlnet,advise"]).stdout
+    assert f"Statement 1: {SELECT.decode()}" in out, out
+    assert "observed: 2 execution(s), 13 rows" in out, out
