@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <epan/packet.h>
+#include <epan/expert.h>
 
 #include "sqlnet.h"
 #include "ttc_msg.h"
@@ -52,6 +53,12 @@ static int hf_bind_csfrm = -1;
 static int hf_returning_binds = -1;
 static int hf_rpa_dml_rowcount = -1;
 static int hf_iov_dir = -1;
+static int hf_oall7_sql_len = -1;
+static int hf_oall7_al8i4_len = -1;
+static int hf_oall7_al8o4_len = -1;
+static int hf_oall7_odd = -1;
+
+static expert_field ei_oall7_layout = EI_INIT;
 
 static gint ett_options = -1;
 static gint ett_bind = -1;
@@ -141,6 +148,9 @@ read_sql(ttc_rd_t *r, guint32 sql_len, gint *start, gint *len, gboolean *searche
 
 #define MAX_BINDS 4096
 
+static const ttc_describe_t *oall7_metadata(ttc_rd_t *from, proto_tree *tree, guint32 n, gboolean defines,
+                                            wmem_allocator_t *scope);
+
 /* Bind metadata of an execute (one entry per bind, before the values):
  * python-oracledb messages/base.pyx _write_column_metadata, go-ora
  * v2/parameter.go ParameterInfo.write, JDBC T4CTTIoac.marshal:
@@ -163,8 +173,18 @@ decode_bind_metadata(ttc_rd_t *from, proto_tree *tree, guint32 nbinds, gboolean 
     ttc_describe_t *b;
     guint32 i;
 
-    if (nbinds == 0 || nbinds > MAX_BINDS || r.d->native)
+    if (nbinds == 0 || nbinds > MAX_BINDS)
         return NULL;
+    if (r.d->native) {
+        /* SQL*Plus 9.0 on the same platform (field version 1): the fixed
+         * 33-byte entries of its OALL7 (visblank 9i session frame 88's bind,
+         * frame 90's define), followed by the values or the end. */
+        ttc_rd_t t = r;
+        if (!r.d->structs || r.d->fv >= TTC_FV_9_2 || !oall7_metadata(&t, NULL, nbinds, defines, scope) ||
+            !(ttc_rd_left(&t) == 0 || tvb_get_uint8(t.tvb, t.off) == TTC_MSG_ROW_DATA))
+            return NULL;
+        return oall7_metadata(from, tree, nbinds, defines, scope);
+    }
     b = wmem_new0(scope, ttc_describe_t);
     b->ncols = nbinds;
     b->kind = TTC_ROWS_OUT_BINDS;
@@ -473,7 +493,10 @@ ttc_call_reexecute(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_resu
     s = r->off; call->options = ttc_rd_ub4(r);
     if (tree && ttc_rd_ok(r))
         proto_tree_add_bitmask_value(tree, r->tvb, s, hf_options, ett_options, option_bits, call->options);
-    ttc_rd_ub4(r);                 /* options 2 */
+    /* options 2; SQL*Plus 9.0's OEXEC ends with the options (visblank 9i
+     * session frame 96: "03 04 1e 01000000 01000000 00000000", 15 bytes) */
+    if (!(r->d->structs && r->d->fv < TTC_FV_9_2))
+        ttc_rd_ub4(r);
     call->has_cursor = TRUE;
     if (call->func == TTC_FN_REEXECUTE_FETCH) {
         call->has_fetch_rows = call->is_query = TRUE;
@@ -511,19 +534,311 @@ ttc_call_parse(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_t
     res->stop = TRUE;
 }
 
+/* ---- OALL7 (71): OCI7's bundled call ("fast UPI calls to OPIAL7") ------
+ *
+ * OCI before 9.2 parses, binds, defines, executes and fetches a cursor in
+ * one call, the predecessor of OALL8.  No open client writes it and no open
+ * source describes it: the layout is read off the two OALL7 of the visblank
+ * SQL*Plus 9.0 session (frames 66 and 82, 121 bytes each, field version 1,
+ * same-platform dialect: ub4 and pointers 4 bytes little-endian), beside the
+ * OALL8 of the same client (frame 88) and python-oracledb's OALL8
+ * (messages/execute.pyx _write_execute_message), whose shape it has:
+ *
+ *   @0  options ub4              30 80 00 00: define, execute, not PL/SQL
+ *   @4  cursor ub4               1 (its OPARSE, frame 64, named it)
+ *   @8  SQL pointer, @12 length  0, 0 (parsed by the OPARSE)
+ *   @16 binds pointer, @20 count 0, 0 (no bind option; OUR BELIEF that the
+ *                                binds are this pair, by OALL8's order)
+ *   @24 al8i4 pointer, @28 count 10 eb fa 00 (the address of frame 88's
+ *                                al8i4), 7
+ *   @32 al8o4 pointer, @36 count 2: the reply's al8o4 has two entries
+ *                                (frame 67: "08 02 00" and two ub4)
+ *   @40 ub4                      0 (not known)
+ *   @44 defines pointer, @48 count  1: the one column of SELECT USER
+ *   @52 ub4, @56 ub4             0, 0 (not known)
+ *   @60 the SQL text (a DALC, when its length is not 0: OUR BELIEF, as OALL8)
+ *       al8i4 (7 ub4: 0 = no parse, 1 = one execution, 0 ...)
+ *       bind metadata, then define metadata (one entry each, 33 bytes
+ *       natively: the oac entry of frame 88's bind - type 01 @0, flags @1,
+ *       precision @2, scale ub2 @3, buffer size ub4 @5, max elements ub4
+ *       @9, charset ub2 @25 (178 WE8MSWIN1252), charset form @27 - here the
+ *       define: type 1, buffer 29 (frame 82: 249), charset 178)
+ *       bind values as row data (07), as OALL8 sends them (OUR BELIEF).
+ * A call that does not fit (counts beyond the caps, bytes left that are
+ * neither row data nor a next message) keeps options and cursor, finds its
+ * SQL text only as a DALC whose length is the SQL length field, and says so
+ * in expert info; the rest is call data. */
+
+#define OAC_NATIVE_SIZE 33
+
+/* A query by its first word (SELECT, WITH), past blanks and brackets. */
+static gboolean
+sql_is_query(const char *sql)
+{
+    const char *p = sql;
+
+    while (*p && (g_ascii_isspace(*p) || *p == '('))
+        p++;
+    return g_ascii_strncasecmp(p, "SELECT", 6) == 0 || g_ascii_strncasecmp(p, "WITH", 4) == 0;
+}
+
+/* Bind or define metadata of an OALL7 in OCI's native layout (fixed
+ * entries, see above); the universal layout is OALL8's.  On a copy of the
+ * reader; NULL when the entries do not fit. */
+static const ttc_describe_t *
+oall7_metadata(ttc_rd_t *from, proto_tree *tree, guint32 n, gboolean defines, wmem_allocator_t *scope)
+{
+    ttc_rd_t r = *from;
+    ttc_describe_t *b;
+    guint32 i;
+
+    if (n == 0 || n > MAX_BINDS || !r.d->native)
+        return NULL;
+    if (!ttc_rd_have(&r, (gint)(n * OAC_NATIVE_SIZE))) {
+        from->need_more = r.need_more;     /* the call continues in the next packet */
+        return NULL;
+    }
+    b = wmem_new0(scope, ttc_describe_t);
+    b->ncols = n;
+    b->kind = TTC_ROWS_OUT_BINDS;
+    b->cols = wmem_alloc0_array(scope, ttc_column_t, n);
+    for (i = 0; i < n; i++) {
+        ttc_column_t *c = &b->cols[i];
+        gint s = r.off;
+        guint32 elements;
+        c->type = ttc_rd_u8(&r);
+        c->bind_flags = ttc_rd_u8(&r);
+        ttc_rd_u8(&r);                      /* precision */
+        ttc_rd_ub2(&r);                     /* scale */
+        c->buffer_size = ttc_rd_ub4(&r);
+        elements = ttc_rd_ub4(&r);
+        r.off = s + 25;
+        ttc_rd_ub2(&r);                     /* charset */
+        c->csfrm = ttc_rd_u8(&r);
+        r.off = s + OAC_NATIVE_SIZE;
+        /* an object's type OID would make the entry longer: not seen */
+        if (!ttc_rd_ok(&r) || c->type == ORA_OBJECT)
+            return NULL;
+        if (tree) {
+            proto_item *bi = proto_tree_add_item(tree, defines ? hf_define : hf_bind, r.tvb, s,
+                                                 OAC_NATIVE_SIZE, ENC_NA);
+            proto_tree *bt = proto_item_add_subtree(bi, ett_bind);
+            proto_item_append_text(bi, " %u: %s, %u bytes%s", i + 1,
+                                   val_to_str_const(c->type, ttc_ora_type_vals, "type"),
+                                   c->buffer_size, (c->bind_flags & TTC_BIND_FLAG_ARRAY) ? ", array" : "");
+            proto_tree_add_uint(bt, hf_bind_type, r.tvb, s, 1, c->type);
+            proto_tree_add_uint(bt, hf_bind_flags, r.tvb, s + 1, 1, c->bind_flags);
+            proto_tree_add_uint(bt, hf_bind_size, r.tvb, s + 5, 4, c->buffer_size);
+            if (c->bind_flags & TTC_BIND_FLAG_ARRAY)
+                proto_tree_add_uint(bt, hf_bind_elements, r.tvb, s + 9, 4, elements);
+            proto_tree_add_uint(bt, hf_bind_csfrm, r.tvb, s + 27, 1, c->csfrm);
+        }
+    }
+    from->off = r.off;
+    return b;
+}
+
+/* The bytes after the call's parts: none, row data (bind values), or the
+ * next message of the request (a piggyback or another call). */
+static gboolean
+oall7_ends_well(const ttc_rd_t *r)
+{
+    guint8 next;
+
+    if (!ttc_rd_ok(r))
+        return FALSE;
+    if (ttc_rd_left(r) == 0)
+        return TRUE;
+    next = tvb_get_uint8(r->tvb, r->off);
+    return next == TTC_MSG_ROW_DATA || next == TTC_MSG_PIGGYBACK || next == TTC_MSG_FUNCTION;
+}
+
+/* A call that does not fit the layout: its SQL text, if any, is the DALC
+ * whose length is the call's SQL length field (the text may end with its
+ * NUL, which the length counts: frame 64's OPARSE, 22 for 21 characters),
+ * looked for in the first bytes after the cursor only. */
+#define OALL7_SQL_WINDOW 128
+static const char *
+oall7_find_sql(const ttc_rd_t *from, guint32 sql_len, gint *start, gint *len, wmem_allocator_t *scope)
+{
+    gint off;
+
+    if (sql_len == 0 || sql_len > 0x100000)
+        return NULL;
+    /* where the layout puts it: 52 bytes after the cursor, give or take */
+    for (off = from->off; off < from->end && off < from->off + OALL7_SQL_WINDOW; off++) {
+        ttc_rd_t at = *from;
+        const char *text;
+        guint8 b = tvb_get_uint8(from->tvb, off);
+        guint32 total;
+        gint first;
+        if (b != sql_len && !(b == 0xfe && sql_len >= 0xfe))
+            continue;
+        at.off = off;
+        total = ttc_rd_dalc(&at, &first);
+        if (!ttc_rd_ok(&at) || total != sql_len)
+            continue;
+        at.off = off;
+        text = ttc_rd_dalc_str(&at, scope, start, len);
+        if (text && g_ascii_isalpha(text[0]))
+            return text;
+    }
+    return NULL;
+}
+
 void
 ttc_call_oall7(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_t *res,
-               wmem_allocator_t *scope _U_)
+               wmem_allocator_t *scope)
 {
-    gint s;
+    guint32 sql_ptr, sql_len, nbinds, al8i4_len, ndefines, i;
+    guint32 al8i4[MAX_AL8I4];
+    const ttc_describe_t *binds = NULL, *defines = NULL;
+    const char *sql = NULL;
+    gint s, ss = 0, sl = 0, text_end;
+    ttc_rd_t w;
+    proto_item *odd = NULL;
 
-    /* OCI 9.0's execute (frames 66, 82): options, then its cursor */
-    if (r->d->native) {
-        s = r->off; call->options = ttc_rd_ub4(r);
-        s = r->off; call->cursor = ttc_rd_ub4(r); ttc_add_uint(tree, hf_ttc_cursor, r, s, call->cursor);
-        call->has_cursor = TRUE;
+    res->stop = TRUE;                  /* whatever follows is call data */
+    s = r->off; call->options = ttc_rd_ub4(r);
+    if (tree && ttc_rd_ok(r))
+        proto_tree_add_bitmask_value(tree, r->tvb, s, hf_options, ett_options, option_bits, call->options);
+    s = r->off; call->cursor = ttc_rd_ub4(r); ttc_add_uint(tree, hf_ttc_cursor, r, s, call->cursor);
+    if (!ttc_rd_ok(r))
+        return;
+    call->has_cursor = TRUE;
+
+    /* The rest on a copy: a call that does not fit leaves the reader here. */
+    w = *r;
+    sql_ptr = ttc_rd_ptr(&w);
+    sql_len = ttc_rd_ub4(&w);
+    ttc_rd_ptr(&w);                    /* binds */
+    nbinds = ttc_rd_ub4(&w);
+    ttc_rd_ptr(&w);                    /* al8i4 */
+    al8i4_len = ttc_rd_ub4(&w);
+    ttc_rd_ptr(&w);                    /* al8o4 */
+    ttc_rd_ub4(&w);                    /* al8o4 count: the reply's */
+    ttc_rd_ub4(&w);
+    ttc_rd_ptr(&w);                    /* defines */
+    ndefines = ttc_rd_ub4(&w);
+    ttc_rd_ub4(&w);
+    ttc_rd_ub4(&w);
+    if (ttc_rd_ok(&w) && (al8i4_len > MAX_AL8I4 || nbinds > MAX_BINDS || ndefines > MAX_BINDS ||
+                          sql_len > 0x100000))
+        w.bad = TRUE;
+    if (ttc_rd_ok(&w) && (sql_ptr || sql_len > 0)) {
+        guint32 total;
+        ttc_rd_t t = w;
+        total = ttc_rd_dalc(&t, NULL);
+        if (ttc_rd_ok(&t) && total == sql_len)
+            sql = ttc_rd_dalc_str(&w, scope, &ss, &sl);
+        else if (t.need_more)
+            w.need_more = TRUE;
+        else
+            w.bad = TRUE;
     }
-    res->stop = TRUE;
+    text_end = w.off;
+    memset(al8i4, 0, sizeof(al8i4));
+    for (i = 0; i < al8i4_len && ttc_rd_ok(&w); i++)
+        al8i4[i] = ttc_rd_ub4(&w);
+    if (ttc_rd_ok(&w) && nbinds > 0 && !(binds = w.d->native ? oall7_metadata(&w, NULL, nbinds, FALSE, scope)
+                                                             : (ndefines == 0 ? decode_bind_metadata(&w, NULL, nbinds, FALSE, scope) : NULL)))
+        w.bad = w.bad || !w.need_more;
+    if (ttc_rd_ok(&w) && ndefines > 0 && !(defines = w.d->native ? oall7_metadata(&w, NULL, ndefines, TRUE, scope)
+                                                                 : (nbinds == 0 ? decode_bind_metadata(&w, NULL, ndefines, TRUE, scope) : NULL)))
+        w.bad = w.bad || !w.need_more;
+    if (w.need_more && !w.bad) {
+        r->need_more = TRUE;           /* the call continues in the next TNS packet */
+        return;
+    }
+
+    if (!oall7_ends_well(&w)) {
+        /* Not the layout above: keep options and cursor, the SQL text
+         * only when a DALC of the announced length is there. */
+        ttc_rd_t h = *r;
+        sql_len = 0;
+        ttc_rd_ptr(&h);
+        sql_len = ttc_rd_ub4(&h);
+        if (!ttc_rd_ok(&h))
+            sql_len = 0;
+        sql = oall7_find_sql(r, sql_len, &ss, &sl, scope);
+        if (sql) {
+            call->sql = sql;
+            if (tree)
+                ttc_add_sql(tree, r->tvb, ss, sl, sql);
+        }
+        /* The rest of the message is this item (not call data): the
+         * display pass then decodes the same bytes and finds the same. */
+        if (tree)
+            odd = proto_tree_add_item(tree, hf_oall7_odd, r->tvb, r->off, ttc_rd_left(r), ENC_NA);
+        if (odd)
+            expert_add_info_format(NULL, odd, &ei_oall7_layout,
+                                   "OALL7 does not fit its layout (%d bytes after the cursor)%s",
+                                   ttc_rd_left(r), sql ? ": SQL text found by its length field" : "");
+        call->is_query = call->sql && sql_is_query(call->sql);
+        r->off = r->end;
+        return;
+    }
+
+    /* The layout fits: show it and keep what it says. */
+    if (tree) {
+        ttc_rd_t t = *r;
+        ttc_rd_ptr(&t);
+        s = t.off; ttc_rd_ub4(&t);
+        proto_tree_add_uint(tree, hf_oall7_sql_len, t.tvb, s, t.off - s, sql_len);
+        ttc_rd_ptr(&t);
+        s = t.off; ttc_rd_ub4(&t);
+        proto_tree_add_uint(tree, hf_num_binds, t.tvb, s, t.off - s, nbinds);
+        ttc_rd_ptr(&t);
+        s = t.off; ttc_rd_ub4(&t);
+        proto_tree_add_uint(tree, hf_oall7_al8i4_len, t.tvb, s, t.off - s, al8i4_len);
+        ttc_rd_ptr(&t);
+        s = t.off; i = ttc_rd_ub4(&t);
+        proto_tree_add_uint(tree, hf_oall7_al8o4_len, t.tvb, s, t.off - s, i);
+        ttc_rd_ub4(&t);
+        ttc_rd_ptr(&t);
+        s = t.off; ttc_rd_ub4(&t);
+        proto_tree_add_uint(tree, hf_num_defines, t.tvb, s, t.off - s, ndefines);
+        if (sql)
+            ttc_add_sql(tree, r->tvb, ss, sl, sql);
+    }
+    r->off = text_end;
+    s = r->off;
+    for (i = 0; i < al8i4_len; i++)
+        ttc_rd_ub4(r);
+    call->sql = sql;
+    call->exec_count = al8i4_len > 1 ? al8i4[1] : 0;
+    if (tree && al8i4_len > 1)
+        proto_tree_add_uint(tree, hf_exec_count, r->tvb, s, r->off - s, call->exec_count);
+    /* the metadata again, shown (the universal layout, JDBC thin's, is OALL8's) */
+    if (binds && r->d->native)
+        oall7_metadata(r, tree, nbinds, FALSE, scope);
+    else if (binds)
+        decode_bind_metadata(r, tree, nbinds, FALSE, scope);
+    if (defines && r->d->native)
+        oall7_metadata(r, tree, ndefines, TRUE, scope);
+    else if (defines)
+        decode_bind_metadata(r, tree, ndefines, TRUE, scope);
+    call->binds = binds;
+    call->defines = defines;
+    /* A query: its text says so, or it has defines or fetches. */
+    call->is_query = (sql && sql_is_query(sql)) || ndefines > 0 || (call->options & TTC_OPT_FETCH);
+    if (tree)
+        proto_tree_add_boolean(tree, hf_is_query, r->tvb, s, 0, call->is_query);
+    /* Rows asked for now: the fetch option with al8i4[1] rows (OUR BELIEF:
+     * OCI's execute count is the rows a query fetches at execute time, and
+     * OALL8's fetch-only call puts its rows there too). */
+    if (call->options & TTC_OPT_FETCH) {
+        call->has_fetch_rows = TRUE;
+        call->fetch_rows = call->exec_count;
+    }
+    if (binds) {
+        gboolean plsql = is_plsql(sql, call->options);
+        call->bind_values = nbinds * (call->is_query || plsql ? 1 : MAX(call->exec_count, 1));
+        if (tree)
+            ttc_show_bind_values(r, tree, binds, 0, plsql, call->exec_count, scope);
+    }
+    /* Bind values are call data; a next message (piggyback) is decoded. */
+    res->stop = ttc_rd_left(r) > 0 && tvb_get_uint8(r->tvb, r->off) == TTC_MSG_ROW_DATA;
 }
 
 /* Return parameters of an execute or fetch: al8o4, transaction id, key/value
@@ -670,12 +985,27 @@ ttc_execute_register(int proto)
             "DML RETURNING ... INTO: binds whose values come back as rows", HFILL } },
         { &hf_rpa_dml_rowcount, { "DML row count", "sqlnet.rpa.dml_rowcount", FT_UINT64, BASE_DEC, NULL, 0x0,
             "Rows one execution of an array DML touched (the call asked for per-execution counts)", HFILL } },
+        { &hf_oall7_sql_len, { "SQL length", "sqlnet.oall7.sql_length", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "OALL7: length of the SQL text the call carries (0: the cursor was parsed before)", HFILL } },
+        { &hf_oall7_al8i4_len, { "al8i4 length", "sqlnet.oall7.al8i4_length", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "OALL7: values in the call's al8i4 vector (al8i4[0] parse, al8i4[1] execution count)", HFILL } },
+        { &hf_oall7_al8o4_len, { "al8o4 length", "sqlnet.oall7.al8o4_length", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "OALL7: values the call asks back in the return parameters (al8o4)", HFILL } },
+        { &hf_oall7_odd, { "Layout not recognised", "sqlnet.oall7.odd", FT_NONE, BASE_NONE, NULL, 0x0,
+            "OALL7 whose counts or lengths do not fit the bundled call's layout: the bytes after its cursor", HFILL } },
         { &hf_iov_dir, { "Bind direction", "sqlnet.iov.direction", FT_UINT8, BASE_HEX, VALS(bind_dir_vals), 0x0,
             "I/O vector: direction of each bind of a PL/SQL execute", HFILL } },
     };
     static gint *ett[] = { &ett_options, &ett_bind };
+    static ei_register_info ei[] = {
+        { &ei_oall7_layout, { "sqlnet.oall7.layout", PI_MALFORMED, PI_WARN,
+            "OALL7 does not fit the layout of OCI 9's bundled call", EXPFILL } },
+    };
+    expert_module_t *expert;
 
     proto_register_field_array(proto, hf, array_length(hf));
+    expert = expert_register_protocol(proto);
+    expert_register_field_array(expert, ei, array_length(ei));
     ttc_binds_register(proto);
     proto_register_subtree_array(ett, array_length(ett));
 }

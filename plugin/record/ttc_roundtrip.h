@@ -117,7 +117,7 @@ typedef struct ttc_request {
 } ttc_request_t;
 
 /* The call executes a statement (starts an execution): OALL8 with the
- * execute option, re-execute (and fetch), OALL7. */
+ * execute option, re-execute (and fetch), OALL7 with the execute option. */
 static inline gboolean
 ttc_call_executes(const ttc_call_t *c)
 {
@@ -127,9 +127,10 @@ ttc_call_executes(const ttc_call_t *c)
     if (c->func == TTC_FN_OALL8 && (c->exec_flags & TTC_EXEC_FLAG_SCROLLABLE) && c->cursor != 0 &&
         c->fetch_pos > 1)
         return FALSE;
+    /* OALL7: with the execute option (options 0: a body not decoded) */
     return (c->func == TTC_FN_OALL8 && (c->options & TTC_OPT_EXECUTE)) ||
            c->func == TTC_FN_REEXECUTE_FETCH || c->func == TTC_FN_REEXECUTE ||
-           c->func == TTC_FN_OALL7;
+           (c->func == TTC_FN_OALL7 && (c->options == 0 || (c->options & TTC_OPT_EXECUTE)));
 }
 
 static inline gboolean

@@ -699,6 +699,10 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
     /* The latest request is over: whatever of it was still pending stays
      * undecoded (in a pipeline the client may be sending the next one). */
     if (resp->req == ts->req) {
+        /* ... and the round trip was not decoded to its end (an OALL7
+         * shorter than its counts say, any call cut short by the client) */
+        if (cs->pending_len > 0 && resp->req && !resp->req->partial)
+            resp->req->partial = (guint8)TTC_PARTIAL_UNDECODED;
         pending_drop(cs);
         cs->opaque = FALSE;
     }
@@ -1057,8 +1061,9 @@ apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
                         req->stmt_sql = cur->sql;   /* OALL7 after OPARSE */
                 }
             }
-        } else if (req->call.func == TTC_FN_PARSE && req->call.has_cursor && req->call.cursor && req->call.sql) {
-            /* OCI's parse names the statement its cursor will execute */
+        } else if ((req->call.func == TTC_FN_PARSE || req->call.func == TTC_FN_OALL7) && req->call.has_cursor &&
+                   req->call.cursor && req->call.sql) {
+            /* OCI's parse (or a parse-only OALL7) names the statement its cursor will execute */
             ttc_cursor_t *cur = cursor_get(ts, req->call.cursor, TRUE, rec);
             if (cur)
                 cur->sql = req->call.sql;
