@@ -133,7 +133,9 @@ while [ "$left" -gt 0 ]; do
   if [ "$JOBS" -gt 1 ]; then
     "$BIN" "${opts[@]}" -max_total_time="$t" -jobs="$JOBS" -workers="$JOBS" "${dirs[@]}" >"$LOG/out" 2>&1
     rc=$?
-    cat "$LOG"/out fuzz-*.log >> "$LOG/all" 2>/dev/null; rm -f fuzz-*.log
+    # libFuzzer copies each job's log (fuzz-N.log) into its own output when
+    # the job ends: counting both counted every job twice
+    cat "$LOG"/out >> "$LOG/all"; rm -f fuzz-*.log
   else
     "$BIN" "${opts[@]}" -max_total_time="$t" "${dirs[@]}" >"$LOG/out" 2>&1
     rc=$?
