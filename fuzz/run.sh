@@ -3,13 +3,15 @@
 # harness confirms.
 #
 #   fuzz/run.sh [SECONDS]        default 600; SQLNET_FUZZ_JOBS=N runs N workers
+#   SQLNET_FUZZ_JOBS=2 fuzz/run.sh 1800     the 30-minute campaign (2 workers on 2 cores)
 #
 # Builds fuzz/build-fast/sqlnet_fuzzer (no sanitizers, -O2) and
 # fuzz/build/sqlnet_fuzzer (ASan + UBSan) if needed, seeds fuzz/seeds/ from
 # test-captures/, ../shared/captures/public/ (if present) with
 # fuzz/make_seeds.py (mixed sizes: most under 16 KiB, the longest streams up
 # to 1 MiB), fuzzes fuzz/corpus/ + seeds + tests/regressions/*.in for
-# SECONDS and prints executions, exec/s, corpus inputs and findings.
+# SECONDS and prints executions, exec/s (wall and per CPU-second of the
+# fuzzer processes), edges and features reached, corpus inputs and findings.
 #
 # A crash, timeout or out-of-memory of the fast harness is replayed on the
 # ASan harness; it is a finding (kept in fuzz/findings/, exit status 1) only
@@ -82,7 +84,7 @@ confirm() {
   for f in "$ARTIFACTS"/*; do
     [ -f "$f" ] || continue
     name=$(basename "$f")
-    "$ASAN_BIN" -timeout=60 -rss_limit_mb="$RSS" "$f" > "$LOG/replay" 2>&1
+    env -u SQLNET_FUZZ_TREE_EVERY "$ASAN_BIN" -timeout=60 -rss_limit_mb="$RSS" "$f" > "$LOG/replay" 2>&1
     rrc=$?
     { echo "== fast harness: $name (replayed on the ASan harness: exit $rrc)"; cat "$LOG/replay"; } >> "$LOG/all"
     if [ $rrc -ne 0 ] || grep -qE "ERROR: (AddressSanitizer|libFuzzer)|runtime error:" "$LOG/replay"; then
@@ -95,11 +97,24 @@ confirm() {
     fi
   done
 }
-# The fast harness dissects at most 256 KiB of expanded stream per input in
+# The fast harness dissects at most 64 KiB of expanded stream per input in
 # three slices out of four (SQLNET_FUZZ_MAX_STREAM), the whole 4 MiB in every
 # fourth: inputs that expand to megabytes took 87 % of the time of a
 # campaign's corpus (fuzz/README.md).  SQLNET_FUZZ_STREAM_CAP=0: always 4 MiB.
-CAP=${SQLNET_FUZZ_STREAM_CAP:-262144}
+CAP=${SQLNET_FUZZ_STREAM_CAP:-65536}
+# ... and runs the second pass (tree and columns, twice the cost of the
+# first) for one input in TREE (by a hash of the input: stable per input);
+# the ASan harness that confirms a finding runs both passes for every input.
+# Inputs per epan session: 4000 (each session leaks ~11 MB in libwireshark 4.0
+# and costs ~60 ms to set up).
+TREE=${SQLNET_FUZZ_TREE_EVERY:-4}
+SESSION=${SQLNET_FUZZ_SESSION_INPUTS:-4000}
+# CPU seconds (user + sys) of the children this shell has waited for: the
+# fuzzer processes (with -jobs, libFuzzer waits for its workers, so theirs
+# count too) and the rare ASan replays of what they leave.
+# (times runs in this shell: in a $(...) subshell it would see no children)
+cpu_ms() { times > "$LOG/times"; CPU_MS=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, b, /[ms]/); t += b[1] * 60 + b[2] } printf "%d\n", t * 1000 }' "$LOG/times"); }
+cpu_ms; cpu0=$CPU_MS
 left=$SECS
 start=$(date +%s)
 slice=0
@@ -112,10 +127,15 @@ while [ "$left" -gt 0 ]; do
     unset SQLNET_FUZZ_MAX_STREAM
   fi
   slice=$((slice + 1))
+  if [ "$FAST" != 0 ]; then
+    export SQLNET_FUZZ_TREE_EVERY=$TREE SQLNET_FUZZ_SESSION_INPUTS=$SESSION
+  fi
   if [ "$JOBS" -gt 1 ]; then
     "$BIN" "${opts[@]}" -max_total_time="$t" -jobs="$JOBS" -workers="$JOBS" "${dirs[@]}" >"$LOG/out" 2>&1
     rc=$?
-    cat "$LOG"/out fuzz-*.log >> "$LOG/all" 2>/dev/null; rm -f fuzz-*.log
+    # libFuzzer copies each job's log (fuzz-N.log) into its own output when
+    # the job ends: counting both counted every job twice
+    cat "$LOG"/out >> "$LOG/all"; rm -f fuzz-*.log
   else
     "$BIN" "${opts[@]}" -max_total_time="$t" "${dirs[@]}" >"$LOG/out" 2>&1
     rc=$?
@@ -134,6 +154,7 @@ while [ "$left" -gt 0 ]; do
 done
 set -e
 elapsed=$(( $(date +%s) - start ))
+cpu_ms; cpu=$(( CPU_MS - cpu0 ))
 
 grep -E "^(INFO: seed corpus|#[0-9]+[[:space:]]+(INITED|DONE))" "$LOG/all" | tail -3 || true
 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$LOG/all" | awk '{s+=$1} END {print s+0}')
@@ -141,12 +162,17 @@ dict=$(sed -n 's/^Dictionary: \([0-9]*\) entries.*/\1/p' "$LOG/all" | head -1)
 custom=$(grep -cE "^#[0-9]+[[:space:]]+(NEW|REDUCE)[[:space:]].*MS: [0-9]+ [^ ]*Custom" "$LOG/all" || true)
 maxin=$(find "$CORPUS" -type f -printf '%s\n' | sort -n | tail -1)
 small=$(find "$CORPUS" -type f -size -16385c | wc -l)
+# edges (libFuzzer's "cov:") and features ("ft:"): the most one process reached
+edges=$(grep -oE "cov: [0-9]+" "$LOG/all" | awk '$2 > m { m = $2 } END { print m + 0 }')
+features=$(grep -oE "ft: [0-9]+" "$LOG/all" | awk '$2 > m { m = $2 } END { print m + 0 }')
+percpu=$(awk -v e="$execs" -v c="$cpu" 'BEGIN { printf "%d", (c > 0 ? e * 1000 / c : 0) }')
 after=$(count_files "$FINDINGS")
 new=$((after - before))
 [ "$FAST" != 0 ] && kind="fast harness, findings confirmed on ASan" || kind="ASan harness"
 capnote=""
 [ "$FAST" != 0 ] && [ "$CAP" != 0 ] && capnote=", expanded stream cut at $CAP bytes in 3 slices of 4 (this run: $slice slices)"
-echo "fuzz: ${SECS}s ($kind), executions: $execs ($(( execs / (elapsed > 0 ? elapsed : 1) ))/s over ${elapsed}s), corpus inputs: $(count_files "$CORPUS") ($small under 16 KiB) (+$(count_files "$SEEDS") seeds), largest corpus input: ${maxin:-0} bytes (max_len ${opts[0]#-max_len=}), dictionary: ${dict:-0} entries, new inputs by the custom mutator: $custom, unconfirmed: $unconfirmed, findings: $new (in $FINDINGS)$capnote"
+[ "$FAST" != 0 ] && capnote="$capnote, tree pass for 1 input in $TREE"
+echo "fuzz: ${SECS}s ($kind), executions: $execs ($(( execs / (elapsed > 0 ? elapsed : 1) ))/s over ${elapsed}s, $percpu per CPU-second over $((cpu / 1000)) CPU-s, $JOBS job(s)), edges: $edges, features: $features, corpus inputs: $(count_files "$CORPUS") ($small under 16 KiB) (+$(count_files "$SEEDS") seeds), largest corpus input: ${maxin:-0} bytes (max_len ${opts[0]#-max_len=}), dictionary: ${dict:-0} entries, new inputs by the custom mutator: $custom, unconfirmed: $unconfirmed, findings: $new (in $FINDINGS)$capnote"
 if [ "$new" -gt 0 ] || { [ "$FAST" = 0 ] && grep -qE "ERROR: (AddressSanitizer|libFuzzer)|runtime error:" "$LOG/all"; }; then
   grep -E -A30 "ERROR: (AddressSanitizer|libFuzzer)|runtime error:" "$LOG/all" | head -80
   exit 1

@@ -32,7 +32,11 @@
  * aggregation, the tcp segment tap and the sqlnet tap with its statistics
  * (-z sqlnet,tree / sqlnet,srt / sqlnet,stmt listeners are registered and
  * drawn to /dev/null).  Every frame is dissected twice, like tshark -2: a
- * first pass and a revisit with a visible protocol tree and columns.
+ * first pass and a revisit with a visible protocol tree and columns; with
+ * SQLNET_FUZZ_TREE_EVERY=N (fuzz/run.sh sets it) the revisit runs for one
+ * input in N, picked by a hash of the input's bytes, so that an input always
+ * gets the same passes (stable coverage; a finding replays).  The revisit
+ * costs about twice the first pass (fuzz/README.md).
  *
  * State is per input: every input is its own TCP conversation (a client
  * address of its own) in a shared epan session, like one conversation of a
@@ -98,7 +102,7 @@
 void plugin_register(void);   /* plugin/plugin.c, linked in */
 
 #define MAX_FRAMES     4096
-#define SESSION_INPUTS 1000
+#define SESSION_INPUTS 1000   /* default of SQLNET_FUZZ_SESSION_INPUTS */
 #define ETH_LEN        14
 #define IP_LEN         20
 #define TCP_LEN        20
@@ -137,6 +141,13 @@ static gboolean fz_print;     /* SQLNET_FUZZ_PRINT=1: frame, protocol, info on s
  * at most FZ_MAX_STREAM); a smaller cap makes the rare multi-MiB streams
  * that dominate a campaign's time cheaper (to_pcap.py always uses 4 MiB) */
 static guint32 fz_max_stream = FZ_MAX_STREAM;
+/* SQLNET_FUZZ_TREE_EVERY=N: the second pass (tree and columns) runs for one
+ * input in N, chosen by a hash of the input (so an input always gets the
+ * same passes: its coverage is stable and a finding replays); the default 1
+ * runs it for every input, and so does SQLNET_FUZZ_PRINT */
+static guint32 fz_tree_every = 1;
+/* SQLNET_FUZZ_SESSION_INPUTS: inputs per epan session (see above) */
+static guint32 fz_session_max = SESSION_INPUTS;
 
 static const nstime_t *
 fz_get_frame_ts(struct packet_provider_data *p, guint32 num)
@@ -282,6 +293,16 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
     g_setenv("G_SLICE", "always-malloc", 0);
 #endif
     fz_print = g_getenv("SQLNET_FUZZ_PRINT") != NULL;
+    if (g_getenv("SQLNET_FUZZ_SESSION_INPUTS")) {
+        unsigned long v = strtoul(g_getenv("SQLNET_FUZZ_SESSION_INPUTS"), NULL, 10);
+        if (v > 0)
+            fz_session_max = (guint32)MIN(v, 60000ul);   /* client addresses 10.1.x.y */
+    }
+    if (g_getenv("SQLNET_FUZZ_TREE_EVERY")) {
+        unsigned long v = strtoul(g_getenv("SQLNET_FUZZ_TREE_EVERY"), NULL, 10);
+        if (v > 1 && !fz_print)
+            fz_tree_every = (guint32)MIN(v, 1000000ul);
+    }
     if (g_getenv("SQLNET_FUZZ_MAX_STREAM")) {
         unsigned long v = strtoul(g_getenv("SQLNET_FUZZ_MAX_STREAM"), NULL, 10);
         if (v > 0 && v < FZ_MAX_STREAM)
@@ -496,6 +517,21 @@ fz_dissect_all(epan_t *session, gboolean tree, column_info *cinfo)
     epan_dissect_free(edt);
 }
 
+/* Whether this input gets the second pass (see fz_tree_every): FNV-1a of
+ * its bytes. */
+static gboolean
+fz_wants_tree(const uint8_t *buf, size_t len)
+{
+    guint32 h = 2166136261u;
+    size_t i;
+
+    if (fz_tree_every <= 1)
+        return TRUE;
+    for (i = 0; i < len; i++)
+        h = (h ^ buf[i]) * 16777619u;
+    return h % fz_tree_every == 0;
+}
+
 static void
 fz_run_input(const uint8_t *buf, size_t len)
 {
@@ -507,7 +543,7 @@ fz_run_input(const uint8_t *buf, size_t len)
     guint32 i;
     guint8 config;
 
-    if (!fz_session || fz_session_inputs >= SESSION_INPUTS) {
+    if (!fz_session || fz_session_inputs >= fz_session_max) {
         epan_free(fz_session);
         fz_session = epan_new(&prov, &funcs);
         fz_session_inputs = 0;
@@ -539,7 +575,8 @@ fz_run_input(const uint8_t *buf, size_t len)
 
     reset_tap_listeners();
     fz_dissect_all(fz_session, FALSE, NULL);       /* first pass, like tshark -2 */
-    fz_dissect_all(fz_session, TRUE, &fz_cinfo);   /* revisit with tree and columns */
+    if (fz_wants_tree(buf, len))
+        fz_dissect_all(fz_session, TRUE, &fz_cinfo);   /* revisit with tree and columns */
     draw_tap_listeners(TRUE);
     fz_session_inputs++;
     prov.base += prov.count;
