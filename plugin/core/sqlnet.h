@@ -34,6 +34,7 @@
 #define SQLNET_KEY_NNE_INDEX     8u                  /* packet scope: TNS packets of an NNE session in this frame */
 #define SQLNET_KEY_NNE_NOTICE   12u                  /* packet scope: nne.c queued its notice in this frame */
 #define SQLNET_KEY_TLS_WATCH    10u                  /* packet scope: tls.c noted this frame's undecrypted TLS */
+#define SQLNET_KEY_RESYNC       14u                  /* packet scope: bytes tns.c's resynchronisation may still scan */
 #define SQLNET_KEY_PDU(raw_off)  ((((guint32)(raw_off)) << 1) | 1u)
 
 /* User preferences (read-only outside core/prefs.c). */

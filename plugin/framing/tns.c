@@ -409,18 +409,54 @@ tns_header_certain(const sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *t
     return !sess->sdu || len <= MAX(sess->sdu, 65535u);
 }
 
+/* Bytes the byte-wise resynchronisation below may scan in one dissection of
+ * one frame, over all its calls.  TCP hands the rest of a segment over again
+ * after each PDU, so a segment of headers that are certain but lead nowhere
+ * (a crafted one: a header every 11 bytes, each announcing 768 bytes) was
+ * scanned once per PDU, quadratic in the segment (fuzz/slow/
+ * stray-scan-quadratic.in: 78 KB took 3 s).  1 MiB covers the longest
+ * stretch of bytes before a header in any real capture (a capture that starts
+ * mid-packet: at most one SDU, 2 MiB only with the largest SDU, then the
+ * next segment starts afresh).  Per dissection (packet scope), so a frame
+ * decodes the same every time it is dissected. */
+#define TNS_RESYNC_BUDGET (1u << 20)
+
+static guint32 *
+resync_budget(packet_info *pinfo)
+{
+    guint32 *left = (guint32 *)p_get_proto_data(pinfo->pool, pinfo, proto_tns_layer, SQLNET_KEY_RESYNC);
+
+    if (!left) {
+        left = wmem_new(pinfo->pool, guint32);
+        *left = TNS_RESYNC_BUDGET;
+        p_add_proto_data(pinfo->pool, pinfo, proto_tns_layer, SQLNET_KEY_RESYNC, left);
+    }
+    return left;
+}
+
 /* Byte-wise resynchronisation inside a segment that does not start with a
  * TNS header (a stray byte before a RESEND, say): the first later offset
  * with a header beyond doubt whose packet ends at the segment's end, runs
  * past it, or is followed by another such header.  Bounded by the captured
- * bytes of the segment; -1 when there is none. */
+ * bytes of the segment and by the frame's budget; -1 when there is none. */
 static int
 next_certain_header(const sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, int offset)
 {
     int captured = (int)tvb_captured_length(tvb), end = (int)tvb_reported_length(tvb);
-    int k;
+    guint32 *left = resync_budget(pinfo);
+    const guint8 *p;
+    int k, stop;
 
-    for (k = offset + 1; k + TNS_HDR_LEN <= captured; k++) {
+    if (offset + 1 + TNS_HDR_LEN > captured || *left == 0)
+        return -1;
+    /* one flat copy of the bytes scanned (a reassembled PDU is a composite
+     * tvb, where a byte read walks its parts) */
+    stop = captured - TNS_HDR_LEN;
+    if ((guint32)(stop - offset) > *left)
+        stop = offset + (int)*left;
+    *left -= (guint32)(stop - offset);
+    p = tvb_get_ptr(tvb, offset, stop + TNS_HDR_LEN - offset) - offset;
+    for (k = offset + 1; k <= stop; k++) {
         guint width;
         guint32 len;
         /* A certain header has a zero checksum (bytes 6 and 7): a non-zero
@@ -429,13 +465,13 @@ next_certain_header(const sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *
          * read or two per offset instead of a header's worth (this scan
          * ran over whole 64 KB segments: half the fuzz harness's time on
          * inputs of 64-256 KiB). */
-        if (tvb_get_uint8(tvb, k + 7) != 0) {
+        if (p[k + 7] != 0) {
             k++;
             continue;
         }
-        if (tvb_get_uint8(tvb, k + 6) != 0 || !tns_header_certain(sess, pinfo, tvb, k))
+        if (p[k + 6] != 0 || !tns_header_certain(sess, pinfo, tvb, k))
             continue;
-        width = tns_width_from_session(sess, pinfo, tvb_get_uint8(tvb, k + 4));
+        width = tns_width_from_session(sess, pinfo, p[k + 4]);
         if (width == 0)
             width = sess->guessed_width;
         len = tns_read_length(tvb, k, width);
