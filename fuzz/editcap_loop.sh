@@ -78,9 +78,13 @@ for pass in $(seq 1 "$PASSES"); do
   done
 done
 # Fixed hostile inputs, unmutated: the crafted regression captures and every
-# capture cut at a 200-byte snaplen (issue 11).
+# capture cut at a 200-byte snaplen (issue 11); with a STRIDE, the captures
+# the first pass did not mutate (each capture once, mutated or cut)
 fixed=("$ROOT"/tests/regressions/*.pcap)
+i=0
 for cap in "${caps[@]}"; do
+  i=$((i + 1))
+  [ "$STRIDE" -le 1 ] || [ $(( (i + 1) % STRIDE )) -ne 0 ] || continue
   name=$(basename "$cap"); name=${name%.*}
   editcap -F pcapng -s 200 "$cap" "$box/in/$name.cut200.pcapng" >/dev/null 2>&1 && fixed+=("$box/in/$name.cut200.pcapng")
 done

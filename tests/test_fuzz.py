@@ -176,13 +176,14 @@ def test_fast_harness_runs_the_second_pass_for_one_input_in_n(harness, tmp_path)
     """SQLNET_FUZZ_TREE_EVERY=N (fuzz/run.sh sets it): the second pass (tree
     and columns), about two thirds of an execution on the fast harness, runs
     for one input in N, chosen by a hash of the input.  Evidence: our own
-    measurement (the process's CPU time, getrusage): a whole 19c stream
-    replayed 20 times with N = 1,000,000 (this input is not the one in a
+    measurement (the process's CPU time, getrusage): a whole stream (the
+    array-size sweep; not a held-out capture, which no test but the
+    advisor's prediction reads) replayed 20 times with N = 1,000,000 (this input is not the one in a
     million) takes under 80 % of the CPU it takes with both passes for every
     input; without the option the two took the same (checked)."""
     out = tmp_path / "seeds"
     subprocess.run([sys.executable, str(ROOT / "fuzz" / "make_seeds.py"), "--out", str(out), "--windows", "0",
-                    "--big", "1", str(ROOT / "test-captures" / "heldout_19c_sdu2048.pcapng")],
+                    "--big", "1", str(ROOT / "test-captures" / "sweep_arraysize.pcapng")],
                    check=True, capture_output=True)
     whole = max(out.iterdir(), key=lambda p: p.stat().st_size)
     cmd = [str(FAST_HARNESS), "-runs=20", str(whole)]
