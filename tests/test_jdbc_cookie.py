@@ -103,12 +103,19 @@ def parse_cookie_request(b):
             "runtime_caps": rcaps.hex()}, b[p]
 
 
-def test_second_session_sends_the_first_sessions_pro_reply_as_a_cookie(tshark):
+def first_pro_reply(tshark):
+    """(manifest, capture, first and second connection, the first session's
+    PRO reply parsed by hand from its bytes)."""
     m, cap = manifest()
     first, second = m["connections"]
     pro = next(r for r in first["requests"] if r["function"] == "PRO")
     reply = parse_pro_reply(ttc_of(tcp_bytes(tshark, cap, first["client_port"], pro["response"]["first_frame"],
                                              pro["response"]["last_frame"], False)))
+    return m, cap, first, second, reply
+
+
+def test_second_session_sends_the_first_sessions_pro_reply_as_a_cookie(tshark):
+    m, cap, first, second, reply = first_pro_reply(tshark)
     # the first session negotiated normally: no cookie yet
     assert not any(r.get("cookie") for r in first["requests"])
     req = second["requests"][0]
@@ -121,11 +128,7 @@ def test_second_session_sends_the_first_sessions_pro_reply_as_a_cookie(tshark):
 
 
 def test_cookie_decoded(tshark):
-    m, cap = manifest()
-    first, second = m["connections"]
-    pro = next(r for r in first["requests"] if r["function"] == "PRO")
-    reply = parse_pro_reply(ttc_of(tcp_bytes(tshark, cap, first["client_port"], pro["response"]["first_frame"],
-                                             pro["response"]["last_frame"], False)))
+    m, cap, first, second, reply = first_pro_reply(tshark)
     fields = ["sqlnet.ttc.msg", "sqlnet.cookie.version", "sqlnet.cookie.protocol_version",
               "sqlnet.cookie.charset", "sqlnet.cookie.charset_flags", "sqlnet.cookie.ncharset",
               "sqlnet.cookie.platform", "sqlnet.cookie.compile_caps", "sqlnet.cookie.runtime_caps",

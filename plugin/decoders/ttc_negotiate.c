@@ -193,6 +193,26 @@ ttc_msg_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, t
     }
 }
 
+/* The server's compile-time capabilities (its PRO reply, or a JDBC cookie
+ * echoing one): the field version and TTC3 byte the dialect takes from them;
+ * hf shows the field version where it was read. */
+static void
+server_caps_learnt(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res, gint ccap_off, guint ccap_len, int hf)
+{
+    guint8 fv;
+
+    if (ccap_len <= TTC_CCAP_FIELD_VERSION)
+        return;
+    fv = tvb_get_uint8(r->tvb, ccap_off + TTC_CCAP_FIELD_VERSION);
+    res->dialect_update = TRUE;
+    res->dialect = *r->d;
+    res->dialect.fv_server = fv;
+    if (ccap_len > TTC_CCAP_TTC3)
+        res->dialect.server_ccap37 = tvb_get_uint8(r->tvb, ccap_off + TTC_CCAP_TTC3);
+    if (tree)
+        proto_item_set_generated(proto_tree_add_uint(tree, hf, r->tvb, ccap_off + TTC_CCAP_FIELD_VERSION, 1, fv));
+}
+
 void
 ttc_msg_protocol_reply(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_t *res,
                        wmem_allocator_t *scope)
@@ -229,17 +249,7 @@ ttc_msg_protocol_reply(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_m
     ttc_rd_skip(r, rcap_len);
     if (!ttc_rd_ok(r))
         return;
-    if (ccap_len > TTC_CCAP_FIELD_VERSION) {
-        guint8 fv = tvb_get_uint8(r->tvb, ccap_off + TTC_CCAP_FIELD_VERSION);
-        res->dialect_update = TRUE;
-        res->dialect = *r->d;
-        res->dialect.fv_server = fv;
-        if (ccap_len > TTC_CCAP_TTC3)
-            res->dialect.server_ccap37 = tvb_get_uint8(r->tvb, ccap_off + TTC_CCAP_TTC3);
-        if (tree)
-            proto_item_set_generated(proto_tree_add_uint(tree, hf_field_version, r->tvb,
-                                                         ccap_off + TTC_CCAP_FIELD_VERSION, 1, fv));
-    }
+    server_caps_learnt(r, tree, res, ccap_off, ccap_len, hf_field_version);
     res->terminal = TRUE;
 }
 
@@ -330,17 +340,7 @@ ttc_msg_cookie_request(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_m
         return;
     if (tree)
         proto_tree_add_item(tree, hf_cookie_rcaps, r->tvb, rcap_off, rcap_len, ENC_NA);
-    if (ccap_len > TTC_CCAP_FIELD_VERSION) {
-        guint8 fv = tvb_get_uint8(r->tvb, ccap_off + TTC_CCAP_FIELD_VERSION);
-        res->dialect_update = TRUE;
-        res->dialect = *r->d;
-        res->dialect.fv_server = fv;
-        if (ccap_len > TTC_CCAP_TTC3)
-            res->dialect.server_ccap37 = tvb_get_uint8(r->tvb, ccap_off + TTC_CCAP_TTC3);
-        if (tree)
-            proto_item_set_generated(proto_tree_add_uint(tree, hf_cookie_fv, r->tvb,
-                                                         ccap_off + TTC_CCAP_FIELD_VERSION, 1, fv));
-    }
+    server_caps_learnt(r, tree, res, ccap_off, ccap_len, hf_cookie_fv);
 }
 
 void

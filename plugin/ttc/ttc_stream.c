@@ -926,6 +926,19 @@ ttc_note_segment(packet_info *pinfo, sqlnet_session_t *sess, guint32 seglen)
         return;
     ttc_count_segment(pinfo, ttc_session_at(sess, pinfo), FALSE, seglen);
 }
+/* A client packet of the request: its frame, time and byte counts. */
+static void
+request_add_packet(ttc_request_t *req, packet_info *pinfo, guint32 tns_len, guint16 data_flags)
+{
+    req->frame = pinfo->num;
+    req->last_time = pinfo->abs_ts;
+    req->tns_packets++;
+    req->tns_bytes += tns_len;
+    req->ttc_bytes += tns_data_bytes(tns_len);
+    if (data_flags & TNS_DF_END_OF_REQUEST)
+        req->ended = TRUE;
+}
+
 
 void
 ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
@@ -959,13 +972,7 @@ ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
         ts->pending_segments = 0;          /* what the server sends next answers it */
         ts->pending_largest_segment = 0;
         ts->pending_unseen = FALSE;
-        req->frame = pinfo->num;
-        req->last_time = pinfo->abs_ts;
-        req->tns_packets++;
-        req->tns_bytes += tns_len;
-        req->ttc_bytes += tns_data_bytes(tns_len);
-        if (data_flags & TNS_DF_END_OF_REQUEST)
-            req->ended = TRUE;
+        request_add_packet(req, pinfo, tns_len, data_flags);
         return;
     }
     if (type != TNS_TYPE_DATA && type != TNS_TYPE_MARKER)
@@ -1389,13 +1396,7 @@ split_request(ttc_session_t *ts, packet_info *pinfo, guint32 tns_len, guint16 da
         ts->unbound = old;
     ts->waiting = ts->waiting_last = NULL;   /* no answer to wait for */
     req = open_request(ts, pinfo, TTC_REQ_NONE);
-    req->frame = pinfo->num;
-    req->last_time = pinfo->abs_ts;
-    req->tns_packets++;
-    req->tns_bytes += tns_len;
-    req->ttc_bytes += tns_data_bytes(tns_len);
-    if (data_flags & TNS_DF_END_OF_REQUEST)
-        req->ended = TRUE;
+    request_add_packet(req, pinfo, tns_len, data_flags);
 }
 
 void
