@@ -12,7 +12,10 @@ builds that folder from the public repositories the captures come from
   - python-oracledb packet dumps ("... .txt (python-oracledb packet dump ...)")
     are turned into one TCP conversation (client 10.0.0.1:40000, server
     10.0.0.2:1521, "Sending" = client to server), segments of at most 1460
-    bytes, consistent sequence numbers.
+    bytes, consistent sequence numbers;
+  - Oracle Net traces ("... .trc.gz (converted from the server-side Oracle
+    Net trace ...)") are turned into the same kind of conversation by
+    scripts/nettrace2pcap.py, with the trace's timestamps.
 
     python3 scripts/fetch_corpus.py DEST        # then: SQLNET_CORPUS=DEST ./run.sh test
 
@@ -54,8 +57,10 @@ def dump_to_streams(text):
     return [(d, bytes(b)) for d, b in packets]
 
 
-def write_pcap(path, packets, mss=1460):
-    """One TCP conversation with a three-way handshake, in libpcap format."""
+def write_pcap(path, packets, mss=1460, times=None):
+    """One TCP conversation with a three-way handshake, in libpcap format.
+    times: each packet's timestamp (its segments 1 us apart); by default
+    every frame 0.1 ms after the one before."""
     ips = {"C": bytes([10, 0, 0, 1]), "S": bytes([10, 0, 0, 2])}
     ports = {"C": 40000, "S": 1521}
     seq = {"C": 1000, "S": 5000}
@@ -70,11 +75,15 @@ def write_pcap(path, packets, mss=1460):
         t[0] += 0.0001
         seq[side] += len(payload)
 
+    if times:
+        t[0] = times[0] - 0.0003
     seg("C", b"", 0x02); seq["C"] += 1
     seg("S", b"", 0x12); seq["S"] += 1
     seg("C", b"", 0x10)
-    for side, data in packets:
+    for k, (side, data) in enumerate(packets):
         for i in range(0, len(data), mss):
+            if times:
+                t[0] = times[k] + (i // mss) * 0.000001
             seg(side, data[i:i + mss])
     with open(path, "wb") as f:
         f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 262144, 1))
@@ -103,6 +112,12 @@ def build(row, out, tmp):
         subprocess.run(["mergecap", "-a", "-F", "pcapng", "-w", str(dest)] + parts, check=True)
         return
     path = path.split(" ")[0]
+    if path.endswith((".trc", ".trc.gz")):             # Oracle Net trace (nettrace2pcap.py)
+        from nettrace2pcap import convert
+        p = tmp / Path(path).name
+        download(repo, commit, path, p)
+        convert(p, dest)
+        return
     if path.endswith(".txt"):                        # python-oracledb packet dump
         p = tmp / Path(path).name
         download(repo, commit, path, p)
