@@ -665,7 +665,7 @@ static const column_t stmt_columns[] = {
     C_X("array_size", X_ARRAY_SIZE, TRUE), C_U64("prefetch_rows", prefetch_rows),
 };
 
-/* The per-execution record (JSON "executions", Lua records.accounts). */
+/* The per-execution record (JSON "per_execution", Lua records.accounts). */
 static const column_t exec_columns[] = {
     C_X("statement", X_STATEMENT, FALSE), C_X("sql_id", X_SQL_ID, TRUE),
     C_X("conversation", X_CONVERSATION, FALSE), C_X("tcp_stream", X_TCP_STREAM, FALSE),
