@@ -129,7 +129,10 @@ collector_packet(void *data, packet_info *pinfo, epan_dissect_t *edt _U_, const 
     /* as Wireshark's Lua gives pinfo.abs_ts */
     rec.abs_ts = (double)pinfo->abs_ts.secs + (double)pinfo->abs_ts.nsecs / 1000000000.0;
     if (rt->resp->timing.known) {
-        rec.client_ms = nstime_to_msec(&rt->resp->timing.client);
+        /* the client's whole gap less the network, as the Lua readers took
+         * it before issue 34 split it into client and idle (timing.c): the
+         * advisor charges the idle part to "idle before" itself */
+        rec.client_ms = nstime_to_msec(&rt->resp->timing.client) + nstime_to_msec(&rt->resp->timing.idle);
         if (rt->resp->timing.rtt_known)
             rec.rtt = (double)rt->resp->timing.rtt.secs + (double)rt->resp->timing.rtt.nsecs / 1000000000.0;
     }
