@@ -292,3 +292,86 @@ def test_jdbc_warmup_array_size_is_not_zero(tshark):
     assert r["array_size"] == str(warm["rows_requested"])
     s = next(s for s in stmts if "warm" in (s["sql"] or ""))
     assert [e["array_size"] for e in s["per_execution"]] == [warm["rows_requested"]]
+
+
+ACCOUNTS_PROBE = r'''
+local open = assert(package.loadlib("sqlnet.so", "luaopen_sqlnet_records"))
+local records = open()
+local rep = assert(records.statements("open"))
+local cols = records.account_columns()
+local tap = Listener.new("frame", "frame.number == 0")
+function tap.draw()
+    for _, s in ipairs(records.accounts(rep)) do
+        local parts = {}
+        for _, name in ipairs(cols.statement) do
+            local v = s[name]
+            parts[#parts + 1] = name .. "=" .. (v == nil and "" or (type(v) == "number" and string.format("%.3f", v) or v))
+        end
+        print("STMT\t" .. table.concat(parts, "\t"))
+        for _, e in ipairs(s.per_execution) do
+            print("EXEC\t" .. (s.sql_id or "") .. "\t" .. string.format("%.3f", e.elapsed_ms or -1) .. "\t" ..
+                  tostring(e.array_size))
+        end
+    end
+end
+'''
+
+
+@pytest.mark.parametrize("name", ["wan_rtt10_arraysize", "node_tns315"])
+def test_lua_accounts_are_the_csv(tshark, tmp_path, name):
+    """records.accounts (the advisor's and the GUI's way to the accounts) gives, by
+    the CSV's column names, the values -z sqlnet,stmt,format=csv prints (numbers
+    compared at the CSV's 3 decimals, texts as they are), statement by
+    statement, and each execution's elapsed and array size as the JSON's."""
+    from test_lua_records import libwireshark_lua
+    if libwireshark_lua() is None:
+        pytest.skip("libwireshark links no shared Lua library here: no records module")
+    cap = capture_of(name)
+    script = tmp_path / "accounts.lua"
+    script.write_text(ACCOUNTS_PROBE)
+    proc = tshark.run(cap, ["-q", "-X", f"lua_script:{tshark.readable(script)}"])
+    assert proc.stderr == ""
+    lua = [dict(p.split("=", 1) for p in l.split("\t")[1:]) for l in proc.stdout.splitlines() if l.startswith("STMT\t")]
+    execs = [l.split("\t")[1:] for l in proc.stdout.splitlines() if l.startswith("EXEC\t")]
+    _, rows, stmts = stmt_views(tshark, cap)
+    assert len(lua) == len(rows)
+    for got, want in zip(lua, rows):
+        assert set(got) == set(want)
+        for k, v in want.items():
+            if v and re.fullmatch(r"-?\d+(\.\d+)?", v):
+                assert float(got[k]) == pytest.approx(float(v), abs=0.0005), (k, v, got[k])
+            else:
+                assert got[k] == v, (k, v, got[k])
+    want_execs = [[s["sql_id"] or "", f"{e['elapsed_ms']:.3f}", str(e["array_size"]) if e["array_size"] else "nil"]
+                  for s in stmts for e in s["per_execution"]]
+    assert execs == want_execs
+
+
+def test_pauses_where_the_generator_paused(tshark):
+    """pauses_stall (the generator's plan: the /* stalled */ statement comes after
+    300 ms of client idle time and its client sleeps 80 ms after its 3rd fetch;
+    the other statements do not pause): that statement's client stall is the
+    80 ms sleep (plus the client's own few ms around it), inside its client
+    time; the 300 ms are idle, apart from its elapsed time; no other statement
+    has a client stall."""
+    m = manifest_of("pauses_stall")
+    plan = {" ".join(s["sql"].split()): s for s in m["client"]["steps"]}
+    _, rows, _ = stmt_views(tshark, capture_of("pauses_stall"))
+    checked = 0
+    for r in rows:
+        step = plan.get(r["sql"] or "")
+        if not step:
+            continue
+        sleep = (step.get("sleep_after_fetch") or {}).get("ms", 0)
+        before = step.get("sleep_before_ms", 0)
+        stall = float(r["client_stall_ms"])
+        if sleep:
+            assert sleep <= stall <= sleep + 10, r
+            assert stall <= float(r["client_ms"])
+        else:
+            assert stall == 0.0, r
+        if before:
+            assert before <= float(r["idle_ms"]) <= before + 10, r
+            assert float(r["elapsed_ms"]) < before
+        checked += 1
+    assert checked == 4
