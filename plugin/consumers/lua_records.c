@@ -239,7 +239,7 @@ l_get(lua_State *L)
     push_int(L, TRUE, COL(r, bvc_bytes));
     push_int(L, TRUE, COL(r, time_ns));
     push_int(L, TRUE, COL(r, first_ns));
-    push_int(L, HAVE(r, ora_error), COL(r, ora_error));
+    push_int(L, HAVE(r, ora_status), COL(r, ora_status));   /* the end-of-call status: 0 and 1403 too */
     push_int(L, HAVE(r, largest_segment), COL(r, largest_segment));
     push_int(L, TRUE, COL(r, sdu));
     push_int(L, TRUE, COL(r, tdu));
