@@ -281,7 +281,7 @@ sqlnet_rt_has_ora_error(const sqlnet_rt_t *rt)
       rt->resp->timing.vantage) \
     X(ora_error, "ora_error", UINT, "ora_error", "ORA error", \
       "Only when the response carries an error other than 0 and 1403 (sqlnet.rt.ora_status is the status " \
-      "whatever it is)", N, sqlnet_rt_has_ora_error(rt), rt->resp->ora_error) \
+      "whatever it is)", V, sqlnet_rt_has_ora_error(rt), rt->resp->ora_error) \
     X(wait_ns, "wait_ns", MS, "wait", "Response time (client's wait)", \
       "What the client waited for this round trip, in milliseconds: network + server + transfer (one RTT " \
       "included when captured near the server, where sqlnet.rt.time does not show it)", V, \
