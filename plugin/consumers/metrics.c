@@ -64,7 +64,7 @@ static int hf_rt_sdu_fill = -1;
 static int hf_rt_values = -1;
 /* sqlnet.rt.<abbrev> of each column of the record that is a field
  * (SQLNET_RT_COLUMNS, kind not NONE) and of each call fact (TTC_CALL_FACTS),
- * by its column; -1: not a field */
+ * by its column (a column without a field keeps 0 and is never added) */
 static int hf_rt_col[SQLNET_RT_NCOLUMNS];
 static gint ett_rt = -1;
 
@@ -172,9 +172,10 @@ number_round_trip(const sqlnet_session_t *sess, ttc_response_t *resp)
 }
 
 /* The round-trip record of a response: the request and response by
- * reference, with what exists only here (conversation, tcp.stream, SQL_ID
- * when with_sql_id, negotiated sizes, the segments counted so far).  The tap
- * record and the subtree are made from it, so they read the same columns. */
+ * reference, with what exists only here (conversation, tcp.stream, the
+ * SQL_ID when with_sql_id (no column reads it), negotiated sizes, the
+ * segments counted so far).  The tap record and the subtree are made from
+ * it, so they read the same columns. */
 static void
 fill_round_trip(sqlnet_rt_t *rt, packet_info *pinfo, const sqlnet_session_t *sess,
                 const ttc_response_t *resp, gboolean with_sql_id)
