@@ -55,6 +55,7 @@ SQLNET_PLUGIN_DESCRIBE(WS_PLUGIN_DESC_DISSECTOR)
 #include "tls.h"
 #include "nne.h"
 #include "data.h"
+#include "stmt_table.h"
 
 static int proto_sqlnet = -1;
 static dissector_handle_t sqlnet_tcp_handle;
@@ -124,6 +125,7 @@ sqlnet_register(void)
     metrics_register(proto_sqlnet);
     timing_register(proto_sqlnet);
     stats_register(proto_sqlnet);
+    stmt_table_register();
     sqlnet_est_register();
     sqlnet_tls_register(proto_sqlnet);
     nne_register(proto_sqlnet);

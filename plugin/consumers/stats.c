@@ -1433,6 +1433,85 @@ stats_stmt_window(stats_stmt_op_t op, void *report, const char *filter, GString 
     return NULL;
 }
 
+/* ---- the statements of the GUI table (stmt_table.c) ---------------------- */
+
+/* The accounting -z sqlnet,stmt draws, without listeners of its own: the
+ * GUI table (stmt_table.c) feeds it the round trips its table's listener
+ * hears and reads each statement's row back, as the CSV's values (one
+ * computation, stmt_values, for both). */
+void *
+stats_stmt_acc_new(void)
+{
+    stmt_report_t *r = g_new0(stmt_report_t, 1);
+
+    r->by_sql = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, stmt_free);
+    r->order = g_ptr_array_new();
+    r->last_by_conv = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    return r;
+}
+
+void
+stats_stmt_acc_reset(void *acc)
+{
+    stmt_reset(acc);
+}
+
+void
+stats_stmt_acc_free(void *acc)
+{
+    stmt_finish(acc);
+}
+
+/* One round trip (the "sqlnet" tap's record) added; returns its statement
+ * (the calls outside a statement: one of their own), NULL if it is none. */
+void *
+stats_stmt_acc_add(void *acc, packet_info *pinfo, const void *record)
+{
+    stmt_report_t *r = (stmt_report_t *)acc;
+    const sqlnet_rt_t *rt = (const sqlnet_rt_t *)record;
+
+    if (!rt || !rt->resp)
+        return NULL;
+    stmt_packet(r, pinfo, NULL, rt, 0);
+    return sqlnet_rt_sql(rt) ? g_hash_table_lookup(r->by_sql, sqlnet_rt_sql(rt)) : r->outside;
+}
+
+/* The columns of -z sqlnet,stmt,format=csv, in order. */
+guint
+stats_stmt_ncolumns(void)
+{
+    return G_N_ELEMENTS(stmt_columns);
+}
+
+const char *
+stats_stmt_column(guint col)
+{
+    return col < G_N_ELEMENTS(stmt_columns) ? stmt_columns[col] : NULL;
+}
+
+/* Where a statement sorts (statements are numbered by their first call's
+ * frame): its first frame; outside: TRUE for the calls outside a statement. */
+guint32
+stats_stmt_acc_first_frame(const void *stmt, gboolean *outside)
+{
+    const stmt_stats_t *s = (const stmt_stats_t *)stmt;
+
+    if (outside)
+        *outside = s->sql == NULL;
+    return s->first_frame;
+}
+
+/* A statement's CSV values (stmt_values) as that numbered statement; the
+ * caller frees the array. */
+GPtrArray *
+stats_stmt_acc_values(void *stmt, guint32 number)
+{
+    stmt_stats_t *s = (stmt_stats_t *)stmt;
+
+    s->number = number;
+    return stmt_values(s);
+}
+
 /* ---- every round trip, every column (-z sqlnet,rt) ----------------------- */
 
 typedef struct {
