@@ -183,3 +183,26 @@ def test_gui_statement_table(tshark, gui_tools, capture):
     after = [int(g[0]) for g in plain_rows(log("table_sorted.txt"), len(header))]
     assert after == sorted(numbers, reverse=True), (after, log("driver.log"))
     test_gui.check_log(log("wireshark.log"), test_gui.registered_fields(tshark))
+
+
+def test_configure_without_lua_headers_fails_naming_the_package(tmp_path):
+    """A build against a Wireshark that runs Lua, without that Lua's headers
+    (pkg-config finds none: PKG_CONFIG_LIBDIR emptied), stops at configure
+    time and names the package; -DSQLNET_LUA_RECORDS=OFF configures (evidence:
+    cmake's exit status and message; issue 34 symptom 5: it used to build and
+    the window then said the records module was missing)."""
+    import os
+    import shutil
+    import subprocess
+    from tshark import ROOT
+    if not shutil.which("cmake") or not shutil.which("objdump"):
+        pytest.skip("cmake or objdump missing")
+    env = dict(os.environ, PKG_CONFIG_LIBDIR=str(tmp_path / "none"))
+    res = subprocess.run(["cmake", "-S", str(ROOT), "-B", str(tmp_path / "b")], env=env,
+                         capture_output=True, text=True, timeout=300)
+    msg = " ".join((res.stdout + res.stderr).split())
+    assert res.returncode != 0, msg[-800:]
+    assert re.search(r"Install liblua5\.[0-9]-dev", msg), msg[-800:]
+    res = subprocess.run(["cmake", "-S", str(ROOT), "-B", str(tmp_path / "c"), "-DSQLNET_LUA_RECORDS=OFF"],
+                         env=env, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-800:]
