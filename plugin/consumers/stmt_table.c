@@ -6,9 +6,9 @@
  * a header click sorts by that column (numbers as numbers), Copy and
  * "Save as..." write the rows as text, CSV, YAML or XML, a display filter
  * field retaps.  tshark prints the same table for -z sqlnet,stmt_table.  The
- * columns and values are those of -z sqlnet,stmt,format=csv: each row is
- * stats.c's stmt_values() for the statement (the one computation behind the
- * CSV), its numbers typed so that they sort:
+ * columns and values are those of -z sqlnet,stmt,format=csv: each cell is
+ * account.c's account_stmt_value() for the statement (the one computation
+ * behind the CSV, JSON and text), its numbers typed so that they sort:
  *   sql_id, sql, array_sizes, ora_errors   text
  *   *_ms                                   a number with three decimals (the
  *                                          CSV's text read back: the same value)
@@ -38,18 +38,16 @@
 
 #include "sqlnet.h"
 #include "sqlnet_rt.h"
-#include "stats.h"
+#include "account.h"
 #include "stmt_table.h"
 
 #define STMT_TABLE_TITLE "SQL*Net Statements"
 
 typedef struct {
     stat_tap_table *table;    /* the table this accounting fills (Wireshark's) */
-    void *acc;                /* stats.c's statement accounting */
-    GHashTable *row_of;       /* statement -> its row + 1 */
-    GPtrArray *stmt_of;       /* row -> statement */
-    GArray *ranked;           /* rows of numbered statements, by (first frame, row) */
+    sqlnet_account_t *acc;    /* account.c's statement accounting */
     guint capacity;           /* rows allocated in table->elements (kept across resets) */
+    gboolean dirty;           /* records added since the rows were written */
 } stmt_table_state_t;
 
 /* One per registration, as the table it fills (see the comment at the top). */
@@ -58,10 +56,9 @@ static stmt_table_state_t *table_state;
 static stat_tap_table_item *table_fields;   /* the columns, built at registration */
 
 static gboolean
-column_is_text(const char *name)
+column_is_text(guint col)
 {
-    return !strcmp(name, "sql_id") || !strcmp(name, "sql") || !strcmp(name, "array_sizes") ||
-           !strcmp(name, "ora_errors");
+    return account_stmt_column_is_text(col);
 }
 
 static gboolean
@@ -95,10 +92,8 @@ state_clear(stmt_table_state_t *st)
             row_clear(st->table->elements[r], st->table->num_fields);
         st->table->num_elements = 0;      /* the rows stay allocated: st->capacity */
     }
-    stats_stmt_acc_reset(st->acc);
-    g_hash_table_remove_all(st->row_of);
-    g_ptr_array_set_size(st->stmt_of, 0);
-    g_array_set_size(st->ranked, 0);
+    account_reset(st->acc);
+    st->dirty = FALSE;
 }
 
 static stmt_table_state_t *
@@ -107,10 +102,7 @@ state_new(stat_tap_table *table)
     stmt_table_state_t *st = g_new0(stmt_table_state_t, 1);
 
     st->table = table;
-    st->acc = stats_stmt_acc_new();
-    st->row_of = g_hash_table_new(g_direct_hash, g_direct_equal);
-    st->stmt_of = g_ptr_array_new();
-    st->ranked = g_array_new(FALSE, FALSE, sizeof(guint));
+    st->acc = account_new();
     st->capacity = table->num_elements;
     return st;
 }
@@ -118,10 +110,7 @@ state_new(stat_tap_table *table)
 static void
 state_free(stmt_table_state_t *st)
 {
-    stats_stmt_acc_free(st->acc);
-    g_hash_table_destroy(st->row_of);
-    g_ptr_array_free(st->stmt_of, TRUE);
-    g_array_free(st->ranked, TRUE);
+    account_free(st->acc);
     g_free(st);
 }
 
@@ -129,12 +118,12 @@ state_free(stmt_table_state_t *st)
 static void
 cell_set(stat_tap_table_item_type *cell, guint col, const char *text)
 {
-    const char *name = stats_stmt_column(col);
+    const char *name = account_stmt_column(col);
 
     if (cell->type == TABLE_ITEM_STRING)
         g_free((char *)cell->value.string_value);
     memset(cell, 0, sizeof(*cell));
-    if (column_is_text(name)) {
+    if (column_is_text(col)) {
         cell->type = TABLE_ITEM_STRING;
         cell->value.string_value = g_strdup(text ? text : "");
     } else if (!text || !*text) {
@@ -174,115 +163,64 @@ row_add(stmt_table_state_t *st)
     return row;
 }
 
-/* Rank of (first frame, row) among the numbered statements: binary search. */
-static guint
-rank_find(stmt_table_state_t *st, guint32 first, guint row)
-{
-    guint lo = 0, hi = st->ranked->len;
-
-    while (lo < hi) {
-        guint mid = lo + (hi - lo) / 2;
-        guint r = g_array_index(st->ranked, guint, mid);
-        guint32 f = stats_stmt_acc_first_frame(g_ptr_array_index(st->stmt_of, r), NULL);
-        if (f < first || (f == first && r < row))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* The statement numbers of ranks from..to-1 written to their rows' first cell. */
+/* The rows written again from the account: row i is the i-th statement in
+ * number order (the calls outside a statement, number 0, first when there
+ * are any), every cell account_stmt_value()'s text, typed. */
 static void
-renumber(stmt_table_state_t *st, guint from, guint to)
+rows_refresh(stmt_table_state_t *st)
 {
-    guint k;
+    const GPtrArray *stmts = account_statements(st->acc);
+    guint i, c, ncols = MIN(account_stmt_ncolumns(), st->table->num_fields);
 
-    for (k = from; k < to && k < st->ranked->len; k++) {
-        guint r = g_array_index(st->ranked, guint, k);
-        stat_tap_table_item_type *cell = stat_tap_get_field_data(st->table, r, 0);
-        cell->type = TABLE_ITEM_UINT;
-        cell->value.uint_value = k + 1;
+    while (st->table->num_elements < stmts->len)
+        row_add(st);
+    for (i = 0; i < stmts->len; i++) {
+        const sqlnet_acct_stmt_t *s = (const sqlnet_acct_stmt_t *)g_ptr_array_index(stmts, i);
+        for (c = 0; c < ncols; c++) {
+            char *v = account_stmt_value(s, c);
+            cell_set(stat_tap_get_field_data(st->table, i, c), c, v);
+            g_free(v);
+        }
+        if (s->number == 0) {
+            stat_tap_table_item_type *cell = stat_tap_get_field_data(st->table, i, 0);
+            cell->type = TABLE_ITEM_UINT;    /* the calls outside a statement: number 0 */
+            cell->value.uint_value = 0;
+        }
     }
 }
 
-/* Where a numbered statement's row goes among the ranked: after every
- * (first frame, row) smaller than its own. */
-static gboolean
-ranked_before(stmt_table_state_t *st, guint k, guint32 first, guint row)
-{
-    guint r = g_array_index(st->ranked, guint, k);
-    guint32 f = stats_stmt_acc_first_frame(g_ptr_array_index(st->stmt_of, r), NULL);
-    return f < first || (f == first && r < row);
-}
+static stat_tap_table_ui stmt_table_ui;
 
-/* A statement's rank after its record: a new one inserted, an old one moved
- * up if its first frame moved down (a record of an earlier call came later);
- * the rows whose rank changed renumbered.  Records come in frame order, so
- * a statement almost always ranks last and nothing moves. */
-static guint
-rank_update(stmt_table_state_t *st, guint row, gboolean fresh, guint32 first)
+/* A dissection ends (epan_dissect_cleanup: Wireshark's retap, tshark's
+ * pass, a packet shown; plugin.c hands it over as an epan plugin's
+ * dissect_cleanup), before Wireshark draws the table: the rows are written
+ * then, from every record so far (the account's pauses, array sizes and
+ * numbering need them all), and only when records came since. */
+void
+stmt_table_dissect_cleanup(epan_dissect_t *edt _U_)
 {
-    guint rank, old_rank;
+    stmt_table_state_t *st = table_state;
 
-    if (fresh) {
-        rank = rank_find(st, first, row);
-        g_array_insert_val(st->ranked, rank, row);
-        renumber(st, rank, st->ranked->len);
-        return rank;
+    if (st && st->dirty && st->table && stmt_table_ui.tables && stmt_table_ui.tables->len > 0 &&
+        g_array_index(stmt_table_ui.tables, stat_tap_table *, 0) == st->table) {
+        rows_refresh(st);
+        st->dirty = FALSE;
     }
-    /* its rank is the number its row shows */
-    old_rank = stat_tap_get_field_data(st->table, row, 0)->value.uint_value - 1;
-    if (old_rank >= st->ranked->len || g_array_index(st->ranked, guint, old_rank) != row)
-        return old_rank;               /* cannot happen: the rows are numbered by renumber() */
-    if (old_rank == 0 || ranked_before(st, old_rank - 1, first, row))
-        return old_rank;
-    g_array_remove_index(st->ranked, old_rank);
-    rank = rank_find(st, first, row);
-    g_array_insert_val(st->ranked, rank, row);
-    renumber(st, rank, old_rank + 1);
-    return rank;
 }
 
 static tap_packet_status
-stmt_table_packet(void *tapdata, packet_info *pinfo, epan_dissect_t *edt _U_, const void *data,
+stmt_table_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_, const void *data,
                   tap_flags_t flags _U_)
 {
     stat_data_t *sd = (stat_data_t *)tapdata;
     stmt_table_state_t *st = table_state;
-    void *stmt;
-    gpointer found = NULL;
-    guint row, rank = 0, c;
-    guint32 first;
-    gboolean outside = FALSE, fresh;
-    GPtrArray *values;
+    const sqlnet_rt_t *rt = (const sqlnet_rt_t *)data;
 
     if (!st || !st->table || !sd || !sd->stat_tap_data->tables || sd->stat_tap_data->tables->len == 0 ||
-        g_array_index(sd->stat_tap_data->tables, stat_tap_table *, 0) != st->table)
+        g_array_index(sd->stat_tap_data->tables, stat_tap_table *, 0) != st->table || !rt)
         return TAP_PACKET_DONT_REDRAW;
-    stmt = stats_stmt_acc_add(st->acc, pinfo, data);
-    if (!stmt)
-        return TAP_PACKET_DONT_REDRAW;
-    fresh = !g_hash_table_lookup_extended(st->row_of, stmt, NULL, &found);
-    if (fresh) {
-        row = row_add(st);
-        g_hash_table_insert(st->row_of, stmt, GUINT_TO_POINTER(row + 1));
-        g_ptr_array_add(st->stmt_of, stmt);
-    } else {
-        row = GPOINTER_TO_UINT(found) - 1;
-    }
-    first = stats_stmt_acc_first_frame(stmt, &outside);
-    if (!outside)
-        rank = rank_update(st, row, fresh, first);
-    values = stats_stmt_acc_values(stmt, outside ? 0 : rank + 1);
-    for (c = 1; c < values->len && c < st->table->num_fields; c++)
-        cell_set(stat_tap_get_field_data(st->table, row, c), c, (const char *)g_ptr_array_index(values, c));
-    if (outside) {
-        stat_tap_table_item_type *cell = stat_tap_get_field_data(st->table, row, 0);
-        cell->type = TABLE_ITEM_UINT;    /* the calls outside a statement: number 0 */
-        cell->value.uint_value = 0;
-    }
-    g_ptr_array_free(values, TRUE);
+    account_add(st->acc, rt);
+    st->dirty = TRUE;
     return TAP_PACKET_REDRAW;
 }
 
@@ -365,13 +303,13 @@ static stat_tap_table_ui stmt_table_ui = {
 void
 stmt_table_register(void)
 {
-    guint n = stats_stmt_ncolumns(), c;
+    guint n = account_stmt_ncolumns(), c;
 
     table_fields = g_new0(stat_tap_table_item, n);
     for (c = 0; c < n; c++) {
-        const char *name = stats_stmt_column(c);
+        const char *name = account_stmt_column(c);
         table_fields[c].column_name = name;
-        if (column_is_text(name)) {
+        if (column_is_text(c)) {
             table_fields[c].type = TABLE_ITEM_STRING;
             table_fields[c].align = TAP_ALIGN_LEFT;
             table_fields[c].field_format = "%s";
