@@ -234,3 +234,45 @@ def test_configure_without_lua_headers_fails_naming_the_package(tmp_path):
     res = subprocess.run(["cmake", "-S", str(ROOT), "-B", str(tmp_path / "c"), "-DSQLNET_LUA_RECORDS=OFF"],
                          env=env, capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr[-800:]
+
+
+# MODE=predict_after_close: SQL*Net Advisor opened, its Predict... dialog
+# opened, the Advisor window closed while the dialog stays, then the dialog
+# answered (sizes typed, Return); the windows open afterwards are listed.
+PREDICT_AFTER_CLOSE = r"""
+adv=$(open_lua_item Advisor 16)
+[ -n "$adv" ] || { echo "no advisor window" >>"$OUT/driver.log"; exit 6; }
+sleep 0.5; settle "$adv"
+xdotool windowfocus --sync "$adv"; sleep 0.2
+xdotool mousemove --window "$adv" 200 120 click 1; sleep 0.2
+xdotool key Tab; sleep 0.2; xdotool key Tab; sleep 0.2; xdotool key space
+dlg=$(wait_window "what to predict") || { echo "no dialog" >>"$OUT/driver.log"; exit 7; }
+sleep 0.5
+xdotool windowclose "$adv"; sleep 1
+echo closed >"$OUT/adv.closed"
+xdotool windowfocus --sync "$dlg" 2>/dev/null; sleep 0.2
+dw=$(xwininfo -id "$dlg" | sed -n 's/^ *Width: //p')
+xdotool mousemove --window "$dlg" $((dw - 100)) 22 click 1; sleep 0.2
+xdotool type --delay 30 "1,7"; sleep 0.2
+xdotool key Return; sleep 2
+visible >"$OUT/after.windows"
+import -window root "$OUT/after.png"
+exit 0
+"""
+
+
+def test_advisor_predict_dialog_after_its_window_closed(tshark, gui_tools):
+    """Issue 34 symptom 5: a Predict... dialog answered after its Advisor
+    window was closed raised a Lua error box on 4.4/4.6 ("calling 'set' on
+    bad self (expired TextWindow)"); now the answer does nothing: only the
+    main window is left and Wireshark logs no Lua error (evidence: the
+    windows on screen after the answer, Wireshark's log)."""
+    prepare_config(tshark)
+    out, log, cap = gui_run(tshark, "predict_after_close", SWEEP, mode="predict_after_close", timeout=120,
+                            script=PREDICT_AFTER_CLOSE)
+    keep_screenshots(out, ("after.png",), prefix="predict_after_close_")
+    assert log("adv.closed").strip() == "closed", log("driver.log")
+    names = test_gui.window_names(out / "after.windows")
+    assert names == [cap.name], names
+    wlog = log("wireshark.log")
+    assert "expired" not in wlog and "Lua" not in wlog, wlog
