@@ -105,6 +105,22 @@ while [ $k -le 24 ] && [ -z "$tbl" ]; do
 done
 [ -n "$tbl" ] || { echo "no statement table" >>"$OUT/driver.log"; exit 6; }
 echo "$k" >"$OUT/menu.k"
+if [ -n "${REOPEN:-}" ]; then
+    # closed (Wireshark frees the table) and opened again from the same menu item
+    settle "$tbl"; xdotool windowclose "$tbl"; sleep 1
+    names >"$OUT/base.names"
+    xdotool windowfocus --sync "$main"; sleep 0.2
+    xdotool key alt+s; sleep 0.4
+    j=0; while [ $j -lt $((k - 1)) ]; do xdotool key Down; j=$((j + 1)); done
+    xdotool key Return
+    i=0; tbl=
+    while [ $i -lt 20 ] && [ -z "$tbl" ]; do
+        sleep 0.25; names >"$OUT/now.names"
+        tbl=$(comm -13 "$OUT/base.names" "$OUT/now.names" | grep -F "SQL*Net Statements" | head -1 | cut -d' ' -f1); i=$((i + 1))
+    done
+    [ -n "$tbl" ] || { echo "not reopened" >>"$OUT/driver.log"; exit 8; }
+    echo reopened >"$OUT/reopened"
+fi
 xdotool getwindowname "$tbl" >"$OUT/table.title"
 xdotool windowsize --sync "$tbl" 1366 700 2>/dev/null; xdotool windowmove "$tbl" 0 0; sleep 1
 settle "$tbl"
@@ -171,15 +187,18 @@ def gui_table(tshark, name, capture, extra=()):
     return out, log, cap
 
 
-@pytest.mark.parametrize("capture", ["sweep", "public"])
+@pytest.mark.parametrize("capture", ["sweep", "public", "reopened"])
 def test_gui_statement_table(tshark, gui_tools, capture):
     """The window opens from Statistics > SQL*Net Statements, is a real table
     at 1366 px (screenshot kept), and its Copy has the CSV's values for every
     statement whose cells are all filled (Wireshark's Copy leaves empty
     cells out); a click on the "rows" header sorts by rows, numerically."""
     need_xclip()
-    if capture == "sweep":
+    extra = ("SORTX=40", "SORTY=22")
+    if capture in ("sweep", "reopened"):
         path = SWEEP
+        if capture == "reopened":      # the second window of a session: a table Wireshark made anew
+            extra += ("REOPEN=1",)
     else:
         cands = sorted(PUBLIC.glob("**/*.pcap*"))
         if not cands:
@@ -188,7 +207,9 @@ def test_gui_statement_table(tshark, gui_tools, capture):
     rows = stmt_csv(tshark, path)
     header, want = rows[0], [r for r in rows[1:] if r[0]]
     # the "statement" header: a click sorts ascending -> descending (opened sorted ascending)
-    out, log, cap = gui_table(tshark, f"stmt_table_{capture}", path, extra=("SORTX=40", "SORTY=22"))
+    out, log, cap = gui_table(tshark, f"stmt_table_{capture}", path, extra=extra)
+    if capture == "reopened":
+        assert log("reopened").strip() == "reopened", log("driver.log")
     keep_screenshots(out, ("table.png", "table_copy.txt", "table_sorted.txt", "table_sorted.png"), prefix=f"{capture}_")
     assert "SQL*Net Statements" in log("table.title"), log("driver.log")
     w, h = test_gui.png_size(out / "table.png")
