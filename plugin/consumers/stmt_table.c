@@ -9,16 +9,24 @@
  * columns and values are those of -z sqlnet,stmt,format=csv: each cell is
  * account.c's account_stmt_value() for the statement (the one computation
  * behind the CSV, JSON and text), its numbers typed so that they sort:
- *   sql_id, sql, array_sizes, ora_errors   text
+ *   account_stmt_column_is_text()          text
  *   *_ms                                   a number with three decimals (the
  *                                          CSV's text read back: the same value)
  *   the rest                               an unsigned count (clamped at
  *                                          4294967295, Wireshark's integer)
- * A value the CSV leaves empty (a time the capture cannot tell: no RTT, a
- * statement not timed) is an empty cell; the row of the calls outside a
- * statement has number 0 (the CSV leaves it empty).  docs/reports.md says
- * what the window offers and what it does not (no filter per row: the
- * first_frame and last_frame columns bound the statement's frames).
+ * A value the CSV leaves empty (a time the capture cannot tell) is an empty
+ * cell; the row of the calls outside a statement has number 0 (the CSV
+ * leaves it empty).  docs/reports.md says what the window offers and what it
+ * does not (no filter per row: the first_frame and last_frame columns bound
+ * the statement's frames).
+ *
+ * When: the packet callback only hands each round trip to the account; the
+ * rows are written when the dissection ends (stmt_table_dissect_cleanup,
+ * an epan plugin step plugin.c registers: the end of a retap, of tshark's
+ * pass), because the account's pauses, array sizes and numbering need every
+ * record and Wireshark draws the table right after the last packet without
+ * calling the plugin again.  Writing them after each record instead would
+ * cost the whole account per record.
  *
  * State: Wireshark keeps the table in the registration (stmt_table_ui.tables:
  * one table per registration, shared by every window that shows it and reset
@@ -29,7 +37,6 @@
  */
 #define WS_LOG_DOMAIN "sqlnet"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include <epan/packet.h>
