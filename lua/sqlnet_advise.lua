@@ -1681,8 +1681,12 @@ if gui_enabled() then
             -- draws the listeners while a retap runs (every few seconds),
             -- which would show the counts of part of the capture
             local reading = false
+            -- closed: the window is gone (its TextWindow expired); a draw or
+            -- a Predict dialog answered after that must not touch it
+            local closed = false
             local taps
             local function show()
+                if closed then return end
                 if reading then
                     win:set(title .. ": " .. READING)
                 else
@@ -1692,10 +1696,15 @@ if gui_enabled() then
             end
             taps = listeners(function() return st end, nil, function() st = new_state() end)
             taps[1].draw = function() show() end
-            win:set_atclose(function() taps.close() end)
+            win:set_atclose(function()
+                closed = true
+                taps.close()
+            end)
             if with_options then
                 win:add_button("Predict...", function()
+                    if closed then return end
                     new_dialog(title .. ": what to predict", function(sizes, sdus, prefetch)
+                        if closed then return end
                         local o, err = M.dialog_options(sizes, sdus, prefetch)
                         if o then opts = o end
                         if reading then return end
@@ -1718,43 +1727,4 @@ if gui_enabled() then
     -- names that read as one family with the C plugin's SQL*Net Overview.
     -- (Lua menu names are shown as they are: no "&" keyboard mnemonics.)
     register_menu("SQL*Net Advisor", window("SQL*Net Advisor", render_advice, true), MENU_STAT_UNSORTED)
-    -- Statistics > SQL*Net Statements: -z sqlnet,stmt's report, written by
-    -- the plugin (plugin/consumers/stats.c, through the records module): the
-    -- report exists once, in C.  Without the records module (in-tree builds)
-    -- the window says so.
-    local NO_STATEMENTS = "SQL*Net Statements: this window shows -z sqlnet,stmt's report through the plugin's " ..
-        "records module (plugin/consumers/lua_records.c), which this build of the sqlnet plugin does not have " ..
-        "(an in-tree build, or one against a Lua other than Wireshark's). The same report: " ..
-        "tshark -r <capture> -q -z sqlnet,stmt"
-    local function statements_window()
-        local title = "SQL*Net Statements"
-        local win = TextWindow.new(title)
-        if not (RECORDS and RECORDS.statements) then
-            win:set(NO_STATEMENTS)
-            return
-        end
-        local report, err = RECORDS.statements("open")
-        if not report then
-            win:set(title .. ": " .. tostring(err))
-            return
-        end
-        -- the text only once the capture has been read (a draw while a
-        -- retap runs would show part of it); drawn again after later retaps
-        local reading = false
-        local tap = Listener.new("frame", "frame.number == 0")
-        local function show()
-            win:set(reading and (title .. ": " .. READING) or RECORDS.statements("text", report))
-        end
-        tap.draw = show
-        win:set_atclose(function()
-            tap:remove()
-            RECORDS.statements("close", report)
-        end)
-        reading = true
-        show()
-        retap_packets()
-        reading = false
-        show()
-    end
-    register_menu("SQL*Net Statements", statements_window, MENU_STAT_UNSORTED)
 end

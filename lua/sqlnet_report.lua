@@ -106,7 +106,10 @@ if gui_enabled() then
         -- the numbers only once the capture has been read: Wireshark draws
         -- the listeners while a retap runs, with the counts of part of it
         local reading = false
+        -- closed: the window is gone (its TextWindow expired): nothing draws in it
+        local closed = false
         local function show()
+            if closed then return end
             if reading then
                 win:set("SQL*Net Array sizes: Reading packets ... (the numbers appear when the capture has been read)")
             else
@@ -116,7 +119,10 @@ if gui_enabled() then
         function tap.packet() on_packet(r) end
         function tap.draw() show() end
         function tap.reset() r.sizes = {} end
-        win:set_atclose(function() tap:remove() end)
+        win:set_atclose(function()
+            closed = true
+            tap:remove()
+        end)
         reading = true
         show()
         retap_packets()

@@ -17,6 +17,7 @@
 #include "compat.h"
 #include "sqlnet.h"
 #include "stats.h"
+#include "stmt_table.h"
 
 WS_DLL_PUBLIC_DEF const gchar plugin_version[] = SQLNET_VERSION;
 WS_DLL_PUBLIC_DEF const int plugin_want_major = WIRESHARK_VERSION_MAJOR;
@@ -24,18 +25,36 @@ WS_DLL_PUBLIC_DEF const int plugin_want_minor = WIRESHARK_VERSION_MINOR;
 
 WS_DLL_PUBLIC void plugin_register(void);
 
+/* An epan plugin's other steps (Wireshark calls every one: none may be NULL). */
+static void epan_step_none(void) { }
+static void epan_edt_none(epan_dissect_t *edt _U_) { }
+static void epan_register_none(register_cb cb _U_, gpointer client_data _U_) { }
+
 void
 plugin_register(void)
 {
     static proto_plugin plug;
 
     static tap_plugin tap_plug;
+    /* the end of a dissection (retap, tshark's pass): the statement table's
+     * rows are written then (consumers/stmt_table.c) */
+    static const epan_plugin epan_plug = {
+        .init = epan_step_none,
+        .post_init = epan_step_none,
+        .dissect_init = epan_edt_none,
+        .dissect_cleanup = stmt_table_dissect_cleanup,
+        .cleanup = epan_step_none,
+        .register_all_protocols = epan_register_none,
+        .register_all_handoffs = epan_register_none,
+        .register_all_tap_listeners = epan_step_none,
+    };
 
     plug.register_protoinfo = sqlnet_register;
     plug.register_handoff = sqlnet_handoff;
     proto_register_plugin(&plug);
     tap_plug.register_tap_listener = stats_register_taps;
     tap_register_plugin(&tap_plug);
+    epan_register_plugin(&epan_plug);
 }
 
 /* From 4.2: what kind of plugin this is (nothing on older releases). */
@@ -124,6 +143,7 @@ sqlnet_register(void)
     metrics_register(proto_sqlnet);
     timing_register(proto_sqlnet);
     stats_register(proto_sqlnet);
+    stmt_table_register();
     sqlnet_est_register();
     sqlnet_tls_register(proto_sqlnet);
     nne_register(proto_sqlnet);
