@@ -305,6 +305,14 @@ exit 0
 
 # MODE=quit: the main window grabbed, then File > Quit (Ctrl+Q): Wireshark
 # writes the profile's "recent" as it quits; wait (bounded) until it is gone.
+# MODE=shot: the main window grabbed (PNG and PPM), and nothing more.
+SHOT = r"""
+import -window "$main" -depth 8 "$OUT/main.ppm"; import -window "$main" "$OUT/main.png"
+xwininfo -id "$main" | sed -n 's/^ *\(Width\|Height\): //p' | tr '\n' ' ' >"$OUT/main.geometry"
+exit 0
+"""
+
+
 QUIT = r"""
 import -window "$main" -depth 8 "$OUT/main.ppm"; import -window "$main" "$OUT/main.png"
 xwininfo -id "$main" | sed -n 's/^ *\(Width\|Height\): //p' | tr '\n' ' ' >"$OUT/main.geometry"
@@ -379,7 +387,7 @@ def window_names(path):
     return [line.split(" ", 1)[1].strip('"') for line in path.read_text().splitlines() if " " in line]
 
 
-def prepare_config(tshark, profile_recent=True):
+def prepare_config(tshark, profile_recent=True, size=(WIDTH, HEIGHT), widths=None):
     """The profile installed, window geometry and panes for readable screenshots
     (recent_common and the profile's recent are Wireshark's own files; the
     column widths are the profile's)."""
@@ -387,7 +395,7 @@ def prepare_config(tshark, profile_recent=True):
     wsdir = tshark.home / ".config" / "wireshark"
     (wsdir / "recent_common").write_text(
         "gui.geometry_main_x: 0\ngui.geometry_main_y: 0\n"
-        f"gui.geometry_main_width: {WIDTH}\ngui.geometry_main_height: {HEIGHT}\n"
+        f"gui.geometry_main_width: {size[0]}\ngui.geometry_main_height: {size[1]}\n"
         "gui.geometry_main_maximized: FALSE\n"
         "gui.byte_view_show: FALSE\ngui.packet_diagram_show: FALSE\n"
         "gui.geometry_main_upper_pane: 480\n"
@@ -395,7 +403,8 @@ def prepare_config(tshark, profile_recent=True):
     os.chmod(wsdir / "recent_common", 0o666)
     if not profile_recent:
         return profile
-    widths = (ROOT / "profiles" / "SQLNet" / "recent").read_text().split("column.width:", 1)[1]
+    if widths is None:
+        widths = (ROOT / "profiles" / "SQLNet" / "recent").read_text().split("column.width:", 1)[1]
     (profile / "recent").write_text(
         "gui.byte_view_show: FALSE\ngui.packet_diagram_show: FALSE\n"
         "gui.geometry_main_upper_pane: 520\n"
@@ -409,7 +418,8 @@ def registered_fields(tshark):
     return {line.split("\t")[2] for line in out.splitlines() if line.startswith("F\t")}
 
 
-def gui_run(tshark, name, capture, mode=None, dfilter=None, timeout=50, prefs=(), extra_env=(), script=None):
+def gui_run(tshark, name, capture, mode=None, dfilter=None, timeout=50, prefs=(), extra_env=(), script=None,
+            size=(WIDTH, HEIGHT)):
     """Wireshark under xvfb-run on `capture` with the DRIVER (and MODE script:
     one of this file's, or `script` under the name `mode`); returns (output
     folder, log reader)."""
@@ -423,7 +433,7 @@ def gui_run(tshark, name, capture, mode=None, dfilter=None, timeout=50, prefs=()
     if mode:
         (out / f"{mode}.sh").write_text(script if script is not None else {
             "menus": MENUS, "overview": OVERVIEW, "predict": PREDICT, "overview_retap": OVERVIEW_RETAP,
-            "quit": QUIT, "iograph_interval": IOGRAPH_INTERVAL, "advisor_retap": ADVISOR_RETAP}[mode])
+            "quit": QUIT, "shot": SHOT, "iograph_interval": IOGRAPH_INTERVAL, "advisor_retap": ADVISOR_RETAP}[mode])
         os.chmod(out / f"{mode}.sh", 0o755)
     cap = tshark.readable(capture)
     env = [f"CAP={cap}", f"OUT={out}", f"FILTER={dfilter or ''}", f"TITLE={cap.name}", f"MODE={mode or ''}",
@@ -434,7 +444,7 @@ def gui_run(tshark, name, capture, mode=None, dfilter=None, timeout=50, prefs=()
     # starts its search at a display number of its own (SQLNET_XVFB_SERVERNUM)
     servernum = os.environ.get("SQLNET_XVFB_SERVERNUM", "99")
     cmd = tshark.user_command(
-        ["xvfb-run", "-a", "-n", servernum, "-s", f"-screen 0 {WIDTH}x{HEIGHT}x24 -nolisten tcp", str(driver)],
+        ["xvfb-run", "-a", "-n", servernum, "-s", f"-screen 0 {size[0]}x{size[1]}x24 -nolisten tcp", str(driver)],
         env=env)
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             start_new_session=True, cwd=str(out))
@@ -557,6 +567,78 @@ def test_column_widths_survive_quit_and_reinstall(tshark, gui_tools):
             assert any(abs(s - e) <= 2 for s in seps), (e, seps)
     # the SQL column (from the edge before it) runs to the right end of the list
     assert not [s for s in seps if edges[-2] + 3 < s < w - 60], (edges[-2], seps)
+    check_log(log("wireshark.log"), registered_fields(tshark))
+
+
+def profile_widths():
+    """[(column name as in recent, width)] of the profile's recent, in order."""
+    return recent_width_pairs((ROOT / "profiles" / "SQLNet" / "recent").read_text())
+
+
+def widths_block(pairs):
+    return "\n" + ",\n".join(f"\t{f if f.startswith('%') and not f.startswith('%Cus') else chr(34) + f + chr(34)}, {w}"
+                              for f, w in pairs) + "\n"
+
+
+# the columns whose values must show unelided: the longest call name
+# ("OEXFEN (re-execute and fetch)", as long as the longest of the function
+# table), SDU 2097152, and the numbers
+UNELIDED = ("%Cus:sqlnet.call", "%Cus:sqlnet.array_size", "%Cus:sqlnet.rt.time", "%Cus:sqlnet.ora",
+            "%Cus:sqlnet.sdu")
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1600, 900)], ids=["1366x768", "1600x900"])
+def test_columns_fit_a_laptop_screen(tshark, gui_tools, tmp_path, size):
+    """Issue 34 symptom 9: at 1366 and 1600 px the profile's packet list has
+    Info on screen (its header's left border at the sum of the other widths,
+    at least 100 px before the window's right edge), and the call name, SDU
+    2097152, array size, wait and ORA cells show whole: the same pixels as in
+    a run where those columns are 60 px wider (the call's 224 px wider; Qt
+    elides a text that does not fit with "\u2026", which changes them).
+    Captures: SDU 2097152 (sdu_2097152_mtu_1500) and OEXFEN
+    (cursor_reexec), concatenated. Evidence: the rendered window."""
+    cap = tmp_path / "fit.pcapng"
+    subprocess.run(["mergecap", "-a", "-w", str(cap), str(TEST_CAPTURES / "sdu_2097152_mtu_1500.pcapng"),
+                    str(TEST_CAPTURES / "cursor_reexec.pcapng")], check=True)
+    cap.chmod(0o644)
+    dfilter = "sqlnet.call == 78 || (sqlnet.sdu == 2097152 && sqlnet.call) || sqlnet.ora"
+    want = profile_widths()
+    prepare_config(tshark, size=size)
+    out, log, _ = gui_run(tshark, f"fit{size[0]}", cap, mode="shot", dfilter=dfilter, size=size)
+    keep_screenshots(out, ("main.png",), prefix=f"fit{size[0]}_")
+    w, h, rgb = read_ppm(out / "main.ppm")
+    assert w <= size[0]
+    edges, x = [], 0
+    for _, width in want[:-1]:
+        x += width
+        edges.append(x)
+    info_left = edges[-1]
+    assert info_left <= w - 100, (info_left, w)
+    seps = header_separators(out / "main.ppm", *HEADER_ROWS)
+    assert any(abs(s - info_left) <= 2 for s in seps), (info_left, seps)
+    # the reference: the checked columns wider, Source and Destination narrower (same screen)
+    wider = [(f, wd + (224 if f == "%Cus:sqlnet.call" else 60) if f in UNELIDED else
+              (60 if f in ("%s", "%d") else wd)) for f, wd in want]
+    prepare_config(tshark, size=(1600, 900), widths=widths_block(wider))
+    ref, _, _ = gui_run(tshark, "fitref", cap, mode="shot", dfilter=dfilter, size=(1600, 900))
+    keep_screenshots(ref, ("main.png",), prefix="fitref_")
+    rw, rh, rrgb = read_ppm(ref / "main.ppm")
+
+    def left(pairs, name):
+        return sum(wd for f, wd in pairs[:[f for f, _ in pairs].index(name)])
+    def same(y0, y1, x0, rx0, width):
+        """the cell's pixels equal the reference's, x0 and rx0 their left edges"""
+        return all(rgb[3 * (y * w + x):3 * (y * w + x) + 3] == rrgb[3 * (y * rw + rx0 + x - x0):3 * (y * rw + rx0 + x - x0) + 3]
+                   for y in range(y0, y1) for x in range(x0 + 1, x0 + width - 2))
+    rows_end = min(h, rh, 330)
+    for name in UNELIDED:
+        x0, rx0 = left(want, name), left(wider, name)
+        width, rwidth = dict(want)[name], dict(wider)[name]
+        # the header's title is left-aligned
+        assert same(HEADER_ROWS[0], HEADER_ROWS[1], x0, rx0, width), (name, size, "header")
+        # a value: left-aligned (text) or right-aligned (numbers): one of the two
+        y = HEADER_ROWS[1] + 2
+        assert same(y, rows_end, x0, rx0, width) or same(y, rows_end, x0, rx0 + rwidth - width, width), (name, size)
     check_log(log("wireshark.log"), registered_fields(tshark))
 
 
