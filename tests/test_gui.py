@@ -752,7 +752,7 @@ def io_stat_peaks(tshark, capture, interval, rows):
     calcs = []
     for r in rows:
         fn = r[5].split("(")[0].replace("COUNT FIELDS", "COUNT")
-        calcs.append(f"{fn}({r[6]}){r[6]}")
+        calcs.append(f"{fn}({r[6]}){r[6]}" + (f" && {r[2]}" if r[2] else ""))   # the graph's display filter
     out = tshark.run(capture, ["-q", "-z", f"io,stat,{secs:g}," + ",".join(calcs)]).stdout
     peaks = {r[1]: 0.0 for r in rows}
     for line in out.splitlines():

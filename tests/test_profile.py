@@ -362,6 +362,22 @@ def test_io_graphs(tshark, profile, registered_fields):
     # a time breakdown's parts share one question
     q6 = {ys[f"SUM(sqlnet.rt.time.{p})"].split()[0] for p in ("network", "server", "transfer")}
     assert len(q6) == 1
+    # issue 34, symptom 10: every name says its unit in parentheses, and the
+    # per-interval ones say so; TNS packets and TCP segments are two questions
+    # (one Y axis each) whose names say which
+    units = {"rows", "round trips per interval", "TNS packets", "TCP segments", "%", "ms", "bytes"}
+    for r in rows:
+        m = re.search(r"\(([^()]*)\)$", r[1])
+        assert m, r[1]
+        unit = m.group(1).split(",")[0].replace(" per interval", "").strip()
+        assert unit in units or m.group(1) in units, r[1]
+        if r[5].startswith(("SUM", "COUNT")):
+            assert "per interval" in m.group(1), r[1]
+    pk, sg = ys["AVG(sqlnet.rt.response.packets)"], ys["AVG(sqlnet.rt.response.segments)"]
+    assert pk.split()[0] != sg.split()[0] and "TNS packets" in pk and "TCP segments" in sg
+    # rows per round trip: over the round trips that brought rows
+    q1 = [r for r in rows if r[1].startswith("Q1 ")]
+    assert [(r[2], r[5], r[6]) for r in q1] == [("sqlnet.rt.rows > 0", "AVG(Y Field)", "sqlnet.rt.rows")]
     missing = sorted({r[6] for r in rows} - registered_fields)
     if missing:
         pytest.skip(f"not registered by this build yet: {', '.join(missing)}")
@@ -375,6 +391,15 @@ def test_io_graphs(tshark, profile, registered_fields):
     assert nums == [len(rq), sum(r["response"]["rows_sent"] for r in rq),
                     max(r["rows_requested"] or 0 for r in rq),
                     sum(1 for r in rq if r["rows_requested"] is not None)]
+    # Q1 over the capture (its filter after the field, as io,stat takes it):
+    # the rows over the round trips that brought rows, the manifest's
+    q1 = [r for r in rows if r[1].startswith("Q1 ")][0]
+    out = run_profile(tshark, DEMO, ["-q", "-z", f"io,stat,0,SUM({q1[6]}){q1[6]} && {q1[2]},"
+                                                  f"COUNT({q1[6]}){q1[6]} && {q1[2]}"]).stdout
+    line = [l for l in out.splitlines() if "<>" in l][0]
+    nums = [int(v) for v in re.findall(r"\|\s*(\d+)\s*(?=\|)", line.split("<>")[1])]
+    fetched = [r["response"]["rows_sent"] for r in rq if r["response"]["rows_sent"] > 0]
+    assert nums == [sum(fetched), len(fetched)]
 
 
 def shown_table(text, command_part):
