@@ -440,3 +440,27 @@ def test_readme_recipes_agree_with_the_manifest(tshark):
     for size, shown_rows, shown_n in ((10, rows10, n10), (500, rows500, n500)):
         mine = [r for r in rq if r["sql"] and f"arraysize {size} " in r["sql"]]
         assert (shown_rows, shown_n) == (sum(r["response"]["rows_sent"] for r in mine), len(mine))
+
+
+WAN = TEST_CAPTURES / "wan_rtt10_arraysize.pcapng"
+
+
+@pytest.mark.xfail(WAIT_FIELD == "sqlnet.rt.time", strict=True,
+                   reason="the column shows sqlnet.rt.time until sqlnet.rt.wait (what the client waited) exists")
+def test_wait_column_shows_the_wan(tshark, profile):
+    """Issue 34, symptom 2: on a capture taken near the server over a 10 ms
+    link (the generator's netem: rtt_ms 10), the profile's "Wait ms" column
+    reads at least the RTT on every round trip (a client waits one RTT more
+    than the server's side of the wire shows), with three decimals on every
+    row. Evidence: the generator's link delay; the column as tshark prints it."""
+    rtt = manifest(WAN)["netem"]["rtt_ms"]
+    assert rtt == 10.0
+    cols = [t for t, _ in columns()]
+    out = run_profile(tshark, WAN, ["-T", "fields", "-e", "_ws.col.Wait ms", "-e", "sqlnet.rt.number",
+                                    "-Y", "sqlnet.rt"]).stdout
+    assert "Wait ms" in cols
+    values = [l.split("\t")[0] for l in out.splitlines()]
+    n = sum(1 for r in requests(WAN) if r["response"].get("last_frame"))
+    assert len(values) == n > 20
+    assert all(re.fullmatch(r"\d+\.\d{3}", v) for v in values), values[:5]
+    assert min(float(v) for v in values) >= rtt * 0.99, sorted(values)[:5]
