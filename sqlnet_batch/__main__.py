@@ -51,6 +51,10 @@ def main(argv=None):
 
     if a.es_mapping:
         from . import es
+        from . import extract
+        # the record columns of the plugin in use (its declaration)
+        with extract.Runner(a.tshark, a.plugin) as runner:
+            runner.spec()
         print(es.mapping_text())
         return 0
     if a.ndjson:

@@ -69,7 +69,7 @@ def statements(dialect, sizes=DEFAULT_SIZES):
     """(name, query) of the three queries assemble() takes."""
     cur = _cur(dialect)
     rt = _round_trips(dialect)
-    last = "(is_fetch = 1 AND from_end = 1 AND coalesce(ora_error, -1) = 1403)"
+    last = "(is_fetch = 1 AND from_end = 1 AND coalesce(ora_status, -1) = 1403)"
     per_sql = rt + f"""
 SELECT sql,
   count(*) AS round_trips,
@@ -90,7 +90,7 @@ SELECT sql,
     AS last_overhead_sum,
   sum(CASE WHEN {last} THEN 1 ELSE 0 END) AS last_overhead_n,
   sum(CASE WHEN is_fetch = 1 THEN coalesce(request_ttc_bytes, 0) ELSE 0 END) AS fetch_request_bytes,
-  sum(CASE WHEN is_fetch = 1 AND from_end = 1 AND coalesce(ora_error, -1) <> 1403 THEN 1 ELSE 0 END)
+  sum(CASE WHEN is_fetch = 1 AND from_end = 1 AND coalesce(ora_status, -1) <> 1403 THEN 1 ELSE 0 END)
     AS undrained,
   sum(response_ttc_bytes) AS bytes_to_client,
   sum(CASE WHEN complete THEN time_ms ELSE 0 END) AS response_time_sum_ms,
@@ -109,7 +109,7 @@ GROUP BY sql"""
 e AS (
   SELECT sql, conversation, {cur}, exec_seq,
          sum(CASE WHEN is_fetch = 1 THEN coalesce(rows, 0) ELSE 0 END) AS rem,
-         CASE WHEN count(*) = 1 OR max(CASE WHEN exec_start = 1 AND coalesce(ora_error, -1) = 1403
+         CASE WHEN count(*) = 1 OR max(CASE WHEN exec_start = 1 AND coalesce(ora_status, -1) = 1403
                                        THEN 1 ELSE 0 END) = 1 THEN 1 ELSE 0 END AS ended
   FROM y WHERE in_exec = 1
   GROUP BY sql, conversation, {cur}, exec_seq

@@ -12,7 +12,7 @@ import sys
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .extract import SCHEMA
+from . import extract
 
 TEXT = {"sql", "ora_message"}          # searched by words; `sql.keyword` aggregates
 IP = {"client_addr", "server_addr"}
@@ -40,7 +40,7 @@ def es_type(field):
 
 
 def mapping():
-    return {"mappings": {"dynamic": "strict", "properties": {f.name: es_type(f) for f in SCHEMA}}}
+    return {"mappings": {"dynamic": "strict", "properties": {f.name: es_type(f) for f in extract.SCHEMA}}}
 
 
 def mapping_text():

@@ -43,22 +43,55 @@ FIELDS = [
     ("sqlnet.rt.values", "values"),
     ("sqlnet.rt.sql", "sql"),
     ("sqlnet.rt.sql_id", "sql_id"),
-    ("sqlnet.rt.time.network", "network_ms"),
-    ("sqlnet.rt.time.server", "server_ms"),
-    ("sqlnet.rt.time.transfer", "transfer_ms"),
-    ("sqlnet.rt.time.client", "client_ms"),
     ("sqlnet.ora_error.msg", "ora_message"),
 ]
 DISPLAY_FILTER = "sqlnet.rt or sqlnet.ttc.field_version"
 
-# sqlnet.rt.values after "rt1" (docs/fields.md)
-VALUES = ["round_trip", "request_frame", "call", "execution", "cursor", "rows_asked", "rows",
-          "request_ttc_bytes", "request_tns_bytes", "request_packets",
-          "response_ttc_bytes", "response_tns_bytes", "response_packets", "response_data_packets",
-          "response_segments", "row_bytes", "bvc_bytes", "time_ns", "first_ns", "ora_error",
-          "partial", "largest_segment"]
+# sqlnet.rt.values after "rt1": the plugin's round-trip columns marked for it
+# (plugin/record/sqlnet_rt.h, SQLNET_RT_COLUMNS), in order, named by the
+# field's own description (values_columns): no list of them here.  The first
+# 22 are the string's historical layout (the fallback for an older plugin).
+LEGACY_VALUES = ["number", "request_frame", "call", "execution", "cursor", "rows_asked", "rows",
+                 "request.ttc_bytes", "request.tns_bytes", "request.packets", "response.ttc_bytes",
+                 "response.tns_bytes", "response.packets", "response.data_packets", "response.segments",
+                 "row_bytes", "bvc_bytes", "time_ns", "first_ns", "ora_status", "partial", "largest_segment"]
+VALUES_MARK = "(times in ns):"
 
-SCHEMA = pa.schema([
+
+def parquet_name(column):
+    """A record column's Parquet name: dots to underscores, a time in ns
+    becomes one in ms (time.network_ns -> network_ms, wait_ns -> wait_ms);
+    the round trip's number is round_trip, its response time time_ms."""
+    name = {"number": "round_trip"}.get(column, column)
+    if name.startswith("time."):
+        name = name[len("time."):]
+    name = name.replace(".", "_")
+    if name.endswith("_ns"):
+        name = name[:-3] + "_ms"
+    return name
+
+
+def ns_to_ms(ns):
+    """ns -> ms as the plugin's views compute it (nstime_to_msec: the same double)."""
+    return None if ns is None else (ns // 1000000000) * 1000.0 + (ns % 1000000000) / 1000000.0
+
+
+def values_columns(spec):
+    """The names of sqlnet.rt.values's numbers, from the plugin itself: the
+    field's description (tshark -G fields) ends with them."""
+    p = subprocess.run(list(spec["prefix"]) + [spec["tshark"], "-G", "fields"], capture_output=True, text=True,
+                       env=spec["env"], stdin=subprocess.DEVNULL)
+    for line in p.stdout.splitlines():
+        parts = line.split("\t")
+        if len(parts) > 2 and parts[2] == "sqlnet.rt.values":
+            desc = next((x for x in parts if VALUES_MARK in x), None)
+            if desc:
+                return desc.rsplit(VALUES_MARK, 1)[1].split()
+            return list(LEGACY_VALUES)
+    return list(LEGACY_VALUES)
+
+
+_LEGACY_SCHEMA = [
     ("file", pa.string()),             # the input file's name (no folder)
     ("file_index", pa.int32()),        # its place in capture order (0 first)
     ("frame", pa.int64()),             # the packet completing the response, in this file
@@ -88,12 +121,39 @@ SCHEMA = pa.schema([
     ("first_ms", pa.float64()),        # to the first response packet
     ("network_ms", pa.float64()), ("server_ms", pa.float64()),
     ("transfer_ms", pa.float64()), ("client_ms", pa.float64()),
-    ("ora_error", pa.int64()),         # end-of-call status (0 and 1403 too), when one was read
+    ("ora_error", pa.int64()),         # an ORA error: neither 0 nor 1403 (sqlnet.rt.ora_error)
     ("ora_message", pa.string()),
     ("complete", pa.bool_()),          # the response ended (false: the next call cut it short)
     ("partial", pa.int32()),           # 0 complete, 1 cut by the capture, 2 not decoded
     ("file_partial", pa.bool_()),      # the input file was cut short (a truncated last file)
-])
+]
+
+
+def schema_for(columns):
+    """The Parquet schema: the historical columns, then every other column of
+    the plugin's record (int64, or float64 for a time in ms) in its order."""
+    fields = list(_LEGACY_SCHEMA)
+    have = {name for name, _ in fields}
+    for c in columns:
+        name = parquet_name(c)
+        if name not in have:
+            fields.append((name, pa.float64() if name.endswith("_ms") else pa.int64()))
+            have.add(name)
+    return pa.schema(fields)
+
+
+# the schema of the plugin in use (set_columns; until then the historical layout's)
+VALUE_COLUMNS = list(LEGACY_VALUES)
+SCHEMA = schema_for(VALUE_COLUMNS)
+
+
+def set_columns(columns):
+    """Use the plugin's record columns (a Runner's spec does it, in each process)."""
+    global VALUE_COLUMNS, SCHEMA
+    if columns and list(columns) != VALUE_COLUMNS:
+        VALUE_COLUMNS = list(columns)
+        SCHEMA = schema_for(VALUE_COLUMNS)
+
 
 BATCH_ROWS = 50000
 
@@ -153,7 +213,12 @@ class Runner:
             shutil.rmtree(self.sandbox, ignore_errors=True)
 
     def spec(self):
-        return {"tshark": self.tshark, "env": self.env, "prefix": self.prefix}
+        spec = {"tshark": self.tshark, "env": self.env, "prefix": self.prefix}
+        if getattr(self, "_columns", None) is None:
+            self._columns = values_columns(spec)
+        spec["columns"] = self._columns
+        set_columns(self._columns)
+        return spec
 
 
 def packet_count(path):
@@ -220,6 +285,7 @@ def extract(task):
                 else:
                     prefix_packets = n - prefix_first + 1
         spec = task["spec"]
+        set_columns(spec.get("columns"))
         err_path = os.path.join(tmpdir, "stderr")
         with open(err_path, "w") as err:
             if prefix_file:
@@ -316,50 +382,44 @@ def _parse(stream, task, name, prev, prefix_packets, prefix_first, summary):
             continue
         n = len(values)
         sdu = _int((_split(rec["sdu"]) or [None])[0])
+        names = [parquet_name(c) for c in VALUE_COLUMNS]
         for i, v in enumerate(values):
             nums = v.split(" ")[1:]
-            if len(nums) < len(VALUES):
+            if len(nums) < len(names):
                 continue
-            val = dict(zip(VALUES, (_int(x) for x in nums)))
+            val = {}
+            for k, x in zip(names, nums):
+                x = _int(x)
+                val[k] = ns_to_ms(x) if k.endswith("_ms") else x
             req = val["request_frame"]
             if req is not None and req <= prefix_packets:
                 rfile, rframe = prev_name, prefix_first + req - 1
             else:
                 rfile, rframe = name, (req - prefix_packets if req is not None else None)
-            cols["file"].append(name)
-            cols["file_index"].append(task["file_index"])
-            cols["frame"].append(frame - prefix_packets)
-            cols["request_file"].append(rfile)
-            cols["request_frame"].append(rframe)
-            cols["time"].append(_micros(rec["epoch"]))
-            cols["conversation"].append(conv)
-            cols["client_addr"].append(client)
-            cols["client_port"].append(_int(cport))
-            cols["server_addr"].append(server)
-            cols["server_port"].append(_int(sport_))
-            for k in ("round_trip", "call", "execution", "cursor", "rows_asked", "rows",
-                      "request_ttc_bytes", "request_tns_bytes", "request_packets",
-                      "response_ttc_bytes", "response_tns_bytes", "response_packets",
-                      "response_data_packets", "response_segments", "row_bytes", "bvc_bytes", "ora_error"):
-                cols[k].append(val[k])
+            # every column of the record, then what the batch adds or reads elsewhere
+            row = dict(val)
+            status = val.get("ora_status")
             sql = _unescape(_pick(rec["sql"], i, n))
-            cols["sql"].append(sql or None)
-            cols["sql_id"].append(_pick(rec["sql_id"], i, n) or None)
-            cols["sql_carried"].append(False)
-            cols["sdu"].append(sdu)
-            cols["dialect"].append(conv_meta.get(conv))
-            cols["time_ms"].append(val["time_ns"] / 1e6 if val["time_ns"] is not None else None)
-            cols["first_ms"].append(val["first_ns"] / 1e6 if val["first_ns"] is not None else None)
-            for k in ("network_ms", "server_ms", "transfer_ms", "client_ms"):
-                cols[k].append(_float(_pick(rec[k], i, n)))
-            err = val["ora_error"]
-            cols["ora_message"].append((_unescape(_pick(rec["ora_message"], i, n)) or None)
-                                       if err not in (None, 0) else None)
-            # the record is on the packet that completes the response (server to
-            # client), or on the first packet of the call that cut it short
-            cols["complete"].append(direction != ["0"])
-            cols["partial"].append(val["partial"] or 0)
-            cols["file_partial"].append(False)
+            row.update({
+                "file": name, "file_index": task["file_index"], "frame": frame - prefix_packets,
+                "request_file": rfile, "request_frame": rframe, "time": _micros(rec["epoch"]),
+                "conversation": conv, "client_addr": client, "client_port": _int(cport),
+                "server_addr": server, "server_port": _int(sport_),
+                "sql": sql or None, "sql_id": _pick(rec["sql_id"], i, n) or None, "sql_carried": False,
+                "dialect": conv_meta.get(conv),
+                "ora_message": ((_unescape(_pick(rec["ora_message"], i, n)) or None)
+                                if status not in (None, 0) else None),
+                # the record is on the packet that completes the response (server to
+                # client), or on the first packet of the call that cut it short
+                "complete": direction != ["0"],
+                "partial": val.get("partial") or 0,
+                "file_partial": False})
+            if row.get("sdu") is None:
+                row["sdu"] = sdu      # not negotiated in this run: the session's as it stands
+            if "ora_error" not in val:   # an older plugin: the status only
+                row["ora_error"] = status if status not in (None, 0, 1403) else None
+            for k, col in cols.items():
+                col.append(row.get(k))
             summary["records"] += 1
         if len(cols["file"]) >= BATCH_ROWS:
             flush()

@@ -10,7 +10,10 @@ the records carry:
   fetch calls  round trips of call 5 (OFETCH)
   response time sum/avg/max over the complete round trips (`complete`: not
                cut short by the next call)
-  time parts   sums over the round trips whose parts are known
+  time parts   sums over the round trips whose parts are known: network,
+               server, transfer, client and idle (the idle part of the
+               client's gaps, apart); elapsed = network + server +
+               transfer + client
 """
 
 FETCH = 5
@@ -49,6 +52,7 @@ SELECT sql,
   sum(CASE WHEN client_ms IS NOT NULL THEN server_ms ELSE 0 END) AS server_ms,
   sum(CASE WHEN client_ms IS NOT NULL THEN transfer_ms ELSE 0 END) AS transfer_ms,
   sum(CASE WHEN client_ms IS NOT NULL THEN client_ms ELSE 0 END) AS client_ms,
+  sum(CASE WHEN client_ms IS NOT NULL THEN coalesce(idle_ms, 0) ELSE 0 END) AS idle_ms,
   sum(CASE WHEN client_ms IS NOT NULL THEN 1 ELSE 0 END) AS timed,
   min(file_index) AS first_file_index, max(file_index) AS last_file_index,
   sum(CASE WHEN sql_carried THEN 1 ELSE 0 END) AS sql_carried
@@ -91,12 +95,15 @@ def assemble(rows, sizes, errors, files):
         d = dict(r)
         for k in INT_KEYS:
             d[k] = int(d[k] or 0)
-        for k in ("response_time_sum_ms", "network_ms", "server_ms", "transfer_ms", "client_ms"):
+        for k in ("response_time_sum_ms", "network_ms", "server_ms", "transfer_ms", "client_ms", "idle_ms"):
             d[k] = float(d[k] or 0.0)
         d["response_time_max_ms"] = float(d["response_time_max_ms"] or 0.0)
         d["response_time_avg_ms"] = (d["response_time_sum_ms"] / d["complete_round_trips"]
                                      if d["complete_round_trips"] else 0.0)
         d["wire_time_ms"] = d["network_ms"] + d["server_ms"] + d["transfer_ms"] + d["client_ms"]
+        # a statement's elapsed time (docs/time.md): the sum of its round trips'
+        # network + server + transfer + client; the idle time apart
+        d["elapsed_ms"] = d["wire_time_ms"]
         d["array_sizes"] = ", ".join(str(x) for x in sorted(by_sql_sizes.get(d["sql"], [])))
         d["ora_errors"] = ", ".join(f"ORA-{c:05d} x {n}" for c, n in sorted(by_sql_errors.get(d["sql"], [])))
         fp, lp = int(d.pop("first_pos")), int(d.pop("last_pos"))

@@ -284,7 +284,11 @@ def test_batch_page_commands_print_what_is_shown(tshark, doc_dir):
 def test_es_mapping_covers_every_column_and_bulk_parses(tmp_path):
     from sqlnet_batch import extract
     m = json.loads(batch("--es-mapping").stdout)["mappings"]["properties"]
+    # the historical columns, then the plugin's other record columns (its declaration)
+    with extract.Runner(plugin=staged_plugin()) as runner:
+        runner.spec()
     assert list(m) == [f.name for f in extract.SCHEMA]
+    assert {"wait_ms", "idle_ms", "ora_status"} <= set(m)
     assert m["client_addr"] == {"type": "ip"} and m["rows"] == {"type": "long"}
     out = tmp_path / "r"
     batch("-q", "--out", out, AS10)

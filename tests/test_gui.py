@@ -583,7 +583,7 @@ def widths_block(pairs):
 # the columns whose values must show unelided: the longest call name
 # ("OEXFEN (re-execute and fetch)", as long as the longest of the function
 # table), SDU 2097152, and the numbers
-UNELIDED = ("%Cus:sqlnet.call", "%Cus:sqlnet.array_size", "%Cus:sqlnet.rt.time", "%Cus:sqlnet.ora",
+UNELIDED = ("%Cus:sqlnet.call", "%Cus:sqlnet.array_size", "%Cus:sqlnet.rt.wait", "%Cus:sqlnet.ora",
             "%Cus:sqlnet.sdu")
 
 

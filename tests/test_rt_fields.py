@@ -368,8 +368,10 @@ VALUES_KEYS = ["number", "request_frame", "call", "execution", "cursor", "rows_a
 
 
 def parse_values(text):
+    """The string's first 22 numbers: its historical layout, which the Lua
+    readers match by position (the columns added since follow them)."""
     parts = text.split(" ")
-    assert parts[0] == "rt1" and len(parts) == len(VALUES_KEYS) + 1, text
+    assert parts[0] == "rt1" and len(parts) >= len(VALUES_KEYS) + 1, text
     return {k: (None if v == "-" else int(v)) for k, v in zip(VALUES_KEYS, parts[1:])}
 
 

@@ -22,6 +22,7 @@
  *   col:count()           the records taken so far
  *   col:get(i)            record i's values (1-based; see l_get)
  *   col:fact(i, name)     record i's column by name (sqlnet_rt.h), nil when absent
+ *   col:record(i)         record i's present columns as a table by name
  *   records.columns()     the column names
  *   col:text(k)           an interned SQL text or SQL_ID (k > 0)
  *   col:clear()           forget the records (the texts stay)
@@ -204,9 +205,12 @@ push_num(lua_State *L, gboolean have, double v)
 #define HAVE(r, id) (((r)->have >> SQLNET_RT_COL_##id) & 1)
 #define COL(r, id) ((r)->col[SQLNET_RT_COL_##id])
 
-/* stream, src_port, dst_port, frame, abs_ts, request_frame, call, execution,
+/* The historical positional reader (lua/sqlnet_advise.lua reads it; new
+ * readers use col:record or col:fact, by name): stream, src_port, dst_port,
+ * frame, abs_ts, request_frame, call, execution,
  * fetch, rows, req_ttc, req_bytes, resp_ttc, resp_bytes, resp_packets,
- * resp_segments, row_bytes, bvc_bytes, time_ns, first_ns, ora_error,
+ * resp_segments, row_bytes, bvc_bytes, time_ns, first_ns, ora_error (the
+ * column ora_status: the end-of-call status, 0 and 1403 too),
  * largest_segment, sdu, tdu, version, sql, sql_id, client_ms, rtt, vantage
  * (nil where absent; sql, sql_id: text indexes, nil for none) */
 static int
@@ -239,7 +243,7 @@ l_get(lua_State *L)
     push_int(L, TRUE, COL(r, bvc_bytes));
     push_int(L, TRUE, COL(r, time_ns));
     push_int(L, TRUE, COL(r, first_ns));
-    push_int(L, HAVE(r, ora_error), COL(r, ora_error));
+    push_int(L, HAVE(r, ora_status), COL(r, ora_status));   /* the end-of-call status: 0 and 1403 too */
     push_int(L, HAVE(r, largest_segment), COL(r, largest_segment));
     push_int(L, TRUE, COL(r, sdu));
     push_int(L, TRUE, COL(r, tdu));
@@ -273,6 +277,31 @@ l_fact(lua_State *L)
         return 0;
     r = &g_array_index(c->records, rt_record_t, i - 1);
     push_int(L, (r->have >> k) & 1, r->col[k]);
+    return 1;
+}
+
+/* col:record(i): record i as a table of its present columns by name
+ * (sqlnet_rt.h: every column of SQLNET_RT_COLUMNS and the call facts; times
+ * in ns), nil for no such record: a reader names what it reads, so a column
+ * added to the declaration never moves another. */
+static int
+l_record(lua_State *L)
+{
+    collector_t *c = check_collector(L);
+    lua_Integer i = luaL_checkinteger(L, 2);
+    const rt_record_t *r;
+    guint k;
+
+    if (!c->records || i < 1 || (guint64)i > c->records->len)
+        return 0;
+    r = &g_array_index(c->records, rt_record_t, i - 1);
+    lua_createtable(L, 0, SQLNET_RT_NCOLUMNS);
+    for (k = 0; k < SQLNET_RT_NCOLUMNS; k++) {
+        if (!((r->have >> k) & 1))
+            continue;
+        lua_pushinteger(L, (lua_Integer)r->col[k]);
+        lua_setfield(L, -2, sqlnet_rt_column_name(k));
+    }
     return 1;
 }
 
@@ -375,6 +404,7 @@ static const luaL_Reg collector_methods[] = {
     { "count", l_count },
     { "get", l_get },
     { "fact", l_fact },
+    { "record", l_record },
     { "text", l_text },
     { "clear", l_clear },
     { "close", l_close },

@@ -61,34 +61,14 @@ static int hf_partial = -1;
 
 /* The round-trip record (sqlnet.rt): one subtree per round trip. */
 static int hf_rt = -1;
-static int hf_rt_number = -1;
-static int hf_rt_call = -1;
-static int hf_rt_execution = -1;
-static int hf_rt_cursor = -1;
 static int hf_rt_sql = -1;
 static int hf_rt_sql_id = -1;
-static int hf_rt_rows_asked = -1;
-static int hf_rt_rows = -1;
-static int hf_rt_req_ttc_bytes = -1;
-static int hf_rt_req_tns_bytes = -1;
-static int hf_rt_req_packets = -1;
-static int hf_rt_resp_ttc_bytes = -1;
-static int hf_rt_resp_tns_bytes = -1;
-static int hf_rt_resp_packets = -1;
-static int hf_rt_resp_data_packets = -1;
-static int hf_rt_resp_segments = -1;
 static int hf_rt_sdu_fill = -1;
-static int hf_rt_time = -1;
-static int hf_rt_time_network = -1;
-static int hf_rt_time_server = -1;
-static int hf_rt_time_transfer = -1;
-static int hf_rt_time_client = -1;
-static int hf_rt_ora_error = -1;
-static int hf_rt_partial = -1;
 static int hf_rt_values = -1;
-/* sqlnet.rt.<abbrev> of each call fact (TTC_CALL_FACTS), by its column
- * (_U_: the array is unused when the table has no row) */
-static int hf_rt_call_fact[SQLNET_RT_NCOLUMNS] _U_;
+/* sqlnet.rt.<abbrev> of each column of the record that is a field
+ * (SQLNET_RT_COLUMNS, kind not NONE) and of each call fact (TTC_CALL_FACTS),
+ * by its column (a column without a field keeps 0 and is never added) */
+static int hf_rt_col[SQLNET_RT_NCOLUMNS];
 static gint ett_rt = -1;
 
 static expert_field ei_small_fetch = EI_INIT;
@@ -203,18 +183,18 @@ number_round_trip(const sqlnet_session_t *sess, ttc_response_t *resp)
         ttc_round_trip_number((ttc_session_t *)sess->ttc, resp);
 }
 
-/* Publish one round trip on the "sqlnet" tap: the request and response
- * by reference, with what exists only here (conversation, tcp.stream,
- * SQL_ID, negotiated sizes, the segments counted so far). */
+/* The round-trip record of a response: the request and response by
+ * reference, with what exists only here (conversation, tcp.stream, the
+ * SQL_ID when with_sql_id (no column reads it), negotiated sizes, the
+ * segments counted so far).  The tap record and the subtree are made from
+ * it, so they read the same columns. */
 static void
-queue_round_trip(packet_info *pinfo, const sqlnet_session_t *sess, const ttc_response_t *resp)
+fill_round_trip(sqlnet_rt_t *rt, packet_info *pinfo, const sqlnet_session_t *sess,
+                const ttc_response_t *resp, gboolean with_sql_id)
 {
-    sqlnet_rt_t *rt;
     conversation_t *conv;
 
-    if (!have_tap_listener(tap_sqlnet))
-        return;
-    rt = wmem_new0(pinfo->pool, sqlnet_rt_t);
+    memset(rt, 0, sizeof(*rt));
     rt->req = resp->req;
     rt->resp = resp;
     conv = find_conversation_pinfo(pinfo, 0);
@@ -225,7 +205,7 @@ queue_round_trip(packet_info *pinfo, const sqlnet_session_t *sess, const ttc_res
         if (tcpd)
             rt->tcp_stream = tcpd->stream;
     }
-    if (resp->req && sess->ttc)
+    if (with_sql_id && resp->req && sess->ttc)
         rt->sql_id = ttc_sql_id((ttc_session_t *)sess->ttc, resp->req->stmt_sql);
     rt->sdu = sess->sdu;
     if (session_negotiated(sess, pinfo)) {
@@ -238,6 +218,18 @@ queue_round_trip(packet_info *pinfo, const sqlnet_session_t *sess, const ttc_res
     if (!sess->tls)
         rt->largest_segment = resp->largest_segment;
     rt->multi_segment = resp->multi_segment_packet;
+}
+
+/* Publish one round trip on the "sqlnet" tap. */
+static void
+queue_round_trip(packet_info *pinfo, const sqlnet_session_t *sess, const ttc_response_t *resp)
+{
+    sqlnet_rt_t *rt;
+
+    if (!have_tap_listener(tap_sqlnet))
+        return;
+    rt = wmem_new(pinfo->pool, sqlnet_rt_t);
+    fill_round_trip(rt, pinfo, sess, resp, TRUE);
     tap_queue_packet(tap_sqlnet, pinfo, rt);
 }
 
@@ -298,85 +290,62 @@ add_ora_error_expert(packet_info *pinfo, proto_item *pi, const ttc_response_t *r
         expert_add_info_format(pinfo, pi, ei, "%s: %.*s", number, (int)len, msg);
 }
 
-/* A time as a double in milliseconds (the value exact to the nanosecond,
- * the label to the microsecond).  The unit is in the label because
- * Wireshark 4.0 prints no unit string (BASE_UNIT_STRING) on an FT_DOUBLE. */
+/* A time field's display (SQLNET_RT_KIND_MS): milliseconds with a fixed
+ * precision, "21.675 ms" (the value keeps the nanoseconds; BASE_CUSTOM
+ * because Wireshark 4.0 prints no unit string on an FT_DOUBLE). */
 static void
-add_ms(proto_tree *tree, tvbuff_t *tvb, int hf, const nstime_t *t)
+format_ms(gchar *buf, double ms)
 {
-    double ms = nstime_to_msec(t);
-    proto_item_set_generated(proto_tree_add_double_format_value(tree, hf, tvb, 0, 0, ms, "%.3f ms", ms));
-}
-
-/* An optional unsigned number of the values string: "-" when absent. */
-static void
-values_uint(GString *s, gboolean have, guint64 v)
-{
-    if (have)
-        g_string_append_printf(s, " %" G_GUINT64_FORMAT, v);
-    else
-        g_string_append(s, " -");
-}
-
-static guint64
-nstime_ns(const nstime_t *t)
-{
-    if (t->secs < 0 || t->nsecs < 0)
-        return 0;
-    return (guint64)t->secs * 1000000000u + (guint64)t->nsecs;
+    snprintf(buf, ITEM_LABEL_LENGTH, "%.3f ms", ms);
 }
 
 /* sqlnet.rt.values: the round trip's numbers in one string, for scripts
  * that read many of them (a Lua report pays per field it reads: one string
  * and one pattern match cost a tenth of twenty field reads).  Only built
- * when a filter, column or script asks for it.  Format (docs/fields.md):
- * "rt1" then, space-separated, "-" for a value that is absent:
- * number request_frame call execution cursor rows_asked rows
- * request.ttc_bytes request.tns_bytes request.packets response.ttc_bytes
- * response.tns_bytes response.packets response.data_packets
- * response.segments row_bytes bvc_bytes time_ns first_ns ora_error partial
- * largest_segment (the payload bytes of its largest TCP segment, "-" over
- * TLS, where it is not known when the record is built); ora_error as
- * sqlnet.ora_error: the end-of-call status's, 0 and 1403 too. */
+ * when a filter, column or script asks for it.  "rt1" then, space-separated,
+ * the columns of SQLNET_RT_COLUMNS marked V, in order, "-" for one that is
+ * absent (the field's description names them: SQLNET_RT_VALUES_NAMES). */
 static void
-add_rt_values(proto_tree *rt, tvbuff_t *tvb, packet_info *pinfo, const sqlnet_session_t *sess,
-              const ttc_response_t *resp, guint32 cursor, guint8 partial)
+add_rt_values(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const sqlnet_rt_t *rt)
 {
-    const ttc_request_t *req = resp->req;
-    GString *s = g_string_sized_new(128);
-    nstime_t d;
-    gboolean call = req->call.kind == TTC_REQ_FUNCTION || req->call.kind == TTC_REQ_FAST_AUTH;
+    GString *s = g_string_sized_new(192);
+    guint64 v;
+    guint k;
 
     g_string_append(s, "rt1");
-    values_uint(s, TRUE, resp->number);
-    values_uint(s, TRUE, req->frame);
-    values_uint(s, call, req->call.func);
-    values_uint(s, req->execution != 0, req->execution);
-    values_uint(s, cursor != 0, cursor);
-    values_uint(s, req->call.has_fetch_rows, req->call.fetch_rows);
-    values_uint(s, TRUE, resp->rows);
-    values_uint(s, TRUE, req->ttc_bytes);
-    values_uint(s, TRUE, req->tns_bytes);
-    values_uint(s, TRUE, req->tns_packets);
-    values_uint(s, TRUE, resp->ttc_bytes);
-    values_uint(s, TRUE, resp->bytes);
-    values_uint(s, TRUE, resp->packets);
-    values_uint(s, TRUE, resp->data_packets);
-    values_uint(s, TRUE, resp->segments);
-    values_uint(s, TRUE, resp->row_bytes);
-    values_uint(s, TRUE, resp->bvc_bytes);
-    nstime_delta(&d, &resp->last_time, &req->last_time);
-    values_uint(s, TRUE, nstime_ns(&d));
-    nstime_delta(&d, &resp->first_time, &req->last_time);
-    values_uint(s, TRUE, nstime_ns(&d));
-    values_uint(s, resp->has_oer, resp->ora_error);
-    values_uint(s, partial != 0, partial);
-    /* over TLS the dissector never learns a segment's length before the
-     * frame's taps run: unknown ("-") */
-    values_uint(s, !sess->tls && resp->largest_segment > 0, resp->largest_segment);
-    proto_item_set_generated(proto_tree_add_string(rt, hf_rt_values, tvb, 0, 0,
+    for (k = 0; k < SQLNET_RT_NCOLUMNS; k++) {
+        if (!sqlnet_rt_column_in_values(k))
+            continue;
+        if (sqlnet_rt_column(rt, k, &v))
+            g_string_append_printf(s, " %" G_GUINT64_FORMAT, v);
+        else
+            g_string_append(s, " -");
+    }
+    proto_item_set_generated(proto_tree_add_string(tree, hf_rt_values, tvb, 0, 0,
                                                    wmem_strdup(pinfo->pool, s->str)));
     g_string_free(s, TRUE);
+}
+
+/* Nanoseconds in milliseconds, as nstime_to_msec() computes them (the same
+ * double as the other views that convert an nstime_t). */
+static double
+ns_to_ms(guint64 ns)
+{
+    return (double)(ns / 1000000000u) * 1000.0 + (double)(ns % 1000000000u) / 1000000.0;
+}
+
+/* One column of the record as its field, in the subtree. */
+static proto_item *
+add_rt_column(proto_tree *tree, tvbuff_t *tvb, guint k, guint64 v)
+{
+    proto_item *pi;
+
+    if (sqlnet_rt_column_kind(k) == SQLNET_RT_KIND_MS)
+        pi = proto_tree_add_double(tree, hf_rt_col[k], tvb, 0, 0, ns_to_ms(v));
+    else
+        pi = proto_tree_add_uint(tree, hf_rt_col[k], tvb, 0, 0, (guint32)MIN(v, G_MAXUINT32));
+    proto_item_set_generated(pi);
+    return pi;
 }
 
 /* One record per round trip: the "Round trip" subtree (sqlnet.rt), on the
@@ -384,87 +353,54 @@ add_rt_values(proto_tree *rt, tvbuff_t *tvb, packet_info *pinfo, const sqlnet_se
  * for a response the next request cut short, on that request's first
  * packet (where the tap record goes: no packet of the response knew it was
  * the last).  Each round trip gets it once, so COUNT(sqlnet.rt.rows) counts
- * round trips and SUM(sqlnet.rt.rows) rows. */
+ * round trips and SUM(sqlnet.rt.rows) rows.  Its items are the record's
+ * columns that are fields (SQLNET_RT_COLUMNS, then the call facts), in the
+ * declaration's order, with the SQL text after the cursor and the SDU fill
+ * after the TCP segments. */
 static void
 add_round_trip(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_session_t *sess,
                const ttc_response_t *resp)
 {
     const ttc_request_t *req = resp->req;
-    const sqlnet_timing_t *t = &resp->timing;
     proto_item *ti, *pi;
-    proto_tree *rt;
-    nstime_t d;
-    guint32 cursor = 0;
-    guint8 partial;
+    proto_tree *tr;
+    sqlnet_rt_t rt;
+    guint64 v;
+    guint k;
+    gboolean sql_done = FALSE;
 
     if (!req)
         return;                       /* no request: not a round trip (no sqlnet.request_in) */
+    fill_round_trip(&rt, pinfo, sess, resp, FALSE);
     ti = proto_tree_add_item(tree, hf_rt, tvb, 0, 0, ENC_NA);
     proto_item_set_generated(ti);
-    rt = proto_item_add_subtree(ti, ett_rt);
+    tr = proto_item_add_subtree(ti, ett_rt);
     proto_item_append_text(ti, " %u: %u rows", resp->number, resp->rows);
-    proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_number, tvb, 0, 0, resp->number));
-    if (req->call.kind == TTC_REQ_FUNCTION || req->call.kind == TTC_REQ_FAST_AUTH)
-        proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_call, tvb, 0, 0, req->call.func));
-    if (req->execution)
-        proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_execution, tvb, 0, 0, req->execution));
-    if (resp->has_oer && resp->cursor != 0)
-        cursor = resp->cursor;
-    else if (req->call.has_cursor)
-        cursor = req->call.cursor;
-    if (cursor != 0)
-        proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_cursor, tvb, 0, 0, cursor));
-    if (req->stmt_sql)
-        add_sql(rt, tvb, sess, hf_rt_sql, hf_rt_sql_id, req->stmt_sql);
-    if (req->call.has_fetch_rows) {
-        pi = proto_tree_add_uint(rt, hf_rt_rows_asked, tvb, 0, 0, req->call.fetch_rows);
-        proto_item_set_generated(pi);
-        /* A small fetch: a fetch (not an execute) on a result set with rows
-         * still to come that asked fewer rows than the threshold, and got
-         * some (one that gets none only learns the result set has ended).
-         * Here, with the response, every mode (one pass, two, the GUI) knows
-         * the rows. */
-        if (req->fetch_more && req->call.fetch_rows > 0 && req->call.fetch_rows < sqlnet_prefs()->small_fetch &&
-            resp->rows > 0)
-            expert_add_info(pinfo, pi, &ei_small_fetch);
+    for (k = 0; k < SQLNET_RT_NCOLUMNS; k++) {
+        if (!sql_done && k > SQLNET_RT_COL_cursor) {
+            if (req->stmt_sql)
+                add_sql(tr, tvb, sess, hf_rt_sql, hf_rt_sql_id, req->stmt_sql);
+            sql_done = TRUE;
+        }
+        if (sqlnet_rt_column_kind(k) == SQLNET_RT_KIND_NONE || !sqlnet_rt_column(&rt, k, &v))
+            continue;
+        pi = add_rt_column(tr, tvb, k, v);
+        if (k == SQLNET_RT_COL_rows_asked) {
+            /* A small fetch: a fetch (not an execute) on a result set with rows
+             * still to come that asked fewer rows than the threshold, and got
+             * some (one that gets none only learns the result set has ended).
+             * Here, with the response, every mode (one pass, two, the GUI) knows
+             * the rows. */
+            if (req->fetch_more && v > 0 && v < sqlnet_prefs()->small_fetch && resp->rows > 0)
+                expert_add_info(pinfo, pi, &ei_small_fetch);
+        } else if (k == SQLNET_RT_COL_resp_segments && sess->sdu > 0 && resp->packets > 0) {
+            double fill = 100.0 * resp->bytes / ((double)resp->packets * sess->sdu);
+            proto_item_set_generated(proto_tree_add_double_format_value(tr, hf_rt_sdu_fill, tvb, 0, 0, fill,
+                                                                        "%.1f %%", fill));
+        }
     }
-    proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_rows, tvb, 0, 0, resp->rows));
-    proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_req_ttc_bytes, tvb, 0, 0, req->ttc_bytes));
-    proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_req_tns_bytes, tvb, 0, 0, req->tns_bytes));
-    proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_req_packets, tvb, 0, 0, req->tns_packets));
-    proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_resp_ttc_bytes, tvb, 0, 0, resp->ttc_bytes));
-    proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_resp_tns_bytes, tvb, 0, 0, resp->bytes));
-    proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_resp_packets, tvb, 0, 0, resp->packets));
-    proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_resp_data_packets, tvb, 0, 0, resp->data_packets));
-    proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_resp_segments, tvb, 0, 0, resp->segments));
-    if (sess->sdu > 0 && resp->packets > 0) {
-        double fill = 100.0 * resp->bytes / ((double)resp->packets * sess->sdu);
-        proto_item_set_generated(proto_tree_add_double_format_value(rt, hf_rt_sdu_fill, tvb, 0, 0, fill,
-                                                                    "%.1f %%", fill));
-    }
-    nstime_delta(&d, &resp->last_time, &req->last_time);
-    add_ms(rt, tvb, hf_rt_time, &d);
-    if (t->known) {
-        if (t->rtt_known)
-            add_ms(rt, tvb, hf_rt_time_network, &t->network);
-        add_ms(rt, tvb, hf_rt_time_server, &t->server);
-        add_ms(rt, tvb, hf_rt_time_transfer, &t->transfer);
-        add_ms(rt, tvb, hf_rt_time_client, &t->client);
-    }
-    if (resp->has_oer && resp->ora_error != 0 && resp->ora_error != TTC_ERR_NO_DATA_FOUND)
-        proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_ora_error, tvb, 0, 0, resp->ora_error));
-    partial = ttc_round_trip_partial(resp);
-    if (partial)
-        proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_partial, tvb, 0, 0, partial));
-    /* the call's facts (TTC_CALL_FACTS), when it has them */
-#define ADD_CALL_FACT(m, abbrev, name, desc) \
-    if (req->call.m) \
-        proto_item_set_generated(proto_tree_add_uint(rt, hf_rt_call_fact[SQLNET_RT_COL_call_##m], tvb, 0, 0, \
-                                                     req->call.m));
-    TTC_CALL_FACTS(ADD_CALL_FACT)
-#undef ADD_CALL_FACT
     if (proto_field_is_referenced(tree, hf_rt_values))
-        add_rt_values(rt, tvb, pinfo, sess, resp, cursor, partial);
+        add_rt_values(tr, tvb, pinfo, &rt);
 }
 
 /* bytes / 1024 in tenths, rounded like printf("%.1f", bytes / 1024.0):
@@ -730,62 +666,43 @@ metrics_register(int proto)
         { &hf_rt, { "Round trip", "sqlnet.rt", FT_NONE, BASE_NONE, NULL, 0x0,
             "One record per round trip, on the packet that completes its response (for a response the next "
             "request cut short: on that request's first packet): COUNT(sqlnet.rt.rows) counts round trips", HFILL } },
-        { &hf_rt_number, { "Round trip", "sqlnet.rt.number", FT_UINT32, BASE_DEC, NULL, 0x0,
-            "Round trip number in its conversation (1-based)", HFILL } },
-        { &hf_rt_call, { "Call", "sqlnet.rt.call", FT_UINT8, BASE_DEC, VALS(ttc_function_vals), 0x0,
-            "The call this round trip answered, when known", HFILL } },
-        { &hf_rt_execution, { "Execution", "sqlnet.rt.execution", FT_UINT32, BASE_DEC, NULL, 0x0,
-            "Statement execution the call belongs to (as sqlnet.execution)", HFILL } },
-        { &hf_rt_cursor, { "Cursor", "sqlnet.rt.cursor", FT_UINT32, BASE_DEC, NULL, 0x0,
-            "Cursor of the round trip: the id in its end-of-call status, else the cursor its call named", HFILL } },
         { &hf_rt_sql, { "SQL", "sqlnet.rt.sql", FT_STRING, BASE_NONE, NULL, 0x0,
             "SQL text of the statement (as sqlnet.sql)", HFILL } },
         { &hf_rt_sql_id, { "SQL_ID", "sqlnet.rt.sql_id", FT_STRING, BASE_NONE, NULL, 0x0,
             "Oracle's SQL_ID of the statement text (13 characters, as V$SQL.SQL_ID)", HFILL } },
-        { &hf_rt_rows_asked, { "Rows asked", "sqlnet.rt.rows_asked", FT_UINT32, BASE_DEC, NULL, 0x0,
-            "Rows the call asked for (as sqlnet.fetch.rows), when it asks", HFILL } },
-        { &hf_rt_rows, { "Rows", "sqlnet.rt.rows", FT_UINT32, BASE_DEC, NULL, 0x0,
-            "Rows delivered (always present: COUNT = round trips, SUM = rows, AVG = rows per round trip)", HFILL } },
-        { &hf_rt_req_ttc_bytes, { "Request bytes via SQL*Net", "sqlnet.rt.request.ttc_bytes", FT_UINT32,
-            BASE_DEC|BASE_UNIT_STRING, &units_byte_bytes, 0x0,
-            "TTC bytes of the request (as sqlnet.request.ttc_bytes)", HFILL } },
-        { &hf_rt_req_tns_bytes, { "Request TNS bytes", "sqlnet.rt.request.tns_bytes", FT_UINT32,
-            BASE_DEC|BASE_UNIT_STRING, &units_byte_bytes, 0x0,
-            "Bytes of the request's TNS packets, headers included (as sqlnet.request.bytes)", HFILL } },
-        { &hf_rt_req_packets, { "Request TNS packets", "sqlnet.rt.request.packets", FT_UINT32, BASE_DEC, NULL, 0x0,
-            "TNS packets of the request", HFILL } },
-        { &hf_rt_resp_ttc_bytes, { "Response bytes via SQL*Net", "sqlnet.rt.response.ttc_bytes", FT_UINT32,
-            BASE_DEC|BASE_UNIT_STRING, &units_byte_bytes, 0x0,
-            "TTC bytes of the response (as sqlnet.response.ttc_bytes)", HFILL } },
-        { &hf_rt_resp_tns_bytes, { "Response TNS bytes", "sqlnet.rt.response.tns_bytes", FT_UINT32,
-            BASE_DEC|BASE_UNIT_STRING, &units_byte_bytes, 0x0,
-            "Bytes of the response's TNS packets, headers and markers included (as sqlnet.response.bytes)", HFILL } },
-        { &hf_rt_resp_packets, { "Response TNS packets", "sqlnet.rt.response.packets", FT_UINT32, BASE_DEC, NULL, 0x0,
-            "All TNS packets of the response, markers included (as sqlnet.response.packets)", HFILL } },
-        { &hf_rt_resp_data_packets, { "Response TNS DATA packets", "sqlnet.rt.response.data_packets", FT_UINT32,
-            BASE_DEC, NULL, 0x0, "TNS DATA packets of the response (as sqlnet.response.data_packets)", HFILL } },
-        { &hf_rt_resp_segments, { "Response TCP segments", "sqlnet.rt.response.segments", FT_UINT32, BASE_DEC, NULL, 0x0,
-            "TCP segments with payload that carried the response (as sqlnet.response.segments)", HFILL } },
         { &hf_rt_sdu_fill, { "SDU fill", "sqlnet.rt.sdu_fill", FT_DOUBLE, BASE_NONE, NULL, 0x0,
             "Response TNS bytes / (response TNS packets x SDU) x 100", HFILL } },
-        { &hf_rt_time, { "Response time", "sqlnet.rt.time", FT_DOUBLE, BASE_NONE, NULL, 0x0,
-            "Milliseconds from the request's last packet to the response's last packet (sqlnet.time in ms)", HFILL } },
-        { &hf_rt_time_network, { "Network time", "sqlnet.rt.time.network", FT_DOUBLE, BASE_NONE, NULL, 0x0, "sqlnet.time.network in milliseconds", HFILL } },
-        { &hf_rt_time_server, { "Server time", "sqlnet.rt.time.server", FT_DOUBLE, BASE_NONE, NULL, 0x0, "sqlnet.time.server in milliseconds", HFILL } },
-        { &hf_rt_time_transfer, { "Transfer time", "sqlnet.rt.time.transfer", FT_DOUBLE, BASE_NONE, NULL, 0x0, "sqlnet.time.transfer in milliseconds", HFILL } },
-        { &hf_rt_time_client, { "Client time", "sqlnet.rt.time.client", FT_DOUBLE, BASE_NONE, NULL, 0x0, "sqlnet.time.client in milliseconds", HFILL } },
-        { &hf_rt_ora_error, { "ORA error", "sqlnet.rt.ora_error", FT_UINT32, BASE_DEC, NULL, 0x0,
-            "Only when the response carries an error other than 0 and 1403", HFILL } },
-        { &hf_rt_partial, { "Partial", "sqlnet.rt.partial", FT_UINT8, BASE_DEC, VALS(partial_vals), 0x0,
-            "Only when the round trip was not decoded to its end (1 = cut by the capture, 2 = undecoded)", HFILL } },
         { &hf_rt_values, { "Values", "sqlnet.rt.values", FT_STRING, BASE_NONE, NULL, 0x0,
-            "The round trip's numbers in one string, for scripts: \"rt1\" then number, request frame, call, "
-            "execution, cursor, rows asked, rows, request TTC bytes, TNS bytes, packets, response TTC bytes, "
-            "TNS bytes, packets, DATA packets, TCP segments, row bytes, bit vector bytes, response time (ns), "
-            "time to first response packet (ns), ORA error of the end-of-call status (as sqlnet.ora_error: 0 and "
-            "1403 too), partial, the payload bytes of the response's largest TCP segment (not over TLS); \"-\" when absent", HFILL } },
+            "The round trip's numbers in one string, for scripts: \"rt1\" then, space-separated, \"-\" when "
+            "absent, the columns of -z sqlnet,rt (times in ns):" SQLNET_RT_VALUES_NAMES, HFILL } },
+        /* the record's columns that are fields (SQLNET_RT_COLUMNS) */
+#define RT_HF_NONE(id, abbrev, name, desc)
+#define RT_HF_UINT(id, abbrev, name, desc) \
+        { &hf_rt_col[SQLNET_RT_COL_##id], { name, "sqlnet.rt." abbrev, FT_UINT32, BASE_DEC, NULL, 0x0, desc, HFILL } },
+#define RT_HF_BYTES(id, abbrev, name, desc) \
+        { &hf_rt_col[SQLNET_RT_COL_##id], { name, "sqlnet.rt." abbrev, FT_UINT32, BASE_DEC|BASE_UNIT_STRING, \
+            &units_byte_bytes, 0x0, desc, HFILL } },
+#define RT_HF_CALL(id, abbrev, name, desc) \
+        { &hf_rt_col[SQLNET_RT_COL_##id], { name, "sqlnet.rt." abbrev, FT_UINT8, BASE_DEC, VALS(ttc_function_vals), \
+            0x0, desc, HFILL } },
+#define RT_HF_PARTIAL(id, abbrev, name, desc) \
+        { &hf_rt_col[SQLNET_RT_COL_##id], { name, "sqlnet.rt." abbrev, FT_UINT8, BASE_DEC, VALS(partial_vals), \
+            0x0, desc, HFILL } },
+#define RT_HF_MS(id, abbrev, name, desc) \
+        { &hf_rt_col[SQLNET_RT_COL_##id], { name, "sqlnet.rt." abbrev, FT_DOUBLE, BASE_CUSTOM, CF_FUNC(format_ms), \
+            0x0, desc, HFILL } },
+#define RT_HF(id, col, kind, abbrev, name, desc, vals, have, val) RT_HF_##kind(id, abbrev, name, desc)
+        SQLNET_RT_COLUMNS(RT_HF)
+#undef RT_HF
+#undef RT_HF_NONE
+#undef RT_HF_UINT
+#undef RT_HF_BYTES
+#undef RT_HF_CALL
+#undef RT_HF_PARTIAL
+#undef RT_HF_MS
+        /* the call facts (TTC_CALL_FACTS) */
 #define CALL_FACT_HF(m, abbrev, name, desc) \
-        { &hf_rt_call_fact[SQLNET_RT_COL_call_##m], { name, "sqlnet.rt." abbrev, FT_UINT32, BASE_DEC, NULL, 0x0, \
+        { &hf_rt_col[SQLNET_RT_COL_call_##m], { name, "sqlnet.rt." abbrev, FT_UINT32, BASE_DEC, NULL, 0x0, \
             desc, HFILL } },
         TTC_CALL_FACTS(CALL_FACT_HF)
 #undef CALL_FACT_HF

@@ -34,6 +34,8 @@ typedef struct sqlnet_timing {
     nstime_t server;           /* request's last byte to response's first byte, less the network */
     nstime_t transfer;         /* request's first to last byte, response's first to last byte */
     nstime_t client;           /* previous response's last byte to this request's first, less the network */
+    nstime_t idle;             /* the idle part of the client's gap (timing.c; zero until it sets it):
+                                * sqlnet.rt.time.idle, present with a gap (has_gap) */
     gboolean known;            /* computed (the response completed or was closed) */
     gboolean rtt_known;        /* the network part rests on a measured RTT */
     nstime_t rtt;              /* ... this one (the conversation's, when the response ended) */
