@@ -533,8 +533,8 @@ def test_column_widths_survive_quit_and_reinstall(tshark, gui_tools):
     columns set to -1 as Wireshark wrote them, the profile reinstalled: the
     widths are back, Wireshark opens again and its packet list header has a
     border at the end of each column of the profile's widths (the SQL column
-    420 px wide, not the 10 digits Wireshark gives a custom column without a
-    width). Evidence: Wireshark's own recent file and the rendered header."""
+    as wide as the profile says, not the 10 digits Wireshark gives a custom
+    column without a width). Evidence: Wireshark's own recent file and the rendered header."""
     shutil.rmtree(tshark.home / ".config" / "wireshark" / "profiles" / "SQLNet", ignore_errors=True)
     profile = prepare_config(tshark, profile_recent=False)
     want = recent_width_pairs((ROOT / "profiles" / "SQLNet" / "recent").read_text())
@@ -546,7 +546,8 @@ def test_column_widths_survive_quit_and_reinstall(tshark, gui_tools):
     assert got[:-1] == want[:-1], written        # Info, the last, stretches to the window
     assert all(w > 0 for _, w in got), written
     # widths Wireshark wrote as -1, repaired by a reinstall
-    broken = written.replace('"%Cus:sqlnet.sql", 420', '"%Cus:sqlnet.sql", -1').replace("%m, 72", "%m, -1")
+    sql_w, no_w = dict(want)["%Cus:sqlnet.sql"], dict(want)["%m"]
+    broken = written.replace(f'"%Cus:sqlnet.sql", {sql_w}', '"%Cus:sqlnet.sql", -1').replace(f"%m, {no_w}", "%m, -1")
     assert broken != written
     (profile / "recent").write_text(broken)
     tshark.install_profile()
@@ -565,8 +566,9 @@ def test_column_widths_survive_quit_and_reinstall(tshark, gui_tools):
     for e in edges:
         if e < w - 60:
             assert any(abs(s - e) <= 2 for s in seps), (e, seps)
-    # the SQL column (from the edge before it) runs to the right end of the list
-    assert not [s for s in seps if edges[-2] + 3 < s < w - 60], (edges[-2], seps)
+    # the SQL column (from the edge before it) runs to Info's, on screen, with no border between
+    assert edges[-1] < w - 60
+    assert not [s for s in seps if edges[-2] + 3 < s < edges[-1] - 3], (edges[-2], seps)
     check_log(log("wireshark.log"), registered_fields(tshark))
 
 
@@ -583,7 +585,7 @@ def widths_block(pairs):
 # the columns whose values must show unelided: the longest call name
 # ("OEXFEN (re-execute and fetch)", as long as the longest of the function
 # table), SDU 2097152, and the numbers
-UNELIDED = ("%Cus:sqlnet.call", "%Cus:sqlnet.array_size", "%Cus:sqlnet.rt.wait", "%Cus:sqlnet.ora",
+UNELIDED = ("%m", "%Cus:sqlnet.call", "%Cus:sqlnet.array_size", "%Cus:sqlnet.rt.wait", "%Cus:sqlnet.ora",
             "%Cus:sqlnet.sdu")
 
 
@@ -592,16 +594,18 @@ def test_columns_fit_a_laptop_screen(tshark, gui_tools, tmp_path, size):
     """Issue 34 symptom 9: at 1366 and 1600 px the profile's packet list has
     Info on screen (its header's left border at the sum of the other widths,
     at least 100 px before the window's right edge), and the call name, SDU
-    2097152, array size, wait and ORA cells show whole: the same pixels as in
+    2097152, array size, wait, ORA and frame number cells show whole: the same pixels as in
     a run where those columns are 60 px wider (the call's 224 px wider; Qt
     elides a text that does not fit with "\u2026", which changes them).
-    Captures: SDU 2097152 (sdu_2097152_mtu_1500) and OEXFEN
-    (cursor_reexec), concatenated. Evidence: the rendered window."""
+    Captures: SDU 2097152 (sdu_2097152_mtu_1500), OEXFEN (cursor_reexec) and
+    the demo (frame 2100), concatenated. Evidence: the rendered window."""
     cap = tmp_path / "fit.pcapng"
     subprocess.run(["mergecap", "-a", "-w", str(cap), str(TEST_CAPTURES / "sdu_2097152_mtu_1500.pcapng"),
-                    str(TEST_CAPTURES / "cursor_reexec.pcapng")], check=True)
+                    str(TEST_CAPTURES / "cursor_reexec.pcapng"), str(DEMO)], check=True)
     cap.chmod(0o644)
-    dfilter = "sqlnet.call == 78 || (sqlnet.sdu == 2097152 && sqlnet.call) || sqlnet.ora"
+    # the last row: a 4-digit frame number beside the related-packet mark of No.
+    dfilter = "sqlnet.call == 78 || (sqlnet.sdu == 2097152 && sqlnet.call) || (sqlnet.ora && frame.number < 200)" \
+              " || frame.number == 2100"
     want = profile_widths()
     prepare_config(tshark, size=size)
     out, log, _ = gui_run(tshark, f"fit{size[0]}", cap, mode="shot", dfilter=dfilter, size=size)
@@ -626,11 +630,12 @@ def test_columns_fit_a_laptop_screen(tshark, gui_tools, tmp_path, size):
 
     def left(pairs, name):
         return sum(wd for f, wd in pairs[:[f for f, _ in pairs].index(name)])
-    def same(y0, y1, x0, rx0, width):
-        """the cell's pixels equal the reference's, x0 and rx0 their left edges"""
+    def same(y0, y1, x0, rx0, width, skip=0):
+        """the cell's pixels equal the reference's, x0 and rx0 their left
+        edges (the first `skip` pixels left out)"""
         return all(rgb[3 * (y * w + x):3 * (y * w + x) + 3] == rrgb[3 * (y * rw + rx0 + x - x0):3 * (y * rw + rx0 + x - x0) + 3]
-                   for y in range(y0, y1) for x in range(x0 + 1, x0 + width - 2))
-    rows_end = min(h, rh, 330)
+                   for y in range(y0, y1) for x in range(x0 + 1 + skip, x0 + width - 2))
+    rows_end = min(h, rh, 430)
     for name in UNELIDED:
         x0, rx0 = left(want, name), left(wider, name)
         width, rwidth = dict(want)[name], dict(wider)[name]
@@ -638,7 +643,10 @@ def test_columns_fit_a_laptop_screen(tshark, gui_tools, tmp_path, size):
         assert same(HEADER_ROWS[0], HEADER_ROWS[1], x0, rx0, width), (name, size, "header")
         # a value: left-aligned (text) or right-aligned (numbers): one of the two
         y = HEADER_ROWS[1] + 2
-        assert same(y, rows_end, x0, rx0, width) or same(y, rows_end, x0, rx0 + rwidth - width, width), (name, size)
+        # No.: its left 22 px hold the related-packet marks, drawn to the column's width
+        skip = 22 if name == "%m" else 0
+        assert (same(y, rows_end, x0, rx0, width, skip) or
+                same(y, rows_end, x0, rx0 + rwidth - width, width, skip)), (name, size)
     check_log(log("wireshark.log"), registered_fields(tshark))
 
 
