@@ -650,6 +650,38 @@ def test_columns_fit_a_laptop_screen(tshark, gui_tools, tmp_path, size):
     check_log(log("wireshark.log"), registered_fields(tshark))
 
 
+# MODE=expert: the status bar's expert indicator (its left end) clicked: the
+# Expert Information dialog opens; grabbed when stable.
+EXPERT = r"""
+mh=$(xwininfo -id "$main" | sed -n 's/^ *Height: //p')
+xdotool mousemove --window "$main" 16 $((mh - 11)) click 1; sleep 0.5
+ex=$(wait_window "Expert Information") || { echo "no expert window" >>"$OUT/driver.log"; import -window "$main" "$OUT/noexpert.png"; exit 8; }
+sleep 1; settle "$ex"
+import -window "$ex" "$OUT/expert.png"
+visible >"$OUT/expert.windows"
+exit 0
+"""
+
+
+def test_expert_info_groups_ora_errors_by_number(tshark, gui_tools):
+    """Issue 34, symptom 7: Analyze > Expert Information (opened from the
+    status bar) on a capture with ORA-01722, in its default view (grouped by
+    summary): the window opens without an error box, and its picture is kept
+    (SQLNET_SCREENSHOT_DIR) to be looked at: the group line reads
+    "ORA-01722: invalid number" (the expert field's registered summary,
+    tests/test_user_names.py checks the registration). Evidence: the rendered
+    window."""
+    prepare_config(tshark)
+    out, log, cap = gui_run(tshark, "expert", TEST_CAPTURES / "error_midfetch.pcapng", mode="expert",
+                            script=EXPERT, timeout=90)
+    keep_screenshots(out, ("expert.png",), prefix="ora_")
+    assert (out / "expert.png").exists(), log("driver.log")
+    names = window_names(out / "expert.windows")
+    assert any("Expert Information" in n for n in names), names
+    assert len(names) == 2, names
+    check_log(log("wireshark.log"), registered_fields(tshark))
+
+
 def io_graph_rows():
     lines = [l for l in (ROOT / "profiles" / "SQLNet" / "io_graphs").read_text().splitlines()
              if l.strip() and not l.startswith("#")]
