@@ -28,11 +28,20 @@ def table(tshark):
 def table_from(fields_output):
     """The markdown table for the sqlnet fields in `tshark -G fields` output."""
     rows = ["| field | type | meaning |", "|---|---|---|"]
+    ora = []          # the per-number ORA expert fields: one row for all of them
     for line in fields_output.splitlines():
         p = line.split("\t")
         if len(p) >= 8 and p[0] == "F" and p[4] == "sqlnet":
+            if re.fullmatch(r"sqlnet\.ora_error\.ora\d{5}", p[2]):
+                if not ora:
+                    rows.append(None)
+                ora.append(f"`{p[2]}` ({p[1]})")
+                continue
             meaning = p[1] + (f": {p[7]}" if p[7] else "")
             rows.append(f"| `{p[2]}` | {TYPES.get(p[3], p[3])} | {meaning.replace('|', '/')} |")
+    if ora:
+        rows[rows.index(None)] = (f"| `sqlnet.ora_error.ora<5 digits>` | label | one expert field per common ORA "
+                                  f"error ({len(ora)}): {', '.join(ora).replace('|', '/')} |")
     return "\n".join(rows)
 
 

@@ -305,6 +305,17 @@ exit 0
 
 # MODE=quit: the main window grabbed, then File > Quit (Ctrl+Q): Wireshark
 # writes the profile's "recent" as it quits; wait (bounded) until it is gone.
+# MODE=shot: the main window grabbed (PNG and PPM), the pointer moved away first.
+SHOT = r"""
+# the pointer off the packet list (a row under it is drawn highlighted)
+xdotool mousemove $(xdotool getdisplaygeometry | cut -d' ' -f1) $(xdotool getdisplaygeometry | cut -d' ' -f2); sleep 0.3
+settle "$main"
+import -window "$main" -depth 8 "$OUT/main.ppm"; import -window "$main" "$OUT/main.png"
+xwininfo -id "$main" | sed -n 's/^ *\(Width\|Height\): //p' | tr '\n' ' ' >"$OUT/main.geometry"
+exit 0
+"""
+
+
 QUIT = r"""
 import -window "$main" -depth 8 "$OUT/main.ppm"; import -window "$main" "$OUT/main.png"
 xwininfo -id "$main" | sed -n 's/^ *\(Width\|Height\): //p' | tr '\n' ' ' >"$OUT/main.geometry"
@@ -379,7 +390,7 @@ def window_names(path):
     return [line.split(" ", 1)[1].strip('"') for line in path.read_text().splitlines() if " " in line]
 
 
-def prepare_config(tshark, profile_recent=True):
+def prepare_config(tshark, profile_recent=True, size=(WIDTH, HEIGHT), widths=None):
     """The profile installed, window geometry and panes for readable screenshots
     (recent_common and the profile's recent are Wireshark's own files; the
     column widths are the profile's)."""
@@ -387,7 +398,7 @@ def prepare_config(tshark, profile_recent=True):
     wsdir = tshark.home / ".config" / "wireshark"
     (wsdir / "recent_common").write_text(
         "gui.geometry_main_x: 0\ngui.geometry_main_y: 0\n"
-        f"gui.geometry_main_width: {WIDTH}\ngui.geometry_main_height: {HEIGHT}\n"
+        f"gui.geometry_main_width: {size[0]}\ngui.geometry_main_height: {size[1]}\n"
         "gui.geometry_main_maximized: FALSE\n"
         "gui.byte_view_show: FALSE\ngui.packet_diagram_show: FALSE\n"
         "gui.geometry_main_upper_pane: 480\n"
@@ -395,7 +406,8 @@ def prepare_config(tshark, profile_recent=True):
     os.chmod(wsdir / "recent_common", 0o666)
     if not profile_recent:
         return profile
-    widths = (ROOT / "profiles" / "SQLNet" / "recent").read_text().split("column.width:", 1)[1]
+    if widths is None:
+        widths = (ROOT / "profiles" / "SQLNet" / "recent").read_text().split("column.width:", 1)[1]
     (profile / "recent").write_text(
         "gui.byte_view_show: FALSE\ngui.packet_diagram_show: FALSE\n"
         "gui.geometry_main_upper_pane: 520\n"
@@ -409,7 +421,8 @@ def registered_fields(tshark):
     return {line.split("\t")[2] for line in out.splitlines() if line.startswith("F\t")}
 
 
-def gui_run(tshark, name, capture, mode=None, dfilter=None, timeout=50, prefs=(), extra_env=(), script=None):
+def gui_run(tshark, name, capture, mode=None, dfilter=None, timeout=50, prefs=(), extra_env=(), script=None,
+            size=(WIDTH, HEIGHT)):
     """Wireshark under xvfb-run on `capture` with the DRIVER (and MODE script:
     one of this file's, or `script` under the name `mode`); returns (output
     folder, log reader)."""
@@ -423,7 +436,7 @@ def gui_run(tshark, name, capture, mode=None, dfilter=None, timeout=50, prefs=()
     if mode:
         (out / f"{mode}.sh").write_text(script if script is not None else {
             "menus": MENUS, "overview": OVERVIEW, "predict": PREDICT, "overview_retap": OVERVIEW_RETAP,
-            "quit": QUIT, "iograph_interval": IOGRAPH_INTERVAL, "advisor_retap": ADVISOR_RETAP}[mode])
+            "quit": QUIT, "shot": SHOT, "iograph_interval": IOGRAPH_INTERVAL, "advisor_retap": ADVISOR_RETAP}[mode])
         os.chmod(out / f"{mode}.sh", 0o755)
     cap = tshark.readable(capture)
     env = [f"CAP={cap}", f"OUT={out}", f"FILTER={dfilter or ''}", f"TITLE={cap.name}", f"MODE={mode or ''}",
@@ -434,7 +447,7 @@ def gui_run(tshark, name, capture, mode=None, dfilter=None, timeout=50, prefs=()
     # starts its search at a display number of its own (SQLNET_XVFB_SERVERNUM)
     servernum = os.environ.get("SQLNET_XVFB_SERVERNUM", "99")
     cmd = tshark.user_command(
-        ["xvfb-run", "-a", "-n", servernum, "-s", f"-screen 0 {WIDTH}x{HEIGHT}x24 -nolisten tcp", str(driver)],
+        ["xvfb-run", "-a", "-n", servernum, "-s", f"-screen 0 {size[0]}x{size[1]}x24 -nolisten tcp", str(driver)],
         env=env)
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             start_new_session=True, cwd=str(out))
@@ -523,8 +536,8 @@ def test_column_widths_survive_quit_and_reinstall(tshark, gui_tools):
     columns set to -1 as Wireshark wrote them, the profile reinstalled: the
     widths are back, Wireshark opens again and its packet list header has a
     border at the end of each column of the profile's widths (the SQL column
-    420 px wide, not the 10 digits Wireshark gives a custom column without a
-    width). Evidence: Wireshark's own recent file and the rendered header."""
+    as wide as the profile says, not the 10 digits Wireshark gives a custom
+    column without a width). Evidence: Wireshark's own recent file and the rendered header."""
     shutil.rmtree(tshark.home / ".config" / "wireshark" / "profiles" / "SQLNet", ignore_errors=True)
     profile = prepare_config(tshark, profile_recent=False)
     want = recent_width_pairs((ROOT / "profiles" / "SQLNet" / "recent").read_text())
@@ -536,7 +549,8 @@ def test_column_widths_survive_quit_and_reinstall(tshark, gui_tools):
     assert got[:-1] == want[:-1], written        # Info, the last, stretches to the window
     assert all(w > 0 for _, w in got), written
     # widths Wireshark wrote as -1, repaired by a reinstall
-    broken = written.replace('"%Cus:sqlnet.sql", 420', '"%Cus:sqlnet.sql", -1').replace("%m, 72", "%m, -1")
+    sql_w, no_w = dict(want)["%Cus:sqlnet.sql"], dict(want)["%m"]
+    broken = written.replace(f'"%Cus:sqlnet.sql", {sql_w}', '"%Cus:sqlnet.sql", -1').replace(f"%m, {no_w}", "%m, -1")
     assert broken != written
     (profile / "recent").write_text(broken)
     tshark.install_profile()
@@ -555,8 +569,140 @@ def test_column_widths_survive_quit_and_reinstall(tshark, gui_tools):
     for e in edges:
         if e < w - 60:
             assert any(abs(s - e) <= 2 for s in seps), (e, seps)
-    # the SQL column (from the edge before it) runs to the right end of the list
-    assert not [s for s in seps if edges[-2] + 3 < s < w - 60], (edges[-2], seps)
+    # the SQL column (from the edge before it) runs to Info's, on screen, with no border between
+    assert edges[-1] < w - 60
+    assert not [s for s in seps if edges[-2] + 3 < s < edges[-1] - 3], (edges[-2], seps)
+    check_log(log("wireshark.log"), registered_fields(tshark))
+
+
+def header_band(ppm):
+    """(first, end) rows of the packet list header, measured on the picture:
+    between the two-row grey border above it (183/184 on 4.0 and 4.4) and the
+    one-row grey line under it (171): 4.0 draws it at 94..113, 4.4 at 88..104."""
+    w, h, rgb = read_ppm(ppm)
+
+    def grey_row(y, lo, hi):
+        n = 0
+        for x in range(0, w, 4):
+            r, g, b = rgb[3 * (y * w + x):3 * (y * w + x) + 3]
+            n += r == g == b and lo <= r <= hi
+        return n >= 0.9 * len(range(0, w, 4))
+    for y in range(40, min(h, 250)):
+        if grey_row(y, 165, 177):
+            top = max(t for t in range(30, y) if grey_row(t, 180, 188))
+            return top + 1, y
+    raise AssertionError(f"{ppm}: no packet list header found")
+
+
+def profile_widths():
+    """[(column name as in recent, width)] of the profile's recent, in order."""
+    return recent_width_pairs((ROOT / "profiles" / "SQLNet" / "recent").read_text())
+
+
+def widths_block(pairs):
+    return "\n" + ",\n".join(f"\t{f if f.startswith('%') and not f.startswith('%Cus') else chr(34) + f + chr(34)}, {w}"
+                              for f, w in pairs) + "\n"
+
+
+# the columns whose values must show unelided: the longest call name
+# ("OEXFEN (re-execute and fetch)", as long as the longest of the function
+# table), SDU 2097152, and the numbers
+UNELIDED = ("%m", "%Cus:sqlnet.call", "%Cus:sqlnet.array_size", "%Cus:sqlnet.rt.wait", "%Cus:sqlnet.ora",
+            "%Cus:sqlnet.sdu")
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1600, 900)], ids=["1366x768", "1600x900"])
+def test_columns_fit_a_laptop_screen(tshark, gui_tools, tmp_path, size):
+    """Issue 34 symptom 9: at 1366 and 1600 px the profile's packet list has
+    Info on screen (its header's left border at the sum of the other widths,
+    at least 100 px before the window's right edge), and the call name, SDU
+    2097152, array size, wait, ORA and frame number cells show whole: the same pixels as in
+    a run where those columns are 60 px wider (the call's 224 px wider; Qt
+    elides a text that does not fit with "\u2026", which changes them).
+    Captures: SDU 2097152 (sdu_2097152_mtu_1500), OEXFEN (cursor_reexec) and
+    the demo (frame 2100), concatenated. Evidence: the rendered window."""
+    cap = tmp_path / "fit.pcapng"
+    subprocess.run(["mergecap", "-a", "-w", str(cap), str(TEST_CAPTURES / "sdu_2097152_mtu_1500.pcapng"),
+                    str(TEST_CAPTURES / "cursor_reexec.pcapng"), str(DEMO)], check=True)
+    cap.chmod(0o644)
+    # the last row: a 4-digit frame number beside the related-packet mark of No.
+    dfilter = "sqlnet.call == 78 || (sqlnet.sdu == 2097152 && sqlnet.call) || (sqlnet.ora && frame.number < 200)" \
+              " || frame.number == 2100"
+    want = profile_widths()
+    prepare_config(tshark, size=size)
+    out, log, _ = gui_run(tshark, f"fit{size[0]}", cap, mode="shot", dfilter=dfilter, size=size)
+    keep_screenshots(out, ("main.png",), prefix=f"fit{size[0]}_")
+    w, h, rgb = read_ppm(out / "main.ppm")
+    assert w <= size[0]
+    edges, x = [], 0
+    for _, width in want[:-1]:
+        x += width
+        edges.append(x)
+    info_left = edges[-1]
+    assert info_left <= w - 100, (info_left, w)
+    seps = header_separators(out / "main.ppm", *header_band(out / "main.ppm"))
+    assert any(abs(s - info_left) <= 2 for s in seps), (info_left, seps)
+    # the reference: the checked columns wider, Source and Destination narrower (same screen)
+    wider = [(f, wd + (224 if f == "%Cus:sqlnet.call" else 60) if f in UNELIDED else
+              (60 if f in ("%s", "%d") else wd)) for f, wd in want]
+    prepare_config(tshark, size=(1600, 900), widths=widths_block(wider))
+    ref, _, _ = gui_run(tshark, "fitref", cap, mode="shot", dfilter=dfilter, size=(1600, 900))
+    keep_screenshots(ref, ("main.png",), prefix="fitref_")
+    rw, rh, rrgb = read_ppm(ref / "main.ppm")
+
+    def left(pairs, name):
+        return sum(wd for f, wd in pairs[:[f for f, _ in pairs].index(name)])
+    def same(y0, y1, x0, rx0, width, skip=0):
+        """the cell's pixels equal the reference's, x0 and rx0 their left
+        edges (the first `skip` pixels left out)"""
+        return all(rgb[3 * (y * w + x):3 * (y * w + x) + 3] == rrgb[3 * (y * rw + rx0 + x - x0):3 * (y * rw + rx0 + x - x0) + 3]
+                   for y in range(y0, y1) for x in range(x0 + 1 + skip, x0 + width - 2))
+    rows_end = min(h, rh, 430)
+    band = header_band(out / "main.ppm")
+    assert band == header_band(ref / "main.ppm")
+    for name in UNELIDED:
+        x0, rx0 = left(want, name), left(wider, name)
+        width, rwidth = dict(want)[name], dict(wider)[name]
+        # No.: its left 22 px hold the related-packet marks, drawn to the column's width
+        skip = 22 if name == "%m" else 0
+        # the header's title is left-aligned
+        assert same(band[0], band[1], x0, rx0, width, skip), (name, size, "header")
+        # a value: left-aligned (text) or right-aligned (numbers): one of the two
+        y = band[1] + 2
+        assert (same(y, rows_end, x0, rx0, width, skip) or
+                same(y, rows_end, x0, rx0 + rwidth - width, width, skip)), (name, size)
+    check_log(log("wireshark.log"), registered_fields(tshark))
+
+
+# MODE=expert: the status bar's expert indicator (its left end) clicked: the
+# Expert Information dialog opens; grabbed when stable.
+EXPERT = r"""
+mh=$(xwininfo -id "$main" | sed -n 's/^ *Height: //p')
+xdotool mousemove --window "$main" 16 $((mh - 11)) click 1; sleep 0.5
+ex=$(wait_window "Expert Information") || { echo "no expert window" >>"$OUT/driver.log"; import -window "$main" "$OUT/noexpert.png"; exit 8; }
+sleep 1; settle "$ex"
+import -window "$ex" "$OUT/expert.png"
+visible >"$OUT/expert.windows"
+exit 0
+"""
+
+
+def test_expert_info_groups_ora_errors_by_number(tshark, gui_tools):
+    """Issue 34, symptom 7: Analyze > Expert Information (opened from the
+    status bar) on a capture with ORA-01722, in its default view (grouped by
+    summary): the window opens without an error box, and its picture is kept
+    (SQLNET_SCREENSHOT_DIR) to be looked at: the group line reads
+    "ORA-01722: invalid number" (the expert field's registered summary,
+    tests/test_user_names.py checks the registration). Evidence: the rendered
+    window."""
+    prepare_config(tshark)
+    out, log, cap = gui_run(tshark, "expert", TEST_CAPTURES / "error_midfetch.pcapng", mode="expert",
+                            script=EXPERT, timeout=90)
+    keep_screenshots(out, ("expert.png",), prefix="ora_")
+    assert (out / "expert.png").exists(), log("driver.log")
+    names = window_names(out / "expert.windows")
+    assert any("Expert Information" in n for n in names), names
+    assert len(names) == 2, names
     check_log(log("wireshark.log"), registered_fields(tshark))
 
 
@@ -670,7 +816,7 @@ def io_stat_peaks(tshark, capture, interval, rows):
     calcs = []
     for r in rows:
         fn = r[5].split("(")[0].replace("COUNT FIELDS", "COUNT")
-        calcs.append(f"{fn}({r[6]}){r[6]}")
+        calcs.append(f"{fn}({r[6]}){r[6]}" + (f" && {r[2]}" if r[2] else ""))   # the graph's display filter
     out = tshark.run(capture, ["-q", "-z", f"io,stat,{secs:g}," + ",".join(calcs)]).stdout
     peaks = {r[1]: 0.0 for r in rows}
     for line in out.splitlines():

@@ -113,9 +113,9 @@ def test_readme_filters_match_the_manifests(tshark):
         "sqlnet.rt.rows_asked": (DEMO, sum(1 for r in demo if r["response"].get("last_frame")
                                            and r["func_code"] == 5 and r["rows_requested"] is not None
                                            and r["rows_requested"] < 50)),
-        "sqlnet.rt.ora_error": (ERRORS, sum(1 for r in errors if r["response"]["ora_error"] == 1722)),
+        "sqlnet.ora": (ERRORS, sum(1 for r in errors if r["response"]["ora_error"] == 1722)),
         "sqlnet.rt.response.segments": (DEMO, sum(1 for r in done if r["tcp_segments"] > r["tns_packets"])),
-        "sqlnet.fetch.rows": (DEMO, sum(1 for r in demo if r["rows_requested"] is not None
+        "sqlnet.array_size": (DEMO, sum(1 for r in demo if r["rows_requested"] is not None
                                         and r["rows_requested"] < 50)),
     }
     examples = dict(readme_filters())

@@ -30,12 +30,15 @@
 #include "metrics.h"
 #include "timing.h"
 #include "sql_id.h"
+#include "ora_errors.h"
 
 static int hf_fetch_rows = -1;
+static int hf_array_size = -1;
 static int hf_rows = -1;
 static int hf_rowcount = -1;
 static int hf_ora_error = -1;
 static int hf_ora_error_msg = -1;
+static int hf_ora = -1;
 static int hf_resp_packets = -1;
 static int hf_resp_data_packets = -1;
 static int hf_resp_markers = -1;
@@ -72,6 +75,13 @@ static expert_field ei_small_fetch = EI_INIT;
 static expert_field ei_more_data = EI_INIT;
 static expert_field ei_multi_segment = EI_INIT;
 static expert_field ei_ora_error = EI_INIT;
+
+/* One expert field per common ORA error (ora_errors.h), in the table's order. */
+#define ORA_ERR_NUMBER(num, digits, text) num,
+static const guint32 ora_numbers[] = { SQLNET_ORA_ERRORS(ORA_ERR_NUMBER) };
+#undef ORA_ERR_NUMBER
+#define ORA_NERRORS array_length(ora_numbers)
+static expert_field ei_ora_known[ORA_NERRORS];
 static expert_field ei_partial = EI_INIT;
 
 static const value_string partial_vals[] = {
@@ -148,6 +158,8 @@ add_request(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_se
     if (req->call.has_fetch_rows) {
         pi = proto_tree_add_uint(tree, hf_fetch_rows, tvb, 0, 0, req->call.fetch_rows);
         proto_item_set_generated(pi);
+        /* the same number under the name a user searches for */
+        proto_item_set_generated(proto_tree_add_uint(tree, hf_array_size, tvb, 0, 0, req->call.fetch_rows));
     }
     if (req->execution)
         proto_item_set_generated(proto_tree_add_uint(tree, hf_execution, tvb, 0, 0, req->execution));
@@ -221,15 +233,43 @@ queue_round_trip(packet_info *pinfo, const sqlnet_session_t *sess, const ttc_res
     tap_queue_packet(tap_sqlnet, pinfo, rt);
 }
 
-/* The expert of an ORA error names it: "ORA-00942: table or view does not
- * exist" (the first line of the server's message), or "ORA-00942" without
- * one, so that Expert Info shows one group per error. */
+/* An ORA error as a user writes it: "ORA-01722" (five digits). */
+static const char *
+ora_name(packet_info *pinfo, guint32 error)
+{
+    return wmem_strdup_printf(pinfo->pool, "ORA-%05u", error);
+}
+
+/* The expert field of an ORA error: its own for a common one (its summary
+ * "ORA-01722: invalid number" is the group's line in Expert Info), else the
+ * generic one.  Bisection over the sorted table. */
+static expert_field *
+ora_expert(guint32 error)
+{
+    gsize lo = 0, hi = ORA_NERRORS;
+
+    while (lo < hi) {
+        gsize mid = lo + (hi - lo) / 2;
+        if (ora_numbers[mid] == error)
+            return &ei_ora_known[mid];
+        if (ora_numbers[mid] < error)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return &ei_ora_error;
+}
+
+/* The expert item of an ORA error names it: "ORA-00942: table or view does
+ * not exist" (the first line of the server's message), or "ORA-00942"
+ * without one; its expert field (ora_expert) gives the group. */
 static void
 add_ora_error_expert(packet_info *pinfo, proto_item *pi, const ttc_response_t *resp)
 {
     char number[16];
     const char *msg = resp->ora_message;
     gsize len = 0;
+    expert_field *ei = ora_expert(resp->ora_error);
 
     snprintf(number, sizeof(number), "ORA-%05u", resp->ora_error);
     if (msg) {
@@ -243,11 +283,11 @@ add_ora_error_expert(packet_info *pinfo, proto_item *pi, const ttc_response_t *r
             len = 200;
     }
     if (len == 0)
-        expert_add_info_format(pinfo, pi, &ei_ora_error, "%s", number);
+        expert_add_info_format(pinfo, pi, ei, "%s", number);
     else if (strncmp(msg, number, strlen(number)) == 0)
-        expert_add_info_format(pinfo, pi, &ei_ora_error, "%.*s", (int)len, msg);
+        expert_add_info_format(pinfo, pi, ei, "%.*s", (int)len, msg);
     else
-        expert_add_info_format(pinfo, pi, &ei_ora_error, "%s: %.*s", number, (int)len, msg);
+        expert_add_info_format(pinfo, pi, ei, "%s: %.*s", number, (int)len, msg);
 }
 
 /* A time field's display (SQLNET_RT_KIND_MS): milliseconds with a fixed
@@ -422,8 +462,10 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
         /* The call this response answers, as on the request. */
         if (req->call.kind == TTC_REQ_FUNCTION || req->call.kind == TTC_REQ_FAST_AUTH)
             proto_item_set_generated(proto_tree_add_uint(tree, hf_req_func, tvb, 0, 0, req->call.func));
-        if (req->call.has_fetch_rows)
+        if (req->call.has_fetch_rows) {
             proto_item_set_generated(proto_tree_add_uint(tree, hf_fetch_rows, tvb, 0, 0, req->call.fetch_rows));
+            proto_item_set_generated(proto_tree_add_uint(tree, hf_array_size, tvb, 0, 0, req->call.fetch_rows));
+        }
     }
 
     pi = proto_tree_add_uint(tree, hf_rows, tvb, 0, 0, resp->rows);
@@ -438,6 +480,9 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
         proto_item_set_generated(proto_tree_add_uint64(tree, hf_rowcount, tvb, 0, 0, resp->rowcount));
         pi = proto_tree_add_uint(tree, hf_ora_error, tvb, 0, 0, resp->ora_error);
         proto_item_set_generated(pi);
+        if (resp->ora_error != 0)      /* as a user writes it: ORA-01403 too, as sqlnet.ora_error */
+            proto_item_set_generated(proto_tree_add_string(tree, hf_ora, tvb, 0, 0,
+                                                           ora_name(pinfo, resp->ora_error)));
         if (resp->ora_error != 0 && resp->ora_error != TTC_ERR_NO_DATA_FOUND)
             add_ora_error_expert(pinfo, pi, resp);
         if (resp->ora_message)
@@ -555,7 +600,13 @@ metrics_register(int proto)
         { &hf_fetch_rows, { "Rows requested", "sqlnet.fetch.rows", FT_UINT32, BASE_DEC, NULL, 0x0,
             "Rows this call asks the server to return now: OFETCH rows, re-execute-and-fetch iterations, "
             "OALL8 prefetch rows or execution count (the array size); on the call and on the packet that "
-            "completes its response", HFILL } },
+            "completes its response (the same value as sqlnet.array_size)", HFILL } },
+        { &hf_array_size, { "Array size (rows asked per fetch, the fetch size)", "sqlnet.array_size", FT_UINT32,
+            BASE_DEC, NULL, 0x0,
+            "Rows this call asks the server to return now (the array size or fetch size of the client): "
+            "an OFETCH's rows, a re-execute-and-fetch's iterations, an execute's (OALL8) prefetch rows or "
+            "execution count; on the call and on the packet that completes its response; the same value "
+            "as sqlnet.fetch.rows", HFILL } },
         { &hf_req_func, { "Call", "sqlnet.call", FT_UINT8, BASE_DEC, VALS(ttc_function_vals), 0x0,
             "Main function of the request: on the packet that carries the call and on the packet that "
             "completes its response (sqlnet.direction tells them apart)", HFILL } },
@@ -569,6 +620,10 @@ metrics_register(int proto)
         { &hf_ora_error, { "ORA error", "sqlnet.ora_error", FT_UINT32, BASE_DEC, NULL, 0x0,
             "Oracle error of the response (0 = success, 1403 = no more rows)", HFILL } },
         { &hf_ora_error_msg, { "ORA error message", "sqlnet.ora_error.msg", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_ora, { "ORA error", "sqlnet.ora", FT_STRING, BASE_NONE, NULL, 0x0,
+            "Oracle error of the response as written: \"ORA-01722\" (five digits); on every response whose "
+            "end-of-call status carries an error, ORA-01403 (no more rows) included, as sqlnet.ora_error "
+            "(absent where sqlnet.ora_error is 0)", HFILL } },
         { &hf_resp_cursor, { "Response cursor", "sqlnet.response.cursor", FT_UINT32, BASE_DEC, NULL, 0x0,
             "Cursor of the response: the id in its end-of-call status, else the cursor its call named", HFILL } },
         { &hf_resp_packets, { "TNS packets", "sqlnet.response.packets", FT_UINT32, BASE_DEC, NULL, 0x0,
@@ -667,6 +722,14 @@ metrics_register(int proto)
         { &ei_ora_error, { "sqlnet.ora_error.expert", PI_RESPONSE_CODE, PI_WARN,
             "Response carries an ORA error (number: sqlnet.ora_error, text: sqlnet.ora_error.msg)", EXPFILL } },
     };
+    /* the common ORA errors' expert fields, from the table (registered once) */
+#define ORA_EI(num, digits, text) { "sqlnet.ora_error.ora" digits, "ORA-" digits ": " text },
+    static const struct { const char *abbrev, *summary; } ora_ei[] = { SQLNET_ORA_ERRORS(ORA_EI) };
+#undef ORA_EI
+    static const ei_register_info ora_tmpl = { NULL, { NULL, PI_RESPONSE_CODE, PI_WARN, NULL, EXPFILL } };
+    static ei_register_info ora_reg[ORA_NERRORS];
+    const expert_field ei_init = EI_INIT;
+    gsize i;
     expert_module_t *expert;
 
     proto_metrics = proto;
@@ -675,6 +738,14 @@ metrics_register(int proto)
     proto_register_subtree_array(ett, array_length(ett));
     expert = expert_register_protocol(proto);
     expert_register_field_array(expert, ei, array_length(ei));
+    for (i = 0; i < ORA_NERRORS; i++) {
+        ei_ora_known[i] = ei_init;
+        ora_reg[i] = ora_tmpl;
+        ora_reg[i].ids = &ei_ora_known[i];
+        ora_reg[i].eiinfo.name = ora_ei[i].abbrev;
+        ora_reg[i].eiinfo.summary = ora_ei[i].summary;
+    }
+    expert_register_field_array(expert, ora_reg, ORA_NERRORS);
 }
 
 void

@@ -89,6 +89,7 @@ static dissector_handle_t est_handle;
 /* conversations not decrypted */
 static int hf_undecrypted = -1;
 static expert_field ei_undecrypted = EI_INIT;
+static expert_field ei_undecrypted_est = EI_INIT;    /* the same, sqlnet.tls_estimate on */
 static dissector_handle_t watch_handle, tls_handle;
 static range_t *tls_ports;                       /* the "tls.port" range, as last applied */
 static int proto_tcp_id = -1;
@@ -299,7 +300,9 @@ watch_note(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, tls_watch_t *w)
     p_add_proto_data(pinfo->pool, pinfo, proto_sqlnet_tls, SQLNET_KEY_TLS_WATCH, GUINT_TO_POINTER(1));
     pi = proto_tree_add_uint(tree, hf_undecrypted, tvb, 0, 0, w->server_port);
     proto_item_set_generated(pi);
-    expert_add_info(pinfo, pi, &ei_undecrypted);
+    /* a warning naming Wireshark's TLS preference; "turn on the estimate"
+     * only where it is off */
+    expert_add_info(pinfo, pi, sqlnet_prefs()->tls_estimate ? &ei_undecrypted_est : &ei_undecrypted);
     tap_queue_packet(sqlnet_est_tap(), pinfo, &w->rec);
 }
 
@@ -581,9 +584,15 @@ sqlnet_tls_register(int proto)
     };
     static gint *ett[] = { &ett_est };
     static ei_register_info ei[] = {
-        { &ei_undecrypted, { "sqlnet.tls.undecrypted.expert", PI_DECRYPTION, PI_NOTE,
-            "TNS over TLS not decrypted: give Wireshark the TLS key log (tls.keylog_file), see "
-            "docs/fields.md#sqlnet-over-tls, or turn on sqlnet.tls_estimate to estimate it", EXPFILL } },
+        /* under 240 characters: Wireshark cuts an expert message there */
+        { &ei_undecrypted, { "sqlnet.tls.undecrypted.expert", PI_DECRYPTION, PI_WARN,
+            "TNS over TLS not decrypted: set Preferences > Protocols > TLS > (Pre)-Master-Secret log filename "
+            "(tls.keylog_file); see \"Encrypted traffic\" in /usr/share/doc/sqlnet-wireshark*/README.md; "
+            "or turn on sqlnet.tls_estimate to estimate it", EXPFILL } },
+        { &ei_undecrypted_est, { "sqlnet.tls.undecrypted.estimated", PI_DECRYPTION, PI_WARN,
+            "TNS over TLS not decrypted (estimated from TLS record sizes): to decode it, set Preferences > "
+            "Protocols > TLS > (Pre)-Master-Secret log filename (tls.keylog_file); see \"Encrypted traffic\" in "
+            "/usr/share/doc/sqlnet-wireshark*/README.md", EXPFILL } },
     };
     expert_module_t *expert;
 
