@@ -204,6 +204,8 @@ function C.auth(st, pinfo)
         if v:find("jdbc", 1, true) then c.jdbc = true end
         -- go-ora's SESSION_CLIENT_DRIVER_NAME: its PREFETCH_ROWS is the execute's and every fetch's
         if v:find("oracleclientgo", 1, true) then c.goora = true end
+        -- node-oracledb thin tops its first fetch up to its fetchArraySize (M.fetch_plan)
+        if v:find("node-oracledb", 1, true) then c.node = true end
     end
 end
 
@@ -493,6 +495,42 @@ local function connection_push(st, stream, mss)
     return c.push
 end
 
+-- Whether a connection's client tops its first fetch up to the array size
+-- (M.fetch_plan): node-oracledb by its driver name, or any client whose
+-- execution shows it (a first fetch asking less than the next, the rows
+-- the execute brought making up the difference).
+local function tops_up(e)
+    local ex, f1, f2 = e[1], e[2], e[3]
+    return ex.call ~= FETCH and ex.rows > 0 and f1 and f2 and f1.call == FETCH and f2.call == FETCH
+        and f1.fetch and f2.fetch and f1.fetch > 0 and f1.fetch < f2.fetch
+        and (ex.rows + f1.fetch) % f2.fetch == 0
+end
+
+-- An execution's array size: the rows its fetches ask for (the largest
+-- when they differ); a client that tops up its first fetch (topup) asks
+-- less there: its array size is the next fetch's ask, or with one fetch
+-- alone, what that fetch and the execute's rows make together (the execute
+-- brought fewer rows than the array size: node-oracledb's warm-up that
+-- asked 100 rows in all, 2 with the execute and 98 with its fetch, reads
+-- 100).  nil without a fetch that asks for rows.  rts: the execution's
+-- round trips, the execute first.
+local function execution_array_size(rts, n, topup)
+    local a
+    local from = 2
+    if topup and n >= 2 and rts[1].call ~= FETCH and rts[1].rows > 0 and rts[2].fetch and rts[2].fetch > 0 then
+        if n == 2 then
+            local f, first = rts[2].fetch, rts[1].rows
+            return f == first and f or f + first
+        end
+        from = 3
+    end
+    for i = from, n do
+        local f = rts[i].fetch
+        if rts[i].call == FETCH and f and f > 0 and (not a or f > a) then a = f end
+    end
+    return a
+end
+
 -- Per connection (tcp stream): the time model fitted on the fetch round trips
 -- of all its statements (M.fit_connection), and whether prefetch follows the
 -- array size there (JDBC, or every query execution with fetches shows its
@@ -569,6 +607,7 @@ local function connection_models(st, prefetch_opt)
             end
         end
         local ex = e[1]
+        if not m.topup and tops_up(e) then m.topup = true end
         if ex.call ~= FETCH and ex.rows > 0 and not ex.lost then      -- not a fetch: the execute
             local k = D.ne + 1
             D.ne, D.e_time[k], D.e_rows[k], D.e_bytes[k], D.e_w[k] = k, ex.time, ex.rows, ex.to, 1
@@ -600,14 +639,20 @@ local function connection_models(st, prefetch_opt)
                 D.ng, D.g_gap[k], D.g_rows[k], D.g_w[k] = k, rt.gap, rt.rows, 1 / (#e - 2) * step
             end
         end
-        -- prefetch: the rows the execute brought against the rows its first
-        -- fetch asks for (an execution without fetches shows nothing either way)
-        if #e > 1 and ex.call ~= FETCH and e[2].call == FETCH and e[2].fetch and e[2].fetch > 0 then
-            if ex.rows == e[2].fetch then
+    end
+    for _, e in ipairs(order) do
+        local m, ex = models[e[1].stream], e[1]
+        local c = st.streams[ex.stream]
+        m.topup = m.topup or (c and c.node) or false
+        -- prefetch: the rows the execute brought against its array size
+        -- (an execution without fetches shows nothing either way)
+        local a = #e > 1 and ex.call ~= FETCH and e[2].call == FETCH and execution_array_size(e, #e, m.topup)
+        if a then
+            if ex.rows == a then
                 m.tied_n = m.tied_n + 1
-                m.tied_sizes[e[2].fetch] = true
+                m.tied_sizes[a] = true
             elseif not m.untied then
-                m.untied = { rows = ex.rows, fetch = e[2].fetch }
+                m.untied = { rows = ex.rows, fetch = a }
             end
         end
     end
@@ -703,6 +748,9 @@ local function profile(st, s, models)
     o.rt_time, o.client_time, o.paused = o_rt_time, o_client_time, o_paused
     p.rows, p.fixed_rts, p.fixed_to, p.fixed_from = rows, fixed_rts, fixed_to, fixed_from
     p.sdu, p.tdu, p.version = sdu, tdu, version
+    -- the client tops its first fetch up to the array size (M.fetch_plan)
+    local m0 = models and models[p.stream]
+    p.topup = m0 and m0.topup or false
     local fetch_rows, row_data, bvc, bvc_rows, over, over_n, last, last_n = 0, 0, 0, 0, 0, 0, 0, 0
     local req_bytes, req_n, first_rts, transfer, transfer_bytes = 0, 0, {}, 0, 0
     local n_first = 0
@@ -733,10 +781,11 @@ local function profile(st, s, models)
             first_rts[n_first] = rt.first + rt.gap
             transfer = transfer + max(0, rt.time - rt.first)
             transfer_bytes = transfer_bytes + rt.tns_to
-            if rt.fetch and rt.fetch > 0 and not seen[rt.fetch] then
-                seen[rt.fetch] = true
-                sizes[#sizes + 1] = rt.fetch
-            end
+        end
+        local a = #e.rts > 1 and execution_array_size(e.rts, #e.rts, p.topup)
+        if a and not seen[a] then
+            seen[a] = true
+            sizes[#sizes + 1] = a
         end
         if #e.rts > 1 and e.rts[#e.rts].error ~= NO_DATA then undrained = undrained + 1 end
         p.execs[#p.execs + 1] = { rem = rem, ended = ended or #e.rts == 1, rows = ex.rows + rem,
@@ -745,7 +794,9 @@ local function profile(st, s, models)
         if #e.rts > 1 then p.fetched = true end
     end
     table.sort(sizes)
-    p.array_size = sizes[#sizes]
+    -- the array size (the largest when executions differ: the model's), and
+    -- all of them (what the reports state)
+    p.array_size, p.array_sizes = sizes[#sizes], sizes
     -- per row: row data without bit vectors; bit vectors per row after the first
     if fetch_rows > 0 then
         p.row_bytes = row_data / fetch_rows
@@ -1300,7 +1351,7 @@ local function advise_connections(out, st, conns, advised, models, opts)
                     "transport writes at most %d bytes at a time", tdu, sdu, tdu)
             end
             for _, f in ipairs(flags) do out[#out + 1] = "  flag: " .. f end
-            local margin = string.format(">= %.0f%% fewer TNS packets or TCP segments, or >= %.0f%% less time",
+            local margin = string.format(">= %.0f%% fewer TCP segments or >= %.0f%% less time",
                 100 * M.SDU_MARGIN_COUNT, 100 * M.SDU_MARGIN_TIME)
             local advice
             if sdu == 0 then
@@ -1317,6 +1368,16 @@ local function advise_connections(out, st, conns, advised, models, opts)
                         ms(best.elapsed), ms(base.elapsed), pct(se)), margin, sdu)
             else
                 advice = string.format("keep %d: no SDU from %d to %d predicts %s", sdu, lo_sdu, hi_sdu, margin)
+                -- fewer TNS packets that save nothing on the wire: why they are not advised
+                local po = base and M.packets_only_sdu(rows, sdu)
+                if po then
+                    advice = advice .. string.format(" (SDU %d would take %d TNS packets instead of %d, but %s " ..
+                        "and %s: nothing saved on the wire)", po.sdu, po.packets, base.packets,
+                        mss and string.format("%d TCP segments instead of %d", po.segments, base.segments)
+                            or "no fewer TCP segments known (no MSS)",
+                        math.abs(po.elapsed - base.elapsed) <= 1e-9 * max(1, base.elapsed) and "the same predicted time"
+                            or string.format("%s ms instead of %s", ms(po.elapsed), ms(base.elapsed)))
+                end
             end
             out[#out + 1] = "  SDU: " .. advice
             rec.recommended_sdu = best and best.sdu or (sdu > 0 and sdu or nil)
