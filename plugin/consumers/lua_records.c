@@ -32,6 +32,10 @@
  *                         "SQL*Net Statements" (nil, or the error text)
  *   records.statements("text", report)     its text (as tshark prints it)
  *   records.statements("close", report)    remove it (the window's end)
+ *   records.accounts(report)               its statement and execution
+ *                         accounts (account.c) as tables keyed by the
+ *                         -z sqlnet,stmt CSV/JSON column names
+ *   records.account_columns()  those names, in order
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -47,7 +51,7 @@
 
 #include "compat.h"
 #include "metrics.h"
-#include "stats.h"
+#include "stmt.h"
 #include "sqlnet_rt.h"
 
 #define COLLECTOR_MT "sqlnet_records_collector"   /* a Lua metatable name, not a field */
@@ -337,7 +341,7 @@ l_gc(lua_State *L)
 }
 
 /* records.statements(step, ...): the statement report exists once, in C
- * (stats.c); the window holds it as a light userdata from "open" to "close" */
+ * (stmt.c); the window holds it as a light userdata from "open" to "close" */
 static int
 l_statements(lua_State *L)
 {
@@ -348,7 +352,7 @@ l_statements(lua_State *L)
     GString *text;
 
     if (step == 0) {
-        report = stats_stmt_window(STATS_STMT_OPEN, NULL, luaL_optstring(L, 2, NULL), NULL, &err);
+        report = stmt_window_open(luaL_optstring(L, 2, NULL), &err);
         if (!report) {
             lua_pushnil(L);
             lua_pushstring(L, err ? err : "no listener");
@@ -361,15 +365,94 @@ l_statements(lua_State *L)
     luaL_checktype(L, 2, LUA_TLIGHTUSERDATA);
     report = lua_touserdata(L, 2);
     if (step == 2) {
-        stats_stmt_window(STATS_STMT_CLOSE, report, NULL, NULL, NULL);
+        stmt_window_close(report);
         return 0;
     }
     text = g_string_new("");
-    stats_stmt_window(STATS_STMT_TEXT, report, NULL, text, NULL);
+    stmt_window_text(report, text);
     lua_pushlstring(L, text->str, text->len);
     g_string_free(text, TRUE);
     return 1;
 }
+
+/* ---- records.accounts: the statement and execution accounts (account.c) --
+ * (issue 34: the advisor and the windows read these numbers, no sums of
+ * their own).  A value as -z sqlnet,stmt,format=csv prints it: a number
+ * for a number column, a string for a text column, absent (nil) when empty. */
+
+static void
+push_value(lua_State *L, const char *name, char *value, gboolean text)
+{
+    if (value) {
+        if (text)
+            lua_pushstring(L, value);
+        else
+            lua_pushnumber(L, (lua_Number)g_ascii_strtod(value, NULL));
+        lua_setfield(L, -2, name);
+    }
+    g_free(value);
+}
+
+/* records.accounts(report): { statement rows } in -z sqlnet,stmt's order
+ * (the calls outside a statement first, statement nil), each a table keyed
+ * by the CSV's column names with `executions` = { execution rows } keyed by
+ * the JSON executions' names.  The report is one records.statements("open")
+ * gave; read it after the retap. */
+static int
+l_accounts(lua_State *L)
+{
+    const GPtrArray *stmts;
+    sqlnet_account_t *acc;
+    guint i, j, c;
+
+    luaL_checktype(L, 1, LUA_TLIGHTUSERDATA);
+    acc = stmt_window_account(lua_touserdata(L, 1));
+    lua_newtable(L);
+    if (!acc)
+        return 1;
+    stmts = account_statements(acc);
+    for (i = 0; i < stmts->len; i++) {
+        const sqlnet_acct_stmt_t *s = (const sqlnet_acct_stmt_t *)g_ptr_array_index(stmts, i);
+        lua_newtable(L);
+        for (c = 0; c < account_stmt_ncolumns(); c++)
+            push_value(L, account_stmt_column(c), account_stmt_value(s, c), account_stmt_column_is_text(c));
+        lua_newtable(L);
+        for (j = 0; j < s->execs->len; j++) {
+            const sqlnet_acct_exec_t *e = &g_array_index(s->execs, sqlnet_acct_exec_t, j);
+            lua_newtable(L);
+            for (c = 0; c < account_exec_ncolumns(); c++)
+                push_value(L, account_exec_column(c), account_exec_value(s, e, c), account_exec_column_is_text(c));
+            lua_rawseti(L, -2, (int)j + 1);
+        }
+        lua_setfield(L, -2, "executions");
+        lua_rawseti(L, -2, (int)i + 1);
+    }
+    return 1;
+}
+
+/* records.account_columns(): { statement = { names in order }, execution = { ... } } */
+static int
+l_account_columns(lua_State *L)
+{
+    guint c;
+
+    lua_newtable(L);
+    lua_newtable(L);
+    for (c = 0; c < account_stmt_ncolumns(); c++) {
+        lua_pushstring(L, account_stmt_column(c));
+        lua_rawseti(L, -2, (int)c + 1);
+    }
+    lua_setfield(L, -2, "statement");
+    lua_newtable(L);
+    for (c = 0; c < account_exec_ncolumns(); c++) {
+        lua_pushstring(L, account_exec_column(c));
+        lua_rawseti(L, -2, (int)c + 1);
+    }
+    lua_setfield(L, -2, "execution");
+    return 1;
+}
+
+/* ---- end of records.accounts ---------------------------------------------- */
 
 static const luaL_Reg collector_methods[] = {
     { "count", l_count },
@@ -384,6 +467,8 @@ static const luaL_Reg collector_methods[] = {
 static const luaL_Reg module_functions[] = {
     { "open", l_open },
     { "statements", l_statements },
+    { "accounts", l_accounts },
+    { "account_columns", l_account_columns },
     { "columns", l_columns },
     { NULL, NULL }
 };

@@ -12,12 +12,6 @@ void stats_register(int proto);
 /* At tap registration (tap plugin): stats tree and report commands. */
 void stats_register_taps(void);
 
-/* -z sqlnet,stmt's text for the Lua window "SQL*Net Statements" (see stats.c). */
-typedef enum {
-    STATS_STMT_OPEN,
-    STATS_STMT_TEXT,
-    STATS_STMT_CLOSE
-} stats_stmt_op_t;
-void *stats_stmt_window(stats_stmt_op_t op, void *report, const char *filter, GString *text, char **err);
+/* -z sqlnet,stmt and its window: stmt.h. */
 
 #endif /* SQLNET_STATS_H */

@@ -11,8 +11,18 @@
  *     answer travels to the client, the next call travels back);
  *   near the client: the client's gap is its own time, and the wait holds
  *     the RTT plus the server's work.
- * The parts (network, server, transfer, client) therefore add up to the
- * measured time exactly: network = min(RTT, the gap that holds it).
+ * The parts (network, server, transfer, client, idle) therefore add up to
+ * the measured time exactly: network = min(RTT, the gap that holds it);
+ * but for the first call of a capture taken near the server, which has no
+ * gap: its RTT happened before the capture saw the call and is added, so
+ * that its elapsed time is the one the client lived.
+ *
+ * The client's gap (less the network part) is `client` when the previous
+ * round trip of the conversation belongs to the same execution (same
+ * statement execution number, not 0): the client working between the calls
+ * of one piece of work, which the statement's elapsed time includes.
+ * Otherwise it is `idle`: the time before a new piece of work (the first
+ * call of an execution, a call outside one), kept apart (docs/time.md).
  *
  * The RTT: from the TCP handshake (Wireshark's own iRTT, SYN to the ACK of
  * the SYN/ACK, the same from either end); without the handshake, from ACK
@@ -48,6 +58,7 @@ static int hf_t_network = -1;
 static int hf_t_server = -1;
 static int hf_t_transfer = -1;
 static int hf_t_client = -1;
+static int hf_t_idle = -1;
 
 const value_string sqlnet_rtt_source_vals[] = {
     { SQLNET_RTT_UNKNOWN, "unknown" },
@@ -82,6 +93,7 @@ typedef struct timing_conv {
     gboolean rtt_checked;      /* TCP's handshake RTT looked up (once) */
     guint8   vantage;          /* sqlnet_vantage_t */
     ack_timing_t *ack;         /* ACK samples, from the first frame the tap took */
+    guint32  last_execution;   /* execution of the latest response closed (0: none) */
 } timing_conv_t;
 
 static timing_conv_t *
@@ -218,6 +230,7 @@ split(timing_conv_t *tc, sqlnet_timing_t *t)
         tc->vantage = nstime_less(&twice, &tc->rtt) ? SQLNET_VANTAGE_SERVER : SQLNET_VANTAGE_CLIENT;
     }
     nstime_set_zero(&t->network);
+    nstime_set_zero(&t->idle);
     t->server = t->wait;
     t->client = t->gap;
     t->rtt_known = tc->rtt_source != SQLNET_RTT_UNKNOWN;
@@ -231,7 +244,14 @@ split(timing_conv_t *tc, sqlnet_timing_t *t)
         if (tc->vantage == SQLNET_VANTAGE_CLIENT || t->has_gap) {
             t->network = nstime_less(holder, &tc->rtt) ? *holder : tc->rtt;
             nstime_delta(holder, holder, &t->network);
+        } else {
+            t->network = tc->rtt;      /* added: the client lived it */
         }
+    }
+    /* the client's own time between the calls of one execution, or idle */
+    if (!t->in_execution) {
+        t->idle = t->client;
+        nstime_set_zero(&t->client);
     }
 }
 
@@ -255,6 +275,10 @@ timing_close_response(packet_info *pinfo _U_, ttc_session_t *ts, ttc_response_t 
     else
         nstime_set_zero(&t.gap);
     nstime_sum(&t.transfer, &req_xfer, &resp_xfer);
+    /* the gap is the client's within an execution (the previous round trip
+     * closed on the conversation is of the same one), idle otherwise */
+    t.in_execution = t.has_gap && req->execution != 0 && tc->last_execution == req->execution;
+    tc->last_execution = req->execution;
     /* No ACK tap has run on this conversation yet: the first pass of a
      * two-pass run (tshark -2 runs no taps then), or a response at the
      * conversation's first frame.  The RTT from ACK timing is not known:
@@ -303,6 +327,7 @@ timing_add_fields(proto_tree *tree, tvbuff_t *tvb, const ttc_response_t *resp)
     proto_item_set_generated(proto_tree_add_time(tree, hf_t_server, tvb, 0, 0, &t->server));
     proto_item_set_generated(proto_tree_add_time(tree, hf_t_transfer, tvb, 0, 0, &t->transfer));
     proto_item_set_generated(proto_tree_add_time(tree, hf_t_client, tvb, 0, 0, &t->client));
+    proto_item_set_generated(proto_tree_add_time(tree, hf_t_idle, tvb, 0, 0, &t->idle));
 }
 
 void
@@ -322,7 +347,13 @@ timing_register(int proto)
         { &hf_t_transfer, { "Transfer time", "sqlnet.time.transfer", FT_RELATIVE_TIME, BASE_NONE, NULL, 0x0,
             "Request's first to last byte plus response's first to last byte", HFILL } },
         { &hf_t_client, { "Client time", "sqlnet.time.client", FT_RELATIVE_TIME, BASE_NONE, NULL, 0x0,
-            "Previous response's last byte to this request's first byte, less the network part when captured near the server",
+            "Previous response's last byte to this request's first byte, less the network part when captured near the server, "
+            "when the previous round trip is of the same execution (else it is idle time, sqlnet.time.idle)",
+            HFILL } },
+        { &hf_t_idle, { "Idle time", "sqlnet.time.idle", FT_RELATIVE_TIME, BASE_NONE, NULL, 0x0,
+            "The client's gap before a new piece of work (the first call of an execution, a call outside one): "
+            "previous response's last byte to this request's first byte, less the network part when captured near "
+            "the server; not part of any statement's elapsed time",
             HFILL } },
     };
 

@@ -24,16 +24,27 @@ typedef enum {
 
 struct ttc_response;
 
-/* Where a round trip's time went (timing.c): the stretch from the end of
- * the previous response to the end of this one, cut into parts that add up
- * to it.  `network` is one round-trip time where the capture shows it (the
- * client's gap before its call when captured near the server, the wait for
- * the answer when captured near the client); 0 when the RTT is not known. */
+/* Where a round trip's time went (timing.c, docs/time.md): the stretch from
+ * the end of the previous response to the end of this one, cut into parts.
+ * `network` is one round-trip time where the capture shows it (the client's
+ * gap before its call when captured near the server, the wait for the
+ * answer when captured near the client; the first call of a capture taken
+ * near the server has no gap: its RTT is added); 0 when the RTT is not
+ * known.  The rest of the client's gap is `client` when the previous round
+ * trip of the conversation belongs to the same execution (the client working
+ * between the calls of one piece of work), else `idle` (the time before a
+ * new piece of work).  A round trip's elapsed time, as the client lived it,
+ * is network + server + transfer + client (sqlnet_timing_elapsed); what the
+ * client waited for it is network + server + transfer (sqlnet_timing_wait);
+ * idle is apart. */
 typedef struct sqlnet_timing {
     nstime_t network;          /* one network round trip */
     nstime_t server;           /* request's last byte to response's first byte, less the network */
     nstime_t transfer;         /* request's first to last byte, response's first to last byte */
-    nstime_t client;           /* previous response's last byte to this request's first, less the network */
+    nstime_t client;           /* previous response's last byte to this request's first, less the network,
+                                * when the previous round trip is of the same execution (else 0) */
+    nstime_t idle;             /* the same gap when it is not (the time before a new piece of work) */
+    gboolean in_execution;     /* the previous round trip of the conversation was of the same execution */
     gboolean known;            /* computed (the response completed or was closed) */
     gboolean rtt_known;        /* the network part rests on a measured RTT */
     nstime_t rtt;              /* ... this one (the conversation's, when the response ended) */
@@ -44,6 +55,32 @@ typedef struct sqlnet_timing {
     gboolean has_gap;          /* there was a previous response */
     gboolean provisional;      /* split before the ACK tap had run (first pass of -2) */
 } sqlnet_timing_t;
+
+/* Elapsed (network + server + transfer + client) and wait (network + server
+ * + transfer) of a round trip, in nanoseconds (0 when its timing is not known). */
+static inline guint64
+sqlnet_timing_ns(const nstime_t *t)
+{
+    if (t->secs < 0 || t->nsecs < 0)
+        return 0;
+    return (guint64)t->secs * 1000000000u + (guint64)t->nsecs;
+}
+
+static inline guint64
+sqlnet_timing_wait(const sqlnet_timing_t *t)
+{
+    if (!t->known)
+        return 0;
+    return sqlnet_timing_ns(&t->network) + sqlnet_timing_ns(&t->server) + sqlnet_timing_ns(&t->transfer);
+}
+
+static inline guint64
+sqlnet_timing_elapsed(const sqlnet_timing_t *t)
+{
+    if (!t->known)
+        return 0;
+    return sqlnet_timing_wait(t) + sqlnet_timing_ns(&t->client);
+}
 
 /* Why a round trip's figures are lower bounds (sqlnet.ttc.partial). */
 typedef enum {

@@ -1,0 +1,805 @@
+/* account.c - the statement and execution accounting (issue 34): every
+ * number a statement view shows, computed once from the "sqlnet" tap's
+ * round-trip records.  The definitions are docs/time.md's:
+ *
+ *   elapsed   network + server + transfer + client of the round trips
+ *             (timing.c: the first call of a capture taken near the server
+ *             has its RTT added; near the client the RTT is in the waits)
+ *   idle      apart: the client's gap before a new piece of work
+ *   wait      network + server + transfer (what the client waited)
+ *   pauses    client stall: a round trip's client time above 5 x what the
+ *             conversation's median client time and median client time per
+ *             row of the round trip before give for its rows, and above
+ *             10 ms: the excess over that; server stall: a fetch's server
+ *             time above 5 x what the conversation's fetches' median server
+ *             time and median per row give for its rows, and above 10 ms.
+ *             Both stay inside client and server (named apart).
+ *   array size  rows asked per fetch (an execution's fetch calls; the
+ *             first fetch counts the rows its execute brought when the
+ *             conversation's client tops its buffer up to the array size,
+ *             as node-oracledb does; an execution without a fetch call: the
+ *             rows its execute asked for)
+ *   prefetch  rows the execute brought (its own round trip)
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define WS_LOG_DOMAIN "sqlnet"
+
+#include <string.h>
+#include <stdlib.h>
+
+#include <epan/packet.h>
+
+#include "ttc_protocol.h"
+#include "timing.h"
+#include "account.h"
+
+/* A statement with the account's bookkeeping. */
+typedef struct {
+    sqlnet_acct_stmt_t pub;
+    guint32 seen;              /* order of its first record, a tie-break */
+    GArray *errors;            /* ora_count_t, first-seen order */
+    GArray *xb;                /* exec_book_t, parallel to pub.execs */
+    GHashTable *exec_index;    /* (conversation << 32 | execution) -> index + 1 in pub.execs */
+} stmt_t;
+
+typedef struct {
+    guint32 code, count;
+} ora_count_t;
+
+#define MAX_ERRORS_SHOWN 16
+#define MAX_SIZES_SHOWN 32
+
+/* An execution's fetches, for its array size. */
+typedef struct {
+    guint32 fetches;
+    guint32 first_asked;       /* the first fetch's rows asked */
+    guint32 later_max;         /* the largest of the later fetches' */
+} exec_book_t;
+
+/* One round trip as the pauses need it. */
+typedef struct {
+    stmt_t *stmt;
+    guint32 exec;              /* index + 1 in stmt->pub.execs, 0: none kept */
+    guint32 conversation;
+    guint32 rows, prev_rows;   /* its rows; the rows of the round trip before it on the conversation */
+    guint64 client_ns, server_ns;
+    guint8 sample;             /* SAMPLE_CLIENT, SAMPLE_FETCH */
+} acct_rt_t;
+
+#define SAMPLE_CLIENT 1        /* client time between two calls of one execution */
+#define SAMPLE_FETCH 2         /* a fetch of an execution: its server time */
+
+typedef struct {
+    guint32 last_rows;
+    gboolean tops_up;          /* a first fetch asked the array size less the rows its execute brought */
+} conv_t;
+
+struct sqlnet_account {
+    GHashTable *by_sql;        /* sql -> stmt_t */
+    stmt_t *outside;
+    GPtrArray *order;          /* stmt_t, first-seen order */
+    GPtrArray *numbered;       /* the result: outside first, then by number */
+    GArray *rts;               /* acct_rt_t */
+    GHashTable *convs;         /* conversation + 1 -> conv_t */
+    gboolean dirty;
+};
+
+/* ---- collecting --------------------------------------------------------- */
+
+static stmt_t *
+stmt_new(const char *sql)
+{
+    stmt_t *s = g_new0(stmt_t, 1);
+
+    if (sql) {
+        s->pub.sql = g_strdup(sql);
+        sqlnet_sql_id(sql, strlen(sql), s->pub.sql_id);
+    }
+    s->pub.execs = g_array_new(FALSE, TRUE, sizeof(sqlnet_acct_exec_t));
+    s->pub.array_size = g_strdup("");
+    s->pub.errors = g_strdup("");
+    s->errors = g_array_new(FALSE, FALSE, sizeof(ora_count_t));
+    s->xb = g_array_new(FALSE, TRUE, sizeof(exec_book_t));
+    s->exec_index = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+    return s;
+}
+
+static void
+stmt_free(gpointer p)
+{
+    stmt_t *s = (stmt_t *)p;
+
+    g_free((char *)s->pub.sql);
+    g_array_free(s->pub.execs, TRUE);
+    g_free(s->pub.array_size);
+    g_free(s->pub.errors);
+    g_array_free(s->errors, TRUE);
+    g_array_free(s->xb, TRUE);
+    g_hash_table_destroy(s->exec_index);
+    g_free(s);
+}
+
+sqlnet_account_t *
+account_new(void)
+{
+    sqlnet_account_t *a = g_new0(sqlnet_account_t, 1);
+
+    a->by_sql = g_hash_table_new(g_str_hash, g_str_equal);
+    a->order = g_ptr_array_new_with_free_func(stmt_free);
+    a->numbered = g_ptr_array_new();
+    a->rts = g_array_new(FALSE, FALSE, sizeof(acct_rt_t));
+    a->convs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    return a;
+}
+
+void
+account_reset(sqlnet_account_t *a)
+{
+    g_hash_table_remove_all(a->by_sql);
+    g_ptr_array_set_size(a->numbered, 0);
+    g_ptr_array_set_size(a->order, 0);      /* frees the statements (outside too) */
+    a->outside = NULL;
+    g_array_set_size(a->rts, 0);
+    g_hash_table_remove_all(a->convs);
+    a->dirty = FALSE;
+}
+
+void
+account_free(sqlnet_account_t *a)
+{
+    if (!a)
+        return;
+    g_hash_table_destroy(a->by_sql);
+    g_ptr_array_free(a->numbered, TRUE);
+    g_ptr_array_free(a->order, TRUE);
+    g_array_free(a->rts, TRUE);
+    g_hash_table_destroy(a->convs);
+    g_free(a);
+}
+
+/* The round trip is a fetch of an execution: it asks rows and does not
+ * start an execution (OFETCH; a scrollable cursor's positioned execute). */
+static gboolean
+is_fetch(const sqlnet_rt_t *rt)
+{
+    return sqlnet_rt_has_fetch_rows(rt) && !sqlnet_rt_executes(rt) && sqlnet_rt_execution(rt) != 0;
+}
+
+static void
+sums_add(sqlnet_acct_sums_t *s, const sqlnet_rt_t *rt)
+{
+    const ttc_response_t *resp = rt->resp;
+    const sqlnet_timing_t *t = &resp->timing;
+
+    s->round_trips++;
+    s->rows += resp->rows;
+    s->bytes_to_client += resp->ttc_bytes;
+    s->bytes_from_client += rt->req ? rt->req->ttc_bytes : 0;
+    s->tns_bytes_to_client += resp->bytes;
+    s->tns_bytes_from_client += rt->req ? rt->req->tns_bytes : 0;
+    s->row_bytes += resp->row_bytes;
+    s->packets_to_client += resp->packets;
+    s->segments_to_client += rt->segments;
+    if (resp->data_packets > 1)
+        s->more_data++;
+    if (!resp->complete)
+        s->incomplete++;
+    if (sqlnet_rt_partial(rt))
+        s->partial++;
+    if (sqlnet_rt_executes(rt)) {
+        s->executions++;
+        s->prefetch_rows += resp->rows;
+    }
+    if (sqlnet_rt_func(rt) == TTC_FN_FETCH)
+        s->fetch_calls++;
+    if (is_fetch(rt))
+        s->fetches++;
+    if (resp->complete && rt->req) {
+        guint64 ns = sqlnet_rt_ns(sqlnet_rt_time(rt));
+        s->response_time_ns += ns;
+        if (ns > s->response_time_max_ns)
+            s->response_time_max_ns = ns;
+    }
+    if (t->known) {
+        s->timed++;
+        s->network_ns += sqlnet_timing_ns(&t->network);
+        s->server_ns += sqlnet_timing_ns(&t->server);
+        s->transfer_ns += sqlnet_timing_ns(&t->transfer);
+        s->client_ns += sqlnet_timing_ns(&t->client);
+        s->idle_ns += sqlnet_timing_ns(&t->idle);
+        s->wait_ns += sqlnet_timing_wait(t);
+        s->elapsed_ns += sqlnet_timing_elapsed(t);
+        if (t->rtt_known) {
+            s->rtt_ns = sqlnet_timing_ns(&t->rtt);
+            s->rtt_source = t->rtt_source;
+            s->vantage = t->vantage;
+            if (!nstime_is_zero(&t->network))
+                s->net_round_trips++;
+        }
+    }
+}
+
+static void
+frames_add(guint32 *first_frame, guint32 *last_frame, const sqlnet_rt_t *rt)
+{
+    guint32 first = sqlnet_rt_request_frame(rt) ? sqlnet_rt_request_frame(rt) : rt->resp->last_frame;
+
+    if (first && (first < *first_frame || !*first_frame))
+        *first_frame = first;
+    if (rt->resp->last_frame > *last_frame)
+        *last_frame = rt->resp->last_frame;
+}
+
+/* The execution of the round trip in its statement (index + 1), 0 if none
+ * or past ACCOUNT_MAX_EXECS. */
+static guint32
+exec_of(stmt_t *s, const sqlnet_rt_t *rt)
+{
+    guint32 ex = sqlnet_rt_execution(rt);
+    gint64 key = ((gint64)rt->conversation << 32) | ex;
+    gpointer found;
+
+    if (!ex)
+        return 0;
+    found = g_hash_table_lookup(s->exec_index, &key);
+    if (found)
+        return GPOINTER_TO_UINT(found);
+    if (s->pub.execs->len >= ACCOUNT_MAX_EXECS)
+        return 0;
+    {
+        sqlnet_acct_exec_t fresh;
+        exec_book_t book;
+        gint64 *k = g_new(gint64, 1);
+        memset(&fresh, 0, sizeof(fresh));
+        memset(&book, 0, sizeof(book));
+        fresh.conversation = rt->conversation;
+        fresh.execution = ex;
+        fresh.tcp_stream = rt->tcp_stream;
+        g_array_append_val(s->pub.execs, fresh);
+        g_array_append_val(s->xb, book);
+        *k = key;
+        g_hash_table_insert(s->exec_index, k, GUINT_TO_POINTER(s->pub.execs->len));
+    }
+    return s->pub.execs->len;
+}
+
+void
+account_add(sqlnet_account_t *a, const sqlnet_rt_t *rt)
+{
+    const char *sql = sqlnet_rt_sql(rt);
+    stmt_t *s = sql ? (stmt_t *)g_hash_table_lookup(a->by_sql, sql) : a->outside;
+    const sqlnet_timing_t *t = &rt->resp->timing;
+    conv_t *conv;
+    acct_rt_t r;
+    guint i;
+
+    a->dirty = TRUE;
+    if (!s) {
+        s = stmt_new(sql);
+        s->seen = a->order->len;
+        g_ptr_array_add(a->order, s);
+        if (sql)
+            g_hash_table_insert(a->by_sql, (gpointer)s->pub.sql, s);
+        else
+            a->outside = s;
+    }
+    frames_add(&s->pub.first_frame, &s->pub.last_frame, rt);
+    sums_add(&s->pub.s, rt);
+    if (rt->resp->ora_error && rt->resp->ora_error != TTC_ERR_NO_DATA_FOUND) {
+        for (i = 0; i < s->errors->len; i++)
+            if (g_array_index(s->errors, ora_count_t, i).code == rt->resp->ora_error)
+                break;
+        if (i < s->errors->len) {
+            g_array_index(s->errors, ora_count_t, i).count++;
+        } else if (s->errors->len < MAX_ERRORS_SHOWN) {
+            ora_count_t oc = { rt->resp->ora_error, 1 };
+            g_array_append_val(s->errors, oc);
+        }
+    }
+
+    memset(&r, 0, sizeof(r));
+    r.stmt = s;
+    r.exec = exec_of(s, rt);
+    r.conversation = rt->conversation;
+    r.rows = rt->resp->rows;
+    if (r.exec) {
+        sqlnet_acct_exec_t *e = &g_array_index(s->pub.execs, sqlnet_acct_exec_t, r.exec - 1);
+        exec_book_t *b = &g_array_index(s->xb, exec_book_t, r.exec - 1);
+        frames_add(&e->first_frame, &e->last_frame, rt);
+        sums_add(&e->s, rt);
+        if (sqlnet_rt_executes(rt) && sqlnet_rt_has_fetch_rows(rt))
+            e->prefetch_asked = sqlnet_rt_fetch_rows(rt);
+        if (is_fetch(rt)) {
+            guint32 asked = sqlnet_rt_fetch_rows(rt);
+            if (b->fetches == 0)
+                b->first_asked = asked;
+            else if (asked > b->later_max)
+                b->later_max = asked;
+            b->fetches++;
+        }
+    }
+    conv = (conv_t *)g_hash_table_lookup(a->convs, GUINT_TO_POINTER(rt->conversation + 1));
+    if (!conv) {
+        conv = g_new0(conv_t, 1);
+        g_hash_table_insert(a->convs, GUINT_TO_POINTER(rt->conversation + 1), conv);
+    }
+    r.prev_rows = conv->last_rows;
+    conv->last_rows = rt->resp->rows;
+    if (t->known) {
+        r.client_ns = sqlnet_timing_ns(&t->client);
+        r.server_ns = sqlnet_timing_ns(&t->server);
+        if (t->in_execution && !nstime_is_zero(&t->gap))
+            r.sample |= SAMPLE_CLIENT;
+        if (sqlnet_rt_func(rt) == TTC_FN_FETCH && sqlnet_rt_execution(rt) != 0)
+            r.sample |= SAMPLE_FETCH;
+    }
+    g_array_append_val(a->rts, r);
+}
+
+/* ---- computing ----------------------------------------------------------- */
+
+static gint
+cmp_double(gconstpointer x, gconstpointer y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* The median (of an even count, the mean of the two middle values), as the
+ * advisor's (lua/sqlnet_model.lua M.median); sorts v. */
+static double
+median(GArray *v)
+{
+    guint n = v->len, m;
+
+    if (n == 0)
+        return 0.0;
+    g_array_sort(v, cmp_double);
+    m = (n + 1) / 2;
+    if (n % 2 == 0)
+        return (g_array_index(v, double, m - 1) + g_array_index(v, double, m)) / 2.0;
+    return g_array_index(v, double, m - 1);
+}
+
+#define STALL_FACTOR 5.0
+#define STALL_FLOOR_NS 10000000.0     /* 10 ms */
+
+static sqlnet_acct_sums_t *
+exec_sums(acct_rt_t *r)
+{
+    return r->exec ? &g_array_index(r->stmt->pub.execs, sqlnet_acct_exec_t, r->exec - 1).s : NULL;
+}
+
+static void
+stall_add(acct_rt_t *r, gboolean client, guint64 ns)
+{
+    sqlnet_acct_sums_t *sums[2] = { &r->stmt->pub.s, exec_sums(r) };
+    guint k;
+
+    for (k = 0; k < 2; k++) {
+        if (!sums[k])
+            continue;
+        if (client) {
+            sums[k]->client_stall_ns += ns;
+            sums[k]->client_stalls++;
+        } else {
+            sums[k]->server_stall_ns += ns;
+            sums[k]->server_stalls++;
+        }
+    }
+}
+
+/* The pauses of one conversation's round trips (idx: indexes into a->rts). */
+static void
+conv_pauses(sqlnet_account_t *a, GArray *idx)
+{
+    GArray *gaps = g_array_new(FALSE, FALSE, sizeof(double)), *gap_row = g_array_new(FALSE, FALSE, sizeof(double));
+    GArray *firsts = g_array_new(FALSE, FALSE, sizeof(double)), *per_row = g_array_new(FALSE, FALSE, sizeof(double));
+    double m_gap, m_gap_row, m_first, m_row;
+    guint k;
+
+    for (k = 0; k < idx->len; k++) {
+        const acct_rt_t *r = &g_array_index(a->rts, acct_rt_t, g_array_index(idx, guint, k));
+        double v;
+        if (r->sample & SAMPLE_CLIENT) {
+            v = (double)r->client_ns;
+            g_array_append_val(gaps, v);
+            if (r->prev_rows > 0) {
+                v /= r->prev_rows;
+                g_array_append_val(gap_row, v);
+            }
+        }
+        if (r->sample & SAMPLE_FETCH) {
+            v = (double)r->server_ns;
+            g_array_append_val(firsts, v);
+            if (r->rows > 0) {
+                v /= r->rows;
+                g_array_append_val(per_row, v);
+            }
+        }
+    }
+    m_gap = median(gaps);
+    m_gap_row = median(gap_row);
+    m_first = median(firsts);
+    m_row = median(per_row);
+    for (k = 0; k < idx->len; k++) {
+        acct_rt_t *r = &g_array_index(a->rts, acct_rt_t, g_array_index(idx, guint, k));
+        if (r->sample & SAMPLE_CLIENT) {
+            double g = (double)r->client_ns, expect = m_gap + m_gap_row * r->prev_rows;
+            if (g > STALL_FACTOR * expect && g > STALL_FLOOR_NS)
+                stall_add(r, TRUE, (guint64)(g - expect + 0.5));
+        }
+        if (r->sample & SAMPLE_FETCH) {
+            double f = (double)r->server_ns, expect = m_first + m_row * r->rows;
+            if (f > STALL_FACTOR * expect && f > STALL_FLOOR_NS)
+                stall_add(r, FALSE, (guint64)(f - expect + 0.5));
+        }
+    }
+    g_array_free(gaps, TRUE);
+    g_array_free(gap_row, TRUE);
+    g_array_free(firsts, TRUE);
+    g_array_free(per_row, TRUE);
+}
+
+static void
+pauses(sqlnet_account_t *a)
+{
+    GHashTable *by_conv = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, NULL);
+    GPtrArray *lists = g_ptr_array_new();
+    guint i;
+
+    for (i = 0; i < a->rts->len; i++) {
+        const acct_rt_t *r = &g_array_index(a->rts, acct_rt_t, i);
+        GArray *idx = (GArray *)g_hash_table_lookup(by_conv, GUINT_TO_POINTER(r->conversation + 1));
+        if (!idx) {
+            idx = g_array_new(FALSE, FALSE, sizeof(guint));
+            g_hash_table_insert(by_conv, GUINT_TO_POINTER(r->conversation + 1), idx);
+            g_ptr_array_add(lists, idx);
+        }
+        g_array_append_val(idx, i);
+    }
+    for (i = 0; i < lists->len; i++) {
+        conv_pauses(a, (GArray *)g_ptr_array_index(lists, i));
+        g_array_free((GArray *)g_ptr_array_index(lists, i), TRUE);
+    }
+    g_ptr_array_free(lists, TRUE);
+    g_hash_table_destroy(by_conv);
+}
+
+static void
+sums_clear_pauses(sqlnet_acct_sums_t *s)
+{
+    s->client_stall_ns = s->server_stall_ns = 0;
+    s->client_stalls = s->server_stalls = 0;
+}
+
+static gint
+cmp_u32(gconstpointer x, gconstpointer y)
+{
+    guint32 a = *(const guint32 *)x, b = *(const guint32 *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Array sizes: a conversation tops up when one of its executions' first
+ * fetch asked its later fetches' number less the rows its execute brought. */
+static void
+array_sizes(sqlnet_account_t *a)
+{
+    guint i, j;
+
+    for (i = 0; i < a->order->len; i++) {
+        stmt_t *s = (stmt_t *)g_ptr_array_index(a->order, i);
+        for (j = 0; j < s->pub.execs->len; j++) {
+            const sqlnet_acct_exec_t *e = &g_array_index(s->pub.execs, sqlnet_acct_exec_t, j);
+            const exec_book_t *b = &g_array_index(s->xb, exec_book_t, j);
+            if (b->fetches >= 2 && e->s.prefetch_rows > 0 && b->first_asked < b->later_max &&
+                (guint64)b->first_asked + e->s.prefetch_rows == b->later_max) {
+                conv_t *c = (conv_t *)g_hash_table_lookup(a->convs, GUINT_TO_POINTER(e->conversation + 1));
+                if (c)
+                    c->tops_up = TRUE;
+            }
+        }
+    }
+    for (i = 0; i < a->order->len; i++) {
+        stmt_t *s = (stmt_t *)g_ptr_array_index(a->order, i);
+        GArray *sizes = g_array_new(FALSE, FALSE, sizeof(guint32));
+        GString *text = g_string_new("");
+        for (j = 0; j < s->pub.execs->len; j++) {
+            sqlnet_acct_exec_t *e = &g_array_index(s->pub.execs, sqlnet_acct_exec_t, j);
+            const exec_book_t *b = &g_array_index(s->xb, exec_book_t, j);
+            const conv_t *c = (const conv_t *)g_hash_table_lookup(a->convs, GUINT_TO_POINTER(e->conversation + 1));
+            guint k;
+            if (b->fetches == 0)
+                e->array_size = e->prefetch_asked;
+            else if (b->fetches == 1)
+                e->array_size = b->first_asked +
+                    (c && c->tops_up && e->s.prefetch_rows <= G_MAXUINT32 - b->first_asked ? (guint32)e->s.prefetch_rows : 0);
+            else
+                e->array_size = MAX(b->first_asked, b->later_max);
+            if (!e->array_size)
+                continue;
+            for (k = 0; k < sizes->len; k++)
+                if (g_array_index(sizes, guint32, k) == e->array_size)
+                    break;
+            if (k == sizes->len && sizes->len < MAX_SIZES_SHOWN)
+                g_array_append_val(sizes, e->array_size);
+        }
+        g_array_sort(sizes, cmp_u32);
+        for (j = 0; j < sizes->len; j++)
+            g_string_append_printf(text, "%s%u", j ? ", " : "", g_array_index(sizes, guint32, j));
+        g_free(s->pub.array_size);
+        s->pub.array_size = g_string_free(text, FALSE);
+        g_array_free(sizes, TRUE);
+    }
+}
+
+static gint
+cmp_first_frame(gconstpointer x, gconstpointer y)
+{
+    const stmt_t *a = *(const stmt_t *const *)x, *b = *(const stmt_t *const *)y;
+    if (a->pub.first_frame != b->pub.first_frame)
+        return a->pub.first_frame < b->pub.first_frame ? -1 : 1;
+    return a->seen < b->seen ? -1 : a->seen > b->seen;
+}
+
+void
+account_compute(sqlnet_account_t *a)
+{
+    guint i, j;
+
+    if (!a->dirty)
+        return;
+    a->dirty = FALSE;
+    for (i = 0; i < a->order->len; i++) {
+        stmt_t *s = (stmt_t *)g_ptr_array_index(a->order, i);
+        GString *errors = g_string_new("");
+        sums_clear_pauses(&s->pub.s);
+        for (j = 0; j < s->pub.execs->len; j++)
+            sums_clear_pauses(&g_array_index(s->pub.execs, sqlnet_acct_exec_t, j).s);
+        for (j = 0; j < s->errors->len; j++) {
+            const ora_count_t *oc = &g_array_index(s->errors, ora_count_t, j);
+            g_string_append_printf(errors, "%sORA-%05u x %u", j ? ", " : "", oc->code, oc->count);
+        }
+        g_free(s->pub.errors);
+        s->pub.errors = g_string_free(errors, FALSE);
+    }
+    pauses(a);
+    array_sizes(a);
+    /* numbering (CONTRACT.md: one numbering for every report) */
+    g_ptr_array_set_size(a->numbered, 0);
+    for (i = 0; i < a->order->len; i++)
+        if (g_ptr_array_index(a->order, i) != a->outside)
+            g_ptr_array_add(a->numbered, g_ptr_array_index(a->order, i));
+    g_ptr_array_sort(a->numbered, cmp_first_frame);
+    for (i = 0; i < a->numbered->len; i++)
+        ((stmt_t *)g_ptr_array_index(a->numbered, i))->pub.number = i + 1;
+    if (a->outside)
+        g_ptr_array_insert(a->numbered, 0, a->outside);
+}
+
+const GPtrArray *
+account_statements(sqlnet_account_t *a)
+{
+    account_compute(a);
+    return a->numbered;
+}
+
+/* ---- values by column ---------------------------------------------------- */
+
+void
+account_ms(char *buf, gsize len, guint64 ns)
+{
+    guint64 us = (ns + 500) / 1000;
+    g_snprintf(buf, (gulong)len, "%" G_GUINT64_FORMAT ".%03u", us / 1000, (guint)(us % 1000));
+}
+
+char *
+account_one_line(const char *sql)
+{
+    GString *out = g_string_sized_new(strlen(sql));
+    gboolean space = FALSE;
+    const char *p;
+
+    for (p = sql; *p; p++) {
+        if (g_ascii_isspace(*p)) {
+            space = out->len > 0;
+            continue;
+        }
+        if (space)
+            g_string_append_c(out, ' ');
+        space = FALSE;
+        g_string_append_c(out, *p);
+    }
+    return g_string_free(out, FALSE);
+}
+
+/* How a column's value is read from the sums. */
+typedef enum {
+    V_U32, V_U64, V_MS,        /* a member of sqlnet_acct_sums_t (offset) */
+    V_MS_TIMED,                /* ... NULL when no round trip is timed */
+    V_MS_NET,                  /* ... NULL when no RTT is known */
+    V_SPECIAL
+} vkind_t;
+
+typedef enum {
+    X_NONE, X_STATEMENT, X_SQL_ID, X_SQL, X_FIRST, X_LAST, X_ARRAY_SIZE, X_RT_AVG, X_RTT, X_ERRORS,
+    X_EXECUTION, X_CONVERSATION, X_TCP_STREAM, X_PREFETCH_ASKED
+} special_t;
+
+typedef struct {
+    const char *name;
+    guint8 kind;               /* vkind_t */
+    guint8 special;            /* special_t */
+    gboolean text;             /* JSON string */
+    gsize off;
+} column_t;
+
+#define SUM(m) offsetof(sqlnet_acct_sums_t, m)
+#define C_U32(n, m) { n, V_U32, X_NONE, FALSE, SUM(m) }
+#define C_U64(n, m) { n, V_U64, X_NONE, FALSE, SUM(m) }
+#define C_MS(n, m) { n, V_MS, X_NONE, FALSE, SUM(m) }
+#define C_MST(n, m) { n, V_MS_TIMED, X_NONE, FALSE, SUM(m) }
+#define C_X(n, x, text) { n, V_SPECIAL, x, text, 0 }
+
+/* -z sqlnet,stmt,format=csv's columns, in order: the names of before
+ * (meaning kept) then the new ones (docs/reports.md). */
+static const column_t stmt_columns[] = {
+    C_X("statement", X_STATEMENT, FALSE), C_X("sql_id", X_SQL_ID, TRUE), C_X("sql", X_SQL, TRUE),
+    C_X("first_frame", X_FIRST, FALSE), C_X("last_frame", X_LAST, FALSE),
+    C_U32("executions", executions), C_U32("fetch_calls", fetch_calls), C_U64("rows", rows),
+    C_U32("round_trips", round_trips), C_U64("bytes_to_client", bytes_to_client),
+    C_U64("bytes_from_client", bytes_from_client), C_U64("tns_bytes_to_client", tns_bytes_to_client),
+    C_U64("tns_bytes_from_client", tns_bytes_from_client), C_U64("row_bytes_to_client", row_bytes),
+    C_U64("packets_to_client", packets_to_client), C_U64("segments_to_client", segments_to_client),
+    C_X("array_sizes", X_ARRAY_SIZE, TRUE),
+    C_MS("response_time_sum_ms", response_time_ns), C_X("response_time_avg_ms", X_RT_AVG, FALSE),
+    C_MS("response_time_max_ms", response_time_max_ns),
+    C_MST("wire_time_ms", elapsed_ns), { "network_ms", V_MS_NET, X_NONE, FALSE, SUM(network_ns) },
+    C_MST("server_ms", server_ns), C_MST("transfer_ms", transfer_ns), C_MST("client_ms", client_ns),
+    C_X("rtt_ms", X_RTT, FALSE),
+    C_U32("more_data_responses", more_data), C_U32("partial_round_trips", partial), C_X("ora_errors", X_ERRORS, TRUE),
+    /* issue 34 */
+    C_MST("elapsed_ms", elapsed_ns), C_MST("idle_ms", idle_ns), C_MST("wait_ms", wait_ns),
+    C_MST("client_stall_ms", client_stall_ns), C_MST("server_stall_ms", server_stall_ns),
+    C_X("array_size", X_ARRAY_SIZE, TRUE), C_U64("prefetch_rows", prefetch_rows),
+};
+
+/* The per-execution record (JSON "executions", Lua records.accounts). */
+static const column_t exec_columns[] = {
+    C_X("statement", X_STATEMENT, FALSE), C_X("sql_id", X_SQL_ID, TRUE),
+    C_X("conversation", X_CONVERSATION, FALSE), C_X("tcp_stream", X_TCP_STREAM, FALSE),
+    C_X("execution", X_EXECUTION, FALSE), C_X("first_frame", X_FIRST, FALSE), C_X("last_frame", X_LAST, FALSE),
+    C_U32("fetch_calls", fetch_calls), C_U64("rows", rows), C_U32("round_trips", round_trips),
+    C_U64("bytes_to_client", bytes_to_client), C_U64("bytes_from_client", bytes_from_client),
+    C_U64("packets_to_client", packets_to_client), C_U64("segments_to_client", segments_to_client),
+    C_X("array_size", X_ARRAY_SIZE, FALSE), C_U64("prefetch_rows", prefetch_rows),
+    C_X("prefetch_asked", X_PREFETCH_ASKED, FALSE),
+    C_MS("response_time_sum_ms", response_time_ns),
+    C_MST("elapsed_ms", elapsed_ns), { "network_ms", V_MS_NET, X_NONE, FALSE, SUM(network_ns) },
+    C_MST("server_ms", server_ns), C_MST("transfer_ms", transfer_ns), C_MST("client_ms", client_ns),
+    C_MST("idle_ms", idle_ns), C_MST("wait_ms", wait_ns),
+    C_MST("client_stall_ms", client_stall_ns), C_MST("server_stall_ms", server_stall_ns),
+    C_X("rtt_ms", X_RTT, FALSE),
+};
+
+static char *
+ms_text(guint64 ns)
+{
+    char buf[32];
+    account_ms(buf, sizeof(buf), ns);
+    return g_strdup(buf);
+}
+
+static char *
+sums_value(const column_t *c, const sqlnet_acct_sums_t *s)
+{
+    const guint8 *base = (const guint8 *)s;
+
+    switch (c->kind) {
+    case V_U32:
+        return g_strdup_printf("%u", *(const guint32 *)(base + c->off));
+    case V_U64:
+        return g_strdup_printf("%" G_GUINT64_FORMAT, *(const guint64 *)(base + c->off));
+    case V_MS:
+        return ms_text(*(const guint64 *)(base + c->off));
+    case V_MS_TIMED:
+        return s->timed ? ms_text(*(const guint64 *)(base + c->off)) : NULL;
+    case V_MS_NET:
+        return s->timed && s->rtt_ns ? ms_text(*(const guint64 *)(base + c->off)) : NULL;
+    default:
+        return NULL;
+    }
+}
+
+static char *
+rt_avg(const sqlnet_acct_sums_t *s)
+{
+    guint32 n = s->round_trips > s->incomplete ? s->round_trips - s->incomplete : 0;
+    return ms_text(n ? (s->response_time_ns + n / 2) / n : 0);
+}
+
+guint
+account_stmt_ncolumns(void)
+{
+    return G_N_ELEMENTS(stmt_columns);
+}
+
+const char *
+account_stmt_column(guint col)
+{
+    return col < G_N_ELEMENTS(stmt_columns) ? stmt_columns[col].name : NULL;
+}
+
+gboolean
+account_stmt_column_is_text(guint col)
+{
+    return col < G_N_ELEMENTS(stmt_columns) && stmt_columns[col].text;
+}
+
+char *
+account_stmt_value(const sqlnet_acct_stmt_t *st, guint col)
+{
+    const column_t *c;
+
+    if (col >= G_N_ELEMENTS(stmt_columns))
+        return NULL;
+    c = &stmt_columns[col];
+    if (c->kind != V_SPECIAL)
+        return sums_value(c, &st->s);
+    switch ((special_t)c->special) {
+    case X_STATEMENT: return st->sql ? g_strdup_printf("%u", st->number) : NULL;
+    case X_SQL_ID: return st->sql ? g_strdup(st->sql_id) : NULL;
+    case X_SQL: return st->sql ? account_one_line(st->sql) : NULL;
+    case X_FIRST: return g_strdup_printf("%u", st->first_frame);
+    case X_LAST: return g_strdup_printf("%u", st->last_frame);
+    case X_ARRAY_SIZE: return g_strdup(st->array_size);
+    case X_RT_AVG: return rt_avg(&st->s);
+    case X_RTT: return st->s.timed && st->s.rtt_ns ? ms_text(st->s.rtt_ns) : NULL;
+    case X_ERRORS: return g_strdup(st->errors);
+    default: return NULL;
+    }
+}
+
+guint
+account_exec_ncolumns(void)
+{
+    return G_N_ELEMENTS(exec_columns);
+}
+
+const char *
+account_exec_column(guint col)
+{
+    return col < G_N_ELEMENTS(exec_columns) ? exec_columns[col].name : NULL;
+}
+
+gboolean
+account_exec_column_is_text(guint col)
+{
+    return col < G_N_ELEMENTS(exec_columns) && exec_columns[col].text;
+}
+
+char *
+account_exec_value(const sqlnet_acct_stmt_t *st, const sqlnet_acct_exec_t *e, guint col)
+{
+    const column_t *c;
+
+    if (col >= G_N_ELEMENTS(exec_columns))
+        return NULL;
+    c = &exec_columns[col];
+    if (c->kind != V_SPECIAL)
+        return sums_value(c, &e->s);
+    switch ((special_t)c->special) {
+    case X_STATEMENT: return st->sql ? g_strdup_printf("%u", st->number) : NULL;
+    case X_SQL_ID: return st->sql ? g_strdup(st->sql_id) : NULL;
+    case X_CONVERSATION: return g_strdup_printf("%u", e->conversation);
+    case X_TCP_STREAM: return g_strdup_printf("%u", e->tcp_stream);
+    case X_EXECUTION: return g_strdup_printf("%u", e->execution);
+    case X_FIRST: return g_strdup_printf("%u", e->first_frame);
+    case X_LAST: return g_strdup_printf("%u", e->last_frame);
+    case X_ARRAY_SIZE: return e->array_size ? g_strdup_printf("%u", e->array_size) : NULL;
+    case X_PREFETCH_ASKED: return e->prefetch_asked ? g_strdup_printf("%u", e->prefetch_asked) : NULL;
+    case X_RTT: return e->s.timed && e->s.rtt_ns ? ms_text(e->s.rtt_ns) : NULL;
+    default: return NULL;
+    }
+}
