@@ -429,6 +429,12 @@ local function listeners(get, filter, reset)
     -- plugin does not know it: a listener on TLS segments)
     list[#list + 1] = { "segment", "tls && tcp.len > 0" }
     if F["sqlnet.tls.undecrypted"] then list[#list + 1] = { "undecrypted", "sqlnet.tls.undecrypted" } end
+    -- the statements' observed numbers: the plugin's accounts (account.c,
+    -- -z sqlnet,stmt's), never summed here (issue 34)
+    local acct
+    if RECORDS and RECORDS.accounts and RECORDS.statements then
+        acct = RECORDS.statements("open", filter)
+    end
     local taps = {}
     for i, l in ipairs(list) do
         local tap = Listener.new("frame", l[2])
@@ -443,11 +449,13 @@ local function listeners(get, filter, reset)
     local texts = {}
     function taps.collect()
         if col then take_records(get(), col, texts) end
+        if acct then get().accounts = RECORDS.accounts(acct) end
     end
     -- the window's end: every listener removed
     function taps.close()
         for _, tap in ipairs(taps) do tap:remove() end
         if col then col:close() end
+        if acct then RECORDS.statements("close", acct) end
     end
     return taps
 end
@@ -908,7 +916,14 @@ end
 -- ---------------------------------------------------------------------------
 
 local function fmt_int(x) return string.format("%d", round(x)) end
-local function ms(x) return string.format("%.3f", x * 1000) end
+-- seconds as ms with three decimals; never "0.000" (issue 34): a quantity
+-- below half a microsecond reads "< 0.001" (the report drops the ones that
+-- are nothing where it can)
+local function ms(x)
+    local v = x * 1000
+    if math.abs(v) < 0.0005 then return "< 0.001" end
+    return string.format("%.3f", v)
+end
 
 -- A statement's header: its number, its text, its filter and frames
 -- (CONTRACT: the same form in every report).
@@ -940,22 +955,95 @@ end
 
 -- rec (optional) receives the figures for -z sqlnet,advise,format=csv|json:
 -- rec.observed, rec.predictions (by array size), rec.sdus (by SDU), rec.advice.
+-- The verdict on a statement (its summary line's last words, issue 34):
+-- what its time is made of, from the accounts, and whether the array size
+-- is the lever.  rec_a: the recommended array size (nil: none to predict);
+-- now, at: the model's predictions at the observed and recommended sizes.
+local function time_share(obs)
+    if not (obs.server and obs.elapsed and obs.elapsed > 0) then return nil end
+    local parts = { { "network", obs.network }, { "server", obs.server }, { "transfer", obs.transfer },
+                    { "client", obs.client } }
+    table.sort(parts, function(x, y) return x[2] > y[2] end)
+    return obs.server / obs.elapsed, parts[1][1], parts[1][2] / obs.elapsed
+end
+
+local function verdict(p, obs, rec_a, now, at)
+    local server, most, most_share = time_share(obs)
+    local bound = most and string.format("%s-bound (%s%% of its time)", most, string.format("%.0f", 100 * most_share))
+    if #p.execs == 0 then
+        return "nothing to predict (no execution with fetches)"
+    end
+    if not p.fetched and not p.tied then
+        return "all rows came with the execute call: array size is not the lever"
+    end
+    if rec_a and rec_a ~= p.array_size and at then
+        local saved = now and now.elapsed > 0 and (now.elapsed - at.elapsed) / now.elapsed
+        return string.format("%s%s the array size to %d: %d round trip%s, about %s ms%s",
+            bound and (bound .. ": ") or "", not p.array_size and "set" or rec_a > p.array_size and "raise" or "change",
+            rec_a, at.round_trips, at.round_trips == 1 and "" or "s", ms(at.elapsed),
+            saved and string.format(" (%.0f%% less)", 100 * saved) or "")
+    end
+    if server and server >= 0.9 then
+        return "all server time: array size is not the lever"
+    elseif server and server >= 0.5 then
+        return string.format("mostly server time (%.0f%%): array size is not the lever", 100 * server)
+    end
+    return "already at the best array size (no size is predicted 10% faster)" ..
+        (bound and ("; " .. bound) or "")
+end
+
 local function advise_statement(out, s, p, opts, rec)
     rec = rec or {}
     local rows_per_exec = 0
     for _, e in ipairs(p.execs) do rows_per_exec = max(rows_per_exec, e.rows) end
+    -- the observed numbers: the plugin's accounts (-z sqlnet,stmt's, account.c:
+    -- elapsed, its parts, pauses, array size, rows), computed there once; the
+    -- round trips' own sums only without the records module
     local o = p.observed
-    rec.observed = { executions = #p.execs, rows = round(p.rows), array_size = p.array_size,
-                     round_trips = o.round_trips, bytes_to_client = round(o.to), bytes_from_client = round(o.from),
-                     tns_bytes_to_client = round(o.tns_to), tns_packets = o.packets, tcp_segments = o.segments,
-                     elapsed_ms = o.elapsed * 1000, sdu = p.sdu, tdu = p.tdu, mss = p.mss }
+    local a = s.account
+    -- TCP waits inside round trips (delayed ACKs, zero windows): the
+    -- advisor's own kinds of pause (the accounts have the stalls)
+    local tcp_waits = 0
+    for _, x in ipairs(p.pauses or {}) do
+        if x.kind ~= "client stall" and x.kind ~= "server stall" then tcp_waits = tcp_waits + x.secs end
+    end
+    local obs
+    if a then
+        local function sec(k) return (a[k] or 0) / 1000 end
+        -- (executions: the count column, or the list of the executions' accounts under that name)
+        local ex = a.executions
+        obs = { executions = type(ex) == "table" and #ex or ex or 0, rows = a.rows or 0, round_trips = a.round_trips or 0,
+                to = a.bytes_to_client or 0, from = a.bytes_from_client or 0, tns_to = a.tns_bytes_to_client or 0,
+                packets = a.packets_to_client or 0, segments = a.segments_to_client or 0,
+                elapsed = sec("elapsed_ms"), network = sec("network_ms"), server = sec("server_ms"),
+                transfer = sec("transfer_ms"), client = sec("client_ms"), idle = sec("idle_ms"),
+                paused = sec("client_stall_ms") + sec("server_stall_ms") + tcp_waits,
+                array_sizes = a.array_size and tostring(a.array_size) or nil, prefetch = a.prefetch_rows }
+    else
+        local list = {}
+        for i, x in ipairs(p.array_sizes or {}) do list[i] = tostring(x) end
+        obs = { executions = #p.execs, rows = round(p.rows), round_trips = o.round_trips, to = o.to, from = o.from,
+                tns_to = o.tns_to, packets = o.packets, segments = o.segments, elapsed = o.elapsed,
+                idle = p.idle_before, paused = o.paused or 0,
+                array_sizes = #list > 0 and table.concat(list, ", ") or (p.array_size and tostring(p.array_size)) }
+    end
+    p.obs = obs
+    -- "array size 100", "array sizes 10, 50"; no fetch call and no rows asked: said so
+    local asz = obs.array_sizes and ((obs.array_sizes:find(",", 1, true) and "array sizes " or "array size ") ..
+        obs.array_sizes) or "no rows asked"
+    rec.observed = { executions = obs.executions, rows = round(obs.rows), array_size = p.array_size,
+                     array_sizes = obs.array_sizes, prefetch_rows = obs.prefetch,
+                     round_trips = obs.round_trips, bytes_to_client = round(obs.to), bytes_from_client = round(obs.from),
+                     tns_bytes_to_client = round(obs.tns_to), tns_packets = obs.packets, tcp_segments = obs.segments,
+                     elapsed_ms = obs.elapsed * 1000, network_ms = obs.network and obs.network * 1000,
+                     server_ms = obs.server and obs.server * 1000, transfer_ms = obs.transfer and obs.transfer * 1000,
+                     client_ms = obs.client and obs.client * 1000, sdu = p.sdu, tdu = p.tdu, mss = p.mss }
     rec.predictions, rec.sdus, rec.advice = {}, {}, {}
     out[#out + 1] = ""
     out[#out + 1] = header(s)
-    out[#out + 1] = string.format("  observed: %d execution(s), %s rows, array size %s, %d round trips, " ..
+    out[#out + 1] = string.format("  observed: %d execution(s), %s rows, %s, %d round trips, " ..
         "%s bytes to client, %s from client, %d TNS packets, %d TCP segments, %s ms",
-        #p.execs, fmt_int(p.rows), p.array_size and tostring(p.array_size) or "-", o.round_trips,
-        fmt_int(o.to), fmt_int(o.from), o.packets, o.segments, ms(o.elapsed))
+        obs.executions, fmt_int(obs.rows), asz, obs.round_trips, fmt_int(obs.to), fmt_int(obs.from), obs.packets, obs.segments, ms(obs.elapsed))
     out[#out + 1] = string.format("  per row %.1f B (+ %.1f B bit vector after the first row of a response); " ..
         "per fetch %.1f B overhead (%.1f B on the last), %.1f B request", p.row_bytes, p.bvc_bytes,
         p.overhead, p.overhead_last, p.request_bytes)
@@ -969,26 +1057,40 @@ local function advise_statement(out, s, p, opts, rec)
         net = string.format("network round trip %s ms (RTT, captured near the %s) + ", ms(p.rtt),
             p.vantage == 1 and "server" or "client")
     end
-    out[#out + 1] = string.format("  time model (%s): %sround trip %s ms + %s ms per row + transfer (by response " ..
-        "size, on average %s ms per KB); " ..
-        "client gap %s ms + %s ms per row", p.time_source or "-", net, ms(rt_call), ms(p.t_row or 0),
-        ms(p.t_byte * 1024), ms(gap_call), ms(tm and tm.g_row or 0))
+    -- (a term that is nothing is left out: no "0.000 ms")
+    local function per(x, what) return x * 1000 >= 0.0005 and string.format(" + %s ms %s", ms(x), what) or "" end
+    out[#out + 1] = string.format("  time model (%s): %sround trip %s ms%s + transfer (by response size%s); " ..
+        "client gap %s ms%s", p.time_source or "-", net, ms(rt_call), per(p.t_row or 0, "per row"),
+        p.t_byte * 1024 * 1000 >= 0.0005 and string.format(", on average %s ms per KB", ms(p.t_byte * 1024)) or
+            ": too fast to measure per KB", ms(gap_call), per(tm and tm.g_row or 0, "per row"))
     out[#out + 1] = string.format("  SDU %d, TDU %d, MSS %s (%s)", p.sdu or 0, p.tdu or 0,
         p.mss and tostring(p.mss) or "?", p.mss_source or "unknown")
     local pf_kind, pf_text = M.prefetch_assumption(p, opts and opts.prefetch)
     rec.prefetch_assumption, rec.prefetch_text = pf_kind, pf_text
     out[#out + 1] = "  prefetch: " .. pf_text
-    local rt_time = o.rt_time or 0
-    if o.elapsed - rt_time >= 0.0000005 then
-        out[#out + 1] = string.format("  time: observed %s ms = %s ms of round trips (-z sqlnet,stmt's response " ..
-            "time sum) + %s ms of client time between the round trips of an execution (%s)",
-            ms(o.elapsed), ms(rt_time), ms(o.elapsed - rt_time),
-            p.vantage == 1 and "with the network round trip: captured near the server" or
-            p.vantage == 2 and "captured near the client: the network round trip is in the round trips" or
-            "the network round trip too, when captured near the server")
+    if a then
+        -- the time as -z sqlnet,stmt gives it (its parts that are nothing left out)
+        local parts = {}
+        for _, k in ipairs({ "network", "server", "transfer", "client" }) do
+            if obs[k] * 1000 >= 0.0005 then parts[#parts + 1] = string.format("%s ms %s", ms(obs[k]), k) end
+        end
+        out[#out + 1] = string.format("  time: elapsed %s ms = %s (-z sqlnet,stmt's: as the client lived it, %s)",
+            ms(obs.elapsed), #parts > 0 and table.concat(parts, " + ") or "nothing measured",
+            p.vantage == 1 and "the network round trip added: captured near the server" or
+            p.vantage == 2 and "captured near the client" or "where the capture was taken unknown")
+    else
+        local rt_time = o.rt_time or 0
+        if o.elapsed - rt_time >= 0.0000005 then
+            out[#out + 1] = string.format("  time: observed %s ms = %s ms of round trips (-z sqlnet,stmt's response " ..
+                "time sum) + %s ms of client time between the round trips of an execution (%s)",
+                ms(o.elapsed), ms(rt_time), ms(o.elapsed - rt_time),
+                p.vantage == 1 and "with the network round trip: captured near the server" or
+                p.vantage == 2 and "captured near the client: the network round trip is in the round trips" or
+                "the network round trip too, when captured near the server")
+        end
     end
-    rec.pauses, rec.pauses_ms, rec.idle_before_ms = {}, (o.paused or 0) * 1000, p.idle_before * 1000
-    if p.pauses then
+    rec.pauses, rec.pauses_ms, rec.idle_before_ms = {}, obs.paused * 1000, (obs.idle or 0) * 1000
+    if p.pauses and obs.paused * 1000 >= 0.0005 then
         local parts = {}
         for _, x in ipairs(p.pauses) do
             parts[#parts + 1] = string.format("%s %s ms at frame %s", x.kind, ms(x.secs),
@@ -996,12 +1098,12 @@ local function advise_statement(out, s, p, opts, rec)
             rec.pauses[#rec.pauses + 1] = { keys = { "kind", "ms", "frame" },
                                             values = { kind = x.kind, ms = x.secs * 1000, frame = x.frame } }
         end
-        out[#out + 1] = string.format("  pauses: %s ms not explained by the model: %s", ms(o.paused or 0),
+        out[#out + 1] = string.format("  pauses: %s ms not explained by the model: %s", ms(obs.paused),
             table.concat(parts, ", "))
     end
-    if p.idle_before >= 0.0000005 then
+    if (obs.idle or 0) >= 0.0000005 then
         out[#out + 1] = string.format("  idle before: %s ms (before its first call; not counted in its time)",
-            ms(p.idle_before))
+            ms(obs.idle))
     end
     if p.loss then
         out[#out + 1] = string.format("  loss: %d retransmitted TCP segment(s) in %d round trip(s), which took " ..
@@ -1012,9 +1114,11 @@ local function advise_statement(out, s, p, opts, rec)
     for _, n in ipairs(p.notes) do out[#out + 1] = "  note: " .. n end
     if #p.execs == 0 then
         out[#out + 1] = "  no executions with fetches: nothing to predict"
+        rec.verdict = verdict(p, obs)
         return
     end
     if not p.fetched and not p.tied then
+        rec.verdict = verdict(p, obs)
         -- every row came with the execute call: no fetch call to save
         local pf = p.execs[1].prefetch
         out[#out + 1] = string.format("  all %s rows came with the execute call%s: no fetch calls, so the " ..
@@ -1041,7 +1145,7 @@ local function advise_statement(out, s, p, opts, rec)
         if a == p.array_size then
             -- the observed row shows what was observed (as the observed line);
             -- the model's own figures beside it where they differ
-            row, model = M.observed_row(o, pr)
+            row, model = M.observed_row(obs, pr)
             now = pr
         end
         local mark = (a == p.array_size and " observed" or "") .. (model and (" (model: " .. model .. ")") or "")
@@ -1059,6 +1163,7 @@ local function advise_statement(out, s, p, opts, rec)
         rec.advice.array_size, rec.advice.round_trips = rec_a, at_rec.round_trips
         rec.advice.elapsed_ms = at_rec.elapsed * 1000
     end
+    rec.verdict = verdict(p, obs, rec_a, now, rec_a and M.predict(p, rec_a))
     if now and at_rec then
         local function rts(n) return string.format("%d round trip%s", n, n == 1 and "" or "s") end
         local at = M.predict(p, rec_a)
@@ -1069,8 +1174,8 @@ local function advise_statement(out, s, p, opts, rec)
                 rts(at.round_trips), now.round_trips, ms(math.abs(now.elapsed - at.elapsed)),
                 at.elapsed <= now.elapsed and "less" or "more",
                 now.elapsed > 0 and 100 * math.abs(now.elapsed - at.elapsed) / now.elapsed or 0,
-                now.round_trips ~= o.round_trips and string.format(" (the model's figures at both sizes: at %d it " ..
-                    "predicts %s where %d were observed)", p.array_size, rts(now.round_trips), o.round_trips) or "")
+                now.round_trips ~= obs.round_trips and string.format(" (the model's figures at both sizes: at %d it " ..
+                    "predicts %s where %d were observed)", p.array_size, rts(now.round_trips), obs.round_trips) or "")
         else
             out[#out + 1] = string.format("  array size: %d is enough (no size is predicted more than 10%% faster)",
                 p.array_size)
@@ -1397,6 +1502,15 @@ local function advise_all(st, opts, out)
     local models = connection_models(st, opts.prefetch)
     local advised, skipped = {}, {}
     local list = number_statements(st)
+    -- each statement's account (by SQL_ID, else by its text on one line)
+    local by_id, by_text = {}, {}
+    for _, a in ipairs(st.accounts or {}) do
+        if a.sql_id then by_id[a.sql_id] = a end
+        if a.sql then by_text[one_line(a.sql)] = a end
+    end
+    for _, s in ipairs(list) do
+        s.account = s.sql ~= OTHER and (s.sql_id and by_id[s.sql_id] or by_text[s.sql]) or nil
+    end
     local conns = number_connections(st, list)
     for _, s in ipairs(list) do
         if s.sql ~= OTHER then
@@ -1434,20 +1548,16 @@ local function summary_lines(advised, connections)
         if wx ~= wy then return wx > wy end
         return x.s.number < y.s.number
     end)
-    out[#out + 1] = "Summary (the costliest on the wire first: observed time less pauses, idle time apart):"
+    out[#out + 1] = "Summary (the costliest on the wire first: elapsed time less pauses, idle time apart):"
     for _, a in ipairs(order) do
-        local o, adv = a.rec.observed or {}, a.rec.advice or {}
+        local o = a.rec.observed or {}
         local function rts(n) return string.format("%d round trip%s", n, n == 1 and "" or "s") end
-        local head = string.format("  Statement %d: %s ms, %s at array size %s", a.s.number, ms(wire(a) / 1000),
-            rts(o.round_trips or 0), o.array_size and tostring(o.array_size) or "-")
-        if adv.array_size and o.array_size and adv.array_size ~= o.array_size then
-            out[#out + 1] = string.format("%s -> array size %d: %s, about %s ms", head, adv.array_size,
-                rts(adv.round_trips or 0), ms((adv.elapsed_ms or 0) / 1000))
-        elseif adv.array_size then
-            out[#out + 1] = head .. ": keep it"
-        else
-            out[#out + 1] = head
-        end
+        -- the array size as the accounts define it (a list when executions differ)
+        local sizes = o.array_sizes
+        local head = string.format("  Statement %d: %s ms, %s at %s", a.s.number, ms(wire(a) / 1000),
+            rts(o.round_trips or 0), sizes and ((sizes:find(",", 1, true) and "array sizes " or "array size ") .. sizes)
+                or "no rows asked")
+        out[#out + 1] = head .. ": " .. (a.rec.verdict or "nothing to predict")
     end
     for _, c in ipairs(connections or {}) do
         if c.advice then
@@ -1491,13 +1601,16 @@ local function render_text(st, filter, opts)
     end
     out[#out + 1] = ""
     out[#out + 1] = "How the advisor computes:"
-    out[#out + 1] = "Model: fetches = floor((rows - first) / array size) + 1 per execution; bytes = fixed +"
+    out[#out + 1] = "Model: fetches = floor((rows - first) / array size) + 1 per execution (a client that tops"
+    out[#out + 1] = "its first fetch up to the array size, node-oracledb: one more where the execute's rows"
+    out[#out + 1] = "are not a whole array); bytes = fixed +"
     out[#out + 1] = "per-fetch overhead + rows x row bytes; packets = ceil(bytes / (SDU - 10)) per response;"
     out[#out + 1] = "elapsed = fixed + round trips x time per call + rows x time per row + bytes x time per"
     out[#out + 1] = "byte, the times fitted per connection on the round trips of all its statements (a round"
     out[#out + 1] = "trip that waited for a TCP retransmission left out: see a statement's loss line)."
-    out[#out + 1] = "Observed time: the round-trip times plus the client's time between the round trips of"
-    out[#out + 1] = "an execution (-z sqlnet,stmt's response time sum counts the round-trip times only)."
+    out[#out + 1] = "Observed: -z sqlnet,stmt's numbers (elapsed = network + server + transfer + client, idle"
+    out[#out + 1] = "apart; array size = rows asked per fetch); the model predicts, it does not measure again."
+    out[#out + 1] = "SDU advice only for >= 10% fewer TCP segments or >= 5% less predicted time."
     out[#out + 1] = "Only queries are advised: statements that fetched rows; statements are numbered as in"
     out[#out + 1] = "-z sqlnet,stmt (all statements, in the order of their first call)."
     out[#out + 1] = RULE
