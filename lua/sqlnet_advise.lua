@@ -1668,8 +1668,11 @@ local function json_object(keys, values, indent)
     return "{\n" .. indent .. "  " .. table.concat(parts, ",\n" .. indent .. "  ") .. "\n" .. indent .. "}"
 end
 
+-- (array_size: the largest, the model's; array_sizes: -z sqlnet,stmt's, a list
+-- when executions differ; the time's parts: -z sqlnet,stmt's)
 local OBS_KEYS = { "executions", "rows", "array_size", "round_trips", "bytes_to_client", "bytes_from_client",
-                   "tns_bytes_to_client", "tns_packets", "tcp_segments", "elapsed_ms", "sdu", "tdu", "mss" }
+                   "tns_bytes_to_client", "tns_packets", "tcp_segments", "elapsed_ms", "sdu", "tdu", "mss",
+                   "array_sizes", "prefetch_rows", "network_ms", "server_ms", "transfer_ms", "client_ms" }
 local PRED_KEYS = { "array_size", "round_trips", "bytes_to_client", "bytes_from_client", "tns_bytes_to_client",
                     "tns_packets", "tcp_segments", "elapsed_ms", "observed", "recommended", "model_elapsed_ms" }
 local SDU_KEYS = { "sdu", "array_size", "round_trips", "tns_packets", "tns_bytes_to_client", "tcp_segments",
@@ -1700,6 +1703,8 @@ local function render_json(st, filter, opts)
         local obj = stmts[#stmts]
         obj.keys[#obj.keys + 1], obj.values.pauses = "pauses", r.pauses or {}
         obj.keys[#obj.keys + 1], obj.values.idle_before_ms = "idle_before_ms", r.idle_before_ms or 0
+        -- the summary line's verdict (issue 34)
+        obj.keys[#obj.keys + 1], obj.values.verdict = "verdict", r.verdict
     end
     local others = {}
     for _, k in ipairs(skipped) do
@@ -1734,7 +1739,7 @@ local CSV_COLUMNS = { "kind", "statement", "sql_id", "sql", "first_frame", "last
                       "array_size", "sdu", "round_trips", "bytes_to_client", "bytes_from_client",
                       "tns_bytes_to_client", "tns_packets", "tcp_segments", "elapsed_ms", "recommended_array_size",
                       "recommended_round_trips", "recommended_ms", "recommended_sdu", "mss", "mark", "note",
-                      "prefetch_assumption", "pauses_ms", "idle_before_ms" }
+                      "prefetch_assumption", "pauses_ms", "idle_before_ms", "verdict" }
 
 local function csv_field(v, key)
     if v == nil then return "" end
@@ -1763,7 +1768,7 @@ local function render_csv(st, filter, opts)
               recommended_array_size = adv.array_size, recommended_round_trips = adv.round_trips,
               recommended_ms = adv.elapsed_ms, recommended_sdu = adv.sdu, mss = o.mss,
               prefetch_assumption = r.prefetch_assumption,
-              pauses_ms = r.pauses_ms or 0, idle_before_ms = r.idle_before_ms or 0,
+              pauses_ms = r.pauses_ms or 0, idle_before_ms = r.idle_before_ms or 0, verdict = r.verdict,
               note = adv.sdu_flags and table.concat(adv.sdu_flags, "; ") or nil })
         for _, x in ipairs(r.predictions) do
             local v = { kind = "array_size", statement = id.statement, sql_id = id.sql_id, sdu = o.sdu }
