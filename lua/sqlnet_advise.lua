@@ -959,12 +959,17 @@ end
 -- what its time is made of, from the accounts, and whether the array size
 -- is the lever.  rec_a: the recommended array size (nil: none to predict);
 -- now, at: the model's predictions at the observed and recommended sizes.
+-- (the shares of the time less its stalls, which no array size explains:
+-- the client's and the server's stalls out of their parts)
 local function time_share(obs)
-    if not (obs.server and obs.elapsed and obs.elapsed > 0) then return nil end
-    local parts = { { "network", obs.network }, { "server", obs.server }, { "transfer", obs.transfer },
-                    { "client", obs.client } }
+    if not obs.server then return nil end
+    local client, server = obs.client - obs.client_stall, obs.server - obs.server_stall
+    local total = obs.network + server + obs.transfer + client
+    if not (total > 0) then return nil end
+    local parts = { { "network", obs.network }, { "server", server }, { "transfer", obs.transfer },
+                    { "client", client } }
     table.sort(parts, function(x, y) return x[2] > y[2] end)
-    return obs.server / obs.elapsed, parts[1][1], parts[1][2] / obs.elapsed
+    return server / total, parts[1][1], parts[1][2] / total
 end
 
 local function verdict(p, obs, rec_a, now, at)
@@ -1017,6 +1022,7 @@ local function advise_statement(out, s, p, opts, rec)
                 packets = a.packets_to_client or 0, segments = a.segments_to_client or 0,
                 elapsed = sec("elapsed_ms"), network = sec("network_ms"), server = sec("server_ms"),
                 transfer = sec("transfer_ms"), client = sec("client_ms"), idle = sec("idle_ms"),
+                client_stall = sec("client_stall_ms"), server_stall = sec("server_stall_ms"),
                 paused = sec("client_stall_ms") + sec("server_stall_ms") + tcp_waits,
                 array_sizes = a.array_size and tostring(a.array_size) or nil, prefetch = a.prefetch_rows }
     else
@@ -1601,10 +1607,10 @@ local function render_text(st, filter, opts)
     end
     out[#out + 1] = ""
     out[#out + 1] = "How the advisor computes:"
-    out[#out + 1] = "Model: fetches = floor((rows - first) / array size) + 1 per execution (a client that tops"
-    out[#out + 1] = "its first fetch up to the array size, node-oracledb: one more where the execute's rows"
-    out[#out + 1] = "are not a whole array); bytes = fixed +"
-    out[#out + 1] = "per-fetch overhead + rows x row bytes; packets = ceil(bytes / (SDU - 10)) per response;"
+    out[#out + 1] = "Model: fetches = floor((rows - first) / array size) + 1 per execution, one more where"
+    out[#out + 1] = "the client tops its first fetch up to the array size (node-oracledb) and the execute's"
+    out[#out + 1] = "rows are not a whole array; bytes = fixed + per-fetch overhead + rows x row bytes;"
+    out[#out + 1] = "packets = ceil(bytes / (SDU - 10)) per response;"
     out[#out + 1] = "elapsed = fixed + round trips x time per call + rows x time per row + bytes x time per"
     out[#out + 1] = "byte, the times fitted per connection on the round trips of all its statements (a round"
     out[#out + 1] = "trip that waited for a TCP retransmission left out: see a statement's loss line)."
