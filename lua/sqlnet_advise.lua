@@ -64,12 +64,17 @@ end
 -- same numbers, docs/fields.md).  The library is the plugin Wireshark has
 -- loaded (its SONAME is sqlnet.so). SQLNET_LUA_RECORDS=0 turns it off (tests
 -- compare both).
-local RECORDS
-if os.getenv("SQLNET_LUA_RECORDS") ~= "0" then
+-- The statements' accounts (records.accounts: the observed figures) come
+-- from the same module whichever way the round trips are read.
+local RECORDS, ACCOUNTS
+do
     local ok, open = pcall(package.loadlib, "sqlnet.so", "luaopen_sqlnet_records")
     if ok and type(open) == "function" then
         local ok2, mod = pcall(open)
-        if ok2 and type(mod) == "table" and mod.open then RECORDS = mod end
+        if ok2 and type(mod) == "table" and mod.open then
+            if os.getenv("SQLNET_LUA_RECORDS") ~= "0" then RECORDS = mod end
+            if mod.accounts and mod.statements then ACCOUNTS = mod end
+        end
     end
 end
 
@@ -431,10 +436,7 @@ local function listeners(get, filter, reset)
     if F["sqlnet.tls.undecrypted"] then list[#list + 1] = { "undecrypted", "sqlnet.tls.undecrypted" } end
     -- the statements' observed numbers: the plugin's accounts (account.c,
     -- -z sqlnet,stmt's), never summed here (issue 34)
-    local acct
-    if RECORDS and RECORDS.accounts and RECORDS.statements then
-        acct = RECORDS.statements("open", filter)
-    end
+    local acct = ACCOUNTS and ACCOUNTS.statements("open", filter)
     local taps = {}
     for i, l in ipairs(list) do
         local tap = Listener.new("frame", l[2])
@@ -449,13 +451,13 @@ local function listeners(get, filter, reset)
     local texts = {}
     function taps.collect()
         if col then take_records(get(), col, texts) end
-        if acct then get().accounts = RECORDS.accounts(acct) end
+        if acct then get().accounts = ACCOUNTS.accounts(acct) end
     end
     -- the window's end: every listener removed
     function taps.close()
         for _, tap in ipairs(taps) do tap:remove() end
         if col then col:close() end
-        if acct then RECORDS.statements("close", acct) end
+        if acct then ACCOUNTS.statements("close", acct) end
     end
     return taps
 end
