@@ -90,9 +90,11 @@ TEXT_OF = {  # record member -> the text report's line
     "response_time_sum_ms": "response time sum (ms)", "response_time_avg_ms": "response time avg (ms)",
     "response_time_max_ms": "response time max (ms)",
     "more_data_responses": "responses larger than one SDU (\"more data\")",
-    "wire_time_ms": "time on the wire (ms)", "network_ms": "network: round trips x RTT (ms)",
+    "wire_time_ms": "elapsed (ms)", "elapsed_ms": "elapsed (ms)", "network_ms": "network: round trips x RTT (ms)",
     "server_ms": "server: call to first byte of answer (ms)",
-    "transfer_ms": "transfer: first to last byte (ms)", "client_ms": "client: between calls (ms)",
+    "transfer_ms": "transfer: first to last byte (ms)", "client_ms": "client: between calls of an execution (ms)",
+    "idle_ms": "idle: before its executions, apart (ms)", "wait_ms": "wait: network + server + transfer (ms)",
+    "prefetch_rows": "prefetch (rows the executes brought)",
 }
 MANIFEST_OF = {"round_trips": "round trips", "rows": "rows", "bytes_to_client": "to client",
                "bytes_from_client": "from client", "tns_bytes_to_client": "tns to client",
@@ -128,6 +130,9 @@ def test_formats_same_numbers(tshark, manifest, fmt):
             assert int(r[member]) == exp[key][e], (key, member)
         errors = text[key]["ORA errors (ORA-01403 end of fetch excluded)"]
         assert (r["ora_errors"] or "-") == errors
+        # one array size, the same text everywhere (issue 34)
+        assert (r["array_size"] or "-") == text[key]["array size (rows asked per fetch)"]
+        assert (r["array_sizes"] or None) == (r["array_size"] or None)
 
 
 def test_csv_quotes_and_json_escapes(tshark):

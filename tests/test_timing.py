@@ -2,7 +2,8 @@
 
 Evidence:
 - the parts of every round trip (sqlnet.time.network, .server, .transfer,
-  .client) must add up, per conversation, to the elapsed time measured on the
+  .client, .idle: issue 34 cut the client's gap into client time within an
+  execution and idle time before one) must add up, per conversation, to the elapsed time measured on the
   capture's own frame times (the server's ACCEPT to the server's last TCP
   payload, found from tcp.srcport/tcp.len and the TNS type byte, not from the
   plugin): every generated capture;
@@ -24,7 +25,8 @@ from test_generated_captures import MANIFESTS
 
 ALL = MANIFESTS
 WAN = [p for p in MANIFESTS if p.values[0].get("netem")]
-PARTS = ["sqlnet.time.network", "sqlnet.time.server", "sqlnet.time.transfer", "sqlnet.time.client"]
+PARTS = ["sqlnet.time.network", "sqlnet.time.server", "sqlnet.time.transfer", "sqlnet.time.client",
+         "sqlnet.time.idle"]
 
 
 def seconds(v):

@@ -623,7 +623,7 @@ typedef enum {
 } vkind_t;
 
 typedef enum {
-    X_NONE, X_STATEMENT, X_SQL_ID, X_SQL, X_FIRST, X_LAST, X_ARRAY_SIZE, X_RT_AVG, X_RTT, X_ERRORS,
+    X_NONE, X_STATEMENT, X_SQL_ID, X_SQL, X_FIRST, X_LAST, X_ARRAY_SIZE, X_ARRAY_SIZES, X_RT_AVG, X_RTT, X_ERRORS,
     X_EXECUTION, X_CONVERSATION, X_TCP_STREAM, X_PREFETCH_ASKED
 } special_t;
 
@@ -652,7 +652,7 @@ static const column_t stmt_columns[] = {
     C_U64("bytes_from_client", bytes_from_client), C_U64("tns_bytes_to_client", tns_bytes_to_client),
     C_U64("tns_bytes_from_client", tns_bytes_from_client), C_U64("row_bytes_to_client", row_bytes),
     C_U64("packets_to_client", packets_to_client), C_U64("segments_to_client", segments_to_client),
-    C_X("array_sizes", X_ARRAY_SIZE, TRUE),
+    C_X("array_sizes", X_ARRAY_SIZES, TRUE),
     C_MS("response_time_sum_ms", response_time_ns), C_X("response_time_avg_ms", X_RT_AVG, FALSE),
     C_MS("response_time_max_ms", response_time_max_ns),
     C_MST("wire_time_ms", elapsed_ns), { "network_ms", V_MS_NET, X_NONE, FALSE, SUM(network_ns) },
@@ -665,7 +665,7 @@ static const column_t stmt_columns[] = {
     C_X("array_size", X_ARRAY_SIZE, TRUE), C_U64("prefetch_rows", prefetch_rows),
 };
 
-/* The per-execution record (JSON "executions", Lua records.accounts). */
+/* The per-execution record (JSON "per_execution", Lua records.accounts). */
 static const column_t exec_columns[] = {
     C_X("statement", X_STATEMENT, FALSE), C_X("sql_id", X_SQL_ID, TRUE),
     C_X("conversation", X_CONVERSATION, FALSE), C_X("tcp_stream", X_TCP_STREAM, FALSE),
@@ -753,7 +753,8 @@ account_stmt_value(const sqlnet_acct_stmt_t *st, guint col)
     case X_SQL: return st->sql ? account_one_line(st->sql) : NULL;
     case X_FIRST: return g_strdup_printf("%u", st->first_frame);
     case X_LAST: return g_strdup_printf("%u", st->last_frame);
-    case X_ARRAY_SIZE: return g_strdup(st->array_size);
+    case X_ARRAY_SIZE: return st->array_size[0] ? g_strdup(st->array_size) : NULL;
+    case X_ARRAY_SIZES: return g_strdup(st->array_size);   /* the old name: "" when none */
     case X_RT_AVG: return rt_avg(&st->s);
     case X_RTT: return st->s.timed && st->s.rtt_ns ? ms_text(st->s.rtt_ns) : NULL;
     case X_ERRORS: return g_strdup(st->errors);

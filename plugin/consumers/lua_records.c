@@ -395,7 +395,7 @@ push_value(lua_State *L, const char *name, char *value, gboolean text)
 
 /* records.accounts(report): { statement rows } in -z sqlnet,stmt's order
  * (the calls outside a statement first, statement nil), each a table keyed
- * by the CSV's column names with `executions` = { execution rows } keyed by
+ * by the CSV's column names with `per_execution` = { execution rows } keyed by
  * the JSON executions' names.  The report is one records.statements("open")
  * gave; read it after the retap. */
 static int
@@ -424,7 +424,7 @@ l_accounts(lua_State *L)
                 push_value(L, account_exec_column(c), account_exec_value(s, e, c), account_exec_column_is_text(c));
             lua_rawseti(L, -2, (int)j + 1);
         }
-        lua_setfield(L, -2, "executions");
+        lua_setfield(L, -2, "per_execution");
         lua_rawseti(L, -2, (int)i + 1);
     }
     return 1;

@@ -1,7 +1,7 @@
 /* stmt.c - -z sqlnet,stmt: wire AUTOTRACE, one block per statement (one
  * SQL text), numbered by its first call's frame, the calls outside a
  * statement first; or one CSV/JSON record per statement with the same
- * numbers (JSON: each with its executions); what it cannot read (TLS
+ * numbers (JSON: each with its executions, "per_execution"); what it cannot read (TLS
  * without the secrets, native network encryption) said under the title.
  *
  * Every number is account.c's (the statement and execution accounting,
@@ -576,7 +576,7 @@ stmt_draw_json(stmt_report_t *r)
         g_string_append(out, i == 0 ? "\n  {" : ",\n  {");
         for (c = 0; c < account_stmt_ncolumns(); c++)
             json_member(out, c == 0, account_stmt_column(c), account_stmt_value(s, c), account_stmt_column_is_text(c));
-        g_string_append(out, ", \"executions\": [");
+        g_string_append(out, ", \"per_execution\": [");
         for (j = 0; j < s->execs->len; j++) {
             const sqlnet_acct_exec_t *e = &g_array_index(s->execs, sqlnet_acct_exec_t, j);
             g_string_append(out, j == 0 ? "\n    {" : ",\n    {");

@@ -1,0 +1,294 @@
+"""One definition of a statement's time, rows and array size (issue 34, points 1
+and 3): every number of `-z sqlnet,stmt` comes from one computation in C
+(plugin/consumers/account.c), so its text, CSV and JSON agree with each other
+and with the sums of `-z sqlnet,rt`'s per-round-trip columns, to the
+microsecond and to the row.
+
+Evidence, per test:
+- views against views: the text, CSV and JSON of -z sqlnet,stmt against each
+  other; each execution's times, rows and round trips against the sums of
+  -z sqlnet,rt's time.*_ns / rows columns over its round trips (integer
+  nanoseconds, rounded once to the microsecond); idle time against the
+  sqlnet.time.idle field (-T fields);
+- the generator's manifests: the link's RTT (netem rtt_ms) times round trips
+  for the network part, and the frames' own timestamps (tshark's
+  frame.time_epoch of the manifest's request and response frames) plus one RTT
+  for a statement's elapsed time as the client lived it, captured near the
+  server; the client's configured array size (manifest steps) for the array
+  size;
+- real captures of ../shared/captures/public (python-oracledb, JDBC thin,
+  go-ora, OCI SQL*Plus): the views agree with each other there too.
+"""
+import csv
+import io
+import json
+import re
+from collections import defaultdict
+
+import pytest
+
+from tshark import PUBLIC, TEST_CAPTURES
+from test_generated_captures import MANIFESTS
+
+GENERATED = ["wan_rtt10_arraysize", "wan_rtt50_arraysize", "wan_rtt10_jdbc_fetchsize", "node_tns315",
+             "node_basic", "goora_basic", "jdbc_fetchsize_sweep", "think_time", "pauses_stall", "error_midfetch"]
+REAL = ["dbbat/python_thin.pcapng", "dbbat/jdbc_thin_cursor_reexec.pcapng", "dbbat/go_ora_largeresult.pcapng",
+        "dbbat/sqlplus_cursor_reexec.pcapng", "visblank/sqlplus11g_linux32_vs_11.2_full_session.pcapng"]
+
+# the text report's line for a CSV column
+TEXT_OF = {
+    "elapsed_ms": "elapsed (ms)", "network_ms": "network: round trips x RTT (ms)",
+    "server_ms": "server: call to first byte of answer (ms)", "transfer_ms": "transfer: first to last byte (ms)",
+    "client_ms": "client: between calls of an execution (ms)", "idle_ms": "idle: before its executions, apart (ms)",
+    "wait_ms": "wait: network + server + transfer (ms)", "rows": "rows processed",
+    "round_trips": "SQL*Net roundtrips to/from client", "array_size": "array size (rows asked per fetch)",
+    "prefetch_rows": "prefetch (rows the executes brought)",
+}
+# an execution's column and the -z sqlnet,rt column it sums
+RT_SUM = {"network_ms": ["time.network_ns"], "server_ms": ["time.server_ns"], "transfer_ms": ["time.transfer_ns"],
+          "client_ms": ["time.client_ns"],
+          "elapsed_ms": ["time.network_ns", "time.server_ns", "time.transfer_ns", "time.client_ns"],
+          "wait_ms": ["time.network_ns", "time.server_ns", "time.transfer_ns"]}
+
+
+def ms(ns):
+    """Nanoseconds as the reports print milliseconds: rounded to the microsecond."""
+    us = (ns + 500) // 1000
+    return f"{us // 1000}.{us % 1000:03d}"
+
+
+def capture_of(name):
+    if "/" in name:
+        path = PUBLIC / name
+        if not path.is_file():
+            pytest.skip(f"public capture not available: {path}")
+        return path
+    return TEST_CAPTURES / f"{name}.pcapng"
+
+
+def manifest_of(name):
+    return next(p.values[0] for p in MANIFESTS if p.values[0]["scenario"] == name)
+
+
+def run(tshark, cap, z):
+    proc = tshark.run(cap, ["-q", "-z", z])
+    assert "sqlnet" not in proc.stderr.lower() or "not decrypted" in proc.stderr, proc.stderr
+    return proc.stdout
+
+
+def header_key(line):
+    m = re.match(r"^Statement (\d+): .* \(sqlnet\.rt\.sql_id == \"(\w+)\", frames", line)
+    if m:
+        return m.group(2)
+    if line.startswith("Calls outside a statement"):
+        return ""
+    return None
+
+
+def text_blocks(out):
+    """{sql_id ("" outside): {label: value}} of the text report."""
+    blocks, cur = {}, None
+    for line in out.splitlines():
+        key = header_key(line)
+        if key is not None:
+            cur = blocks.setdefault(key, {})
+            continue
+        m = re.match(r"  (.+?)\s{2,}(\S.*)$", line)
+        if cur is not None and m:
+            cur.setdefault(m.group(1).strip(), m.group(2).strip())
+    return blocks
+
+
+def stmt_views(tshark, cap):
+    text = text_blocks(run(tshark, cap, "sqlnet,stmt"))
+    rows = list(csv.DictReader(io.StringIO(run(tshark, cap, "sqlnet,stmt,format=csv"), newline="")))
+    doc = json.loads(run(tshark, cap, "sqlnet,stmt,format=json"))
+    return text, rows, doc["statements"]
+
+
+def rt_rows(tshark, cap):
+    return list(csv.DictReader(io.StringIO(run(tshark, cap, "sqlnet,rt,format=csv"), newline="")))
+
+
+def idle_by_execution(tshark, cap):
+    """(tcp.stream, execution) -> idle ns, from the sqlnet.time.idle field of the
+    frames that end one round trip (a frame with several is left out)."""
+    out = defaultdict(int)
+    for stream, execution, idle in tshark.fields(cap, ["tcp.stream", "sqlnet.rt.execution", "sqlnet.time.idle"],
+                                                 "sqlnet.time.idle"):
+        if "," in idle or "," in execution or not execution:
+            continue
+        out[(int(stream), int(execution))] += round(float(idle) * 1e9)
+    return out
+
+
+def check_views_agree(tshark, cap):
+    text, rows, stmts = stmt_views(tshark, cap)
+    assert rows, cap
+    assert [r["sql_id"] or "" for r in rows] == [s["sql_id"] or "" for s in stmts]
+    for r, s in zip(rows, stmts):
+        block = text[r["sql_id"] or ""]
+        for col, label in TEXT_OF.items():
+            csv_v, json_v = r[col], s[col]
+            if csv_v == "":
+                assert json_v is None, (col, r["sql"])
+                assert label not in block or block[label] in ("-", "unknown"), (col, r["sql"])
+                continue
+            assert str(json_v) == csv_v or float(json_v) == float(csv_v), (col, r["sql"], csv_v, json_v)
+            assert block[label] == csv_v, (col, r["sql"], block[label], csv_v)
+        # elapsed is its parts, wait is elapsed less client (in the one rounding of each)
+        if r["elapsed_ms"]:
+            parts = sum(float(r[c] or 0) for c in ("network_ms", "server_ms", "transfer_ms", "client_ms"))
+            assert float(r["elapsed_ms"]) == pytest.approx(parts, abs=0.0025)
+            assert r["wire_time_ms"] == r["elapsed_ms"]
+        assert (r["array_sizes"] or None) == (r["array_size"] or None)
+    # each execution against the round trips of -z sqlnet,rt and the idle field
+    by_exec = defaultdict(list)
+    for rt in rt_rows(tshark, cap):
+        if rt["execution"]:
+            by_exec[(int(rt["conversation"]), int(rt["execution"]))].append(rt)
+    idle = idle_by_execution(tshark, cap)
+    checked = 0
+    for s in stmts:
+        sizes = set()
+        for e in s["per_execution"]:
+            rts = by_exec[(e["conversation"], e["execution"])]
+            assert e["round_trips"] == len(rts), e
+            assert e["rows"] == sum(int(rt["rows"]) for rt in rts), e
+            for col, members in RT_SUM.items():
+                if e[col] is None:
+                    continue
+                ns = sum(int(rt[m] or 0) for rt in rts for m in members)
+                assert f"{e[col]:.3f}" == ms(ns), (col, e, ns)
+            if (e["tcp_stream"], e["execution"]) in idle and e["idle_ms"] is not None:
+                assert f"{e['idle_ms']:.3f}" == ms(idle[(e["tcp_stream"], e["execution"])]), e
+            if e["array_size"]:
+                sizes.add(e["array_size"])
+            checked += 1
+        # the statement's array size: its executions' (one number, or the list)
+        assert (s["array_size"] or "") == ", ".join(str(x) for x in sorted(sizes)), s["sql"]
+    return checked
+
+
+@pytest.mark.parametrize("name", GENERATED)
+def test_views_agree_generated(tshark, name):
+    """text == CSV == JSON for every statement; every execution equal to the sums
+    of -z sqlnet,rt over its round trips (to the microsecond and to the row) and
+    to the sqlnet.time.idle fields; a statement's array size is its executions'."""
+    assert check_views_agree(tshark, capture_of(name)) > 0
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_views_agree_real(tshark, name):
+    """The same on real captures, one per client family (python-oracledb, JDBC thin,
+    go-ora, OCI SQL*Plus 11g and 9i-era sessions)."""
+    check_views_agree(tshark, capture_of(name))
+
+
+@pytest.mark.parametrize("name", ["wan_rtt10_arraysize", "wan_rtt50_arraysize", "wan_rtt10_jdbc_fetchsize"])
+def test_elapsed_and_network_against_the_generator(tshark, name):
+    """Captured near the server on a WAN link of a known RTT (the manifest's netem
+    rtt_ms): every statement with one execution took, as the client lived it, its
+    first request frame to its last response frame (frame.time_epoch) plus one RTT
+    (half before the capture saw the call, half after the answer left), and its
+    network part is its round trips (the scripted server's request log) times
+    the RTT (issue 34, symptom 1: the time of a statement is one number)."""
+    m = manifest_of(name)
+    cap = capture_of(name)
+    rtt_ms = m["netem"]["rtt_ms"]
+    frames = {int(n): float(t) for n, t in tshark.fields(cap, ["frame.number", "frame.time_epoch"])}
+    by_sql = defaultdict(list)
+    for conn in m["connections"]:
+        for req in conn["requests"]:
+            if req.get("sql") and (req.get("response") or {}).get("last_frame"):
+                by_sql[" ".join(req["sql"].split())].append(req)
+    _, rows, _ = stmt_views(tshark, cap)
+    checked = 0
+    for r in rows:
+        reqs = by_sql.get(r["sql"] or "")
+        if not reqs or r["executions"] != "1":
+            continue
+        assert int(r["round_trips"]) == len(reqs)
+        lived = (frames[reqs[-1]["response"]["last_frame"]] - frames[reqs[0]["request_first_frame"]]) * 1000 + rtt_ms
+        assert float(r["elapsed_ms"]) == pytest.approx(lived, abs=0.2 + 0.01 * rtt_ms), r["sql"]
+        assert float(r["network_ms"]) == pytest.approx(len(reqs) * rtt_ms, rel=0.02), r["sql"]
+        checked += 1
+    assert checked >= 3
+
+
+# one or more per client and pattern (all plans with steps pass; these keep the run short)
+ARRAY_SIZE_SCENARIOS = ["arraysize_100", "sweep_arraysize", "scroll_19_python", "node_basic", "node_tns315",
+                        "heldout_node_wan4", "release_19_node", "jdbc_fetchsize_sweep", "jdbc_default_prefetch",
+                        "wan_rtt10_jdbc_fetchsize", "goora_basic", "redirect_goora", "batch_19_python"]
+ARRAY_SIZE_CAPTURES = [p for p in MANIFESTS if p.values[0]["scenario"] in ARRAY_SIZE_SCENARIOS]
+
+
+@pytest.mark.parametrize("manifest", ARRAY_SIZE_CAPTURES)
+def test_array_size_is_the_clients(tshark, manifest):
+    """Issue 34, symptom 3: one array size per statement, the one the client was
+    configured with (the generator's plan: each step's arraysize, go-ora's
+    PREFETCH_ROWS, which it asks on every fetch), the same in the text, CSV and
+    per execution: python-oracledb's execute asks its prefetch (2) and its
+    fetches the array size; node-oracledb's first fetch asks the array size less
+    the rows the execute brought (98 of 100) and counts as 100; JDBC's warm-up
+    that brought every row on its execute reads its fetch size, not 0.
+    Statements without rows (DML) have none."""
+    c = manifest["client"]
+    cap = TEST_CAPTURES / manifest["capture"]
+    text, rows, stmts = stmt_views(tshark, cap)
+    got = {r["sql"]: r for r in rows}
+    per_exec = {s["sql"]: s["per_execution"] for s in stmts}
+    sent = defaultdict(int)       # rows the scripted server sent per SQL text
+    for conn in manifest["connections"]:
+        for req in conn["requests"]:
+            if req.get("sql"):
+                sent[" ".join(req["sql"].split())] += (req.get("response") or {}).get("rows_sent", 0)
+    checked = 0
+    for step in c["steps"]:
+        if not isinstance(step, dict) or not step.get("sql"):
+            continue
+        sql = " ".join(step["sql"].split())
+        r = got.get(sql)
+        if r is None or not sent.get(sql):
+            continue
+        want = step.get("arraysize", c.get("arraysize"))
+        if c["driver"] == "go-ora":
+            want = step.get("prefetchrows", c.get("prefetchrows"))
+        assert r["array_size"] == str(want), (sql, r["array_size"], want)
+        assert text[r["sql_id"]]["array size (rows asked per fetch)"] == str(want)
+        assert {e["array_size"] for e in per_exec[sql]} == {want}, sql
+        checked += 1
+    if checked == 0:
+        pytest.skip("no query with rows in this plan")
+
+
+def test_node_top_up_reads_the_array_size(tshark):
+    """node-oracledb (node_tns315: fetchArraySize 100, prefetchRows 2 in the
+    manifest): the execute brings 2 rows, the first fetch asks 98 and the next
+    100 (-z sqlnet,rt's rows_asked); the statement's array size is 100, its
+    prefetch 2 (issue 34: "a warm-up that asked for 100 rows is reported at 98")."""
+    m = manifest_of("node_tns315")
+    cap = capture_of("node_tns315")
+    asked = [int(rt["rows_asked"]) for rt in rt_rows(tshark, cap) if rt["rows_asked"]]
+    assert asked[:3] == [m["client"]["prefetchrows"], m["client"]["arraysize"] - m["client"]["prefetchrows"],
+                         m["client"]["arraysize"]]
+    _, rows, _ = stmt_views(tshark, cap)
+    r = next(r for r in rows if r["sql"])
+    assert r["array_size"] == str(m["client"]["arraysize"])
+    assert r["prefetch_rows"] == str(m["client"]["prefetchrows"])
+
+
+def test_jdbc_warmup_array_size_is_not_zero(tshark):
+    """jdbc_fetchsize_sweep's warm-up brings all its rows on the execute (no fetch
+    call): its array size is the rows its execute asked (the fetch size, the
+    manifest's rows_requested), in the statement line and the per-execution line
+    alike (issue 34: "array sizes seen 100" beside "array size 0")."""
+    m = manifest_of("jdbc_fetchsize_sweep")
+    cap = capture_of("jdbc_fetchsize_sweep")
+    warm = next(req for conn in m["connections"] for req in conn["requests"] if "warm" in (req.get("sql") or ""))
+    text, rows, stmts = stmt_views(tshark, cap)
+    r = next(r for r in rows if "warm" in (r["sql"] or ""))
+    assert r["fetch_calls"] == "0"
+    assert r["array_size"] == str(warm["rows_requested"])
+    s = next(s for s in stmts if "warm" in (s["sql"] or ""))
+    assert [e["array_size"] for e in s["per_execution"]] == [warm["rows_requested"]]
