@@ -64,12 +64,17 @@ end
 -- same numbers, docs/fields.md).  The library is the plugin Wireshark has
 -- loaded (its SONAME is sqlnet.so). SQLNET_LUA_RECORDS=0 turns it off (tests
 -- compare both).
-local RECORDS
-if os.getenv("SQLNET_LUA_RECORDS") ~= "0" then
+-- The statements' accounts (records.accounts: the observed figures) come
+-- from the same module whichever way the round trips are read.
+local RECORDS, ACCOUNTS
+do
     local ok, open = pcall(package.loadlib, "sqlnet.so", "luaopen_sqlnet_records")
     if ok and type(open) == "function" then
         local ok2, mod = pcall(open)
-        if ok2 and type(mod) == "table" and mod.open then RECORDS = mod end
+        if ok2 and type(mod) == "table" and mod.open then
+            if os.getenv("SQLNET_LUA_RECORDS") ~= "0" then RECORDS = mod end
+            if mod.accounts and mod.statements then ACCOUNTS = mod end
+        end
     end
 end
 
@@ -204,6 +209,8 @@ function C.auth(st, pinfo)
         if v:find("jdbc", 1, true) then c.jdbc = true end
         -- go-ora's SESSION_CLIENT_DRIVER_NAME: its PREFETCH_ROWS is the execute's and every fetch's
         if v:find("oracleclientgo", 1, true) then c.goora = true end
+        -- node-oracledb thin tops its first fetch up to its fetchArraySize (M.fetch_plan)
+        if v:find("node-oracledb", 1, true) then c.node = true end
     end
 end
 
@@ -427,6 +434,9 @@ local function listeners(get, filter, reset)
     -- plugin does not know it: a listener on TLS segments)
     list[#list + 1] = { "segment", "tls && tcp.len > 0" }
     if F["sqlnet.tls.undecrypted"] then list[#list + 1] = { "undecrypted", "sqlnet.tls.undecrypted" } end
+    -- the statements' observed numbers: the plugin's accounts (account.c,
+    -- -z sqlnet,stmt's), never summed here (issue 34)
+    local acct = ACCOUNTS and ACCOUNTS.statements("open", filter)
     local taps = {}
     for i, l in ipairs(list) do
         local tap = Listener.new("frame", l[2])
@@ -441,11 +451,13 @@ local function listeners(get, filter, reset)
     local texts = {}
     function taps.collect()
         if col then take_records(get(), col, texts) end
+        if acct then get().accounts = ACCOUNTS.accounts(acct) end
     end
     -- the window's end: every listener removed
     function taps.close()
         for _, tap in ipairs(taps) do tap:remove() end
         if col then col:close() end
+        if acct then ACCOUNTS.statements("close", acct) end
     end
     return taps
 end
@@ -491,6 +503,42 @@ local function connection_push(st, stream, mss)
         c.push_key, c.push, c.push_n = sdu .. "/" .. mss, M.segment_push(responses, sdu, mss)
     end
     return c.push
+end
+
+-- Whether a connection's client tops its first fetch up to the array size
+-- (M.fetch_plan): node-oracledb by its driver name, or any client whose
+-- execution shows it (a first fetch asking less than the next, the rows
+-- the execute brought making up the difference).
+local function tops_up(e)
+    local ex, f1, f2 = e[1], e[2], e[3]
+    return ex.call ~= FETCH and ex.rows > 0 and f1 and f2 and f1.call == FETCH and f2.call == FETCH
+        and f1.fetch and f2.fetch and f1.fetch > 0 and f1.fetch < f2.fetch
+        and (ex.rows + f1.fetch) % f2.fetch == 0
+end
+
+-- An execution's array size: the rows its fetches ask for (the largest
+-- when they differ); a client that tops up its first fetch (topup) asks
+-- less there: its array size is the next fetch's ask, or with one fetch
+-- alone, what that fetch and the execute's rows make together (the execute
+-- brought fewer rows than the array size: node-oracledb's warm-up that
+-- asked 100 rows in all, 2 with the execute and 98 with its fetch, reads
+-- 100).  nil without a fetch that asks for rows.  rts: the execution's
+-- round trips, the execute first.
+local function execution_array_size(rts, n, topup)
+    local a
+    local from = 2
+    if topup and n >= 2 and rts[1].call ~= FETCH and rts[1].rows > 0 and rts[2].fetch and rts[2].fetch > 0 then
+        if n == 2 then
+            local f, first = rts[2].fetch, rts[1].rows
+            return f == first and f or f + first
+        end
+        from = 3
+    end
+    for i = from, n do
+        local f = rts[i].fetch
+        if rts[i].call == FETCH and f and f > 0 and (not a or f > a) then a = f end
+    end
+    return a
 end
 
 -- Per connection (tcp stream): the time model fitted on the fetch round trips
@@ -569,6 +617,7 @@ local function connection_models(st, prefetch_opt)
             end
         end
         local ex = e[1]
+        if not m.topup and tops_up(e) then m.topup = true end
         if ex.call ~= FETCH and ex.rows > 0 and not ex.lost then      -- not a fetch: the execute
             local k = D.ne + 1
             D.ne, D.e_time[k], D.e_rows[k], D.e_bytes[k], D.e_w[k] = k, ex.time, ex.rows, ex.to, 1
@@ -600,14 +649,20 @@ local function connection_models(st, prefetch_opt)
                 D.ng, D.g_gap[k], D.g_rows[k], D.g_w[k] = k, rt.gap, rt.rows, 1 / (#e - 2) * step
             end
         end
-        -- prefetch: the rows the execute brought against the rows its first
-        -- fetch asks for (an execution without fetches shows nothing either way)
-        if #e > 1 and ex.call ~= FETCH and e[2].call == FETCH and e[2].fetch and e[2].fetch > 0 then
-            if ex.rows == e[2].fetch then
+    end
+    for _, e in ipairs(order) do
+        local m, ex = models[e[1].stream], e[1]
+        local c = st.streams[ex.stream]
+        m.topup = m.topup or (c and c.node) or false
+        -- prefetch: the rows the execute brought against its array size
+        -- (an execution without fetches shows nothing either way)
+        local a = #e > 1 and ex.call ~= FETCH and e[2].call == FETCH and execution_array_size(e, #e, m.topup)
+        if a then
+            if ex.rows == a then
                 m.tied_n = m.tied_n + 1
-                m.tied_sizes[e[2].fetch] = true
+                m.tied_sizes[a] = true
             elseif not m.untied then
-                m.untied = { rows = ex.rows, fetch = e[2].fetch }
+                m.untied = { rows = ex.rows, fetch = a }
             end
         end
     end
@@ -703,6 +758,9 @@ local function profile(st, s, models)
     o.rt_time, o.client_time, o.paused = o_rt_time, o_client_time, o_paused
     p.rows, p.fixed_rts, p.fixed_to, p.fixed_from = rows, fixed_rts, fixed_to, fixed_from
     p.sdu, p.tdu, p.version = sdu, tdu, version
+    -- the client tops its first fetch up to the array size (M.fetch_plan)
+    local m0 = models and models[p.stream]
+    p.topup = m0 and m0.topup or false
     local fetch_rows, row_data, bvc, bvc_rows, over, over_n, last, last_n = 0, 0, 0, 0, 0, 0, 0, 0
     local req_bytes, req_n, first_rts, transfer, transfer_bytes = 0, 0, {}, 0, 0
     local n_first = 0
@@ -733,10 +791,11 @@ local function profile(st, s, models)
             first_rts[n_first] = rt.first + rt.gap
             transfer = transfer + max(0, rt.time - rt.first)
             transfer_bytes = transfer_bytes + rt.tns_to
-            if rt.fetch and rt.fetch > 0 and not seen[rt.fetch] then
-                seen[rt.fetch] = true
-                sizes[#sizes + 1] = rt.fetch
-            end
+        end
+        local a = #e.rts > 1 and execution_array_size(e.rts, #e.rts, p.topup)
+        if a and not seen[a] then
+            seen[a] = true
+            sizes[#sizes + 1] = a
         end
         if #e.rts > 1 and e.rts[#e.rts].error ~= NO_DATA then undrained = undrained + 1 end
         p.execs[#p.execs + 1] = { rem = rem, ended = ended or #e.rts == 1, rows = ex.rows + rem,
@@ -745,7 +804,9 @@ local function profile(st, s, models)
         if #e.rts > 1 then p.fetched = true end
     end
     table.sort(sizes)
-    p.array_size = sizes[#sizes]
+    -- the array size (the largest when executions differ: the model's), and
+    -- all of them (what the reports state)
+    p.array_size, p.array_sizes = sizes[#sizes], sizes
     -- per row: row data without bit vectors; bit vectors per row after the first
     if fetch_rows > 0 then
         p.row_bytes = row_data / fetch_rows
@@ -857,7 +918,14 @@ end
 -- ---------------------------------------------------------------------------
 
 local function fmt_int(x) return string.format("%d", round(x)) end
-local function ms(x) return string.format("%.3f", x * 1000) end
+-- seconds as ms with three decimals; never "0.000" (issue 34): a quantity
+-- below half a microsecond reads "< 0.001" (the report drops the ones that
+-- are nothing where it can)
+local function ms(x)
+    local v = x * 1000
+    if math.abs(v) < 0.0005 then return "< 0.001" end
+    return string.format("%.3f", v)
+end
 
 -- A statement's header: its number, its text, its filter and frames
 -- (CONTRACT: the same form in every report).
@@ -889,22 +957,101 @@ end
 
 -- rec (optional) receives the figures for -z sqlnet,advise,format=csv|json:
 -- rec.observed, rec.predictions (by array size), rec.sdus (by SDU), rec.advice.
+-- The verdict on a statement (its summary line's last words, issue 34):
+-- what its time is made of, from the accounts, and whether the array size
+-- is the lever.  rec_a: the recommended array size (nil: none to predict);
+-- now, at: the model's predictions at the observed and recommended sizes.
+-- (the shares of the time less its stalls, which no array size explains:
+-- the client's and the server's stalls out of their parts)
+local function time_share(obs)
+    if not obs.server then return nil end
+    local client, server = obs.client - obs.client_stall, obs.server - obs.server_stall
+    local total = obs.network + server + obs.transfer + client
+    if not (total > 0) then return nil end
+    local parts = { { "network", obs.network }, { "server", server }, { "transfer", obs.transfer },
+                    { "client", client } }
+    table.sort(parts, function(x, y) return x[2] > y[2] end)
+    return server / total, parts[1][1], parts[1][2] / total
+end
+
+local function verdict(p, obs, rec_a, now, at)
+    local server, most, most_share = time_share(obs)
+    local bound = most and string.format("%s-bound (%s%% of its time)", most, string.format("%.0f", 100 * most_share))
+    if #p.execs == 0 then
+        return "nothing to predict (no execution with fetches)"
+    end
+    if not p.fetched and not p.tied then
+        return "all rows came with the execute call: array size is not the lever"
+    end
+    if rec_a and rec_a ~= p.array_size and at then
+        local saved = now and now.elapsed > 0 and (now.elapsed - at.elapsed) / now.elapsed
+        return string.format("%s%s the array size to %d: %d round trip%s, about %s ms%s",
+            bound and (bound .. ": ") or "", not p.array_size and "set" or rec_a > p.array_size and "raise" or "change",
+            rec_a, at.round_trips, at.round_trips == 1 and "" or "s", ms(at.elapsed),
+            saved and string.format(" (%.0f%% less)", 100 * saved) or "")
+    end
+    if server and server >= 0.9 then
+        return "all server time: array size is not the lever"
+    elseif server and server >= 0.5 then
+        return string.format("mostly server time (%.0f%%): array size is not the lever", 100 * server)
+    end
+    return "already at the best array size (no size is predicted 10% faster)" ..
+        (bound and ("; " .. bound) or "")
+end
+
 local function advise_statement(out, s, p, opts, rec)
     rec = rec or {}
     local rows_per_exec = 0
     for _, e in ipairs(p.execs) do rows_per_exec = max(rows_per_exec, e.rows) end
+    -- the observed numbers: the plugin's accounts (-z sqlnet,stmt's, account.c:
+    -- elapsed, its parts, pauses, array size, rows), computed there once; the
+    -- round trips' own sums only without the records module
     local o = p.observed
-    rec.observed = { executions = #p.execs, rows = round(p.rows), array_size = p.array_size,
-                     round_trips = o.round_trips, bytes_to_client = round(o.to), bytes_from_client = round(o.from),
-                     tns_bytes_to_client = round(o.tns_to), tns_packets = o.packets, tcp_segments = o.segments,
-                     elapsed_ms = o.elapsed * 1000, sdu = p.sdu, tdu = p.tdu, mss = p.mss }
+    local a = s.account
+    -- TCP waits inside round trips (delayed ACKs, zero windows): the
+    -- advisor's own kinds of pause (the accounts have the stalls)
+    local tcp_waits = 0
+    for _, x in ipairs(p.pauses or {}) do
+        if x.kind ~= "client stall" and x.kind ~= "server stall" then tcp_waits = tcp_waits + x.secs end
+    end
+    local obs
+    if a then
+        local function sec(k) return (a[k] or 0) / 1000 end
+        -- (executions: the count column, or the list of the executions' accounts under that name)
+        local ex = a.executions
+        obs = { executions = type(ex) == "table" and #ex or ex or 0, rows = a.rows or 0, round_trips = a.round_trips or 0,
+                to = a.bytes_to_client or 0, from = a.bytes_from_client or 0, tns_to = a.tns_bytes_to_client or 0,
+                packets = a.packets_to_client or 0, segments = a.segments_to_client or 0,
+                elapsed = sec("elapsed_ms"), network = sec("network_ms"), server = sec("server_ms"),
+                transfer = sec("transfer_ms"), client = sec("client_ms"), idle = sec("idle_ms"),
+                client_stall = sec("client_stall_ms"), server_stall = sec("server_stall_ms"),
+                paused = sec("client_stall_ms") + sec("server_stall_ms") + tcp_waits,
+                array_sizes = a.array_size and tostring(a.array_size) or nil, prefetch = a.prefetch_rows }
+    else
+        local list = {}
+        for i, x in ipairs(p.array_sizes or {}) do list[i] = tostring(x) end
+        obs = { executions = #p.execs, rows = round(p.rows), round_trips = o.round_trips, to = o.to, from = o.from,
+                tns_to = o.tns_to, packets = o.packets, segments = o.segments, elapsed = o.elapsed,
+                idle = p.idle_before, paused = o.paused or 0,
+                array_sizes = #list > 0 and table.concat(list, ", ") or (p.array_size and tostring(p.array_size)) }
+    end
+    p.obs = obs
+    -- "array size 100", "array sizes 10, 50"; no fetch call and no rows asked: said so
+    local asz = obs.array_sizes and ((obs.array_sizes:find(",", 1, true) and "array sizes " or "array size ") ..
+        obs.array_sizes) or "no rows asked"
+    rec.observed = { executions = obs.executions, rows = round(obs.rows), array_size = p.array_size,
+                     array_sizes = obs.array_sizes, prefetch_rows = obs.prefetch,
+                     round_trips = obs.round_trips, bytes_to_client = round(obs.to), bytes_from_client = round(obs.from),
+                     tns_bytes_to_client = round(obs.tns_to), tns_packets = obs.packets, tcp_segments = obs.segments,
+                     elapsed_ms = obs.elapsed * 1000, network_ms = obs.network and obs.network * 1000,
+                     server_ms = obs.server and obs.server * 1000, transfer_ms = obs.transfer and obs.transfer * 1000,
+                     client_ms = obs.client and obs.client * 1000, sdu = p.sdu, tdu = p.tdu, mss = p.mss }
     rec.predictions, rec.sdus, rec.advice = {}, {}, {}
     out[#out + 1] = ""
     out[#out + 1] = header(s)
-    out[#out + 1] = string.format("  observed: %d execution(s), %s rows, array size %s, %d round trips, " ..
+    out[#out + 1] = string.format("  observed: %d execution(s), %s rows, %s, %d round trips, " ..
         "%s bytes to client, %s from client, %d TNS packets, %d TCP segments, %s ms",
-        #p.execs, fmt_int(p.rows), p.array_size and tostring(p.array_size) or "-", o.round_trips,
-        fmt_int(o.to), fmt_int(o.from), o.packets, o.segments, ms(o.elapsed))
+        obs.executions, fmt_int(obs.rows), asz, obs.round_trips, fmt_int(obs.to), fmt_int(obs.from), obs.packets, obs.segments, ms(obs.elapsed))
     out[#out + 1] = string.format("  per row %.1f B (+ %.1f B bit vector after the first row of a response); " ..
         "per fetch %.1f B overhead (%.1f B on the last), %.1f B request", p.row_bytes, p.bvc_bytes,
         p.overhead, p.overhead_last, p.request_bytes)
@@ -918,26 +1065,40 @@ local function advise_statement(out, s, p, opts, rec)
         net = string.format("network round trip %s ms (RTT, captured near the %s) + ", ms(p.rtt),
             p.vantage == 1 and "server" or "client")
     end
-    out[#out + 1] = string.format("  time model (%s): %sround trip %s ms + %s ms per row + transfer (by response " ..
-        "size, on average %s ms per KB); " ..
-        "client gap %s ms + %s ms per row", p.time_source or "-", net, ms(rt_call), ms(p.t_row or 0),
-        ms(p.t_byte * 1024), ms(gap_call), ms(tm and tm.g_row or 0))
+    -- (a term that is nothing is left out: no "0.000 ms")
+    local function per(x, what) return x * 1000 >= 0.0005 and string.format(" + %s ms %s", ms(x), what) or "" end
+    out[#out + 1] = string.format("  time model (%s): %sround trip %s ms%s + transfer (by response size%s); " ..
+        "client gap %s ms%s", p.time_source or "-", net, ms(rt_call), per(p.t_row or 0, "per row"),
+        p.t_byte * 1024 * 1000 >= 0.0005 and string.format(", on average %s ms per KB", ms(p.t_byte * 1024)) or
+            ": too fast to measure per KB", ms(gap_call), per(tm and tm.g_row or 0, "per row"))
     out[#out + 1] = string.format("  SDU %d, TDU %d, MSS %s (%s)", p.sdu or 0, p.tdu or 0,
         p.mss and tostring(p.mss) or "?", p.mss_source or "unknown")
     local pf_kind, pf_text = M.prefetch_assumption(p, opts and opts.prefetch)
     rec.prefetch_assumption, rec.prefetch_text = pf_kind, pf_text
     out[#out + 1] = "  prefetch: " .. pf_text
-    local rt_time = o.rt_time or 0
-    if o.elapsed - rt_time >= 0.0000005 then
-        out[#out + 1] = string.format("  time: observed %s ms = %s ms of round trips (-z sqlnet,stmt's response " ..
-            "time sum) + %s ms of client time between the round trips of an execution (%s)",
-            ms(o.elapsed), ms(rt_time), ms(o.elapsed - rt_time),
-            p.vantage == 1 and "with the network round trip: captured near the server" or
-            p.vantage == 2 and "captured near the client: the network round trip is in the round trips" or
-            "the network round trip too, when captured near the server")
+    if a then
+        -- the time as -z sqlnet,stmt gives it (its parts that are nothing left out)
+        local parts = {}
+        for _, k in ipairs({ "network", "server", "transfer", "client" }) do
+            if obs[k] * 1000 >= 0.0005 then parts[#parts + 1] = string.format("%s ms %s", ms(obs[k]), k) end
+        end
+        out[#out + 1] = string.format("  time: elapsed %s ms = %s (-z sqlnet,stmt's: as the client lived it, %s)",
+            ms(obs.elapsed), #parts > 0 and table.concat(parts, " + ") or "nothing measured",
+            p.vantage == 1 and "the network round trip added: captured near the server" or
+            p.vantage == 2 and "captured near the client" or "where the capture was taken unknown")
+    else
+        local rt_time = o.rt_time or 0
+        if o.elapsed - rt_time >= 0.0000005 then
+            out[#out + 1] = string.format("  time: observed %s ms = %s ms of round trips (-z sqlnet,stmt's response " ..
+                "time sum) + %s ms of client time between the round trips of an execution (%s)",
+                ms(o.elapsed), ms(rt_time), ms(o.elapsed - rt_time),
+                p.vantage == 1 and "with the network round trip: captured near the server" or
+                p.vantage == 2 and "captured near the client: the network round trip is in the round trips" or
+                "the network round trip too, when captured near the server")
+        end
     end
-    rec.pauses, rec.pauses_ms, rec.idle_before_ms = {}, (o.paused or 0) * 1000, p.idle_before * 1000
-    if p.pauses then
+    rec.pauses, rec.pauses_ms, rec.idle_before_ms = {}, obs.paused * 1000, (obs.idle or 0) * 1000
+    if p.pauses and obs.paused * 1000 >= 0.0005 then
         local parts = {}
         for _, x in ipairs(p.pauses) do
             parts[#parts + 1] = string.format("%s %s ms at frame %s", x.kind, ms(x.secs),
@@ -945,12 +1106,12 @@ local function advise_statement(out, s, p, opts, rec)
             rec.pauses[#rec.pauses + 1] = { keys = { "kind", "ms", "frame" },
                                             values = { kind = x.kind, ms = x.secs * 1000, frame = x.frame } }
         end
-        out[#out + 1] = string.format("  pauses: %s ms not explained by the model: %s", ms(o.paused or 0),
+        out[#out + 1] = string.format("  pauses: %s ms not explained by the model: %s", ms(obs.paused),
             table.concat(parts, ", "))
     end
-    if p.idle_before >= 0.0000005 then
+    if (obs.idle or 0) >= 0.0000005 then
         out[#out + 1] = string.format("  idle before: %s ms (before its first call; not counted in its time)",
-            ms(p.idle_before))
+            ms(obs.idle))
     end
     if p.loss then
         out[#out + 1] = string.format("  loss: %d retransmitted TCP segment(s) in %d round trip(s), which took " ..
@@ -961,9 +1122,11 @@ local function advise_statement(out, s, p, opts, rec)
     for _, n in ipairs(p.notes) do out[#out + 1] = "  note: " .. n end
     if #p.execs == 0 then
         out[#out + 1] = "  no executions with fetches: nothing to predict"
+        rec.verdict = verdict(p, obs)
         return
     end
     if not p.fetched and not p.tied then
+        rec.verdict = verdict(p, obs)
         -- every row came with the execute call: no fetch call to save
         local pf = p.execs[1].prefetch
         out[#out + 1] = string.format("  all %s rows came with the execute call%s: no fetch calls, so the " ..
@@ -990,7 +1153,7 @@ local function advise_statement(out, s, p, opts, rec)
         if a == p.array_size then
             -- the observed row shows what was observed (as the observed line);
             -- the model's own figures beside it where they differ
-            row, model = M.observed_row(o, pr)
+            row, model = M.observed_row(obs, pr)
             now = pr
         end
         local mark = (a == p.array_size and " observed" or "") .. (model and (" (model: " .. model .. ")") or "")
@@ -1008,6 +1171,7 @@ local function advise_statement(out, s, p, opts, rec)
         rec.advice.array_size, rec.advice.round_trips = rec_a, at_rec.round_trips
         rec.advice.elapsed_ms = at_rec.elapsed * 1000
     end
+    rec.verdict = verdict(p, obs, rec_a, now, rec_a and M.predict(p, rec_a))
     if now and at_rec then
         local function rts(n) return string.format("%d round trip%s", n, n == 1 and "" or "s") end
         local at = M.predict(p, rec_a)
@@ -1018,8 +1182,8 @@ local function advise_statement(out, s, p, opts, rec)
                 rts(at.round_trips), now.round_trips, ms(math.abs(now.elapsed - at.elapsed)),
                 at.elapsed <= now.elapsed and "less" or "more",
                 now.elapsed > 0 and 100 * math.abs(now.elapsed - at.elapsed) / now.elapsed or 0,
-                now.round_trips ~= o.round_trips and string.format(" (the model's figures at both sizes: at %d it " ..
-                    "predicts %s where %d were observed)", p.array_size, rts(now.round_trips), o.round_trips) or "")
+                now.round_trips ~= obs.round_trips and string.format(" (the model's figures at both sizes: at %d it " ..
+                    "predicts %s where %d were observed)", p.array_size, rts(now.round_trips), obs.round_trips) or "")
         else
             out[#out + 1] = string.format("  array size: %d is enough (no size is predicted more than 10%% faster)",
                 p.array_size)
@@ -1300,7 +1464,7 @@ local function advise_connections(out, st, conns, advised, models, opts)
                     "transport writes at most %d bytes at a time", tdu, sdu, tdu)
             end
             for _, f in ipairs(flags) do out[#out + 1] = "  flag: " .. f end
-            local margin = string.format(">= %.0f%% fewer TNS packets or TCP segments, or >= %.0f%% less time",
+            local margin = string.format(">= %.0f%% fewer TCP segments or >= %.0f%% less time",
                 100 * M.SDU_MARGIN_COUNT, 100 * M.SDU_MARGIN_TIME)
             local advice
             if sdu == 0 then
@@ -1317,6 +1481,16 @@ local function advise_connections(out, st, conns, advised, models, opts)
                         ms(best.elapsed), ms(base.elapsed), pct(se)), margin, sdu)
             else
                 advice = string.format("keep %d: no SDU from %d to %d predicts %s", sdu, lo_sdu, hi_sdu, margin)
+                -- fewer TNS packets that save nothing on the wire: why they are not advised
+                local po = base and M.packets_only_sdu(rows, sdu)
+                if po then
+                    advice = advice .. string.format(" (SDU %d would take %d TNS packets instead of %d, but %s " ..
+                        "and %s: nothing saved on the wire)", po.sdu, po.packets, base.packets,
+                        mss and string.format("%d TCP segments instead of %d", po.segments, base.segments)
+                            or "no fewer TCP segments known (no MSS)",
+                        math.abs(po.elapsed - base.elapsed) <= 1e-9 * max(1, base.elapsed) and "the same predicted time"
+                            or string.format("%s ms instead of %s", ms(po.elapsed), ms(base.elapsed)))
+                end
             end
             out[#out + 1] = "  SDU: " .. advice
             rec.recommended_sdu = best and best.sdu or (sdu > 0 and sdu or nil)
@@ -1336,6 +1510,15 @@ local function advise_all(st, opts, out)
     local models = connection_models(st, opts.prefetch)
     local advised, skipped = {}, {}
     local list = number_statements(st)
+    -- each statement's account (by SQL_ID, else by its text on one line)
+    local by_id, by_text = {}, {}
+    for _, a in ipairs(st.accounts or {}) do
+        if a.sql_id then by_id[a.sql_id] = a end
+        if a.sql then by_text[one_line(a.sql)] = a end
+    end
+    for _, s in ipairs(list) do
+        s.account = s.sql ~= OTHER and (s.sql_id and by_id[s.sql_id] or by_text[s.sql]) or nil
+    end
     local conns = number_connections(st, list)
     for _, s in ipairs(list) do
         if s.sql ~= OTHER then
@@ -1373,20 +1556,16 @@ local function summary_lines(advised, connections)
         if wx ~= wy then return wx > wy end
         return x.s.number < y.s.number
     end)
-    out[#out + 1] = "Summary (the costliest on the wire first: observed time less pauses, idle time apart):"
+    out[#out + 1] = "Summary (the costliest on the wire first: elapsed time less pauses, idle time apart):"
     for _, a in ipairs(order) do
-        local o, adv = a.rec.observed or {}, a.rec.advice or {}
+        local o = a.rec.observed or {}
         local function rts(n) return string.format("%d round trip%s", n, n == 1 and "" or "s") end
-        local head = string.format("  Statement %d: %s ms, %s at array size %s", a.s.number, ms(wire(a) / 1000),
-            rts(o.round_trips or 0), o.array_size and tostring(o.array_size) or "-")
-        if adv.array_size and o.array_size and adv.array_size ~= o.array_size then
-            out[#out + 1] = string.format("%s -> array size %d: %s, about %s ms", head, adv.array_size,
-                rts(adv.round_trips or 0), ms((adv.elapsed_ms or 0) / 1000))
-        elseif adv.array_size then
-            out[#out + 1] = head .. ": keep it"
-        else
-            out[#out + 1] = head
-        end
+        -- the array size as the accounts define it (a list when executions differ)
+        local sizes = o.array_sizes
+        local head = string.format("  Statement %d: %s ms, %s at %s", a.s.number, ms(wire(a) / 1000),
+            rts(o.round_trips or 0), sizes and ((sizes:find(",", 1, true) and "array sizes " or "array size ") .. sizes)
+                or "no rows asked")
+        out[#out + 1] = head .. ": " .. (a.rec.verdict or "nothing to predict")
     end
     for _, c in ipairs(connections or {}) do
         if c.advice then
@@ -1430,13 +1609,16 @@ local function render_text(st, filter, opts)
     end
     out[#out + 1] = ""
     out[#out + 1] = "How the advisor computes:"
-    out[#out + 1] = "Model: fetches = floor((rows - first) / array size) + 1 per execution; bytes = fixed +"
-    out[#out + 1] = "per-fetch overhead + rows x row bytes; packets = ceil(bytes / (SDU - 10)) per response;"
+    out[#out + 1] = "Model: fetches = floor((rows - first) / array size) + 1 per execution, one more where"
+    out[#out + 1] = "the client tops its first fetch up to the array size (node-oracledb) and the execute's"
+    out[#out + 1] = "rows are not a whole array; bytes = fixed + per-fetch overhead + rows x row bytes;"
+    out[#out + 1] = "packets = ceil(bytes / (SDU - 10)) per response;"
     out[#out + 1] = "elapsed = fixed + round trips x time per call + rows x time per row + bytes x time per"
     out[#out + 1] = "byte, the times fitted per connection on the round trips of all its statements (a round"
     out[#out + 1] = "trip that waited for a TCP retransmission left out: see a statement's loss line)."
-    out[#out + 1] = "Observed time: the round-trip times plus the client's time between the round trips of"
-    out[#out + 1] = "an execution (-z sqlnet,stmt's response time sum counts the round-trip times only)."
+    out[#out + 1] = "Observed: -z sqlnet,stmt's numbers (elapsed = network + server + transfer + client, idle"
+    out[#out + 1] = "apart; array size = rows asked per fetch); the model predicts, it does not measure again."
+    out[#out + 1] = "SDU advice only for >= 10% fewer TCP segments or >= 5% less predicted time."
     out[#out + 1] = "Only queries are advised: statements that fetched rows; statements are numbered as in"
     out[#out + 1] = "-z sqlnet,stmt (all statements, in the order of their first call)."
     out[#out + 1] = RULE
@@ -1494,8 +1676,11 @@ local function json_object(keys, values, indent)
     return "{\n" .. indent .. "  " .. table.concat(parts, ",\n" .. indent .. "  ") .. "\n" .. indent .. "}"
 end
 
+-- (array_size: the largest, the model's; array_sizes: -z sqlnet,stmt's, a list
+-- when executions differ; the time's parts: -z sqlnet,stmt's)
 local OBS_KEYS = { "executions", "rows", "array_size", "round_trips", "bytes_to_client", "bytes_from_client",
-                   "tns_bytes_to_client", "tns_packets", "tcp_segments", "elapsed_ms", "sdu", "tdu", "mss" }
+                   "tns_bytes_to_client", "tns_packets", "tcp_segments", "elapsed_ms", "sdu", "tdu", "mss",
+                   "array_sizes", "prefetch_rows", "network_ms", "server_ms", "transfer_ms", "client_ms" }
 local PRED_KEYS = { "array_size", "round_trips", "bytes_to_client", "bytes_from_client", "tns_bytes_to_client",
                     "tns_packets", "tcp_segments", "elapsed_ms", "observed", "recommended", "model_elapsed_ms" }
 local SDU_KEYS = { "sdu", "array_size", "round_trips", "tns_packets", "tns_bytes_to_client", "tcp_segments",
@@ -1526,6 +1711,8 @@ local function render_json(st, filter, opts)
         local obj = stmts[#stmts]
         obj.keys[#obj.keys + 1], obj.values.pauses = "pauses", r.pauses or {}
         obj.keys[#obj.keys + 1], obj.values.idle_before_ms = "idle_before_ms", r.idle_before_ms or 0
+        -- the summary line's verdict (issue 34)
+        obj.keys[#obj.keys + 1], obj.values.verdict = "verdict", r.verdict
     end
     local others = {}
     for _, k in ipairs(skipped) do
@@ -1560,7 +1747,7 @@ local CSV_COLUMNS = { "kind", "statement", "sql_id", "sql", "first_frame", "last
                       "array_size", "sdu", "round_trips", "bytes_to_client", "bytes_from_client",
                       "tns_bytes_to_client", "tns_packets", "tcp_segments", "elapsed_ms", "recommended_array_size",
                       "recommended_round_trips", "recommended_ms", "recommended_sdu", "mss", "mark", "note",
-                      "prefetch_assumption", "pauses_ms", "idle_before_ms" }
+                      "prefetch_assumption", "pauses_ms", "idle_before_ms", "verdict" }
 
 local function csv_field(v, key)
     if v == nil then return "" end
@@ -1589,7 +1776,7 @@ local function render_csv(st, filter, opts)
               recommended_array_size = adv.array_size, recommended_round_trips = adv.round_trips,
               recommended_ms = adv.elapsed_ms, recommended_sdu = adv.sdu, mss = o.mss,
               prefetch_assumption = r.prefetch_assumption,
-              pauses_ms = r.pauses_ms or 0, idle_before_ms = r.idle_before_ms or 0,
+              pauses_ms = r.pauses_ms or 0, idle_before_ms = r.idle_before_ms or 0, verdict = r.verdict,
               note = adv.sdu_flags and table.concat(adv.sdu_flags, "; ") or nil })
         for _, x in ipairs(r.predictions) do
             local v = { kind = "array_size", statement = id.statement, sql_id = id.sql_id, sdu = o.sdu }

@@ -92,10 +92,30 @@ local function round(x) return floor(x + 0.5) end
 M.round = round
 
 -- Fetch calls one execution needs at array size a for `rem` rows after the
--- execute call's own.
-function M.fetches(rem, a, ended)
-    if ended then return 0 end
-    return floor(rem / a) + 1
+-- execute call's own (`first` rows).  topup: the client tops its first
+-- fetch up to the array size (node-oracledb thin: each getRows() asks the
+-- array size less the rows it still holds, so after an execute that brought
+-- `first` rows its first fetch asks a - first % a); python-oracledb, JDBC,
+-- go-ora and OCI ask the array size every time.
+function M.fetches(rem, a, ended, first, topup)
+    return (M.fetch_plan(rem, a, ended, first, topup))
+end
+
+-- The fetch calls of one execution: their number, the rows of a top-up
+-- fetch (nil when there is none: see M.fetches) and the rows of the last
+-- fetch (which comes back short, with ORA-01403).  A fetch that brings
+-- what it asked for does not end the cursor: one more fetch follows.
+function M.fetch_plan(rem, a, ended, first, topup)
+    if ended then return 0, nil, 0 end
+    local held = topup and first and first > 0 and first % a or 0
+    if held > 0 then
+        local t = a - held
+        if rem < t then return 1, nil, rem end
+        local f = 2 + floor((rem - t) / a)
+        return f, t, rem - t - (f - 2) * a
+    end
+    local f = floor(rem / a) + 1
+    return f, nil, rem - (f - 1) * a
 end
 
 -- Rows the execute call brings and the fetch calls after it, for an
@@ -210,7 +230,7 @@ function M.predict(s, a, sdu, mss)
             p.to = p.to + exec_to
             add_response(exec_to, 1)
         end
-        local f = M.fetches(rem, a, ended)
+        local f, top, last_n = M.fetch_plan(rem, a, ended, first, s.topup)
         if tm then
             -- the execute as observed (its rows and bytes moved at the model's rates)
             el = el + (e.exec_time or 0) + tm.t_row * (first - (e.first or first))
@@ -223,16 +243,23 @@ function M.predict(s, a, sdu, mss)
             end
         end
         if f > 0 then
-            local last_n = rem - (f - 1) * a
             local full = fetch_bytes(s, a, false, a)
             local final = fetch_bytes(s, last_n, true, a)
+            -- the full fetches between the top-up fetch (if any) and the last
+            local n_full = f - 1 - (top and 1 or 0)
             p.fetches = p.fetches + f
-            p.to = p.to + (f - 1) * full + final
-            add_response(full, f - 1)
+            p.to = p.to + n_full * full + final
+            add_response(full, n_full)
             add_response(final, 1)
+            local top_bytes = top and fetch_bytes(s, top, false, a)
+            if top then
+                p.to = p.to + top_bytes
+                add_response(top_bytes, 1)
+            end
             if tm then
                 -- every fetch but the last is followed by the client's gap
-                el = el + (f - 1) * (rt_time(a, full) + gap(a)) + rt_time(last_n, final)
+                el = el + n_full * (rt_time(a, full) + gap(a)) + rt_time(last_n, final)
+                    + (top and (rt_time(top, top_bytes) + gap(top)) or 0)
             end
         end
     end
@@ -638,18 +665,20 @@ end
 -- Round SDUs the advisor may recommend (32767: the maximum before 11.2 and
 -- the guides' own example), or the -z sdus= list when given.
 M.SDU_CANDIDATES = { 2048, 4096, 8192, 16384, 32767, 65535, 131072, 262144, 524288, 1048576, 2097152 }
--- An SDU is recommended only when it predicts at least this much fewer TNS
--- packets or TCP segments, or this much less time, than the negotiated one.
+-- An SDU is recommended only when it predicts at least this much fewer TCP
+-- segments, or this much less time, than the negotiated one: what the wire
+-- and the client see.  Fewer TNS packets alone are no reason (the same bytes
+-- leave in the same segments at the same predicted time: issue 34).
 M.SDU_MARGIN_COUNT, M.SDU_MARGIN_TIME = 0.10, 0.05
 
 -- The SDU to recommend from predicted rows { {sdu=, packets=, segments=,
 -- elapsed=, responses=, candidate=}, ... } (one of them the negotiated SDU):
 -- the smallest candidate that is no worse than the negotiated SDU in
--- packets, segments and time, saves at least the margin in one of them, and
--- after which no candidate saves another margin's worth.  A saving of
--- packets or segments counts from two on (3 packets instead of 2 is no
--- reason to change a setting).  Returns the row and its savings (fractions
--- of the negotiated packets, segments, time), or nil.
+-- packets, segments and time, saves at least the margin in segments or in
+-- time, and after which no candidate saves another margin's worth of
+-- either.  A saving of segments counts from two on (3 segments instead of 2
+-- is no reason to change a setting).  Returns the row and its savings
+-- (fractions of the negotiated packets, segments, time), or nil.
 function M.recommend_sdu(rows, negotiated)
     local base
     for _, r in ipairs(rows) do if r.sdu == negotiated then base = r end end
@@ -662,23 +691,43 @@ function M.recommend_sdu(rows, negotiated)
     local function no_worse(r)
         return r.packets <= base.packets and r.segments <= base.segments and r.elapsed <= base.elapsed * (1 + 1e-9)
     end
-    local cands, bp, bs, be = {}, 0, 0, 0
+    local cands, bs, be = {}, 0, 0
     for _, r in ipairs(rows) do
         if r.candidate and r.sdu ~= negotiated and no_worse(r) then
             cands[#cands + 1] = r
-            local a, b, c = saving(r)
-            bp, bs, be = max(bp, a), max(bs, b), max(be, c)
+            local _, b, c = saving(r)
+            bs, be = max(bs, b), max(be, c)
         end
     end
     table.sort(cands, function(a, b) return a.sdu < b.sdu end)
     for _, r in ipairs(cands) do
         local sp, ss, se = saving(r)
-        if (sp >= M.SDU_MARGIN_COUNT or ss >= M.SDU_MARGIN_COUNT or se >= M.SDU_MARGIN_TIME)
-            and bp - sp < M.SDU_MARGIN_COUNT and bs - ss < M.SDU_MARGIN_COUNT and be - se < M.SDU_MARGIN_TIME then
+        if (ss >= M.SDU_MARGIN_COUNT or se >= M.SDU_MARGIN_TIME)
+            and bs - ss < M.SDU_MARGIN_COUNT and be - se < M.SDU_MARGIN_TIME then
             return r, sp, ss, se
         end
     end
     return nil
+end
+
+-- Without a recommendation (M.recommend_sdu): the candidate that would save
+-- at least the margin of TNS packets (the smallest such SDU, no worse in
+-- segments and time), to say in one line why fewer packets are not advised;
+-- nil when none would.
+function M.packets_only_sdu(rows, negotiated)
+    local base
+    for _, r in ipairs(rows) do if r.sdu == negotiated then base = r end end
+    if not base then return nil end
+    local best
+    for _, r in ipairs(rows) do
+        if r.candidate and r.sdu ~= negotiated and r.segments <= base.segments
+            and r.elapsed <= base.elapsed * (1 + 1e-9) and base.packets - r.packets >= 2
+            and (base.packets - r.packets) / max(1, base.packets) >= M.SDU_MARGIN_COUNT
+            and (not best or r.sdu < best.sdu) then
+            best = r
+        end
+    end
+    return best
 end
 
 -- The array size to recommend: the observed one (s.array_size) if its
@@ -739,7 +788,7 @@ function M.one_call_rows(s, a)
         if s.tied then
             local _, fetches = M.execution_calls(rows, a, a)
             if fetches > 0 then return nil end
-        elseif not e.ended and M.fetches(rows, a, false) > 1 then
+        elseif not e.ended and M.fetches(rows, a, false, e.first, s.topup) > 1 then
             return nil
         end
         most = max(most, rows)

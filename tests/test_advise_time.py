@@ -341,7 +341,7 @@ def test_summary_ranks_by_wire_time(tshark, name):
                     w["elapsed"] -= (st.get("slept_after_fetch") or {}).get("ms", 0) / 1000.0
     out = tshark.run(cap, ["-q", "-z", "sqlnet,advise"]).stdout
     lines = out.splitlines()
-    start = lines.index("Summary (the costliest on the wire first: observed time less pauses, idle time apart):")
+    start = lines.index("Summary (the costliest on the wire first: elapsed time less pauses, idle time apart):")
     rows = []
     for l in lines[start + 1:]:
         mt = re.match(r"  Statement (\d+): ([\d.]+) ms, (\d+) round trips? at array size (\d+)", l)
