@@ -58,6 +58,8 @@ dissect_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
     guint64 dflags = 0;
     proto_item *pi;
     tvbuff_t *payload;
+    tns_pdu_first_t *first;
+    gboolean connect_data;
 
     if (!FITS(TNS_DATA_HDR_LEN, 0, len)) {
         proto_tree_add_expert_format(tree, pinfo, &ei_short_packet, tvb, 0, len,
@@ -86,10 +88,19 @@ dissect_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
     }
     payload = tvb_new_subset_length(tvb, TNS_DATA_HDR_LEN, payload_len);
 
-    /* Connect descriptor longer than 230 bytes: sent after the CONNECT. */
-    if (dir == SQLNET_TO_SERVER && sess->connect_data_deferred && sess->connect_frame &&
-        pinfo->num >= sess->connect_frame &&
-        (sess->accept_frame == 0 || pinfo->num < sess->accept_frame)) {
+    /* Connect descriptor longer than 230 bytes: sent after the CONNECT (a
+     * later pass: as the first pass saw it, tns_pdu_first()). */
+    first = tns_pdu_first(sess, pinfo, tvb, 0);
+    if (!PINFO_FD_VISITED(pinfo) || !first) {
+        connect_data = dir == SQLNET_TO_SERVER && sess->connect_data_deferred && sess->connect_frame &&
+                       pinfo->num >= sess->connect_frame &&
+                       (sess->accept_frame == 0 || pinfo->num < sess->accept_frame);
+        if (first)
+            first->connect_data = connect_data;
+    } else {
+        connect_data = first->connect_data;
+    }
+    if (connect_data) {
         add_connect_data(tree, payload, 0, payload_len, pinfo);
         col_append_str(pinfo->cinfo, COL_INFO, " (connect data)");
         return;

@@ -204,6 +204,14 @@ void claim_columns(packet_info *pinfo);
 void extra_bytes(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 off, guint32 len);
 
 /* tns_length.c */
+/* What the first pass saw of a TNS packet sent between a CONNECT and its
+ * ACCEPT (tns_pdu_first()). */
+typedef struct {
+    guint8   width;                /* length-field width */
+    gboolean width_known;
+    gboolean connect_data;         /* a DATA packet that carried the connect descriptor */
+} tns_pdu_first_t;
+tns_pdu_first_t *tns_pdu_first(const sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, int offset);
 guint tns_width_from_session(const sqlnet_session_t *sess, const packet_info *pinfo, guint8 type);
 guint32 tns_read_length(tvbuff_t *tvb, int offset, guint width);
 gboolean tns_header_valid(tvbuff_t *tvb, int offset, guint width);

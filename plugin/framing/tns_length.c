@@ -84,20 +84,54 @@ tns_header_valid(tvbuff_t *tvb, int offset, guint width)
     return len >= TNS_HDR_LEN && len <= TNS_MAX_PACKET_LEN;
 }
 
+/* What the first pass saw of the TNS packet at offset of tvb, kept for the
+ * packets of the window in which the session's facts still change: after a
+ * CONNECT, up to its ACCEPT.  A later CONNECT (after a RESEND) moves
+ * connect_frame past the packets sent after the first one, and the ACCEPT
+ * settles the width of the packets after it only; a later pass reads the
+ * packet as the first did (its length-field width, and for a DATA packet
+ * whether it carried the connect descriptor).  NULL outside that window, or
+ * when the first pass kept nothing for the packet. */
+tns_pdu_first_t *
+tns_pdu_first(const sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, int offset)
+{
+    guint32 key;
+    tns_pdu_first_t *rec;
+
+    if (!sess->connect_frame || (sess->accept_frame && pinfo->num > sess->accept_frame))
+        return NULL;
+    key = SQLNET_KEY_TNS_PDU((guint32)tvb_raw_offset(tvb) + (guint32)offset);
+    rec = (tns_pdu_first_t *)p_get_proto_data(wmem_file_scope(), pinfo, proto_tns_layer, key);
+    if (!rec && !PINFO_FD_VISITED(pinfo) && !sess->accept_frame) {
+        rec = wmem_new0(wmem_file_scope(), tns_pdu_first_t);
+        p_add_proto_data(wmem_file_scope(), pinfo, proto_tns_layer, key, rec);
+    }
+    return rec;
+}
+
 /* Width for the packet at offset: from the session, else decided once per
- * conversation from the headers (first pass only). */
+ * conversation from the headers (first pass only); a packet of the handshake
+ * window gets the width its first pass gave it (tns_pdu_first). */
 guint
 tns_width(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, int offset)
 {
     guint8 type = tvb_get_uint8(tvb, offset + 4);
-    guint width = tns_width_from_session(sess, pinfo, type);
+    tns_pdu_first_t *first = tns_pdu_first(sess, pinfo, tvb, offset);
+    guint width;
 
+    if (first && first->width_known)
+        return first->width;
+    width = tns_width_from_session(sess, pinfo, type);
     if (width == 0 && !PINFO_FD_VISITED(pinfo)) {
         width = tns_width_from_header(tvb, offset);
         if (width) {
             sess->guessed_width = (guint8)width;
             sess->guess_frame = pinfo->num;
         }
+    }
+    if (first && !PINFO_FD_VISITED(pinfo)) {
+        first->width = (guint8)width;
+        first->width_known = TRUE;
     }
     return width;
 }
