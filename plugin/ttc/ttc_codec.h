@@ -44,7 +44,19 @@ typedef struct ttc_dialect {
                                * in-memory structs */
     guint8   pro_ptr_width;   /* pointer width the client's PRO platform string implies
                                * (4 or 8; 0 = not seen) */
+    guint8   chr_form;        /* how the client writes a CHR string (the SQL text of an
+                               * OALL8), from its DTY flags: TTC_CHR_* */
 } ttc_dialect_t;
+
+/* ttc_dialect_t.chr_form: the client's DTY message has not been seen; it set
+ * the conversion-length flag (python-oracledb, node-oracledb, go-ora: a CHR
+ * string is written with its length, as a DALC); it left it clear (JDBC
+ * thin: the bytes alone, their length given before). */
+#define TTC_CHR_UNKNOWN   0
+#define TTC_CHR_DALC      1
+#define TTC_CHR_BARE      2
+/* The DTY flags bit (python-oracledb TNS_ENCODING_CONV_LENGTH). */
+#define TTC_DTY_CONV_LENGTH 0x02
 
 /* The thin, universal dialect at a given field version. */
 void ttc_dialect_init_universal(ttc_dialect_t *d, guint8 fv);
