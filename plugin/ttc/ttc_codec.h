@@ -144,4 +144,9 @@ void     ttc_rd_struct_align(ttc_rd_t *r, gint base, gint align);
 guint32  ttc_rd_kv_len(ttc_rd_t *r);
 void     ttc_rd_skip_kv_pairs(ttc_rd_t *r, guint32 n);
 
+/* SQL text in the long form (0xfe, then chunks of at most 64 bytes after a
+ * one-byte length, as OCI writes it) in [from, r->end) of a call body that
+ * could not be read, or NULL; *start, *len: its bytes. */
+const char *ttc_find_long_sql(const ttc_rd_t *r, gint from, gint *start, gint *len, wmem_allocator_t *scope);
+
 #endif /* SQLNET_TTC_CODEC_H */

@@ -71,6 +71,8 @@ decode_range(tvbuff_t *tvb, gint off, gint end, ttc_state_t *st, proto_tree *tre
         }
         off = r.off;
         if (res.stop) {
+            if (res.body_undecoded && rec)
+                rec->body_undecoded = TRUE;
             *stop = STOP_CALL_DATA;
             return off;
         }

@@ -50,6 +50,7 @@ typedef struct ttc_pdu_rec {
     guint32  cursor_dropped;   /* cursor not remembered here (cap reached), 0 = none */
     guint32  reinferred_from;  /* the inferred dialect changed here: the frame it was
                                 * inferred at, 0 = not changed here */
+    gboolean body_undecoded;   /* its call data is a call body that could not be read */
 } ttc_pdu_rec_t;
 
 

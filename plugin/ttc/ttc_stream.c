@@ -55,7 +55,8 @@ static expert_field ei_capture_cut = EI_INIT;
 static int hf_cut = -1;
 
 static void
-add_stop_items(proto_tree *tree, tvbuff_t *payload, packet_info *pinfo, gint off, gint upto, stop_t stop)
+add_stop_items(proto_tree *tree, tvbuff_t *payload, packet_info *pinfo, gint off, gint upto, stop_t stop,
+               gboolean body_undecoded, const ttc_dialect_t *d)
 {
     /* Items cover the captured bytes only; counts in the text are the
      * packet's (reported) bytes.  upto: -1 = to the end of the packet. */
@@ -72,7 +73,21 @@ add_stop_items(proto_tree *tree, tvbuff_t *payload, packet_info *pinfo, gint off
         proto_tree_add_item(tree, hf_continues, payload, off, shown, ENC_NA);
         break;
     case STOP_CALL_DATA:
-        proto_tree_add_item(tree, hf_call_data, payload, off, shown, ENC_NA);
+        pi = proto_tree_add_item(tree, hf_call_data, payload, off, shown, ENC_NA);
+        if (body_undecoded) {          /* not bind data: a body that could not be read */
+            ttc_rd_t r;
+            gint ss, sl;
+            const char *sql;
+            expert_add_info_format(pinfo, pi, &ei_undecoded,
+                                   "TTC call not decoded: its body is shown as bytes until the next request");
+            /* ... with its SQL text, when it is there in the long form */
+            if (d && shown > 0) {
+                ttc_rd_init(&r, payload, off, off + shown, d);
+                sql = ttc_find_long_sql(&r, off, &ss, &sl, pinfo->pool);
+                if (sql)
+                    ttc_add_sql(proto_item_add_subtree(pi, ett_ttc), payload, ss, sl, sql);
+            }
+        }
         break;
     case STOP_BAD:
         pi = proto_tree_add_item(tree, hf_undecoded, payload, off, shown, ENC_NA);
@@ -131,11 +146,12 @@ drop_pending(ttc_session_t *ts, ttc_stream_t *s, sqlnet_dir_t dir, ttc_pdu_rec_t
 /* First pass: decoding cannot go on in this stream until the next request or
  * response; why, for the packets in between and for the round trip. */
 static void
-go_opaque(ttc_session_t *ts, ttc_stream_t *s, sqlnet_dir_t dir, stop_t why)
+go_opaque(ttc_session_t *ts, ttc_stream_t *s, sqlnet_dir_t dir, stop_t why, gboolean rec_undecoded)
 {
     s->opaque = TRUE;
     s->opaque_cut = why == STOP_CUT;
     s->opaque_call_data = why == STOP_CALL_DATA;
+    s->opaque_undecoded = why == STOP_CALL_DATA && rec_undecoded;
     if (why == STOP_CUT)
         mark_partial(ts, dir, TTC_PARTIAL_CUT);
     else if (why == STOP_BAD)
@@ -212,6 +228,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
             /* a call's bind values that fill more than one TNS packet: the
              * later packets are more of its call data, not undecoded */
             rec->stop = s->opaque_cut ? STOP_AFTER_CUT : s->opaque_call_data ? STOP_CALL_DATA : STOP_BAD;
+            rec->body_undecoded = s->opaque_call_data && s->opaque_undecoded;
             rec->stop_off = 0;
             if (cut)
                 mark_partial(ts, dir, TTC_PARTIAL_CUT);
@@ -235,7 +252,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
                 if (stop == STOP_NEED_MORE && cut) {
                     /* the rest of the message was not captured */
                     pending_drop(s);
-                    go_opaque(ts, s, dir, STOP_CUT);
+                    go_opaque(ts, s, dir, STOP_CUT, rec->body_undecoded);
                     rec->stop = STOP_CUT;
                     rec->stop_off = 0;
                 } else if (stop == STOP_NEED_MORE) {
@@ -244,7 +261,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
                     rec->stop_off = 0;
                 } else if (stop == STOP_BAD) {
                     pending_drop(s);
-                    go_opaque(ts, s, dir, STOP_BAD);
+                    go_opaque(ts, s, dir, STOP_BAD, rec->body_undecoded);
                     rec->stop = STOP_BAD;
                     rec->stop_off = 0;
                 } else {
@@ -255,7 +272,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
                     s->state = st;
                     pending_drop(s);
                     if (stop == STOP_CALL_DATA) {
-                        go_opaque(ts, s, dir, STOP_CALL_DATA);
+                        go_opaque(ts, s, dir, STOP_CALL_DATA, rec->body_undecoded);
                         rec->stop = STOP_CALL_DATA;
                         rec->stop_off = rec->body_off;
                     }
@@ -280,7 +297,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
                     rec->stop_off = off;
                 }
             } else if (stop != STOP_END) {
-                go_opaque(ts, s, dir, stop);
+                go_opaque(ts, s, dir, stop, rec->body_undecoded);
             }
         }
         /* Recovery: a response not decoded from here on may still end with
@@ -361,7 +378,8 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
             decode_range(payload, rec->body_off, stop_at, &st, tt, pinfo, dir, ts, sess, rec, FALSE, &stop, FALSE);
     }
     if (rec->stop_off >= 0 && !(rec->joined == NULL && rec->body_off < 0 && rec->stop == STOP_NEED_MORE))
-        add_stop_items(tt, payload, pinfo, rec->stop_off, rec->resync_off, (stop_t)rec->stop);
+        add_stop_items(tt, payload, pinfo, rec->stop_off, rec->resync_off, (stop_t)rec->stop, rec->body_undecoded,
+                       rec->start.dialect);
     if (rec->resync_off >= 0) {
         st = rec->start;
         decode_range(payload, rec->resync_off, end, &st, tt, pinfo, dir, ts, sess, rec, FALSE, &stop, FALSE);
