@@ -208,8 +208,9 @@ call_empty(ttc_rd_t *r _U_, proto_tree *tree _U_, ttc_call_t *call _U_, ttc_msg_
 
 /* A function call (message 3): its header, then the body its function
  * code's decoder reads; a function without one is named and its body
- * shown as call data, said not decoded (with the SQL text it holds in the
- * long form, when there is one). */
+ * shown as call data; a body its decoder cannot walk is shown as call data
+ * said not decoded (with the SQL text it holds in the long form, when there
+ * is one). */
 static void
 msg_function(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_t *res,
              wmem_allocator_t *scope)
@@ -228,8 +229,9 @@ msg_function(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_
     if (decode) {
         decode(r, tree, call, res, scope);
     } else {
-        res->stop = TRUE;              /* named, body not decoded */
-        res->body_undecoded = TRUE;
+        /* named, body shown as call data (OVERSION's pointers and buffer
+         * length: no expert, as for bind data) */
+        res->stop = TRUE;
     }
     if (r->bad && !r->strict) {
         /* A body we cannot walk: keep the call, show the rest as call data,
