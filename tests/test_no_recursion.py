@@ -156,7 +156,7 @@ def test_plugin_has_no_recursion(tmp_path):
     assert sum(map(len, tables.values())) > 30, tables   # the dispatchers' tables were found
     # the stream reaches the decoders through ttc_decoder_ops, the server's
     # dispatcher the return-parameter decoders through the function table
-    assert ("ttc_dispatch.c", "ttc_decode_client") in tables[("ttc_stream.c", "decode_range")], tables
+    assert ("ttc_dispatch.c", "ttc_decode_client") in tables[("ttc_decode.c", "decode_range")], tables
     assert ("ttc_dispatch.c", "ttc_rpa_execute") in tables[("ttc_dispatch.c", "msg_parameters")], tables
     found = cycles(call_graphs(tmp_path), tables)
     assert found == [], f"recursive call chains in plugin/: {found}"

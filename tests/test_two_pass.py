@@ -86,3 +86,97 @@ def test_time_fields_two_pass_equals_one_pass(tshark, path, handshake, tmp_path)
     # an RTT is known on most responses (handshake or ACK timing) in either mode
     assert sum(1 for r in two if r[2]) >= len(two) // 2, "network part missing with -2"
     assert one == two
+
+
+# Issue 35 point 5: a connect descriptor sent in its own DATA packet after
+# the CONNECT, before the ACCEPT of a version >= 315 (32-bit lengths after
+# it).  The first pass read that DATA packet with 16-bit lengths; the second
+# one read it with what the session knew at the end of the first (the
+# ACCEPT's width, a later CONNECT's frame after a RESEND) and showed
+# "Undecodable bytes ... Not at a TNS packet boundary".  The captures are
+# built here with the project's TNS builder (tests/pcapgen.py on
+# testgen/sqlnetgen/tns.py): each conversation's packets are the ones the
+# test lists, so what both passes must show is known from the test itself.
+DESCRIPTOR = ("(DESCRIPTION=(CONNECT_TIMEOUT=30)(RETRY_COUNT=3)(ADDRESS=(PROTOCOL=TCP)"
+              "(HOST=db26.example.com)(PORT=1521))(CONNECT_DATA=(SERVICE_NAME=FREEPDB1)"
+              "(CID=(PROGRAM=JDBC Thin Client)(HOST=__jdbc__)(USER=dbeaver))(SERVER=DEDICATED)))")
+
+
+def _descriptor(length):
+    """DESCRIPTOR padded with blanks inside to exactly `length` bytes."""
+    assert length >= len(DESCRIPTOR)
+    return DESCRIPTOR[:-1] + " " * (length - len(DESCRIPTOR)) + ")"
+
+
+def _handshake(conv, desc, version, resend=False, redirect=False):
+    """CONNECT whose descriptor follows in a DATA packet, then (resend) a
+    RESEND and both again, or (redirect) a REDIRECT whose data follows in
+    a DATA packet; else the ACCEPT, and a DATA packet in the width it
+    settles.  Returns the connect descriptors the client sent."""
+    sent = []
+    if resend:
+        conv.send("C", g.connect(desc, version=version, inline=False))
+        conv.send("C", g.data(desc.encode(), wide=False))
+        sent.append(desc)
+        conv.send("S", g.resend())
+    conv.send("C", g.connect(desc, version=version, inline=False))
+    conv.send("C", g.data(desc.encode(), wide=False))
+    sent.append(desc)
+    if redirect:
+        conv.send("S", g.redirect("(ADDRESS=(PROTOCOL=TCP)(HOST=10.9.9.9)(PORT=1531))", flags=0, inline=False))
+        conv.send("S", g.data(b"(ADDRESS=(PROTOCOL=TCP)(HOST=10.9.9.9)(PORT=1531))", wide=False))
+        return sent
+    conv.send("S", g.accept(version=version))
+    conv.send("C", g.data(b"\xde\xad\xbe\xef" + b"\x00" * 20, wide=version >= 315))
+    return sent
+
+
+HANDSHAKES = [  # (name, descriptor length, version, resend, redirect, server port)
+    ("plain-319-262", 262, 319, False, False, 1521),
+    ("resend-319-262", 262, 319, True, False, 1521),
+    ("resend-315-231", 231, 315, True, False, 1521),
+    ("resend-318-1000", 1000, 318, True, False, 1521),
+    ("resend-314-262", 262, 314, True, False, 1521),
+    ("redirect-319-262", 262, 319, False, True, 1521),
+    ("resend-319-other-port", 262, 319, True, False, 40123),
+]
+
+
+def _sqlnet_trees(text):
+    """The sqlnet subtrees of tshark -V output, per frame (the other
+    protocols' trees hold analysis that differs between passes by design:
+    TCP's conversation completeness, iRTT)."""
+    frames, cur, inside = [], None, False
+    for line in text.splitlines():
+        if line.startswith("Frame "):
+            cur = []
+            frames.append(cur)
+            inside = False
+        elif line and not line[0].isspace():
+            inside = line.startswith("Oracle SQL*Net")
+        if inside and cur is not None:
+            cur.append(line)
+    return frames
+
+
+@pytest.mark.parametrize("name,length,version,resend,redirect,port", HANDSHAKES, ids=[h[0] for h in HANDSHAKES])
+def test_two_pass_deferred_connect_data(tshark, tmp_path, name, length, version, resend, redirect, port):
+    """Both passes show the same sqlnet tree (tshark -V), and every DATA
+    packet the test sent with a descriptor shows it as sqlnet.connect.data:
+    evidence from the test's own packets, nothing from the dissector."""
+    desc = _descriptor(length)
+    conv = g.Conversation(server=("10.1.0.1", port))
+    sent = _handshake(conv, desc, version, resend, redirect)
+    cap = conv.write(tmp_path / f"{name}.pcap")
+    args = [] if port == 1521 else ["-d", f"tcp.port=={port},sqlnet"]
+    one = tshark.run(cap, ["-V"] + args)
+    two = tshark.run(cap, ["-V", "-2"] + args)
+    assert not one.stderr.strip() and not two.stderr.strip(), one.stderr + two.stderr
+    assert "Not at a TNS packet boundary" not in two.stdout
+    trees_one, trees_two = _sqlnet_trees(one.stdout), _sqlnet_trees(two.stdout)
+    assert any(trees_one), "no sqlnet tree"
+    assert trees_one == trees_two
+    for extra in ([], ["-2"]):
+        shown = [r[0] for r in tshark.fields(cap, ["sqlnet.connect.data"], "sqlnet.connect.data",
+                                             extra=extra + args)]
+        assert shown == sent, (extra, shown)

@@ -25,8 +25,9 @@
 #define SQLNET_DEFAULT_PORTS "1521,1522,1526"
 
 /* Keys of the data sqlnet keeps per frame (p_add_proto_data), one namespace
- * for the protocol: even keys name one datum, odd ones the TTC record of the
- * TNS packet whose payload starts at a raw offset of the frame. */
+ * for the protocol: even keys below 16 name one datum, odd ones the TTC record
+ * of the TNS packet whose payload starts at a raw offset of the frame, even
+ * ones from 16 on the framing's record of the TNS packet that starts there. */
 #define SQLNET_KEY_SESSION_CACHE 0u                  /* packet scope: session of this frame */
 #define SQLNET_KEY_CUT           2u                  /* file scope: bytes continuing a cut packet */
 #define SQLNET_KEY_SEGMENT       6u                  /* file scope: this server segment is counted */
@@ -36,6 +37,7 @@
 #define SQLNET_KEY_TLS_WATCH    10u                  /* packet scope: tls.c noted this frame's undecrypted TLS */
 #define SQLNET_KEY_RESYNC       14u                  /* packet scope: bytes tns.c's resynchronisation may still scan */
 #define SQLNET_KEY_PDU(raw_off)  ((((guint32)(raw_off)) << 1) | 1u)
+#define SQLNET_KEY_TNS_PDU(raw_off) ((((guint32)(raw_off)) + 8u) << 1)   /* file scope: tns_pdu_first() */
 
 /* User preferences (read-only outside core/prefs.c). */
 typedef struct {

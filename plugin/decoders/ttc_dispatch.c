@@ -208,7 +208,9 @@ call_empty(ttc_rd_t *r _U_, proto_tree *tree _U_, ttc_call_t *call _U_, ttc_msg_
 
 /* A function call (message 3): its header, then the body its function
  * code's decoder reads; a function without one is named and its body
- * shown as call data. */
+ * shown as call data; a body its decoder cannot walk is shown as call data
+ * said not decoded (with the SQL text it holds in the long form, when there
+ * is one). */
 static void
 msg_function(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_t *res,
              wmem_allocator_t *scope)
@@ -224,13 +226,19 @@ msg_function(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_
     call->kind = TTC_REQ_FUNCTION;
     body = r->off;
     decode = functions[call->func].call;
-    if (decode)
+    if (decode) {
         decode(r, tree, call, res, scope);
-    else
-        res->stop = TRUE;              /* named, body not decoded */
+    } else {
+        /* named, body shown as call data (OVERSION's pointers and buffer
+         * length: no expert, as for bind data) */
+        res->stop = TRUE;
+    }
     if (r->bad && !r->strict) {
-        /* A body we cannot walk: keep the call, show the rest as call data. */
+        /* A body we cannot walk: keep the call, show the rest as call data,
+         * not decoded; its SQL text when it is there in the long form. */
         guint8 func = call->func, seq = call->seq;
+        gint ss = 0, sl = 0;
+        const char *sql;
         memset(call, 0, sizeof(*call));
         call->kind = TTC_REQ_FUNCTION;
         call->func = func;
@@ -238,6 +246,12 @@ msg_function(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_
         r->bad = FALSE;
         r->off = body;
         res->stop = TRUE;
+        res->body_undecoded = TRUE;
+        /* shown by the stream with the call data (its display pass reads
+         * the call only up to where its body starts) */
+        sql = ttc_find_long_sql(r, body, &ss, &sl, scope);
+        if (sql)
+            call->sql = sql;
     }
 }
 

@@ -85,31 +85,66 @@ static const value_string bind_dir_vals[] = {
     { 0, NULL }
 };
 
-/* SQL text of an OALL8: a DALC for most clients, raw bytes for JDBC.  The
- * al8i4 vector that follows starts with 1 (parse), which tells the two apart. */
+/* SQL text of an OALL8 as raw bytes: sql_len bytes followed by al8i4[0] = 1
+ * (parse); FALSE (r unchanged) when they are not. */
+static gboolean
+read_sql_bare(ttc_rd_t *r, guint32 sql_len, gint *start, gint *len, const char **sql, wmem_allocator_t *scope)
+{
+    ttc_rd_t probe = *r;
+
+    if (sql_len == 0 || sql_len >= 0x1000000 || ttc_rd_left(r) < (gint)sql_len)
+        return FALSE;
+    probe.off += sql_len;
+    if (ttc_rd_ub4(&probe) != 1 || !ttc_rd_ok(&probe))
+        return FALSE;
+    *start = r->off;
+    *len = sql_len;
+    *sql = (const char *)tvb_get_string_enc(scope, r->tvb, r->off, sql_len, ENC_UTF_8);
+    r->off += sql_len;
+    return TRUE;
+}
+
+/* SQL text of an OALL8: a DALC for most clients, raw bytes for JDBC (its
+ * DTY message leaves the conversion-length flag clear: dialect chr_form).
+ * The al8i4 vector that follows starts with 1 (parse).  Without the DTY in
+ * the capture both readings are tried; a thin client's DALC holds exactly
+ * sql_len bytes, which a JDBC text read as a DALC rarely does: its first
+ * character is taken for a length, and a 64-byte "ALTER SESSION ..." ('A' =
+ * 65) read so ends one ub4 into the al8i4 vector, on its al8i4[1] = 1
+ * (issue 35: the OALL8 was shown as sqlnet.ttc.continues). */
 static const char *
 read_sql(ttc_rd_t *r, guint32 sql_len, gint *start, gint *len, gboolean *searched, wmem_allocator_t *scope)
 {
-    ttc_rd_t as_dalc = *r;
-    const char *sql = ttc_rd_dalc_str(&as_dalc, scope, start, len);
+    ttc_rd_t as_dalc = *r, count = *r;
+    const char *sql = ttc_rd_dalc_str(&as_dalc, scope, start, len), *bare = NULL;
+    guint32 total = ttc_rd_dalc(&count, NULL);
+    gboolean dalc_fits = FALSE;
+    gint bs = 0, bl = 0;
 
     if (ttc_rd_ok(&as_dalc)) {
         ttc_rd_t probe = as_dalc;
-        if (ttc_rd_ub4(&probe) == 1 && ttc_rd_ok(&probe)) {
-            *r = as_dalc;
-            return sql;
+        dalc_fits = ttc_rd_ub4(&probe) == 1 && ttc_rd_ok(&probe);
+    }
+    if (!r->d->native && r->d->chr_form == TTC_CHR_BARE) {
+        if (read_sql_bare(r, sql_len, start, len, &bare, scope))
+            return bare;
+        if (sql_len > 0 && sql_len < 0x1000000 && ttc_rd_left(r) < (gint)sql_len + 2) {
+            ttc_rd_skip(r, (gint)sql_len + 2);   /* the text continues in the next packet */
+            return NULL;
         }
     }
-    if (sql_len > 0 && sql_len < 0x1000000 && ttc_rd_left(r) >= (gint)sql_len) {
-        ttc_rd_t probe = *r;
-        probe.off += sql_len;
-        if (ttc_rd_ub4(&probe) == 1 && ttc_rd_ok(&probe)) {
-            *start = r->off;
-            *len = sql_len;
-            sql = (const char *)tvb_get_string_enc(scope, r->tvb, r->off, sql_len, ENC_UTF_8);
-            r->off += sql_len;
-            return sql;
-        }
+    if (dalc_fits && (r->d->native || r->d->chr_form == TTC_CHR_DALC || total == sql_len)) {
+        *r = as_dalc;
+        return sql;
+    }
+    if (read_sql_bare(r, sql_len, &bs, &bl, &bare, scope)) {
+        *start = bs;
+        *len = bl;
+        return bare;
+    }
+    if (dalc_fits) {
+        *r = as_dalc;
+        return sql;
     }
     /* OCI's native layouts differ between releases and platforms in the
      * fields before the text (no open implementation writes them): look

@@ -78,7 +78,7 @@ void
 ttc_msg_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_t *res,
                            wmem_allocator_t *scope _U_)
 {
-    guint8 ccap_len, rcap_len, ccaps[64], rcaps[16];
+    guint8 ccap_len, rcap_len, ccaps[64], rcaps[16], flags;
     gint ccap_off, s;
     gboolean ub2_dty;
     ttc_dialect_t d = *r->d;
@@ -91,7 +91,8 @@ ttc_msg_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, t
     memset(rcaps, 0, sizeof(rcaps));
     ttc_rd_u16le(r);                   /* charset */
     ttc_rd_u16le(r);                   /* ncharset */
-    ttc_rd_u8(r);                      /* flags */
+    flags = ttc_rd_u8(r);              /* encoding flags */
+    d.chr_form = (flags & TTC_DTY_CONV_LENGTH) ? TTC_CHR_DALC : TTC_CHR_BARE;
     ccap_len = ttc_rd_u8(r);
     ccap_off = r->off;
     if (ttc_rd_have(r, ccap_len))

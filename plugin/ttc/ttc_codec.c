@@ -368,3 +368,39 @@ ttc_rd_skip_kv_pairs(ttc_rd_t *r, guint32 n)
         ttc_rd_ub2(r);                /* keyword */
     }
 }
+
+/* SQL text in a call body that could not be read: the first long-form DALC
+ * ("fe", then chunks of at most 64 bytes after a one-byte length, as OCI
+ * writes them: "fe 40 select ...") whose text reads as a statement.  Bounded:
+ * the first 4 KiB of the body, 16 candidates. */
+const char *
+ttc_find_long_sql(const ttc_rd_t *r, gint from, gint *start, gint *len, wmem_allocator_t *scope)
+{
+    ttc_dialect_t one_byte_chunks = *r->d;
+    gint p, end = MIN(r->end, from + 4096);
+    guint tries = 0;
+
+    one_byte_chunks.big_chunk = FALSE;
+    for (p = from; p + 2 < end && tries < 16; p++) {
+        ttc_rd_t at;
+        const char *text;
+        const guchar *c;
+        guint8 chunk;
+
+        if (tvb_get_uint8(r->tvb, p) != 0xFE)
+            continue;
+        chunk = tvb_get_uint8(r->tvb, p + 1);
+        if (chunk == 0 || chunk > 0x40 || !g_ascii_isalpha(tvb_get_uint8(r->tvb, p + 2)))
+            continue;
+        tries++;
+        ttc_rd_init(&at, r->tvb, p, r->end, &one_byte_chunks);
+        text = ttc_rd_dalc_str(&at, scope, start, len);
+        if (!ttc_rd_ok(&at) || !text || strlen(text) < 6)
+            continue;
+        for (c = (const guchar *)text; *c && (*c >= 0x20 || *c == '\t' || *c == '\r' || *c == '\n'); c++)
+            ;
+        if (*c == 0)
+            return text;
+    }
+    return NULL;
+}

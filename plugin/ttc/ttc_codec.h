@@ -44,7 +44,19 @@ typedef struct ttc_dialect {
                                * in-memory structs */
     guint8   pro_ptr_width;   /* pointer width the client's PRO platform string implies
                                * (4 or 8; 0 = not seen) */
+    guint8   chr_form;        /* how the client writes a CHR string (the SQL text of an
+                               * OALL8), from its DTY flags: TTC_CHR_* */
 } ttc_dialect_t;
+
+/* ttc_dialect_t.chr_form: the client's DTY message has not been seen; it set
+ * the conversion-length flag (python-oracledb, node-oracledb, go-ora: a CHR
+ * string is written with its length, as a DALC); it left it clear (JDBC
+ * thin: the bytes alone, their length given before). */
+#define TTC_CHR_UNKNOWN   0
+#define TTC_CHR_DALC      1
+#define TTC_CHR_BARE      2
+/* The DTY flags bit (python-oracledb TNS_ENCODING_CONV_LENGTH). */
+#define TTC_DTY_CONV_LENGTH 0x02
 
 /* The thin, universal dialect at a given field version. */
 void ttc_dialect_init_universal(ttc_dialect_t *d, guint8 fv);
@@ -131,5 +143,10 @@ void     ttc_rd_struct_align(ttc_rd_t *r, gint base, gint align);
  * clients, 4-byte in OCI's native layout. */
 guint32  ttc_rd_kv_len(ttc_rd_t *r);
 void     ttc_rd_skip_kv_pairs(ttc_rd_t *r, guint32 n);
+
+/* SQL text in the long form (0xfe, then chunks of at most 64 bytes after a
+ * one-byte length, as OCI writes it) in [from, r->end) of a call body that
+ * could not be read, or NULL; *start, *len: its bytes. */
+const char *ttc_find_long_sql(const ttc_rd_t *r, gint from, gint *start, gint *len, wmem_allocator_t *scope);
 
 #endif /* SQLNET_TTC_CODEC_H */

@@ -36,6 +36,7 @@ typedef struct ttc_msg_result {
     gboolean is_call;
     ttc_call_t call;           /* fields of the call, when is_call */
     gboolean stop;             /* call data (binds/defines) follows: not walked */
+    gboolean body_undecoded;   /* ... or the call's body could not be read (shown as bytes) */
     gboolean sql_searched;     /* OCI OALL8: its text was found by a search, not where the
                                 * dialect's header layout puts it (dialect inference) */
     /* cursors a reply opens (REF cursor out binds and columns, implicit results) */

@@ -21,6 +21,7 @@ typedef struct ttc_stream {
     gboolean opaque;           /* undecodable until the next request/response */
     gboolean opaque_cut;       /* ... because the capture cut a packet short */
     gboolean opaque_call_data; /* ... because a call's bind data continues (not walked) */
+    gboolean opaque_undecoded; /* ... a call body that could not be read */
 } ttc_stream_t;
 
 typedef struct ttc_cursor {

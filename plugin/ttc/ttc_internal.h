@@ -1,0 +1,103 @@
+/* ttc_internal.h - shared between the files of the TTC stream (ttc/ only):
+ * the per-packet record, why decoding stopped, and the functions one file
+ * of the stream gives the others.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef SQLNET_TTC_INTERNAL_H
+#define SQLNET_TTC_INTERNAL_H
+
+#include "ttc.h"
+
+/* Bounds on one message being collected across packets: its size, and the
+ * bytes decoded in the attempts to complete it (every packet re-decodes the
+ * message from its start, so a message cut into many small packets costs
+ * quadratic time without this). */
+#define TTC_MAX_PENDING (64u * 1024u * 1024u)
+#define TTC_MAX_PENDING_WORK (256u * 1024u * 1024u)
+/* Bytes held by pending messages of all conversations together, and the
+ * buffer size a stream keeps between messages (larger ones are freed). */
+#define TTC_MAX_PENDING_TOTAL (256u * 1024u * 1024u)
+#define TTC_PENDING_KEEP (64u * 1024u)
+
+typedef enum {
+    STOP_END,          /* consumed everything */
+    STOP_NEED_MORE,    /* last message continues in the next packet */
+    STOP_BAD,          /* undecodable from here on */
+    STOP_CALL_DATA,    /* bind/define data after a call: not walked */
+    STOP_CUT,          /* the capture cut this packet short (snaplen) */
+    STOP_AFTER_CUT     /* an earlier packet of this request/response was cut */
+} stop_t;
+
+typedef struct ttc_pdu_rec {
+    ttc_state_t start;         /* decoder state before this packet's messages */
+    guint8  *joined;           /* a message begun in earlier packets, ended here */
+    guint32  joined_len;
+    guint32  joined_prefix;    /* bytes of `joined` from earlier packets */
+    gint32   body_off;         /* first message starting in this payload; -1 none */
+    gint32   stop_off;         /* where decoding stopped; -1 = end of payload */
+    gint32   resync_off;       /* server: a final end-of-call status found after an
+                                * undecoded stretch, decoded from here; -1 none */
+    guint8   stop;             /* stop_t */
+    gboolean decoded;          /* TTC decoding applies to this packet */
+    ttc_request_t *req;
+    ttc_response_t *resp;
+    gboolean completes;        /* completes its response (server side) */
+    gboolean carries_call;     /* the request's main call was decoded here */
+    gboolean starts_request;   /* first TNS packet of its request */
+    guint32  too_long;         /* a pending message was dropped here: its size so far */
+    gboolean too_much_total;   /* ... because all conversations together hold too much */
+    guint32  cursor_dropped;   /* cursor not remembered here (cap reached), 0 = none */
+    guint32  reinferred_from;  /* the inferred dialect changed here: the frame it was
+                                * inferred at, 0 = not changed here */
+    gboolean body_undecoded;   /* its call data is a call body that could not be read */
+} ttc_pdu_rec_t;
+
+
+/* ttc_state.c: the message decoders (given once at registration), the
+ * session as this frame finds it, the dialect, cursors, and the copies into
+ * file scope of what later packets need. */
+extern const ttc_decoder_ops_t *ttc_decoders;
+ttc_session_t *ttc_session_at(sqlnet_session_t *sess, packet_info *pinfo);
+void resolve_dialect(ttc_dialect_t *out, const sqlnet_session_t *sess, const ttc_dialect_t *d);
+void set_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, const ttc_dialect_t *d);
+ttc_cursor_t *cursor_get(ttc_session_t *ts, guint32 id, gboolean create, ttc_pdu_rec_t *rec);
+const ttc_describe_t *describe_keep(const ttc_describe_t *d);
+void state_keep(ttc_stream_t *s);
+
+/* ttc_pending.c: a message collected across packets. */
+void ttc_pending_init(void);
+void ttc_pending_cleanup(void);
+gboolean pending_append(ttc_stream_t *s, tvbuff_t *tvb, gint off, guint32 len);
+void pending_drop(ttc_stream_t *s);
+
+/* ttc_pairing.c: requests and responses (first pass). */
+void mark_partial(ttc_session_t *ts, sqlnet_dir_t dir, ttc_partial_t why);
+void close_response(ttc_session_t *ts, packet_info *pinfo, guint32 frame, const nstime_t *when,
+                    gboolean complete);
+ttc_response_t *open_response(ttc_session_t *ts, packet_info *pinfo);
+ttc_request_t *open_request(ttc_session_t *ts, packet_info *pinfo, ttc_req_kind_t kind);
+void apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info *pinfo,
+                         ttc_msg_result_t *res, ttc_pdu_rec_t *rec);
+void apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info *pinfo,
+                         ttc_msg_result_t *res, gint msg_len, const ttc_state_t *st, ttc_pdu_rec_t *rec);
+void split_request(ttc_session_t *ts, packet_info *pinfo, guint32 tns_len, guint16 data_flags);
+
+/* ttc_decode.c: messages of [off, end) of tvb; returns the stop offset. */
+gint decode_range(tvbuff_t *tvb, gint off, gint end, ttc_state_t *st, proto_tree *tree,
+                  packet_info *pinfo, sqlnet_dir_t dir, ttc_session_t *ts,
+                  const sqlnet_session_t *sess, ttc_pdu_rec_t *rec, gboolean first_pass,
+                  stop_t *stop, gboolean one_message);
+gint find_final_oer(tvbuff_t *tvb, gint from, gint end, const ttc_state_t *start, packet_info *pinfo);
+
+/* ttc_infer.c: the dialect without a handshake; client-only captures. */
+gboolean infer_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, tvbuff_t *payload,
+                       packet_info *pinfo);
+void narrow_inferred_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, tvbuff_t *payload,
+                             packet_info *pinfo);
+void verify_inferred_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, tvbuff_t *payload, gint end,
+                             packet_info *pinfo);
+gboolean client_only_next_call(const ttc_session_t *ts, const sqlnet_session_t *sess, tvbuff_t *payload,
+                               packet_info *pinfo);
+
+#endif /* SQLNET_TTC_INTERNAL_H */

@@ -1,0 +1,133 @@
+/* ttc_segments.c - the server's TCP segments of each response,
+ * counted once per frame whoever sees the segment first: sqlnet when TCP
+ * hands it over, the listener on the "tcp" tap when TCP keeps it inside a
+ * reassembly.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define WS_LOG_DOMAIN "sqlnet"
+
+#include <string.h>
+
+#include <epan/packet.h>
+#include <epan/proto_data.h>
+#include <epan/tap.h>
+#include <epan/dissectors/packet-tcp.h>
+
+#include "sqlnet.h"
+#include "session.h"
+#include "tns.h"
+#include "ttc.h"
+#include "ttc_internal.h"
+
+/* The response a server frame belongs to: the open one, or (a revisit, a
+ * tap in a later pass) the one whose frames it falls between. */
+/* ttc_count_segment()'s per-frame marker (0: not counted yet). */
+enum { SEG_LEN_KNOWN = 1, SEG_LEN_PENDING = 2 };
+
+static ttc_response_t *
+response_covering(ttc_session_t *ts, guint32 frame)
+{
+    ttc_response_t *resp = (ttc_response_t *)wmem_tree_lookup32_le(ts->responses, frame);
+    if (!resp || frame < resp->cover_from)
+        return NULL;
+    if (resp->last_frame && frame > resp->last_frame && resp->complete)
+        return NULL;
+    if (ts->resp != resp && resp->last_frame && frame > resp->last_frame)
+        return NULL;
+    return resp;
+}
+
+void
+ttc_count_segment(packet_info *pinfo, ttc_session_t *ts, gboolean unseen, guint32 seglen)
+{
+    ttc_response_t *resp;
+
+    /* once per frame, whichever of the dissector and the tap (in whichever
+     * pass: tshark -2 runs taps on its second pass only) sees it first; the
+     * largest segment from either (the dissector does not know a segment's
+     * length when TCP hands it a reassembled PDU) */
+    /* The marker: SEG_LEN_KNOWN once the segment's length has been counted,
+     * SEG_LEN_PENDING while only the tap can still give it (one lookup more,
+     * once, for those frames only). */
+    switch (GPOINTER_TO_UINT(p_get_proto_data(wmem_file_scope(), pinfo, sqlnet_proto(), SQLNET_KEY_SEGMENT))) {
+    case SEG_LEN_KNOWN:
+        return;
+    case SEG_LEN_PENDING:
+        if (seglen > 0) {
+            p_set_proto_data(wmem_file_scope(), pinfo, sqlnet_proto(), SQLNET_KEY_SEGMENT,
+                             GUINT_TO_POINTER(SEG_LEN_KNOWN));
+            resp = response_covering(ts, pinfo->num);
+            if (resp && seglen > resp->largest_segment)
+                resp->largest_segment = seglen;
+            else if (!resp && !ts->resp && ts->waiting && seglen > ts->pending_largest_segment)
+                ts->pending_largest_segment = seglen;
+        }
+        return;
+    default:
+        break;
+    }
+    p_add_proto_data(wmem_file_scope(), pinfo, sqlnet_proto(), SQLNET_KEY_SEGMENT,
+                     GUINT_TO_POINTER(seglen > 0 ? SEG_LEN_KNOWN : SEG_LEN_PENDING));
+    resp = response_covering(ts, pinfo->num);
+    if (resp) {
+        resp->segments++;
+        if (seglen > resp->largest_segment)
+            resp->largest_segment = seglen;
+        if (unseen)                    /* part of a TNS packet (or TLS record) TCP reassembled */
+            resp->multi_segment_packet = TRUE;
+        if (pinfo->num < resp->first_frame) {
+            resp->first_frame = pinfo->num;     /* a later pass that runs the taps (tshark -2) */
+            resp->first_time = pinfo->abs_ts;
+        }
+        return;
+    }
+    if (ts->resp || ts->waiting == NULL)
+        return;                        /* no answer awaited: not a response's */
+    if (ts->pending_segments++ == 0) {
+        ts->next_first_frame = pinfo->num;
+        ts->next_first_time = pinfo->abs_ts;
+    }
+    ts->pending_unseen |= unseen;
+    if (seglen > ts->pending_largest_segment)
+        ts->pending_largest_segment = seglen;
+}
+
+/* The listener on "tcp": a server segment that TCP keeps inside a
+ * reassembly never reaches sqlnet; it is counted here (with those that do,
+ * once per frame: ttc_count_segment). */
+static tap_packet_status
+tcp_segment_tap(void *tapdata _U_, packet_info *pinfo, epan_dissect_t *edt _U_,
+                const void *data, tap_flags_t flags _U_)
+{
+    const struct tcpheader *th = (const struct tcpheader *)data;
+    sqlnet_session_t *sess;
+
+    if (!th || !th->th_have_seglen || th->th_seglen == 0)
+        return TAP_PACKET_DONT_REDRAW;
+    sess = session_of_tcp_segment(pinfo, th);
+    if (!sess)
+        return TAP_PACKET_DONT_REDRAW;
+    if (th->th_sport != sess->srv_port || !addresses_equal(&th->ip_src, &sess->srv_addr))
+        return TAP_PACKET_DONT_REDRAW;
+    ttc_count_segment(pinfo, (ttc_session_t *)sess->ttc, TRUE, th->th_seglen);
+    return TAP_PACKET_DONT_REDRAW;
+}
+
+void
+ttc_handoff(void)
+{
+    GString *err = register_tap_listener("tcp", NULL, NULL, TL_REQUIRES_NOTHING, NULL, tcp_segment_tap,
+                                         NULL, NULL);
+    if (err)
+        g_string_free(err, TRUE);
+}
+
+void
+ttc_note_segment(packet_info *pinfo, sqlnet_session_t *sess, guint32 seglen)
+{
+    if (PINFO_FD_VISITED(pinfo) || !session_ttc_active(sess, pinfo) ||
+        session_direction(sess, pinfo) != SQLNET_TO_CLIENT)
+        return;
+    ttc_count_segment(pinfo, ttc_session_at(sess, pinfo), FALSE, seglen);
+}

@@ -1,0 +1,203 @@
+/* ttc_state.c - per-conversation TTC state: the session and its
+ * dialect, the message decoders given at registration, cursors, and the copies
+ * into file scope of what later packets need (describes, bit vectors).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define WS_LOG_DOMAIN "sqlnet"
+
+#include <string.h>
+
+#include <epan/packet.h>
+#include <epan/proto_data.h>
+
+#include "sqlnet.h"
+#include "session.h"
+#include "tns.h"
+#include "ttc.h"
+#include "sql_id.h"
+#include "ttc_internal.h"
+
+/* The message decoders (plugin.c gives them once at registration) and the
+ * names of what they decode, made from their tables. */
+const ttc_decoder_ops_t *ttc_decoders;
+
+value_string ttc_msg_type_vals[257];
+value_string ttc_function_vals[257];
+
+/* A value string of the names `name` gives codes 0-255, in code order. */
+static void
+names_from(value_string *vals, const char *(*name)(guint8 code))
+{
+    guint code, n = 0;
+
+    for (code = 0; code < 256; code++) {
+        const char *s = name((guint8)code);
+        if (s) {
+            vals[n].value = code;
+            vals[n].strptr = s;
+            n++;
+        }
+    }
+    vals[n].value = 0;
+    vals[n].strptr = NULL;
+}
+
+void
+ttc_set_decoders(const ttc_decoder_ops_t *ops)
+{
+    ttc_decoders = ops;
+    names_from(ttc_msg_type_vals, ops->message_name);
+    names_from(ttc_function_vals, ops->function_name);
+}
+
+/* ---- session ------------------------------------------------------------ */
+
+/* Pending-message buffers are plain heap memory (they grow and shrink);
+ * they go with the file scope. */
+static sqlnet_wmem_cb_result_t
+free_pending_buffers(wmem_allocator_t *allocator _U_, wmem_cb_event_t event _U_, void *user_data)
+{
+    ttc_session_t *ts = (ttc_session_t *)user_data;
+    g_free(ts->dir[0].pending);
+    g_free(ts->dir[1].pending);
+    ts->dir[0].pending = ts->dir[1].pending = NULL;
+    return FALSE;
+}
+
+ttc_session_t *
+ttc_session(sqlnet_session_t *sess)
+{
+    ttc_session_t *ts = (ttc_session_t *)sess->ttc;
+    if (!ts) {
+        ts = wmem_new0(wmem_file_scope(), ttc_session_t);
+        wmem_register_callback(wmem_file_scope(), free_pending_buffers, ts);
+        /* Until the handshake says otherwise: thin, universal, 12.1 fields. */
+        ttc_dialect_init_universal(&ts->dialect, 7);
+        ts->dialect.known = FALSE;
+        ts->dialect.fv_client = ts->dialect.fv_server = 0;   /* not negotiated yet */
+        ts->dialect_ptr = wmem_memdup(wmem_file_scope(), &ts->dialect, sizeof(ts->dialect));
+        ts->responses = wmem_tree_new(wmem_file_scope());
+        ts->cursors = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
+        ts->dir[0].state.dialect = ts->dir[1].state.dialect = ts->dialect_ptr;
+        sess->ttc = ts;
+    }
+    return ts;
+}
+
+/* The session, noting the frame that made it: timing.c's ACK tap takes the
+ * frames from there on only, in every pass (a single pass has no session,
+ * so no ACK samples, before it; the second pass of -2 would). */
+ttc_session_t *
+ttc_session_at(sqlnet_session_t *sess, packet_info *pinfo)
+{
+    ttc_session_t *ts = ttc_session(sess);
+    if (!ts->ack_from)
+        ts->ack_from = pinfo->num;
+    return ts;
+}
+
+/* The dialect a decoder's update settles for the session. */
+void
+resolve_dialect(ttc_dialect_t *out, const sqlnet_session_t *sess, const ttc_dialect_t *d)
+{
+    *out = *d;
+    if (out->fv_client && out->fv_server)
+        out->fv = MIN(out->fv_client, out->fv_server);
+    else
+        out->fv = MAX(out->fv_client, out->fv_server);
+    /* End of response needs the client's request and the server's offer. */
+    out->eor = d->eor && sess->version >= TNS_VERSION_MIN_EOR &&
+               (sess->accept_flags2 & TNS_AF2_END_OF_RESPONSE);
+}
+
+void
+set_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, const ttc_dialect_t *d)
+{
+    resolve_dialect(&ts->dialect, sess, d);
+    ts->dialect_ptr = wmem_memdup(wmem_file_scope(), &ts->dialect, sizeof(ts->dialect));
+    ts->dir[0].state.dialect = ts->dir[1].state.dialect = ts->dialect_ptr;
+}
+
+/* The cursor map is capped (preference max_cursors): a cursor beyond the
+ * cap is not remembered, and the packet that met the cap says so. */
+ttc_cursor_t *
+cursor_get(ttc_session_t *ts, guint32 id, gboolean create, ttc_pdu_rec_t *rec)
+{
+    ttc_cursor_t *c = (ttc_cursor_t *)wmem_map_lookup(ts->cursors, GUINT_TO_POINTER(id));
+    if (!c && create) {
+        if (ts->ncursors >= sqlnet_prefs()->max_cursors) {
+            if (rec)
+                rec->cursor_dropped = id ? id : G_MAXUINT32;
+            return NULL;
+        }
+        c = wmem_new0(wmem_file_scope(), ttc_cursor_t);
+        wmem_map_insert(ts->cursors, GUINT_TO_POINTER(id), c);
+        ts->ncursors++;
+    }
+    return c;
+}
+
+/* ---- first-pass memory: decode in packet scope, keep what later packets need */
+
+/* A describe decoded in packet scope, copied into file scope: later
+ * responses of its cursor walk their rows with it.  Column names are shown
+ * only where the describe is decoded, so they are not kept. */
+const ttc_describe_t *
+describe_keep(const ttc_describe_t *d)
+{
+    ttc_describe_t *k = wmem_new(wmem_file_scope(), ttc_describe_t);
+    guint32 i;
+
+    k->ncols = d->ncols;
+    k->kind = d->kind;
+    k->has_lob = d->has_lob;
+    k->cols = (ttc_column_t *)wmem_memdup(wmem_file_scope(), d->cols,
+                                          sizeof(ttc_column_t) * MAX(d->ncols, 1u));
+    for (i = 0; i < d->ncols; i++) {
+        k->cols[i].name = NULL;
+        /* an object column's type name: shown on its values in later rows */
+        if (d->cols[i].type_name)
+            k->cols[i].type_name = wmem_strdup(wmem_file_scope(), d->cols[i].type_name);
+    }
+    return k;
+}
+
+/* End of a packet's first pass: the bit vector in force for the next row
+ * (decoded in packet scope) moves into file scope; an equal one kept
+ * before is reused, so a result set costs one copy, not one per packet. */
+void
+state_keep(ttc_stream_t *s)
+{
+    ttc_state_t *st = &s->state;
+
+    if (!st->bitvec || st->bitvec == s->bitvec_kept)
+        return;
+    if (s->bitvec_kept && s->bitvec_kept_len == st->bitvec_len &&
+        memcmp(s->bitvec_kept, st->bitvec, st->bitvec_len) == 0) {
+        st->bitvec = s->bitvec_kept;
+        return;
+    }
+    s->bitvec_kept = (const guint8 *)wmem_memdup(wmem_file_scope(), st->bitvec, st->bitvec_len);
+    s->bitvec_kept_len = st->bitvec_len;
+    st->bitvec = s->bitvec_kept;
+}
+
+const char *
+ttc_sql_id(ttc_session_t *ts, const char *sql)
+{
+    char *id;
+
+    if (!sql)
+        return NULL;
+    if (!ts->sql_ids)
+        ts->sql_ids = wmem_map_new(wmem_file_scope(), g_str_hash, g_str_equal);
+    id = (char *)wmem_map_lookup(ts->sql_ids, sql);
+    if (!id) {
+        /* the texts a session keeps live in file scope: the key needs no copy */
+        id = (char *)wmem_alloc(wmem_file_scope(), SQLNET_SQL_ID_LEN + 1);
+        sqlnet_sql_id(sql, strlen(sql), id);
+        wmem_map_insert(ts->sql_ids, sql, id);
+    }
+    return id;
+}
