@@ -98,10 +98,12 @@ decode_auth(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope)
     if (user_ptr && user_len > 0) {
         const char *user = NULL;
         guint8 first = ttc_rd_have(r, 1) ? tvb_get_uint8(r->tvb, r->off) : 0;
-        /* OCI's length is the name's maximum in bytes, 3 per character
-         * (jkstill19c frame 20: 15000000 = 21 for "07 jkstill"; SQL*Plus 23,
-         * dbbat sqlplus_cursor_reexec frame 11: 12000000 = 18 for "06 system"). */
-        if (first == user_len || first == 0xFE || (r->d->native && first > 0 && first < user_len)) {
+        /* OCI always sends a DALC, whatever the length says: the name's
+         * maximum in bytes, 3 per character (jkstill19c frame 20: 15000000
+         * = 21 for "07 jkstill"; SQL*Plus 23, dbbat sqlplus_cursor_reexec
+         * frame 11: 12000000 = 18 for "06 system"), or one too few (nmap's
+         * logins in john/11gR2-Nmap-sys-good.pcap: 04000000 for "05 admin"). */
+        if (first == user_len || first == 0xFE || r->d->native) {
             user = ttc_rd_dalc_str(r, scope, &s, &l);
         } else if (user_len <= 1024 && ttc_rd_have(r, (gint)user_len)) {
             /* JDBC writes the user name without a length byte. */
@@ -148,8 +150,9 @@ decode_auth(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope)
  * 07 jkstill | 27000000 0d AUTH_TERMINAL 0f000000 05 pts/1 00000000 ..."
  * (ptr, user length, mode, ptr, pairs, ptr, ptr, user; per pair key length,
  * key, value length, value, flags).
- * A native call that does not decode so (a layout not seen) is shown as
- * call data. */
+ * A native call that does not decode so within its packet (a layout not
+ * seen, or a call that continues in the next packet) is shown as call data,
+ * as before. */
 void
 ttc_call_auth(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call _U_, ttc_msg_result_t *res,
               wmem_allocator_t *scope)
@@ -157,7 +160,7 @@ ttc_call_auth(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call _U_, ttc_msg_resul
     if (r->d->native) {
         ttc_rd_t trial = *r;
         decode_auth(&trial, NULL, scope);
-        if (trial.bad) {
+        if (!ttc_rd_ok(&trial)) {     /* not this layout, or cut: as call data */
             res->stop = TRUE;
             return;
         }
