@@ -17,7 +17,12 @@ token):
   00000000"), "07 jkstill" (user length 15000000 = 21).
 - 32-bit SQL*Plus 10.2 to a same-platform server (wsSC_TNS_Oracle1.pcap
   frame 24, body at 0x0d): 4-byte pointers ("74b42706"), user length 4 for
-  "04 yuri".
+  "04 yuri"; SQL*Plus 9.0 on Windows (visblank 9i frame 50) the same
+  ("ccd7fc00 06000000 01000000 ... 06 coanor").
+- SQL*Plus 10.1 on 64-bit Linux (junkie/select.pcap frame 17, field version
+  3): one-byte pointers "01 0f000000 01000000 01 05000000 01 01 05 rixed";
+  nmap's login (john/11gR2-Nmap-sys-good.pcap frame 206) the same with a
+  user length one too short: "04000000" for "05 admin" (the DALC rules).
 The secrets: AUTH_SESSKEY, AUTH_PBKDF2_SPEEDY_KEY and AUTH_PASSWORD (the
 client's encrypted session key, key and password); their values must not be
 shown as text, only as the bytes of their DALC (sqlnet.auth.secret).
@@ -32,7 +37,12 @@ CALLS = [("dbbat/sqlplus_cursor_reexec.pcapng", 11, 0x0F, 8, False),
          ("jkstill19c/cdb01_ora_26589.pcap", 20, 0x0D, 8, True),
          ("jkstill19c/cdb01_ora_26589.pcap", 24, 0x0D, 8, True),
          ("wsSC_TNS_Oracle1.pcap", 24, 0x0D, 4, False),
-         ("wsSC_TNS_Oracle1.pcap", 30, 0x0D, 4, False)]
+         ("wsSC_TNS_Oracle1.pcap", 30, 0x0D, 4, False),
+         ("visblank/sqlplus9i_vs_9.0.1_full_session.pcapng", 50, 0x0D, 4, False),
+         ("visblank/sqlplus9i_vs_9.0.1_full_session.pcapng", 54, 0x0D, 4, False),
+         ("junkie/select.pcap", 17, 0x0D, 1, False),
+         ("junkie/select.pcap", 19, 0x0D, 1, False),
+         ("john/11gR2-Nmap-sys-good.pcap", 206, 0x0D, 1, False)]
 SECRETS = {"AUTH_SESSKEY", "AUTH_PBKDF2_SPEEDY_KEY", "AUTH_PASSWORD"}
 NAMED = {"AUTH_PROGRAM_NM": "sqlnet.auth.program", "AUTH_MACHINE": "sqlnet.auth.machine",
          "AUTH_TERMINAL": "sqlnet.auth.terminal", "AUTH_SID": "sqlnet.auth.os_user", "AUTH_PID": "sqlnet.auth.pid",
