@@ -1,6 +1,6 @@
 """Real captures without derived facts: the protocol's own consistency.
 
-../shared/captures/public/visblank/ and rust-oracledb/ come without
+../shared/captures/public/visblank/, rust-oracledb/ and jkstill19c/ come without
 EXPECTED.json.  The checks here (the corpus README's) use two independent
 sources each:
 - SQL text: the printable text of every OALL8 request, found in the raw TCP
@@ -22,7 +22,7 @@ import pytest
 
 from tshark import PUBLIC
 
-SETS = ["visblank", "rust-oracledb"]
+SETS = ["visblank", "rust-oracledb", "jkstill19c"]
 CAPS = sorted(p for s in SETS for p in (PUBLIC / s).glob("*.pcap*")) if PUBLIC.is_dir() else []
 IDS = [f"{p.parent.name}/{p.name}" for p in CAPS]
 
@@ -66,8 +66,8 @@ def test_sql_text_on_every_oall8(tshark, cap, request):
         if len(text) < 12 or len(text) + m.start() >= len(raw):
             continue                   # text runs into the next packet: not checked here
         checked += 1
-        # -T fields escapes newlines: compare the letters and digits
-        assert sql and alnum(sql.replace("\\n", " "))[:24] == alnum(text.decode())[:24], (frame, sql, text)
+        # -T fields escapes newlines and tabs: compare the letters and digits
+        assert sql and alnum(sql.replace("\\n", " ").replace("\\t", " "))[:24] == alnum(text.decode())[:24], (frame, sql, text)
     if not rows:
         pytest.skip("no OALL8 in this capture")
 

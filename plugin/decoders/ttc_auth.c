@@ -3,8 +3,10 @@
  * 59) and its banner.
  *
  * python-oracledb messages/auth.pyx, go-ora v2/auth_object.go, JDBC
- * T4CTTIoauthenticate.  Key names are shown, values only for keys that are
- * not secrets (program, machine, terminal ...).
+ * T4CTTIoauthenticate.  Key names are shown, and the values of the keys that
+ * are not secrets (program, machine, terminal ...); a secret's value (session
+ * key, verifier, encrypted password) only as the bytes on the wire
+ * (sqlnet.auth.secret).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -24,24 +26,51 @@ static int hf_auth_key = -1;
 static int hf_auth_value = -1;
 static int hf_rpa_key = -1;
 static int hf_rpa_banner = -1;
+static int hf_auth_secret = -1;
+static int hf_auth_program = -1;
+static int hf_auth_machine = -1;
+static int hf_auth_terminal = -1;
+static int hf_auth_os_user = -1;
+static int hf_auth_pid = -1;
+static int hf_auth_connect_string = -1;
+static int hf_auth_alter_session = -1;
 
-/* Key names whose values are not secrets and help to identify a session. */
-static const char *const shown_keys[] = {
-    "AUTH_TERMINAL", "AUTH_PROGRAM_NM", "AUTH_MACHINE", "AUTH_PID", "AUTH_SID",
-    "AUTH_CONNECT_STRING", "AUTH_COPYRIGHT", "AUTH_ACL", "AUTH_LOGICAL_SESSION_ID",
-    "AUTH_FAILOVER_ID", "SESSION_CLIENT_CHARSET", "SESSION_CLIENT_LIB_TYPE",
-    "SESSION_CLIENT_DRIVER_NAME", "SESSION_CLIENT_VERSION", "SESSION_CLIENT_LOBATTR",
-    "AUTH_ALTER_SESSION", NULL
+/* Keys whose values are secrets (session keys, verifiers and their salts,
+ * the encrypted password, tokens): a key name holding one of these. */
+static const char *const secret_marks[] = {
+    "PASSWORD", "KEY", "VFR", "SALT", "TOKEN", "PROOF", "RESPONSE", "SECRET", "NONCE", "SIGNATURE",
+    "HEADER", "CHALLENGE", NULL
+};
+
+/* Keys that also have a field of their own. */
+static const struct { const char *key; int *hf; } named_keys[] = {
+    { "AUTH_PROGRAM_NM", &hf_auth_program },
+    { "AUTH_MACHINE", &hf_auth_machine },
+    { "AUTH_TERMINAL", &hf_auth_terminal },
+    { "AUTH_SID", &hf_auth_os_user },
+    { "AUTH_PID", &hf_auth_pid },
+    { "AUTH_CONNECT_STRING", &hf_auth_connect_string },
+    { "AUTH_ALTER_SESSION", &hf_auth_alter_session },
 };
 
 static gboolean
-key_is_shown(const char *key)
+key_is_secret(const char *key)
 {
     guint i;
-    for (i = 0; shown_keys[i]; i++)
-        if (strcmp(key, shown_keys[i]) == 0)
+    for (i = 0; secret_marks[i]; i++)
+        if (strstr(key, secret_marks[i]))
             return TRUE;
     return FALSE;
+}
+
+static int
+key_field(const char *key)
+{
+    guint i;
+    for (i = 0; i < array_length(named_keys); i++)
+        if (strcmp(key, named_keys[i].key) == 0)
+            return *named_keys[i].hf;
+    return -1;
 }
 
 static void
@@ -55,6 +84,9 @@ decode_auth(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope)
     ttc_rd_ub4(r);                     /* auth mode */
     ttc_rd_ptr(r);
     npairs = ttc_rd_ub4(r);
+    if (r->d->structs && r->d->ptr_width == 8)
+        ttc_rd_ub4(r);                 /* 4 zero bytes (same-platform 64-bit OCI 19c:
+                                        * jkstill19c frames 20 and 24; not in SQL*Plus 23's) */
     ttc_rd_ptr(r);
     ttc_rd_ptr(r);
     if (!ttc_rd_ok(r))
@@ -66,7 +98,12 @@ decode_auth(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope)
     if (user_ptr && user_len > 0) {
         const char *user = NULL;
         guint8 first = ttc_rd_have(r, 1) ? tvb_get_uint8(r->tvb, r->off) : 0;
-        if (first == user_len || first == 0xFE) {
+        /* OCI always sends a DALC, whatever the length says: the name's
+         * maximum in bytes, 3 per character (jkstill19c frame 20: 15000000
+         * = 21 for "07 jkstill"; SQL*Plus 23, dbbat sqlplus_cursor_reexec
+         * frame 11: 12000000 = 18 for "06 system"), or one too few (nmap's
+         * logins in john/11gR2-Nmap-sys-good.pcap: 04000000 for "05 admin"). */
+        if (first == user_len || first == 0xFE || r->d->native) {
             user = ttc_rd_dalc_str(r, scope, &s, &l);
         } else if (user_len <= 1024 && ttc_rd_have(r, (gint)user_len)) {
             /* JDBC writes the user name without a length byte. */
@@ -91,21 +128,44 @@ decode_auth(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope)
         if (!tree || !ttc_rd_ok(r) || !key)
             continue;
         proto_tree_add_string(tree, hf_auth_key, r->tvb, ks, kl, key);
-        if (value && key_is_shown(key))
+        if (!value)
+            continue;
+        if (!key_is_secret(key)) {
+            int hf = key_field(key);
             proto_tree_add_string(tree, hf_auth_value, r->tvb, vs, vl, value);
+            if (hf != -1)
+                proto_tree_add_string(tree, hf, r->tvb, vs, vl, value);
+        } else {
+            /* Session keys, verifiers, the encrypted password ...: the
+             * bytes as they travel (the DALC), never interpreted. */
+            proto_tree_add_item(tree, hf_auth_secret, r->tvb, vs, vl, ENC_NA);
+        }
     }
 }
 
-/* Authentication call body (functions 118 and 115): thin clients' layout;
- * OCI's native one is shown as call data. */
+/* Authentication call body (functions 118 and 115).  OCI's native layout is
+ * the thin one with native integers (pointers of the dialect's width, ub4
+ * lengths): 64-bit SQL*Plus 23 and OCI 19c (jkstill19c frames 20 and 24)
+ * "fe ffffffffffffff | 15000000 | 01000000 | fe.. | 05000000 | fe.. | fe.. |
+ * 07 jkstill | 27000000 0d AUTH_TERMINAL 0f000000 05 pts/1 00000000 ..."
+ * (ptr, user length, mode, ptr, pairs, ptr, ptr, user; per pair key length,
+ * key, value length, value, flags).
+ * A native call that does not decode so within its packet (a layout not
+ * seen, or a call that continues in the next packet) is shown as call data,
+ * as before. */
 void
 ttc_call_auth(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call _U_, ttc_msg_result_t *res,
               wmem_allocator_t *scope)
 {
-    if (r->d->native)
-        res->stop = TRUE;
-    else
-        decode_auth(r, tree, scope);
+    if (r->d->native) {
+        ttc_rd_t trial = *r;
+        decode_auth(&trial, NULL, scope);
+        if (!ttc_rd_ok(&trial)) {     /* not this layout, or cut: as call data */
+            res->stop = TRUE;
+            return;
+        }
+    }
+    decode_auth(r, tree, scope);
 }
 
 /* Return parameters of authentication: key/value pairs (values never shown). */
@@ -154,12 +214,29 @@ ttc_auth_register(int proto)
     static hf_register_info hf[] = {
         { &hf_user, { "User", "sqlnet.auth.user", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
         { &hf_auth_key, { "Key", "sqlnet.auth.key", FT_STRING, BASE_NONE, NULL, 0x0,
-            "Authentication key name (values of secret keys are never shown)", HFILL } },
+            "Authentication key name (a secret key's value only as its bytes: sqlnet.auth.secret)", HFILL } },
         { &hf_auth_value, { "Value", "sqlnet.auth.value", FT_STRING, BASE_NONE, NULL, 0x0,
-            "Value of a non-secret key (program, machine, terminal...)", HFILL } },
+            "Value of a key that is not a secret (program, machine, terminal...)", HFILL } },
         { &hf_rpa_key, { "Returned key", "sqlnet.auth.reply_key", FT_STRING, BASE_NONE, NULL, 0x0,
             "Authentication key name (values are never shown)", HFILL } },
         { &hf_rpa_banner, { "Server version banner", "sqlnet.banner", FT_STRING, BASE_NONE, NULL, 0x0, NULL, HFILL } },
+        { &hf_auth_secret, { "Secret value", "sqlnet.auth.secret", FT_BYTES, BASE_NONE, NULL, 0x0,
+            "Value of a secret key (session key, verifier, encrypted password ...) as it travels: "
+            "its length byte and bytes, not interpreted", HFILL } },
+        { &hf_auth_program, { "Program", "sqlnet.auth.program", FT_STRING, BASE_NONE, NULL, 0x0,
+            "Client program (AUTH_PROGRAM_NM)", HFILL } },
+        { &hf_auth_machine, { "Machine", "sqlnet.auth.machine", FT_STRING, BASE_NONE, NULL, 0x0,
+            "Client host name (AUTH_MACHINE)", HFILL } },
+        { &hf_auth_terminal, { "Terminal", "sqlnet.auth.terminal", FT_STRING, BASE_NONE, NULL, 0x0,
+            "Client terminal (AUTH_TERMINAL)", HFILL } },
+        { &hf_auth_os_user, { "OS user", "sqlnet.auth.os_user", FT_STRING, BASE_NONE, NULL, 0x0,
+            "Client operating-system user (AUTH_SID)", HFILL } },
+        { &hf_auth_pid, { "Client process", "sqlnet.auth.pid", FT_STRING, BASE_NONE, NULL, 0x0,
+            "Client process id (AUTH_PID)", HFILL } },
+        { &hf_auth_connect_string, { "Connect string", "sqlnet.auth.connect_string", FT_STRING, BASE_NONE, NULL, 0x0,
+            "Connect descriptor the client used (AUTH_CONNECT_STRING)", HFILL } },
+        { &hf_auth_alter_session, { "ALTER SESSION", "sqlnet.auth.alter_session", FT_STRING, BASE_NONE, NULL, 0x0,
+            "Statement the server runs at logon (AUTH_ALTER_SESSION)", HFILL } },
     };
 
     proto_register_field_array(proto, hf, array_length(hf));

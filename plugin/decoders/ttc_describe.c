@@ -48,42 +48,53 @@ ttc_describe_column(ttc_rd_t *r, proto_tree *tree, ttc_column_t *col, wmem_alloc
     proto_item *ci = NULL;
     proto_tree *ct = NULL;
 
-    /* Same-platform column (wsSC frame 78, compared with the OCI 10.1
+    /* Same-platform column: a marker 01, then the server's in-memory column
+     * struct with natural alignment; from "nulls allowed" on the fields are
+     * as in the native layout.
+     * 4-byte pointers, 32 bytes (wsSC frame 78, compared with the OCI 10.1
      * column of junkie/select.pcap frame 24):
      *   10.1:   39 | 01 80 00 00 1e000000 00000000 00000000 00000000 0000     69 03 01    1e000000 01 04 ...
      *   struct: 39 | 01 | 01 80 00 00 1e000000 00000000 00000000 00000000 00000000 23 00 01 00 1e000000 01 04 ...
-     * a struct marker 01 before the type, and natural alignment from the
-     * type byte: version takes 4 bytes (charset at +24), a pad byte after
-     * csfrm puts max size at +28.  From the name on (ub4 length + DALC at
-     * +34, unaligned) the fields are as in 10.1. */
+     * type @0, buffer size @4, charset @24, csfrm @26, a pad byte, max
+     * size @28.
+     * 8-byte pointers, 40 bytes (jkstill19c frame 31, 19c server at field
+     * version 7, five columns):
+     *   01 | 01 80 00 00 80000000 00000000 00000000 0000000000000000 00000000 6903 01 00 80000000 fe3f0000 | 01 08 ...
+     * type @0, buffer size @4, 16 zero bytes (cont flags, the OID pointer,
+     * version), charset @28, csfrm @30, max size @32, and @36 a ub4 the
+     * 32-bit struct lacks (3ffe on the VARCHAR2 columns, 0 on the NUMBERs).
+     * The name (ub4 length + DALC) follows the struct unaligned. */
     col->type_name = NULL;
     if (d->structs) {
+        gint cs_at = d->ptr_width == 8 ? 28 : 24;
         ttc_rd_u8(r);                 /* struct marker */
-        s = r->off;
-    }
-    base = r->off;
-    col->type = ttc_rd_u8(r);
-    ttc_rd_u8(r);                     /* flags */
-    ttc_rd_sb1(r);                    /* precision */
-    ttc_rd_sb1(r);                    /* scale */
-    col->buffer_size = ttc_rd_ub4(r);
-    ttc_rd_ub4(r);                    /* max array elements */
-    if (d->fv >= TTC_FV_12_1)
-        ttc_rd_ub8(r);                /* cont flags */
-    else
-        ttc_rd_ub4(r);                /* cont flags: a ub4 before 12.1 (11g OCI) */
-    ttc_rd_skip_bytes_with_length(r); /* OID */
-    if (d->structs)
-        ttc_rd_ub4(r);                /* version: 4 bytes in the struct (00000000) */
-    else
+        s = base = r->off;
+        col->type = ttc_rd_u8(r);
+        ttc_rd_skip(r, 3);            /* flags, precision, scale */
+        col->buffer_size = ttc_rd_ub4(r);
+        ttc_rd_struct_rest(r, base, cs_at);
+        ttc_rd_ub2(r);                /* charset id */
+        col->csfrm = ttc_rd_u8(r);
+        ttc_rd_struct_rest(r, base, STRUCT_COL_SIZE(d));
+    } else {
+        col->type = ttc_rd_u8(r);
+        ttc_rd_u8(r);                 /* flags */
+        ttc_rd_sb1(r);                /* precision */
+        ttc_rd_sb1(r);                /* scale */
+        col->buffer_size = ttc_rd_ub4(r);
+        ttc_rd_ub4(r);                /* max array elements */
+        if (d->fv >= TTC_FV_12_1)
+            ttc_rd_ub8(r);            /* cont flags */
+        else
+            ttc_rd_ub4(r);            /* cont flags: a ub4 before 12.1 (11g OCI) */
+        ttc_rd_skip_bytes_with_length(r); /* OID */
         ttc_rd_ub2(r);                /* version */
-    ttc_rd_ub2(r);                    /* charset id */
-    col->csfrm = ttc_rd_u8(r);
-    if (d->structs)
-        ttc_rd_struct_align(r, base, 4);     /* pad byte before max size */
-    ttc_rd_ub4(r);                    /* max size */
-    if (d->fv >= TTC_FV_12_2)
-        ttc_rd_ub4(r);                /* oaccolid */
+        ttc_rd_ub2(r);                /* charset id */
+        col->csfrm = ttc_rd_u8(r);
+        ttc_rd_ub4(r);                /* max size */
+        if (d->fv >= TTC_FV_12_2)
+            ttc_rd_ub4(r);            /* oaccolid */
+    }
     ttc_rd_u8(r);                     /* nulls allowed */
     ttc_rd_u8(r);                     /* v7 name length */
     col->name = ttc_rd_str_with_length(r, scope);

@@ -50,9 +50,11 @@ ttc_add_uint(proto_tree *tree, int hf, ttc_rd_t *r, gint start, guint32 v)
  * marker (01 in every sample) and is laid out with natural alignment from
  * its first byte, padding included; its size depends on the pointer width.
  * Sizes for 4-byte pointers are from wsSC_TNS_Oracle1.pcap (32-bit Windows
- * 10.2 server); those for 8-byte pointers are the totals EXPECTED.md gives
- * for 64-bit servers (136-byte OER, 50-byte row header), not verified here. */
-#define STRUCT_OER_SIZE(d)  ((d)->ptr_width == 8 ? 128 : 88)
+ * 10.2 server); those for 8-byte pointers from jkstill19c (64-bit Linux
+ * 19c server, field version 7): a 136-byte OER (frames 22, 27, 31, 35), a
+ * 48-byte row header (frame 35), 40-byte describe columns (frame 31). */
+#define STRUCT_OER_SIZE(d)  ((d)->ptr_width == 8 ? 136 : 88)
+#define STRUCT_COL_SIZE(d)  ((d)->ptr_width == 8 ? 40 : 32)
 #define STRUCT_RXH_SIZE(d)  ((d)->fv < TTC_FV_9_2 ? 28 : (d)->ptr_width == 8 ? 48 : 32)
 
 /* A message's body after its type byte (both directions; client decoders

@@ -227,12 +227,35 @@ ttc_msg_error(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *
     }
     s = r->off; ttc_add_uint(tree, hf_oer_sql_type, r, s, ttc_rd_u8(r));
     if (d->structs) {
-        ttc_rd_struct_rest(r, base, STRUCT_OER_SIZE(d));
         error = err16;
         rowcount = cur_row;
-        if (d->fv >= TTC_FV_12_1) {
-            error = ttc_rd_ub4(r);              /* as in the thin layout (never seen: 10.2 structs) */
-            rowcount = ttc_rd_ub8(r);
+        if (d->ptr_width == 8) {
+            /* 64-bit server (jkstill19c, 19c at field version 7): a 136-byte
+             * struct.  Call number u8 @41 (the sequence number of the call
+             * answered: 2, 3, 5, 6 in frames 22, 27, 31, 35), successful
+             * iterations u32 @44 (1 after frame 35's one-row fetch), and at
+             * field version 12.1 the extended error u32 @124 and row count
+             * u64 @128 (frame 35: 1403 and 1, its error16 and current row
+             * repeated). */
+            ttc_rd_struct_rest(r, base, 41);
+            s = r->off; ttc_add_uint(tree, hf_oer_call_num, r, s, ttc_rd_u8(r));
+            ttc_rd_struct_rest(r, base, 44);
+            s = r->off; ttc_add_uint(tree, hf_oer_success_iters, r, s, ttc_rd_ub4(r));
+            if (d->fv >= TTC_FV_12_1) {
+                guint64 lo, hi;
+                ttc_rd_struct_rest(r, base, 124);
+                error = ttc_rd_ub4(r);          /* error number (extended) */
+                lo = ttc_rd_ub4(r);             /* row count (extended), u64 */
+                hi = ttc_rd_ub4(r);
+                rowcount = lo | (hi << 32);
+            }
+            ttc_rd_struct_rest(r, base, STRUCT_OER_SIZE(d));
+        } else {
+            ttc_rd_struct_rest(r, base, STRUCT_OER_SIZE(d));
+            if (d->fv >= TTC_FV_12_1) {
+                error = ttc_rd_ub4(r);          /* as in the thin layout (never seen: 10.2 structs) */
+                rowcount = ttc_rd_ub8(r);
+            }
         }
     } else {
         /* The negotiated SB1 representation first; the other one when only
