@@ -344,6 +344,13 @@ local function add_rt(st, stream, key, frame, now, src, req, call, execution, fe
             c.vantage = vantage or c.vantage
         end
     end
+    -- the network round trip that -z sqlnet,stmt counts in the first call of an
+    -- execution (and in a call outside one) captured near the server: the RTT
+    -- taken from the gap before it, or added at the capture's first call
+    -- (timing.c; docs/time.md): the model adds it to the execution it starts
+    if c.vantage == 1 and c.rtt and not (prev and execution ~= 0 and prev.execution == execution) then
+        rt.net_before = prev and min(c.rtt, max(0, rt.start - c.last_stop)) or c.rtt
+    end
     c.last, c.last_stop, c.last_sql = rt, now, sql
     local n = st.n_rts + 1
     st.n_rts, st.rts[n], st.req_of[n] = n, rt, req
@@ -745,7 +752,7 @@ local function profile(st, s, models)
             fixed_rts = fixed_rts + 1
             fixed_to, fixed_from = fixed_to + to, fixed_from + from
             fixed_sizes[#fixed_sizes + 1] = to
-            t_other = t_other + time + gap
+            t_other = t_other + time + gap + (rt.net_before or 0)
         end
         if rt.lost then
             lost = lost or {}
@@ -875,6 +882,7 @@ local function profile(st, s, models)
             else
                 pe.exec_time, pe.exec_gap = ex.time, ex.gap
             end
+            pe.exec_net = ex.net_before
         end
     end
     -- retransmissions: the round trips that waited for one, and how much longer

@@ -233,7 +233,9 @@ function M.predict(s, a, sdu, mss)
         local f, top, last_n = M.fetch_plan(rem, a, ended, first, s.topup)
         if tm then
             -- the execute as observed (its rows and bytes moved at the model's rates)
-            el = el + (e.exec_time or 0) + tm.t_row * (first - (e.first or first))
+            -- (exec_net: the network round trip before the execute that the
+            -- plugin counts in the execution's time when captured near the server)
+            el = el + (e.exec_time or 0) + (e.exec_net or 0) + tm.t_row * (first - (e.first or first))
                 + M.transfer_time(tm, exec_to or 0) - M.transfer_time(tm, e.exec_to or exec_to or 0)
             if f > 0 then
                 -- the gap after the execute as observed when fetches followed
