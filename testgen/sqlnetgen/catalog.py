@@ -366,6 +366,17 @@ def wan_scenarios() -> list[dict]:
                 "description": "RTT 10 ms and 0.5 % random loss each way: the arraysize sweep of "
                                "wan_rtt10_arraysize (TCP retransmissions in the capture)",
                 "server": server(tables=tables), "plan": plan(steps=wan_arraysize_steps(few))})
+    # the same sweep over a 20 ms link captured at each end: near the server the
+    # RTT sits in the client's gaps, near the client in the wait for each answer;
+    # the client reports its own time around each statement (t_execute, t_fetched)
+    for end in ("server", "client"):
+        out.append({"name": f"timed_rtt20_near_{end}", "client": "python", "mtu": 1500,
+                    "netem": wan(20), "capture_at": end,
+                    "description": f"RTT 20 ms, captured near the {end}: python-oracledb, 5 rows at arraysize 1, "
+                                   "then 200 rows at arraysize 10, 50, 200; the client's own clock around "
+                                   "each statement in the manifest",
+                    "server": server(tables=[table(rows=200), table(name="SQLNET_FEW", rows=5)]),
+                    "plan": plan(steps=wan_arraysize_steps(5))})
     out.append({"name": "wan_rtt10_jdbc_fetchsize", "client": "jdbc", "mtu": 1500,
                 "netem": wan(10),
                 "description": f"RTT 10 ms: JDBC thin (ojdbc11), {few} rows at fetch size 1, then {rows} "

@@ -429,9 +429,15 @@ class Run:
         try:
             ns_s = ns_c = None
             iface = "lo"
+            cap_ns = None
             if mode == "netns":
                 self.setup_netns(mtu)
                 ns_s, ns_c, iface = self.ns_s, self.ns_c, self.veth_s
+                cap_ns = ns_s
+                # "capture_at": "client": dumpcap on the client's end of the link
+                # (a WAN scenario then shows the RTT in the wait for each answer)
+                if scn.get("capture_at") == "client":
+                    cap_ns, iface = ns_c, self.veth_c
             cap = None
             if mode in ("netns", "loopback"):
                 capfile = self.tmp / "cap.pcapng"
@@ -440,7 +446,7 @@ class Run:
                     cap_filter += f" or tcp port {int(scn['redirect']['from_port'])}"
                 cap_err = open(self.tmp / "dumpcap.err", "w")
                 cap = self.popen(["dumpcap", "-q", "-i", iface, "-f", cap_filter, "-w", str(capfile)],
-                                 ns=ns_s, stdout=subprocess.DEVNULL, stderr=cap_err)
+                                 ns=cap_ns, stdout=subprocess.DEVNULL, stderr=cap_err)
                 self._wait_for(lambda: capfile.exists() and capfile.stat().st_size > 0, 15,
                                "dumpcap did not start")
                 time.sleep(0.3)
@@ -531,7 +537,7 @@ class Run:
                 manifest["host"]["scheduling"] = steady_description(self.cpu_awake is not None)
             if scn.get("netem"):
                 manifest["netem"] = wan_manifest(scn["netem"], self.wan_emulator, wan_counters)
-                rtts = handshake_rtts(pcap)
+                rtts = handshake_rtts(pcap, scn.get("capture_at", "server"))
                 for c in manifest["connections"]:
                     c["handshake_rtt_ms"] = rtts.get(c["client_port"])
             (self.outdir / f"{name}.json").write_text(dump_manifest(manifest))
@@ -697,13 +703,15 @@ def wan_manifest(wan: dict, emulator: str | None, counters: dict | None) -> dict
     return out
 
 
-def handshake_rtts(pcap: Path) -> dict:
+def handshake_rtts(pcap: Path, capture_at: str = "server") -> dict:
     """client port -> SYN/ACK -> ACK gap (ms) at the server-side capture, via tshark core
-    TCP fields: the last SYN/ACK the server sent before the client's first ACK."""
+    TCP fields: the last SYN/ACK the server sent before the client's first ACK; at a
+    capture near the client, the client's first SYN -> the SYN/ACK."""
     r = _run(["tshark", "-r", str(pcap), "-n", "-T", "fields", "-E", "separator=,",
               "-e", "frame.time_epoch", "-e", "tcp.srcport", "-e", "tcp.dstport",
               "-e", "tcp.flags.syn", "-e", "tcp.flags.ack"], timeout=300)
     synack: dict = {}
+    syn_sent: dict = {}
     out: dict = {}
     for line in r.stdout.splitlines():
         p = line.split(",")
@@ -711,6 +719,12 @@ def handshake_rtts(pcap: Path) -> dict:
             continue
         t, sport, dport = float(p[0]), int(p[1]), int(p[2])
         syn, ack = p[3] in ("1", "True"), p[4] in ("1", "True")
+        if capture_at == "client":
+            if syn and not ack and sport not in syn_sent:
+                syn_sent[sport] = t
+            elif syn and ack and dport in syn_sent and dport not in out:
+                out[dport] = round((t - syn_sent[dport]) * 1000, 3)
+            continue
         if syn and ack:
             synack[dport] = t
         elif ack and not syn and sport in synack and sport not in out:
@@ -759,6 +773,7 @@ def build_manifest(scn, mode, mtu, server_addr, port, cfg, reports, stats, pcap:
         "scenario": scn["name"], "capture": pcap.name, "mode": mode, "mtu": mtu if mode == "netns" else None,
         "generator_version": GENERATOR_VERSION, "description": scn.get("description", ""),
         **({"held_out": True} if scn.get("held_out") else {}),
+        **({"capture_at": scn["capture_at"]} if scn.get("capture_at") else {}),
         "client": client, "server": server, "connections": conns,
         **({"redirects": stats.get("redirects", [])} if scn.get("redirect") else {}),
         "capture_bytes": pcap.stat().st_size if pcap.exists() else None,

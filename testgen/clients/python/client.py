@@ -239,10 +239,16 @@ def run_session(plan, idx, out):
                 stall = step.get("sleep_after_fetch")
                 fetches = 0
                 try:
+                    # the client's own clock (time.time(): the capture's clock on this
+                    # host) around the statement: just before the execute call and just
+                    # after the last fetch call returned, so that a test can check the
+                    # elapsed time the capture gives against what the client lived
+                    entry["t_execute"] = time.time()
                     cur.execute(step["sql"])
                     lob_chars = 0
                     while True:
                         rows = cur.fetchmany(cur.arraysize)
+                        entry["t_fetched"] = time.time()
                         fetches += 1
                         if stall and fetches == int(stall["after"]):
                             t0 = time.perf_counter()
