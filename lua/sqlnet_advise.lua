@@ -102,7 +102,7 @@ if not RECORDS then
     for _, n in ipairs({ "sqlnet.rt.values", "sqlnet.rt.sql", "sqlnet.rt.sql_id", "sqlnet.sdu", "sqlnet.tdu",
                          "sqlnet.version",
                          -- the time split's client part and the RTT (issue 23)
-                         "sqlnet.rt.time.client", "sqlnet.rtt", "sqlnet.capture_point" }) do
+                         "sqlnet.rt.time.client", "sqlnet.time.idle", "sqlnet.rtt", "sqlnet.capture_point" }) do
         field(n)
     end
 end
@@ -261,7 +261,13 @@ local FIELD_SOURCE = {
     client_ms = function()
         local f = F["sqlnet.rt.time.client"]
         local fi = f and f()
-        return fi and fi.value
+        -- the client's whole gap less the network: its client and idle parts
+        -- (issue 34 split them; the records module gives the same sum)
+        local fidle = F["sqlnet.time.idle"]
+        local idle = fidle and fidle()
+        local secs = idle and (type(idle.value) == "userdata" and idle.value.tonumber and idle.value:tonumber()
+                               or tonumber(tostring(idle.value))) or 0
+        return fi and (fi.value + secs * 1000)
     end,
     rtt = function()
         local f_rtt, f_cp = F["sqlnet.rtt"], F["sqlnet.capture_point"]

@@ -375,3 +375,65 @@ def test_pauses_where_the_generator_paused(tshark):
             assert float(r["elapsed_ms"]) < before
         checked += 1
     assert checked == 4
+
+
+def client_view(src, dst, server_port, one_way):
+    """The capture a client-side tap would have taken of a near-server capture
+    on a link of constant delay (the generator's WAN link, no rate limit, no
+    loss): the client's packets left `one_way` seconds before the server saw
+    them, the server's arrived `one_way` seconds after it sent them. A classic
+    pcap (editcap -F pcap) of Ethernet/IPv4/TCP frames, re-timed and re-sorted."""
+    import struct
+    import subprocess as sp
+    tmp = dst.with_suffix(".in.pcap")
+    sp.run(["editcap", "-F", "pcap", str(src), str(tmp)], check=True, capture_output=True)
+    raw = tmp.read_bytes()
+    head, at, frames = raw[:24], 24, []
+    magic = struct.unpack("<I", raw[:4])[0]
+    nano = magic == 0xa1b23c4d
+    scale = 1e9 if nano else 1e6
+    while at + 16 <= len(raw):
+        sec, frac, incl, orig = struct.unpack("<IIII", raw[at:at + 16])
+        data = raw[at + 16:at + 16 + incl]
+        at += 16 + incl
+        t = sec + frac / scale
+        ihl = (data[14] & 0x0F) * 4 if len(data) > 14 else 0
+        sport = struct.unpack(">H", data[14 + ihl:16 + ihl])[0] if len(data) >= 16 + ihl else 0
+        t += one_way if sport == server_port else -one_way
+        frames.append((t, len(frames), incl, orig, data))
+    frames.sort()
+    out = bytearray(head)
+    for t, _, incl, orig, data in frames:
+        sec = int(t)
+        frac = int(round((t - sec) * scale))
+        if frac >= scale:
+            sec, frac = sec + 1, frac - int(scale)
+        out += struct.pack("<IIII", sec, frac, incl, orig) + data
+    dst.write_bytes(bytes(out))
+    dst.chmod(0o644)
+    return dst
+
+
+@pytest.mark.parametrize("name", ["wan_rtt10_arraysize", "wan_rtt50_arraysize"])
+def test_elapsed_is_the_same_near_the_client(tshark, tmp_path, name):
+    """Where the capture was taken changes where the RTT shows, not a statement's
+    elapsed time (docs/time.md): the near-server capture re-timed as a client-side
+    tap would have seen it (each direction moved by half the manifest's RTT, the
+    link's constant one-way delay) is read as captured near the client, and each
+    statement's elapsed time, network part and round trips are the near-server
+    capture's (within the RTT estimate's error per round trip)."""
+    m = manifest_of(name)
+    cap = capture_of(name)
+    near_client = client_view(cap, tmp_path / "client.pcap", m["server"]["port"], m["netem"]["rtt_ms"] / 2000.0)
+    points = {r[0] for r in tshark.fields(near_client, ["sqlnet.capture_point"]) if r[0]}
+    assert points == {"2"}, points             # near the client
+    _, server_rows, _ = stmt_views(tshark, cap)
+    _, client_rows, _ = stmt_views(tshark, near_client)
+    assert [r["sql"] for r in server_rows] == [r["sql"] for r in client_rows]
+    for s, c in zip(server_rows, client_rows):
+        if not s["sql"]:
+            continue
+        assert c["round_trips"] == s["round_trips"] and c["rows"] == s["rows"] and c["array_size"] == s["array_size"]
+        slack = 0.2 * int(s["round_trips"]) + 0.2
+        assert float(c["elapsed_ms"]) == pytest.approx(float(s["elapsed_ms"]), abs=slack), s["sql"]
+        assert float(c["network_ms"]) == pytest.approx(float(s["network_ms"]), abs=slack), s["sql"]

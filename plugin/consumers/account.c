@@ -25,6 +25,7 @@
  */
 #define WS_LOG_DOMAIN "sqlnet"
 
+#include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 
@@ -591,7 +592,7 @@ void
 account_ms(char *buf, gsize len, guint64 ns)
 {
     guint64 us = (ns + 500) / 1000;
-    g_snprintf(buf, (gulong)len, "%" G_GUINT64_FORMAT ".%03u", us / 1000, (guint)(us % 1000));
+    snprintf(buf, len, "%" G_GUINT64_FORMAT ".%03u", us / 1000, (guint)(us % 1000));
 }
 
 char *

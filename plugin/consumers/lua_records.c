@@ -418,8 +418,10 @@ push_value(lua_State *L, const char *name, char *value, gboolean text)
     if (value) {
         if (text)
             lua_pushstring(L, value);
-        else
+        else if (strchr(value, '.'))
             lua_pushnumber(L, (lua_Number)g_ascii_strtod(value, NULL));
+        else
+            lua_pushinteger(L, (lua_Integer)g_ascii_strtoll(value, NULL, 10));   /* counts: integers on 5.3+ */
         lua_setfield(L, -2, name);
     }
     g_free(value);

@@ -418,7 +418,7 @@ stmt_draw_block(GString *out, const sqlnet_acct_stmt_t *st)
             account_ms(cl, sizeof(cl), e->s.client_ns);
             account_ms(id, sizeof(id), e->s.idle_ns);
             if (e->array_size)
-                g_snprintf(as, sizeof(as), "%u", e->array_size);
+                snprintf(as, sizeof(as), "%u", e->array_size);
             else
                 g_strlcpy(as, "-", sizeof(as));
             g_string_append_printf(out, "  %6u %10s %8" G_GUINT64_FORMAT " %10" G_GUINT64_FORMAT " %11u %12" G_GUINT64_FORMAT
