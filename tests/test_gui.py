@@ -630,7 +630,7 @@ def test_columns_fit_a_laptop_screen(tshark, gui_tools, tmp_path, size):
               " || frame.number == 2100"
     want = profile_widths()
     prepare_config(tshark, size=size)
-    out, log, _ = gui_run(tshark, f"fit{size[0]}", cap, mode="shot", dfilter=dfilter, size=size)
+    out, log, _ = gui_run(tshark, f"fit{size[0]}", cap, mode="shot", dfilter=dfilter, size=size, timeout=90)
     keep_screenshots(out, ("main.png",), prefix=f"fit{size[0]}_")
     w, h, rgb = read_ppm(out / "main.ppm")
     assert w <= size[0]
@@ -646,7 +646,7 @@ def test_columns_fit_a_laptop_screen(tshark, gui_tools, tmp_path, size):
     wider = [(f, wd + (224 if f == "%Cus:sqlnet.call" else 60) if f in UNELIDED else
               (60 if f in ("%s", "%d") else wd)) for f, wd in want]
     prepare_config(tshark, size=(1600, 900), widths=widths_block(wider))
-    ref, _, _ = gui_run(tshark, "fitref", cap, mode="shot", dfilter=dfilter, size=(1600, 900))
+    ref, _, _ = gui_run(tshark, "fitref", cap, mode="shot", dfilter=dfilter, size=(1600, 900), timeout=90)
     keep_screenshots(ref, ("main.png",), prefix="fitref_")
     rw, rh, rrgb = read_ppm(ref / "main.ppm")
 
