@@ -1570,13 +1570,16 @@ local function summary_lines(advised, connections)
         if wx ~= wy then return wx > wy end
         return x.s.number < y.s.number
     end)
-    out[#out + 1] = "Summary (the costliest on the wire first: elapsed time less pauses, idle time apart):"
+    out[#out + 1] = "Summary (elapsed time, idle time apart; the costliest first, its pauses left out):"
     for _, a in ipairs(order) do
         local o = a.rec.observed or {}
         local function rts(n) return string.format("%d round trip%s", n, n == 1 and "" or "s") end
         -- the array size as the accounts define it (a list when executions differ)
         local sizes = o.array_sizes
-        local head = string.format("  Statement %d: %s ms, %s at %s", a.s.number, ms(wire(a) / 1000),
+        -- its elapsed time as every report gives it; the pauses inside it said apart
+        local paused = a.rec.pauses_ms or 0
+        local head = string.format("  Statement %d: %s ms%s, %s at %s", a.s.number, ms((o.elapsed_ms or 0) / 1000),
+            paused >= 0.0005 and (" (" .. ms(paused / 1000) .. " ms of it pauses)") or "",
             rts(o.round_trips or 0), sizes and ((sizes:find(",", 1, true) and "array sizes " or "array size ") .. sizes)
                 or "no rows asked")
         out[#out + 1] = head .. ": " .. (a.rec.verdict or "nothing to predict")

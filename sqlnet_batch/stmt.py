@@ -60,8 +60,27 @@ FROM r
 GROUP BY sql
 """
 
+# The array size of an execution as -z sqlnet,stmt defines it (docs/time.md,
+# plugin/consumers/account.c): the rows its fetches asked (the round trips
+# after the one that started it that ask rows: OFETCH, OCI's fetch-only
+# OALL8, a scrollable cursor's positioned execute), the largest of them; an
+# execution without a fetch: the rows its executing call asked.  (A
+# node-oracledb execution with a single, topped-up fetch reads here as that
+# fetch's rows, where the plugin adds the rows the execute brought.)
 ARRAY_SIZES = """
-SELECT DISTINCT sql, rows_asked FROM records WHERE rows_asked > 0
+WITH n AS (
+  SELECT sql, file_index, conversation, execution, rows_asked,
+         row_number() OVER (PARTITION BY file_index, conversation, execution ORDER BY frame) AS nth
+  FROM records WHERE execution IS NOT NULL AND sql IS NOT NULL
+), e AS (
+  SELECT sql, file_index, conversation, execution,
+         sum(CASE WHEN nth > 1 AND rows_asked > 0 THEN 1 ELSE 0 END) AS fetches,
+         max(CASE WHEN nth > 1 THEN rows_asked END) AS fetch_max,
+         max(CASE WHEN nth = 1 THEN rows_asked END) AS first_asked
+  FROM n GROUP BY sql, file_index, conversation, execution
+)
+SELECT DISTINCT sql, CASE WHEN fetches > 0 THEN fetch_max ELSE first_asked END AS rows_asked FROM e
+WHERE (CASE WHEN fetches > 0 THEN fetch_max ELSE first_asked END) > 0
 """
 
 ERRORS = """

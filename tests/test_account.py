@@ -218,7 +218,7 @@ def test_elapsed_and_network_against_the_generator(tshark, name):
 
 # one or more per client and pattern (all plans with steps pass; these keep the run short)
 ARRAY_SIZE_SCENARIOS = ["arraysize_100", "sweep_arraysize", "scroll_19_python", "node_basic", "node_tns315",
-                        "heldout_node_wan4", "release_19_node", "jdbc_fetchsize_sweep", "jdbc_default_prefetch",
+                        "batch_19_node", "release_19_node", "jdbc_fetchsize_sweep", "jdbc_default_prefetch",
                         "wan_rtt10_jdbc_fetchsize", "goora_basic", "redirect_goora", "batch_19_python"]
 ARRAY_SIZE_CAPTURES = [p for p in MANIFESTS if p.values[0]["scenario"] in ARRAY_SIZE_SCENARIOS]
 
