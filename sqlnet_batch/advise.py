@@ -252,12 +252,12 @@ def render(inputs, files_count):
         row("SDU", sizes(d["sdus"]))
         row("response time sum (ms)", "%.3f" % d["response_time_sum_ms"])
         if d["timed"]:
-            row("time on the wire (ms)", "%.3f" % (d["network_ms"] + d["server_ms"] + d["transfer_ms"]
-                                                   + d["client_ms"]))
+            row("elapsed (ms)", "%.3f" % (d["network_ms"] + d["server_ms"] + d["transfer_ms"]
+                                          + d["client_ms"]))
             row("  network: round trips x RTT (ms)", "%.3f" % d["network_ms"])
             row("  server: call to first byte of answer (ms)", "%.3f" % d["server_ms"])
             row("  transfer: first to last byte (ms)", "%.3f" % d["transfer_ms"])
-            row("  client: between calls (ms)", "%.3f" % d["client_ms"])
+            row("  client: between calls of an execution (ms)", "%.3f" % d["client_ms"])
         if d["executions"]:
             out.append("  %-22s" % "array size" + "".join("%10d" % p["array_size"] for p in d["predicted"]))
             out.append("  %-22s" % "fetch round trips" + "".join("%10d" % p["fetches"] for p in d["predicted"]))

@@ -186,7 +186,7 @@ def render(stmts, files_count, title_extra=""):
             if s["rows_processed"] else 0.0, "%12.1f")
         row("TNS packets to client", s["packets_to_client"], "%12d")
         row("TCP segments to client", s["segments_to_client"], "%12d")
-        row("array sizes seen (rows requested per call)", s["array_sizes"] or "-")
+        row("array size (rows asked per fetch)", s["array_sizes"] or "-")
         row("rows per round trip", s["rows_processed"] / s["round_trips"] if s["round_trips"] else 0.0,
             "%12.1f")
         row("response time sum (ms)", s["response_time_sum_ms"], "%12.3f")
@@ -201,11 +201,12 @@ def render(stmts, files_count, title_extra=""):
         if s["sql_carried"]:
             row("round trips whose SQL came from an earlier file", s["sql_carried"], "%12d")
         if s["timed"]:
-            row("time on the wire (ms)", s["wire_time_ms"], "%12.3f")
+            row("elapsed (ms)", s["elapsed_ms"], "%12.3f")
             row("  network: round trips x RTT (ms)", s["network_ms"], "%12.3f")
             row("  server: call to first byte of answer (ms)", s["server_ms"], "%12.3f")
             row("  transfer: first to last byte (ms)", s["transfer_ms"], "%12.3f")
-            row("  client: between calls (ms)", s["client_ms"], "%12.3f")
+            row("  client: between calls of an execution (ms)", s["client_ms"], "%12.3f")
+            row("idle: before its executions, apart (ms)", s["idle_ms"], "%12.3f")
     out.append(line)
     return "\n".join(out) + "\n"
 
@@ -216,7 +217,7 @@ COMPARE_COLUMNS = [
     ("bytes to client", "bytes_to_client", "%d"), ("TNS bytes to client", "tns_bytes_to_client", "%d"),
     ("TNS packets to client", "packets_to_client", "%d"), ("TCP segments to client", "segments_to_client", "%d"),
     ("response time sum (ms)", "response_time_sum_ms", "%.3f"),
-    ("time on the wire (ms)", "wire_time_ms", "%.3f"),
+    ("elapsed (ms)", "elapsed_ms", "%.3f"),
     ("  network (ms)", "network_ms", "%.3f"), ("  server (ms)", "server_ms", "%.3f"),
     ("  transfer (ms)", "transfer_ms", "%.3f"), ("  client (ms)", "client_ms", "%.3f"),
 ]
