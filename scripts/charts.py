@@ -5,7 +5,7 @@
         --sdu test-captures/sdu_*_mtu_1500.pcapng --out charts/
 
 Writes, from tshark with the sqlnet plugin:
-  arraysize.png / arraysize.csv   round trips, bytes to the client and response
+  arraysize.png / arraysize.csv   round trips, bytes to the client and elapsed
                                   time per execution against the array size
   sdu.png / sdu.csv               TNS packets per fetch response and TCP segments
                                   per TNS packet against the negotiated SDU
@@ -17,6 +17,7 @@ Writes, from tshark with the sqlnet plugin:
 """
 import argparse
 import csv
+import json
 import os
 import re
 import subprocess
@@ -33,23 +34,19 @@ def tshark_cmd(tshark, capture, args):
 
 
 def executions(tshark, capture):
-    """Per execution of each statement: (array size, rows, round trips, bytes, time ms)."""
-    out = tshark_cmd(tshark, capture, ["-q", "-z", "sqlnet,stmt"])
-    rows, sql, in_table = [], None, False
-    for line in out.splitlines():
-        m = re.match(r"Statement \d+: (.*?)(?: \((?:sqlnet\.rt\.sql_id == \"\w+\", )?frames \d+-\d+\))?$", line)
-        if m:
-            sql, in_table = m.group(1), False
-            continue
-        if line.strip().startswith("exec "):
-            in_table = True
-            continue
-        m = re.match(r"\s+\d+\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+([\d.]+)$", line)
-        if in_table and m and int(m.group(1)) > 0:
-            a, r, rt, b, pk, seg, t = m.groups()
-            rows.append({"sql": sql, "array_size": int(a), "rows": int(r), "round_trips": int(rt),
-                         "bytes_to_client": int(b), "packets": int(pk), "segments": int(seg),
-                         "time_ms": float(t)})
+    """Per execution of each statement: (array size, rows, round trips, bytes,
+    elapsed ms), as -z sqlnet,stmt,format=json gives them (its per_execution
+    records: the plugin's one accounting, docs/time.md)."""
+    out = tshark_cmd(tshark, capture, ["-q", "-z", "sqlnet,stmt,format=json"])
+    rows = []
+    for st in json.loads(out)["statements"]:
+        for e in st.get("per_execution") or []:
+            if not e.get("array_size"):
+                continue
+            rows.append({"sql": st["sql"], "array_size": int(e["array_size"]), "rows": int(e["rows"]),
+                         "round_trips": int(e["round_trips"]), "bytes_to_client": int(e["bytes_to_client"]),
+                         "packets": int(e["packets_to_client"]), "segments": int(e["segments_to_client"]),
+                         "time_ms": float(e["elapsed_ms"] or 0.0)})
     return sorted(rows, key=lambda e: e["array_size"])
 
 
@@ -96,7 +93,7 @@ def plot_arraysize(rows, path):
     x = [r["array_size"] for r in rows]
     fig, axes = plt.subplots(1, 3, figsize=(13, 4))
     for ax, key, label in zip(axes, ("round_trips", "bytes_to_client", "time_ms"),
-                              ("SQL*Net round trips", "bytes sent via SQL*Net to client", "response time (ms)")):
+                              ("SQL*Net round trips", "bytes sent via SQL*Net to client", "elapsed (ms)")):
         ax.plot(x, [r[key] for r in rows], marker="o")
         ax.set_xscale("log")
         if key == "round_trips":
