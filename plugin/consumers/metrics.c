@@ -81,7 +81,8 @@ static expert_field ei_ora_error = EI_INIT;
 static const guint32 ora_numbers[] = { SQLNET_ORA_ERRORS(ORA_ERR_NUMBER) };
 #undef ORA_ERR_NUMBER
 #define ORA_NERRORS array_length(ora_numbers)
-static expert_field ei_ora_known[ORA_NERRORS];
+/* one per ORA error of ora_errors.h, registered in a loop (metrics_register) */
+static expert_field ora_known_ei[ORA_NERRORS];
 static expert_field ei_partial = EI_INIT;
 
 static const value_string partial_vals[] = {
@@ -251,7 +252,7 @@ ora_expert(guint32 error)
     while (lo < hi) {
         gsize mid = lo + (hi - lo) / 2;
         if (ora_numbers[mid] == error)
-            return &ei_ora_known[mid];
+            return &ora_known_ei[mid];
         if (ora_numbers[mid] < error)
             lo = mid + 1;
         else
@@ -739,9 +740,9 @@ metrics_register(int proto)
     expert = expert_register_protocol(proto);
     expert_register_field_array(expert, ei, array_length(ei));
     for (i = 0; i < ORA_NERRORS; i++) {
-        ei_ora_known[i] = ei_init;
+        ora_known_ei[i] = ei_init;
         ora_reg[i] = ora_tmpl;
-        ora_reg[i].ids = &ei_ora_known[i];
+        ora_reg[i].ids = &ora_known_ei[i];
         ora_reg[i].eiinfo.name = ora_ei[i].abbrev;
         ora_reg[i].eiinfo.summary = ora_ei[i].summary;
     }

@@ -66,6 +66,13 @@
 
 #include "sqlnet.h"
 #include "session.h"
+
+/* The README as the Debian package installs it (scripts/package.sh:
+ * /usr/share/doc/sqlnet-wireshark<major.minor>/), named by the key-log hint. */
+#define SQLNET_STR_(x) #x
+#define SQLNET_STR(x) SQLNET_STR_(x)
+#define SQLNET_DOC_README "/usr/share/doc/sqlnet-wireshark" SQLNET_STR(WIRESHARK_VERSION_MAJOR) "." \
+    SQLNET_STR(WIRESHARK_VERSION_MINOR) "/README.md"
 #include "tns.h"
 #include "estimate.h"
 #include "tls.h"
@@ -587,12 +594,12 @@ sqlnet_tls_register(int proto)
         /* under 240 characters: Wireshark cuts an expert message there */
         { &ei_undecrypted, { "sqlnet.tls.undecrypted.expert", PI_DECRYPTION, PI_WARN,
             "TNS over TLS not decrypted: set Preferences > Protocols > TLS > (Pre)-Master-Secret log filename "
-            "(tls.keylog_file); see \"Encrypted traffic\" in /usr/share/doc/sqlnet-wireshark*/README.md; "
+            "(tls.keylog_file); see 'Encrypted traffic' in " SQLNET_DOC_README "; "
             "or turn on sqlnet.tls_estimate to estimate it", EXPFILL } },
         { &ei_undecrypted_est, { "sqlnet.tls.undecrypted.estimated", PI_DECRYPTION, PI_WARN,
             "TNS over TLS not decrypted (estimated from TLS record sizes): to decode it, set Preferences > "
-            "Protocols > TLS > (Pre)-Master-Secret log filename (tls.keylog_file); see \"Encrypted traffic\" in "
-            "/usr/share/doc/sqlnet-wireshark*/README.md", EXPFILL } },
+            "Protocols > TLS > (Pre)-Master-Secret log filename (tls.keylog_file); see 'Encrypted traffic' in "
+            SQLNET_DOC_README, EXPFILL } },
     };
     expert_module_t *expert;
 
