@@ -38,6 +38,9 @@ def table_from(fields_output):
                 ora.append(f"`{p[2]}` ({p[1]})")
                 continue
             meaning = p[1] + (f": {p[7]}" if p[7] else "")
+            # the key-log hint names the package's README with the Wireshark release it
+            # was built for: one page for every release
+            meaning = re.sub(r"sqlnet-wireshark\d+\.\d+", "sqlnet-wireshark<release>", meaning)
             rows.append(f"| `{p[2]}` | {TYPES.get(p[3], p[3])} | {meaning.replace('|', '/')} |")
     if ora:
         rows[rows.index(None)] = (f"| `sqlnet.ora_error.ora<5 digits>` | label | one expert field per common ORA "
