@@ -35,9 +35,23 @@ def pytest_report_header(config):
     return f"sqlnet real-capture corpus (SQLNET_CORPUS): {PUBLIC} [{state}]"
 
 
+_MODULE_SECONDS = {}
+
+
+def pytest_runtest_logreport(report):
+    """Seconds per test module (setup, call and teardown), for the summary."""
+    mod = report.nodeid.split("::", 1)[0]
+    _MODULE_SECONDS[mod] = _MODULE_SECONDS.get(mod, 0.0) + report.duration
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
-    """How many tshark runs the session's cache answered; one loud line when
-    the real-capture tests were skipped for want of the corpus."""
+    """The modules that took longest (CI prints them: where a lane's time went);
+    how many tshark runs the session's cache answered; one loud line when the
+    real-capture tests were skipped for want of the corpus."""
+    top = sorted(_MODULE_SECONDS.items(), key=lambda kv: -kv[1])[:15]
+    if top and sum(_MODULE_SECONDS.values()) > 60:
+        for mod, sec in top:
+            terminalreporter.write_line(f"module time {sec:8.1f} s  {mod}")
     t = _SESSION.get("tshark")
     if t is not None:
         st = t.cache_stats

@@ -22,6 +22,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -71,12 +72,29 @@ def table_calls(sources=None):
     return calls
 
 
+_GRAPHS = {}   # the build's own sources' graphs, compiled once per session
+
+
 def call_graphs(tmp_path, sources=None):
+    """The .ci call-graph files of every plugin source (sources: file name ->
+    a replacement path, for planted edits); the unedited build's are compiled
+    once per session and shared by the tests that read them."""
+    if sources is None and "build" in _GRAPHS:
+        return _GRAPHS["build"]
     db = BUILD / "compile_commands.json"
     if not db.exists():
         pytest.skip(f"{db} missing: build with ./run.sh build")
     entries = [e for e in json.loads(db.read_text()) if "/plugin/" in e["file"]]
     assert entries, "no plugin sources in compile_commands.json"
+    if sources is not None:
+        # a planted edit: the other files' graphs are the build's own
+        (tmp_path / "build-graphs").mkdir(exist_ok=True)
+        base = {ci.stem: ci for ci in call_graphs(tmp_path / "build-graphs")}
+        for e in entries:
+            stem = Path(e["file"]).stem
+            if Path(e["file"]).name not in sources and stem in base:
+                shutil.copy(base[stem], tmp_path / base[stem].name)
+        entries = [e for e in entries if Path(e["file"]).name in sources]
     for e in entries:
         src = Path(e["file"])
         if sources is not None:
@@ -89,7 +107,10 @@ def call_graphs(tmp_path, sources=None):
         proc = subprocess.run(args + ["-fcallgraph-info", "-Wno-error", "-O0"],
                               cwd=tmp_path, capture_output=True, text=True)
         assert proc.returncode == 0, proc.stderr[-2000:]
-    return sorted(tmp_path.glob("*.ci"))
+    graphs = sorted(tmp_path.glob("*.ci"))
+    if sources is None:
+        _GRAPHS["build"] = graphs
+    return graphs
 
 
 def cycles(ci_files, tables=()):
