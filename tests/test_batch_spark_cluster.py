@@ -20,6 +20,7 @@ Java is missing; ./run.sh test installs pyspark (requirements-spark.txt).
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import socket
@@ -47,6 +48,12 @@ OTHERS = [TEST_CAPTURES / "arraysize_10.pcapng", TEST_CAPTURES / "batch_19_pytho
 START_WAIT = 60       # seconds for a daemon to say it is up
 JOB_TIMEOUT = 240
 WORKERS = 2
+
+
+def cpu():
+    """CPU seconds of the processes this test waited for (and theirs)."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
 def free_port():
@@ -95,7 +102,9 @@ class Cluster:
         self.env = dict(os.environ, SPARK_HOME=str(SPARK_HOME), SPARK_CONF_DIR=str(conf),
                         SPARK_LOCAL_IP="127.0.0.1", SPARK_LOG_DIR=str(self.logs),
                         SPARK_DAEMON_MEMORY="256m",
+                        # short-lived JVMs on a small machine: the C1 compiler only, a serial GC
                         SPARK_DAEMON_JAVA_OPTS="-XX:+UseSerialGC -XX:TieredStopAtLevel=1",
+                        SPARK_LAUNCHER_OPTS="-XX:+UseSerialGC -XX:TieredStopAtLevel=1",
                         PYSPARK_PYTHON=sys.executable)
         self.env.pop("PYSPARK_GATEWAY_PORT", None)
         self.port = free_port()
@@ -186,7 +195,7 @@ def spark_job(cluster, tshark, out, files):
     --spark, with SQLNET_SPARK_MASTER naming the cluster's master."""
     env = dict(os.environ, PYTHONPATH=str(ROOT), SQLNET_SPARK_MASTER=cluster.url, SPARK_HOME=str(SPARK_HOME),
                SPARK_CONF_DIR=cluster.env["SPARK_CONF_DIR"], SPARK_LOCAL_IP="127.0.0.1",
-               PYSPARK_PYTHON=sys.executable)
+               SPARK_LAUNCHER_OPTS=cluster.env["SPARK_LAUNCHER_OPTS"], PYSPARK_PYTHON=sys.executable)
     env.pop("PYSPARK_GATEWAY_PORT", None)
     return subprocess.run([sys.executable, "-m", "sqlnet_batch", "--spark", "--plugin", str(staged_plugin()),
                            "--tshark", str(tshark), "--out", str(out), "--format", "json", "--advise-inputs",
@@ -206,11 +215,11 @@ def test_standalone_cluster_gives_duckdbs_table(tmp_path):
     wrapper, runs = tshark_wrapper(d / "bin")
     cluster = Cluster(d)
     try:
-        t0 = time.monotonic()
+        t0, c0 = time.monotonic(), cpu()
         cluster.start()
-        t1 = time.monotonic()
+        t1, c1 = time.monotonic(), cpu()
         p = spark_job(cluster, wrapper, tmp_path / "spark", files)
-        t2 = time.monotonic()
+        t2, c2 = time.monotonic(), cpu()
         assert p.returncode == 0, p.stderr[-5000:]
         got = json.loads(p.stdout)
         seen = [f.read_text().split("\n", 1) for f in runs.iterdir()]
@@ -222,7 +231,9 @@ def test_standalone_cluster_gives_duckdbs_table(tmp_path):
     finally:
         cluster.stop()
         shutil.rmtree(d, ignore_errors=True)
-    print(f"cluster up in {t1 - t0:.1f} s, job on it {t2 - t1:.1f} s")
+    print(f"cluster up in {t1 - t0:.1f} s ({c1 - c0:.1f} s CPU), job on it {t2 - t1:.1f} s "
+          f"(the job's own {c2 - c1:.1f} s CPU), all stopped {time.monotonic() - t2:.1f} s later "
+          f"({cpu() - c2:.1f} s CPU: the daemons and their executors)")
 
     # the statements table and the advisor's inputs: row by row, every column
     # (a sum of floats to 1e-9: the two engines add in their own order)
