@@ -46,7 +46,7 @@ SPARK_HOME = Path(pyspark.__file__).resolve().parent
 SPARK_CLASS = SPARK_HOME / "bin" / "spark-class"
 OTHERS = [TEST_CAPTURES / "arraysize_10.pcapng", TEST_CAPTURES / "batch_19_python.pcapng"]
 START_WAIT = 60       # seconds for a daemon to say it is up
-JOB_TIMEOUT = 240
+JOB_TIMEOUT = 480      # the whole job: 3 to 4 min measured on two cores shared with a load of 12
 WORKERS = 2
 
 
@@ -96,7 +96,7 @@ class Cluster:
             "spark.executor.cores 1\n"
             f"spark.cores.max {WORKERS}\n"
             "spark.scheduler.minRegisteredResourcesRatio 1.0\n"
-            "spark.scheduler.maxRegisteredResourcesWaitingTime 60s\n"
+            "spark.scheduler.maxRegisteredResourcesWaitingTime 120s\n"
             "spark.driver.extraJavaOptions -XX:+UseSerialGC -XX:TieredStopAtLevel=1\n"
             "spark.executor.extraJavaOptions -XX:+UseSerialGC -XX:TieredStopAtLevel=1\n")
         self.env = dict(os.environ, SPARK_HOME=str(SPARK_HOME), SPARK_CONF_DIR=str(conf),
@@ -198,7 +198,7 @@ def spark_job(cluster, tshark, out, files):
                SPARK_LAUNCHER_OPTS=cluster.env["SPARK_LAUNCHER_OPTS"], PYSPARK_PYTHON=sys.executable)
     env.pop("PYSPARK_GATEWAY_PORT", None)
     return subprocess.run([sys.executable, "-m", "sqlnet_batch", "--spark", "--plugin", str(staged_plugin()),
-                           "--tshark", str(tshark), "--out", str(out), "--format", "json", "--advise-inputs",
+                           "--tshark", str(tshark), "--out", str(out), "--format", "json",
                            *map(str, files)], capture_output=True, text=True, env=env, cwd=ROOT,
                           timeout=JOB_TIMEOUT)
 
@@ -206,7 +206,7 @@ def spark_job(cluster, tshark, out, files):
 def test_standalone_cluster_gives_duckdbs_table(tmp_path):
     files = cut_sweep(tmp_path) + [Path(shutil.copy2(f, tmp_path / f.name)) for f in OTHERS]
     duck_out = tmp_path / "duck"
-    duck = json.loads(batch("--out", duck_out, "--format", "json", "-q", "--advise-inputs", *files).stdout)
+    duck = json.loads(batch("--out", duck_out, "--format", "json", "-q", *files).stdout)
 
     # outside pytest's tmp_path (0700): tshark runs as nobody when the test runs as root
     d = Path(tempfile.mkdtemp(prefix="sqlnet-spark-cluster-"))
@@ -235,13 +235,13 @@ def test_standalone_cluster_gives_duckdbs_table(tmp_path):
           f"(the job's own {c2 - c1:.1f} s CPU), all stopped {time.monotonic() - t2:.1f} s later "
           f"({cpu() - c2:.1f} s CPU: the daemons and their executors)")
 
-    # the statements table and the advisor's inputs: row by row, every column
-    # (a sum of floats to 1e-9: the two engines add in their own order)
-    for part in ("statements", "advise_inputs"):
-        assert [s["sql"] for s in got[part]] == [s["sql"] for s in duck[part]], part
-        assert len(got[part]) > 1
-        for a, b in zip(got[part], duck[part]):
-            same(a, b, (part, a["sql"]))
+    # the statements table: row by row, every column (a sum of floats to
+    # 1e-9: the two engines add in their own order); the advisor's inputs, more
+    # of the same Spark SQL, are compared in local mode (test_batch_spark.py)
+    assert [s["sql"] for s in got] == [s["sql"] for s in duck]
+    assert len(got) > 1
+    for a, b in zip(got, duck):
+        same(a, b, a["sql"])
     # the carried records: Spark's (DIR/spark/) and DuckDB's (DIR/*.parquet), every row and column
     import pyarrow.parquet as pq
     s_schema = pq.read_schema(next((tmp_path / "spark").rglob("*.parquet")))
