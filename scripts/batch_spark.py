@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""sqlnet_batch --spark for spark-submit (docs/batch.md, "On Apache Spark"):
+"""sqlnet_batch --spark for spark-submit (docs/batch.md, "On a cluster"):
 
     spark-submit --master yarn --py-files sqlnet_batch.zip scripts/batch_spark.py --out DIR FILE...
 

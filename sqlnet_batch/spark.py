@@ -45,6 +45,9 @@ def session(jobs=None, master=None):
             .config("spark.ui.showConsoleProgress", "false")
             .config("spark.sql.shuffle.partitions", str(max(2, (jobs or os.cpu_count() or 1) * 2)))
             .config("spark.sql.session.timeZone", "UTC")
+            # `time` as the local job writes it (timestamp[us, tz=UTC]), not INT96
+            # (Spark's default, read back as a timestamp without a zone)
+            .config("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
             .getOrCreate())
 
 
