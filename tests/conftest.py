@@ -79,7 +79,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 # The Spark path of the batch job (tests/test_batch_spark.py) is the merge in
 # Spark SQL over records that tests/test_batch.py checks on every release.
 RELEASE_INDEPENDENT = ("tests/testgen/", "tests/test_no_recursion.py", "tests/test_docs_shape.py",
-                       "tests/test_batch_spark.py", "tests/test_layers.py", "tests/test_docs_architecture.py",
+                       "tests/test_batch_spark.py", "tests/test_batch_spark_cluster.py", "tests/test_layers.py", "tests/test_docs_architecture.py",
                        "tests/test_tns_builder.py", "tests/test_ws_checkers.py", "tests/test_advise_model.py")
 
 
