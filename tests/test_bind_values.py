@@ -225,7 +225,7 @@ def format_check(tmp_path_factory):
     libs = subprocess.run(["pkg-config", "--libs", "wireshark"], capture_output=True, text=True).stdout.split()
     build = Path(os.environ.get("SQLNET_BUILD_DIR", root / "build"))
     subprocess.run(["gcc", "-O1", "-w"] + [f"-I{d}" for d in sorted((root / "plugin").iterdir()) if d.is_dir()] + ["-I", str(build)] + cflags +
-                   [str(root / "tests" / "bind_format_check.c"), str(root / "plugin" / "decoders" / "ttc_binds.c"),
+                   [str(root / "tests" / "bind_format_check.c"), str(root / "plugin" / "decoders" / "ttc_values.c"),
                     str(root / "plugin" / "ttc" / "ttc_codec.c"), "-o", str(exe)] + libs + ["-lm"], check=True)
 
     def run(lines):
