@@ -122,11 +122,21 @@ ttc_format_number(const guint8 *b, guint n, char *out, gsize outlen)
 
 /* DATE (7 bytes: century + 100, year of century + 100, month, day, hour + 1,
  * minute + 1, second + 1), TIMESTAMP (11: + nanoseconds, big-endian) and
- * TIMESTAMP WITH TIME ZONE (13: + hour + 20, minute + 60; the time in UTC). */
+ * TIMESTAMP WITH TIME ZONE (13: + the zone in two bytes).  The zone: with
+ * bit 0x80 of byte 11 a region id (byte 11's low 7 bits, then byte 12's top
+ * 6), else an offset: hour + 20 in byte 11's low 6 bits, minute + 60 in byte
+ * 12.  The time is in UTC unless bit 0x40 of byte 11 (an offset) or bit 0x01
+ * of byte 12 (a region) says it is already the zone's (go-ora v2
+ * converters DecodeDate; python-oracledb decode_date adds the offset to the
+ * UTC time).  An offset's value is shown as the zone's wall time and the
+ * offset, "YYYY-MM-DD HH:MM:SS[.f] +HH:MM"; a region's as its time and
+ * "UTC" or "local" with the region id (no zone database here). */
 gboolean
 ttc_format_date(const guint8 *b, guint n, char *out, gsize outlen)
 {
-    gint year;
+    gint year, mon, day, hour, min, sec;
+    gint off = 0;
+    gboolean region = FALSE, in_zone = FALSE;
     gsize len;
 
     if (n != 7 && n != 11 && n != 13)
@@ -135,8 +145,36 @@ ttc_format_date(const guint8 *b, guint n, char *out, gsize outlen)
         b[4] < 1 || b[4] > 24 || b[5] < 1 || b[5] > 60 || b[6] < 1 || b[6] > 60)
         return FALSE;
     year = (b[0] - 100) * 100 + (b[1] - 100);
-    len = (gsize)snprintf(out, outlen, "%04d-%02u-%02u %02u:%02u:%02u", year, b[2], b[3],
-                            b[4] - 1u, b[5] - 1u, b[6] - 1u);
+    mon = b[2];
+    day = b[3];
+    hour = b[4] - 1;
+    min = b[5] - 1;
+    sec = b[6] - 1;
+    if (n == 13) {
+        region = (b[11] & 0x80) != 0;
+        in_zone = region ? (b[12] & 1) != 0 : (b[11] & 0x40) != 0;
+        if (!region)
+            off = ((gint)(b[11] & 0x3f) - 20) * 60 + ((gint)b[12] - 60);
+        if (!region && !in_zone && off != 0) {
+            /* the UTC time shown as the zone's wall time */
+            GDateTime *u = (year >= 1 && year <= 9999) ? g_date_time_new_utc(year, mon, day, hour, min, sec)
+                                                     : NULL;
+            GDateTime *z = u ? g_date_time_add_minutes(u, off) : NULL;
+            if (!z) {
+                if (u)
+                    g_date_time_unref(u);
+                return FALSE;
+            }
+            year = g_date_time_get_year(z);
+            mon = g_date_time_get_month(z);
+            day = g_date_time_get_day_of_month(z);
+            hour = g_date_time_get_hour(z);
+            min = g_date_time_get_minute(z);
+            g_date_time_unref(z);
+            g_date_time_unref(u);
+        }
+    }
+    len = (gsize)snprintf(out, outlen, "%04d-%02d-%02d %02d:%02d:%02d", year, mon, day, hour, min, sec);
     if (n >= 11 && len < outlen) {
         guint32 ns = ((guint32)b[7] << 24) | ((guint32)b[8] << 16) | ((guint32)b[9] << 8) | b[10];
         if (ns > 999999999u)
@@ -152,10 +190,11 @@ ttc_format_date(const guint8 *b, guint n, char *out, gsize outlen)
     }
     if (n == 13) {
         char tz[48];
-        if (b[11] & 0x80)
-            snprintf(tz, sizeof(tz), " UTC (time zone region %u)", ((b[11] & 0x7fu) << 6) | (b[12] >> 2));
+        if (region)
+            snprintf(tz, sizeof(tz), " %s (time zone region %u)", in_zone ? "local" : "UTC",
+                     ((b[11] & 0x7fu) << 6) | (b[12] >> 2));
         else
-            snprintf(tz, sizeof(tz), " UTC (offset %+03d:%02d)", (gint)b[11] - 20, abs((gint)b[12] - 60));
+            snprintf(tz, sizeof(tz), " %c%02d:%02d", off < 0 ? '-' : '+', abs(off) / 60, abs(off) % 60);
         g_strlcat(out, tz, outlen);
     }
     return TRUE;
