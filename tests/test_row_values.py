@@ -11,9 +11,14 @@ Evidence:
   client.report ... "values": python str(Decimal), repr(float), datetime.isoformat(" "),
   bytes.hex(), timedelta parts, a LOB's length read with the LOB API; node the NUMBER as the
   driver's string, String(number), a Date's own local fields, Buffer hex, interval fields).
-  Every value the dissector shows is compared with the client's, row by row.  go-ora and JDBC
-  do not report values yet (11.2 is covered by neither python nor node: they need 12.1+).
-  BOOLEAN, JSON and VECTOR columns are not in the scripted server's table (not tested here).
+  test-captures/values_{112,19,23ai}_goora: go-ora v2.9.0 the same table without its CLOB
+  column (go-ora's LOB fetch fails against the scripted server: no LOB scenario has go-ora),
+  values as go-ora gives them (NUMBER as its text, time.Time in its zone with the offset,
+  intervals as its strings), once per PREFETCH_ROWS 2 and 5.  Every value the dissector
+  shows is compared with the client's, row by row; CLIENT_DEVIATIONS lists what a client
+  reads otherwise than the bytes say, with the reason.  JDBC does not report values yet;
+  11.2 is covered by go-ora only (python and node need 12.1+).  BOOLEAN, JSON and VECTOR
+  columns are not in the scripted server's table (not tested here).
 - Public captures (../shared/captures/public/dbbat, go-ora against a real 23ai server): the
   values follow from the SQL text itself (literals, CAST, HEXTORAW, CONNECT BY LEVEL), decoded
   by hand from it: go_ora_numbers, go_ora_negnumbers, go_ora_binfloat, go_ora_raw,
@@ -84,7 +89,14 @@ def _interval_ns(text):
     days, clock = text[1:].split(" ")
     hms, frac = clock.split(".")
     h, m, s = (int(x) for x in hms.split(":"))
-    return sign * ((((int(days) * 24 + h) * 60 + m) * 60 + s) * 10 ** 9 + int(frac))
+    return sign * ((((int(days) * 24 + h) * 60 + m) * 60 + s) * 10 ** 9 + int(frac.ljust(9, "0")))
+
+
+# What a client reads differently from the bytes, known and said here (driver, column, row):
+CLIENT_DEVIATIONS = {
+    # go-ora v2.9.0 converters.DecodeNumber reads NUMBER 1E-130 (exponent byte 0x80 - 65) as 0
+    ("go-ora", "NUM", 6): "1E-130",
+}
 
 
 def same_value(kind, shown, client, driver):
@@ -101,6 +113,10 @@ def same_value(kind, shown, client, driver):
         return struct.pack(">f", float(shown)) == struct.pack(">f", float(client))
     if kind in ("date", "timestamp", "timestamp_ltz", "timestamp_tz"):
         dt, ns, off = _parse_ts(shown)
+        if driver == "go-ora":
+            # time.Time in its zone: "YYYY-MM-DD HH:MM:SS.fffffffff +HH:MM" (UTC for the others)
+            cdt, cns, coff = _parse_ts(client)
+            return (cdt, cns) == (dt, ns) and coff == (off if kind == "timestamp_tz" else 0)
         if kind == "timestamp_tz" and driver == "node-oracledb":
             dt -= datetime.timedelta(minutes=off)      # node: the instant, in the (UTC) local zone
         if driver == "node-oracledb":
@@ -109,10 +125,15 @@ def same_value(kind, shown, client, driver):
     if kind == "interval_ym":
         y, m = shown[1:].split("-")
         months = (-1 if shown[0] == "-" else 1) * (int(y) * 12 + int(m))
+        if driver == "go-ora":                     # "[+-]YY-MM"
+            cy, cm = client[1:].split("-")
+            return months == (-1 if client[0] == "-" else 1) * (int(cy) * 12 + int(cm))
         _, cy, cm = client.split()
         return months == int(cy) * 12 + int(cm)
     if kind == "interval_ds":
         ns = _interval_ns(shown)
+        if driver == "go-ora":                     # "[+-]DD HH:MM:SS.ffffff"
+            return ns == _interval_ns(client)
         parts = client.split()
         if parts[0] == "interval_ds":              # python timedelta: days, seconds, microseconds
             d, s, us = (int(x) for x in parts[1:])
@@ -125,9 +146,23 @@ def same_value(kind, shown, client, driver):
     return shown == client
 
 
+def table_rows(shown, names):
+    """The values of the table's rows: runs of values named by its columns in order (go-ora
+    runs queries of its own, SELECT SYSTIMESTAMP ..., before the table's)."""
+    out, i = [], 0
+    while i < len(shown):
+        if [c for c, _ in shown[i:i + len(names)]] == names:
+            out += shown[i:i + len(names)]
+            i += len(names)
+        else:
+            i += 1
+    return out
+
+
 def mismatches(manifest, shown):
     cols = columns(manifest)
     rows = list(client_rows(manifest))
+    shown = table_rows(shown, [n for n, _ in cols])
     driver = manifest["client"]["driver"]
     bad = []
     if len(shown) != len(rows) * len(cols):
@@ -135,6 +170,9 @@ def mismatches(manifest, shown):
     for k, (col, value) in enumerate(shown[:len(rows) * len(cols)]):
         row, c = divmod(k, len(cols))
         name, kind = cols[c]
+        known = CLIENT_DEVIATIONS.get((driver, name, row % 7 + 1))
+        if known is not None and col == name and Decimal(value) == Decimal(known):
+            continue                               # the bytes' value; the client reads otherwise
         if col != name or not same_value(kind, value, rows[row][c], driver):
             bad.append(f"row {row + 1} {name}: shown {col}={value!r}, client read {rows[row][c]!r}")
     return bad
@@ -148,7 +186,7 @@ def one_pass(tshark):
 @pytest.mark.parametrize("path", VALUE_CAPTURES, ids=[p.stem for p in VALUE_CAPTURES])
 def test_values_as_the_client_read_them(one_pass, path):
     m = json.loads(path.read_text())
-    assert len(list(client_rows(m))) == 14          # 7 rows at each of two array sizes
+    assert len(list(client_rows(m))) == 14          # 7 rows at each of two array sizes (or prefetches)
     assert mismatches(m, one_pass[path.stem]) == []
 
 
