@@ -14,10 +14,13 @@ Evidence:
   test-captures/values_{112,19,23ai}_goora: go-ora v2.9.0 the same table without its CLOB
   column (go-ora's LOB fetch fails against the scripted server: no LOB scenario has go-ora),
   values as go-ora gives them (NUMBER as its text, time.Time in its zone with the offset,
-  intervals as its strings), once per PREFETCH_ROWS 2 and 5.  Every value the dissector
+  intervals as its strings), once per PREFETCH_ROWS 2 and 5.
+  test-captures/values_{112,19,23ai}_jdbc: ojdbc11 23.26 by the column's type (BigDecimal,
+  Float/Double, LocalDateTime, OffsetDateTime, INTERVAL strings, a CLOB's length; its LOB
+  prefetch brings the CLOB's data in the row).  Every value the dissector
   shows is compared with the client's, row by row; CLIENT_DEVIATIONS lists what a client
-  reads otherwise than the bytes say, with the reason.  JDBC does not report values yet;
-  11.2 is covered by go-ora only (python and node need 12.1+).  BOOLEAN, JSON and VECTOR
+  reads otherwise than the bytes say, with the reason.  11.2 is covered by go-ora and JDBC
+  (python and node need 12.1+).  BOOLEAN, JSON and VECTOR
   columns are not in the scripted server's table (not tested here).
 - Public captures (../shared/captures/public/dbbat, go-ora against a real 23ai server): the
   values follow from the SQL text itself (literals, CAST, HEXTORAW, CONNECT BY LEVEL), decoded
@@ -84,9 +87,9 @@ def _parse_ts(text):
 
 
 def _interval_ns(text):
-    """'[+-]D HH:MM:SS.fffffffff' -> signed nanoseconds."""
+    """'[+-]D HH:MM:SS.fffffffff' (JDBC: no '+', one-digit fields) -> signed nanoseconds."""
     sign = -1 if text[0] == "-" else 1
-    days, clock = text[1:].split(" ")
+    days, clock = text.lstrip("+-").split(" ")
     hms, frac = clock.split(".")
     h, m, s = (int(x) for x in hms.split(":"))
     return sign * ((((int(days) * 24 + h) * 60 + m) * 60 + s) * 10 ** 9 + int(frac.ljust(9, "0")))
@@ -113,6 +116,12 @@ def same_value(kind, shown, client, driver):
         return struct.pack(">f", float(shown)) == struct.pack(">f", float(client))
     if kind in ("date", "timestamp", "timestamp_ltz", "timestamp_tz"):
         dt, ns, off = _parse_ts(shown)
+        if driver == "jdbc-thin":
+            # LocalDateTime / OffsetDateTime text: "2024-02-29T13:45:07", "...T12:00:00.500+02:00"
+            c = datetime.datetime.fromisoformat(client)
+            if kind == "timestamp_tz":
+                return c.replace(tzinfo=None) == dt and c.utcoffset() == datetime.timedelta(minutes=off)
+            return c == dt
         if driver == "go-ora":
             # time.Time in its zone: "YYYY-MM-DD HH:MM:SS.fffffffff +HH:MM" (UTC for the others)
             cdt, cns, coff = _parse_ts(client)
@@ -125,14 +134,14 @@ def same_value(kind, shown, client, driver):
     if kind == "interval_ym":
         y, m = shown[1:].split("-")
         months = (-1 if shown[0] == "-" else 1) * (int(y) * 12 + int(m))
-        if driver == "go-ora":                     # "[+-]YY-MM"
-            cy, cm = client[1:].split("-")
+        if driver in ("go-ora", "jdbc-thin"):      # "[+-]YY-MM" (JDBC: "-1-6", "2-3")
+            cy, cm = client.lstrip("+-").split("-")
             return months == (-1 if client[0] == "-" else 1) * (int(cy) * 12 + int(cm))
         _, cy, cm = client.split()
         return months == int(cy) * 12 + int(cm)
     if kind == "interval_ds":
         ns = _interval_ns(shown)
-        if driver == "go-ora":                     # "[+-]DD HH:MM:SS.ffffff"
+        if driver in ("go-ora", "jdbc-thin"):      # "[+-]DD HH:MM:SS.ffffff", JDBC "-1 2:3:4.5"
             return ns == _interval_ns(client)
         parts = client.split()
         if parts[0] == "interval_ds":              # python timedelta: days, seconds, microseconds
@@ -141,8 +150,11 @@ def same_value(kind, shown, client, driver):
         d, h, m, s, fs = (int(x) for x in parts[1:])   # node: each field signed
         return ns == (((d * 24 + h) * 60 + m) * 60 + s) * 10 ** 9 + fs
     if kind == "clob":
-        # "LOB DB_TYPE_CLOB <characters read>"; the row has the locator and the LOB's size
-        return shown.startswith("CLOB locator (") and shown.endswith(f", size {client.split()[-1]}")
+        # "LOB DB_TYPE_CLOB <characters read>"; the row has the locator and the LOB's size, or
+        # (JDBC's LOB prefetch) the data itself
+        if not shown.startswith("CLOB locator ("):
+            return driver == "jdbc-thin" and len(shown) == int(client.split()[-1])
+        return shown.endswith(f", size {client.split()[-1]}")
     return shown == client
 
 

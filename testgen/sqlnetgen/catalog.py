@@ -231,6 +231,8 @@ BIND_VALUES_NODE = [v if v[0] not in ("NUMBER", "TIMESTAMP") or v[1] not in
 VALUES_TABLE = "SQLNET_VALUES"
 # A column of every type the scripted server can send, values as text (tables.encode_typed):
 # NULLs, and runs of equal values the server sends compressed (bit vector) in later rows.
+# Every CLOB differs (a real server's locators always do: ojdbc 23 fails on a repeated LOB
+# column, NoSuchMethodError T4C_lobAccessor.copyRow).
 VALUE_COLUMNS = [
     {"name": "ID", "type": "decimal"}, {"name": "NUM", "type": "decimal"},
     {"name": "BF", "type": "binary_float"}, {"name": "BD", "type": "binary_double"},
@@ -253,18 +255,18 @@ VALUE_ROWS = [
      None, "0 -2 0 0 0", None, "document three"],
     ["4", "12345678901234567890123456789012345678", "3.4028234663852886e+38", "5e-324", "42-hello",
      "fixed     ", "\u65e5\u672c", "hex:00", "2099-12-31 23:59:59", "2024-02-29 13:45:07.000001",
-     None, "100 11", "10 0 0 0 1000", [70001, 4, 152, 17], "document three"],
+     None, "100 11", "10 0 0 0 1000", [70001, 4, 152, 17], "document four"],
     ["5", "-0.000123", "-1.5", "0.1", None, "x         ", "abc", "hex:00", "2099-12-31 23:59:59",
      "2024-02-29 13:45:07.000001", "2024-06-01 12:00:00.500000+00:00", "100 11", "10 0 0 0 1000",
      [70001, 4, 152, 17], "document five"],
     ["6", "1e-130", "0", "-0.0", "", "x         ", "abc", "hex:ffff", None, None, None, None, None, None, None],
     ["7", "9.99e125", "7", "7", "ACME", "x         ", "abc", "hex:ffff", "2024-02-29 13:45:07",
      "2000-01-01 00:00:00", "2024-06-01 12:00:00.500000+02:00", "0 1", "0 0 0 1 0", [70001, 4, 151, 0],
-     "document five"],
+     "document seven"],
 ]
 VALUE_ARRAY_SIZES = [2, 5]
 # which client reports its values for which release (python-oracledb and node-oracledb need 12.1+)
-VALUE_CLIENTS = {"11.2": ["goora"], "19": ["python", "node", "goora"], "23ai": ["python", "node", "goora"]}
+VALUE_CLIENTS = {"11.2": ["goora", "jdbc"], "19": ["python", "node", "goora", "jdbc"], "23ai": ["python", "node", "goora", "jdbc"]}
 
 
 # types a client cannot read (it fails the fetch): left out of its table
@@ -290,8 +292,10 @@ def value_scenarios() -> list[dict]:
             extra = {}
             if client == "goora":
                 # go-ora fetches at its connection's PREFETCH_ROWS: one connection per size
-                steps = [{"sql": f"SELECT /* values */ * FROM {VALUES_TABLE.lower()}", "report_values": True}]
-                extra = {"client_plans": [{"prefetchrows": n} for n in VALUE_ARRAY_SIZES]}
+                steps = []
+                extra = {"client_plans": [{"prefetchrows": n, "steps": [
+                    {"sql": f"SELECT /* values prefetch {n} */ * FROM {VALUES_TABLE.lower()}",
+                     "report_values": True}]} for n in VALUE_ARRAY_SIZES]}
             out.append({"name": f"values_{rel.replace('.', '')}_{client}", "client": client, "mtu": 1500,
                         "description": f"{client} against {rel}: {len(VALUE_ROWS)} rows of "
                                        f"{len(VALUE_COLUMNS)} typed columns (NULLs, repeated values in "
