@@ -20,8 +20,9 @@ Evidence:
   prefetch brings the CLOB's data in the row).  Every value the dissector
   shows is compared with the client's, row by row; CLIENT_DEVIATIONS lists what a client
   reads otherwise than the bytes say, with the reason.  11.2 is covered by go-ora and JDBC
-  (python and node need 12.1+).  BOOLEAN, JSON and VECTOR
-  columns are not in the scripted server's table (not tested here).
+  (python and node need 12.1+).  The 23ai tables add a BOOLEAN column (TRUE as 01 01, FALSE
+  as 00, as python-oracledb writes it).  JSON and VECTOR columns are not in the scripted
+  server's table (not tested here).
 - Public captures (../shared/captures/public/dbbat, go-ora against a real 23ai server): the
   values follow from the SQL text itself (literals, CAST, HEXTORAW, CONNECT BY LEVEL), decoded
   by hand from it: go_ora_numbers, go_ora_negnumbers, go_ora_binfloat, go_ora_raw,
@@ -149,6 +150,8 @@ def same_value(kind, shown, client, driver):
             return ns == ((d * 86400 + s) * 10 ** 6 + us) * 1000
         d, h, m, s, fs = (int(x) for x in parts[1:])   # node: each field signed
         return ns == (((d * 24 + h) * 60 + m) * 60 + s) * 10 ** 9 + fs
+    if kind == "boolean":                          # JDBC: Boolean.toString
+        return shown == client.upper()
     if kind == "clob":
         # "LOB DB_TYPE_CLOB <characters read>"; the row has the locator and the LOB's size, or
         # (JDBC's LOB prefetch) the data itself

@@ -119,7 +119,9 @@ def encode_typed(kind: str, text: str) -> bytes:
     if kind in ("nvarchar", "nchar"):
         return text.encode("utf-16-be")
     if kind == "boolean":
-        return b"\x01" if text == "TRUE" else b"\x00"
+        # as python-oracledb writes a BOOLEAN (write_bool: TRUE 01 01, FALSE 00 after the
+        # length byte); the clients read the last byte
+        return b"\x01\x01" if text == "TRUE" else b"\x00"
     return text.encode()
 
 
