@@ -1,6 +1,6 @@
 /* bind_format_check.c - reads "n<hex>" (NUMBER), "d<hex>" (DATE/TIMESTAMP) and
- * "f<hex>" (BINARY_FLOAT/DOUBLE) lines on stdin and prints plugin/decoders/ttc_binds.c's text
- * of each (or <bad>); tests/test_bind_values.py compiles it with ttc_binds.c and
+ * "f<hex>" (BINARY_FLOAT/DOUBLE) lines on stdin and prints plugin/decoders/ttc_values.c's text
+ * of each (or <bad>); tests/test_bind_values.py compiles it with ttc_values.c and
  * ttc_codec.c and compares with values it encodes itself.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -10,9 +10,9 @@
 #include <epan/packet.h>
 
 #include "sqlnet.h"
-#include "ttc_binds.h"
+#include "ttc_values.h"
 
-/* what ttc_binds.c uses from the rest of the plugin (not called by the formatters) */
+/* what ttc_values.c uses from the rest of the plugin (not called by the formatters) */
 const value_string ttc_ora_type_vals[] = { { 0, NULL } };
 const sqlnet_prefs_t *sqlnet_prefs(void) { return NULL; }
 

@@ -225,7 +225,7 @@ def format_check(tmp_path_factory):
     libs = subprocess.run(["pkg-config", "--libs", "wireshark"], capture_output=True, text=True).stdout.split()
     build = Path(os.environ.get("SQLNET_BUILD_DIR", root / "build"))
     subprocess.run(["gcc", "-O1", "-w"] + [f"-I{d}" for d in sorted((root / "plugin").iterdir()) if d.is_dir()] + ["-I", str(build)] + cflags +
-                   [str(root / "tests" / "bind_format_check.c"), str(root / "plugin" / "decoders" / "ttc_binds.c"),
+                   [str(root / "tests" / "bind_format_check.c"), str(root / "plugin" / "decoders" / "ttc_values.c"),
                     str(root / "plugin" / "ttc" / "ttc_codec.c"), "-o", str(exe)] + libs + ["-lm"], check=True)
 
     def run(lines):
@@ -279,14 +279,20 @@ def test_binary_double_and_float_text(format_check):
 
 
 def test_date_and_timestamp_text(format_check):
-    """DATE / TIMESTAMP / TIMESTAMP WITH TIME ZONE bytes made here."""
+    """DATE / TIMESTAMP / TIMESTAMP WITH TIME ZONE bytes made here.  With time zone: the
+    time on the wire is UTC (offset +02:30: the zone's wall time is 2h30 later, past
+    midnight into 2000) unless bit 0x40 of the hour byte says it is already the zone's (go-ora
+    v2 DecodeDate); a region id (bit 0x80) is shown as such."""
     ts = date_bytes(1999, 12, 31, 23, 59, 58) + (123456000).to_bytes(4, "big")
     tz = ts + bytes([20 + 2, 60 + 30])
+    in_zone = ts + bytes([0x40 | (20 - 5), 60 - 30])
+    region = ts + bytes([0x80 | 5, (17 << 2)])
     bad = bytes([120, 124, 13, 1, 1, 1, 1])          # month 13
     out = format_check([f"d{date_bytes(2024, 2, 29, 13, 45, 7).hex()}\n", f"d{ts.hex()}\n", f"d{tz.hex()}\n",
-                        f"d{bad.hex()}\n"])
+                        f"d{in_zone.hex()}\n", f"d{region.hex()}\n", f"d{bad.hex()}\n"])
     assert out == ["2024-02-29 13:45:07", "1999-12-31 23:59:58.123456",
-                   "1999-12-31 23:59:58.123456 UTC (offset +02:30)", "<bad>"]
+                   "2000-01-01 02:29:58.123456 +02:30", "1999-12-31 23:59:58.123456 -05:30",
+                   f"1999-12-31 23:59:58.123456 UTC (time zone region {5 * 64 + 17})", "<bad>"]
 
 
 def test_long_bind_written_last_and_continued(tshark):

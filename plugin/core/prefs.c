@@ -70,7 +70,8 @@ sqlnet_prefs_register(int proto, void (*apply)(void))
         10, &pref_values.max_cursors);
     prefs_register_bool_preference(module, "show_bind_values",
         "Show bind values",
-        "Show the values an execute call binds (sqlnet.bind.value: text, numbers, dates ...). "
+        "Show the values an execute call binds (sqlnet.bind.value: text, numbers, dates ...) "
+        "and the column values of rows (sqlnet.row.value). "
         "Turn off where the values are sensitive: the items are then not added (the bytes stay "
         "in the capture and in the call data).",
         &pref_values.show_bind_values);

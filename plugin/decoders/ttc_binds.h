@@ -14,9 +14,4 @@ void ttc_show_bind_values(const ttc_rd_t *at, proto_tree *tree, const ttc_descri
                           wmem_allocator_t *scope);
 void ttc_binds_register(int proto);
 
-/* The fixed encodings as text (FALSE: the bytes are not such a value). */
-gboolean ttc_format_number(const guint8 *b, guint n, char *out, gsize outlen);
-gboolean ttc_format_date(const guint8 *b, guint n, char *out, gsize outlen);
-gboolean ttc_format_binary_float(const guint8 *b, guint n, char *out, gsize outlen);
-
 #endif

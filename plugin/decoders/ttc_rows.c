@@ -16,6 +16,7 @@
 
 #include "sqlnet.h"
 #include "ttc_msg.h"
+#include "ttc_values.h"
 
 static int hf_rxh_flags = -1;
 static int hf_rxh_nreq = -1;
@@ -26,31 +27,69 @@ static int hf_bvc_sent = -1;
 static int hf_out_binds = -1;
 static int hf_row_object = -1;
 static int hf_row_object_image_len = -1;
+static int hf_row_value = -1;
+static int hf_row_column = -1;
+static int hf_row_column_number = -1;
+static int hf_row_type = -1;
+static int hf_row_repeated = -1;
 
 static gint ett_row_object = -1;
+static gint ett_row = -1;
+static gint ett_row_value = -1;
+
+/* A column value's text in the field: at most this many bytes of a long
+ * value are read (the item text says the full length). */
+#define ROW_VALUE_CAP   65536
+/* ... and at most this many characters of it in the item text */
+#define ROW_TEXT_SHOWN  100
 
 /* A LOB value in a row: locator length ub4 (0: NULL), then (not for a
  * BFILE) the size sb8 and chunk size ub4, then with JDBC's LOB prefetch a
  * flag byte (1: a charset ub2 follows), the form of use and the prefetched
  * data, then the locator (python-oracledb read_lob_with_length; JDBC
- * T4CClobAccessor.unmarshalBytes / unmarshalPrefetchData). */
-static void
-skip_lob(ttc_rd_t *r, const ttc_column_t *col)
+ * T4CClobAccessor.unmarshalBytes / unmarshalPrefetchData).  With `want`,
+ * its text: the prefetched data when there is some, else the locator's
+ * length and the LOB's size (characters of a CLOB, bytes of a BLOB). */
+static const char *
+lob_value(ttc_rd_t *r, const ttc_column_t *col, gboolean want, wmem_allocator_t *scope)
 {
+    const char *tname = val_to_str_const(col->type, ttc_ora_type_vals, "LOB");
     guint32 n = ttc_rd_ub4(r);
+    guint64 size = 0;
+    const char *data = NULL;
+
     if (!ttc_rd_ok(r) || n == 0)
-        return;
+        return "NULL";
     if (col->type != ORA_BFILE) {
-        ttc_rd_ub8(r);                /* size */
+        size = ttc_rd_ub8(r);         /* size */
         ttc_rd_ub4(r);                /* chunk size */
         if (col->lob_prefetch == 2) {
+            guint8 form;
             if (ttc_rd_u8(r) == 1)
                 ttc_rd_ub2(r);        /* charset of the prefetched data */
-            ttc_rd_u8(r);             /* form of use */
-            ttc_rd_dalc(r, NULL);     /* prefetched data */
+            form = ttc_rd_u8(r);      /* form of use */
+            if (want && ttc_rd_ok(r)) {
+                guint got;
+                guint32 total;
+                gboolean isnull;
+                const char *shown;
+                guint8 *b = ttc_read_value_bytes(r, ROW_VALUE_CAP, &got, &total, &isnull, scope);
+                if (b && !isnull)
+                    ttc_value_format(col->type == ORA_BLOB ? ORA_LONG_RAW : ORA_VARCHAR, form, b, got, total,
+                                     scope, &data, &shown);
+            } else {
+                ttc_rd_dalc(r, NULL); /* prefetched data */
+            }
         }
     }
     ttc_rd_dalc(r, NULL);             /* locator */
+    if (!want || !ttc_rd_ok(r))
+        return NULL;
+    if (data)
+        return data;
+    if (col->type == ORA_BFILE)
+        return wmem_strdup_printf(scope, "%s locator (%u bytes)", tname, n);
+    return wmem_strdup_printf(scope, "%s locator (%u bytes), size %" PRIu64, tname, n, size);
 }
 
 /* An object (python-oracledb packet.pyx read_dbobject): type OID, OID,
@@ -75,7 +114,7 @@ ttc_skip_object_image(ttc_rd_t *r)
 /* An object value in a row or an out bind, shown as its type's name (from
  * the describe) and the length of its pickled image; the attributes are not
  * unpickled. */
-static void
+static guint32
 show_object(ttc_rd_t *r, proto_tree *tree, const ttc_column_t *col)
 {
     gint s = r->off;
@@ -83,20 +122,21 @@ show_object(ttc_rd_t *r, proto_tree *tree, const ttc_column_t *col)
     proto_item *pi;
 
     if (!tree || !ttc_rd_ok(r))
-        return;
+        return len;
     pi = proto_tree_add_string(tree, hf_row_object, r->tvb, SPAN(r, s),
                                col->type_name ? col->type_name : "(type not described)");
     proto_item_append_text(pi, ", image %u bytes", len);
     pi = proto_tree_add_uint(proto_item_add_subtree(pi, ett_row_object), hf_row_object_image_len,
                              r->tvb, s, 0, len);
     proto_item_set_generated(pi);
+    return len;
 }
 
 /* A REF cursor value (column or out bind): a length byte, the cursor's
  * describe as in a describe message (max row size first, no leading
  * bytes), its cursor id ub2.  python-oracledb _process_column_data
  * ORA_TYPE_NUM_CURSOR, go-ora v2/ref_cursor.go load(). */
-static void
+static guint32
 skip_cursor_value(ttc_rd_t *r, ttc_msg_result_t *res, wmem_allocator_t *scope)
 {
     const ttc_describe_t *nested;
@@ -105,57 +145,127 @@ skip_cursor_value(ttc_rd_t *r, ttc_msg_result_t *res, wmem_allocator_t *scope)
     ttc_rd_u8(r);
     nested = ttc_describe_body(r, NULL, scope);
     id = ttc_rd_ub2(r);
-    if (ttc_rd_ok(r))
+    if (ttc_rd_ok(r) && res)
         ttc_note_new_cursor(res, id, nested);
+    return id;
 }
 
+/* One column value of a row (python-oracledb _process_column_data with
+ * in_fetch true, node-oracledb processColumnData): the bytes consumed; with
+ * `want` (or a value too long to keep as bytes) its text in *value and the
+ * item's text in *shown when it differs.  res NULL: a value decoded again
+ * from the bytes kept for a repeated column (no cursor noted, no items). */
 static void
-skip_column_value(ttc_rd_t *r, proto_tree *tree, const ttc_column_t *col, ttc_msg_result_t *res,
-                  wmem_allocator_t *scope)
+column_value(ttc_rd_t *r, proto_tree *tree, const ttc_column_t *col, ttc_msg_result_t *res,
+             wmem_allocator_t *scope, gboolean want, const char **value, const char **shown)
 {
+    const char *tname = val_to_str_const(col->type, ttc_ora_type_vals, "type");
     guint8 n;
 
+    *value = NULL;
+    *shown = NULL;
     if (col->buffer_size == 0 && col->type != ORA_LONG && col->type != ORA_LONG_RAW &&
-        col->type != ORA_UROWID)
-        return;                       /* NULL by describe: nothing on the wire */
+        col->type != ORA_UROWID) {
+        *value = "NULL";              /* NULL by describe: nothing on the wire */
+        return;
+    }
     switch (col->type) {
-    case ORA_ROWID:
+    case ORA_ROWID: {
+        char text[19];
         n = ttc_rd_u8(r);
-        if (n != 0 && n != 0xFF)
-            ttc_rd_skip_rowid(r);
+        if (n == 0 || n == 0xFF) {
+            *value = "NULL";
+            break;
+        }
+        ttc_rd_rowid(r, text);
+        if (want && ttc_rd_ok(r))
+            *value = text[0] ? wmem_strdup(scope, text) : "NULL";
         break;
-    case ORA_UROWID:
-        ttc_rd_dalc(r, NULL);
-        ttc_rd_dalc(r, NULL);
-        break;
+    }
     case ORA_CLOB:
     case ORA_BLOB:
     case ORA_BFILE:
-        skip_lob(r, col);
+        *value = lob_value(r, col, want, scope);
         break;
     case ORA_JSON:
-    case ORA_VECTOR:
+    case ORA_VECTOR: {
+        guint32 len = 0;
         if (ttc_rd_ub4(r) > 0 && ttc_rd_ok(r)) {
             ttc_rd_ub8(r);
             ttc_rd_ub4(r);
+            len = ttc_rd_dalc(r, NULL);
             ttc_rd_dalc(r, NULL);
+            if (want)
+                *value = wmem_strdup_printf(scope, "%s value (%u bytes, not decoded)", tname, len);
+        } else {
+            *value = "NULL";
+        }
+        break;
+    }
+    case ORA_CURSOR: {
+        guint32 id = skip_cursor_value(r, res, scope);
+        if (want)
+            *value = wmem_strdup_printf(scope, "REF CURSOR (cursor %u)", id);
+        break;
+    }
+    case ORA_OBJECT: {
+        guint32 len = show_object(r, res ? tree : NULL, col);
+        if (want)
+            *value = len == 0 ? "NULL"
+                              : wmem_strdup_printf(scope, "%s object (image %u bytes, not unpickled)",
+                                                   col->type_name ? col->type_name : "(type not described)", len);
+        break;
+    }
+    case ORA_UROWID: {
+        /* two values: the first NULL for a NULL rowid, else the second is
+         * the rowid's bytes (node-oracledb readURowID) */
+        guint got;
+        guint32 total;
+        gboolean isnull;
+        ttc_read_value_bytes(r, 0, &got, &total, &isnull, scope);
+        if (isnull || !ttc_rd_ok(r)) {
+            *value = "NULL";
+            break;
+        }
+        if (want) {
+            guint8 *b = ttc_read_value_bytes(r, ROW_VALUE_CAP, &got, &total, &isnull, scope);
+            if (b && !isnull)
+                ttc_value_format(col->type, col->csfrm, b, got, total, scope, value, shown);
+            else
+                *value = "NULL";
+        } else {
             ttc_rd_dalc(r, NULL);
         }
         break;
-    case ORA_CURSOR:
-        skip_cursor_value(r, res, scope);
-        break;
-    case ORA_OBJECT:
-        show_object(r, tree, col);
-        break;
+    }
     default:
-        ttc_rd_dalc(r, NULL);
+        if (want) {
+            guint got;
+            guint32 total;
+            gboolean isnull;
+            guint8 *b = ttc_read_value_bytes(r, ROW_VALUE_CAP, &got, &total, &isnull, scope);
+            if (isnull)
+                *value = "NULL";
+            else if (b)
+                ttc_value_format(col->type, col->csfrm, b, got, total, scope, value, shown);
+        } else {
+            ttc_rd_dalc(r, NULL);
+        }
         if (col->type == ORA_LONG || col->type == ORA_LONG_RAW) {
             ttc_rd_sb4(r);            /* null indicator */
             ttc_rd_ub4(r);            /* return code */
         }
         break;
     }
+}
+
+static void
+skip_column_value(ttc_rd_t *r, proto_tree *tree, const ttc_column_t *col, ttc_msg_result_t *res,
+                  wmem_allocator_t *scope)
+{
+    const char *value, *shown;
+
+    column_value(r, tree, col, res, scope, FALSE, &value, &shown);
 }
 
 /* One out-bind value (python-oracledb _process_column_data with in_fetch
@@ -173,7 +283,7 @@ skip_out_value(ttc_rd_t *r, proto_tree *tree, const ttc_column_t *col, ttc_msg_r
     case ORA_CLOB:
     case ORA_BLOB:
     case ORA_BFILE:
-        skip_lob(r, col);
+        lob_value(r, col, FALSE, scope);
         break;
     case ORA_CURSOR:
         skip_cursor_value(r, res, scope);
@@ -230,6 +340,85 @@ decode_bind_row(ttc_rd_t *r, proto_tree *tree, const ttc_describe_t *desc, ttc_m
     }
 }
 
+/* The columns' types, for telling whether kept values belong to this
+ * describe (the same table re-fetched keeps them; another one does not). */
+static guint32
+describe_sig(const ttc_describe_t *desc)
+{
+    guint32 h = desc->ncols, i;
+
+    for (i = 0; i < desc->ncols; i++)
+        h = h * 31u + desc->cols[i].type * 7u + desc->cols[i].csfrm;
+    return h;
+}
+
+/* A value decoded in a row, shown once the row is known to decode. */
+typedef struct {
+    gint off, len;
+    const char *value, *shown;
+    gboolean repeated;
+} row_item_t;
+
+/* The text of a kept (repeated) value: its bytes decoded again. */
+static void
+kept_text(ttc_rd_t *r, const ttc_kept_value_t *k, const ttc_column_t *col, wmem_allocator_t *scope,
+          const char **value, const char **shown)
+{
+    ttc_rd_t kr;
+    tvbuff_t *t;
+
+    *value = k->text;
+    *shown = NULL;
+    if (!k->raw)
+        return;
+    t = tvb_new_child_real_data(r->tvb, k->raw, k->len, (gint)k->len);
+    ttc_rd_init(&kr, t, 0, (gint)k->len, r->d);
+    column_value(&kr, NULL, col, NULL, scope, TRUE, value, shown);
+    if (!ttc_rd_ok(&kr))
+        *value = NULL;
+}
+
+static void
+add_row_items(ttc_rd_t *r, proto_item *row, const ttc_describe_t *desc, const row_item_t *it,
+              wmem_allocator_t *scope)
+{
+    proto_tree *rt = proto_item_add_subtree(row, ett_row);
+    guint32 i;
+
+    for (i = 0; i < desc->ncols; i++) {
+        const ttc_column_t *col = &desc->cols[i];
+        const char *name = col->name ? col->name : wmem_strdup_printf(scope, "column %u", i + 1);
+        const char *value = it[i].value, *shown = it[i].shown;
+        proto_item *pi;
+        proto_tree *vt;
+
+        if (!value) {
+            value = "";
+            if (!shown)
+                shown = it[i].repeated ? "(repeated: the previous row is not in the capture)" : "(not decoded)";
+        } else if (!shown && strlen(value) > ROW_TEXT_SHOWN && g_utf8_validate(value, -1, NULL)) {
+            const char *cut = g_utf8_offset_to_pointer(value, ROW_TEXT_SHOWN);
+            if (*cut)
+                shown = wmem_strdup_printf(scope, "%.*s... (%zu bytes)", (int)(cut - value), value,
+                                           strlen(value));
+        } else if (shown && strlen(shown) > ROW_TEXT_SHOWN + 40 && g_utf8_validate(shown, -1, NULL)) {
+            const char *cut = g_utf8_offset_to_pointer(shown, ROW_TEXT_SHOWN);
+            shown = wmem_strdup_printf(scope, "%.*s... (%zu bytes)", (int)(cut - shown), shown,
+                                       strlen(value));
+        }
+        pi = proto_tree_add_string_format(rt, hf_row_value, r->tvb, it[i].off, it[i].len, value, "%s: %s%s",
+                                          name, shown ? shown : value, it[i].repeated ? " (repeated)" : "");
+        vt = proto_item_add_subtree(pi, ett_row_value);
+        proto_item_set_generated(proto_tree_add_string(vt, hf_row_column, r->tvb, it[i].off, 0, name));
+        proto_item_set_generated(proto_tree_add_uint(vt, hf_row_column_number, r->tvb, it[i].off, 0, i + 1));
+        proto_item_set_generated(proto_tree_add_uint(vt, hf_row_type, r->tvb, it[i].off, 0, col->type));
+        if (it[i].repeated) {
+            proto_item_set_generated(pi);
+            proto_item_set_generated(proto_tree_add_boolean(vt, hf_row_repeated, r->tvb, it[i].off, 0, TRUE));
+        }
+    }
+}
+
 void
 ttc_msg_row_data(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res,
                  wmem_allocator_t *scope)
@@ -239,8 +428,12 @@ ttc_msg_row_data(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_
      * column, not an array per row: a hostile row header asks for 65535. */
     static const ttc_column_t plain = { ORA_VARCHAR, 0, 0, 0, 1, NULL, NULL };
     const ttc_describe_t *desc = st->describe;
-    guint32 i, ncols, walk, sent = 0;
+    guint32 i, ncols, walk, sent = 0, sig = 0;
     gint s = r->off;
+    gboolean show = tree && desc && sqlnet_prefs()->show_bind_values;
+    const ttc_row_values_t *prev = NULL;
+    ttc_row_values_t *now = NULL;
+    row_item_t *items = NULL;
 
     if (desc && desc->kind != TTC_ROWS_COLUMNS) {
         decode_bind_row(r, tree, desc, res, scope);
@@ -257,10 +450,64 @@ ttc_msg_row_data(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_
      * walking every bit the vector has skips them. */
     if (!desc && st->bitvec && (guint32)st->bitvec_len * 8 > walk)
         walk = (guint32)st->bitvec_len * 8;
+    if (desc) {
+        /* this row's values, kept for the columns the next row repeats */
+        sig = describe_sig(desc);
+        if (st->last_row && st->last_row->sig == sig && st->last_row->ncols == ncols)
+            prev = st->last_row;
+        now = wmem_new(scope, ttc_row_values_t);
+        now->ncols = ncols;
+        now->sig = sig;
+        now->v = wmem_alloc0_array(scope, ttc_kept_value_t, MAX(ncols, 1u));
+        if (show)
+            items = wmem_alloc0_array(scope, row_item_t, MAX(ncols, 1u));
+    }
     for (i = 0; i < walk && ttc_rd_ok(r); i++) {
-        if (st->bitvec && (i / 8) < st->bitvec_len && !(st->bitvec[i / 8] & (1 << (i % 8))))
-            continue;                 /* same value as the previous row */
-        skip_column_value(r, tree, desc ? &desc->cols[i] : &plain, res, scope);
+        gint cs = r->off;
+        const char *value = NULL, *shown = NULL;
+        if (st->bitvec && (i / 8) < st->bitvec_len && !(st->bitvec[i / 8] & (1 << (i % 8)))) {
+            /* same value as the previous row */
+            if (now && prev)
+                now->v[i] = prev->v[i];
+            if (items) {
+                items[i].off = cs;
+                items[i].repeated = TRUE;
+                if (prev)
+                    kept_text(r, &prev->v[i], &desc->cols[i], scope, &items[i].value, &items[i].shown);
+            }
+            continue;
+        }
+        if (desc)
+            column_value(r, tree, &desc->cols[i], res, scope, items != NULL, &value, &shown);
+        else
+            skip_column_value(r, tree, &plain, res, scope);
+        if (now && ttc_rd_ok(r)) {
+            guint32 len = (guint32)(r->off - cs);
+            if (len <= 2 * TTC_ROW_KEEP_BYTES) {
+                now->v[i].raw = (const guint8 *)tvb_memdup(scope, r->tvb, cs, len);
+                now->v[i].len = len;
+            } else {
+                /* too long to keep as bytes: its text, cut */
+                ttc_rd_t again;
+                const char *v2 = value, *s2;
+                if (!v2) {
+                    ttc_rd_init(&again, r->tvb, cs, r->off, r->d);
+                    column_value(&again, NULL, &desc->cols[i], NULL, scope, TRUE, &v2, &s2);
+                }
+                if (v2) {
+                    now->v[i].len = (guint32)strlen(v2);
+                    now->v[i].text = now->v[i].len > TTC_ROW_KEEP_BYTES
+                        ? wmem_strdup_printf(scope, "%.*s... (%u bytes)", TTC_ROW_KEEP_BYTES, v2, now->v[i].len)
+                        : v2;
+                }
+            }
+        }
+        if (items) {
+            items[i].off = cs;
+            items[i].len = r->off - cs;
+            items[i].value = value;
+            items[i].shown = shown;
+        }
         /* SQL*Plus 9.0's server answers an OALL8 with every value followed
          * by 4 zero bytes (indicator and return code as 2-byte natives, by
          * their size; visblank 9i session frames 159 and 161), its OFETCH
@@ -274,7 +521,13 @@ ttc_msg_row_data(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_
     if (tree) {
         proto_item *pi = proto_tree_add_item(tree, hf_row, r->tvb, SPAN(r, s), ENC_NA);
         proto_item_append_text(pi, ": %u of %u columns", sent, MAX(ncols, sent));
+        if (items)
+            add_row_items(r, pi, desc, items, scope);
+        else if (desc && !sqlnet_prefs()->show_bind_values)
+            proto_item_append_text(pi, " (values hidden: preference sqlnet.show_bind_values is off)");
     }
+    if (now)
+        st->last_row = now;
     st->bitvec = NULL;
     st->bitvec_len = 0;
     res->row = TRUE;
@@ -408,8 +661,21 @@ ttc_rows_register(int proto)
             "An object value (its type's name from the describe); the image is not unpickled", HFILL } },
         { &hf_row_object_image_len, { "Image length", "sqlnet.row.object.image_length", FT_UINT32, BASE_DEC,
             NULL, 0x0, "Length of the object's pickled image (0: NULL object)", HFILL } },
+        { &hf_row_value, { "Value", "sqlnet.row.value", FT_STRING, BASE_NONE, NULL, 0x0,
+            "A column value of the row as text, typed by the describe (NUMBER as decimal, DATE/TIMESTAMP as "
+            "YYYY-MM-DD HH:MM:SS[.f], RAW as hex, NULL as NULL); a column the bit vector says is repeated "
+            "shows the previous row's value (generated, sqlnet.row.repeated). Hidden with "
+            "sqlnet.show_bind_values off", HFILL } },
+        { &hf_row_column, { "Column", "sqlnet.row.column", FT_STRING, BASE_NONE, NULL, 0x0,
+            "Name of the value's column (from the describe)", HFILL } },
+        { &hf_row_column_number, { "Column number", "sqlnet.row.column_number", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "Position of the value's column in the describe (from 1)", HFILL } },
+        { &hf_row_type, { "Type", "sqlnet.row.type", FT_UINT8, BASE_DEC, VALS(ttc_ora_type_vals), 0x0,
+            "Oracle type of the value's column (from the describe)", HFILL } },
+        { &hf_row_repeated, { "Repeated", "sqlnet.row.repeated", FT_BOOLEAN, BASE_NONE, NULL, 0x0,
+            "The value was not sent: the bit vector says it repeats the previous row's", HFILL } },
     };
-    static gint *ett[] = { &ett_row_object };
+    static gint *ett[] = { &ett_row_object, &ett_row, &ett_row_value };
 
     proto_register_field_array(proto, hf, array_length(hf));
     proto_register_subtree_array(ett, array_length(ett));

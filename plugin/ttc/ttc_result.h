@@ -10,6 +10,23 @@
 #include "ttc_codec.h"
 #include "ttc_roundtrip.h"
 
+/* The latest row of a result set, column by column, for the values a bit
+ * vector says are repeated in the next row: each column's bytes as they
+ * were on the wire (decoded again where shown), or its text when the bytes
+ * were too long to keep (cut at TTC_ROW_KEEP_BYTES). */
+#define TTC_ROW_KEEP_BYTES 256
+typedef struct ttc_kept_value {
+    const guint8 *raw;         /* the column's bytes as on the wire, NULL: see text */
+    const char *text;          /* its text when the bytes were too long to keep */
+    guint32 len;               /* length of raw, or the value's full length in bytes */
+} ttc_kept_value_t;
+
+typedef struct ttc_row_values {
+    guint32 ncols;
+    guint32 sig;               /* the columns' types (a hash) the values belong to */
+    ttc_kept_value_t *v;
+} ttc_row_values_t;
+
 /* Decoder state that later messages depend on. */
 typedef struct ttc_state {
     const ttc_dialect_t *dialect;
@@ -18,6 +35,7 @@ typedef struct ttc_state {
     guint16 bitvec_len;
     guint16 rxh_columns;              /* columns per row from the row header (no describe) */
     guint16 rxh_bv_bytes;             /* bit vector size from the row header (no describe) */
+    const ttc_row_values_t *last_row; /* values of the latest row (repeated columns) */
     ttc_request_t *req;
     ttc_response_t *resp;
 } ttc_state_t;

@@ -17,6 +17,7 @@ typedef struct ttc_stream {
     guint64  pending_work;     /* bytes decoded so far trying to complete it */
     const guint8 *bitvec_kept; /* last bit vector copied into file scope (reused when equal) */
     guint16  bitvec_kept_len;
+    const ttc_row_values_t *last_row_kept; /* last row values copied into file scope */
     ttc_state_t state;
     gboolean opaque;           /* undecodable until the next request/response */
     gboolean opaque_cut;       /* ... because the capture cut a packet short */

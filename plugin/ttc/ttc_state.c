@@ -141,8 +141,8 @@ cursor_get(ttc_session_t *ts, guint32 id, gboolean create, ttc_pdu_rec_t *rec)
 /* ---- first-pass memory: decode in packet scope, keep what later packets need */
 
 /* A describe decoded in packet scope, copied into file scope: later
- * responses of its cursor walk their rows with it.  Column names are shown
- * only where the describe is decoded, so they are not kept. */
+ * responses of its cursor walk their rows with it and name their values
+ * by its column names. */
 const ttc_describe_t *
 describe_keep(const ttc_describe_t *d)
 {
@@ -155,7 +155,8 @@ describe_keep(const ttc_describe_t *d)
     k->cols = (ttc_column_t *)wmem_memdup(wmem_file_scope(), d->cols,
                                           sizeof(ttc_column_t) * MAX(d->ncols, 1u));
     for (i = 0; i < d->ncols; i++) {
-        k->cols[i].name = NULL;
+        if (d->cols[i].name)
+            k->cols[i].name = wmem_strdup(wmem_file_scope(), d->cols[i].name);
         /* an object column's type name: shown on its values in later rows */
         if (d->cols[i].type_name)
             k->cols[i].type_name = wmem_strdup(wmem_file_scope(), d->cols[i].type_name);
@@ -163,14 +164,64 @@ describe_keep(const ttc_describe_t *d)
     return k;
 }
 
-/* End of a packet's first pass: the bit vector in force for the next row
- * (decoded in packet scope) moves into file scope; an equal one kept
+/* End of a packet's first pass: the latest row's values and the bit vector
+ * in force for the next row (decoded in packet scope) move into file scope; an equal one kept
  * before is reused, so a result set costs one copy, not one per packet. */
+static gboolean
+kept_value_equal(const ttc_kept_value_t *a, const ttc_kept_value_t *b)
+{
+    if (a->len != b->len || !a->raw != !b->raw)
+        return FALSE;
+    if (a->raw)
+        return a->raw == b->raw || memcmp(a->raw, b->raw, a->len) == 0;
+    return g_strcmp0(a->text, b->text) == 0;
+}
+
+/* The latest row's values (packet scope) into file scope; values equal to
+ * the ones kept before are shared, so a packet costs at most one array
+ * and the values that changed. */
+static void
+last_row_keep(ttc_stream_t *s)
+{
+    ttc_state_t *st = &s->state;
+    const ttc_row_values_t *old = s->last_row_kept;
+    ttc_row_values_t *k;
+    guint32 i;
+    gboolean same;
+
+    if (!st->last_row || st->last_row == old)
+        return;
+    same = old && old->ncols == st->last_row->ncols && old->sig == st->last_row->sig;
+    for (i = 0; same && i < old->ncols; i++)
+        same = kept_value_equal(&old->v[i], &st->last_row->v[i]);
+    if (same) {
+        st->last_row = old;
+        return;
+    }
+    k = wmem_new(wmem_file_scope(), ttc_row_values_t);
+    k->ncols = st->last_row->ncols;
+    k->sig = st->last_row->sig;
+    k->v = wmem_alloc_array(wmem_file_scope(), ttc_kept_value_t, MAX(k->ncols, 1u));
+    for (i = 0; i < k->ncols; i++) {
+        const ttc_kept_value_t *v = &st->last_row->v[i];
+        if (old && i < old->ncols && old->sig == k->sig && kept_value_equal(&old->v[i], v)) {
+            k->v[i] = old->v[i];
+            continue;
+        }
+        k->v[i].len = v->len;
+        k->v[i].raw = v->raw ? (const guint8 *)wmem_memdup(wmem_file_scope(), v->raw, v->len) : NULL;
+        k->v[i].text = v->text ? wmem_strdup(wmem_file_scope(), v->text) : NULL;
+    }
+    s->last_row_kept = k;
+    st->last_row = k;
+}
+
 void
 state_keep(ttc_stream_t *s)
 {
     ttc_state_t *st = &s->state;
 
+    last_row_keep(s);
     if (!st->bitvec || st->bitvec == s->bitvec_kept)
         return;
     if (s->bitvec_kept && s->bitvec_kept_len == st->bitvec_len &&

@@ -208,6 +208,7 @@ def scenarios() -> list[dict]:
     out += jdbc_scenarios() + release_scenarios() + shape_scenarios() + wan_scenarios() + tls_scenarios()
     out += held_out_scenarios()
     out += bind_scenarios()
+    out += value_scenarios()
     return out
 
 
@@ -225,6 +226,88 @@ BIND_VALUES_NODE = [v if v[0] not in ("NUMBER", "TIMESTAMP") or v[1] not in
                     ("12345678901234567890", "1999-12-31 23:59:58.123456") else
                     [v[0], {"NUMBER": "1234567890123456", "TIMESTAMP": "1999-12-31 23:59:58.123"}[v[0]]]
                     for v in BIND_VALUES]
+
+
+VALUES_TABLE = "SQLNET_VALUES"
+# A column of every type the scripted server can send, values as text (tables.encode_typed):
+# NULLs, and runs of equal values the server sends compressed (bit vector) in later rows.
+# Every CLOB differs (a real server's locators always do: ojdbc 23 fails on a repeated LOB
+# column, NoSuchMethodError T4C_lobAccessor.copyRow).
+VALUE_COLUMNS = [
+    {"name": "ID", "type": "decimal"}, {"name": "NUM", "type": "decimal"},
+    {"name": "BF", "type": "binary_float"}, {"name": "BD", "type": "binary_double"},
+    {"name": "VC", "type": "varchar", "size": 40}, {"name": "CH", "type": "char", "size": 10},
+    {"name": "NVC", "type": "nvarchar", "size": 80}, {"name": "RW", "type": "raw", "size": 16},
+    {"name": "DT", "type": "date"}, {"name": "TS", "type": "timestamp"},
+    {"name": "TSTZ", "type": "timestamp_tz"}, {"name": "IYM", "type": "interval_ym"},
+    {"name": "IDS", "type": "interval_ds"}, {"name": "RID", "type": "rowid"},
+    {"name": "DOC", "type": "clob", "size": 4000}, {"name": "FLAG", "type": "boolean"},
+]
+VALUE_ROWS = [
+    ["1", "3.14", "1.5", "1.5", "ACME", "fixed     ", "Gr\u00fc\u00dfe \u20ac", "hex:48656c6c6f",
+     "2024-02-29 13:45:07", "1999-12-31 23:59:58.123456", "2024-06-01 12:00:00.500000+02:00",
+     "2 3", "1 2 3 4 500000000", [70001, 4, 151, 0], "document one", "TRUE"],
+    ["2", "-42", "-0.25", "-3.141592653589793", "ACME", "fixed     ", None, "hex:00ff10ab",
+     "2024-02-29 13:45:07", "2000-01-01 00:00:00", "2024-06-01 12:00:00.500000+02:00",
+     "-1 -6", "-1 -2 -3 -4 -500000000", [70001, 4, 151, 1], None, "TRUE"],
+    ["3", "0", None, "1e+300", "42-hello", None, "\u65e5\u672c", None,
+     "1970-01-01 00:00:00", None, "1999-12-31 23:30:00.000000-05:30",
+     None, "0 -2 0 0 0", None, "document three", "FALSE"],
+    ["4", "12345678901234567890123456789012345678", "3.4028234663852886e+38", "5e-324", "42-hello",
+     "fixed     ", "\u65e5\u672c", "hex:00", "2099-12-31 23:59:59", "2024-02-29 13:45:07.000001",
+     None, "100 11", "10 0 0 0 1000", [70001, 4, 152, 17], "document four", None],
+    ["5", "-0.000123", "-1.5", "0.1", None, "x         ", "abc", "hex:00", "2099-12-31 23:59:59",
+     "2024-02-29 13:45:07.000001", "2024-06-01 12:00:00.500000+00:00", "100 11", "10 0 0 0 1000",
+     [70001, 4, 152, 17], "document five", "FALSE"],
+    ["6", "1e-130", "0", "-0.0", "", "x         ", "abc", "hex:ffff", None, None, None, None, None, None, None, "TRUE"],
+    ["7", "9.99e125", "7", "7", "ACME", "x         ", "abc", "hex:ffff", "2024-02-29 13:45:07",
+     "2000-01-01 00:00:00", "2024-06-01 12:00:00.500000+02:00", "0 1", "0 0 0 1 0", [70001, 4, 151, 0],
+     "document seven", "TRUE"],
+]
+VALUE_ARRAY_SIZES = [2, 5]
+# which client reports its values for which release (python-oracledb and node-oracledb need 12.1+)
+VALUE_CLIENTS = {"11.2": ["goora", "jdbc"], "19": ["python", "node", "goora", "jdbc"], "23ai": ["python", "node", "goora", "jdbc"]}
+
+
+# types a client cannot read (it fails the fetch): left out of its table
+VALUE_SKIP = {"goora": ("clob",)}
+# BOOLEAN columns exist from 23ai on
+
+
+def value_table(skip=()) -> dict:
+    keep = [k for k, c in enumerate(VALUE_COLUMNS) if c["type"] not in skip]
+    return table(name=VALUES_TABLE, rows=len(VALUE_ROWS), columns=[VALUE_COLUMNS[k] for k in keep],
+                 values=[[row[k] for k in keep] for row in VALUE_ROWS])
+
+
+def value_scenarios() -> list[dict]:
+    """Row values (issue 35): a table with a column of every type the scripted server sends,
+    NULLs and runs of repeated values (bit vectors), fetched at two array sizes; the client
+    reports every value it read (its own text of it), the tests compare the dissector's
+    sqlnet.row.value with them row by row."""
+    out = []
+    for rel, clients in VALUE_CLIENTS.items():
+        for client in clients:
+            steps = [{"sql": f"SELECT /* values arraysize {n} */ * FROM {VALUES_TABLE.lower()}",
+                      "arraysize": n, "prefetchrows": 2, "report_values": True} for n in VALUE_ARRAY_SIZES]
+            extra = {}
+            if client == "goora":
+                # go-ora fetches at its connection's PREFETCH_ROWS: one connection per size
+                steps = []
+                extra = {"client_plans": [{"prefetchrows": n, "steps": [
+                    {"sql": f"SELECT /* values prefetch {n} */ * FROM {VALUES_TABLE.lower()}",
+                     "report_values": True}]} for n in VALUE_ARRAY_SIZES]}
+            out.append({"name": f"values_{rel.replace('.', '')}_{client}", "client": client, "mtu": 1500,
+                        "description": f"{client} against {rel}: {len(VALUE_ROWS)} rows of "
+                                       f"{len(VALUE_COLUMNS)} typed columns (NULLs, repeated values in "
+                                       "bit vectors) fetched at array sizes "
+                                       + " and ".join(map(str, VALUE_ARRAY_SIZES)) + "; the client reports "
+                                       "every value it read",
+                        "server": server(release=rel, sdu_limit=8192,
+                                         tables=[value_table(VALUE_SKIP.get(client, ()) +
+                                                             (() if rel == "23ai" else ("boolean",)))]),
+                        "plan": plan(sdu=8192, arraysize=2, prefetchrows=2, steps=steps), **extra})
+    return out
 
 
 def bind_scenarios() -> list[dict]:

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 # and nne) in the middle of a connection would delay that answer by tens of ms
 from . import ano, nne, releases, tns
 from .auth import aes_cbc_decrypt, aes_cbc_encrypt
-from .tables import DUAL, CHARSET_AL32UTF8, Table
+from .tables import DUAL, CHARSET_AL32UTF8, TYPED, Table
 from .ttc import (NeedMore, Reader, bytes_with_length, dalc, enc_sint, keyword_value,
                   oracle_date, oracle_number, str_with_length, ub1, ub2, ub4, ub8)
 
@@ -809,6 +809,15 @@ class Connection:
                 b += bytes((112, 0x80)) + self.sb1(0) + self.sb1(0)
                 b += ub4(col.size) + b"\x00\x00\x00" + ub2(0) + ub2(CHARSET_AL32UTF8) + b"\x01"
                 b += ub4(0)
+            elif col.type in TYPED:
+                # a typed column of the value scenarios: type, precision/scale (NUMBER with
+                # scale -127: a float), buffer size, charset and form (AL16UTF16 = 2000 for
+                # the national forms), max size
+                ora, form, size = TYPED[col.type]
+                size = col.size if size is None else size
+                cs = 2000 if form == 2 else CHARSET_AL32UTF8 if form == 1 else 0
+                b += bytes((ora, 0x80)) + self.sb1(0) + self.sb1(-127 if ora == 2 else 0)
+                b += ub4(size) + b"\x00\x00\x00" + ub2(0) + ub2(cs) + bytes((form,)) + ub4(size)
             elif col.type == "raw":
                 b += bytes((23, 0x80)) + self.sb1(0) + self.sb1(0)
                 b += ub4(col.size) + b"\x00\x00\x00" + ub2(0) + ub2(0) + b"\x00" + ub4(col.size)

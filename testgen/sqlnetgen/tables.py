@@ -25,7 +25,10 @@ import hashlib
 
 from dataclasses import dataclass
 
-from .ttc import dalc, oracle_number, ub4, ub8
+import datetime
+import struct
+
+from .ttc import dalc, oracle_number, oracle_number_text, ub2, ub4, ub8
 
 ORA_TYPE_VARCHAR = 1
 ORA_TYPE_NUMBER = 2
@@ -42,17 +45,84 @@ _WORDS = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hote
           "india", "juliet", "kilo", "lima", "mike", "november", "oscar", "papa")
 
 
+# Typed columns of the value scenarios (values given as text in the table's "values"):
+# type -> (Oracle type number, character set form, buffer size).  The encodings are
+# python-oracledb's and node-oracledb's read side (impl/base/buffer.pyx read_oracle_date,
+# read_binary_double ...; lib/impl/datahandlers/buffer.js parseOracleDate ...).
+TYPED = {"decimal": (2, 0, 22), "binary_float": (100, 0, 4), "binary_double": (101, 0, 8),
+         "date": (12, 0, 7), "timestamp": (180, 0, 11), "timestamp_tz": (181, 0, 13),
+         "timestamp_ltz": (231, 0, 11), "interval_ym": (182, 0, 5), "interval_ds": (183, 0, 11),
+         "char": (96, 1, None), "nvarchar": (1, 2, None), "nchar": (96, 2, None), "rowid": (11, 0, 10),
+         "boolean": (252, 0, 4)}
+
+
 @dataclass
 class Column:
     name: str
-    type: str            # "number" | "varchar" | "clob" | "long" | "raw" | "object"
+    type: str            # "number" | "varchar" | "clob" | "long" | "raw" | "object" | a TYPED key
     size: int = 22       # max byte size (VARCHAR2(size)); NUMBER buffer 22; CLOB: its locator buffer;
                          # LONG: the characters each value has (the describe says 0)
 
     @property
     def ora_type(self) -> int:
+        if self.type in TYPED:
+            return TYPED[self.type][0]
         return {"number": ORA_TYPE_NUMBER, "clob": ORA_TYPE_CLOB, "long": ORA_TYPE_LONG, "raw": ORA_TYPE_RAW,
                 "object": ORA_TYPE_OBJECT}.get(self.type, ORA_TYPE_VARCHAR)
+
+    @property
+    def csfrm(self) -> int:
+        return TYPED[self.type][1] if self.type in TYPED else 1
+
+
+def _ts(text: str) -> datetime.datetime:
+    return datetime.datetime.fromisoformat(text)
+
+
+def encode_typed(kind: str, text: str) -> bytes:
+    """The bytes (before the DALC length) of a typed value given as text."""
+    if kind == "decimal":
+        return oracle_number_text(text)
+    if kind in ("binary_float", "binary_double"):
+        raw = bytearray(struct.pack(">f" if kind == "binary_float" else ">d", float(text)))
+        if raw[0] & 0x80:
+            raw = bytearray(~b & 0xFF for b in raw)      # negative: every bit complemented
+        else:
+            raw[0] |= 0x80                              # positive: the sign bit set
+        return bytes(raw)
+    if kind in ("date", "timestamp", "timestamp_ltz", "timestamp_tz"):
+        # timestamp_tz: "YYYY-MM-DD HH:MM:SS[.f]+HH:MM" local time; the wire has UTC
+        tz = None
+        if kind == "timestamp_tz":
+            text, tz = text[:-6], text[-6:]
+        t = _ts(text)
+        if tz:
+            off = (1 if tz[0] == "+" else -1) * (int(tz[1:3]) * 60 + int(tz[4:6]))
+            t = t - datetime.timedelta(minutes=off)
+        b = bytes((t.year // 100 + 100, t.year % 100 + 100, t.month, t.day, t.hour + 1, t.minute + 1,
+                   t.second + 1))
+        if kind == "date":
+            return b
+        b += (t.microsecond * 1000).to_bytes(4, "big")
+        if tz:
+            b += bytes((off // 60 + 20 if off >= 0 else -((-off) // 60) + 20,
+                        (off % 60 if off >= 0 else -((-off) % 60)) + 60))
+        return b
+    if kind == "interval_ym":
+        years, months = (int(x) for x in text.split())
+        return ((years + 0x80000000) & 0xFFFFFFFF).to_bytes(4, "big") + bytes((months + 60,))
+    if kind == "interval_ds":
+        # "days hours minutes seconds nanoseconds" (each carrying the interval's sign)
+        d, h, m, sec, ns = (int(x) for x in text.split())
+        return (((d + 0x80000000) & 0xFFFFFFFF).to_bytes(4, "big") + bytes((h + 60, m + 60, sec + 60)) +
+                ((ns + 0x80000000) & 0xFFFFFFFF).to_bytes(4, "big"))
+    if kind in ("nvarchar", "nchar"):
+        return text.encode("utf-16-be")
+    if kind == "boolean":
+        # as python-oracledb writes a BOOLEAN (write_bool: TRUE 01 01, FALSE 00 after the
+        # length byte); the clients read the last byte
+        return b"\x01\x01" if text == "TRUE" else b"\x00"
+    return text.encode()
 
 
 ROWS_PER_BLOCK = 60
@@ -155,6 +225,13 @@ class Table:
     def encode_value(self, col: Column, value) -> bytes:
         if value is None:
             return b"\x00"
+        if col.type == "rowid":
+            # a rowid in a fetch: a length byte (not 0), then data object id ub4, relative
+            # file ub2, a byte, block ub4, slot ub2 (python-oracledb read_rowid)
+            objid, rfile, block, slot = value
+            return b"\x01" + ub4(objid) + ub2(rfile) + b"\x00" + ub4(block) + ub2(slot)
+        if col.type in TYPED:
+            return dalc(encode_typed(col.type, str(value)))
         if col.type == "number":
             return dalc(oracle_number(int(value)))
         if col.type == "long":

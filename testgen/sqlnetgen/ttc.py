@@ -209,6 +209,34 @@ def oracle_number(value: int) -> bytes:
     return bytes(out)
 
 
+def oracle_number_text(text: str) -> bytes:
+    """Oracle NUMBER encoding of a decimal given as text ("3.14", "-1e-130" ...): the
+    digits in base-100 pairs around the decimal point, the exponent in pairs (python-oracledb
+    encode_number / write_oracle_number, written here from the format, not from them)."""
+    from decimal import Decimal
+    d = Decimal(text)
+    if d == 0:
+        return b"\x80"
+    sign, digits, exp = d.as_tuple()
+    ds = "".join(map(str, digits)).lstrip("0")
+    pos = len(ds) + exp                      # the decimal point after `pos` digits of ds
+    ds = ds.rstrip("0")
+    if pos % 2:                              # align the point on a pair boundary
+        ds, pos = "0" + ds, pos + 1
+    if len(ds) % 2:
+        ds += "0"
+    pairs = [int(ds[i:i + 2]) for i in range(0, len(ds), 2)]
+    while pairs and pairs[-1] == 0:
+        pairs.pop()
+    e = pos // 2 - 1                          # base-100 exponent of the first pair
+    if not sign:
+        return bytes([0xC1 + e] + [p + 1 for p in pairs])
+    out = [(0x3E - e) & 0xFF] + [101 - p for p in pairs]
+    if len(pairs) < 20:
+        out.append(102)
+    return bytes(out)
+
+
 def oracle_date(year: int, month: int, day: int, hour=0, minute=0, second=0) -> bytes:
     return bytes((year // 100 + 100, year % 100 + 100, month, day,
                   hour + 1, minute + 1, second + 1))

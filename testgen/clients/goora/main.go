@@ -10,12 +10,15 @@ package main
 import (
 	"database/sql"
 	"database/sql/driver"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
+	"unicode/utf8"
 
 	go_ora "github.com/sijms/go-ora/v2"
 )
@@ -29,6 +32,8 @@ type step struct {
 	Types    []string `json:"types"`
 	SQL      string   `json:"sql"`
 	Repeat int    `json:"repeat"`
+	// report every fetched value as text (valueText)
+	ReportValues bool `json:"report_values"`
 	Commit bool   `json:"commit"`
 	Ping   bool   `json:"ping"`
 }
@@ -67,6 +72,8 @@ type stmtResult struct {
 	ValueChars   int     `json:"value_chars"`
 	// per row, the attribute values of each object column (X, Y, LABEL)
 	Objects      [][]map[string]interface{} `json:"objects,omitempty"`
+	// per row, each value as go-ora gave it, as text (report_values)
+	Values       [][]string `json:"values,omitempty"`
 	Error        *string `json:"error"`
 	ErrorMessage string  `json:"error_message,omitempty"`
 }
@@ -84,6 +91,37 @@ type pointT struct {
 type shapeT struct {
 	Name     interface{}   `udt:"NAME"`
 	Vertices []interface{} `udt:"VERTICES"`
+}
+
+// valueText: a fetched value as go-ora gave it, as text: NULL, a float's shortest text, a
+// time in its own zone with the offset, hex of bytes, TRUE/FALSE, a CLOB's length in
+// characters; other types as Go prints them, prefixed by their Go type.
+func valueText(v interface{}, dbType string) string {
+	switch x := v.(type) {
+	case nil:
+		return "NULL"
+	case string:
+		if dbType == "CLOB" || dbType == "NCLOB" {
+			return "LOB DB_TYPE_CLOB " + strconv.Itoa(utf8.RuneCountInString(x))
+		}
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case float32:
+		return strconv.FormatFloat(float64(x), 'g', -1, 32)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case bool:
+		if x {
+			return "TRUE"
+		}
+		return "FALSE"
+	case []byte:
+		return hex.EncodeToString(x)
+	case time.Time:
+		return x.Format("2006-01-02 15:04:05.000000000 -07:00")
+	}
+	return fmt.Sprintf("%T %v", v, v)
 }
 
 type sessionResult struct {
@@ -226,6 +264,7 @@ func runSession(p plan, idx int) (*sessionResult, error) {
 			rows, err := conn.Query(s.SQL)
 			if err == nil {
 				cols, _ := rows.Columns()
+				ctypes, _ := rows.ColumnTypes()
 				vals := make([]interface{}, len(cols))
 				ptrs := make([]interface{}, len(cols))
 				for i := range vals {
@@ -236,6 +275,17 @@ func runSession(p plan, idx int) (*sessionResult, error) {
 						break
 					}
 					r.Rows++
+					if s.ReportValues {
+						texts := make([]string, len(vals))
+						for i, v := range vals {
+							dbType := ""
+							if i < len(ctypes) {
+								dbType = ctypes[i].DatabaseTypeName()
+							}
+							texts[i] = valueText(v, dbType)
+						}
+						r.Values = append(r.Values, texts)
+					}
 					var objs []map[string]interface{}
 					for _, v := range vals {
 						r.ValueChars += len(fmt.Sprint(v))

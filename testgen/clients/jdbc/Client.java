@@ -211,6 +211,7 @@ public class Client {
                     int fetch = -1;
                     if (step.containsKey("arraysize") || !tiedPrefetch) fetch = num(step, "arraysize", num(plan, "arraysize", 10));
                     long n = 0, chars = 0; String err = null, msg = null;
+                    List<String> values = new ArrayList<>();
                     try (Statement st = conn.createStatement()) {
                         if (fetch > 0) st.setFetchSize(fetch);
                         boolean isQuery = st.execute(sql);
@@ -218,8 +219,15 @@ public class Client {
                             try (ResultSet rs = st.getResultSet()) {
                                 int cols = rs.getMetaData().getColumnCount();
                                 try {
+                                    boolean report = Boolean.TRUE.equals(step.get("report_values"));
                                     while (rs.next()) {
                                         n++;
+                                        if (report) {
+                                            List<String> row = new ArrayList<>();
+                                            for (int c = 1; c <= cols; c++) row.add(q(valueText(rs, c)));
+                                            values.add("[" + String.join(",", row) + "]");
+                                            continue;
+                                        }
                                         for (int c = 1; c <= cols; c++) { String v = rs.getString(c); if (v != null) chars += v.length(); }
                                     }
                                 } catch (SQLException e) { err = String.format("ORA-%05d", e.getErrorCode()); msg = e.getMessage(); }
@@ -233,6 +241,7 @@ public class Client {
                     total += Math.max(n, 0);
                     stmts.add("{\"sql\":" + q(sql) + ",\"arraysize\":" + fetch + ",\"prefetchrows\":" + fetch
                             + ",\"rows\":" + n + ",\"value_chars\":" + chars + ",\"error\":" + q(err)
+                            + (Boolean.TRUE.equals(step.get("report_values")) ? ",\"values\":[" + String.join(",", values) + "]" : "")
                             + (msg != null ? ",\"error_message\":" + q(msg) : "") + "}");
                 }
             }
@@ -241,6 +250,33 @@ public class Client {
                .append(",\"errors\":[").append(String.join(",", errors)).append("]}");
         }
         return out.toString();
+    }
+
+    // A fetched value as text, as the driver gives it by the column's type: NULL, NUMBER as
+    // BigDecimal text, BINARY_FLOAT/DOUBLE as Float/Double text, RAW as hex, DATE/TIMESTAMP as a
+    // LocalDateTime, WITH TIME ZONE as an OffsetDateTime, a CLOB's length in characters, the
+    // rest as getString.
+    static String valueText(ResultSet rs, int c) throws SQLException {
+        String type = rs.getMetaData().getColumnTypeName(c);
+        Object o = rs.getObject(c);
+        if (o == null) return "NULL";
+        switch (type) {
+            case "NUMBER": return rs.getBigDecimal(c).toString();
+            case "BINARY_FLOAT": return Float.toString(rs.getFloat(c));
+            case "BINARY_DOUBLE": return Double.toString(rs.getDouble(c));
+            case "RAW": {
+                StringBuilder b = new StringBuilder();
+                for (byte x : rs.getBytes(c)) b.append(String.format("%02x", x));
+                return b.toString();
+            }
+            case "DATE": case "TIMESTAMP":
+                return rs.getObject(c, java.time.LocalDateTime.class).toString();
+            case "TIMESTAMP WITH TIME ZONE":
+                return rs.getObject(c, java.time.OffsetDateTime.class).toString();
+            case "CLOB": case "NCLOB":
+                return "LOB DB_TYPE_CLOB " + rs.getClob(c).length();
+            default: return rs.getString(c);
+        }
     }
 
     public static void main(String[] args) throws Exception {
@@ -267,7 +303,7 @@ public class Client {
             final int idx = k;
             th[k] = new Thread(() -> {
                 try { results[idx] = runSession(plan, idx); }
-                catch (Exception e) { e.printStackTrace(); fatal.add(q("session " + idx + ": " + e)); }
+                catch (Throwable e) { e.printStackTrace(); fatal.add(q("session " + idx + ": " + e)); }
             });
             th[k].start();
             if (serial) th[k].join(600_000);

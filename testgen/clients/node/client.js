@@ -6,6 +6,26 @@
 
 const oracledb = require('oracledb');
 
+// A fetched value as text, as this driver gave it: NULL, the decimal text of a NUMBER
+// (fetched as a string), a JS number's own text (-0 kept), a Date's own local fields to the
+// millisecond, hex of a Buffer, TRUE/FALSE, an interval's fields.
+function valueText(v) {
+  if (v === null || v === undefined) return 'NULL';
+  if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
+  if (typeof v === 'number') return Object.is(v, -0) ? '-0.0' : String(v);
+  if (Buffer.isBuffer(v)) return v.toString('hex');
+  if (v instanceof Date) {
+    const p = (x, n = 2) => String(x).padStart(n, '0');
+    return `${p(v.getFullYear(), 4)}-${p(v.getMonth() + 1)}-${p(v.getDate())} ` +
+      `${p(v.getHours())}:${p(v.getMinutes())}:${p(v.getSeconds())}.${p(v.getMilliseconds(), 3)}`;
+  }
+  if (v instanceof oracledb.IntervalYM) return `interval_ym ${v.years} ${v.months}`;
+  if (v instanceof oracledb.IntervalDS) {
+    return `interval_ds_fields ${v.days} ${v.hours} ${v.minutes} ${v.seconds} ${v.fseconds}`;
+  }
+  return String(v);
+}
+
 async function runSession(plan, idx) {
   // TCPS: no wallet; the generator's throwaway CA comes in through NODE_EXTRA_CA_CERTS
   const protocol = plan.tls ? 'tcps' : 'tcp';
@@ -139,10 +159,16 @@ async function runSession(plan, idx) {
         const entry = { sql: step.sql, arraysize, prefetchrows, rows: 0, error: null };
         let n = 0;
         try {
-          const result = await conn.execute(step.sql, [], {
+          const opts = {
             resultSet: true, fetchArraySize: arraysize, prefetchRows: prefetchrows,
             outFormat: oracledb.OUT_FORMAT_ARRAY,
-          });
+          };
+          if (step.report_values) {
+            // NUMBER columns as the driver's decimal text (exact), the rest as it gives them
+            opts.fetchTypeHandler = (md) => (md.dbType === oracledb.DB_TYPE_NUMBER ? { type: oracledb.STRING } : undefined);
+            entry.values = [];
+          }
+          const result = await conn.execute(step.sql, [], opts);
           const rs = result.resultSet;
           let chars = 0;
           for (;;) {
@@ -150,15 +176,19 @@ async function runSession(plan, idx) {
             if (!rows.length) break;
             n += rows.length;
             for (const r of rows) {
+              const texts = [];
               for (const v of r) {
                 if (v instanceof oracledb.Lob) {
                   const text = await v.getData();   // LOB read operations
                   entry.lob_chars = (entry.lob_chars || 0) + text.length;
                   chars += text.length;
+                  texts.push(`LOB ${v.type === oracledb.DB_TYPE_BLOB ? 'DB_TYPE_BLOB' : 'DB_TYPE_CLOB'} ${text.length}`);
                 } else {
                   chars += String(v).length;
+                  texts.push(valueText(v));
                 }
               }
+              if (entry.values) entry.values.push(texts);
             }
           }
           await rs.close();

@@ -18,6 +18,8 @@ sessions (concurrent connections, default 1), steps: list of
       "2024-02-29 13:45:07"], ...]} (typed input binds: NUMBER, VARCHAR2, CHAR, NVARCHAR2,
       BINARY_FLOAT, BINARY_DOUBLE, DATE, TIMESTAMP, RAW (hex), NULL; reports each bound value
       as the driver got it, as text: "bind_values")
+  a query step with "report_values": true reports every value it fetched, row by row, as
+      text (value_text below), NUMBER columns fetched as Decimal ("values")
   {"commit": true} | {"ping": true}
   a query step may add "sleep_before_ms": n (sleep before its execute) and
   "sleep_after_fetch": {"after": k, "ms": n} (sleep after its k-th fetchmany);
@@ -63,6 +65,34 @@ def typed_binds(binds):
         else:
             text.append(str(v))
     return sizes, values, text
+
+
+def decimal_numbers(cursor, metadata):
+    """NUMBER columns fetched as Decimal: their exact value, not a float's."""
+    if metadata.type_code is oracledb.DB_TYPE_NUMBER:
+        return cursor.var(decimal.Decimal, arraysize=cursor.arraysize)
+    return None
+
+
+def value_text(v):
+    """A fetched value as text, as this driver gave it: NULL, decimal text, repr of a float,
+    ISO date and time, hex of bytes, TRUE/FALSE, an interval's parts (a LOB: its type and
+    the length of its content, read by the caller)."""
+    if v is None:
+        return "NULL"
+    if isinstance(v, bool):
+        return "TRUE" if v else "FALSE"
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, datetime.datetime):
+        return v.isoformat(sep=" ")
+    if isinstance(v, datetime.timedelta):
+        return f"interval_ds {v.days} {v.seconds} {v.microseconds}"
+    if isinstance(v, bytes):
+        return v.hex()
+    if type(v).__name__ == "IntervalYM":
+        return f"interval_ym {v.years} {v.months}"
+    return str(v)
 
 
 def run_session(plan, idx, out):
@@ -244,6 +274,10 @@ def run_session(plan, idx, out):
                     # after the last fetch call returned, so that a test can check the
                     # elapsed time the capture gives against what the client lived
                     entry["t_execute"] = time.time()
+                    report = step.get("report_values")
+                    if report:
+                        entry["values"] = []
+                        cur.outputtypehandler = decimal_numbers
                     cur.execute(step["sql"])
                     lob_chars = 0
                     while True:
@@ -258,6 +292,20 @@ def run_session(plan, idx, out):
                         if not rows:
                             break
                         n += len(rows)
+                        if report:
+                            for r in rows:
+                                texts = []
+                                for v in r:
+                                    if isinstance(v, oracledb.LOB):
+                                        text = v.read()        # one LOB read operation each
+                                        lob_chars += len(text)
+                                        texts.append(f"LOB {v.type.name} {len(text)}")
+                                        nbytes += len(text)
+                                    else:
+                                        texts.append(value_text(v))
+                                        nbytes += len(str(v))
+                                entry["values"].append(texts)
+                            continue
                         for r in rows:
                             for v in r:
                                 if isinstance(v, oracledb.LOB):
