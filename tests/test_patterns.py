@@ -113,6 +113,7 @@ def test_predicted_saving_holds_on_the_fix(tshark, cap):
     anti_rows = views(tshark, cap)[0]
     fix_rows = views(tshark, fix)[0]
     assert not any(r["pattern"] for r in fix_rows), "the fix shows a pattern"
+    assert all(r["pattern_calls"] == "0" and r["pattern_saved_ms"] == "0.000" for r in fix_rows)
     predicted = sum(float(r["pattern_saved_ms"]) for r in anti_rows if r["pattern"])
     measured = total_elapsed(anti_rows) - total_elapsed(fix_rows)
     assert measured > 0
@@ -191,3 +192,48 @@ def test_dbeaver_like_same_numbers_everywhere(tshark):
     assert "32 calls in a row from frame %s" % r["pattern_first_frame"] in expert
     flagged = tshark.fields(cap, ["sqlnet.stmt.execution_number"], "sqlnet.pattern")
     assert [int(x[0]) for x in flagged] == list(range(10, 33))
+
+
+# ---- in Wireshark: the advisor window and the statement table ---------------
+
+DBEAVER = TEST_CAPTURES / "pattern_nplus1_19_wan50_python.pcapng"
+
+
+def test_gui_advisor_names_the_pattern(tshark, gui_tools):
+    """Statistics > SQL*Net Advisor on the DBeaver-like capture, at 1366 px
+    (screenshot kept): its text, copied as a user does, has the avoidable
+    round trips' section with the lines -z sqlnet,advise prints."""
+    import test_gui
+    test_gui.need_xclip()
+    test_gui.prepare_config(tshark)
+    out, log, _ = test_gui.gui_run(tshark, "advisor_pattern", DBEAVER, mode="predict", timeout=150,
+                                   extra_env=["SIZES=1,7,250"])
+    test_gui.keep_screenshots(out, ("advisor_before.png",), prefix="pattern_")
+    before = log("advisor_before.txt")
+    cli = tshark.run(DBEAVER, ["-q", "-z", "sqlnet,advise"]).stdout
+    section = cli[cli.index("Avoidable round trips"):].split("\n\n")[0].splitlines()
+    assert len(section) == 4, section
+    for line in section:
+        assert line.strip() in before, (line, before[:2000], log("driver.log"))
+    test_gui.check_log(log("wireshark.log"), test_gui.registered_fields(tshark))
+
+
+def test_gui_statement_table_has_the_columns(tshark, gui_tools):
+    """Statistics > SQL*Net Statements on the DBeaver-like capture at 1366 px
+    (screenshot kept): the window's Copy has the CSV's executions, rows per
+    execution, parses, commits, pattern and saving for the statement."""
+    import test_gui
+    from test_stmt_table import gui_table, plain_rows
+    test_gui.need_xclip()
+    rows = list(csv.reader(io.StringIO(tshark.run(DBEAVER, ["-q", "-z", "sqlnet,stmt,format=csv"]).stdout)))
+    header, want = rows[0], [r for r in rows[1:] if r[0] == "1"][0]
+    out, log, _ = gui_table(tshark, "stmt_table_pattern", DBEAVER, extra=("SORTX=40", "SORTY=22"))
+    test_gui.keep_screenshots(out, ("table.png",), prefix="pattern_")
+    w, h = test_gui.png_size(out / "table.png")
+    assert w == 1366 and h >= 300, (w, h)
+    got = [g for g in plain_rows(log("table_copy.txt"), header) if g[0] == "1"]
+    assert got, (log("table_copy.txt")[:800], log("driver.log"))
+    for col in ("executions", "rows_per_execution", "parses", "commits", "pattern", "pattern_calls",
+                "pattern_saved_round_trips", "pattern_saved_ms"):
+        i = header.index(col)
+        assert got[0][i] == want[i], (col, got[0][i], want[i])

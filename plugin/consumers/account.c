@@ -882,10 +882,10 @@ account_stmt_value(const sqlnet_acct_stmt_t *st, guint col)
         return st->s.executions ? g_strdup_printf("%.1f", (double)st->s.rows / st->s.executions) : NULL;
     default: break;
     }
-    if (!st->pattern)
-        return NULL;
+    /* without a pattern: no name, and nothing to save (0, so that every
+     * number cell of the statement table is filled) */
     switch ((special_t)c->special) {
-    case X_PATTERN: return g_strdup(pattern_name(st->pattern));
+    case X_PATTERN: return st->pattern ? g_strdup(pattern_name(st->pattern)) : NULL;
     case X_PATTERN_CALLS: return g_strdup_printf("%u", st->pattern_calls);
     case X_PATTERN_RTS: return g_strdup_printf("%u", st->pattern_s.round_trips);
     case X_PATTERN_SAVED: return ms_text(account_pattern_saved_ns(st));
