@@ -27,6 +27,7 @@ import re
 import pytest
 
 from tshark import PUBLIC, TEST_CAPTURES
+from test_gui import gui_tools  # noqa: F401  (the fixture)
 
 NAME = {"nplus1": "repeated_query", "commit": "commit"}
 

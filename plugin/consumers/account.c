@@ -879,7 +879,7 @@ account_stmt_value(const sqlnet_acct_stmt_t *st, guint col)
     case X_RTT: return st->s.timed && st->s.rtt_ns ? ms_text(st->s.rtt_ns) : NULL;
     case X_ERRORS: return g_strdup(st->errors);
     case X_ROWS_PER_EXEC:
-        return st->s.executions ? g_strdup_printf("%.1f", (double)st->s.rows / st->s.executions) : NULL;
+        return g_strdup_printf("%.1f", st->s.executions ? (double)st->s.rows / st->s.executions : 0.0);
     default: break;
     }
     /* without a pattern: no name, and nothing to save (0, so that every

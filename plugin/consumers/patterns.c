@@ -54,14 +54,14 @@ typedef struct {
     sql_t *sql;
     guint32 exec_number;
     run_t *run;
-    guint32 index;
+    guint32 pos;
 } exec_t;
 
 /* The answer kept for a round trip. */
 typedef struct {
     guint32 exec_number;
     run_t *run;
-    guint32 index;
+    guint32 pos;
     gboolean expert;
 } mark_t;
 
@@ -74,9 +74,12 @@ typedef struct {
 
 struct sqlnet_patterns {
     wmem_map_t *sqls;          /* statement text -> sql_t */
-    wmem_map_t *execs;         /* execution number -> exec_t */
-    wmem_map_t *marks;         /* const ttc_response_t * -> mark_t */
+    wmem_map_t *execs;         /* execution number -> exec_t: what its round trips read */
+    wmem_map_t *marks;         /* const ttc_response_t * -> mark_t: only the calls in a
+                                * conversation-wide run (commit, ping, LOB), so that a capture
+                                * of fetches keeps nothing per round trip */
     conv_run_t commit, ping, lob;
+    guint32 upto;              /* round trips (sqlnet.rt.number) classified so far */
 };
 
 #define PATTERN_PING_SPAN_MS 10000   /* a ping before each piece of work: at most this long apart */
@@ -172,7 +175,7 @@ run_new(guint8 kind, guint32 frame)
     return r;
 }
 
-/* One more call in run r: its index. */
+/* One more call in run r: its pos. */
 static guint32
 run_add(run_t *r)
 {
@@ -193,7 +196,7 @@ conv_call(conv_run_t *c, guint8 kind, const ttc_request_t *req, const ttc_respon
     if (!goes_on)
         c->run = run_new(kind, req->first_frame ? req->first_frame : req->frame);
     m->run = c->run;
-    m->index = run_add(c->run);
+    m->pos = run_add(c->run);
     c->last_end = resp->last_time;
     c->execs_since = 0;
 }
@@ -227,12 +230,12 @@ classify(struct sqlnet_patterns *p, const ttc_response_t *resp, mark_t *m)
             p->commit.run = NULL;
             p->commit.execs_since = 0;
         }
-        m->expert = m->run && m->index == PATTERN_MIN_RUN;
+        m->expert = m->run && m->pos == PATTERN_MIN_RUN;
         return;
     }
     if (func == TTC_FN_PING) {
         conv_call(&p->ping, SQLNET_PATTERN_PING, req, resp, PATTERN_PING_SPAN_MS, TRUE, m);
-        m->expert = m->index == PATTERN_MIN_RUN;
+        m->expert = m->pos == PATTERN_MIN_RUN;
         return;
     }
     if (req->execution)
@@ -241,7 +244,7 @@ classify(struct sqlnet_patterns *p, const ttc_response_t *resp, mark_t *m)
         conv_call(&p->lob, SQLNET_PATTERN_LOB_PER_ROW, req, resp, PATTERN_SPAN_MS, FALSE, m);
         if (e)
             m->exec_number = e->exec_number;
-        m->expert = m->index == PATTERN_MIN_RUN;
+        m->expert = m->pos == PATTERN_MIN_RUN;
         return;
     }
     if (ttc_req_executes(req) && req->stmt_sql && req->execution) {
@@ -260,7 +263,7 @@ classify(struct sqlnet_patterns *p, const ttc_response_t *resp, mark_t *m)
         if (kind == SQLNET_PATTERN_PING) {
             conv_call(&p->ping, SQLNET_PATTERN_PING, req, resp, PATTERN_PING_SPAN_MS, TRUE, m);
             e->run = m->run;
-            e->index = m->index;
+            e->pos = m->pos;
         } else if (kind != SQLNET_PATTERN_NONE) {
             gboolean goes_on = s->run != NULL && s->run->kind == kind &&
                                ms_between(&s->last_end, &req->first_time) <= PATTERN_SPAN_MS &&
@@ -268,9 +271,9 @@ classify(struct sqlnet_patterns *p, const ttc_response_t *resp, mark_t *m)
             if (!goes_on)
                 s->run = run_new(kind, req->first_frame ? req->first_frame : req->frame);
             e->run = s->run;
-            e->index = run_add(s->run);
+            e->pos = run_add(s->run);
             m->run = e->run;
-            m->index = e->index;
+            m->pos = e->pos;
         } else {
             s->run = NULL;
         }
@@ -278,49 +281,81 @@ classify(struct sqlnet_patterns *p, const ttc_response_t *resp, mark_t *m)
         s->last_end = resp->last_time;
         wmem_map_insert(p->execs, GUINT_TO_POINTER(req->execution), e);
         m->exec_number = e->exec_number;
-        m->expert = m->run && m->index == PATTERN_MIN_RUN;
+        m->expert = m->run && m->pos == PATTERN_MIN_RUN;
         return;
     }
     if (e) {
         /* a fetch (or another call) of an execution: part of its run */
         m->exec_number = e->exec_number;
         m->run = e->run;
-        m->index = e->index;
+        m->pos = e->pos;
         e->sql->last_rows += resp->rows;
         e->sql->last_end = resp->last_time;
-        if (e->run && e->index > 1)
+        if (e->run && e->pos > 1)
             e->run->saved_rts++;
     }
+}
+
+/* What was decided for resp: a conversation-wide run's mark, else its
+ * execution's (the execute and its fetches share it). */
+static gboolean
+mark_of(struct sqlnet_patterns *p, const ttc_response_t *resp, mark_t *m)
+{
+    const mark_t *kept = (const mark_t *)wmem_map_lookup(p->marks, resp);
+    const exec_t *e;
+
+    if (kept) {
+        *m = *kept;
+        return TRUE;
+    }
+    memset(m, 0, sizeof(*m));
+    if (!resp->req->execution)
+        return FALSE;
+    e = (const exec_t *)wmem_map_lookup(p->execs, GUINT_TO_POINTER(resp->req->execution));
+    if (!e)
+        return FALSE;
+    m->exec_number = e->exec_number;
+    m->run = e->run;
+    m->pos = e->pos;
+    m->expert = e->run && e->pos == PATTERN_MIN_RUN && ttc_req_executes(resp->req);
+    return TRUE;
 }
 
 const sqlnet_pattern_mark_t *
 patterns_note(packet_info *pinfo, sqlnet_session_t *sess, const ttc_response_t *resp)
 {
     struct sqlnet_patterns *p;
-    mark_t *m;
+    mark_t m;
     sqlnet_pattern_mark_t *out;
 
-    if (!resp || !resp->req)
+    if (!resp || !resp->req || resp->number == 0)
         return NULL;
     p = state_of(sess);
-    m = (mark_t *)wmem_map_lookup(p->marks, resp);
-    if (!m) {
-        if (PINFO_FD_VISITED(pinfo))
-            return NULL;       /* not published in the first pass: nothing decided */
-        m = wmem_new0(wmem_file_scope(), mark_t);
-        classify(p, resp, m);
-        wmem_map_insert(p->marks, resp, m);
+    if (!PINFO_FD_VISITED(pinfo) && resp->number > p->upto) {
+        /* first published (the first pass publishes in round-trip order) */
+        p->upto = resp->number;
+        memset(&m, 0, sizeof(m));
+        classify(p, resp, &m);
+        if (m.run && (!resp->req->execution || !wmem_map_lookup(p->execs, GUINT_TO_POINTER(resp->req->execution))
+                      || resp->req->call.func == TTC_FN_LOB_OP || resp->req->call.func == TTC_FN_COMMIT ||
+                      resp->req->call.func == TTC_FN_PING)) {
+            mark_t *kept = wmem_new(wmem_file_scope(), mark_t);
+            *kept = m;
+            wmem_map_insert(p->marks, resp, kept);
+        }
     }
+    if (!mark_of(p, resp, &m))
+        return NULL;
     out = wmem_new0(pinfo->pool, sqlnet_pattern_mark_t);
-    out->exec_number = m->exec_number;
-    if (m->run) {
-        out->kind = m->run->kind;
-        out->pattern = m->index >= PATTERN_MIN_RUN ? m->run->kind : SQLNET_PATTERN_NONE;
-        out->run_first = m->run->first_frame;
-        out->run_index = m->index;
-        out->run_length = m->run->length;
-        out->run_saved_rts = m->run->saved_rts;
-        out->expert = m->expert;
+    out->exec_number = m.exec_number;
+    if (m.run) {
+        out->kind = m.run->kind;
+        out->pattern = m.pos >= PATTERN_MIN_RUN ? m.run->kind : SQLNET_PATTERN_NONE;
+        out->run_first = m.run->first_frame;
+        out->run_index = m.pos;
+        out->run_length = m.run->length;
+        out->run_saved_rts = m.run->saved_rts;
+        out->expert = m.expert;
     }
     return out;
 }
