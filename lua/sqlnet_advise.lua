@@ -211,6 +211,8 @@ function C.auth(st, pinfo)
         if v:find("oracleclientgo", 1, true) then c.goora = true end
         -- node-oracledb thin tops its first fetch up to its fetchArraySize (M.fetch_plan)
         if v:find("node-oracledb", 1, true) then c.node = true end
+        -- python-oracledb's driver name ("python-oracledb thn : 26.1.0"): the fix's wording
+        if v:find("python-oracledb", 1, true) then c.python = true end
     end
 end
 
@@ -1593,6 +1595,97 @@ local function summary_lines(advised, connections)
     return out
 end
 
+-- Chatty applications (issue 36): the accounts' patterns (account.c,
+-- patterns.c: counted and priced once in C), ranked by the time one call per
+-- run would save, with the fix in the words of the client the capture shows
+-- (its driver name at logon); a client the capture does not name gets every
+-- family's fix.
+local PATTERN_FIX = {
+    repeated_query = {
+        all = "one query for all of them (an IN-list or a join), or keep what it returns " ..
+              "(a tool's dictionary query per object: cache the metadata)",
+    },
+    row_by_row_dml = {
+        python = "cursor.executemany() with all the rows", node = "connection.executeMany()",
+        jdbc = "PreparedStatement.addBatch() and executeBatch()", goora = "array binds (slices) in one Exec",
+        all = "array DML (executemany / addBatch / executeMany / array binds)",
+    },
+    commit = {
+        python = "commit once per piece of work, or connection.autocommit = True for the last statement " ..
+                 "(the commit goes with its execute)",
+        node = "commit once per piece of work, or autoCommit: true on the last execute()",
+        jdbc = "setAutoCommit(false) and one commit() per transaction",
+        goora = "one Tx.Commit() per piece of work",
+        all = "commit once per piece of work, or commit on the last execute (autocommit)",
+    },
+    ping = {
+        python = "the pool's ping_interval (a ping only after a connection was idle that long)",
+        node = "the pool's poolPingInterval", jdbc = "UCP's secondsToTrustIdleConnection / no validation on borrow",
+        goora = "no Ping() before each use (database/sql checks connections itself)",
+        all = "a pool ping interval instead of a ping or validation query before each use",
+    },
+    lob_per_row = {
+        python = "oracledb.defaults.fetch_lobs = False (LOBs as str/bytes with the row)",
+        node = "fetchAsString / fetchAsBuffer for the LOB columns", jdbc = "a LOB prefetch size (defaultLobPrefetchSize)",
+        goora = "LOBs as strings/bytes with the row", all = "LOB prefetch, or LOBs fetched as strings/bytes",
+    },
+}
+local PATTERN_WHAT = {
+    repeated_query = "the same query executed %d times in a row, %s rows per execution",
+    row_by_row_dml = "the same DML executed %d times in a row, one row each",
+    commit = "%d commit calls, each right after one statement",
+    ping = "%d pings / validation queries, one before each piece of work",
+    lob_per_row = "%d LOB calls in a row",
+}
+
+local function client_family(st)
+    local fam
+    for _, c in pairs(st.streams or {}) do
+        local f = (c.jdbc and "jdbc") or (c.goora and "goora") or (c.node and "node") or (c.python and "python")
+        if f then
+            if fam and fam ~= f then return nil end
+            fam = f
+        end
+    end
+    return fam
+end
+
+local FAMILY_NAME = { python = "python-oracledb", node = "node-oracledb", jdbc = "JDBC", goora = "go-ora" }
+
+local function pattern_lines(st)
+    local found = {}
+    for _, a in ipairs(st.accounts or {}) do
+        if a.pattern then found[#found + 1] = a end
+    end
+    if #found == 0 then return {} end
+    table.sort(found, function(x, y)
+        if x.pattern_saved_ms ~= y.pattern_saved_ms then return x.pattern_saved_ms > y.pattern_saved_ms end
+        return (x.pattern_first_frame or 0) < (y.pattern_first_frame or 0)
+    end)
+    local fam = client_family(st)
+    local out = { "", "Avoidable round trips (chatty application), the most time saved first:" }
+    for _, a in ipairs(found) do
+        local what = string.format(PATTERN_WHAT[a.pattern] or (a.pattern .. ": %d calls"), a.pattern_calls,
+            a.rows_per_execution and string.format("%.1f", a.rows_per_execution) or "-")
+        local where = a.statement and string.format("Statement %d", a.statement) or "Calls outside a statement"
+        local fixes = PATTERN_FIX[a.pattern] or {}
+        local fix = (fam and fixes[fam]) or fixes.all or "fewer calls"
+        out[#out + 1] = string.format("  %s (sqlnet.pattern == \"%s\", from frame %d): %s", where, a.pattern,
+            a.pattern_first_frame, what)
+        out[#out + 1] = string.format("    one call instead: %d round trips and about %s ms less (network %s, " ..
+            "server %s, client %s ms), if the %d calls can be one", a.pattern_saved_round_trips,
+            string.format("%.3f", a.pattern_saved_ms), string.format("%.3f", a.pattern_saved_network_ms),
+            string.format("%.3f", a.pattern_saved_server_ms), string.format("%.3f", a.pattern_saved_client_ms),
+            a.pattern_calls)
+        out[#out + 1] = "    fix" .. (fam and (" (" .. FAMILY_NAME[fam] .. ")") or "") .. ": " .. fix
+        if a.pattern == "repeated_query" and (a.parses or 0) > 1 and a.parses >= (a.executions or 0) then
+            out[#out + 1] = "    each execution parsed again: a statement cache (stmtcachesize / " ..
+                "setStatementCacheSize / stmtCacheSize) keeps the cursor"
+        end
+    end
+    return out
+end
+
 local RULE = "================================================================================"
 
 local function render_text(st, filter, opts)
@@ -1611,6 +1704,7 @@ local function render_text(st, filter, opts)
     elseif #tls == 0 then
         out[#out + 1] = "(no statements)"
     end
+    for _, l in ipairs(pattern_lines(st)) do out[#out + 1] = l end
     for _, l in ipairs(details) do out[#out + 1] = l end
     if #skipped > 0 then
         out[#out + 1] = ""

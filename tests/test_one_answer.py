@@ -51,7 +51,25 @@ CASES = {
     "sqlplus-oci-9i": PUBLIC / "visblank" / "sqlplus9i_vs_9.0.1_full_session.pcapng",
     "sqlplus-oci-11g": PUBLIC / "visblank" / "sqlplus11g_linux32_vs_11.2_full_session.pcapng",
     "oci-19c": PUBLIC / "jkstill19c" / "cdb01_ora_26589.pcap",
+    # a chatty application (issue 36): one query 32 times, one row each, 50 ms WAN
+    "python-nplus1-wan50": TEST_CAPTURES / "pattern_nplus1_19_wan50_python.pcapng",
 }
+
+# issue 36's columns: executions and what the statement's calls cost
+CHATTY = ("executions", "rows_per_execution", "parses", "commits", "pattern", "pattern_calls",
+          "pattern_saved_round_trips", "pattern_saved_ms", "pattern_saved_network_ms", "pattern_saved_server_ms",
+          "pattern_saved_client_ms", "pattern_first_frame")
+
+
+def json_text(k, v):
+    """A JSON value as the CSV writes it."""
+    if v is None:
+        return ""
+    if k.endswith("_ms"):
+        return ms(v)
+    if k == "rows_per_execution":
+        return f"{float(v):.1f}"
+    return str(v)
 
 
 def capture(name):
@@ -251,6 +269,10 @@ def test_every_view_gives_one_answer(tshark, tmp_path, name):
         same("text", sid, "array_size", text.get(sid, {}).get("array_size"), want["array_size"] or "-")
         same("batch", sid, "array_size", norm(bat.get(sid, {}).get("array_size", bat.get(sid, {}).get("array_sizes"))),
              want["array_size"])
+        for k in CHATTY:
+            same("json", sid, k, json_text(k, js[sid].get(k)), r[k])
+            same("stmt_table", sid, k, table.get(sid, {}).get(k), r[k])
+        same("batch", sid, "executions", norm(bat.get(sid, {}).get("executions")), r["executions"])
         if sid is None or sid not in adv:
             continue
         # the advisor, where it advises the statement (queries)

@@ -25,7 +25,7 @@ import test_gui
 from test_gui import gui_run, keep_screenshots, need_xclip, prepare_config, gui_tools  # noqa: F401
 
 SWEEP = TEST_CAPTURES / "sweep_arraysize.pcapng"
-TEXT = {"sql_id", "sql", "array_sizes", "ora_errors", "array_size"}  # account_stmt_column_is_text
+TEXT = {"sql_id", "sql", "array_sizes", "ora_errors", "array_size", "pattern"}  # account_stmt_column_is_text
 
 
 def stmt_csv(tshark, capture):

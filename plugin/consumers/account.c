@@ -34,6 +34,7 @@
 #include "ttc_protocol.h"
 #include "timing.h"
 #include "account.h"
+#include "patterns.h"
 
 /* A statement with the account's bookkeeping. */
 typedef struct {
@@ -42,7 +43,16 @@ typedef struct {
     GArray *errors;            /* ora_count_t, first-seen order */
     GArray *xb;                /* exec_book_t, parallel to pub.execs */
     GHashTable *exec_index;    /* (conversation << 32 | execution) -> index + 1 in pub.execs */
+    GArray *runs;              /* run_book_t: its runs with a second call (patterns.h) */
+    GHashTable *run_index;     /* (conversation << 32 | run's first frame) -> index + 1 in runs */
 } stmt_t;
+
+/* A run of calls (patterns.c) as far as the records show it. */
+typedef struct {
+    guint8 kind;
+    guint32 first_frame, length;
+    sqlnet_acct_sums_t saved;  /* its round trips beyond its first call */
+} run_book_t;
 
 typedef struct {
     guint32 code, count;
@@ -103,6 +113,8 @@ stmt_new(const char *sql)
     s->errors = g_array_new(FALSE, FALSE, sizeof(ora_count_t));
     s->xb = g_array_new(FALSE, TRUE, sizeof(exec_book_t));
     s->exec_index = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+    s->runs = g_array_new(FALSE, TRUE, sizeof(run_book_t));
+    s->run_index = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
     return s;
 }
 
@@ -118,6 +130,8 @@ stmt_free(gpointer p)
     g_array_free(s->errors, TRUE);
     g_array_free(s->xb, TRUE);
     g_hash_table_destroy(s->exec_index);
+    g_array_free(s->runs, TRUE);
+    g_hash_table_destroy(s->run_index);
     g_free(s);
 }
 
@@ -194,6 +208,11 @@ sums_add(sqlnet_acct_sums_t *s, const sqlnet_rt_t *rt)
     }
     if (sqlnet_rt_func(rt) == TTC_FN_FETCH)
         s->fetch_calls++;
+    if (sqlnet_rt_func(rt) == TTC_FN_OALL8 && (rt->req->call.options & TTC_OPT_PARSE))
+        s->parses++;
+    if (sqlnet_rt_func(rt) == TTC_FN_COMMIT ||
+        (sqlnet_rt_func(rt) == TTC_FN_OALL8 && (rt->req->call.options & TTC_OPT_COMMIT)))
+        s->commits++;
     if (is_fetch(rt))
         s->fetches++;
     if (resp->complete && rt->req) {
@@ -265,6 +284,90 @@ exec_of(stmt_t *s, const sqlnet_rt_t *rt)
     return s->pub.execs->len;
 }
 
+/* A round trip of a run beyond its first call: the run's book. */
+static void
+run_add(stmt_t *s, const sqlnet_rt_t *rt)
+{
+    gint64 key = ((gint64)rt->conversation << 32) | rt->run_first;
+    guint idx = GPOINTER_TO_UINT(g_hash_table_lookup(s->run_index, &key));
+    run_book_t *rb;
+
+    if (!idx) {
+        run_book_t fresh;
+        gint64 *k = g_new(gint64, 1);
+        memset(&fresh, 0, sizeof(fresh));
+        fresh.kind = rt->run_kind;
+        fresh.first_frame = rt->run_first;
+        g_array_append_val(s->runs, fresh);
+        *k = key;
+        idx = s->runs->len;
+        g_hash_table_insert(s->run_index, k, GUINT_TO_POINTER(idx));
+    }
+    rb = &g_array_index(s->runs, run_book_t, idx - 1);
+    if (rt->run_index > rb->length)
+        rb->length = rt->run_index;
+    sums_add(&rb->saved, rt);
+}
+
+static void
+sums_merge(sqlnet_acct_sums_t *to, const sqlnet_acct_sums_t *from)
+{
+    to->round_trips += from->round_trips;
+    to->elapsed_ns += from->elapsed_ns;
+    to->network_ns += from->network_ns;
+    to->server_ns += from->server_ns;
+    to->transfer_ns += from->transfer_ns;
+    to->client_ns += from->client_ns;
+    to->idle_ns += from->idle_ns;
+    to->wait_ns += from->wait_ns;
+    to->timed += from->timed;
+    to->rows += from->rows;
+    to->executions += from->executions;
+    to->commits += from->commits;
+    to->parses += from->parses;
+}
+
+/* The statement's runs that are a pattern (PATTERN_MIN_RUN calls or more):
+ * of the kind whose avoidable round trips cost the most. */
+static void
+stmt_patterns(stmt_t *s)
+{
+    sqlnet_acct_sums_t by_kind[SQLNET_PATTERN_N];
+    guint32 calls[SQLNET_PATTERN_N], runs[SQLNET_PATTERN_N], first[SQLNET_PATTERN_N];
+    guint64 best_ns = 0;
+    guint i, k, best = 0;
+
+    memset(by_kind, 0, sizeof(by_kind));
+    memset(calls, 0, sizeof(calls));
+    memset(runs, 0, sizeof(runs));
+    memset(first, 0, sizeof(first));
+    for (i = 0; i < s->runs->len; i++) {
+        const run_book_t *rb = &g_array_index(s->runs, run_book_t, i);
+        if (rb->length < PATTERN_MIN_RUN || rb->kind == 0 || rb->kind >= SQLNET_PATTERN_N)
+            continue;
+        sums_merge(&by_kind[rb->kind], &rb->saved);
+        calls[rb->kind] += rb->length;
+        runs[rb->kind]++;
+        if (!first[rb->kind] || rb->first_frame < first[rb->kind])
+            first[rb->kind] = rb->first_frame;
+    }
+    for (k = 1; k < SQLNET_PATTERN_N; k++) {
+        guint64 ns = by_kind[k].network_ns + by_kind[k].server_ns + by_kind[k].client_ns;
+        if (runs[k] && (!best || ns > best_ns)) {
+            best = k;
+            best_ns = ns;
+        }
+    }
+    s->pub.pattern = (guint8)best;
+    s->pub.pattern_calls = best ? calls[best] : 0;
+    s->pub.pattern_runs = best ? runs[best] : 0;
+    s->pub.pattern_first_frame = best ? first[best] : 0;
+    if (best)
+        s->pub.pattern_s = by_kind[best];
+    else
+        memset(&s->pub.pattern_s, 0, sizeof(s->pub.pattern_s));
+}
+
 void
 account_add(sqlnet_account_t *a, const sqlnet_rt_t *rt)
 {
@@ -298,6 +401,9 @@ account_add(sqlnet_account_t *a, const sqlnet_rt_t *rt)
             g_array_append_val(s->errors, oc);
         }
     }
+
+    if (rt->run_index >= 2)
+        run_add(s, rt);
 
     memset(&r, 0, sizeof(r));
     r.stmt = s;
@@ -564,6 +670,7 @@ account_compute(sqlnet_account_t *a)
         }
         g_free(s->pub.errors);
         s->pub.errors = g_string_free(errors, FALSE);
+        stmt_patterns(s);
     }
     pauses(a);
     array_sizes(a);
@@ -625,7 +732,9 @@ typedef enum {
 
 typedef enum {
     X_NONE, X_STATEMENT, X_SQL_ID, X_SQL, X_FIRST, X_LAST, X_ARRAY_SIZE, X_ARRAY_SIZES, X_RT_AVG, X_RTT, X_ERRORS,
-    X_EXECUTION, X_CONVERSATION, X_TCP_STREAM, X_PREFETCH_ASKED
+    X_EXECUTION, X_CONVERSATION, X_TCP_STREAM, X_PREFETCH_ASKED,
+    X_ROWS_PER_EXEC, X_PATTERN, X_PATTERN_CALLS, X_PATTERN_RTS, X_PATTERN_SAVED, X_PATTERN_NET, X_PATTERN_SERVER,
+    X_PATTERN_CLIENT, X_PATTERN_FIRST
 } special_t;
 
 typedef struct {
@@ -668,6 +777,12 @@ static const column_t stmt_columns[] = {
     C_MS("response_time_max_ms", response_time_max_ns),
     C_U32("more_data_responses", more_data), C_U32("partial_round_trips", partial),
     C_MST("wire_time_ms", elapsed_ns), C_X("array_sizes", X_ARRAY_SIZES, TRUE),
+    /* chatty applications (issue 36): executions and what they cost in calls */
+    C_X("rows_per_execution", X_ROWS_PER_EXEC, FALSE), C_U32("parses", parses), C_U32("commits", commits),
+    C_X("pattern", X_PATTERN, TRUE), C_X("pattern_calls", X_PATTERN_CALLS, FALSE),
+    C_X("pattern_saved_round_trips", X_PATTERN_RTS, FALSE), C_X("pattern_saved_ms", X_PATTERN_SAVED, FALSE),
+    C_X("pattern_saved_network_ms", X_PATTERN_NET, FALSE), C_X("pattern_saved_server_ms", X_PATTERN_SERVER, FALSE),
+    C_X("pattern_saved_client_ms", X_PATTERN_CLIENT, FALSE), C_X("pattern_first_frame", X_PATTERN_FIRST, FALSE),
 };
 
 /* The per-execution record (JSON "per_execution", Lua records.accounts). */
@@ -763,6 +878,21 @@ account_stmt_value(const sqlnet_acct_stmt_t *st, guint col)
     case X_RT_AVG: return rt_avg(&st->s);
     case X_RTT: return st->s.timed && st->s.rtt_ns ? ms_text(st->s.rtt_ns) : NULL;
     case X_ERRORS: return g_strdup(st->errors);
+    case X_ROWS_PER_EXEC:
+        return g_strdup_printf("%.1f", st->s.executions ? (double)st->s.rows / st->s.executions : 0.0);
+    default: break;
+    }
+    /* without a pattern: no name, and nothing to save (0, so that every
+     * number cell of the statement table is filled) */
+    switch ((special_t)c->special) {
+    case X_PATTERN: return st->pattern ? g_strdup(pattern_name(st->pattern)) : NULL;
+    case X_PATTERN_CALLS: return g_strdup_printf("%u", st->pattern_calls);
+    case X_PATTERN_RTS: return g_strdup_printf("%u", st->pattern_s.round_trips);
+    case X_PATTERN_SAVED: return ms_text(account_pattern_saved_ns(st));
+    case X_PATTERN_NET: return ms_text(st->pattern_s.network_ns);
+    case X_PATTERN_SERVER: return ms_text(st->pattern_s.server_ns);
+    case X_PATTERN_CLIENT: return ms_text(st->pattern_s.client_ns);
+    case X_PATTERN_FIRST: return g_strdup_printf("%u", st->pattern_first_frame);
     default: return NULL;
     }
 }

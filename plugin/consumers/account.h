@@ -39,6 +39,8 @@ typedef struct {
     guint64 rows, bytes_to_client, bytes_from_client, tns_bytes_to_client, tns_bytes_from_client;
     guint64 row_bytes, packets_to_client, segments_to_client;
     guint64 prefetch_rows;     /* rows its executes brought (the execute's own round trip) */
+    guint32 parses;            /* calls that parse (OALL8 with the parse option) */
+    guint32 commits;           /* calls that commit: OCOMMIT, or an execute with commit on execute */
 } sqlnet_acct_sums_t;
 
 /* One execution: the round trips of (conversation, execution number). */
@@ -62,7 +64,24 @@ typedef struct {
                                         * (at most ACCOUNT_MAX_EXECS kept; the sums count them all) */
     char *array_size;                  /* "100"; "2, 10, 50" when executions differ; "" none */
     char *errors;                      /* "ORA-00942 x 1, ..." (ORA-01403 excluded), "" none */
+    /* Chatty applications (patterns.h, docs/time.md): its runs that are a
+     * pattern, of the kind that saves the most (pattern 0: none).  pattern_s
+     * sums the round trips beyond each run's first call: what one call per
+     * run would have saved (its price: network + server + client of them;
+     * the rows and their transfer would still come). */
+    guint8 pattern;                    /* sqlnet_pattern_t */
+    guint32 pattern_calls;             /* the calls of those runs (each run's length) */
+    guint32 pattern_runs;
+    guint32 pattern_first_frame;       /* first frame of its first such run */
+    sqlnet_acct_sums_t pattern_s;
 } sqlnet_acct_stmt_t;
+
+/* What a pattern's avoidable round trips cost (ns): network + server + client. */
+static inline guint64
+account_pattern_saved_ns(const sqlnet_acct_stmt_t *st)
+{
+    return st->pattern_s.network_ns + st->pattern_s.server_ns + st->pattern_s.client_ns;
+}
 
 #define ACCOUNT_MAX_EXECS 1000
 

@@ -31,8 +31,12 @@
 #include "timing.h"
 #include "sql_id.h"
 #include "ora_errors.h"
+#include "patterns.h"
 
 static int hf_fetch_rows = -1;
+static int hf_pattern = -1;
+static int hf_stmt_exec_number = -1;
+static expert_field ei_pattern = EI_INIT;
 static int hf_array_size = -1;
 static int hf_rows = -1;
 static int hf_rowcount = -1;
@@ -178,10 +182,13 @@ add_request(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_se
  * first published: the first pass publishes every record (tree or not), in
  * frame order, so the numbers are the same in every mode. */
 static void
-number_round_trip(const sqlnet_session_t *sess, ttc_response_t *resp)
+number_round_trip(packet_info *pinfo, const sqlnet_session_t *sess, ttc_response_t *resp)
 {
     if (sess->ttc)
         ttc_round_trip_number((ttc_session_t *)sess->ttc, resp);
+    /* the chatty-application runs: decided here, in the first pass, for
+     * every round trip (tree or not, tap or not) */
+    patterns_note(pinfo, (sqlnet_session_t *)sess, resp);
 }
 
 /* The round-trip record of a response: the request and response by
@@ -219,6 +226,16 @@ fill_round_trip(sqlnet_rt_t *rt, packet_info *pinfo, const sqlnet_session_t *ses
     if (!sess->tls)
         rt->largest_segment = resp->largest_segment;
     rt->multi_segment = resp->multi_segment_packet;
+    {
+        const sqlnet_pattern_mark_t *m = patterns_note(pinfo, (sqlnet_session_t *)sess, resp);
+        if (m) {
+            rt->exec_number = m->exec_number;
+            rt->pattern = m->pattern;
+            rt->run_kind = m->kind;
+            rt->run_first = m->run_first;
+            rt->run_index = m->run_index;
+        }
+    }
 }
 
 /* Publish one round trip on the "sqlnet" tap. */
@@ -349,6 +366,37 @@ add_rt_column(proto_tree *tree, tvbuff_t *tvb, guint k, guint64 v)
     return pi;
 }
 
+/* The round trip's execution number and pattern under the names a user
+ * filters by (sqlnet.stmt.execution_number, sqlnet.pattern: the same values
+ * as sqlnet.rt.execution_number and sqlnet.rt.pattern), and the Expert Info
+ * on the call that made a run a pattern: how many calls, how many round trips
+ * beyond the first call (in one pass: as far as read; two passes and the GUI:
+ * the whole run).  Its time and the fix: -z sqlnet,advise, -z sqlnet,stmt. */
+static void
+add_pattern(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_session_t *sess,
+            const ttc_response_t *resp, const sqlnet_rt_t *rt)
+{
+    const sqlnet_pattern_mark_t *m;
+    proto_item *pi;
+
+    if (rt->exec_number)
+        proto_item_set_generated(proto_tree_add_uint(tree, hf_stmt_exec_number, tvb, 0, 0, rt->exec_number));
+    if (!rt->pattern)
+        return;
+    pi = proto_tree_add_string(tree, hf_pattern, tvb, 0, 0, pattern_name(rt->pattern));
+    proto_item_set_generated(pi);
+    m = patterns_note(pinfo, (sqlnet_session_t *)sess, resp);
+    if (m && m->expert) {
+        const char *sql_id = rt->req && rt->req->stmt_sql && sess->ttc
+                             ? ttc_sql_id((ttc_session_t *)sess->ttc, rt->req->stmt_sql) : NULL;
+        expert_add_info_format(pinfo, pi, &ei_pattern,
+                               "Avoidable round trips (%s): %u calls in a row from frame %u%s%s, %u round trips "
+                               "beyond the first call; the time they cost and the fix: -z sqlnet,advise",
+                               pattern_name(rt->pattern), m->run_length, m->run_first,
+                               sql_id ? ", SQL_ID " : "", sql_id ? sql_id : "", m->run_saved_rts);
+    }
+}
+
 /* One record per round trip: the "Round trip" subtree (sqlnet.rt), on the
  * packet that completes the response (the one with sqlnet.request_in), or,
  * for a response the next request cut short, on that request's first
@@ -402,6 +450,7 @@ add_round_trip(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet
     }
     if (proto_field_is_referenced(tree, hf_rt_values))
         add_rt_values(tr, tvb, pinfo, &rt);
+    add_pattern(tvb, pinfo, tree, sess, resp, &rt);
 }
 
 /* bytes / 1024 in tenths, rounded like printf("%.1f", bytes / 1024.0):
@@ -456,7 +505,7 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
         }
         return;
     }
-    number_round_trip(sess, resp);
+    number_round_trip(pinfo, sess, resp);
     if (req) {
         pi = proto_tree_add_uint(tree, hf_request_in, tvb, 0, 0, req->frame);
         proto_item_set_generated(pi);
@@ -579,7 +628,7 @@ metrics_add_summary(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
         if (req && req->closed && !req->closed->complete && ttc_pdu_starts_request(pinfo, payload)) {
             if (sess->ttc)
                 timing_revisit(pinfo, (ttc_session_t *)sess->ttc, req->closed);
-            number_round_trip(sess, req->closed);
+            number_round_trip(pinfo, sess, req->closed);
             queue_round_trip(pinfo, sess, req->closed);
             /* no packet of the response knew it was the last (one pass):
              * its record goes with the packet that ended it, as the tap's */
@@ -664,6 +713,12 @@ metrics_register(int proto)
             "Frame of the request this response answers, on the packet that completes the response", HFILL } },
         { &hf_response_in, { "Response in", "sqlnet.response_in", FT_FRAMENUM, BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_RESPONSE), 0x0,
             "Frame that completes the response to this request", HFILL } },
+        { &hf_pattern, { "Avoidable round trips (pattern)", "sqlnet.pattern", FT_STRING, BASE_NONE, NULL, 0x0,
+            "The chatty-application pattern this round trip is part of (as sqlnet.rt.pattern): "
+            "repeated_query (N+1), row_by_row_dml, commit, ping, lob_per_row (docs/time.md)", HFILL } },
+        { &hf_stmt_exec_number, { "Execution of its SQL", "sqlnet.stmt.execution_number", FT_UINT32, BASE_DEC,
+            NULL, 0x0, "This SQL text's execution number in the conversation (as sqlnet.rt.execution_number)",
+            HFILL } },
         { &hf_rt, { "Round trip", "sqlnet.rt", FT_NONE, BASE_NONE, NULL, 0x0,
             "One record per round trip, on the packet that completes its response (for a response the next "
             "request cut short: on that request's first packet): COUNT(sqlnet.rt.rows) counts round trips", HFILL } },
@@ -689,6 +744,9 @@ metrics_register(int proto)
 #define RT_HF_PARTIAL(id, abbrev, name, desc) \
         { &hf_rt_col[SQLNET_RT_COL_##id], { name, "sqlnet.rt." abbrev, FT_UINT8, BASE_DEC, VALS(partial_vals), \
             0x0, desc, HFILL } },
+#define RT_HF_PATTERN(id, abbrev, name, desc) \
+        { &hf_rt_col[SQLNET_RT_COL_##id], { name, "sqlnet.rt." abbrev, FT_UINT8, BASE_DEC, \
+            VALS(sqlnet_pattern_vals), 0x0, desc, HFILL } },
 #define RT_HF_MS(id, abbrev, name, desc) \
         { &hf_rt_col[SQLNET_RT_COL_##id], { name, "sqlnet.rt." abbrev, FT_DOUBLE, BASE_CUSTOM, CF_FUNC(format_ms), \
             0x0, desc, HFILL } },
@@ -700,6 +758,7 @@ metrics_register(int proto)
 #undef RT_HF_BYTES
 #undef RT_HF_CALL
 #undef RT_HF_PARTIAL
+#undef RT_HF_PATTERN
 #undef RT_HF_MS
         /* the call facts (TTC_CALL_FACTS) */
 #define CALL_FACT_HF(m, abbrev, name, desc) \
@@ -713,6 +772,9 @@ metrics_register(int proto)
         { &ei_small_fetch, { "sqlnet.small_fetch", PI_PROTOCOL, PI_WARN,
             "Small fetch size: this fetch asked for fewer rows than the small-fetch threshold and got rows "
             "while the statement had more to come; a larger array size saves round trips", EXPFILL } },
+        { &ei_pattern, { "sqlnet.pattern.expert", PI_SEQUENCE, PI_WARN,
+            "Avoidable round trips: a run of calls one call could do (N+1 query, row-by-row DML, commit "
+            "or ping per statement, LOB call per row)", EXPFILL } },
         { &ei_more_data, { "sqlnet.more_data", PI_PROTOCOL, PI_NOTE,
             "Response spans several TNS DATA packets (SQL*Net more data to client)", EXPFILL } },
         { &ei_multi_segment, { "sqlnet.multi_segment", PI_PROTOCOL, PI_NOTE,

@@ -27,6 +27,7 @@
 #include "tls.h"
 #include "nne.h"
 #include "account.h"
+#include "patterns.h"
 #include "report_arg.h"
 #include "stmt.h"
 
@@ -364,6 +365,29 @@ print_breakdown(GString *out, const sqlnet_acct_sums_t *t)
     g_string_free(s, TRUE);
 }
 
+/* A chatty application's pattern (patterns.h): only when there is one, so
+ * that statements without one read as before. */
+static void
+print_pattern(GString *out, const sqlnet_acct_stmt_t *st)
+{
+    const sqlnet_acct_sums_t *s = &st->s;
+    char saved[32];
+
+    g_string_append_printf(out, "  %-48s %12s\n", "pattern (sqlnet.pattern)", pattern_name(st->pattern));
+    g_string_append_printf(out, "  %-48s %12u\n", "calls in its runs", st->pattern_calls);
+    g_string_append_printf(out, "  %-48s %12.1f\n", "rows per execution",
+                           s->executions ? (double)s->rows / s->executions : 0.0);
+    g_string_append_printf(out, "  %-48s %12u\n", "parses", s->parses);
+    g_string_append_printf(out, "  %-48s %12u\n", "commits", s->commits);
+    g_string_append_printf(out, "  %-48s %12u\n", "round trips beyond each run's first call",
+                           st->pattern_s.round_trips);
+    line_ms(out, "their network + server + client (ms)", account_pattern_saved_ns(st));
+    account_ms(saved, sizeof(saved), account_pattern_saved_ns(st));
+    g_string_append_printf(out, "  One call per run would save %u round trips and about %s ms (first run from "
+                           "frame %u; -z sqlnet,advise names the fix).\n",
+                           st->pattern_s.round_trips, saved, st->pattern_first_frame);
+}
+
 static void
 stmt_draw_block(GString *out, const sqlnet_acct_stmt_t *st)
 {
@@ -403,6 +427,8 @@ stmt_draw_block(GString *out, const sqlnet_acct_stmt_t *st)
     if (s->partial)
         g_string_append_printf(out, "  %-48s %12u\n", "partial round trips (figures are lower bounds)", s->partial);
     print_breakdown(out, s);
+    if (st->pattern)
+        print_pattern(out, st);
     if (st->execs->len > 0) {
         g_string_append_printf(out, "  per execution:\n");
         g_string_append_printf(out, "  %6s %10s %8s %10s %11s %12s %8s %8s %12s %10s %10s %10s %10s %10s\n", "exec",

@@ -75,6 +75,14 @@ column_is_ms(const char *name)
     return n > 3 && !strcmp(name + n - 3, "_ms");
 }
 
+/* A ratio with one decimal, as the CSV prints it (rows_per_execution). */
+static gboolean
+column_is_ratio(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 14 && !strcmp(name + n - 14, "_per_execution");
+}
+
 /* A row's cells emptied: owned strings freed, every cell "no value". */
 static void
 row_clear(stat_tap_table_item_type *cells, guint n)
@@ -137,7 +145,7 @@ cell_set(stat_tap_table_item_type *cell, guint col, const char *text)
         cell->type = TABLE_ITEM_NONE;        /* shown empty, sorts first */
         if (column_is_ms(name))
             cell->value.float_value = -1.0;
-    } else if (column_is_ms(name)) {
+    } else if (column_is_ms(name) || column_is_ratio(name)) {
         cell->type = TABLE_ITEM_FLOAT;
         cell->value.float_value = g_ascii_strtod(text, NULL);
     } else {
@@ -324,6 +332,10 @@ stmt_table_register(void)
             table_fields[c].type = TABLE_ITEM_FLOAT;
             table_fields[c].align = TAP_ALIGN_RIGHT;
             table_fields[c].field_format = "%.3f";
+        } else if (column_is_ratio(name)) {
+            table_fields[c].type = TABLE_ITEM_FLOAT;
+            table_fields[c].align = TAP_ALIGN_RIGHT;
+            table_fields[c].field_format = "%.1f";
         } else {
             table_fields[c].type = TABLE_ITEM_UINT;
             table_fields[c].align = TAP_ALIGN_RIGHT;

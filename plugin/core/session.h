@@ -32,6 +32,7 @@ typedef enum {
 struct ttc_session;              /* ttc_session_t, ttc/ttc_session.h */
 struct tls_conv;                 /* transport/tls.c */
 struct nne_est;                  /* transport/nne.c */
+struct sqlnet_patterns;          /* consumers/patterns.c */
 
 typedef struct sqlnet_session {
     /* Server endpoint: learned from CONNECT/ACCEPT, else from the TTC
@@ -96,6 +97,9 @@ typedef struct sqlnet_session {
 
     /* nne.c: with native network encryption, the estimate from TNS packet sizes */
     struct nne_est *nne_est;
+
+    /* patterns.c: the chatty-application runs of the conversation (issue 36) */
+    struct sqlnet_patterns *patterns;
 } sqlnet_session_t;
 
 /* The session of this packet's TCP conversation (created on first use). */

@@ -34,6 +34,13 @@ typedef struct sqlnet_rt {
     guint32 segments;
     guint32 largest_segment;       /* payload bytes of its largest segment; 0 = unknown (TLS) */
     gboolean multi_segment;        /* a TNS packet of the response spanned TCP segments */
+    /* chatty applications (consumers/patterns.c, issue 36), decided when the
+     * record is first published */
+    guint32 exec_number;           /* its SQL text's execution number in the conversation (0: none) */
+    guint8 pattern;                /* sqlnet_pattern_t once its run is a pattern (0: none) */
+    guint8 run_kind;               /* sqlnet_pattern_t of its run (0: not in one) */
+    guint32 run_first;             /* first frame of its run */
+    guint32 run_index;             /* its call's place in the run (1-based; 0: not in one) */
 } sqlnet_rt_t;
 
 /* ---- accessors ---------------------------------------------------------- */
@@ -198,6 +205,7 @@ sqlnet_rt_has_ora_error(const sqlnet_rt_t *rt)
  *     BYTES    FT_UINT32, decimal, unit "bytes"
  *     CALL     FT_UINT8, the TTC function's name
  *     PARTIAL  FT_UINT8, the ttc_partial_t's name
+ *     PATTERN  FT_UINT8, the pattern's name (patterns.h: repeated_query ...)
  *     MS       a time: the column in nanoseconds (its name ends in _ns), the
  *              field an FT_DOUBLE in milliseconds shown with 3 decimals
  *              ("21.675 ms"): every time of sqlnet.rt.* is in ms
@@ -291,7 +299,17 @@ sqlnet_rt_has_ora_error(const sqlnet_rt_t *rt)
       sqlnet_rt_has_idle(rt), sqlnet_rt_ns(rt->resp->timing.idle)) \
     X(array_size, "array_size", UINT, "array_size", "Array size (rows asked per fetch)", \
       "Array size, fetch size: rows the call asked for (as sqlnet.rt.rows_asked and sqlnet.fetch.rows), " \
-      "when it asks", N, sqlnet_rt_has_fetch_rows(rt), rt->req->call.fetch_rows)
+      "when it asks", N, sqlnet_rt_has_fetch_rows(rt), rt->req->call.fetch_rows) \
+    X(exec_number, "execution_number", UINT, "execution_number", "Execution of its SQL", \
+      "This SQL text's execution number in the conversation (1 = its first execution; the fetches of an " \
+      "execution carry its number; as sqlnet.stmt.execution_number)", V, rt->exec_number != 0, rt->exec_number) \
+    X(pattern, "pattern", PATTERN, "pattern", "Avoidable round trips (pattern)", \
+      "The chatty-application pattern this round trip is part of, from the call that made its run one " \
+      "(docs/time.md): repeated_query (N+1), row_by_row_dml, commit, ping, lob_per_row (as sqlnet.pattern)", \
+      V, rt->pattern != 0, rt->pattern) \
+    X(run_kind, "pattern.kind", NONE, "", "", "", V, rt->run_index != 0, rt->run_kind) \
+    X(run_first, "pattern.run_first", NONE, "", "", "", V, rt->run_index != 0, rt->run_first) \
+    X(run_index, "pattern.run_index", NONE, "", "", "", V, rt->run_index != 0, rt->run_index)
 
 /* The historical name of the record's columns (before the declaration above
  * had a field per row): the same table. */
@@ -329,6 +347,7 @@ typedef enum {
     SQLNET_RT_KIND_BYTES,
     SQLNET_RT_KIND_CALL,
     SQLNET_RT_KIND_PARTIAL,
+    SQLNET_RT_KIND_PATTERN,    /* FT_UINT8, sqlnet_pattern_vals */
     SQLNET_RT_KIND_MS          /* the column in ns, the field in ms */
 } sqlnet_rt_kind_t;
 

@@ -209,6 +209,7 @@ def scenarios() -> list[dict]:
     out += held_out_scenarios()
     out += bind_scenarios()
     out += value_scenarios()
+    out += pattern_scenarios()
     return out
 
 
@@ -807,6 +808,58 @@ def bench_scenario(rows: int = 1_000_000, sizes: list[int] | None = None) -> dic
             "server": server(tables=[table(rows=rows, bvc=False)]),
             "plan": plan(steps=[{"sql": f"SELECT /* arraysize {n} */ * FROM sqlnet_rows",
                                  "arraysize": n} for n in sizes], timeout_s=3600)}
+
+
+# Chatty applications (issue 36): each pattern and its fix, same data, python-oracledb,
+# two server releases, a LAN and a 50 ms WAN.  The anti-pattern's calls: PATTERN_CALLS.
+PATTERN_CALLS = 32
+PATTERN_RELEASES = ["19", "23ai"]
+PATTERN_LINKS = {"lan": None, "wan50": 50}   # 50 ms: the handshake check holds on a loaded host
+
+
+def pattern_steps(pattern: str, fixed: bool) -> tuple[list[dict], list[dict]]:
+    """(steps, tables) of one pattern (or its fix)."""
+    n = PATTERN_CALLS
+    ins = {"sql": "INSERT INTO sqlnet_rows (id) VALUES (:1)", "dml": True}
+    one = "SELECT /* one row */ * FROM sqlnet_one"
+    if pattern == "nplus1":
+        if fixed:   # the same rows in one query (an IN-list, a join)
+            return [{"sql": one, "arraysize": 100}], [table(name="SQLNET_ONE", rows=n)]
+        return [{"sql": one, "arraysize": 100, "repeat": n}], [table(name="SQLNET_ONE", rows=1)]
+    if pattern == "rowbyrow":
+        if fixed:
+            return [{"sql": ins["sql"], "many": [[i] for i in range(1, n + 1)]}], [table()]
+        return [dict(ins, binds=[["NUMBER", str(i)]]) for i in range(1, n + 1)], [table()]
+    if pattern == "commit":
+        # one statement per row, each its own text (the fix keeps them: only the commits go)
+        dml = [{"sql": f"INSERT INTO sqlnet_rows (id) VALUES ({i})", "dml": True} for i in range(1, n + 1)]
+        if fixed:
+            return dml + [{"commit": True}], [table()]
+        return [x for d in dml for x in (d, {"commit": True})], [table()]
+    raise ValueError(pattern)
+
+
+def pattern_scenarios() -> list[dict]:
+    out = []
+    # rowbyrow (pattern_steps) is left out: the scripted server answers a re-executed DML
+    # (OREEXECUTE) without its row count, so its manifest fails verification
+    for pattern in ("nplus1", "commit"):
+        for rel in PATTERN_RELEASES:
+            for link, rtt in PATTERN_LINKS.items():
+                for fixed in (False, True):
+                    steps, tables = pattern_steps(pattern, fixed)
+                    sc = {"name": f"pattern_{pattern}{'_fix' if fixed else ''}_{rel}_{link}_python",
+                          "client": "python", "mtu": 1500, "pattern": pattern, "pattern_fixed": fixed,
+                          "pattern_calls": PATTERN_CALLS,
+                          "description": f"chatty application (issue 36): {pattern}"
+                                         f"{' fixed' if fixed else ''}, python-oracledb against {rel}, "
+                                         f"{link}",
+                          "server": server(release=rel, sdu_limit=8192, tables=tables),
+                          "plan": plan(sdu=8192, arraysize=100, steps=steps)}
+                    if rtt:
+                        sc["netem"] = wan(rtt)
+                    out.append(sc)
+    return out
 
 
 CI_SCENARIOS = ["arraysize_100", "error_midfetch", "node_basic", "goora_basic"]
