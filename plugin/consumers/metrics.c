@@ -151,7 +151,7 @@ add_request(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_se
         coltext_str(&info, " rows=");
         coltext_uint(&info, req->call.fetch_rows);
     }
-    col_append_str(pinfo->cinfo, COL_INFO, info.buf);
+    sqlnet_col_append(pinfo, info.buf);
     if (req->call.kind == TTC_REQ_FUNCTION || req->call.kind == TTC_REQ_FAST_AUTH) {
         pi = proto_tree_add_uint(tree, hf_req_func, tvb, 0, 0, req->call.func);
         proto_item_set_generated(pi);
@@ -167,7 +167,7 @@ add_request(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_se
     if (req->stmt_sql && req->stmt_sql != req->call.sql)
         add_sql(tree, tvb, sess, hf_ttc_sql, hf_ttc_sql_id, req->stmt_sql);
     if (req->call.sql)
-        col_append_fstr(pinfo->cinfo, COL_INFO, " %s", sqlnet_format_text(pinfo->pool, req->call.sql, MIN(strlen(req->call.sql), 60)));
+        sqlnet_col_append(pinfo, wmem_strdup_printf(pinfo->pool, " %s", sqlnet_format_text(pinfo->pool, req->call.sql, MIN(strlen(req->call.sql), 60))));
     if (req->response && req->response->complete && req->response->last_frame) {
         pi = proto_tree_add_uint(tree, hf_response_in, tvb, 0, 0, req->response->last_frame);
         proto_item_set_generated(pi);
@@ -561,7 +561,7 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
             coltext_str(&info, "0");      /* %05u */
         coltext_uint(&info, e);
     }
-    col_append_str(pinfo->cinfo, COL_INFO, info.buf);
+    sqlnet_col_append(pinfo, info.buf);
 }
 
 void
