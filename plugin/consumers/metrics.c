@@ -349,6 +349,18 @@ add_rt_column(proto_tree *tree, tvbuff_t *tvb, guint k, guint64 v)
     return pi;
 }
 
+/* A small fetch: a fetch (not an execute) on a result set with rows still
+ * to come that asked fewer rows than the threshold, and got some (one that
+ * gets none only learns the result set has ended).  Here, with the
+ * response, every mode (one pass, two, the GUI) knows the rows. */
+static void
+small_fetch(packet_info *pinfo, proto_item *pi, const ttc_request_t *req, const ttc_response_t *resp,
+            guint64 rows_asked)
+{
+    if (req->fetch_more && rows_asked > 0 && rows_asked < sqlnet_prefs()->small_fetch && resp->rows > 0)
+        expert_add_info(pinfo, pi, &ei_small_fetch);
+}
+
 /* One record per round trip: the "Round trip" subtree (sqlnet.rt), on the
  * packet that completes the response (the one with sqlnet.request_in), or,
  * for a response the next request cut short, on that request's first
@@ -372,6 +384,16 @@ add_round_trip(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet
 
     if (!req)
         return;                       /* no request: not a round trip (no sqlnet.request_in) */
+    if (!tree) {
+        /* No tree (a pass that only builds columns or feeds taps): of the
+         * record's items only the small-fetch expert info has an effect. */
+        memset(&rt, 0, sizeof(rt));
+        rt.req = req;
+        rt.resp = resp;
+        if (sqlnet_rt_column(&rt, SQLNET_RT_COL_rows_asked, &v))
+            small_fetch(pinfo, NULL, req, resp, v);
+        return;
+    }
     fill_round_trip(&rt, pinfo, sess, resp, FALSE);
     ti = proto_tree_add_item(tree, hf_rt, tvb, 0, 0, ENC_NA);
     proto_item_set_generated(ti);
@@ -387,13 +409,7 @@ add_round_trip(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet
             continue;
         pi = add_rt_column(tr, tvb, k, v);
         if (k == SQLNET_RT_COL_rows_asked) {
-            /* A small fetch: a fetch (not an execute) on a result set with rows
-             * still to come that asked fewer rows than the threshold, and got
-             * some (one that gets none only learns the result set has ended).
-             * Here, with the response, every mode (one pass, two, the GUI) knows
-             * the rows. */
-            if (req->fetch_more && v > 0 && v < sqlnet_prefs()->small_fetch && resp->rows > 0)
-                expert_add_info(pinfo, pi, &ei_small_fetch);
+            small_fetch(pinfo, pi, req, resp, v);
         } else if (k == SQLNET_RT_COL_resp_segments && sess->sdu > 0 && resp->packets > 0) {
             double fill = 100.0 * resp->bytes / ((double)resp->packets * sess->sdu);
             proto_item_set_generated(proto_tree_add_double_format_value(tr, hf_rt_sdu_fill, tvb, 0, 0, fill,
