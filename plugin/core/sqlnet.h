@@ -26,8 +26,10 @@
 
 /* Keys of the data sqlnet keeps per frame (p_add_proto_data), one namespace
  * for the protocol: even keys below 16 name one datum, odd ones the TTC record
- * of the TNS packet whose payload starts at a raw offset of the frame, even
- * ones from 16 on the framing's record of the TNS packet that starts there. */
+ * of the TNS packet whose payload starts at a raw offset of the frame (a
+ * session's first in the frame; the frame's others in one map, key 0 of the
+ * TTC layer: ttc_stream.c), even ones from 16 on the framing's record of the
+ * TNS packet that starts there. */
 #define SQLNET_KEY_SESSION_CACHE 0u                  /* packet scope: session of this frame */
 #define SQLNET_KEY_CUT           2u                  /* file scope: bytes continuing a cut packet */
 #define SQLNET_KEY_SEGMENT       6u                  /* file scope: this server segment is counted */
