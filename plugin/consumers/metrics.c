@@ -155,7 +155,7 @@ add_request(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_se
         coltext_str(&info, " rows=");
         coltext_uint(&info, req->call.fetch_rows);
     }
-    col_append_str(pinfo->cinfo, COL_INFO, info.buf);
+    sqlnet_col_append(pinfo, info.buf);
     if (req->call.kind == TTC_REQ_FUNCTION || req->call.kind == TTC_REQ_FAST_AUTH) {
         pi = proto_tree_add_uint(tree, hf_req_func, tvb, 0, 0, req->call.func);
         proto_item_set_generated(pi);
@@ -171,7 +171,7 @@ add_request(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_se
     if (req->stmt_sql && req->stmt_sql != req->call.sql)
         add_sql(tree, tvb, sess, hf_ttc_sql, hf_ttc_sql_id, req->stmt_sql);
     if (req->call.sql)
-        col_append_fstr(pinfo->cinfo, COL_INFO, " %s", sqlnet_format_text(pinfo->pool, req->call.sql, MIN(strlen(req->call.sql), 60)));
+        sqlnet_col_append(pinfo, wmem_strdup_printf(pinfo->pool, " %s", sqlnet_format_text(pinfo->pool, req->call.sql, MIN(strlen(req->call.sql), 60))));
     if (req->response && req->response->complete && req->response->last_frame) {
         pi = proto_tree_add_uint(tree, hf_response_in, tvb, 0, 0, req->response->last_frame);
         proto_item_set_generated(pi);
@@ -397,6 +397,18 @@ add_pattern(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_se
     }
 }
 
+/* A small fetch: a fetch (not an execute) on a result set with rows still
+ * to come that asked fewer rows than the threshold, and got some (one that
+ * gets none only learns the result set has ended).  Here, with the
+ * response, every mode (one pass, two, the GUI) knows the rows. */
+static void
+small_fetch(packet_info *pinfo, proto_item *pi, const ttc_request_t *req, const ttc_response_t *resp,
+            guint64 rows_asked)
+{
+    if (req->fetch_more && rows_asked > 0 && rows_asked < sqlnet_prefs()->small_fetch && resp->rows > 0)
+        expert_add_info(pinfo, pi, &ei_small_fetch);
+}
+
 /* One record per round trip: the "Round trip" subtree (sqlnet.rt), on the
  * packet that completes the response (the one with sqlnet.request_in), or,
  * for a response the next request cut short, on that request's first
@@ -420,6 +432,23 @@ add_round_trip(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet
 
     if (!req)
         return;                       /* no request: not a round trip (no sqlnet.request_in) */
+    if (!tree) {
+        /* No tree (a pass that only builds columns or feeds taps): of the
+         * record's items only the expert infos have an effect (small fetch,
+         * the call that makes a run a pattern). */
+        const sqlnet_pattern_mark_t *m = patterns_note(pinfo, (sqlnet_session_t *)sess, resp);
+        memset(&rt, 0, sizeof(rt));
+        rt.req = req;
+        rt.resp = resp;
+        if (sqlnet_rt_column(&rt, SQLNET_RT_COL_rows_asked, &v))
+            small_fetch(pinfo, NULL, req, resp, v);
+        if (m && m->pattern) {
+            rt.pattern = m->pattern;
+            rt.exec_number = m->exec_number;
+            add_pattern(tvb, pinfo, NULL, sess, resp, &rt);
+        }
+        return;
+    }
     fill_round_trip(&rt, pinfo, sess, resp, FALSE);
     ti = proto_tree_add_item(tree, hf_rt, tvb, 0, 0, ENC_NA);
     proto_item_set_generated(ti);
@@ -435,13 +464,7 @@ add_round_trip(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet
             continue;
         pi = add_rt_column(tr, tvb, k, v);
         if (k == SQLNET_RT_COL_rows_asked) {
-            /* A small fetch: a fetch (not an execute) on a result set with rows
-             * still to come that asked fewer rows than the threshold, and got
-             * some (one that gets none only learns the result set has ended).
-             * Here, with the response, every mode (one pass, two, the GUI) knows
-             * the rows. */
-            if (req->fetch_more && v > 0 && v < sqlnet_prefs()->small_fetch && resp->rows > 0)
-                expert_add_info(pinfo, pi, &ei_small_fetch);
+            small_fetch(pinfo, pi, req, resp, v);
         } else if (k == SQLNET_RT_COL_resp_segments && sess->sdu > 0 && resp->packets > 0) {
             double fill = 100.0 * resp->bytes / ((double)resp->packets * sess->sdu);
             proto_item_set_generated(proto_tree_add_double_format_value(tr, hf_rt_sdu_fill, tvb, 0, 0, fill,
@@ -610,7 +633,7 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
             coltext_str(&info, "0");      /* %05u */
         coltext_uint(&info, e);
     }
-    col_append_str(pinfo->cinfo, COL_INFO, info.buf);
+    sqlnet_col_append(pinfo, info.buf);
 }
 
 void

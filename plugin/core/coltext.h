@@ -11,6 +11,7 @@
 #define SQLNET_COLTEXT_H
 
 #include <glib.h>
+#include <epan/packet_info.h>
 
 typedef struct {
     char buf[192];
@@ -57,5 +58,25 @@ coltext_tenths(sqlnet_coltext_t *t, guint64 tenths)
     coltext_str(t, ".");
     coltext_uint(t, tenths % 10u);
 }
+
+/* Info-column appends that stop once the column is full.
+ *
+ * col_append_str() re-scans the whole column (g_strlcat) on every call, and
+ * goes on being called after the column is full: a frame of thousands of
+ * tiny TNS packets paid 4 KB per packet for text that is dropped.  These
+ * wrappers track the column's length per frame (packet scope), scan only the
+ * text each append adds, and skip appends once nothing more fits.  The text
+ * shown is the same as with col_append_str(). */
+
+/* sqlnet takes the Protocol and Info columns of this frame: TRUE the first
+ * time per frame (the caller then sets them), FALSE afterwards. */
+gboolean sqlnet_col_take(packet_info *pinfo);
+/* The Info column may have been changed by another dissector (tls.c calls
+ * Wireshark's TLS dissector): measure it again at the next append. */
+void sqlnet_col_forget(packet_info *pinfo);
+/* col_append_str(pinfo->cinfo, COL_INFO, s) */
+void sqlnet_col_append(packet_info *pinfo, const char *s);
+/* col_append_sep_str(pinfo->cinfo, COL_INFO, sep, s) */
+void sqlnet_col_append_sep(packet_info *pinfo, const char *sep, const char *s);
 
 #endif /* SQLNET_COLTEXT_H */

@@ -26,12 +26,14 @@
 
 /* Keys of the data sqlnet keeps per frame (p_add_proto_data), one namespace
  * for the protocol: even keys below 16 name one datum, odd ones the TTC record
- * of the TNS packet whose payload starts at a raw offset of the frame, even
- * ones from 16 on the framing's record of the TNS packet that starts there. */
+ * of the TNS packet whose payload starts at a raw offset of the frame (a
+ * session's first in the frame; the frame's others in one map, key 0 of the
+ * TTC layer: ttc_stream.c), even ones from 16 on the framing's record of the
+ * TNS packet that starts there. */
 #define SQLNET_KEY_SESSION_CACHE 0u                  /* packet scope: session of this frame */
 #define SQLNET_KEY_CUT           2u                  /* file scope: bytes continuing a cut packet */
 #define SQLNET_KEY_SEGMENT       6u                  /* file scope: this server segment is counted */
-#define SQLNET_KEY_COLUMNS       4u                  /* packet scope: sqlnet took the columns of this frame */
+#define SQLNET_KEY_COLUMNS       4u                  /* packet scope: the Info column as sqlnet left it (coltext.c) */
 #define SQLNET_KEY_NNE_INDEX     8u                  /* packet scope: TNS packets of an NNE session in this frame */
 #define SQLNET_KEY_NNE_NOTICE   12u                  /* packet scope: nne.c queued its notice in this frame */
 #define SQLNET_KEY_TLS_WATCH    10u                  /* packet scope: tls.c noted this frame's undecrypted TLS */

@@ -77,9 +77,9 @@ dissect_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
         expert_add_info(pinfo, pi, &ei_eof);
 
     if (dflags & TNS_DF_EOF)
-        col_append_str(pinfo->cinfo, COL_INFO, " EOF");
+        sqlnet_col_append(pinfo, " EOF");
     if (dflags & TNS_DF_END_OF_RESPONSE)
-        col_append_str(pinfo->cinfo, COL_INFO, dir == SQLNET_TO_CLIENT ? " end-of-response" : " end-of-request");
+        sqlnet_col_append(pinfo, dir == SQLNET_TO_CLIENT ? " end-of-response" : " end-of-request");
 
     if (payload_len == 0) {
         if (!(dflags & TNS_DF_EOF))
@@ -102,7 +102,7 @@ dissect_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
     }
     if (connect_data) {
         add_connect_data(tree, payload, 0, payload_len, pinfo);
-        col_append_str(pinfo->cinfo, COL_INFO, " (connect data)");
+        sqlnet_col_append(pinfo, " (connect data)");
         return;
     }
     if (dir == SQLNET_TO_CLIENT && dissect_deferred_listener_data(payload, pinfo, tree, sess, payload_len))
@@ -121,12 +121,12 @@ tns_add_undecoded_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tre
     case TNS_PAYLOAD_ENCRYPTED:
         pi = proto_tree_add_item(tree, hf_data_encrypted, payload, 0, payload_len, ENC_NA);
         expert_add_info(pinfo, pi, &ei_encrypted);
-        col_append_str(pinfo->cinfo, COL_INFO, " (encrypted)");
+        sqlnet_col_append(pinfo, " (encrypted)");
         break;
     case TNS_PAYLOAD_COMPRESSED:
         pi = proto_tree_add_item(tree, hf_data_compressed, payload, 0, payload_len, ENC_NA);
         expert_add_info(pinfo, pi, &ei_compressed);
-        col_append_str(pinfo->cinfo, COL_INFO, " (compressed)");
+        sqlnet_col_append(pinfo, " (compressed)");
         break;
     case TNS_PAYLOAD_RAW:
     default:
@@ -199,7 +199,7 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
     proto_item_set_generated(pi);
 
     claim_columns(pinfo);
-    col_append_sep_str(pinfo->cinfo, COL_INFO, " | ", dir == SQLNET_TO_SERVER ? "C\u2192S" : "S\u2192C");
+    sqlnet_col_append_sep(pinfo, " | ", dir == SQLNET_TO_SERVER ? "C\u2192S" : "S\u2192C");
 
     if (!tns_header_valid(tvb, 0, width)) {
         pi = proto_tree_add_item(tns_tree, hf_unsync, tvb, 0, -1, ENC_NA);
@@ -207,7 +207,7 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
             expert_add_info(pinfo, pi, &ei_unsync);       /* bytes skipped: the item's length */
         else
             expert_add_info(pinfo, pi, &ei_bad_header);
-        col_append_str(pinfo->cinfo, COL_INFO, " [not a TNS header]");
+        sqlnet_col_append(pinfo, " [not a TNS header]");
         return tvb_captured_length(tvb);
     }
 
@@ -236,7 +236,7 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
                 coltext_str(&info, "%)");
             }
         }
-        col_append_str(pinfo->cinfo, COL_INFO, info.buf);
+        sqlnet_col_append(pinfo, info.buf);
     }
 
     if (width == 4) {
@@ -300,7 +300,7 @@ tns_dissect_tcp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
         proto_item *ti;
         proto_tree *t;
         claim_columns(pinfo);
-        col_append_str(pinfo->cinfo, COL_INFO, "[continuation of a TNS packet cut by the snaplen]");
+        sqlnet_col_append(pinfo, "[continuation of a TNS packet cut by the snaplen]");
         ti = proto_tree_add_item(tree, proto_tns_layer, tvb, 0, shown, ENC_NA);
         t = proto_item_add_subtree(ti, ett_tns);
         proto_tree_add_item(t, hf_cut_continuation, tvb, 0, shown, ENC_NA);

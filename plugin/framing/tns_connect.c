@@ -18,6 +18,7 @@
 #include "ttc_protocol.h"
 #include "tns.h"
 #include "tns_internal.h"
+#include "coltext.h"
 
 /* Value of KEY= inside a connect descriptor, or NULL. */
 const char *
@@ -208,7 +209,7 @@ dissect_connect(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
     }
 
     (void)version;
-    col_append_fstr(pinfo->cinfo, COL_INFO, " v%u, SDU %u, TDU %u", version, sdu, tdu);
+    sqlnet_col_append(pinfo, wmem_strdup_printf(pinfo->pool, " v%u, SDU %u, TDU %u", version, sdu, tdu));
 }
 
 void
@@ -260,7 +261,7 @@ dissect_accept(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
     if (data_len > 0 && data_off >= 24 && FITS(data_off, data_len, len))
         proto_tree_add_item(tree, hf_ac_data, tvb, data_off, data_len, ENC_NA);
 
-    col_append_fstr(pinfo->cinfo, COL_INFO, " v%u, SDU %u, TDU %u%s", version, sdu, tdu,
+    sqlnet_col_append(pinfo, wmem_strdup_printf(pinfo->pool, " v%u, SDU %u, TDU %u%s", version, sdu, tdu,
                     (version >= TNS_VERSION_MIN_EOR && (flags2 & TNS_AF2_END_OF_RESPONSE))
-                        ? ", end-of-response" : "");
+                        ? ", end-of-response" : ""));
 }

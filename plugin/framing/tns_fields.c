@@ -16,6 +16,7 @@
 #include <epan/unit_strings.h>
 
 #include "sqlnet.h"
+#include "coltext.h"
 #include "session.h"
 #include "ttc_protocol.h"
 #include "tns.h"
@@ -307,9 +308,8 @@ int * const dd_flags_bits[] = { &hf_dd_flag_last, &hf_dd_flag_short, NULL };
 void
 claim_columns(packet_info *pinfo)
 {
-    if (p_get_proto_data(pinfo->pool, pinfo, proto_tns_layer, SQLNET_KEY_COLUMNS))
+    if (!sqlnet_col_take(pinfo))
         return;
-    p_add_proto_data(pinfo->pool, pinfo, proto_tns_layer, SQLNET_KEY_COLUMNS, GUINT_TO_POINTER(1));
     col_set_str(pinfo->cinfo, COL_PROTOCOL, SQLNET_PROTO_SHORT);
     col_clear(pinfo->cinfo, COL_INFO);
 }

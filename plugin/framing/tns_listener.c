@@ -18,6 +18,7 @@
 #include "ttc_protocol.h"
 #include "tns.h"
 #include "tns_internal.h"
+#include "coltext.h"
 
 /* The refuse text (REFUSE at 12, or the DATA packet after a 12-byte REFUSE):
  * the string and the TNS error of its ERR= (go-ora falls back to the CODE= of
@@ -38,7 +39,7 @@ add_refuse_text(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 off
         pi = proto_tree_add_uint(tree, hf_rf_err, tvb, off, data_len, code);
         proto_item_set_generated(pi);
         expert_add_info(pinfo, pi, &ei_refused);   /* the code: sqlnet.refuse.err */
-        col_append_fstr(pinfo->cinfo, COL_INFO, " ERR=%u", code);
+        sqlnet_col_append(pinfo, wmem_strdup_printf(pinfo->pool, " ERR=%u", code));
         return;
     }
     if (expert_on)
@@ -133,7 +134,7 @@ add_redirect_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 o
         proto_item_set_generated(pi);
     }
     if (host || port)
-        col_append_fstr(pinfo->cinfo, COL_INFO, " to %s:%s", host ? host : "?", port ? port : "?");
+        sqlnet_col_append(pinfo, wmem_strdup_printf(pinfo->pool, " to %s:%s", host ? host : "?", port ? port : "?"));
     if (nul >= 0 && addr_len + 1 < data_len)
         proto_tree_add_item(t, hf_rd_connect_data, tvb, off + addr_len + 1, data_len - addr_len - 1, ENC_ASCII);
 }
@@ -159,7 +160,7 @@ dissect_redirect(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
     expert_add_info(pinfo, pi, &ei_redirect);
     if (data_len > 0 && len == 10) {
         expert_add_info_format(pinfo, pi, &ei_deferred, "Redirect data follows in the next DATA packet");
-        col_append_str(pinfo->cinfo, COL_INFO, " (data follows)");
+        sqlnet_col_append(pinfo, " (data follows)");
         if (!PINFO_FD_VISITED(pinfo)) {
             sess->redirect_frame = pinfo->num;
             sess->redirect_data_deferred = TRUE;
@@ -206,11 +207,11 @@ dissect_deferred_listener_data(tvbuff_t *payload, packet_info *pinfo, proto_tree
                                "The %s announced %u bytes of data, this DATA packet carries %u",
                                redirect ? "REDIRECT" : "REFUSE", want, payload_len);
     if (redirect) {
-        col_append_str(pinfo->cinfo, COL_INFO, " (redirect data)");
+        sqlnet_col_append(pinfo, " (redirect data)");
         if (n > 0)
             add_redirect_data(payload, pinfo, tree, 0, n, FALSE, pi);
     } else {
-        col_append_str(pinfo->cinfo, COL_INFO, " (refuse data)");
+        sqlnet_col_append(pinfo, " (refuse data)");
         if (n > 0)
             add_refuse_text(payload, pinfo, tree, 0, n, NULL);
     }
@@ -230,6 +231,6 @@ dissect_resend(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len)
                                  reneg ? "Listener asks for the CONNECT again after a TLS renegotiation"
                                        : "Listener asks for the CONNECT again");
     if (reneg)
-        col_append_str(pinfo->cinfo, COL_INFO, " (TLS renegotiation)");
+        sqlnet_col_append(pinfo, " (TLS renegotiation)");
     extra_bytes(tvb, pinfo, tree, TNS_HDR_LEN, len);
 }

@@ -17,6 +17,7 @@
 #include "ttc_protocol.h"
 #include "tns.h"
 #include "tns_internal.h"
+#include "coltext.h"
 
 void
 dissect_marker(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len,
@@ -34,7 +35,7 @@ dissect_marker(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len,
     proto_tree_add_item(tree, hf_mk_type, tvb, 8, 1, ENC_NA);
     proto_tree_add_item(tree, hf_mk_data_byte, tvb, 9, 1, ENC_NA);
     pi = proto_tree_add_item_ret_uint(tree, hf_mk_marker, tvb, 10, 1, ENC_NA, &marker);
-    col_append_fstr(pinfo->cinfo, COL_INFO, " %s", val_to_str_const(marker, marker_vals, "?"));
+    sqlnet_col_append(pinfo, wmem_strdup_printf(pinfo->pool, " %s", val_to_str_const(marker, marker_vals, "?")));
     expert_add_info(pinfo, pi, &ei_marker);   /* which one: sqlnet.marker */
 }
 
@@ -55,7 +56,7 @@ dissect_control(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len
         return;
     }
     proto_tree_add_item_ret_uint(tree, hf_ct_command, tvb, 8, 2, ENC_BIG_ENDIAN, &cmd);
-    col_append_fstr(pinfo->cinfo, COL_INFO, " %s", sqlnet_val_to_str(pinfo->pool, cmd, control_cmd_vals, "command %u"));
+    sqlnet_col_append(pinfo, wmem_strdup_printf(pinfo->pool, " %s", sqlnet_val_to_str(pinfo->pool, cmd, control_cmd_vals, "command %u")));
     if (cmd != 8) {
         if (len > 10)
             proto_tree_add_item(tree, hf_ct_data, tvb, 10, len - 10, ENC_NA);
@@ -70,7 +71,7 @@ dissect_control(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len
     proto_tree_add_item(tree, hf_ct_emfi, tvb, 10, 4, ENC_BIG_ENDIAN);
     pi = proto_tree_add_item_ret_uint(tree, hf_ct_error, tvb, 14, 4, ENC_BIG_ENDIAN, &err);
     expert_add_info(pinfo, pi, &ei_control_error);   /* the error number: on the item */
-    col_append_fstr(pinfo->cinfo, COL_INFO, " %u", err);
+    sqlnet_col_append(pinfo, wmem_strdup_printf(pinfo->pool, " %u", err));
     if (!FITS(22, 0, len)) {
         extra_bytes(tvb, pinfo, tree, 18, len);
         return;
@@ -128,7 +129,7 @@ dissect_attention(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 l
     proto_tree_add_item(tree, hf_at_type, tvb, 8, 1, ENC_NA);
     proto_tree_add_item(tree, hf_at_data_byte, tvb, 9, 1, ENC_NA);
     pi = proto_tree_add_item_ret_uint(tree, hf_at_value, tvb, 10, 1, ENC_NA, &value);
-    col_append_fstr(pinfo->cinfo, COL_INFO, " %s", val_to_str_const(value, marker_vals, "?"));
+    sqlnet_col_append(pinfo, wmem_strdup_printf(pinfo->pool, " %s", val_to_str_const(value, marker_vals, "?")));
     expert_add_info(pinfo, pi, &ei_attention);
     extra_bytes(tvb, pinfo, tree, 11, len);
 }
@@ -153,8 +154,8 @@ dissect_dd(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, guint32 len)
                                       ENC_BIG_ENDIAN, &flags);
     pi = proto_tree_add_item_ret_uint(tree, hf_dd_total, tvb, 12, 4, ENC_BIG_ENDIAN, &total);
     count_item = proto_tree_add_item_ret_uint(tree, hf_dd_count, tvb, 16, 4, ENC_BIG_ENDIAN, &count);
-    col_append_fstr(pinfo->cinfo, COL_INFO, " %u bytes in %u segment%s%s", total, count,
-                    count == 1 ? "" : "s", (flags & TNS_DD_FLAG_LAST) ? ", last" : "");
+    sqlnet_col_append(pinfo, wmem_strdup_printf(pinfo->pool, " %u bytes in %u segment%s%s", total, count,
+                    count == 1 ? "" : "s", (flags & TNS_DD_FLAG_LAST) ? ", last" : ""));
     if (flags & TNS_DD_FLAG_SHORT) {
         if (count > TNS_DD_SEGMENTS)
             expert_add_info_format(pinfo, count_item, &ei_bad_length,

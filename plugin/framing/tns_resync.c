@@ -18,6 +18,7 @@
 #include "ttc_protocol.h"
 #include "tns.h"
 #include "tns_internal.h"
+#include "coltext.h"
 
 /* A header no payload byte sequence is likely to imitate (8 captured bytes
  * at off): valid type and length for the conversation's width, zero
@@ -141,6 +142,6 @@ stray_bytes(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, proto_tre
     expert_add_info_format(pinfo, pi, &ei_bad_header,
                            "Invalid TNS header: stray bytes before a TNS header skipped");
     claim_columns(pinfo);
-    col_append_str(pinfo->cinfo, COL_INFO, "[stray bytes]");
+    sqlnet_col_append(pinfo, "[stray bytes]");
     return (guint32)(next - (int)off);
 }

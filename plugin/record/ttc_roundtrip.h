@@ -44,16 +44,17 @@ typedef struct sqlnet_timing {
     nstime_t client;           /* previous response's last byte to this request's first, less the network,
                                 * when the previous round trip is of the same execution (else 0) */
     nstime_t idle;             /* the same gap when it is not (the time before a new piece of work) */
-    gboolean in_execution;     /* the previous round trip of the conversation was of the same execution */
-    gboolean known;            /* computed (the response completed or was closed) */
-    gboolean rtt_known;        /* the network part rests on a measured RTT */
-    nstime_t rtt;              /* ... this one (the conversation's, when the response ended) */
-    guint8   rtt_source, vantage;  /* sqlnet_rtt_source_t, sqlnet_vantage_t */
+    nstime_t rtt;              /* the RTT the network part rests on (rtt_known: the
+                                * conversation's, when the response ended) */
     /* the unsplit parts, kept for a split made again (timing_revisit) */
     nstime_t wait;             /* request's last byte to response's first byte */
     nstime_t gap;              /* previous response's last byte to the request's first byte */
+    gboolean in_execution;     /* the previous round trip of the conversation was of the same execution */
+    gboolean known;            /* computed (the response completed or was closed) */
+    gboolean rtt_known;        /* the network part rests on a measured RTT */
     gboolean has_gap;          /* there was a previous response */
     gboolean provisional;      /* split before the ACK tap had run (first pass of -2) */
+    guint8   rtt_source, vantage;  /* sqlnet_rtt_source_t, sqlnet_vantage_t */
 } sqlnet_timing_t;
 
 /* Elapsed (network + server + transfer + client) and wait (network + server
@@ -138,18 +139,18 @@ typedef struct ttc_request {
     nstime_t last_time;        /* when the request was complete (its last packet) */
     nstime_t first_time;       /* its first packet */
     nstime_t prev_end;         /* last byte of the response before it (has_prev_end) */
-    gboolean has_prev_end;
     const char *stmt_sql;      /* statement the call belongs to (cursor's SQL) */
     guint32 tns_packets, tns_bytes, segments;
     guint32 ttc_bytes;         /* DATA payload after the data flags */
     struct ttc_response *response;
     struct ttc_response *closed;   /* previous response this request cut short */
     guint32 execution;             /* statement execution this call belongs to (0 = none) */
-    guint8  partial;               /* ttc_partial_t of the request's own packets */
+    gboolean has_prev_end;
     gboolean fetch_more;           /* a fetch (no execute) on a result set with rows still to come */
     gboolean ended;                /* its last packet had the end-of-request flag (23ai pipelines) */
     gboolean negotiates;           /* PRO/DTY before its call in one request (ojdbc 23's connection
                                     * cookie): their replies lead its response */
+    guint8  partial;               /* ttc_partial_t of the request's own packets */
     struct ttc_request *next_waiting;  /* next request sent before this one's response */
 } ttc_request_t;
 
@@ -181,8 +182,9 @@ typedef struct ttc_response {
     guint32 number;            /* round trip number in the conversation (1-based, sqlnet.rt.number):
                                 * given when its record is first published (ttc_round_trip_number), 0 before */
     guint32 first_frame;       /* first TCP segment carrying the response */
-    nstime_t first_time;
     guint32 last_frame;        /* frame completing it; 0 while open */
+    guint32 ora_error;
+    nstime_t first_time;
     nstime_t last_time;
     sqlnet_timing_t timing;    /* where its time went (first pass, at its end) */
     guint32 packets, bytes;    /* TNS packets and bytes (markers included) */
@@ -194,11 +196,9 @@ typedef struct ttc_response {
     gboolean has_oer;
     guint32 cursor;
     guint64 rowcount;
-    guint32 ora_error;
     const char *ora_message;
     guint32 call_status;
     gboolean complete;         /* ended by EOR / its terminal message */
-    guint8  partial;           /* ttc_partial_t: not decoded to its end */
     const ttc_describe_t *describe;
     /* TCP segments that carried it (ttc_count_segment), and the first frame
      * that can be one of them (after its request and the previous response) */
@@ -206,6 +206,7 @@ typedef struct ttc_response {
     guint32 largest_segment;   /* payload bytes of its largest TCP segment */
     guint32 largest_packet;
     gboolean multi_segment_packet;
+    guint8  partial;           /* ttc_partial_t: not decoded to its end */
 } ttc_response_t;
 
 /* ---- what consumers add to a record before it is published --------------

@@ -19,6 +19,7 @@
 #include "sqlnet.h"
 #include "session.h"
 #include "ano.h"
+#include "coltext.h"
 
 #define ANO_MAGIC          0xDEADBEEFu
 #define ANO_HDR_LEN        13
@@ -117,7 +118,7 @@ ano_dissect(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 
     ti = proto_tree_add_item(tree, hf_ano, tvb, 0, -1, ENC_NA);
     ano_tree = proto_item_add_subtree(ti, ett_ano);
-    col_append_str(pinfo->cinfo, COL_INFO, " ANO");
+    sqlnet_col_append(pinfo, " ANO");
     if (len < ANO_HDR_LEN) {
         expert_add_info(pinfo, ti, &ei_ano_truncated);
         return;

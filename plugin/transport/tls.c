@@ -66,6 +66,7 @@
 
 #include "sqlnet.h"
 #include "session.h"
+#include "coltext.h"
 
 /* The README as the Debian package installs it (scripts/package.sh:
  * /usr/share/doc/sqlnet-wireshark<major.minor>/), named by the key-log hint. */
@@ -350,7 +351,9 @@ dissect_tls_watch(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *dat
     if (c && c->watch.state == WATCH_NOT_TLS)
         return 0;                   /* TCP goes on: port dissectors, heuristics */
     pinfo->can_desegment = pinfo->saved_can_desegment;
+    sqlnet_col_forget(pinfo);       /* Wireshark's TLS dissector sets the Info column */
     ret = call_dissector_only(tls_handle, tvb, pinfo, tree, data);
+    sqlnet_col_forget(pinfo);
     if (decide) {
         sess = (sqlnet_session_t *)conversation_get_proto_data(conv, proto_sqlnet_tls);
         if (sess && sess->tls) {

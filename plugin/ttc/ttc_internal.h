@@ -32,25 +32,27 @@ typedef enum {
 typedef struct ttc_pdu_rec {
     ttc_state_t start;         /* decoder state before this packet's messages */
     guint8  *joined;           /* a message begun in earlier packets, ended here */
+    ttc_request_t *req;
+    ttc_response_t *resp;
     guint32  joined_len;
     guint32  joined_prefix;    /* bytes of `joined` from earlier packets */
     gint32   body_off;         /* first message starting in this payload; -1 none */
     gint32   stop_off;         /* where decoding stopped; -1 = end of payload */
     gint32   resync_off;       /* server: a final end-of-call status found after an
                                 * undecoded stretch, decoded from here; -1 none */
-    guint8   stop;             /* stop_t */
-    gboolean decoded;          /* TTC decoding applies to this packet */
-    ttc_request_t *req;
-    ttc_response_t *resp;
-    gboolean completes;        /* completes its response (server side) */
-    gboolean carries_call;     /* the request's main call was decoded here */
-    gboolean starts_request;   /* first TNS packet of its request */
     guint32  too_long;         /* a pending message was dropped here: its size so far */
-    gboolean too_much_total;   /* ... because all conversations together hold too much */
     guint32  cursor_dropped;   /* cursor not remembered here (cap reached), 0 = none */
     guint32  reinferred_from;  /* the inferred dialect changed here: the frame it was
                                 * inferred at, 0 = not changed here */
-    gboolean body_undecoded;   /* its call data is a call body that could not be read */
+    /* One of these per TNS packet of the capture: the flags are bytes
+     * (every assignment is TRUE, FALSE or a logical expression). */
+    guint8   stop;             /* stop_t */
+    guint8   decoded;          /* TTC decoding applies to this packet */
+    guint8   completes;        /* completes its response (server side) */
+    guint8   carries_call;     /* the request's main call was decoded here */
+    guint8   starts_request;   /* first TNS packet of its request */
+    guint8   too_much_total;   /* ... dropped because all conversations together hold too much */
+    guint8   body_undecoded;   /* its call data is a call body that could not be read */
 } ttc_pdu_rec_t;
 
 

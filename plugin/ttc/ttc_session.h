@@ -72,6 +72,9 @@ typedef struct ttc_session {
     guint32 round_trips;               /* round-trip records published so far (metrics.c numbers them) */
     wmem_map_t *sql_ids;               /* statement text -> its SQL_ID (ttc_sql_id), made once per text */
     struct timing_conv *timing;        /* timing's own state (consumers/timing.c), opaque here */
+    guint32 rec_frame;                 /* the frame of this session's latest TTC record:
+                                        * its first record is kept by key, the others in
+                                        * the frame's map (ttc_stream.c) */
     ttc_request_t *unbound;            /* last execute whose response named no cursor
                                         * (cut or undecoded): the next call on an
                                         * unknown cursor is taken to be on its cursor */

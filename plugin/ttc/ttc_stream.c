@@ -125,6 +125,45 @@ rec_key(tvbuff_t *tvb)
     return SQLNET_KEY_PDU(tvb_raw_offset(tvb));
 }
 
+/* The TTC records of a frame (file scope), by the raw offset of their
+ * payload: a session's first record in the frame under its own key, the
+ * frame's further ones in one map under KEY_FRAME_MAP.  One entry per TNS
+ * packet made every lookup walk a list as long as the frame's packets
+ * (quadratic in TNS packets per TCP segment). */
+#define KEY_FRAME_MAP 0u                /* record keys are odd (SQLNET_KEY_PDU) */
+
+static ttc_pdu_rec_t *
+rec_get(packet_info *pinfo, tvbuff_t *payload)
+{
+    guint32 key = rec_key(payload);
+    ttc_pdu_rec_t *rec = (ttc_pdu_rec_t *)p_get_proto_data(wmem_file_scope(), pinfo, proto_ttc_layer, key);
+    wmem_map_t *more;
+
+    if (rec)
+        return rec;
+    more = (wmem_map_t *)p_get_proto_data(wmem_file_scope(), pinfo, proto_ttc_layer, KEY_FRAME_MAP);
+    return more ? (ttc_pdu_rec_t *)wmem_map_lookup(more, GUINT_TO_POINTER(key)) : NULL;
+}
+
+static void
+rec_add(ttc_session_t *ts, packet_info *pinfo, tvbuff_t *payload, ttc_pdu_rec_t *rec)
+{
+    guint32 key = rec_key(payload);
+    wmem_map_t *more;
+
+    if (ts->rec_frame != pinfo->num) {
+        ts->rec_frame = pinfo->num;
+        p_add_proto_data(wmem_file_scope(), pinfo, proto_ttc_layer, key, rec);
+        return;
+    }
+    more = (wmem_map_t *)p_get_proto_data(wmem_file_scope(), pinfo, proto_ttc_layer, KEY_FRAME_MAP);
+    if (!more) {
+        more = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
+        p_add_proto_data(wmem_file_scope(), pinfo, proto_ttc_layer, KEY_FRAME_MAP, more);
+    }
+    wmem_map_insert(more, GUINT_TO_POINTER(key), rec);
+}
+
 /* First pass: a message could not be collected (too long, or all
  * conversations hold too much); the stream waits for the next request or
  * response. */
@@ -180,7 +219,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
     stop_t stop = STOP_END;
     gint off;
 
-    rec = (ttc_pdu_rec_t *)p_get_proto_data(wmem_file_scope(), pinfo, proto_ttc_layer, rec_key(payload));
+    rec = rec_get(pinfo, payload);
     if (!rec) {
         if (!first)
             return;                    /* not seen on the first pass (e.g. capture gap) */
@@ -190,7 +229,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
         rec->body_off = rec->stop_off = rec->resync_off = -1;
         rec->req = dir == SQLNET_TO_SERVER ? ts->req : NULL;
         rec->resp = dir == SQLNET_TO_CLIENT ? ts->resp : NULL;
-        p_add_proto_data(wmem_file_scope(), pinfo, proto_ttc_layer, rec_key(payload), rec);
+        rec_add(ts, pinfo, payload, rec);
         rec->start = s->state;
         rec->decoded = !s->opaque;
         rec->starts_request = dir == SQLNET_TO_SERVER && ts->req && ts->req->tns_packets == 1 &&
@@ -393,8 +432,7 @@ gboolean
 ttc_pdu_lookup(packet_info *pinfo, tvbuff_t *payload, ttc_request_t **req,
                ttc_response_t **resp, gboolean *completes, gboolean *carries_call)
 {
-    ttc_pdu_rec_t *rec = (ttc_pdu_rec_t *)p_get_proto_data(wmem_file_scope(), pinfo, proto_ttc_layer,
-                                                           rec_key(payload));
+    ttc_pdu_rec_t *rec = rec_get(pinfo, payload);
     if (!rec)
         return FALSE;
     *req = rec->req;
@@ -406,8 +444,7 @@ ttc_pdu_lookup(packet_info *pinfo, tvbuff_t *payload, ttc_request_t **req,
 gboolean
 ttc_pdu_starts_request(packet_info *pinfo, tvbuff_t *payload)
 {
-    ttc_pdu_rec_t *rec = (ttc_pdu_rec_t *)p_get_proto_data(wmem_file_scope(), pinfo, proto_ttc_layer,
-                                                           rec_key(payload));
+    ttc_pdu_rec_t *rec = rec_get(pinfo, payload);
     return rec && rec->starts_request;
 }
 

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Decoding unchanged: tshark -V and -2 -V of every test and public capture,
+before and after a change, compared byte for byte.
+
+    bench/vdiff.py snapshot --so build/plugins/4.0/epan/sqlnet.so --out /tmp/base
+    (change, rebuild)
+    bench/vdiff.py snapshot --so build/plugins/4.0/epan/sqlnet.so --out /tmp/after
+    bench/vdiff.py compare /tmp/base /tmp/after
+
+A snapshot keeps each output gzipped with its SHA-256 in index.tsv; compare
+lists the captures whose outputs differ (exit 1 if any).  As root tshark runs
+as nobody (root tshark ignores WIRESHARK_PLUGIN_DIR).
+"""
+import argparse
+import gzip
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PUBLIC = Path(os.environ.get("SQLNET_CORPUS", ROOT.parent / "shared" / "captures" / "public"))
+
+
+def captures():
+    out = sorted((ROOT / "test-captures").glob("*.pcap*"))
+    out += sorted(PUBLIC.glob("*/*.pcap*"))
+    return out
+
+
+def snapshot(so, outdir):
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    sandbox = Path(tempfile.mkdtemp(prefix="sqlnet-vdiff-"))
+    release = Path(so).resolve().parent.parent.name
+    plug = sandbox / "plugins" / release / "epan"
+    plug.mkdir(parents=True)
+    shutil.copy2(so, plug / "sqlnet.so")
+    for f in (ROOT / "lua").glob("*.lua"):
+        shutil.copy2(f, sandbox / "plugins" / f.name)
+    home = sandbox / "home"
+    home.mkdir()
+    caps = sandbox / "caps"
+    caps.mkdir()
+    for d in [sandbox, *sandbox.rglob("*")]:
+        os.chmod(d, 0o777 if d == home else (0o755 if d.is_dir() else 0o644))
+    env = dict(os.environ, WIRESHARK_PLUGIN_DIR=str(sandbox / "plugins"), HOME=str(home))
+    pre = []
+    if os.geteuid() == 0:
+        pre = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "env",
+               f"WIRESHARK_PLUGIN_DIR={sandbox / 'plugins'}", f"HOME={home}"]
+    lines = []
+    for i, cap in enumerate(captures()):
+        local = caps / f"{i:04d}{''.join(cap.suffixes[-1:])}"
+        shutil.copy2(cap, local)
+        os.chmod(local, 0o644)
+        name = str(cap.relative_to(ROOT)) if cap.is_relative_to(ROOT) else f"public/{cap.parent.name}/{cap.name}"
+        for mode, extra in (("V", ["-V"]), ("2V", ["-2", "-V"])):
+            p = subprocess.run(pre + ["tshark", "-n", "-r", str(local), *extra],
+                               env=env, capture_output=True)
+            digest = hashlib.sha256(p.stdout + b"\0" + p.stderr).hexdigest()
+            fn = f"{i:04d}.{mode}.gz"
+            with gzip.open(outdir / fn, "wb") as fh:
+                fh.write(p.stdout + b"\n--- stderr ---\n" + p.stderr)
+            lines.append(f"{name}\t{mode}\t{digest}\t{fn}\n")
+    (outdir / "index.tsv").write_text("".join(lines))
+    shutil.rmtree(sandbox, ignore_errors=True)
+    print(f"{len(lines)} outputs in {outdir}")
+
+
+def compare(a, b):
+    def load(d):
+        return {(r[0], r[1]): (r[2], r[3]) for r in
+                (l.split("\t") for l in (Path(d) / "index.tsv").read_text().splitlines())}
+    ia, ib = load(a), load(b)
+    bad = [k for k in sorted(set(ia) | set(ib)) if ia.get(k, ("",))[0] != ib.get(k, ("",))[0]]
+    for k in bad:
+        print("DIFFERS:", *k, ia.get(k, ("", "-"))[1], ib.get(k, ("", "-"))[1])
+    print(f"{len(ia)} vs {len(ib)} outputs, {len(bad)} differ")
+    return 1 if bad else 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("snapshot")
+    s.add_argument("--so", required=True)
+    s.add_argument("--out", required=True)
+    c = sub.add_parser("compare")
+    c.add_argument("a")
+    c.add_argument("b")
+    args = ap.parse_args()
+    if args.cmd == "snapshot":
+        snapshot(args.so, args.out)
+        return 0
+    return compare(args.a, args.b)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
