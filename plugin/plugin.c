@@ -18,6 +18,7 @@
 #include "sqlnet.h"
 #include "stats.h"
 #include "stmt_table.h"
+#include "flow.h"
 
 WS_DLL_PUBLIC_DEF const gchar plugin_version[] = SQLNET_VERSION;
 WS_DLL_PUBLIC_DEF const int plugin_want_major = WIRESHARK_VERSION_MAJOR;
@@ -144,6 +145,7 @@ sqlnet_register(void)
     timing_register(proto_sqlnet);
     stats_register(proto_sqlnet);
     stmt_table_register();
+    flow_register(proto_sqlnet);
     sqlnet_est_register();
     sqlnet_tls_register(proto_sqlnet);
     nne_register(proto_sqlnet);
