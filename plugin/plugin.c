@@ -19,6 +19,7 @@
 #include "stats.h"
 #include "stmt_table.h"
 #include "flow.h"
+#include "follow.h"
 
 WS_DLL_PUBLIC_DEF const gchar plugin_version[] = SQLNET_VERSION;
 WS_DLL_PUBLIC_DEF const int plugin_want_major = WIRESHARK_VERSION_MAJOR;
@@ -146,6 +147,7 @@ sqlnet_register(void)
     stats_register(proto_sqlnet);
     stmt_table_register();
     flow_register(proto_sqlnet);
+    follow_register(proto_sqlnet);
     sqlnet_est_register();
     sqlnet_tls_register(proto_sqlnet);
     nne_register(proto_sqlnet);
