@@ -20,12 +20,21 @@
 #include "stmt_table.h"
 #include "flow.h"
 #include "follow.h"
+#include "conv.h"
 
 WS_DLL_PUBLIC_DEF const gchar plugin_version[] = SQLNET_VERSION;
 WS_DLL_PUBLIC_DEF const int plugin_want_major = WIRESHARK_VERSION_MAJOR;
 WS_DLL_PUBLIC_DEF const int plugin_want_minor = WIRESHARK_VERSION_MINOR;
 
 WS_DLL_PUBLIC void plugin_register(void);
+
+/* The -z reports and tap windows (the tap plugin). */
+static void
+register_taps(void)
+{
+    stats_register_taps();
+    conv_register_taps();
+}
 
 /* An epan plugin's other steps (Wireshark calls every one: none may be NULL). */
 static void epan_step_none(void) { }
@@ -54,7 +63,7 @@ plugin_register(void)
     plug.register_protoinfo = sqlnet_register;
     plug.register_handoff = sqlnet_handoff;
     proto_register_plugin(&plug);
-    tap_plug.register_tap_listener = stats_register_taps;
+    tap_plug.register_tap_listener = register_taps;
     tap_register_plugin(&tap_plug);
     epan_register_plugin(&epan_plug);
 }
