@@ -205,7 +205,7 @@ conv_facts_listen(conv_acc_t *a, void (*changed)(conv_acc_t *a, conv_row_t *row,
     a->user = user;
     if (a->listening)
         return TRUE;
-    err = register_tap_listener("frame", &a->facts_key, CONV_FACTS_FILTER, TL_REQUIRES_PROTO_TREE, NULL,
+    err = register_tap_listener("frame", &a->facts_key, CONV_FACTS_FILTER, TL_REQUIRES_NOTHING, NULL,
                                 facts_packet, NULL, NULL);
     if (err) {
         g_string_free(err, TRUE);
