@@ -397,17 +397,18 @@ report_draw(void *tapdata)
         }
         g_string_append_c(out, '\n');
     }
-    if (r->csv) {
-        printf("%s", out->str);
-    } else {
-        printf("\n================================================================================\n");
-        printf("SQL*Net conversations: %u\n", shown);
+    if (!r->csv) {
+        GString *head = g_string_new(NULL);
+        g_string_append(head, "\n================================================================================\n");
+        g_string_append_printf(head, "SQL*Net conversations: %u\n", shown);
         if (r->filter)
-            printf("Filter: %s\n", r->filter);
-        printf("================================================================================\n");
-        printf("%s", out->str);
-        printf("================================================================================\n");
+            g_string_append_printf(head, "Filter: %s\n", r->filter);
+        g_string_append(head, "================================================================================\n");
+        g_string_prepend(out, head->str);
+        g_string_append(out, "================================================================================\n");
+        g_string_free(head, TRUE);
     }
+    fputs(out->str, stdout);
     g_string_free(out, TRUE);
 }
 
