@@ -6,7 +6,7 @@
 
 #include <string.h>
 #include <glib.h>
-#include <epan/value_string.h>
+#include <epan/packet.h>
 
 #include "ttc.h"
 #include "account.h"
@@ -45,7 +45,7 @@ rt_text_request(const sqlnet_rt_t *rt, gsize sql_max)
     const char *sql = request_sql(rt);
 
     if (sqlnet_rt_has_fetch_rows(rt) && !sqlnet_rt_executes(rt)) {
-        g_string_append_printf(s, " %u rows", sqlnet_rt_fetch_rows(rt));
+        g_string_append_printf(s, " %u %s", sqlnet_rt_fetch_rows(rt), sqlnet_rt_fetch_rows(rt) == 1 ? "row" : "rows");
     } else if (sql) {
         char *one = account_one_line(sql);
         glong n = g_utf8_strlen(one, -1);
