@@ -65,6 +65,7 @@ conv_acc_new(void)
 void
 conv_acc_reset(conv_acc_t *a)
 {
+    /* the rows go, and with them the table rows they had */
     g_hash_table_remove_all(a->by_conv);
     g_ptr_array_set_size(a->rows, 0);
 }

@@ -29,6 +29,7 @@ typedef struct {
     guint32 round_trips, errors;
     guint64 rows, time_ns, wait_ns;
     guint32 row;                 /* its index in conv_rows() */
+    guint32 table_row;           /* conv_table.c: its row + 1 in the window's table (0: none yet) */
 } conv_row_t;
 
 conv_acc_t *conv_acc_new(void);

@@ -39,6 +39,8 @@
 typedef struct {
     stat_tap_table *table;
     conv_acc_t *acc;
+    guint used;                /* rows shown (table->num_elements) */
+    guint capacity;            /* rows allocated (kept across resets) */
     gboolean stop_pending;     /* the window closed: remove the facts listener */
 } conv_table_state_t;
 
@@ -67,23 +69,33 @@ cell_set(stat_tap_table_item_type *cell, guint col, const char *text)
     }
 }
 
-/* The conversation's row written again (added when new). */
+/* The conversation's row written again (added when new); a conversation
+ * the records have not reached (only its logon seen, or filtered out) has
+ * none. */
 static void
-row_write(conv_table_state_t *st, const conv_row_t *r)
+row_write(conv_table_state_t *st, conv_row_t *r)
 {
     stat_tap_table *t = st->table;
     guint c, n = MIN(conv_ncolumns(), t->num_fields);
 
-    while (t->num_elements <= r->row) {
-        stat_tap_table_item_type *blank = g_new0(stat_tap_table_item_type, t->num_fields);
-        for (c = 0; c < t->num_fields; c++)
-            blank[c].type = TABLE_ITEM_NONE;
-        stat_tap_init_table_row(t, t->num_elements, t->num_fields, blank);
-        g_free(blank);
+    if (r->server.type == AT_NONE)
+        return;
+    if (!r->table_row) {
+        if (st->used < st->capacity) {
+            t->num_elements = st->used + 1;
+        } else {
+            stat_tap_table_item_type *blank = g_new0(stat_tap_table_item_type, t->num_fields);
+            for (c = 0; c < t->num_fields; c++)
+                blank[c].type = TABLE_ITEM_NONE;
+            stat_tap_init_table_row(t, st->used, t->num_fields, blank);
+            g_free(blank);
+            st->capacity = t->num_elements;
+        }
+        r->table_row = ++st->used;
     }
     for (c = 0; c < n; c++) {
         char *v = conv_value(r, c);
-        cell_set(stat_tap_get_field_data(t, r->row, c), c, v);
+        cell_set(stat_tap_get_field_data(t, r->table_row - 1, c), c, v);
         g_free(v);
     }
 }
@@ -112,12 +124,15 @@ conv_table_packet(void *tapdata, packet_info *pinfo, epan_dissect_t *edt _U_, co
     return TAP_PACKET_REDRAW;
 }
 
+/* Every row emptied; the rows stay allocated (a window may still point at
+ * them) and are used again as the records come. */
 static void
-rows_clear(stat_tap_table *t)
+rows_clear(conv_table_state_t *st)
 {
+    stat_tap_table *t = st->table;
     guint r, c;
 
-    for (r = 0; r < t->num_elements; r++) {
+    for (r = 0; r < st->capacity; r++) {
         for (c = 0; c < t->num_fields; c++) {
             stat_tap_table_item_type *cell = stat_tap_get_field_data(t, r, c);
             if (cell->type == TABLE_ITEM_STRING)
@@ -126,6 +141,8 @@ rows_clear(stat_tap_table *t)
             cell->type = TABLE_ITEM_NONE;
         }
     }
+    t->num_elements = 0;
+    st->used = 0;
 }
 
 static void
@@ -141,8 +158,13 @@ conv_table_init(stat_tap_table_ui *ui)
         table_state = g_new0(conv_table_state_t, 1);
         table_state->acc = conv_acc_new();
     }
-    table_state->table = table;
+    if (table_state->table != table) {
+        table_state->table = table;
+        table_state->capacity = table->num_elements;
+        table_state->used = table->num_elements;
+    }
     table_state->stop_pending = FALSE;
+    rows_clear(table_state);
     conv_acc_reset(table_state->acc);
     conv_facts_listen(table_state->acc, facts_changed, table_state);
 }
@@ -151,24 +173,40 @@ static void
 conv_table_reset(stat_tap_table *table)
 {
     if (table_state && table_state->table == table) {
+        rows_clear(table_state);
         conv_acc_reset(table_state->acc);
-        rows_clear(table);
-        /* the rows stay allocated; they are written again as the records come */
     }
 }
 
+/* Wireshark frees the table (the last window closed): the cells' strings go
+ * with it, and the rows kept from before a reset past the ones it frees. */
 static void
-conv_table_free_item(stat_tap_table *table, guint row _U_, guint column _U_,
+conv_table_free_item(stat_tap_table *table, guint row, guint column,
                      stat_tap_table_item_type *field_data)
 {
+    conv_table_state_t *st = table_state;
+
+    if (st && st->table == table && row == 0 && column == 0) {
+        guint r, c;
+        for (r = table->num_elements; r < st->capacity; r++) {
+            for (c = 0; c < table->num_fields; c++) {
+                stat_tap_table_item_type *cell = &table->elements[r][c];
+                if (cell->type == TABLE_ITEM_STRING)
+                    g_free((char *)cell->value.string_value);
+            }
+            g_free(table->elements[r]);
+            table->elements[r] = NULL;
+        }
+    }
     if (field_data->type == TABLE_ITEM_STRING) {
         g_free((char *)field_data->value.string_value);
         field_data->value.string_value = NULL;
         field_data->type = TABLE_ITEM_NONE;
     }
-    if (table_state && table_state->table == table) {
-        table_state->table = NULL;          /* never touched again */
-        table_state->stop_pending = TRUE;
+    if (st && st->table == table) {
+        st->table = NULL;          /* never touched again */
+        st->capacity = st->used = 0;
+        st->stop_pending = TRUE;
     }
 }
 

@@ -86,14 +86,18 @@ item_new(packet_info *pinfo, flow_info_t *sainfo)
     if (!sai->time_str ||
         !(addresses_equal(&sai->src_addr, &pinfo->net_src) || addresses_equal(&sai->src_addr, &pinfo->src)) ||
         !(addresses_equal(&sai->dst_addr, &pinfo->net_dst) || addresses_equal(&sai->dst_addr, &pinfo->dst))) {
-        /* not the layout this plugin was built for: leak nothing, add nothing */
+        /* not the layout this plugin was built for: add nothing (the item
+         * itself freed; what its unknown members hold is not touched) */
+        g_free(sai);
         return NULL;
     }
     return sai;
 }
 
-/* A time as the Time column of the Flow Graph shows the packet's: seconds
- * since the first packet (Wireshark's default), else since the epoch. */
+/* A time as the Flow Graph's Time column shows it by default: seconds since
+ * the first packet (since the epoch when the time format is epoch); the
+ * request's arrow is made on the response's packet, so both arrows' times
+ * are computed here rather than formatted by Wireshark from their frames. */
 static char *
 time_text(packet_info *pinfo, nstime_t t)
 {
@@ -149,10 +153,9 @@ flow_packet(void *tapdata, packet_info *pinfo, epan_dissect_t *edt _U_, const vo
                       rt_text_request(rt, FLOW_SQL_MAX), g_strdup(group), sqlnet_rt_execution(rt));
         }
     }
-    if (timestamp_get_type() == TS_RELATIVE || timestamp_get_type() == TS_EPOCH || req) {
-        g_free(resp->time_str);
-        resp->time_str = time_text(pinfo, pinfo->abs_ts);
-    }
+    /* both arrows' times alike (the request's frame is not at hand here) */
+    g_free(resp->time_str);
+    resp->time_str = time_text(pinfo, pinfo->abs_ts);
     item_fill(resp, pinfo->num, (guint16)pinfo->srcport, (guint16)pinfo->destport, rt_text_response(rt), group,
               sqlnet_rt_execution(rt));
     if (req)
