@@ -18,12 +18,32 @@
 #include "sqlnet.h"
 #include "stats.h"
 #include "stmt_table.h"
+#include "flow.h"
+#include "follow.h"
+#include "conv.h"
+#include "conv_table.h"
 
 WS_DLL_PUBLIC_DEF const gchar plugin_version[] = SQLNET_VERSION;
 WS_DLL_PUBLIC_DEF const int plugin_want_major = WIRESHARK_VERSION_MAJOR;
 WS_DLL_PUBLIC_DEF const int plugin_want_minor = WIRESHARK_VERSION_MINOR;
 
 WS_DLL_PUBLIC void plugin_register(void);
+
+/* The -z reports and tap windows (the tap plugin). */
+static void
+register_taps(void)
+{
+    stats_register_taps();
+    conv_register_taps();
+}
+
+/* The end of a dissection: the GUI tables' turn (stmt_table.c, conv_table.c). */
+static void
+tables_dissect_cleanup(epan_dissect_t *edt)
+{
+    stmt_table_dissect_cleanup(edt);
+    conv_table_dissect_cleanup(edt);
+}
 
 /* An epan plugin's other steps (Wireshark calls every one: none may be NULL). */
 static void epan_step_none(void) { }
@@ -42,7 +62,7 @@ plugin_register(void)
         .init = epan_step_none,
         .post_init = epan_step_none,
         .dissect_init = epan_edt_none,
-        .dissect_cleanup = stmt_table_dissect_cleanup,
+        .dissect_cleanup = tables_dissect_cleanup,
         .cleanup = epan_step_none,
         .register_all_protocols = epan_register_none,
         .register_all_handoffs = epan_register_none,
@@ -52,7 +72,7 @@ plugin_register(void)
     plug.register_protoinfo = sqlnet_register;
     plug.register_handoff = sqlnet_handoff;
     proto_register_plugin(&plug);
-    tap_plug.register_tap_listener = stats_register_taps;
+    tap_plug.register_tap_listener = register_taps;
     tap_register_plugin(&tap_plug);
     epan_register_plugin(&epan_plug);
 }
@@ -144,6 +164,9 @@ sqlnet_register(void)
     timing_register(proto_sqlnet);
     stats_register(proto_sqlnet);
     stmt_table_register();
+    conv_table_register();
+    flow_register(proto_sqlnet);
+    follow_register(proto_sqlnet);
     sqlnet_est_register();
     sqlnet_tls_register(proto_sqlnet);
     nne_register(proto_sqlnet);

@@ -1,0 +1,192 @@
+"""The SQL*Net views of issue 37 in tshark: -z sqlnet,conv (Conversations),
+-z flow,sqlnet,standard (Flow Graph) and -z follow,sqlnet,ascii,N (Follow).
+
+Evidence: the generator's manifests (test-captures/*.json: rows received,
+statements, array size, TNS version, server address, ORA errors),
+EXPECTED.json of the public corpus (client, server, accept version,
+negotiated SDU, functions) and, for the views against each other, the
+-z sqlnet,rt records (round trips, rows) - never the view's own output
+pasted as expectation. One tshark run per capture and view (the session's
+cache), shared by the asserts through module-scoped fixtures."""
+import csv
+import io
+import json
+import re
+
+import pytest
+
+from tshark import PUBLIC, TEST_CAPTURES
+
+BUNDLED = TEST_CAPTURES / "arraysize_10.pcapng"
+WAN = TEST_CAPTURES / "wan_rtt10_arraysize.pcapng"
+ERRORS = TEST_CAPTURES / "batch_19_jdbc.pcapng"
+REAL = "john/Oracle-1.pcap"
+ARRIVING = re.compile(r"^(\d+) rows?, (\d+) pkts?")
+
+
+def manifest(capture):
+    return json.loads(capture.with_suffix(".json").read_text())
+
+
+def clean_stderr(err):
+    """tshark exits 0 on a plugin's or a Lua script's load error: none here."""
+    assert err == "", err
+
+
+@pytest.fixture(scope="module")
+def views(tshark):
+    """capture -> {"conv": rows, "rt": rows, "flow": text, "follow": text}"""
+    cache = {}
+
+    def get(capture, stream=0):
+        key = (str(capture), stream)
+        if key not in cache:
+            conv = tshark.run(capture, ["-q", "-z", "sqlnet,conv,format=csv"])
+            clean_stderr(conv.stderr)
+            rt = tshark.run(capture, ["-q", "-z", "sqlnet,rt,format=csv"])
+            flow = tshark.run(capture, ["-q", "-z", "flow,sqlnet,standard"])
+            clean_stderr(flow.stderr)
+            follow = tshark.run(capture, ["-q", "-z", f"follow,sqlnet,ascii,{stream}"])
+            clean_stderr(follow.stderr)
+            cache[key] = {
+                "conv": list(csv.DictReader(io.StringIO(conv.stdout))),
+                "rt": list(csv.DictReader(io.StringIO(rt.stdout))),
+                "flow": flow.stdout,
+                "follow": follow.stdout,
+            }
+        return cache[key]
+    return get
+
+
+def rt_of_stream(v, stream):
+    return [r for r in v["rt"] if r["tcp_stream"] == str(stream)]
+
+
+# ---- Conversations -----------------------------------------------------------
+
+@pytest.mark.parametrize("capture", [BUNDLED, WAN], ids=["bundled", "wan"])
+def test_conv_row_against_manifest(views, capture):
+    """A conversation row against the generator's manifest: the server's
+    address and port, the TNS version, the rows the client received, the
+    statements it ran; and against -z sqlnet,rt (round trips, rows)."""
+    m = manifest(capture)
+    v = views(capture)
+    assert len(v["conv"]) == m["client"].get("sessions", 1)
+    row = v["conv"][0]
+    assert row["server"] == f'{m["server"]["address"]}:{m["server"]["port"]}'
+    assert int(row["tns_version"]) == m["server"]["tns_version"]
+    assert int(row["rows"]) == m["client"]["rows_received"]
+    assert int(row["statements"]) == len(set(m["client"]["statements"]))
+    assert row["filter"] == f'tcp.stream eq {row["tcp_stream"]}'
+    recs = rt_of_stream(v, row["tcp_stream"])
+    assert int(row["round_trips"]) == sum(1 for r in recs if r["request_frame"])
+    assert int(row["rows"]) == sum(int(r["rows"] or 0) for r in recs)
+
+
+def test_conv_user_service_program_bundled(views):
+    """Who: the manifest's driver runs as python (its program path), the
+    generator's user and service are the ones its harness connects with
+    (scott@freepdb1, testgen/README); the SDU the manifest asked for."""
+    m = manifest(BUNDLED)
+    row = views(BUNDLED)["conv"][0]
+    assert row["user"].lower() == "scott"
+    assert row["service"].lower() == "freepdb1"
+    assert "python" in row["program"]
+    assert int(row["sdu"]) == m["client"]["sdu_requested"]
+
+
+@pytest.mark.skipif(not (PUBLIC / REAL).is_file(), reason="public corpus not present")
+def test_conv_row_real_capture(views):
+    """A real capture against EXPECTED.json: client, server, accept version,
+    negotiated SDU."""
+    want = json.loads((PUBLIC / "EXPECTED.json").read_text())[REAL]["conversations"][0]
+    row = views(PUBLIC / REAL)["conv"][0]
+    assert row["client"] == want["client"]
+    assert row["server"] == want["server"]
+    assert int(row["tns_version"]) == want["accept_version"]
+    assert int(row["sdu"]) == want["negotiated_sdu"]
+
+
+def test_conv_errors_counted(views):
+    """The manifest's ORA errors are counted in the conversation."""
+    m = manifest(ERRORS)
+    nerr = sum(len(s.get("errors", [])) for s in m["client"]["report"]["sessions"])
+    total = sum(int(r["ora_errors"]) for r in views(ERRORS)["conv"])
+    assert total >= nerr >= 1
+
+
+# ---- Flow Graph --------------------------------------------------------------
+
+def flow_arrows(text):
+    """(label, comment, direction) of each arrow of tshark's flow diagram."""
+    lines = text.splitlines()
+    out = []
+    for i, ln in enumerate(lines[:-1]):
+        nxt = lines[i + 1]
+        if "-->" in nxt or "<--" in nxt:
+            parts = ln.split("|")
+            out.append((parts[2].strip(), parts[-1].strip(), "req" if "-->" in nxt else "resp"))
+    return out
+
+
+@pytest.mark.parametrize("capture", [BUNDLED, WAN], ids=["bundled", "wan"])
+def test_flow_arrows_against_manifest(views, capture):
+    """One arrow per request and one per response (the -z sqlnet,rt records);
+    the rows on the response arrows add up to the manifest's rows received;
+    a fetch arrow asks for an array size the manifest's statements used."""
+    m = manifest(capture)
+    v = views(capture)
+    arrows = flow_arrows(v["flow"])
+    nreq = sum(1 for r in v["rt"] if r["request_frame"])
+    assert sum(1 for a in arrows if a[2] == "req") == nreq
+    assert sum(1 for a in arrows if a[2] == "resp") == len(v["rt"])
+    rows = sum(int(ARRIVING.match(a[0]).group(1)) for a in arrows if a[2] == "resp" and ARRIVING.match(a[0]))
+    assert rows == m["client"]["rows_received"]
+    sizes = {int(x) for x in re.findall(r"OFETCH (\d+) rows?", v["flow"])}
+    asked = {s["arraysize"] for ss in m["client"]["report"]["sessions"] for s in ss["statements"]}
+    assert sizes and sizes <= asked
+
+
+def test_flow_groups_by_execution(views):
+    """A statement's round trips share the comment prefix "exec N sql <SQL_ID>"
+    and the round-trip numbers run 1.. without a gap (the records' count)."""
+    v = views(BUNDLED)
+    comments = [a[1] for a in flow_arrows(v["flow"]) if a[2] == "resp"]
+    numbers = [int(c.rsplit("rt ", 1)[1]) for c in comments if "rt " in c]
+    assert numbers == list(range(1, len(numbers) + 1))
+    execs = {c.split(" rt ")[0] for c in comments if c.startswith("exec ")}
+    assert len(execs) == len(set(manifest(BUNDLED)["client"]["statements"]))
+
+
+@pytest.mark.skipif(not (PUBLIC / REAL).is_file(), reason="public corpus not present")
+def test_flow_real_capture_calls(views):
+    """The calls on the arrows of a real capture are the functions
+    EXPECTED.json lists for it."""
+    want = json.loads((PUBLIC / "EXPECTED.json").read_text())[REAL]["conversations"][0]["functions"]
+    names = {f.split("(")[0] for f in want}
+    got = {a[0].split()[0] for a in flow_arrows(views(PUBLIC / REAL)["flow"]) if a[2] == "req"}
+    assert names and names <= got | {"PRO", "DTY"}
+
+
+# ---- Follow ------------------------------------------------------------------
+
+def test_follow_transcript_bundled(views):
+    """The transcript: the header's TNS version, SDU (manifest), the statement
+    text as the manifest's client sent it, the fetches with the array size,
+    and the rows of the server's lines adding up to the rows received."""
+    m = manifest(BUNDLED)
+    text = views(BUNDLED)["follow"]
+    assert f'TNS version {m["server"]["tns_version"]}, SDU {m["client"]["sdu_requested"]}' in text
+    assert f'OALL8 {m["client"]["statements"][0]}' in text
+    assert f'OFETCH {m["client"]["arraysize"]} rows' in text
+    assert "FOLLOW" not in text and "hook" not in text
+    rows = sum(int(x) for x in re.findall(r"\] (\d+) rows?, \d+ pkts?", text))
+    assert rows == m["client"]["rows_received"]
+
+
+def test_follow_errors(views):
+    """The manifest's ORA error appears in the transcript."""
+    m = manifest(ERRORS)
+    errs = {e for s in m["client"]["report"]["sessions"] for e in s.get("errors", [])}
+    text = views(ERRORS)["follow"]
+    assert errs and all(e in text for e in errs)
