@@ -121,7 +121,7 @@ static const ttc_function_t functions[256] = {
     [TTC_FN_COMMIT]            = { "OCOMMIT", call_empty, NULL, NULL, TRUE, NULL },
     [TTC_FN_ROLLBACK]          = { "OROLLBACK", call_empty, NULL, NULL, TRUE, NULL },
     [TTC_FN_CANCEL]            = { "OCANCEL", NULL, NULL, NULL, FALSE, NULL },
-    [TTC_FN_VERSION]           = { "OVERSION", NULL, ttc_rpa_version, NULL, TRUE, ttc_auth_register },
+    [TTC_FN_VERSION]           = { "OVERSION", ttc_call_version, ttc_rpa_version, NULL, TRUE, ttc_auth_register },
     [TTC_FN_OALL7]             = { "OALL7", ttc_call_oall7, ttc_rpa_execute, NULL, TRUE, ttc_execute_register },
     [TTC_FN_REEXECUTE_FETCH]   = { "OEXFEN (re-execute and fetch)", ttc_call_reexecute, ttc_rpa_execute, NULL,
                                    TRUE, ttc_execute_register },
@@ -229,8 +229,7 @@ msg_function(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_
     if (decode) {
         decode(r, tree, call, res, scope);
     } else {
-        /* named, body shown as call data (OVERSION's pointers and buffer
-         * length: no expert, as for bind data) */
+        /* named, body shown as call data (no expert, as for bind data) */
         res->stop = TRUE;
     }
     if (r->bad && !r->strict) {

@@ -87,6 +87,7 @@ void ttc_msg_cookie_request(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_res
 void ttc_auth_register(int proto);
 void ttc_call_auth(ttc_rd_t *, proto_tree *, ttc_call_t *, ttc_msg_result_t *, wmem_allocator_t *);
 void ttc_rpa_auth(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_allocator_t *);
+void ttc_call_version(ttc_rd_t *, proto_tree *, ttc_call_t *, ttc_msg_result_t *, wmem_allocator_t *);
 void ttc_rpa_version(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_allocator_t *);
 
 /* ttc_execute.c */
