@@ -275,7 +275,7 @@ resync_to_next_call(ttc_rd_t *r, guint8 seq)
 /* A piggybacked call (message 17): its header, then its body as the
  * function's piggyback decoder reads it. */
 static void
-msg_piggyback(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_t *res _U_,
+msg_piggyback(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_t *res,
               wmem_allocator_t *scope)
 {
     ttc_call_t pb;
@@ -300,6 +300,8 @@ msg_piggyback(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result
             return;
         }
     }
+    if (res->pb_skipped < 255)
+        res->pb_skipped++;
     {
         ttc_rd_t scan = *r;
         resync_to_next_call(&scan, pb.seq);

@@ -89,21 +89,24 @@ plausible_call(const ttc_call_t *c)
     return TRUE;
 }
 
-enum { FIT_NONE = 0, FIT_SEARCHED = 1, FIT_EXACT = 2 };
+enum { FIT_NONE = 0, FIT_SEARCHED = 256, FIT_EXACT = 512 };
 
 /* How well the client's message sequence (piggybacks, the call, up to its
  * bind values or the end of the payload) decodes under dialect d: FIT_NONE
  * when a message does not decode, no function call is found or a call's
  * values are implausible; FIT_SEARCHED when an OCI OALL8's text had to be
  * searched for (the dialect's header layout does not put it there);
- * FIT_EXACT otherwise.  Trial decodes only. */
+ * FIT_EXACT otherwise; less one for each piggyback whose body did not fit
+ * and was skipped (an OCI 23 close-cursors list, 64-bit pointer and ub4s,
+ * fits OCI 23 and not the thin layout, though both find the OCOMMIT after
+ * it: dbbat sqlplus_cursor_reexec frame 22).  Trial decodes only. */
 static guint
 call_score(const ttc_session_t *ts, tvbuff_t *payload, gint end, packet_info *pinfo, const ttc_dialect_t *d)
 {
     ttc_state_t st = ts->dir[SQLNET_TO_SERVER].state;
     gboolean call = FALSE, searched = FALSE;
     gint off = 0;
-    guint n;
+    guint n, skipped = 0;
 
     st.dialect = d;
     for (n = 0; n < 64 && off < end; n++) {
@@ -121,13 +124,14 @@ call_score(const ttc_session_t *ts, tvbuff_t *payload, gint end, packet_info *pi
             call = TRUE;
         }
         searched |= res.sql_searched;
+        skipped += res.pb_skipped;
         off = r.off;
         if (res.stop)
             break;
     }
     if (!call)
         return FIT_NONE;
-    return searched ? FIT_SEARCHED : FIT_EXACT;
+    return (searched ? FIT_SEARCHED : FIT_EXACT) - MIN(skipped, 255);
 }
 
 /* Does the client's call decode under candidate i, and how well? */
