@@ -35,7 +35,7 @@ def rows(tshark, cap):
     return [dict(zip(FIELDS + NOT_DECODED, r)) for r in tshark.fields(cap, FIELDS + NOT_DECODED, "tcp.len > 0")]
 
 
-@pytest.fixture(scope="module", params=[(s, side) for s in SESSIONS for side in ("client", "server")],
+@pytest.fixture(scope="module", params=[(s, side) for s in SESSIONS for side in ("client", "server", "commit")],
                 ids=lambda p: f"{p[0].split('/')[-1]}-{p[1]}-only")
 def cut(request, tshark, tmp_path_factory):
     session, side = request.param
@@ -44,6 +44,11 @@ def cut(request, tshark, tmp_path_factory):
         pytest.skip(f"{session} not available")
     full = [r for r in rows(tshark, full_path) if int(r["frame.number"]) >= FIRST]
     keep = [r for r in full if (r["tcp.srcport"] == "1521") == (side == "server")]
+    if side == "commit":
+        # from the client's OCOMMIT on: its first packet holds a close-cursors list and an
+        # end-to-end piggyback before the call, and no OALL8 to tell the layout from
+        first = next(i for i, r in enumerate(keep) if r["sqlnet.func"].split(",")[-1] == "14")
+        keep = keep[first:]
     out = tmp_path_factory.mktemp("cuts") / f"{side}-{full_path.name}"
     subprocess.run(["editcap", "-r", str(full_path), str(out)] + [r["frame.number"] for r in keep], check=True)
     got = rows(tshark, out)
@@ -84,6 +89,7 @@ def test_close_cursor_lists_are_the_bytes(cut):
         seen += bool(ids)
     if keep and keep[0]["tcp.srcport"] != "1521":
         assert seen, "no close-cursors list in the client's packets"
+        assert close_lists(keep[0]["tcp.payload"]) == [int(x) for x in got[0]["sqlnet.close_cursor"].split(",") if x]
 
 
 def test_ora_01403_summaries(cut):
