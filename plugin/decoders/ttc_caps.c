@@ -50,28 +50,51 @@ static int hf_ccap_vector_features = -1;
 static int hf_ccap_ttc6 = -1;
 
 /* flag bits */
-static int hf_o5logon = -1, hf_o5logon_np = -1, hf_o7logon = -1, hf_o8logon_long_identifier = -1,
-           hf_o9logon_long_password = -1;
-static int hf_ctb_implicit_pool = -1, hf_ctb_oauth_msg_on_err = -1;
-static int hf_end_of_call_status = -1, hf_ind_rcd = -1, hf_fast_bvec = -1;
-static int hf_fast_session_propagate = -1, hf_app_ctx_piggyback = -1;
-static int hf_lob_ub8_size = -1, hf_lob_encs = -1, hf_lob_prefetch_data = -1, hf_lob_temp_size = -1,
-           hf_lob_prefetch_length = -1, hf_lob_12c = -1;
+static int hf_o5logon = -1;
+static int hf_o5logon_np = -1;
+static int hf_o7logon = -1;
+static int hf_o8logon_long_identifier = -1;
+static int hf_o9logon_long_password = -1;
+static int hf_ctb_implicit_pool = -1;
+static int hf_ctb_oauth_msg_on_err = -1;
+static int hf_end_of_call_status = -1;
+static int hf_ind_rcd = -1;
+static int hf_fast_bvec = -1;
+static int hf_fast_session_propagate = -1;
+static int hf_app_ctx_piggyback = -1;
+static int hf_lob_ub8_size = -1;
+static int hf_lob_encs = -1;
+static int hf_lob_prefetch_data = -1;
+static int hf_lob_temp_size = -1;
+static int hf_lob_prefetch_length = -1;
+static int hf_lob_12c = -1;
 static int hf_zlnp = -1;
 static int hf_drcp = -1;
 static int hf_oci3_ocssync = -1;
-static int hf_ltxid = -1, hf_implicit_results = -1, hf_big_chunk_clr = -1, hf_keep_out_order = -1;
-static int hf_inband_notification = -1, hf_end_of_response = -1, hf_explicit_boundary = -1;
-static int hf_lob2_quasi = -1, hf_lob2_2gb_prefetch = -1;
-static int hf_token_supported = -1, hf_pipelining_support = -1, hf_vector_support = -1,
-           hf_pipelining_break = -1, hf_ttc5_sessionless_txns = -1;
+static int hf_ltxid = -1;
+static int hf_implicit_results = -1;
+static int hf_big_chunk_clr = -1;
+static int hf_keep_out_order = -1;
+static int hf_inband_notification = -1;
+static int hf_end_of_response = -1;
+static int hf_explicit_boundary = -1;
+static int hf_lob2_quasi = -1;
+static int hf_lob2_2gb_prefetch = -1;
+static int hf_token_supported = -1;
+static int hf_pipelining_support = -1;
+static int hf_vector_support = -1;
+static int hf_pipelining_break = -1;
+static int hf_ttc5_sessionless_txns = -1;
 static int hf_end_user_sec_ctx_piggyback = -1;
-static int hf_vector_feature_binary = -1, hf_vector_feature_sparse = -1;
+static int hf_vector_feature_binary = -1;
+static int hf_vector_feature_sparse = -1;
 static int hf_ttc6_ha_readiness = -1;
 
 static int hf_rcap_compat = -1;
 static int hf_rcap_ttc = -1;
-static int hf_rcap_zero_copy = -1, hf_rcap_32k = -1, hf_rcap_session_state_ops = -1;
+static int hf_rcap_zero_copy = -1;
+static int hf_rcap_32k = -1;
+static int hf_rcap_session_state_ops = -1;
 
 static gint ett_ccaps = -1;
 static gint ett_rcaps = -1;
@@ -204,109 +227,149 @@ ttc_caps_add_runtime(proto_tree *tree, tvbuff_t *tvb, gint off, guint len)
     add_caps(tree, tvb, off, len, ett_rcaps, "Runtime capabilities", rcaps, RCAP_NAMED, hf_rcap_other, "rcap");
 }
 
-#define CAP_BYTE(hf, name, abbrev, base, vals, blurb) \
-    { &hf, { name, "sqlnet." abbrev, FT_UINT8, base, vals, 0x0, blurb, HFILL } }
-#define CAP_BIT(hf, name, abbrev, mask) \
-    { &hf, { name, "sqlnet." abbrev, FT_BOOLEAN, 8, NULL, mask, NULL, HFILL } }
-
 void
 ttc_caps_register(int proto)
 {
     static hf_register_info hf[] = {
-        CAP_BYTE(hf_ccap_other, "Compile-time capability", "ccap.other", BASE_HEX, NULL,
-                 "A compile-time capability byte python-oracledb does not name (shown as ccap[index])"),
-        CAP_BYTE(hf_rcap_other, "Runtime capability", "rcap.other", BASE_HEX, NULL,
-                 "A runtime capability byte python-oracledb does not name (shown as rcap[index])"),
-        CAP_BYTE(hf_ccap_sql_version, "SQL version", "ccap.sql_version", BASE_DEC, NULL,
-                 "Compile-time capability 0 (TNS_CCAP_SQL_VERSION)"),
-        CAP_BYTE(hf_ccap_logon_types, "Logon types", "ccap.logon_types", BASE_HEX, NULL,
-                 "Compile-time capability 4 (TNS_CCAP_LOGON_TYPES)"),
-        CAP_BYTE(hf_ccap_feature_backport, "Feature backport", "ccap.feature_backport", BASE_HEX, NULL,
-                 "Compile-time capability 5 (TNS_CCAP_FEATURE_BACKPORT)"),
-        CAP_BYTE(hf_ccap_field_version, "Field version", "ccap.field_version", BASE_DEC, VALS(field_versions),
-                 "Compile-time capability 7 (TNS_CCAP_FIELD_VERSION): the TTC field version of this side"),
-        CAP_BYTE(hf_ccap_server_define_conv, "Server define conversion", "ccap.server_define_conv", BASE_DEC,
-                 NULL, "Compile-time capability 8 (TNS_CCAP_SERVER_DEFINE_CONV)"),
-        CAP_BYTE(hf_ccap_dequeue_with_selector, "Dequeue with selector", "ccap.dequeue_with_selector", BASE_DEC,
-                 NULL, "Compile-time capability 9 (TNS_CCAP_DEQUEUE_WITH_SELECTOR)"),
-        CAP_BYTE(hf_ccap_ttc1, "TTC1", "ccap.ttc1", BASE_HEX, NULL, "Compile-time capability 15 (TNS_CCAP_TTC1)"),
-        CAP_BYTE(hf_ccap_oci1, "OCI1", "ccap.oci1", BASE_HEX, NULL, "Compile-time capability 16 (TNS_CCAP_OCI1)"),
-        CAP_BYTE(hf_ccap_tds_version, "TDS version", "ccap.tds_version", BASE_DEC, NULL,
-                 "Compile-time capability 17 (TNS_CCAP_TDS_VERSION)"),
-        CAP_BYTE(hf_ccap_rpc_version, "RPC version", "ccap.rpc_version", BASE_DEC, NULL,
-                 "Compile-time capability 18 (TNS_CCAP_RPC_VERSION)"),
-        CAP_BYTE(hf_ccap_rpc_sig, "RPC signature", "ccap.rpc_sig", BASE_DEC, NULL,
-                 "Compile-time capability 19 (TNS_CCAP_RPC_SIG)"),
-        CAP_BYTE(hf_ccap_dbf_version, "DBF version", "ccap.dbf_version", BASE_DEC, NULL,
-                 "Compile-time capability 21 (TNS_CCAP_DBF_VERSION)"),
-        CAP_BYTE(hf_ccap_lob, "LOB", "ccap.lob", BASE_HEX, NULL, "Compile-time capability 23 (TNS_CCAP_LOB)"),
-        CAP_BYTE(hf_ccap_ttc2, "TTC2", "ccap.ttc2", BASE_HEX, NULL, "Compile-time capability 26 (TNS_CCAP_TTC2)"),
-        CAP_BYTE(hf_ccap_ub2_dty, "ub2 data types", "ccap.ub2_dty", BASE_DEC, NULL,
-                 "Compile-time capability 27 (TNS_CCAP_UB2_DTY): the DTY table's entries are ub2"),
-        CAP_BYTE(hf_ccap_oci2, "OCI2", "ccap.oci2", BASE_HEX, NULL, "Compile-time capability 31 (TNS_CCAP_OCI2)"),
-        CAP_BYTE(hf_ccap_client_fn, "Client functions", "ccap.client_fn", BASE_DEC, NULL,
-                 "Compile-time capability 34 (TNS_CCAP_CLIENT_FN)"),
-        CAP_BYTE(hf_ccap_oci3, "OCI3", "ccap.oci3", BASE_HEX, NULL, "Compile-time capability 35 (TNS_CCAP_OCI3)"),
-        CAP_BYTE(hf_ccap_ttc3, "TTC3", "ccap.ttc3", BASE_HEX, NULL, "Compile-time capability 37 (TNS_CCAP_TTC3)"),
-        CAP_BYTE(hf_ccap_sess_signature_version, "Session signature version", "ccap.sess_signature_version",
-                 BASE_DEC, NULL, "Compile-time capability 39 (TNS_CCAP_SESS_SIGNATURE_VERSION)"),
-        CAP_BYTE(hf_ccap_ttc4, "TTC4", "ccap.ttc4", BASE_HEX, NULL, "Compile-time capability 40 (TNS_CCAP_TTC4)"),
-        CAP_BYTE(hf_ccap_lob2, "LOB2", "ccap.lob2", BASE_HEX, NULL, "Compile-time capability 42 (TNS_CCAP_LOB2)"),
-        CAP_BYTE(hf_ccap_ttc5, "TTC5", "ccap.ttc5", BASE_HEX, NULL, "Compile-time capability 44 (TNS_CCAP_TTC5)"),
-        CAP_BYTE(hf_ccap_feature_backport2, "Feature backport 2", "ccap.feature_backport2", BASE_HEX, NULL,
-                 "Compile-time capability 45 (TNS_CCAP_FEATURE_BACKPORT2)"),
-        CAP_BYTE(hf_ccap_vector_features, "Vector features", "ccap.vector_features", BASE_HEX, NULL,
-                 "Compile-time capability 52 (TNS_CCAP_VECTOR_FEATURES)"),
-        CAP_BYTE(hf_ccap_ttc6, "TTC6", "ccap.ttc6", BASE_HEX, NULL, "Compile-time capability 54 (TNS_CCAP_TTC6)"),
-        CAP_BIT(hf_o5logon_np, "O5LOGON_NP", "ccap.logon_types.o5logon_np", 0x02),
-        CAP_BIT(hf_o5logon, "O5LOGON", "ccap.logon_types.o5logon", 0x08),
-        CAP_BIT(hf_o7logon, "O7LOGON", "ccap.logon_types.o7logon", 0x20),
-        CAP_BIT(hf_o8logon_long_identifier, "O8LOGON_LONG_IDENTIFIER", "ccap.logon_types.o8logon_long_identifier",
-                0x40),
-        CAP_BIT(hf_o9logon_long_password, "O9LOGON_LONG_PASSWORD", "ccap.logon_types.o9logon_long_password", 0x80),
-        CAP_BIT(hf_ctb_implicit_pool, "CTB_IMPLICIT_POOL", "ccap.feature_backport.ctb_implicit_pool", 0x08),
-        CAP_BIT(hf_ctb_oauth_msg_on_err, "CTB_OAUTH_MSG_ON_ERR", "ccap.feature_backport.ctb_oauth_msg_on_err", 0x10),
-        CAP_BIT(hf_end_of_call_status, "END_OF_CALL_STATUS", "ccap.ttc1.end_of_call_status", 0x01),
-        CAP_BIT(hf_ind_rcd, "IND_RCD", "ccap.ttc1.ind_rcd", 0x08),
-        CAP_BIT(hf_fast_bvec, "FAST_BVEC", "ccap.ttc1.fast_bvec", 0x20),
-        CAP_BIT(hf_fast_session_propagate, "FAST_SESSION_PROPAGATE", "ccap.oci1.fast_session_propagate", 0x10),
-        CAP_BIT(hf_app_ctx_piggyback, "APP_CTX_PIGGYBACK", "ccap.oci1.app_ctx_piggyback", 0x80),
-        CAP_BIT(hf_lob_ub8_size, "LOB_UB8_SIZE", "ccap.lob.lob_ub8_size", 0x01),
-        CAP_BIT(hf_lob_encs, "LOB_ENCS", "ccap.lob.lob_encs", 0x02),
-        CAP_BIT(hf_lob_prefetch_data, "LOB_PREFETCH_DATA", "ccap.lob.lob_prefetch_data", 0x04),
-        CAP_BIT(hf_lob_temp_size, "LOB_TEMP_SIZE", "ccap.lob.lob_temp_size", 0x08),
-        CAP_BIT(hf_lob_prefetch_length, "LOB_PREFETCH_LENGTH", "ccap.lob.lob_prefetch_length", 0x40),
-        CAP_BIT(hf_lob_12c, "LOB_12C", "ccap.lob.lob_12c", 0x80),
-        CAP_BIT(hf_zlnp, "ZLNP", "ccap.ttc2.zlnp", 0x04),
-        CAP_BIT(hf_drcp, "DRCP", "ccap.oci2.drcp", 0x10),
-        CAP_BIT(hf_oci3_ocssync, "OCI3_OCSSYNC", "ccap.oci3.oci3_ocssync", 0x20),
-        CAP_BIT(hf_ltxid, "LTXID", "ccap.ttc3.ltxid", 0x08),
-        CAP_BIT(hf_implicit_results, "IMPLICIT_RESULTS", "ccap.ttc3.implicit_results", 0x10),
-        CAP_BIT(hf_big_chunk_clr, "BIG_CHUNK_CLR", "ccap.ttc3.big_chunk_clr", 0x20),
-        CAP_BIT(hf_keep_out_order, "KEEP_OUT_ORDER", "ccap.ttc3.keep_out_order", 0x80),
-        CAP_BIT(hf_inband_notification, "INBAND_NOTIFICATION", "ccap.ttc4.inband_notification", 0x04),
-        CAP_BIT(hf_end_of_response, "END_OF_RESPONSE", "ccap.ttc4.end_of_response", 0x20),
-        CAP_BIT(hf_explicit_boundary, "EXPLICIT_BOUNDARY", "ccap.ttc4.explicit_boundary", 0x40),
-        CAP_BIT(hf_lob2_quasi, "LOB2_QUASI", "ccap.lob2.lob2_quasi", 0x01),
-        CAP_BIT(hf_lob2_2gb_prefetch, "LOB2_2GB_PREFETCH", "ccap.lob2.lob2_2gb_prefetch", 0x04),
-        CAP_BIT(hf_token_supported, "TOKEN_SUPPORTED", "ccap.ttc5.token_supported", 0x02),
-        CAP_BIT(hf_pipelining_support, "PIPELINING_SUPPORT", "ccap.ttc5.pipelining_support", 0x04),
-        CAP_BIT(hf_vector_support, "VECTOR_SUPPORT", "ccap.ttc5.vector_support", 0x08),
-        CAP_BIT(hf_pipelining_break, "PIPELINING_BREAK", "ccap.ttc5.pipelining_break", 0x10),
-        CAP_BIT(hf_ttc5_sessionless_txns, "TTC5_SESSIONLESS_TXNS", "ccap.ttc5.ttc5_sessionless_txns", 0x20),
-        CAP_BIT(hf_end_user_sec_ctx_piggyback, "END_USER_SEC_CTX_PIGGYBACK",
-                "ccap.feature_backport2.end_user_sec_ctx_piggyback", 0x02),
-        CAP_BIT(hf_vector_feature_binary, "VECTOR_FEATURE_BINARY", "ccap.vector_features.vector_feature_binary",
-                0x01),
-        CAP_BIT(hf_vector_feature_sparse, "VECTOR_FEATURE_SPARSE", "ccap.vector_features.vector_feature_sparse",
-                0x02),
-        CAP_BIT(hf_ttc6_ha_readiness, "TTC6_HA_READINESS", "ccap.ttc6.ttc6_ha_readiness", 0x04),
-        CAP_BYTE(hf_rcap_compat, "Compatibility", "rcap.compat", BASE_DEC, VALS(rcap_compat_vals),
-                 "Runtime capability 0 (TNS_RCAP_COMPAT)"),
-        CAP_BYTE(hf_rcap_ttc, "TTC", "rcap.ttc", BASE_HEX, NULL, "Runtime capability 6 (TNS_RCAP_TTC)"),
-        CAP_BIT(hf_rcap_zero_copy, "TTC_ZERO_COPY", "rcap.ttc.ttc_zero_copy", 0x01),
-        CAP_BIT(hf_rcap_32k, "TTC_32K", "rcap.ttc.ttc_32k", 0x04),
-        CAP_BIT(hf_rcap_session_state_ops, "TTC_SESSION_STATE_OPS", "rcap.ttc.ttc_session_state_ops", 0x10),
+        { &hf_ccap_other, { "Compile-time capability", "sqlnet.ccap.other", FT_UINT8, BASE_HEX, NULL, 0x0,
+            "A compile-time capability byte python-oracledb does not name (shown as ccap[index])", HFILL } },
+        { &hf_rcap_other, { "Runtime capability", "sqlnet.rcap.other", FT_UINT8, BASE_HEX, NULL, 0x0,
+            "A runtime capability byte python-oracledb does not name (shown as rcap[index])", HFILL } },
+        { &hf_ccap_sql_version, { "SQL version", "sqlnet.ccap.sql_version", FT_UINT8, BASE_DEC, NULL, 0x0,
+            "Compile-time capability 0 (TNS_CCAP_SQL_VERSION)", HFILL } },
+        { &hf_ccap_logon_types, { "Logon types", "sqlnet.ccap.logon_types", FT_UINT8, BASE_HEX, NULL, 0x0,
+            "Compile-time capability 4 (TNS_CCAP_LOGON_TYPES)", HFILL } },
+        { &hf_ccap_feature_backport, { "Feature backport", "sqlnet.ccap.feature_backport",
+            FT_UINT8, BASE_HEX, NULL, 0x0,
+            "Compile-time capability 5 (TNS_CCAP_FEATURE_BACKPORT)", HFILL } },
+        { &hf_ccap_field_version, { "Field version", "sqlnet.ccap.field_version",
+            FT_UINT8, BASE_DEC, VALS(field_versions), 0x0,
+            "Compile-time capability 7 (TNS_CCAP_FIELD_VERSION): the TTC field version of this side", HFILL } },
+        { &hf_ccap_server_define_conv, { "Server define conversion", "sqlnet.ccap.server_define_conv",
+            FT_UINT8, BASE_DEC, NULL, 0x0,
+            "Compile-time capability 8 (TNS_CCAP_SERVER_DEFINE_CONV)", HFILL } },
+        { &hf_ccap_dequeue_with_selector, { "Dequeue with selector", "sqlnet.ccap.dequeue_with_selector",
+            FT_UINT8, BASE_DEC, NULL, 0x0,
+            "Compile-time capability 9 (TNS_CCAP_DEQUEUE_WITH_SELECTOR)", HFILL } },
+        { &hf_ccap_ttc1, { "TTC1", "sqlnet.ccap.ttc1", FT_UINT8, BASE_HEX, NULL, 0x0,
+            "Compile-time capability 15 (TNS_CCAP_TTC1)", HFILL } },
+        { &hf_ccap_oci1, { "OCI1", "sqlnet.ccap.oci1", FT_UINT8, BASE_HEX, NULL, 0x0,
+            "Compile-time capability 16 (TNS_CCAP_OCI1)", HFILL } },
+        { &hf_ccap_tds_version, { "TDS version", "sqlnet.ccap.tds_version", FT_UINT8, BASE_DEC, NULL, 0x0,
+            "Compile-time capability 17 (TNS_CCAP_TDS_VERSION)", HFILL } },
+        { &hf_ccap_rpc_version, { "RPC version", "sqlnet.ccap.rpc_version", FT_UINT8, BASE_DEC, NULL, 0x0,
+            "Compile-time capability 18 (TNS_CCAP_RPC_VERSION)", HFILL } },
+        { &hf_ccap_rpc_sig, { "RPC signature", "sqlnet.ccap.rpc_sig", FT_UINT8, BASE_DEC, NULL, 0x0,
+            "Compile-time capability 19 (TNS_CCAP_RPC_SIG)", HFILL } },
+        { &hf_ccap_dbf_version, { "DBF version", "sqlnet.ccap.dbf_version", FT_UINT8, BASE_DEC, NULL, 0x0,
+            "Compile-time capability 21 (TNS_CCAP_DBF_VERSION)", HFILL } },
+        { &hf_ccap_lob, { "LOB", "sqlnet.ccap.lob", FT_UINT8, BASE_HEX, NULL, 0x0,
+            "Compile-time capability 23 (TNS_CCAP_LOB)", HFILL } },
+        { &hf_ccap_ttc2, { "TTC2", "sqlnet.ccap.ttc2", FT_UINT8, BASE_HEX, NULL, 0x0,
+            "Compile-time capability 26 (TNS_CCAP_TTC2)", HFILL } },
+        { &hf_ccap_ub2_dty, { "ub2 data types", "sqlnet.ccap.ub2_dty", FT_UINT8, BASE_DEC, NULL, 0x0,
+            "Compile-time capability 27 (TNS_CCAP_UB2_DTY): the DTY table's entries are ub2", HFILL } },
+        { &hf_ccap_oci2, { "OCI2", "sqlnet.ccap.oci2", FT_UINT8, BASE_HEX, NULL, 0x0,
+            "Compile-time capability 31 (TNS_CCAP_OCI2)", HFILL } },
+        { &hf_ccap_client_fn, { "Client functions", "sqlnet.ccap.client_fn", FT_UINT8, BASE_DEC, NULL, 0x0,
+            "Compile-time capability 34 (TNS_CCAP_CLIENT_FN)", HFILL } },
+        { &hf_ccap_oci3, { "OCI3", "sqlnet.ccap.oci3", FT_UINT8, BASE_HEX, NULL, 0x0,
+            "Compile-time capability 35 (TNS_CCAP_OCI3)", HFILL } },
+        { &hf_ccap_ttc3, { "TTC3", "sqlnet.ccap.ttc3", FT_UINT8, BASE_HEX, NULL, 0x0,
+            "Compile-time capability 37 (TNS_CCAP_TTC3)", HFILL } },
+        { &hf_ccap_sess_signature_version, { "Session signature version", "sqlnet.ccap.sess_signature_version",
+            FT_UINT8, BASE_DEC, NULL, 0x0,
+            "Compile-time capability 39 (TNS_CCAP_SESS_SIGNATURE_VERSION)", HFILL } },
+        { &hf_ccap_ttc4, { "TTC4", "sqlnet.ccap.ttc4", FT_UINT8, BASE_HEX, NULL, 0x0,
+            "Compile-time capability 40 (TNS_CCAP_TTC4)", HFILL } },
+        { &hf_ccap_lob2, { "LOB2", "sqlnet.ccap.lob2", FT_UINT8, BASE_HEX, NULL, 0x0,
+            "Compile-time capability 42 (TNS_CCAP_LOB2)", HFILL } },
+        { &hf_ccap_ttc5, { "TTC5", "sqlnet.ccap.ttc5", FT_UINT8, BASE_HEX, NULL, 0x0,
+            "Compile-time capability 44 (TNS_CCAP_TTC5)", HFILL } },
+        { &hf_ccap_feature_backport2, { "Feature backport 2", "sqlnet.ccap.feature_backport2",
+            FT_UINT8, BASE_HEX, NULL, 0x0,
+            "Compile-time capability 45 (TNS_CCAP_FEATURE_BACKPORT2)", HFILL } },
+        { &hf_ccap_vector_features, { "Vector features", "sqlnet.ccap.vector_features", FT_UINT8, BASE_HEX, NULL, 0x0,
+            "Compile-time capability 52 (TNS_CCAP_VECTOR_FEATURES)", HFILL } },
+        { &hf_ccap_ttc6, { "TTC6", "sqlnet.ccap.ttc6", FT_UINT8, BASE_HEX, NULL, 0x0,
+            "Compile-time capability 54 (TNS_CCAP_TTC6)", HFILL } },
+        { &hf_o5logon_np, { "O5LOGON_NP", "sqlnet.ccap.logon_types.o5logon_np",
+            FT_BOOLEAN, 8, NULL, 0x02, NULL, HFILL } },
+        { &hf_o5logon, { "O5LOGON", "sqlnet.ccap.logon_types.o5logon", FT_BOOLEAN, 8, NULL, 0x08, NULL, HFILL } },
+        { &hf_o7logon, { "O7LOGON", "sqlnet.ccap.logon_types.o7logon", FT_BOOLEAN, 8, NULL, 0x20, NULL, HFILL } },
+        { &hf_o8logon_long_identifier, { "O8LOGON_LONG_IDENTIFIER", "sqlnet.ccap.logon_types.o8logon_long_identifier",
+            FT_BOOLEAN, 8, NULL, 0x40, NULL, HFILL } },
+        { &hf_o9logon_long_password, { "O9LOGON_LONG_PASSWORD", "sqlnet.ccap.logon_types.o9logon_long_password",
+            FT_BOOLEAN, 8, NULL, 0x80, NULL, HFILL } },
+        { &hf_ctb_implicit_pool, { "CTB_IMPLICIT_POOL", "sqlnet.ccap.feature_backport.ctb_implicit_pool",
+            FT_BOOLEAN, 8, NULL, 0x08, NULL, HFILL } },
+        { &hf_ctb_oauth_msg_on_err, { "CTB_OAUTH_MSG_ON_ERR", "sqlnet.ccap.feature_backport.ctb_oauth_msg_on_err",
+            FT_BOOLEAN, 8, NULL, 0x10, NULL, HFILL } },
+        { &hf_end_of_call_status, { "END_OF_CALL_STATUS", "sqlnet.ccap.ttc1.end_of_call_status",
+            FT_BOOLEAN, 8, NULL, 0x01, NULL, HFILL } },
+        { &hf_ind_rcd, { "IND_RCD", "sqlnet.ccap.ttc1.ind_rcd", FT_BOOLEAN, 8, NULL, 0x08, NULL, HFILL } },
+        { &hf_fast_bvec, { "FAST_BVEC", "sqlnet.ccap.ttc1.fast_bvec", FT_BOOLEAN, 8, NULL, 0x20, NULL, HFILL } },
+        { &hf_fast_session_propagate, { "FAST_SESSION_PROPAGATE", "sqlnet.ccap.oci1.fast_session_propagate",
+            FT_BOOLEAN, 8, NULL, 0x10, NULL, HFILL } },
+        { &hf_app_ctx_piggyback, { "APP_CTX_PIGGYBACK", "sqlnet.ccap.oci1.app_ctx_piggyback",
+            FT_BOOLEAN, 8, NULL, 0x80, NULL, HFILL } },
+        { &hf_lob_ub8_size, { "LOB_UB8_SIZE", "sqlnet.ccap.lob.lob_ub8_size",
+            FT_BOOLEAN, 8, NULL, 0x01, NULL, HFILL } },
+        { &hf_lob_encs, { "LOB_ENCS", "sqlnet.ccap.lob.lob_encs", FT_BOOLEAN, 8, NULL, 0x02, NULL, HFILL } },
+        { &hf_lob_prefetch_data, { "LOB_PREFETCH_DATA", "sqlnet.ccap.lob.lob_prefetch_data",
+            FT_BOOLEAN, 8, NULL, 0x04, NULL, HFILL } },
+        { &hf_lob_temp_size, { "LOB_TEMP_SIZE", "sqlnet.ccap.lob.lob_temp_size",
+            FT_BOOLEAN, 8, NULL, 0x08, NULL, HFILL } },
+        { &hf_lob_prefetch_length, { "LOB_PREFETCH_LENGTH", "sqlnet.ccap.lob.lob_prefetch_length",
+            FT_BOOLEAN, 8, NULL, 0x40, NULL, HFILL } },
+        { &hf_lob_12c, { "LOB_12C", "sqlnet.ccap.lob.lob_12c", FT_BOOLEAN, 8, NULL, 0x80, NULL, HFILL } },
+        { &hf_zlnp, { "ZLNP", "sqlnet.ccap.ttc2.zlnp", FT_BOOLEAN, 8, NULL, 0x04, NULL, HFILL } },
+        { &hf_drcp, { "DRCP", "sqlnet.ccap.oci2.drcp", FT_BOOLEAN, 8, NULL, 0x10, NULL, HFILL } },
+        { &hf_oci3_ocssync, { "OCI3_OCSSYNC", "sqlnet.ccap.oci3.oci3_ocssync",
+            FT_BOOLEAN, 8, NULL, 0x20, NULL, HFILL } },
+        { &hf_ltxid, { "LTXID", "sqlnet.ccap.ttc3.ltxid", FT_BOOLEAN, 8, NULL, 0x08, NULL, HFILL } },
+        { &hf_implicit_results, { "IMPLICIT_RESULTS", "sqlnet.ccap.ttc3.implicit_results",
+            FT_BOOLEAN, 8, NULL, 0x10, NULL, HFILL } },
+        { &hf_big_chunk_clr, { "BIG_CHUNK_CLR", "sqlnet.ccap.ttc3.big_chunk_clr",
+            FT_BOOLEAN, 8, NULL, 0x20, NULL, HFILL } },
+        { &hf_keep_out_order, { "KEEP_OUT_ORDER", "sqlnet.ccap.ttc3.keep_out_order",
+            FT_BOOLEAN, 8, NULL, 0x80, NULL, HFILL } },
+        { &hf_inband_notification, { "INBAND_NOTIFICATION", "sqlnet.ccap.ttc4.inband_notification",
+            FT_BOOLEAN, 8, NULL, 0x04, NULL, HFILL } },
+        { &hf_end_of_response, { "END_OF_RESPONSE", "sqlnet.ccap.ttc4.end_of_response",
+            FT_BOOLEAN, 8, NULL, 0x20, NULL, HFILL } },
+        { &hf_explicit_boundary, { "EXPLICIT_BOUNDARY", "sqlnet.ccap.ttc4.explicit_boundary",
+            FT_BOOLEAN, 8, NULL, 0x40, NULL, HFILL } },
+        { &hf_lob2_quasi, { "LOB2_QUASI", "sqlnet.ccap.lob2.lob2_quasi", FT_BOOLEAN, 8, NULL, 0x01, NULL, HFILL } },
+        { &hf_lob2_2gb_prefetch, { "LOB2_2GB_PREFETCH", "sqlnet.ccap.lob2.lob2_2gb_prefetch",
+            FT_BOOLEAN, 8, NULL, 0x04, NULL, HFILL } },
+        { &hf_token_supported, { "TOKEN_SUPPORTED", "sqlnet.ccap.ttc5.token_supported",
+            FT_BOOLEAN, 8, NULL, 0x02, NULL, HFILL } },
+        { &hf_pipelining_support, { "PIPELINING_SUPPORT", "sqlnet.ccap.ttc5.pipelining_support",
+            FT_BOOLEAN, 8, NULL, 0x04, NULL, HFILL } },
+        { &hf_vector_support, { "VECTOR_SUPPORT", "sqlnet.ccap.ttc5.vector_support",
+            FT_BOOLEAN, 8, NULL, 0x08, NULL, HFILL } },
+        { &hf_pipelining_break, { "PIPELINING_BREAK", "sqlnet.ccap.ttc5.pipelining_break",
+            FT_BOOLEAN, 8, NULL, 0x10, NULL, HFILL } },
+        { &hf_ttc5_sessionless_txns, { "TTC5_SESSIONLESS_TXNS", "sqlnet.ccap.ttc5.ttc5_sessionless_txns",
+            FT_BOOLEAN, 8, NULL, 0x20, NULL, HFILL } },
+        { &hf_end_user_sec_ctx_piggyback, { "END_USER_SEC_CTX_PIGGYBACK",
+            "sqlnet.ccap.feature_backport2.end_user_sec_ctx_piggyback", FT_BOOLEAN, 8, NULL, 0x02, NULL, HFILL } },
+        { &hf_vector_feature_binary, { "VECTOR_FEATURE_BINARY", "sqlnet.ccap.vector_features.vector_feature_binary",
+            FT_BOOLEAN, 8, NULL, 0x01, NULL, HFILL } },
+        { &hf_vector_feature_sparse, { "VECTOR_FEATURE_SPARSE", "sqlnet.ccap.vector_features.vector_feature_sparse",
+            FT_BOOLEAN, 8, NULL, 0x02, NULL, HFILL } },
+        { &hf_ttc6_ha_readiness, { "TTC6_HA_READINESS", "sqlnet.ccap.ttc6.ttc6_ha_readiness",
+            FT_BOOLEAN, 8, NULL, 0x04, NULL, HFILL } },
+        { &hf_rcap_compat, { "Compatibility", "sqlnet.rcap.compat", FT_UINT8, BASE_DEC, VALS(rcap_compat_vals), 0x0,
+            "Runtime capability 0 (TNS_RCAP_COMPAT)", HFILL } },
+        { &hf_rcap_ttc, { "TTC", "sqlnet.rcap.ttc", FT_UINT8, BASE_HEX, NULL, 0x0,
+            "Runtime capability 6 (TNS_RCAP_TTC)", HFILL } },
+        { &hf_rcap_zero_copy, { "TTC_ZERO_COPY", "sqlnet.rcap.ttc.ttc_zero_copy",
+            FT_BOOLEAN, 8, NULL, 0x01, NULL, HFILL } },
+        { &hf_rcap_32k, { "TTC_32K", "sqlnet.rcap.ttc.ttc_32k", FT_BOOLEAN, 8, NULL, 0x04, NULL, HFILL } },
+        { &hf_rcap_session_state_ops, { "TTC_SESSION_STATE_OPS", "sqlnet.rcap.ttc.ttc_session_state_ops",
+            FT_BOOLEAN, 8, NULL, 0x10, NULL, HFILL } },
     };
     static gint *ett[] = { &ett_ccaps, &ett_rcaps, &ett_cap_bits };
 
