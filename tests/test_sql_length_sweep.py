@@ -10,6 +10,12 @@ that ended exactly one ub4 into the al8i4 vector, on al8i4[1] = 1.  The
 class is any text whose first character, taken for a length, lands on a
 1: so the sweep uses several first characters.
 
+OVERSION is not a stapling here: it is a call of its own that waits for its
+reply (nothing follows it in a request) and it carries no SQL text; what is
+stapled before it (SQL*Plus 23's session-switch piggyback) and its decoding
+to the end of its bytes are checked on real captures in
+tests/test_auth_reply_version.py.
+
 Evidence: the bytes are our belief of what each family writes, built in
 tests/sqlsweep.py from the reference writers (python-oracledb's execute
 and buffer writers, go-ora's PutClr, JDBC's bare CHR as its DTY flags

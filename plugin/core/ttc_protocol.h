@@ -138,6 +138,7 @@
 #define TTC_FV_12_2       8
 #define TTC_FV_12_2_EXT1  9
 #define TTC_FV_18_1       10
+#define TTC_FV_18_1_EXT_1 11    /* OVERSION's number in the 18c layout */
 #define TTC_FV_19_1       12
 #define TTC_FV_20_1       14
 #define TTC_FV_21_1       16

@@ -34,6 +34,15 @@ static int hf_auth_os_user = -1;
 static int hf_auth_pid = -1;
 static int hf_auth_connect_string = -1;
 static int hf_auth_alter_session = -1;
+static int hf_auth_secret_length = -1;
+static int hf_auth_verifier_type = -1;
+static int hf_auth_session_id = -1;
+static int hf_auth_serial_num = -1;
+static int hf_auth_version_no = -1;
+static int hf_version_buffer_len = -1;
+static int hf_version_format = -1;
+static int hf_version_number = -1;
+static int hf_version_release = -1;
 
 /* Keys whose values are secrets (session keys, verifiers and their salts,
  * the encrypted password, tokens): a key name holding one of these. */
@@ -51,6 +60,18 @@ static const struct { const char *key; int *hf; } named_keys[] = {
     { "AUTH_PID", &hf_auth_pid },
     { "AUTH_CONNECT_STRING", &hf_auth_connect_string },
     { "AUTH_ALTER_SESSION", &hf_auth_alter_session },
+    { "AUTH_SESSION_ID", &hf_auth_session_id },
+    { "AUTH_SERIAL_NUM", &hf_auth_serial_num },
+    { "AUTH_VERSION_NO", &hf_auth_version_no },
+};
+
+/* python-oracledb constants.pxi TNS_VERIFIER_TYPE_* (the flags of the
+ * AUTH_VFR_DATA pair in an OSESSKEY reply). */
+static const value_string verifier_types[] = {
+    { 0xb152, "11g (1)" },
+    { 0x1b25, "11g (2)" },
+    { 0x4815, "12c" },
+    { 0, NULL }
 };
 
 static gboolean
@@ -168,7 +189,13 @@ ttc_call_auth(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call _U_, ttc_msg_resul
     decode_auth(r, tree, scope);
 }
 
-/* Return parameters of authentication: key/value pairs (values never shown). */
+/* Return parameters of authentication (OSESSKEY's and OAUTH's replies): key/
+ * value pairs (python-oracledb messages/auth.pyx _process_return_parameters:
+ * ub2 count; per pair key and value as str_with_length, then a ub4, the
+ * verifier type after AUTH_VFR_DATA).  A value that is not a secret is shown
+ * as the request's are (sqlnet.auth.value and a field of its own for the keys
+ * that have one); a secret (AUTH_SESSKEY, AUTH_VFR_DATA, the salts ...) only
+ * as its length in bytes. */
 void
 ttc_rpa_auth(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req _U_, wmem_allocator_t *scope)
 {
@@ -177,21 +204,76 @@ ttc_rpa_auth(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req _U_, wmem_a
     n = ttc_rd_ub2(r);
     if (n > TTC_MAX_KV_PAIRS) { r->bad = TRUE; return; }
     for (i = 0; i < n && ttc_rd_ok(r); i++) {
-        gint s = r->off;
+        gint s = r->off, vs = 0, vl = 0;
+        const char *value = NULL;
+        guint32 secret_len = 0, flags;
+        gboolean secret;
         char *key = ttc_rd_str_with_length(r, scope);
         if (tree && ttc_rd_ok(r) && key)
             proto_tree_add_string(tree, hf_rpa_key, r->tvb, SPAN(r, s), key);
-        ttc_rd_skip_bytes_with_length(r);  /* value: never shown (session keys, verifiers) */
-        ttc_rd_ub4(r);
+        secret = !key || key_is_secret(key);
+        if (ttc_rd_ub4(r) > 0 && ttc_rd_ok(r)) {
+            vs = r->off;
+            if (secret)
+                secret_len = ttc_rd_dalc(r, NULL);
+            else
+                value = ttc_rd_dalc_str(r, scope, NULL, NULL);
+            vl = r->off - vs;
+        }
+        s = r->off;
+        flags = ttc_rd_ub4(r);
+        if (!tree || !ttc_rd_ok(r) || !key)
+            continue;
+        if (secret && vl > 0) {
+            proto_tree_add_uint(tree, hf_auth_secret_length, r->tvb, vs, vl, secret_len);
+        } else if (value) {
+            int hf = key_field(key);
+            proto_tree_add_string(tree, hf_auth_value, r->tvb, vs, vl, value);
+            if (hf != -1)
+                proto_tree_add_string(tree, hf, r->tvb, vs, vl, value);
+        }
+        if (strcmp(key, "AUTH_VFR_DATA") == 0)
+            proto_tree_add_uint(tree, hf_auth_verifier_type, r->tvb, SPAN(r, s), flags);
     }
 }
 
-/* Return parameters of OVERSION: the banner, then the version number. */
+/* OVERSION (function 59): a pointer to the buffer for the banner, the
+ * buffer's length (ub4), pointers for the returned length and the version
+ * number; from field version 11 (18.1 ext 1) a ub4 more (1 from go-ora,
+ * v2/db_version.go, and from SQL*Plus 23; not in OCI 11's, john
+ * Oracle-good frame 23, nor OCI 19c's at field version 7) - the field
+ * version from which the reply's number has the 18c layout. */
+void
+ttc_call_version(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call _U_, ttc_msg_result_t *res _U_,
+                 wmem_allocator_t *scope _U_)
+{
+    gint s;
+    guint32 v;
+
+    ttc_rd_ptr(r);
+    s = r->off;
+    v = ttc_rd_ub4(r);
+    ttc_add_uint(tree, hf_version_buffer_len, r, s, v);
+    ttc_rd_ptr(r);
+    ttc_rd_ptr(r);
+    if (r->d->fv >= TTC_FV_18_1_EXT_1) {
+        s = r->off;
+        v = ttc_rd_ub4(r);
+        ttc_add_uint(tree, hf_version_format, r, s, v);
+    }
+}
+
+/* Return parameters of OVERSION: the banner, then the version number, read
+ * as python-oracledb reads AUTH_VERSION_NO (messages/auth.pyx
+ * _get_version_tuple): from field version 11 (18.1 ext 1) major 8 bits,
+ * release update 8, 4, 8, 4; before it 8, 4, 4, 4 and the low byte's 4. */
 void
 ttc_rpa_version(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req _U_, wmem_allocator_t *scope)
 {
     gint s, l;
     const char *banner;
+    proto_item *pi;
+    guint32 number;
     guint32 len = ttc_rd_ub2(r);
     if (ttc_rd_have(r, 1) && tvb_get_uint8(r->tvb, r->off) != len && len > 0 && len < 4096 &&
         ttc_rd_have(r, (gint)len)) {
@@ -205,7 +287,20 @@ ttc_rpa_version(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req _U_, wme
     }
     if (tree && ttc_rd_ok(r) && banner)
         proto_tree_add_string(tree, hf_rpa_banner, r->tvb, s, l, banner);
-    ttc_rd_ub4(r);
+    s = r->off;
+    number = ttc_rd_ub4(r);
+    if (tree && ttc_rd_ok(r)) {
+        char *release;
+        proto_tree_add_uint(tree, hf_version_number, r->tvb, SPAN(r, s), number);
+        if (r->d->fv >= TTC_FV_18_1_EXT_1)
+            release = wmem_strdup_printf(scope, "%u.%u.%u.%u.%u", number >> 24, (number >> 16) & 0xFF,
+                                         (number >> 12) & 0x0F, (number >> 4) & 0xFF, number & 0x0F);
+        else
+            release = wmem_strdup_printf(scope, "%u.%u.%u.%u.%u", number >> 24, (number >> 20) & 0x0F,
+                                         (number >> 12) & 0x0F, (number >> 8) & 0x0F, number & 0x0F);
+        pi = proto_tree_add_string(tree, hf_version_release, r->tvb, SPAN(r, s), release);
+        proto_item_set_generated(pi);
+    }
 }
 
 void
@@ -235,6 +330,26 @@ ttc_auth_register(int proto)
             "Client process id (AUTH_PID)", HFILL } },
         { &hf_auth_connect_string, { "Connect string", "sqlnet.auth.connect_string", FT_STRING, BASE_NONE, NULL, 0x0,
             "Connect descriptor the client used (AUTH_CONNECT_STRING)", HFILL } },
+        { &hf_auth_secret_length, { "Secret value length", "sqlnet.auth.secret_length", FT_UINT32, BASE_DEC, NULL,
+            0x0, "Length in bytes of a secret value the server returns (session key, verifier data, salt ...): "
+            "the value itself is not shown", HFILL } },
+        { &hf_auth_verifier_type, { "Verifier type", "sqlnet.auth.verifier_type", FT_UINT32, BASE_HEX,
+            VALS(verifier_types), 0x0, "The ub4 after AUTH_VFR_DATA in an OSESSKEY reply", HFILL } },
+        { &hf_auth_session_id, { "Session id", "sqlnet.auth.session_id", FT_STRING, BASE_NONE, NULL, 0x0,
+            "Server session id (AUTH_SESSION_ID, the SID of V$SESSION)", HFILL } },
+        { &hf_auth_serial_num, { "Session serial number", "sqlnet.auth.serial_num", FT_STRING, BASE_NONE, NULL, 0x0,
+            "Server session serial number (AUTH_SERIAL_NUM)", HFILL } },
+        { &hf_auth_version_no, { "Server version number", "sqlnet.auth.version_no", FT_STRING, BASE_NONE, NULL, 0x0,
+            "AUTH_VERSION_NO: the server's version as a number (decimal)", HFILL } },
+        { &hf_version_buffer_len, { "Banner buffer length", "sqlnet.version.buffer_length", FT_UINT32, BASE_DEC, NULL,
+            0x0, "OVERSION: the length of the client's buffer for the banner", HFILL } },
+        { &hf_version_format, { "Version number format", "sqlnet.version.format", FT_UINT32, BASE_DEC, NULL, 0x0,
+            "OVERSION: the ub4 clients at field version 11 (18.1 ext 1) or later add (1)", HFILL } },
+        { &hf_version_number, { "Version number", "sqlnet.version.number", FT_UINT32, BASE_HEX, NULL, 0x0,
+            "OVERSION reply: the server's version as a number", HFILL } },
+        { &hf_version_release, { "Version", "sqlnet.version.release", FT_STRING, BASE_NONE, NULL, 0x0,
+            "OVERSION reply: the version number read as python-oracledb reads AUTH_VERSION_NO (the 18c layout "
+            "from field version 11)", HFILL } },
         { &hf_auth_alter_session, { "ALTER SESSION", "sqlnet.auth.alter_session", FT_STRING, BASE_NONE, NULL, 0x0,
             "Statement the server runs at logon (AUTH_ALTER_SESSION)", HFILL } },
     };

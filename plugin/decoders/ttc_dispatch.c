@@ -121,7 +121,7 @@ static const ttc_function_t functions[256] = {
     [TTC_FN_COMMIT]            = { "OCOMMIT", call_empty, NULL, NULL, TRUE, NULL },
     [TTC_FN_ROLLBACK]          = { "OROLLBACK", call_empty, NULL, NULL, TRUE, NULL },
     [TTC_FN_CANCEL]            = { "OCANCEL", NULL, NULL, NULL, FALSE, NULL },
-    [TTC_FN_VERSION]           = { "OVERSION", NULL, ttc_rpa_version, NULL, TRUE, ttc_auth_register },
+    [TTC_FN_VERSION]           = { "OVERSION", ttc_call_version, ttc_rpa_version, NULL, TRUE, ttc_auth_register },
     [TTC_FN_OALL7]             = { "OALL7", ttc_call_oall7, ttc_rpa_execute, NULL, TRUE, ttc_execute_register },
     [TTC_FN_REEXECUTE_FETCH]   = { "OEXFEN (re-execute and fetch)", ttc_call_reexecute, ttc_rpa_execute, NULL,
                                    TRUE, ttc_execute_register },
@@ -229,8 +229,7 @@ msg_function(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_
     if (decode) {
         decode(r, tree, call, res, scope);
     } else {
-        /* named, body shown as call data (OVERSION's pointers and buffer
-         * length: no expert, as for bind data) */
+        /* named, body shown as call data (no expert, as for bind data) */
         res->stop = TRUE;
     }
     if (r->bad && !r->strict) {
@@ -276,7 +275,7 @@ resync_to_next_call(ttc_rd_t *r, guint8 seq)
 /* A piggybacked call (message 17): its header, then its body as the
  * function's piggyback decoder reads it. */
 static void
-msg_piggyback(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_t *res _U_,
+msg_piggyback(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_t *res,
               wmem_allocator_t *scope)
 {
     ttc_call_t pb;
@@ -301,6 +300,8 @@ msg_piggyback(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result
             return;
         }
     }
+    if (res->pb_skipped < 255)
+        res->pb_skipped++;
     {
         ttc_rd_t scan = *r;
         resync_to_next_call(&scan, pb.seq);

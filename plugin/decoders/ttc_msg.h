@@ -6,6 +6,7 @@
  *                     piggybacks, family registration); the client's and
  *                     the server's messages, fast authentication
  *   ttc_negotiate.c   PRO and DTY, both directions (the session's dialect)
+ *   ttc_caps.c        their capability arrays, one named field per byte
  *   ttc_auth.c        authentication and OVERSION
  *   ttc_execute.c     OALL8, OFETCH, re-execute, OPARSE/OALL7; their return
  *                     parameters; the I/O vector of a PL/SQL execute
@@ -76,12 +77,17 @@ void ttc_msg_protocol_request(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_r
 void ttc_msg_data_types_request(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
 void ttc_msg_protocol_reply(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
 void ttc_msg_data_types_reply(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
+/* ttc_caps.c: the capability arrays as named fields (called by ttc_negotiate.c) */
+void ttc_caps_register(int proto);
+void ttc_caps_add_compile(proto_tree *tree, tvbuff_t *tvb, gint off, guint len);
+void ttc_caps_add_runtime(proto_tree *tree, tvbuff_t *tvb, gint off, guint len);
 void ttc_msg_cookie_request(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
 
 /* ttc_auth.c */
 void ttc_auth_register(int proto);
 void ttc_call_auth(ttc_rd_t *, proto_tree *, ttc_call_t *, ttc_msg_result_t *, wmem_allocator_t *);
 void ttc_rpa_auth(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_allocator_t *);
+void ttc_call_version(ttc_rd_t *, proto_tree *, ttc_call_t *, ttc_msg_result_t *, wmem_allocator_t *);
 void ttc_rpa_version(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_allocator_t *);
 
 /* ttc_execute.c */

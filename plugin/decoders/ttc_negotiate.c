@@ -79,7 +79,7 @@ ttc_msg_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, t
                            wmem_allocator_t *scope _U_)
 {
     guint8 ccap_len, rcap_len, ccaps[64], rcaps[16], flags;
-    gint ccap_off, s;
+    gint ccap_off, rcap_off, s;
     gboolean ub2_dty;
     ttc_dialect_t d = *r->d;
     guint32 n;
@@ -99,6 +99,7 @@ ttc_msg_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, t
         tvb_memcpy(r->tvb, ccaps, r->off, MIN(ccap_len, sizeof(ccaps)));
     ttc_rd_skip(r, ccap_len);
     rcap_len = ttc_rd_u8(r);
+    rcap_off = r->off;
     if (ttc_rd_have(r, rcap_len))
         tvb_memcpy(r->tvb, rcaps, r->off, MIN(rcap_len, sizeof(rcaps)));
     ttc_rd_skip(r, rcap_len);
@@ -191,6 +192,8 @@ ttc_msg_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, t
         if (ccap_len > TTC_CCAP_TTC4)
             proto_item_set_generated(proto_tree_add_boolean(tree, hf_dty_eor, r->tvb, ccap_off + TTC_CCAP_TTC4,
                                                             1, d.eor));
+        ttc_caps_add_compile(tree, r->tvb, ccap_off, ccap_len);
+        ttc_caps_add_runtime(tree, r->tvb, rcap_off, rcap_len);
     }
 }
 
@@ -222,7 +225,7 @@ ttc_msg_protocol_reply(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_m
     guint8 ver;
     guint16 nelem, fdo_len;
     guint8 ccap_len, rcap_len;
-    gint ccap_off;
+    gint ccap_off, rcap_off;
     char *banner;
     gint i;
 
@@ -247,10 +250,13 @@ ttc_msg_protocol_reply(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_m
     ccap_off = r->off;
     ttc_rd_skip(r, ccap_len);
     rcap_len = ttc_rd_u8(r);
+    rcap_off = r->off;
     ttc_rd_skip(r, rcap_len);
     if (!ttc_rd_ok(r))
         return;
     server_caps_learnt(r, tree, res, ccap_off, ccap_len, hf_field_version);
+    ttc_caps_add_compile(tree, r->tvb, ccap_off, ccap_len);
+    ttc_caps_add_runtime(tree, r->tvb, rcap_off, rcap_len);
     res->terminal = TRUE;
 }
 
@@ -342,6 +348,8 @@ ttc_msg_cookie_request(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_m
     if (tree)
         proto_tree_add_item(tree, hf_cookie_rcaps, r->tvb, rcap_off, rcap_len, ENC_NA);
     server_caps_learnt(r, tree, res, ccap_off, ccap_len, hf_cookie_fv);
+    ttc_caps_add_compile(tree, r->tvb, ccap_off, ccap_len);
+    ttc_caps_add_runtime(tree, r->tvb, rcap_off, rcap_len);
 }
 
 void
@@ -376,4 +384,5 @@ ttc_negotiate_register(int proto)
     };
 
     proto_register_field_array(proto, hf, array_length(hf));
+    ttc_caps_register(proto);
 }

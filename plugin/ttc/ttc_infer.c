@@ -89,21 +89,24 @@ plausible_call(const ttc_call_t *c)
     return TRUE;
 }
 
-enum { FIT_NONE = 0, FIT_SEARCHED = 1, FIT_EXACT = 2 };
+enum { FIT_NONE = 0, FIT_SEARCHED = 256, FIT_EXACT = 512 };
 
 /* How well the client's message sequence (piggybacks, the call, up to its
  * bind values or the end of the payload) decodes under dialect d: FIT_NONE
  * when a message does not decode, no function call is found or a call's
  * values are implausible; FIT_SEARCHED when an OCI OALL8's text had to be
  * searched for (the dialect's header layout does not put it there);
- * FIT_EXACT otherwise.  Trial decodes only. */
+ * FIT_EXACT otherwise; less one for each piggyback whose body did not fit
+ * and was skipped (an OCI 23 close-cursors list, 64-bit pointer and ub4s,
+ * fits OCI 23 and not the thin layout, though both find the OCOMMIT after
+ * it: dbbat sqlplus_cursor_reexec frame 22).  Trial decodes only. */
 static guint
 call_score(const ttc_session_t *ts, tvbuff_t *payload, gint end, packet_info *pinfo, const ttc_dialect_t *d)
 {
     ttc_state_t st = ts->dir[SQLNET_TO_SERVER].state;
     gboolean call = FALSE, searched = FALSE;
     gint off = 0;
-    guint n;
+    guint n, skipped = 0;
 
     st.dialect = d;
     for (n = 0; n < 64 && off < end; n++) {
@@ -121,13 +124,14 @@ call_score(const ttc_session_t *ts, tvbuff_t *payload, gint end, packet_info *pi
             call = TRUE;
         }
         searched |= res.sql_searched;
+        skipped += res.pb_skipped;
         off = r.off;
         if (res.stop)
             break;
     }
     if (!call)
         return FIT_NONE;
-    return searched ? FIT_SEARCHED : FIT_EXACT;
+    return (searched ? FIT_SEARCHED : FIT_EXACT) - MIN(skipped, 255);
 }
 
 /* Does the client's call decode under candidate i, and how well? */
@@ -299,6 +303,63 @@ verify_inferred_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, tvbuff_
     }
     if ((keep & (keep - 1)) == 0)
         ts->infer_verify = FALSE;     /* one candidate left */
+}
+
+/* No handshake and no client call before it (a capture of the server's
+ * packets alone, or one that starts with a reply): the candidates under
+ * which the whole reply decodes to its end, the first of them chosen; the
+ * later replies and calls narrow them as after a call.  Only a reply that
+ * starts with a message a response starts with (end of call, row header,
+ * describe, return parameters, status ...) and holds more than its type
+ * byte is evidence (an end-of-response alone fits every candidate).  An
+ * OCI 23 ORA-01403 summary (64-bit fixed-width OER) decodes under OCI 23
+ * and under no thin candidate (server-only cut of dbbat
+ * sqlplus_cursor_reexec).  Trial decodes only. */
+gboolean
+infer_dialect_from_reply(ttc_session_t *ts, const sqlnet_session_t *sess, tvbuff_t *payload, gint end,
+                         packet_info *pinfo)
+{
+    const ttc_state_t *now = &ts->dir[SQLNET_TO_CLIENT].state;
+    guint32 fits = 0;
+    guint i, chosen = G_N_ELEMENTS(infer_cand);
+    guint8 first;
+
+    if (end < 8 || end < (gint)tvb_reported_length(payload))
+        return FALSE;
+    first = tvb_get_uint8(payload, 0);
+    switch (first) {
+    case TTC_MSG_ERROR: case TTC_MSG_ROW_HEADER: case TTC_MSG_PARAMETER: case TTC_MSG_STATUS:
+    case TTC_MSG_DESCRIBE_INFO: case TTC_MSG_SERVER_PIGGYBACK: case TTC_MSG_WARNING:
+        break;
+    default:
+        return FALSE;
+    }
+    for (i = 0; i < G_N_ELEMENTS(infer_cand); i++) {
+        ttc_dialect_t d;
+        ttc_state_t trial = *now;
+        stop_t stop;
+        candidate_dialect(&d, i);
+        d.known = d.inferred = TRUE;
+        trial.dialect = &d;
+        decode_range(payload, 0, end, &trial, NULL, pinfo, SQLNET_TO_CLIENT, ts, sess, NULL, FALSE, &stop, FALSE);
+        if (stop != STOP_END)
+            continue;
+        fits |= 1u << i;
+        if (chosen == G_N_ELEMENTS(infer_cand))
+            chosen = i;
+    }
+    if (chosen == G_N_ELEMENTS(infer_cand))
+        return FALSE;
+    {
+        ttc_dialect_t d;
+        candidate_dialect(&d, chosen);
+        d.known = d.inferred = TRUE;
+        set_dialect(ts, sess, &d);
+    }
+    ts->infer_fits = fits;
+    ts->infer_chosen = (guint8)chosen;
+    ts->inferred_frame = pinfo->num;
+    return TRUE;
 }
 
 /* A capture of the client's packets alone, without a handshake (a client

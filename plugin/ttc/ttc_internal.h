@@ -97,6 +97,8 @@ gboolean infer_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, tvbuff_t
                        packet_info *pinfo);
 void narrow_inferred_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, tvbuff_t *payload,
                              packet_info *pinfo);
+gboolean infer_dialect_from_reply(ttc_session_t *ts, const sqlnet_session_t *sess, tvbuff_t *payload, gint end,
+                                  packet_info *pinfo);
 void verify_inferred_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, tvbuff_t *payload, gint end,
                              packet_info *pinfo);
 gboolean client_only_next_call(const ttc_session_t *ts, const sqlnet_session_t *sess, tvbuff_t *payload,

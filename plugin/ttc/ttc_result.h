@@ -57,6 +57,9 @@ typedef struct ttc_msg_result {
     gboolean body_undecoded;   /* ... or the call's body could not be read (shown as bytes) */
     gboolean sql_searched;     /* OCI OALL8: its text was found by a search, not where the
                                 * dialect's header layout puts it (dialect inference) */
+    guint8 pb_skipped;         /* piggybacks whose body did not fit the dialect's layout and were
+                                * skipped to the next call header (dialect inference prefers the
+                                * dialect under which fewer are) */
     /* cursors a reply opens (REF cursor out binds and columns, implicit results) */
 #define TTC_MAX_NEW_CURSORS 8
     guint32 ncursors;

@@ -255,7 +255,12 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
         if (ts->infer_chosen != was)
             rec->reinferred_from = ts->inferred_frame;
     }
-    if (first && dir == SQLNET_TO_CLIENT && ts->infer_verify && s->pending_len == 0 && !s->opaque) {
+    if (first && dir == SQLNET_TO_CLIENT && !ts->dialect.known && s->pending_len == 0 && !s->opaque &&
+        infer_dialect_from_reply(ts, sess, payload, end, pinfo)) {
+        /* no call before it: the reply is the evidence (server-only captures) */
+        rec->start.dialect = s->state.dialect = ts->dialect_ptr;
+        ts->infer_verify = (ts->infer_fits & (ts->infer_fits - 1)) != 0;
+    } else if (first && dir == SQLNET_TO_CLIENT && ts->infer_verify && s->pending_len == 0 && !s->opaque) {
         guint8 was = ts->infer_chosen;
         verify_inferred_dialect(ts, sess, payload, end, pinfo);
         rec->start.dialect = s->state.dialect = ts->dialect_ptr;
@@ -363,15 +368,15 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
     }
 
     /* Display (every pass): decode again from the record. */
-    if (ts->inferred_frame == pinfo->num && dir == SQLNET_TO_SERVER && rec->start.dialect) {
+    if (ts->inferred_frame == pinfo->num && rec->start.dialect) {
         const ttc_dialect_t *d = rec->start.dialect;
         char ptr[24] = "";
         if (d->native)
             snprintf(ptr, sizeof(ptr), ", %u-byte pointers", d->ptr_width ? d->ptr_width : 1u);
         expert_add_info_format(pinfo, ti, &ei_inferred,
                                "No TTC negotiation in the capture: integer encoding and field version assumed "
-                               "for this conversation from the structure of this call: %s integers%s, field "
-                               "version %u",
+                               "for this conversation from the structure of this %s: %s integers%s, field "
+                               "version %u", dir == SQLNET_TO_SERVER ? "call" : "reply",
                                d->native ? "native (OCI)" : "universal (thin)", ptr, d->fv);
         proto_item_append_text(ti, " [dialect inferred: %s integers%s, field version %u]",
                                d->native ? "native (OCI)" : "universal (thin)", ptr, d->fv);
@@ -506,7 +511,7 @@ ttc_register(int proto)
         { &ei_capture_cut, { "sqlnet.ttc.capture_cut", PI_PROTOCOL, PI_WARN,
             "TNS packet cut short by the capture (snaplen): the round trip is partial", EXPFILL } },
         { &ei_inferred, { "sqlnet.ttc.dialect_inferred", PI_PROTOCOL, PI_NOTE,
-            "No TTC negotiation in the capture: integer encoding and field version assumed for this conversation from the structure of this call", EXPFILL } },
+            "No TTC negotiation in the capture: integer encoding and field version assumed for this conversation from the structure of this call or reply", EXPFILL } },
         { &ei_reinferred, { "sqlnet.ttc.dialect_changed", PI_PROTOCOL, PI_NOTE,
             "No TTC negotiation in the capture: the inferred integer encoding or field version does not fit this call or reply; another is taken from here on", EXPFILL } },
     };
