@@ -46,6 +46,11 @@ typedef struct sqlnet_session {
     guint32  srv_since;
     address  srv_addr_before;
     guint32  srv_port_before;
+    /* The server's next TCP sequence number (raw), highest so far in frame order:
+     * a segment that brings nothing beyond it is a retransmission, not one
+     * more segment of a response (ttc/ttc_segments.c). */
+    guint32  srv_seq_next;
+    gboolean srv_seq_known;
 
     /* CONNECT (the last one before the ACCEPT, after RESENDs). */
     guint32  connect_frame;

@@ -93,6 +93,31 @@ ttc_count_segment(packet_info *pinfo, ttc_session_t *ts, gboolean unseen, guint3
         ts->pending_largest_segment = seglen;
 }
 
+/* A server segment that brings nothing beyond the highest sequence number
+ * seen before it (in frame order: the tap sees every server segment, in each
+ * pass that runs taps) is a retransmission, or a keep-alive's old byte: the
+ * same bytes sent again, not one more segment of a response.  Marked as
+ * counted, so that a later pass (or a retap) skips it too.  (The frame's
+ * visited flag cannot tell the first pass here: it is set before the taps
+ * run.) */
+static gboolean
+retransmitted(packet_info *pinfo, sqlnet_session_t *sess, const struct tcpheader *th)
+{
+    guint32 end = th->th_rawseq + th->th_seglen;
+    gboolean fresh = p_get_proto_data(wmem_file_scope(), pinfo, sqlnet_proto(), SQLNET_KEY_SEGMENT) == NULL;
+
+    if (fresh && sess->srv_seq_known && (gint32)(end - sess->srv_seq_next) <= 0) {
+        p_add_proto_data(wmem_file_scope(), pinfo, sqlnet_proto(), SQLNET_KEY_SEGMENT,
+                         GUINT_TO_POINTER(SEG_LEN_KNOWN));
+        return TRUE;
+    }
+    if (!sess->srv_seq_known || (gint32)(end - sess->srv_seq_next) > 0) {
+        sess->srv_seq_next = end;
+        sess->srv_seq_known = TRUE;
+    }
+    return FALSE;
+}
+
 /* The listener on "tcp": a server segment that TCP keeps inside a
  * reassembly never reaches sqlnet; it is counted here (with those that do,
  * once per frame: ttc_count_segment). */
@@ -109,6 +134,8 @@ tcp_segment_tap(void *tapdata _U_, packet_info *pinfo, epan_dissect_t *edt _U_,
     if (!sess)
         return TAP_PACKET_DONT_REDRAW;
     if (th->th_sport != sess->srv_port || !addresses_equal(&th->ip_src, &sess->srv_addr))
+        return TAP_PACKET_DONT_REDRAW;
+    if (retransmitted(pinfo, sess, th))
         return TAP_PACKET_DONT_REDRAW;
     ttc_count_segment(pinfo, (ttc_session_t *)sess->ttc, TRUE, th->th_seglen);
     return TAP_PACKET_DONT_REDRAW;
