@@ -788,15 +788,27 @@ local function profile(st, s, models)
         p.fixed_rts = p.fixed_rts + 1
         p.fixed_from = p.fixed_from + ex.from
         local rem, ended = 0, ex.error == NO_DATA
+        local last_fetch = nil
         for i = 2, #e.rts do
             local rt = e.rts[i]
+            if rt.call ~= FETCH then
+                -- a call of the execution that is not a fetch (a LOB read per
+                -- row, a describe): as many round trips whatever the array
+                -- size, at their observed bytes and time
+                p.fixed_rts = p.fixed_rts + 1
+                p.fixed_to, p.fixed_from = p.fixed_to + rt.to, p.fixed_from + rt.from
+                fixed_sizes[#fixed_sizes + 1] = rt.to
+                t_other = t_other + rt.time + rt.gap + (rt.net_before or 0)
+                goto next_rt
+            end
+            last_fetch = rt
             rem = rem + rt.rows
             fetch_rows = fetch_rows + rt.rows
             row_data = row_data + (rt.row_bytes - rt.bvc)
             if rt.rows > 1 then
                 bvc, bvc_rows = bvc + rt.bvc, bvc_rows + rt.rows - 1
             end
-            if i == #e.rts and rt.error == NO_DATA then
+            if rt.error == NO_DATA then
                 last, last_n = last + (rt.to - rt.row_bytes), last_n + 1
             else
                 over, over_n = over + (rt.to - rt.row_bytes), over_n + 1
@@ -806,17 +818,18 @@ local function profile(st, s, models)
             first_rts[n_first] = rt.first + rt.gap
             transfer = transfer + max(0, rt.time - rt.first)
             transfer_bytes = transfer_bytes + rt.tns_to
+            ::next_rt::
         end
         local a = #e.rts > 1 and execution_array_size(e.rts, #e.rts, p.topup)
         if a and not seen[a] then
             seen[a] = true
             sizes[#sizes + 1] = a
         end
-        if #e.rts > 1 and e.rts[#e.rts].error ~= NO_DATA then undrained = undrained + 1 end
+        if last_fetch and last_fetch.error ~= NO_DATA then undrained = undrained + 1 end
         p.execs[#p.execs + 1] = { rem = rem, ended = ended or #e.rts == 1, rows = ex.rows + rem,
                                   first = ex.rows, exec_to = ex.to, exec_bvc = ex.bvc, exec_row_bytes = ex.row_bytes,
                                   prefetch = ex.fetch }
-        if #e.rts > 1 then p.fetched = true end
+        if last_fetch then p.fetched = true end
     end
     table.sort(sizes)
     -- the array size (the largest when executions differ: the model's), and
