@@ -150,11 +150,7 @@ field_text(epan_dissect_t *edt, const char *name)
     if (!found || found->len == 0)
         return NULL;
     fi = (field_info *)g_ptr_array_index(found, 0);
-#if SQLNET_WS_AT_LEAST(4, 2)
-    w = fvalue_to_string_repr(NULL, fi->value, FTREPR_DISPLAY, BASE_NONE);
-#else
-    w = fvalue_to_string_repr(NULL, &fi->value, FTREPR_DISPLAY, BASE_NONE);
-#endif
+    w = fvalue_to_string_repr(NULL, SQLNET_FI_VALUE(fi), FTREPR_DISPLAY, BASE_NONE);
     s = g_strdup(w);
     wmem_free(NULL, w);
     return s;

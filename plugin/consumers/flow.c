@@ -36,11 +36,7 @@
 #include "rt_text.h"
 #include "flow.h"
 
-#if SQLNET_WS_AT_LEAST(4, 2)
-typedef bool flow_bool_t;
-#else
-typedef gboolean flow_bool_t;
-#endif
+typedef sqlnet_seq_bool_t flow_bool_t;
 
 /* The leading members of seq_analysis_item_t (epan/sequence_analysis.h). */
 typedef struct {

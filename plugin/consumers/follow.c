@@ -179,22 +179,19 @@ follow_port_to_display(wmem_allocator_t *allocator, guint port)
     return wmem_strdup_printf(allocator, "%u", port);
 }
 
-#if SQLNET_WS_AT_LEAST(4, 4)
+#if SQLNET_FOLLOW_HAS_STREAM_COUNT
 static uint32_t
 follow_stream_count(void)
 {
     return get_tcp_stream_count();
 }
+#else
+#define follow_stream_count NULL
 #endif
 
 void
 follow_register(int proto)
 {
-#if SQLNET_WS_AT_LEAST(4, 4)
-    register_follow_stream(proto, SQLNET_TAP_NAME, follow_conv_filter, follow_index_filter, follow_address_filter,
-                           follow_port_to_display, follow_packet, follow_stream_count, NULL);
-#else
-    register_follow_stream(proto, SQLNET_TAP_NAME, follow_conv_filter, follow_index_filter, follow_address_filter,
-                           follow_port_to_display, follow_packet);
-#endif
+    SQLNET_REGISTER_FOLLOW_STREAM(proto, SQLNET_TAP_NAME, follow_conv_filter, follow_index_filter,
+                                  follow_address_filter, follow_port_to_display, follow_packet, follow_stream_count);
 }

@@ -109,4 +109,39 @@ typedef void sqlnet_tap_init_result_t;
 #  define SQLNET_TLS_APP_HANDLE(data) ((dissector_handle_t *)(data))
 #endif
 
+/* ---- field values ------------------------------------------------------ */
+
+/* field_info.value: an fvalue_t * from 4.2, the fvalue_t itself in 4.0.
+ * SQLNET_FI_VALUE(fi) is the fvalue_t * either way. */
+#if SQLNET_WS_AT_LEAST(4, 2)
+#  define SQLNET_FI_VALUE(fi) ((fi)->value)
+#else
+#  define SQLNET_FI_VALUE(fi) (&(fi)->value)
+#endif
+
+/* ---- sequence analysis (Flow Graph) ------------------------------------ */
+
+/* The flags of seq_analysis_item_t/seq_analysis_info_t: bool from 4.2,
+ * gboolean in 4.0 (consumers/flow.c declares their leading members). */
+#if SQLNET_WS_AT_LEAST(4, 2)
+typedef bool sqlnet_seq_bool_t;
+#else
+typedef gboolean sqlnet_seq_bool_t;
+#endif
+
+/* ---- follow streams ------------------------------------------------------ */
+
+/* register_follow_stream() takes a stream-count callback from 4.4 on (and a
+ * sub-stream one, NULL here). SQLNET_REGISTER_FOLLOW_STREAM(..., count) passes
+ * it where it exists; SQLNET_FOLLOW_HAS_STREAM_COUNT says whether to define it. */
+#if SQLNET_WS_AT_LEAST(4, 4)
+#  define SQLNET_FOLLOW_HAS_STREAM_COUNT 1
+#  define SQLNET_REGISTER_FOLLOW_STREAM(proto, tap, conv, index, addr, port, pkt, count) \
+    register_follow_stream((proto), (tap), (conv), (index), (addr), (port), (pkt), (count), NULL)
+#else
+#  define SQLNET_FOLLOW_HAS_STREAM_COUNT 0
+#  define SQLNET_REGISTER_FOLLOW_STREAM(proto, tap, conv, index, addr, port, pkt, count) \
+    register_follow_stream((proto), (tap), (conv), (index), (addr), (port), (pkt))
+#endif
+
 #endif /* SQLNET_COMPAT_H */
