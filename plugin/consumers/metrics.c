@@ -710,7 +710,7 @@ metrics_register(int proto)
             FRAMENUM_TYPE(FT_FRAMENUM_RESPONSE), 0x0,
             "On the other packets of a response: the frame that completes it (known after the first pass)", HFILL } },
         { &hf_resp_segments, { "TCP segments", "sqlnet.response.segments", FT_UINT32, BASE_DEC, NULL, 0x0,
-            "TCP segments with payload that carried this response", HFILL } },
+            "TCP segments with payload that carried this response (a retransmission is not one more)", HFILL } },
         { &hf_resp_bytes, { "TNS bytes", "sqlnet.response.bytes", FT_UINT32, BASE_DEC, NULL, 0x0,
             "Bytes of the response's TNS packets, headers included", HFILL } },
         { &hf_resp_ttc_bytes, { "Bytes via SQL*Net", "sqlnet.response.ttc_bytes", FT_UINT32, BASE_DEC, NULL, 0x0,

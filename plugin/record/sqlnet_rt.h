@@ -256,7 +256,8 @@ sqlnet_rt_has_ora_error(const sqlnet_rt_t *rt)
     X(resp_data_packets, "response.data_packets", UINT, "response.data_packets", "Response TNS DATA packets", \
       "TNS DATA packets of the response (as sqlnet.response.data_packets)", V, TRUE, rt->resp->data_packets) \
     X(resp_segments, "response.segments", UINT, "response.segments", "Response TCP segments", \
-      "TCP segments with payload that carried the response (as sqlnet.response.segments): its " \
+      "TCP segments with payload that carried the response (as sqlnet.response.segments; a " \
+      "retransmission is not one more): its " \
       "fragmentation", V, TRUE, rt->segments) \
     X(row_bytes, "row_bytes", NONE, "", "", "", V, TRUE, rt->resp->row_bytes) \
     X(bvc_bytes, "bvc_bytes", NONE, "", "", "", V, TRUE, rt->resp->bvc_bytes) \
