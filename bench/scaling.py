@@ -136,6 +136,9 @@ def main():
     ap.add_argument("--no-slow", action="store_true", help="skip the slow-unit inputs")
     ap.add_argument("--one-pass", action="store_true", help="without the -2 runs")
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--no-limits", action="store_true",
+                    help="print the table and the limits crossed, exit 0 (tests: timing on a shared "
+                         "machine is no verdict; tshark failing still exits 1)")
     a = ap.parse_args()
     sizes = [int(x) for x in a.sizes.split(",")]
     modes = MODES[:1] if a.one_pass else MODES
@@ -154,7 +157,7 @@ def main():
         print("FAIL:", f)
     if a.out:
         a.out.write_text(text + "\n")
-    return 1 if fails else 0
+    return 1 if fails and not a.no_limits else 0
 
 
 if __name__ == "__main__":

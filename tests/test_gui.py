@@ -161,7 +161,7 @@ k=8
 while [ $k -le 16 ]; do
     keys=; j=0; while [ $j -lt $k ]; do keys="$keys Down"; j=$((j + 1)); done
     probe "k$k" "$keys"
-    [ "$(grep -c 'SQL\*Net' "$OUT/menu.items")" -ge 4 ] && break
+    [ "$(grep -c 'SQL\*Net' "$OUT/menu.items")" -ge 5 ] && break
     k=$((k + 1))
 done
 exit 0
@@ -889,8 +889,8 @@ def test_io_graph_presets_draw(tshark, gui_tools, question, capture):
 
 def test_statistics_menu(tshark, gui_tools):
     """Statistics holds SQL*Net Overview (the C stats tree), SQL*Net Advisor and
-    Array sizes (Lua) and SQL*Net Statements (the C table, stmt_table.c), next
-    to each other, one item per window (issue 34: one statement table); each opens a window
+    Array sizes (Lua), SQL*Net Conversations and SQL*Net Statements (the C
+    tables, conv_table.c and stmt_table.c), next to each other, one item per window (issue 34: one statement table); each opens a window
     titled with its name. Evidence: the windows the rendered menu opens, found
     by keyboard navigation (xdotool) and their titles."""
     prepare_config(tshark)
@@ -907,7 +907,7 @@ def test_statistics_menu(tshark, gui_tools):
         for t in titles:
             if "SQL*Net" in t and label.startswith("k"):
                 lua[t] = int(label[1:])
-    want = ["SQL*Net Advisor", "SQL*Net Array sizes", "SQL*Net Statements"]
+    want = ["SQL*Net Advisor", "SQL*Net Array sizes", "SQL*Net Conversations", "SQL*Net Statements"]
     found = {w: k for t, k in lua.items() for w in want if w in t}
     assert set(found) == set(want), opened
     assert sorted(found.values()) == list(range(min(found.values()), min(found.values()) + len(want))), found
