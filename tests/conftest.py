@@ -83,13 +83,21 @@ RELEASE_INDEPENDENT = ("tests/testgen/", "tests/test_no_recursion.py", "tests/te
                        "tests/test_tns_builder.py", "tests/test_ws_checkers.py", "tests/test_advise_model.py")
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "host_only: a test whose release-dependent part other tests cover on every release "
+                   "(a tool's report over every capture): the host runs it, build roots leave it "
+                   "(SQLNET_RELEASE_DEPENDENT_ONLY=1), and the CI time it saved goes to the rest")
+
+
 def pytest_collection_modifyitems(config, items):
     import os
     root = Path(__file__).resolve().parent.parent
     keep, drop = [], []
     for item in items:
         rel = Path(str(item.fspath)).resolve().relative_to(root).as_posix()
-        independent = os.environ.get("SQLNET_RELEASE_DEPENDENT_ONLY") == "1" and rel.startswith(RELEASE_INDEPENDENT)
+        independent = os.environ.get("SQLNET_RELEASE_DEPENDENT_ONLY") == "1" and (
+            rel.startswith(RELEASE_INDEPENDENT) or item.get_closest_marker("host_only") is not None)
         (drop if independent else keep).append(item)
     keep, sharded = _shard_keep(keep)
     drop += sharded
