@@ -40,7 +40,7 @@ local M = sqlnet_model()
 local floor, ceil, max, min = math.floor, math.ceil, math.max, math.min
 local round, median, group_by_stream = M.round, M.median, M.group_by_stream
 local fit_connection_cols = M.fit_connection_cols
-local FETCH, NO_DATA = M.TTC_FN_FETCH, M.ORA_NO_DATA_FOUND
+local FETCH, NO_DATA, LOB_OP = M.TTC_FN_FETCH, M.ORA_NO_DATA_FOUND, M.TTC_FN_LOB_OP
 if not register_stat_cmd_arg then
     return M           -- plain Lua: the model only
 end
@@ -791,10 +791,11 @@ local function profile(st, s, models)
         local last_fetch = nil
         for i = 2, #e.rts do
             local rt = e.rts[i]
-            if rt.call ~= FETCH then
-                -- a call of the execution that is not a fetch (a LOB read per
-                -- row, a describe): as many round trips whatever the array
-                -- size, at their observed bytes and time
+            if rt.call == LOB_OP then
+                -- a LOB read of the execution (one per LOB value the client
+                -- reads by its locator): as many round trips whatever the array
+                -- size, at their observed bytes and time (an OALL8 that fetches
+                -- a REF CURSOR or an implicit result is a fetch)
                 p.fixed_rts = p.fixed_rts + 1
                 p.fixed_to, p.fixed_from = p.fixed_to + rt.to, p.fixed_from + rt.from
                 fixed_sizes[#fixed_sizes + 1] = rt.to
