@@ -136,12 +136,12 @@ typedef gboolean sqlnet_seq_bool_t;
  * it where it exists; SQLNET_FOLLOW_HAS_STREAM_COUNT says whether to define it. */
 #if SQLNET_WS_AT_LEAST(4, 4)
 #  define SQLNET_FOLLOW_HAS_STREAM_COUNT 1
-#  define SQLNET_REGISTER_FOLLOW_STREAM(proto, tap, conv, index, addr, port, pkt, count) \
-    register_follow_stream((proto), (tap), (conv), (index), (addr), (port), (pkt), (count), NULL)
+#  define SQLNET_REGISTER_FOLLOW_STREAM(proto, tap, conv_f, index_f, addr_f, port_f, pkt_f, count_f) \
+    register_follow_stream((proto), (tap), (conv_f), (index_f), (addr_f), (port_f), (pkt_f), (count_f), NULL)
 #else
 #  define SQLNET_FOLLOW_HAS_STREAM_COUNT 0
-#  define SQLNET_REGISTER_FOLLOW_STREAM(proto, tap, conv, index, addr, port, pkt, count) \
-    register_follow_stream((proto), (tap), (conv), (index), (addr), (port), (pkt))
+#  define SQLNET_REGISTER_FOLLOW_STREAM(proto, tap, conv_f, index_f, addr_f, port_f, pkt_f, count_f) \
+    register_follow_stream((proto), (tap), (conv_f), (index_f), (addr_f), (port_f), (pkt_f))
 #endif
 
 #endif /* SQLNET_COMPAT_H */
