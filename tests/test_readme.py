@@ -10,6 +10,7 @@ the docs run, and the output they show is what tshark prints.
 import json
 import re
 import shlex
+import subprocess
 import sys
 
 import pytest
@@ -187,6 +188,15 @@ def test_shown_commands_print_what_is_shown(tshark, page, registered):
     for argv, shown in commands:
         capture = ROOT / argv[1]
         proc = tshark.run(capture, argv[2:])
+        for _ in range(3):
+            # tshark 4.0's io,stat MAX over a double field now and then prints a
+            # 300-digit number: valgrind shows its tap (in /usr/bin/tshark) reading
+            # an uninitialised value created on libwiretap's stack, not the plugin's;
+            # the same run again prints the column's maximum
+            if "io,stat" not in " ".join(argv) or not re.search(r"\d{40,}", proc.stdout):
+                break
+            proc = subprocess.run(tshark.command(["-r", str(tshark.readable(capture))] + argv[2:]),
+                                  capture_output=True, text=True, timeout=300)
         assert proc.stderr == "", (argv, proc.stderr)
         assert proc.stdout.strip(), argv
         if shown is not None and staged_plugin().parent.parent.name == SHOWN_RELEASE:
