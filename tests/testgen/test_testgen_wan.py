@@ -62,6 +62,9 @@ def test_catalogue_names():
     want |= {"wan_rtt10_rate10m", "wan_rtt10_loss", "wan_rtt10_jdbc_fetchsize"}
     # issue 34: the same sweep over a 20 ms link captured at each end
     want |= {"timed_rtt20_near_server", "timed_rtt20_near_client"}
+    # issue 36: the N+1 and commit-per-statement patterns and their fixes over a 50 ms link
+    want |= {f"pattern_{p}_{r}_wan50_python" for p in ("nplus1", "nplus1_fix", "commit", "commit_fix")
+             for r in ("19", "23ai")}
     # issue 23: one held-out sweep over a 4 ms link (named only where it is predicted)
     held_out = {n for n, s in WAN.items() if s.get("held_out")}
     assert len(held_out) == 1
