@@ -33,6 +33,7 @@
 #include "sqlnet_rt.h"
 #include "conv.h"
 #include "conv_table.h"
+#include "stmt_table.h"
 
 #define CONV_TABLE_TITLE "SQL*Net Conversations"
 
@@ -246,20 +247,8 @@ conv_table_register(void)
 
     table_fields = g_new0(stat_tap_table_item, n);
     for (c = 0; c < n; c++) {
-        table_fields[c].column_name = conv_column(c);
-        if (conv_column_is_text(c)) {
-            table_fields[c].type = TABLE_ITEM_STRING;
-            table_fields[c].align = TAP_ALIGN_LEFT;
-            table_fields[c].field_format = "%s";
-        } else if (conv_column_is_ms(c)) {
-            table_fields[c].type = TABLE_ITEM_FLOAT;
-            table_fields[c].align = TAP_ALIGN_RIGHT;
-            table_fields[c].field_format = "%.3f";
-        } else {
-            table_fields[c].type = TABLE_ITEM_UINT;
-            table_fields[c].align = TAP_ALIGN_RIGHT;
-            table_fields[c].field_format = "%u";
-        }
+        sqlnet_table_item(&table_fields[c], conv_column(c), conv_column_is_text(c) ? SQLNET_TABLE_TEXT
+                          : conv_column_is_ms(c) ? SQLNET_TABLE_MS : SQLNET_TABLE_COUNT);
     }
     conv_table_ui.nfields = n;
     conv_table_ui.fields = table_fields;

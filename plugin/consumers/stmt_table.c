@@ -316,6 +316,18 @@ static stat_tap_table_ui stmt_table_ui = {
 };
 
 void
+sqlnet_table_item(stat_tap_table_item *it, const char *name, sqlnet_table_kind_t kind)
+{
+    static const char *const formats[] = { "%s", "%.3f", "%.1f", "%u" };
+
+    it->column_name = name;
+    it->type = kind == SQLNET_TABLE_TEXT ? TABLE_ITEM_STRING
+             : kind == SQLNET_TABLE_COUNT ? TABLE_ITEM_UINT : TABLE_ITEM_FLOAT;
+    it->align = kind == SQLNET_TABLE_TEXT ? TAP_ALIGN_LEFT : TAP_ALIGN_RIGHT;
+    it->field_format = formats[kind];
+}
+
+void
 stmt_table_register(void)
 {
     guint n = account_stmt_ncolumns(), c;
@@ -323,24 +335,9 @@ stmt_table_register(void)
     table_fields = g_new0(stat_tap_table_item, n);
     for (c = 0; c < n; c++) {
         const char *name = account_stmt_column(c);
-        table_fields[c].column_name = name;
-        if (column_is_text(c)) {
-            table_fields[c].type = TABLE_ITEM_STRING;
-            table_fields[c].align = TAP_ALIGN_LEFT;
-            table_fields[c].field_format = "%s";
-        } else if (column_is_ms(name)) {
-            table_fields[c].type = TABLE_ITEM_FLOAT;
-            table_fields[c].align = TAP_ALIGN_RIGHT;
-            table_fields[c].field_format = "%.3f";
-        } else if (column_is_ratio(name)) {
-            table_fields[c].type = TABLE_ITEM_FLOAT;
-            table_fields[c].align = TAP_ALIGN_RIGHT;
-            table_fields[c].field_format = "%.1f";
-        } else {
-            table_fields[c].type = TABLE_ITEM_UINT;
-            table_fields[c].align = TAP_ALIGN_RIGHT;
-            table_fields[c].field_format = "%u";
-        }
+        sqlnet_table_item(&table_fields[c], name,
+                          column_is_text(c) ? SQLNET_TABLE_TEXT : column_is_ms(name) ? SQLNET_TABLE_MS
+                          : column_is_ratio(name) ? SQLNET_TABLE_RATIO : SQLNET_TABLE_COUNT);
     }
     stmt_table_ui.nfields = n;
     stmt_table_ui.fields = table_fields;

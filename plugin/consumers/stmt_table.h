@@ -7,6 +7,14 @@
 #define SQLNET_STMT_TABLE_H
 
 #include <epan/epan.h>
+#include <epan/stat_tap_ui.h>
+
+/* How a native table's column shows its numbers (both SQL*Net tables). */
+typedef enum { SQLNET_TABLE_TEXT, SQLNET_TABLE_MS, SQLNET_TABLE_RATIO, SQLNET_TABLE_COUNT } sqlnet_table_kind_t;
+
+/* Fill a stat_tap_table_item: its name, type, alignment and format by kind
+ * (text left, "%s"; milliseconds "%.3f"; ratios "%.1f"; counts "%u"). */
+void sqlnet_table_item(stat_tap_table_item *it, const char *name, sqlnet_table_kind_t kind);
 
 /* At protocol registration. */
 void stmt_table_register(void);
