@@ -38,6 +38,25 @@ def pytest_report_header(config):
 _MODULE_SECONDS = {}
 
 
+_MODULE_CPU = {}
+
+
+def _cpu_now():
+    import resource
+    a, b = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return a.ru_utime + a.ru_stime + b.ru_utime + b.ru_stime
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """CPU seconds per test module, this process's and its children's (tshark,
+    Wireshark): what a module costs whatever else the machine runs."""
+    t0 = _cpu_now()
+    yield
+    mod = item.nodeid.split("::", 1)[0]
+    _MODULE_CPU[mod] = _MODULE_CPU.get(mod, 0.0) + _cpu_now() - t0
+
+
 def pytest_runtest_logreport(report):
     """Seconds per test module (setup, call and teardown), for the summary."""
     mod = report.nodeid.split("::", 1)[0]
@@ -51,7 +70,9 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     top = sorted(_MODULE_SECONDS.items(), key=lambda kv: -kv[1])[:15]
     if top and sum(_MODULE_SECONDS.values()) > 60:
         for mod, sec in top:
-            terminalreporter.write_line(f"module time {sec:8.1f} s  {mod}")
+            terminalreporter.write_line(f"module time {sec:8.1f} s  {mod}  (CPU {_MODULE_CPU.get(mod, 0):.1f} s)")
+        terminalreporter.write_line(f"CPU of all tests: {sum(_MODULE_CPU.values()):.0f} s "
+                                    f"(this process and the tools it ran)")
     t = _SESSION.get("tshark")
     if t is not None:
         st = t.cache_stats
@@ -99,7 +120,7 @@ def pytest_collection_modifyitems(config, items):
         independent = os.environ.get("SQLNET_RELEASE_DEPENDENT_ONLY") == "1" and (
             rel.startswith(RELEASE_INDEPENDENT) or item.get_closest_marker("host_only") is not None)
         (drop if independent else keep).append(item)
-    keep, sharded = _shard_keep(keep)
+    keep, sharded = _shard_keep(keep, root)
     drop += sharded
     # SQLNET_TEST_PART=fg|bg (.ci/run on the host): bg is the release-independent
     # modules, run on the second core after the build roots; fg is the rest, the
@@ -117,39 +138,74 @@ def pytest_collection_modifyitems(config, items):
         items[:] = keep
 
 
-# SQLNET_CAPTURE_SHARD="k/n" (CI's build roots: trixie 0/2, sid 1/2): of the
-# tests parametrized by a capture, run those whose capture falls in share k
-# of n; every other test runs whole. The host run (Wireshark 4.0, the first
-# target) runs every capture; each newer release then decodes half of them,
-# and the two build roots together all of them, on one newer release each.
+# CI's shares (.ci/run): every test of a capture runs on one release at
+# least, and the tests of the first target's own questions on it whole.
+# SQLNET_CAPTURE_SHARD="k[,k...]/n": of the tests parametrized by a generated
+# capture, run those whose capture falls in one of the shares k of n: the host
+# (Wireshark 4.0) takes 0,1/4, trixie 2/4, sid 3/4. The host runs
+# test_generated_captures.py (each capture against its manifest), the
+# release-independent modules and the host_only tests on every capture
+# whatever its share. A real capture of the public corpus: on the
+# host always, on a newer release the share (k mod 2) of 2, so each real
+# capture is decoded on 4.0 and on one newer release. The C code is the same
+# on every release; what differs is what compat.h gates, and every capture
+# goes through the same gates.
+# SQLNET_MODULE_SHARD="k/n" (CI's build roots: trixie 0/2, sid 1/2): of the
+# other tests, those of a module in share k of n, except the modules in
+# EVERY_RELEASE (the GUI, the Lua API, compat.h's gates, the profile, the
+# packaging and the robustness inputs), which each release runs whole.
+HOST_EVERY_CAPTURE = ("tests/test_generated_captures.py",)
+EVERY_RELEASE = ("tests/test_gui.py", "tests/test_flow_gui.py", "tests/test_follow_gui.py",
+                 "tests/test_stmt_table.py", "tests/test_compat.py", "tests/test_lua.py",
+                 "tests/test_lua_records.py", "tests/test_lua_without_plugin.py", "tests/test_profile.py",
+                 "tests/test_package.py", "tests/test_fuzz.py", "tests/test_hostile.py",
+                 "tests/test_build_tree.py")
+
+
 def _capture_of(item):
     cs = getattr(item, "callspec", None)
     if cs is None:
         return None
     for v in cs.params.values():
         if isinstance(v, dict) and isinstance(v.get("capture"), str):
-            return Path(v["capture"]).name
+            return v["capture"]
         if isinstance(v, Path) and v.suffix in (".pcapng", ".pcap", ".json"):
-            return v.name
+            return str(v)
         if isinstance(v, str) and v.endswith((".pcapng", ".pcap")):
-            return Path(v).name
+            return v
         if isinstance(v, tuple) and v and isinstance(v[0], str) and v[0].endswith((".pcapng", ".pcap")):
-            return Path(v[0]).name
+            return v[0]
     return None
 
 
-def _shard_keep(items):
-    import os
+def _share(name, spec):
     import zlib
-    shard = os.environ.get("SQLNET_CAPTURE_SHARD", "")
-    if not shard:
+    ks, n = spec.split("/")
+    return zlib.crc32(name.encode()) % int(n) in {int(k) for k in ks.split(",")}
+
+
+def _shard_keep(items, root):
+    import os
+    cap_spec = os.environ.get("SQLNET_CAPTURE_SHARD", "")
+    mod_spec = os.environ.get("SQLNET_MODULE_SHARD", "")
+    if not cap_spec and not mod_spec:
         return items, []
-    k, n = (int(x) for x in shard.split("/"))
+    host = os.environ.get("SQLNET_RELEASE_DEPENDENT_ONLY") != "1"
+    public = str(PUBLIC.resolve())
     keep, drop = [], []
     for item in items:
         cap = _capture_of(item)
-        if cap is None or zlib.crc32(Path(cap).stem.encode()) % n == k:
-            keep.append(item)
+        rel = Path(str(item.fspath)).resolve().relative_to(root).as_posix()
+        if cap is not None:
+            spec = cap_spec
+            if spec and str(Path(cap).resolve()).startswith(public):
+                first = int(spec.split("/")[0].split(",")[0])
+                spec = "" if host else f"{first % 2}/2"
+            elif host and (rel.startswith(HOST_EVERY_CAPTURE + RELEASE_INDEPENDENT)
+                           or item.get_closest_marker("host_only") is not None):
+                spec = ""   # the build roots leave these to the host
+            ok = not spec or _share(Path(cap).stem, spec)
         else:
-            drop.append(item)
+            ok = not mod_spec or rel.startswith(EVERY_RELEASE) or _share(rel, mod_spec)
+        (keep if ok else drop).append(item)
     return keep, drop

@@ -5,6 +5,7 @@ to an unprivileged user with setpriv; captures and the plugin are first copied
 into a private world-readable folder so that user can read them wherever the
 checkout lives.
 """
+import json
 import os
 import shutil
 import subprocess
@@ -18,6 +19,9 @@ SHARED = ROOT.parent / "shared"
 # The real-capture corpus: ../shared/captures/public beside the checkout, or
 # wherever SQLNET_CORPUS says (scripts/fetch_corpus.py fetches the captures).
 PUBLIC = Path(os.environ.get("SQLNET_CORPUS", SHARED / "captures" / "public"))
+# SQLNET_TSHARK_LOG=path: one JSON line per tshark run (the test, capture, arguments,
+# seconds, whether the session cache answered): where a lane's tshark time goes
+_RUN_LOG = os.environ.get("SQLNET_TSHARK_LOG", "")
 TEST_CAPTURES = ROOT / "test-captures"
 # The tshark to run: the installed one, or another build's (scripts/intree_build.sh
 # points it at the tshark of a Wireshark source tree built with sqlnet in-tree)
@@ -127,6 +131,7 @@ class Tshark:
         cmd = self.command(["-r", str(self.readable(capture))] + list(args))
         key = self._cache_key(capture, args) if self._cache_on else None
         proc = self._cache.get(key) if key else None
+        hit = proc is not None
         if proc is not None:
             self.cache_stats["hits"] += 1
             self.cache_stats["saved_s"] += proc.elapsed
@@ -139,6 +144,11 @@ class Tshark:
             if key and size <= self.CACHE_ITEM and self._cache_bytes + size <= self.CACHE_TOTAL:
                 self._cache[key] = proc
                 self._cache_bytes += size
+        if _RUN_LOG:
+            with open(_RUN_LOG, "a") as f:
+                f.write(json.dumps({"test": os.environ.get("PYTEST_CURRENT_TEST", ""), "capture": Path(capture).name,
+                                    "args": [str(a) for a in args], "s": round(proc.elapsed, 3),
+                                    "hit": hit}) + "\n")
         if check and proc.returncode != 0:
             raise AssertionError(f"tshark failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stderr}")
         return proc
