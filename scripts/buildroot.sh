@@ -23,7 +23,8 @@
 #      the full log is kept in build-RELEASE/buildroot-test.log
 #
 # Environment: SQLNET_BUILDROOTS (default .buildroots), SQLNET_DEBIAN_MIRROR
-# (default http://deb.debian.org/debian), SQLNET_BUILDROOT_REFRESH=1.
+# (default http://deb.debian.org/debian), SQLNET_BUILDROOT_REFRESH=1,
+# SQLNET_BUILDROOT_PREPARE=1 (make, build and install only; no test).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -155,6 +156,16 @@ set +e
 # Xvfb: the chroot's /tmp hides the host's X lock files but not its abstract
 # sockets (same network namespace): each release searches its own displays.
 case "$RELEASE" in bookworm) xvfb_base=200 ;; trixie) xvfb_base=300 ;; *) xvfb_base=400 ;; esac
+# SQLNET_BUILDROOT_PREPARE=1: the root made, the plugin built and the test
+# dependencies installed (pytest collects and runs nothing), then stop: CI
+# prepares the next root while the one before it runs its tests.
+if [ "${SQLNET_BUILDROOT_PREPARE:-0}" = 1 ]; then
+  in_chroot SQLNET_BUILD_DIR="$BUILD_DIR" SQLNET_VENV="$VENV_DIR" SQLNET_FUZZ_TOOLS=0 \
+    bash "$ROOT/run.sh" test --collect-only -q >"$BUILD_DIR/prepare.log" 2>&1
+  rc=$?
+  echo "sqlnet build root $RELEASE prepared (exit $rc, $((SECONDS - start)) s; log $BUILD_DIR/prepare.log)"
+  exit "$rc"
+fi
 in_chroot SQLNET_BUILD_DIR="$BUILD_DIR" SQLNET_VENV="$VENV_DIR" \
   SQLNET_FUZZ_SECONDS=0 SQLNET_FUZZ_TOOLS=0 SQLNET_XVFB_SERVERNUM="$xvfb_base" \
   SQLNET_RELEASE_DEPENDENT_ONLY="${SQLNET_RELEASE_DEPENDENT_ONLY-1}" \
