@@ -190,3 +190,133 @@ def test_follow_errors(views):
     errs = {e for s in m["client"]["report"]["sessions"] for e in s.get("errors", [])}
     text = views(ERRORS)["follow"]
     assert errs and all(e in text for e in errs)
+
+
+# ---- Follow: connect, logon, binds, rows -------------------------------------
+
+VALUES = TEST_CAPTURES / "values_19_python.pcapng"
+BINDS = TEST_CAPTURES / "binds_23ai_python.pcapng"
+HIDE = ["-o", "sqlnet.show_bind_values:FALSE"]
+RESPONSE = re.compile(r"^\[ *[\d.]+\] (\d+) rows?, \d+ pkts?")
+ROW = re.compile(r"^    row (\d+): (.*)$")
+MORE = re.compile(r"^    \.\.\. (\d+) more rows?$")
+
+
+@pytest.fixture(scope="module")
+def follow(tshark):
+    """(capture, extra options) -> the -z follow,sqlnet,ascii,0 text (stderr checked)."""
+    cache = {}
+
+    def get(capture, extra=()):
+        key = (str(capture), tuple(extra))
+        if key not in cache:
+            r = tshark.run(capture, list(extra) + ["-q", "-z", "follow,sqlnet,ascii,0"])
+            clean_stderr(r.stderr)
+            cache[key] = r.stdout
+        return cache[key]
+    return get
+
+
+def transcript_responses(text):
+    """[(rows the response line says, [row texts shown], rows said to be left out)]"""
+    out = []
+    for line in text.splitlines():
+        m = RESPONSE.match(line)
+        if m:
+            out.append([int(m.group(1)), [], 0])
+            continue
+        if out and ROW.match(line):
+            out[-1][1].append(ROW.match(line).group(2))
+        elif out and MORE.match(line):
+            out[-1][2] = int(MORE.match(line).group(1))
+    return out
+
+
+def row_fields(text):
+    """'ID: 1, NUM: 3.14, VC: 'ACME'' -> {"ID": "1", ...} (the simple columns)"""
+    return {k: v.removesuffix(" (repeated)")
+            for k, v in re.findall(r"(?:^|, )([A-Z]+): ('[^']*'(?: \(repeated\))?|[^,]*)", text)}
+
+
+def test_follow_rows_against_manifest(follow):
+    """The rows of each response in the transcript against the rows the
+    client read (manifest client.report values, in order): the first rows of
+    each response shown with their ID (NUMBER) and VC (VARCHAR2) as the
+    client read them, the rest counted ("... M more rows"), and the rows of
+    all responses adding up to the manifest's rows received."""
+    m = manifest(VALUES)
+    want = [r for s in m["client"]["report"]["sessions"] for st in s["statements"] for r in st.get("values", [])]
+    cols = [c["name"] for c in next(t for t in m["server"]["tables"] if t["name"] == "SQLNET_VALUES")["columns"]]
+    resp = transcript_responses(follow(VALUES))
+    pos = shown_total = 0
+    for rows, shown, more in resp:
+        assert len(shown) <= 5
+        if shown:
+            assert len(shown) + more == rows
+        for i, text in enumerate(shown):
+            got, client = row_fields(text), dict(zip(cols, want[pos + i]))
+            assert got["ID"] == client["ID"]
+            assert got["VC"] == ("NULL" if client["VC"] == "NULL" else f"'{client['VC']}'")
+            shown_total += 1
+        pos += rows
+    assert pos == m["client"]["rows_received"] == len(want)
+    assert shown_total >= 5
+
+
+def test_follow_binds_against_manifest(follow):
+    """The bind values of the INSERT as the client bound them (manifest
+    steps[].binds: NUMBER as text, VARCHAR2 quoted, NULL), the count line
+    equal to the number of binds, a value longer than the line cut with '...'."""
+    m = manifest(BINDS)
+    binds = next(s["binds"] for s in m["client"]["steps"] if s.get("binds"))
+    text = follow(BINDS)
+    assert f"binds: {len(binds)} values sent\n" in text
+    got = dict(re.findall(r"^      Bind (\d+) value: (.*)$", text, re.M))
+    for i, (typ, value) in enumerate(binds, 1):
+        if typ == "NUMBER":
+            assert got[str(i)] == value
+        elif typ == "VARCHAR2" and len(value) < 100:
+            assert got[str(i)] == f"'{value}'"
+        elif typ == "VARCHAR2":
+            assert got[str(i)].endswith("...") and value.startswith(got[str(i)][1:-3])
+        elif typ == "NULL":
+            assert got[str(i)] == "NULL"
+
+
+def test_follow_connect_and_logon(follow):
+    """The header's connect descriptor: the service and the server's address
+    and port the manifest's client connected to; the logon line: the user of
+    the generator's catalogue (testgen/sqlnetgen/catalog.py: scott) and the
+    program the CONNECT's CID named (the CONNECT's bytes, read here)."""
+    m = manifest(VALUES)
+    text = follow(VALUES)
+    desc = re.search(r"^connect descriptor: (.*)$", text, re.M).group(1)
+    assert f"(HOST={m['server']['address']})(PORT={m['server']['port']})" in desc
+    assert "(SERVICE_NAME=freepdb1)" in desc
+    program = re.search(r"\(PROGRAM=([^)]*)\)", desc).group(1)
+    logon = re.findall(r"^    logon: user (\S+), program (.*)$", text, re.M)
+    assert logon == [("scott", program)]
+
+
+def test_follow_values_hidden(follow):
+    """With sqlnet.show_bind_values off no value the clients read or bound is
+    in the transcript, and it says why."""
+    rows = follow(VALUES, HIDE)
+    binds = follow(BINDS, HIDE)
+    assert "ACME" not in rows and "row 1:" not in rows
+    assert "(row values hidden: preference sqlnet.show_bind_values is off)" in rows
+    assert "123.45" not in binds and "ABC def" not in binds
+    assert "values sent (values hidden: preference sqlnet.show_bind_values is off)" in binds
+
+
+@pytest.mark.skipif(not (PUBLIC / REAL).is_file(), reason="public corpus not present")
+def test_follow_real_capture(follow):
+    """A real capture (EXPECTED.json): the descriptor names the server's
+    address and port, and the calls of the transcript are its functions in
+    their order."""
+    want = json.loads((PUBLIC / "EXPECTED.json").read_text())[REAL]["conversations"][0]
+    text = follow(PUBLIC / REAL)
+    host, port = want["server"].rsplit(":", 1)
+    assert f"(HOST={host})(PORT={port})" in re.search(r"^connect descriptor: (.*)$", text, re.M).group(1)
+    calls = [c for c in re.findall(r"^\[ *[\d.]+\] ([A-Z][A-Z0-9_]+)", text, re.M) if c not in ("PRO", "DTY")]
+    assert calls == [f.split("(")[0] for f in want["functions"]]

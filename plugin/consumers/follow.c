@@ -183,6 +183,8 @@ note_item(struct sqlnet_follow_conv *fc, packet_info *pinfo, const field_info *f
 
     if (id == hf_row) {
         *row = NULL;
+        if (!sqlnet_prefs()->show_bind_values)
+            return;                   /* the row's values are hidden */
         if (fc->rows_waiting < FOLLOW_ROWS_SHOWN)
             *row = value_new(fc, pinfo->num, FOLLOW_ROW);
         fc->rows_waiting++;
