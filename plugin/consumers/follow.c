@@ -37,6 +37,7 @@
 #include <epan/addr_resolv.h>
 #include <epan/to_str.h>
 #include <epan/conversation.h>
+#include <epan/proto_data.h>
 #include <epan/dissectors/packet-tcp.h>
 
 #include "compat.h"
@@ -46,7 +47,12 @@
 #include "follow.h"
 
 static int proto_tcp_id = -1;
+static int proto_follow = -1;      /* sqlnet's: the packet's mark below */
 static int tap_follow = -1;
+
+/* pinfo->pool mark of a packet whose tree follow_packet_begin made visible
+ * (follow_packet_end puts it back). */
+#define FOLLOW_KEY_VISIBLE 0x466f6c6c
 
 /* The items follow_packet_end reads, by name (registered by the layers
  * below; looked up once a Follow listener runs). */
@@ -124,10 +130,13 @@ follow_listening(void)
 }
 
 void
-follow_packet_begin(packet_info *pinfo _U_, proto_tree *tns_tree)
+follow_packet_begin(packet_info *pinfo, proto_tree *tns_tree)
 {
-    if (tns_tree && follow_listening())
-        proto_tree_set_visible(tns_tree, TRUE);   /* the items are built, not faked */
+    if (!tns_tree || !follow_listening())
+        return;
+    /* the items are built, not skipped, until the packet ends */
+    if (!proto_tree_set_visible(tns_tree, TRUE))
+        p_add_proto_data(pinfo->pool, pinfo, proto_follow, FOLLOW_KEY_VISIBLE, GUINT_TO_POINTER(1));
 }
 
 /* A string once per conversation, in file scope (kept while equal). */
@@ -263,6 +272,10 @@ follow_packet_end(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tns_tree, sqlne
         note_connect_descriptor(fc, tvb, pinfo);
     if (!tns_tree)
         return;
+    if (p_get_proto_data(pinfo->pool, pinfo, proto_follow, FOLLOW_KEY_VISIBLE)) {
+        proto_tree_set_visible(tns_tree, FALSE);   /* as the caller made it (the walk reads what is built) */
+        p_remove_proto_data(pinfo->pool, pinfo, proto_follow, FOLLOW_KEY_VISIBLE);
+    }
     field_id(&hf_connect_data, "sqlnet.connect.data");
     field_id(&hf_auth_user, "sqlnet.auth.user");
     field_id(&hf_auth_program, "sqlnet.auth.program");
@@ -511,6 +524,7 @@ follow_stream_count(void)
 void
 follow_register(int proto)
 {
+    proto_follow = proto;
     tap_follow = register_tap(SQLNET_FOLLOW_TAP_NAME);
     SQLNET_REGISTER_FOLLOW_STREAM(proto, SQLNET_FOLLOW_TAP_NAME, follow_conv_filter, follow_index_filter,
                                   follow_address_filter, follow_port_to_display, follow_packet, follow_stream_count);
