@@ -79,8 +79,33 @@ def test_conv_row_against_manifest(views, capture):
     assert int(row["statements"]) == len(set(m["client"]["statements"]))
     assert row["filter"] == f'tcp.stream eq {row["tcp_stream"]}'
     recs = rt_of_stream(v, row["tcp_stream"])
-    assert int(row["round_trips"]) == sum(1 for r in recs if r["request_frame"])
+    assert int(row["round_trips"]) == len(recs)
     assert int(row["rows"]) == sum(int(r["rows"] or 0) for r in recs)
+
+
+@pytest.mark.parametrize("capture", [BUNDLED, WAN, ERRORS], ids=["bundled", "wan", "errors"])
+def test_conv_totals_equal_stmt_totals(views, tshark, capture):
+    """One computation: the conversations' round trips, rows, time and wait
+    against -z sqlnet,stmt's statements (the calls outside a statement
+    included): per conversation where the capture has one, summed over all
+    otherwise; and each conversation's round trips against its -z sqlnet,rt
+    records.  Times are each report's millisecond text (3 decimals): the sums
+    agree to a rounding per statement."""
+    v = views(capture)
+    stmt = tshark.run(capture, ["-q", "-z", "sqlnet,stmt,format=csv"])
+    clean_stderr(stmt.stderr)
+    stmts = list(csv.DictReader(io.StringIO(stmt.stdout)))
+    assert stmts and v["conv"]
+    for row in v["conv"]:
+        assert int(row["round_trips"]) == len(rt_of_stream(v, row["tcp_stream"]))
+    pairs = [("round_trips", "round_trips"), ("rows", "rows"), ("time_ms", "response_time_sum_ms"),
+             ("wait_ms", "wait_ms")]
+    for conv_col, stmt_col in pairs:
+        conv_total = sum(float(r[conv_col] or 0) for r in v["conv"])
+        stmt_total = sum(float(r[stmt_col] or 0) for r in stmts)
+        assert abs(conv_total - stmt_total) <= 0.0005 * (len(stmts) + len(v["conv"])), (conv_col, conv_total,
+                                                                                          stmt_total)
+    assert sum(int(r["round_trips"]) for r in v["conv"]) == len(v["rt"])
 
 
 def test_conv_user_service_program_bundled(views):
