@@ -22,6 +22,7 @@
 #include "follow.h"
 #include "conv.h"
 #include "conv_table.h"
+#include "native_table.h"
 
 WS_DLL_PUBLIC_DEF const gchar plugin_version[] = SQLNET_VERSION;
 WS_DLL_PUBLIC_DEF const int plugin_want_major = WIRESHARK_VERSION_MAJOR;
@@ -37,12 +38,12 @@ register_taps(void)
     conv_register_taps();
 }
 
-/* The end of a dissection: the GUI tables' turn (stmt_table.c, conv_table.c). */
+/* The end of a dissection: the GUI tables' turn (native_table.c: the
+ * statement and conversation tables). */
 static void
 tables_dissect_cleanup(epan_dissect_t *edt)
 {
-    stmt_table_dissect_cleanup(edt);
-    conv_table_dissect_cleanup(edt);
+    sqlnet_tables_dissect_cleanup(edt);
 }
 
 /* An epan plugin's other steps (Wireshark calls every one: none may be NULL). */
