@@ -71,12 +71,87 @@ column_is_ratio(const char *name)
     return n > 14 && !strcmp(name + n - 14, "_per_execution");
 }
 
+/* The window's columns: first what a network engineer reads at a glance
+ * at 1,366 px (the statement, its cost in time, round trips and rows, the
+ * chatty-application pattern columns of issue 36, where the time went),
+ * with short headers; then the other CSV columns in the CSV's order, under
+ * the CSV's names.  tshark -z sqlnet,stmt_table prints the same table. */
+static const struct {
+    const char *csv, *shown;
+} lead_columns[] = {
+    { "statement", "stmt" }, { "sql", "sql" }, { "elapsed_ms", "elapsed ms" },
+    { "round_trips", "round trips" }, { "rows", "rows" }, { "executions", "execs" },
+    { "rows_per_execution", "rows/exec" }, { "parses", "parses" }, { "commits", "commits" },
+    { "pattern", "pattern" }, { "pattern_calls", "pattern calls" },
+    { "pattern_saved_round_trips", "saved rts" }, { "pattern_saved_ms", "saved ms" },
+    { "array_size", "array size" }, { "network_ms", "network ms" }, { "server_ms", "server ms" },
+    { "client_ms", "client ms" }, { "wait_ms", "wait ms" },
+};
+
+/* The SQL text in the window: its first characters (the CSV and the
+ * sql_id column have it whole). */
+#define SQL_SHOWN 60
+
+/* Built at registration, read-only after: the window's column i is the
+ * CSV's column order[i], headed names[i]. */
+typedef struct {
+    guint *order;
+    const char **names;
+    guint n;
+} stmt_columns_t;
+
+static stmt_columns_t columns;
+
+static guint
+csv_index(const char *name)
+{
+    guint c;
+
+    for (c = 0; c < account_stmt_ncolumns(); c++)
+        if (!strcmp(account_stmt_column(c), name))
+            return c;
+    return G_MAXUINT;
+}
+
+static void
+columns_build(void)
+{
+    guint n = account_stmt_ncolumns(), i, c, k = 0;
+    gboolean *used = g_new0(gboolean, n);
+
+    columns.order = g_new0(guint, n);
+    columns.names = g_new0(const char *, n);
+    for (i = 0; i < G_N_ELEMENTS(lead_columns); i++) {
+        c = csv_index(lead_columns[i].csv);
+        if (c == G_MAXUINT || used[c])
+            continue;
+        used[c] = TRUE;
+        columns.order[k] = c;
+        columns.names[k++] = lead_columns[i].shown;
+    }
+    for (c = 0; c < n; c++) {
+        if (used[c])
+            continue;
+        columns.order[k] = c;
+        columns.names[k++] = account_stmt_column(c);
+    }
+    columns.n = k;
+    g_free(used);
+}
+
+static const char *
+column_name(guint col)
+{
+    return col < columns.n ? columns.names[col] : "";
+}
+
 static sqlnet_table_kind_t
 column_kind(guint col)
 {
-    const char *name = account_stmt_column(col);
+    guint c = col < columns.n ? columns.order[col] : 0;
+    const char *name = account_stmt_column(c);
 
-    return account_stmt_column_is_text(col) ? SQLNET_TABLE_TEXT : column_is_ms(name) ? SQLNET_TABLE_MS
+    return account_stmt_column_is_text(c) ? SQLNET_TABLE_TEXT : column_is_ms(name) ? SQLNET_TABLE_MS
          : column_is_ratio(name) ? SQLNET_TABLE_RATIO : SQLNET_TABLE_COUNT;
 }
 
@@ -115,7 +190,16 @@ record(sqlnet_table_t *t, packet_info *pinfo _U_, const sqlnet_rt_t *rt)
 static char *
 stmt_value(const void *obj, guint col)
 {
-    return account_stmt_value((const sqlnet_acct_stmt_t *)obj, col);
+    guint c = col < columns.n ? columns.order[col] : 0;
+    char *v = account_stmt_value((const sqlnet_acct_stmt_t *)obj, c);
+
+    if (v && !strcmp(account_stmt_column(c), "sql") && g_utf8_validate(v, -1, NULL) &&
+        g_utf8_strlen(v, -1) > SQL_SHOWN) {
+        char *cut = g_strdup_printf("%.*s...", (int)(g_utf8_offset_to_pointer(v, SQL_SHOWN) - v), v);
+        g_free(v);
+        v = cut;
+    }
+    return v;
 }
 
 /* The rows written again from the account: row i is the i-th statement in
@@ -160,6 +244,7 @@ static sqlnet_table_t stmt_table;
 void
 stmt_table_register(void)
 {
-    sqlnet_table_register(&stmt_table, STMT_TABLE_TITLE, "sqlnet,stmt_table", account_stmt_ncolumns(),
-                          account_stmt_column, column_kind, &stmt_ops);
+    columns_build();
+    sqlnet_table_register(&stmt_table, STMT_TABLE_TITLE, "sqlnet,stmt_table", columns.n, column_name,
+                          column_kind, &stmt_ops);
 }
