@@ -125,61 +125,26 @@ def test_tshark_table_equals_stmt_csv(tshark, capture):
 # first item "Copy"), xclip; then a click on the header of the "rows" column
 # (x given by the test) and Copy again.
 STMT_TABLE = r"""
-names() { xdotool search --onlyvisible --name '.' 2>/dev/null | while read -r id; do echo "$id $(xdotool getwindowname "$id")"; done | sort; }
-names >"$OUT/base.names"
-k=8; tbl=
-while [ $k -le 24 ] && [ -z "$tbl" ]; do
-    xdotool windowfocus --sync "$main"; sleep 0.2
-    xdotool key alt+s; sleep 0.4
-    j=0; while [ $j -lt $k ]; do xdotool key Down; j=$((j + 1)); done
-    xdotool key Return
-    i=0; new=
-    while [ $i -lt 8 ] && [ -z "$new" ]; do
-        sleep 0.25; names >"$OUT/now.names"; new=$(comm -13 "$OUT/base.names" "$OUT/now.names"); i=$((i + 1))
-    done
-    case "$new" in
-        *"SQL*Net Statements"*) tbl=$(echo "$new" | grep -F "SQL*Net Statements" | head -1 | cut -d' ' -f1);;
-        "") xdotool key Escape Escape; sleep 0.2;;
-        *) echo "$new" | while read -r id rest; do xdotool windowclose "$id" 2>/dev/null; done; sleep 0.4;;
-    esac
-    k=$((k + 1))
-done
+tbl=$(open_item alt+s "SQL*Net Statements" 8 24)
 [ -n "$tbl" ] || { echo "no statement table" >>"$OUT/driver.log"; exit 6; }
-echo "$k" >"$OUT/menu.k"
 if [ -n "${REOPEN:-}" ]; then
     # closed (Wireshark frees the table) and opened again from the same menu item
     settle "$tbl"; xdotool windowclose "$tbl"; sleep 1
-    names >"$OUT/base.names"
-    xdotool windowfocus --sync "$main"; sleep 0.2
-    xdotool key alt+s; sleep 0.4
-    j=0; while [ $j -lt $((k - 1)) ]; do xdotool key Down; j=$((j + 1)); done
-    xdotool key Return
-    i=0; tbl=
-    while [ $i -lt 20 ] && [ -z "$tbl" ]; do
-        sleep 0.25; names >"$OUT/now.names"
-        tbl=$(comm -13 "$OUT/base.names" "$OUT/now.names" | grep -F "SQL*Net Statements" | head -1 | cut -d' ' -f1); i=$((i + 1))
-    done
+    k=$(cat "$OUT/menu.k")
+    tbl=$(open_item alt+s "SQL*Net Statements" "$k" "$k")
     [ -n "$tbl" ] || { echo "not reopened" >>"$OUT/driver.log"; exit 8; }
     echo reopened >"$OUT/reopened"
 fi
 xdotool getwindowname "$tbl" >"$OUT/table.title"
-xdotool windowsize --sync "$tbl" 1366 700 2>/dev/null; xdotool windowmove "$tbl" 0 0; sleep 1
-settle "$tbl"
-import -window "$tbl" "$OUT/table.png"
-copy_rows() {  # $1: file; right click in the rows, first item of the menu (Copy)
-    xdotool windowfocus --sync "$tbl"; sleep 0.2
-    xdotool mousemove --window "$tbl" 300 200 click 3; sleep 0.5
-    xdotool key Down; sleep 0.2; xdotool key Return; sleep 0.5
-    xclip -o -selection clipboard >"$OUT/$1" 2>>"$OUT/driver.log"
-}
-copy_rows table_copy.txt
+show_window "$tbl" 700 table.png
+copy_rows "$tbl" table_copy.txt
 # the header of column $SORTCOL: its x from the header row, found by the test
 # in a second step; here: click at x=$SORTX, y=$SORTY twice (descending)
 if [ -n "${SORTX:-}" ]; then
     xdotool windowfocus --sync "$tbl"; sleep 0.2
     xdotool mousemove --window "$tbl" "$SORTX" "$SORTY" click 1; sleep 0.6
     import -window "$tbl" "$OUT/table_sorted.png"
-    copy_rows table_sorted.txt
+    copy_rows "$tbl" table_sorted.txt
 fi
 exit 0
 """
