@@ -345,3 +345,26 @@ def test_follow_real_capture(follow):
     assert f"(HOST={host})(PORT={port})" in re.search(r"^connect descriptor: (.*)$", text, re.M).group(1)
     calls = [c for c in re.findall(r"^\[ *[\d.]+\] ([A-Z][A-Z0-9_]+)", text, re.M) if c not in ("PRO", "DTY")]
     assert calls == [f.split("(")[0] for f in want["functions"]]
+
+
+# ---- the benchmark the page quotes -------------------------------------------
+
+def test_views_page_quotes_the_saved_benchmark():
+    """docs/views.md shows bench/flow_bench.py's saved output verbatim (a
+    hand edit of the page, or a table not run, fails), and each row's ratio
+    is its medians' quotient and within the issue's 1.5x (arithmetic on the
+    saved medians, not the benchmark's word)."""
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    saved = (root / "bench" / "saved" / "flow_bench.md").read_text().strip()
+    assert saved in (root / "docs" / "views.md").read_text()
+    rows = re.findall(r"^\| (.+?) \| ([\d.]+) s \(([\d.]+)-([\d.]+)\) \| ([\d.]+) s \(([\d.]+)-([\d.]+)\) \| "
+                      r"([\d.]+) \| (yes|NO) \|$", saved, re.M)
+    assert {r[0].split(" (")[0] for r in rows} == {"Flow Graph", "Follow", "Conversations", "the table"}
+    for name, sq, sq_lo, sq_hi, tcp, tcp_lo, tcp_hi, ratio, verdict in rows:
+        assert float(sq_lo) <= float(sq) <= float(sq_hi) and float(tcp_lo) <= float(tcp) <= float(tcp_hi)
+        # the ratio of the unrounded medians: within what the printed (2 decimals) ones allow
+        lo, hi = (float(sq) - 0.005) / (float(tcp) + 0.005), (float(sq) + 0.005) / (float(tcp) - 0.005)
+        assert lo - 0.005 <= float(ratio) <= hi + 0.005, name
+        assert float(ratio) <= 1.5 and verdict == "yes", name
+    assert re.search(r"\b5\d{3} round trips", saved)
