@@ -268,7 +268,7 @@ follow_packet_end(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tns_tree, sqlne
         return;
     fc = follow_conv(sess);
     if (pinfo->num == sess->connect_frame && tvb_captured_length(tvb) > 4 &&
-        tvb_get_guint8(tvb, 4) == 1 /* CONNECT */)
+        tvb_get_uint8(tvb, 4) == 1 /* CONNECT */)
         note_connect_descriptor(fc, tvb, pinfo);
     if (!tns_tree)
         return;
