@@ -205,15 +205,33 @@ note_item(struct sqlnet_follow_conv *fc, packet_info *pinfo, const field_info *f
         gboolean cut;
         if (!text)
             return;
-        /* Wireshark marks a label it cut at its length: the marker out */
-        cut = strstr(text, "[truncated]") != NULL;
-        if (cut) {
-            GString *t = g_string_new(text);
-            gchar *m = strstr(t->str, "[truncated]");
-            g_string_erase(t, m - t->str, (gssize)strlen("[truncated]"));
-            g_strstrip(t->str);
-            text = wmem_strdup(pinfo->pool, t->str);
-            g_string_free(t, TRUE);
+        /* Wireshark marks a label it cut at its length ("[truncated]" in
+         * 4.0, an ellipsis in later releases): the marks out, "..." after */
+        {
+            static const char *const marks[] = { "[truncated]", "[\xe2\x80\xa6]" };
+            GString *t = NULL;
+            guint m;
+            for (m = 0; m < G_N_ELEMENTS(marks); m++) {
+                gchar *at;
+                while ((at = strstr(t ? t->str : text, marks[m])) != NULL) {
+                    if (!t) {
+                        t = g_string_new(text);
+                        at = t->str + (at - text);
+                    }
+                    g_string_erase(t, at - t->str, (gssize)strlen(marks[m]));
+                }
+            }
+            if (g_str_has_suffix(t ? t->str : text, "\xe2\x80\xa6")) {   /* an ellipsis at the end */
+                if (!t)
+                    t = g_string_new(text);
+                g_string_truncate(t, t->len - 3);
+            }
+            cut = t != NULL;
+            if (t) {
+                g_strstrip(t->str);
+                text = wmem_strdup(pinfo->pool, t->str);
+                g_string_free(t, TRUE);
+            }
         }
         if (id == hf_bind_value) {
             if (fc->binds_waiting++ < FOLLOW_BINDS_SHOWN) {
