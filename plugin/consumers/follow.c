@@ -212,13 +212,16 @@ note_item(struct sqlnet_follow_conv *fc, packet_info *pinfo, const field_info *f
             GString *t = NULL;
             guint m;
             for (m = 0; m < G_N_ELEMENTS(marks); m++) {
-                gchar *at;
+                const char *at;
                 while ((at = strstr(t ? t->str : text, marks[m])) != NULL) {
+                    gssize pos;
                     if (!t) {
+                        pos = at - text;
                         t = g_string_new(text);
-                        at = t->str + (at - text);
+                    } else {
+                        pos = at - t->str;
                     }
-                    g_string_erase(t, at - t->str, (gssize)strlen(marks[m]));
+                    g_string_erase(t, pos, (gssize)strlen(marks[m]));
                 }
             }
             if (g_str_has_suffix(t ? t->str : text, "\xe2\x80\xa6")) {   /* an ellipsis at the end */
