@@ -14,87 +14,87 @@ takes to fill, dissection included.  The runs are interleaved (a b a b ...)
 so that background load hits both alike; medians of wall and CPU time
 (user + system) come from wait4() on the tshark process.
 
-The capture (not committed): one python-oracledb session fetching rows at
-array sizes 1 and 2 (rows + rows / 2 round trips), made by the generator:
+The capture (not committed; bench/bench_capture.py, shared with
+predict_bench.py): one python-oracledb session fetching rows at array sizes 1
+and 2 (rows + rows / 2 round trips), made by the generator.  The table has
+the medians of CPU time (user + system) with their spread (lowest-highest of
+the runs) and the ratio of the medians; --save writes it, with the machine,
+to bench/saved/flow_bench.md, which docs/views.md quotes (tests/
+test_conv_views.py checks the page against the saved file).
 
-    python3 testgen/generate.py --bench --rows 3334 --sizes 1,2 --out DIR
-
-    bench/flow_bench.py [--runs 5] [--round-trips 5000] [--capture CAP] [--keep DIR]
+    bench/flow_bench.py [--runs 5] [--round-trips 5000] [--capture CAP] [--keep DIR] [--save]
 """
 import argparse
-import shutil
+import json
+import os
+import platform
 import statistics
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
 from advise_bench import Runner  # noqa: E402
+import bench_capture  # noqa: E402
 
 LIMIT = 1.5
+SAVED = ROOT / "bench" / "saved" / "flow_bench.md"
 VIEWS = [
-    ("flow", ["-z", "flow,sqlnet,standard"], ["-z", "flow,tcp,standard"]),
-    ("follow", ["-z", "follow,sqlnet,ascii,0"], ["-z", "follow,tcp,ascii,0"]),
-    ("conv", ["-z", "sqlnet,conv"], ["-z", "conv,tcp"]),
-    ("table", ["-z", "sqlnet,conv_table"], ["-z", "conv,tcp"]),
+    ("Flow Graph", "flow,sqlnet", ["-z", "flow,sqlnet,standard"], "flow,tcp", ["-z", "flow,tcp,standard"]),
+    ("Follow", "follow,sqlnet", ["-z", "follow,sqlnet,ascii,0"], "follow,tcp", ["-z", "follow,tcp,ascii,0"]),
+    ("Conversations", "sqlnet,conv", ["-z", "sqlnet,conv"], "conv,tcp", ["-z", "conv,tcp"]),
+    ("the table", "sqlnet,conv_table", ["-z", "sqlnet,conv_table"], "conv,tcp", ["-z", "conv,tcp"]),
 ]
 
 
-def generate(round_trips, out):
-    rows = round_trips * 2 // 3          # array size 1 and 2: rows + rows / 2 round trips
-    proc = subprocess.run([sys.executable, str(ROOT / "testgen" / "generate.py"), "--bench", "--rows", str(rows),
-                           "--sizes", "1,2", "--out", str(out)], capture_output=True, text=True)
-    print(proc.stdout.strip(), file=sys.stderr)
-    if proc.returncode != 0:
-        sys.exit(f"generate.py failed:\n{proc.stderr[-2000:]}")
-    return out / "bench.pcapng"
+def machine():
+    return f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
+
+
+def format_table(res, runs, rts_note):
+    """The markdown table of the runs: res[(view, side)] = [cpu seconds]."""
+    out = [f"Medians of {runs} interleaved runs, CPU time (user + system), spread lowest-highest; {rts_note}",
+           "",
+           "| view | SQL*Net | TCP equivalent | ratio | within 1.5x |",
+           "|---|---|---|---|---|"]
+    for view, sq, _, tc, _ in VIEWS:
+        a, b = res[(view, "sqlnet")], res[(view, "tcp")]
+        ma, mb = statistics.median(a), statistics.median(b)
+        ratio = ma / mb if mb else float("inf")
+        out.append(f"| {view} (`{sq}` vs `{tc}`) | {ma:.2f} s ({min(a):.2f}-{max(a):.2f}) | "
+                   f"{mb:.2f} s ({min(b):.2f}-{max(b):.2f}) | {ratio:.2f} | {'yes' if ratio <= LIMIT else 'NO'} |")
+    return "\n".join(out)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--round-trips", type=int, default=5000)
-    ap.add_argument("--capture", type=Path, help="use this capture instead of generating one")
-    ap.add_argument("--keep", type=Path, help="generate into this folder and keep it")
+    bench_capture.add_arguments(ap, 5000)
+    ap.add_argument("--save", action="store_true", help=f"write the table to {SAVED.relative_to(ROOT)}")
     args = ap.parse_args()
-    tmp = None
-    cap = args.capture
-    if cap is None:
-        out = args.keep or Path(tempfile.mkdtemp(prefix="sqlnet-flow-bench-"))
-        tmp = None if args.keep else out
-        out.mkdir(parents=True, exist_ok=True)
-        cap = generate(args.round_trips, out)
-    cap = cap.resolve()
-    r = Runner()
-    res = {(v, side): [] for v, _, _ in VIEWS for side in ("sqlnet", "tcp")}
-    try:
-        subprocess.run(["cat", str(cap)], stdout=subprocess.DEVNULL, check=True)     # page cache
-        for i in range(args.runs):
-            for view, zs, zt in VIEWS:
-                for side, z in (("sqlnet", zs), ("tcp", zt)):
-                    wall, rss, cpu = r.run(cap, z)
-                    res[(view, side)].append((wall, cpu))
-            print(f"run {i + 1}/{args.runs} done", file=sys.stderr)
-    finally:
-        r.close()
-        if tmp:
-            shutil.rmtree(tmp, ignore_errors=True)
-    print(f"capture: {cap.name}, {cap.stat().st_size / 1e6:.1f} MB, runs: {args.runs} (medians)")
-    print(f"{'view':8} {'sqlnet wall':>12} {'tcp wall':>10} {'ratio':>6} {'sqlnet cpu':>11} {'tcp cpu':>9} "
-          f"{'ratio':>6}  verdict")
-    worst = 0.0
-    for view, _, _ in VIEWS:
-        sw = statistics.median(w for w, _ in res[(view, "sqlnet")])
-        tw = statistics.median(w for w, _ in res[(view, "tcp")])
-        sc = statistics.median(c for _, c in res[(view, "sqlnet")])
-        tc = statistics.median(c for _, c in res[(view, "tcp")])
-        ratio = sc / tc if tc else float("inf")
-        worst = max(worst, ratio)
-        print(f"{view:8} {sw:11.2f}s {tw:9.2f}s {sw / tw:6.2f} {sc:10.2f}s {tc:8.2f}s {ratio:6.2f}  "
-              f"{'ok' if ratio <= LIMIT else 'OVER ' + str(LIMIT) + 'x'}")
+    res = {(v[0], side): [] for v in VIEWS for side in ("sqlnet", "tcp")}
+    with bench_capture.capture(args, "sqlnet-flow-bench-") as cap:
+        r = Runner()
+        try:
+            for i in range(args.runs):
+                for view, _, zs, _, zt in VIEWS:
+                    for side, z in (("sqlnet", zs), ("tcp", zt)):
+                        wall, rss, cpu = r.run(cap, z)
+                        res[(view, side)].append(cpu)
+                print(f"run {i + 1}/{args.runs} done", file=sys.stderr)
+        finally:
+            r.close()
+        note = f"capture {cap.name}, {cap.stat().st_size / 1e6:.1f} MB"
+        man = cap.with_suffix(".json")
+        if man.exists():   # the round trips the scripted server counted
+            rts = sum(c["stats"]["round_trips"] for c in json.loads(man.read_text())["connections"])
+            note += f", {rts} round trips (server-counted)"
+    table = format_table(res, args.runs, note)
+    print(f"Machine: {machine()}\n\n{table}")
+    if args.save:
+        SAVED.write_text(f"Machine: {machine()}\n\n{table}\n")
+    worst = max(statistics.median(res[(v[0], "sqlnet")]) / statistics.median(res[(v[0], "tcp")]) for v in VIEWS)
     return 0 if worst <= LIMIT else 1
 
 

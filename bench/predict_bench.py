@@ -20,68 +20,47 @@ rows), made by the generator into a temporary folder:
 """
 import argparse
 import json
-import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
 from advise_bench import Runner  # noqa: E402
-
-
-def generate(round_trips, out):
-    rows = round_trips * 2 // 3          # array size 1 and 2: rows + rows / 2 round trips
-    proc = subprocess.run([sys.executable, str(ROOT / "testgen" / "generate.py"), "--bench", "--rows", str(rows),
-                           "--sizes", "1,2", "--out", str(out)], capture_output=True, text=True)
-    print(proc.stdout.strip(), file=sys.stderr)
-    if proc.returncode != 0:
-        sys.exit(f"generate.py failed:\n{proc.stderr[-2000:]}")
-    return out / "bench.pcapng"
+import bench_capture  # noqa: E402
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--round-trips", type=int, default=100_000)
-    ap.add_argument("--capture", type=Path, help="use this capture instead of generating one")
-    ap.add_argument("--keep", type=Path, help="generate into this folder and keep it")
+    bench_capture.add_arguments(ap, 100_000)
     ap.add_argument("--lua", type=Path, help="the Lua reports from this folder (default lua/), e.g. an older "
                     "version's (git show REV:lua/sqlnet_advise.lua)")
     args = ap.parse_args()
-    tmp = None
-    cap = args.capture
-    if cap is None:
-        out = args.keep or Path(tempfile.mkdtemp(prefix="sqlnet-predict-bench-"))
-        tmp = None if args.keep else out
-        out.mkdir(parents=True, exist_ok=True)
-        cap = generate(args.round_trips, out)
-    cap = cap.resolve()
-    # the round trips the scripted server counted (its manifest, when there is one)
-    man = cap.with_suffix(".json")
-    rts = (sum(c["stats"]["round_trips"] for c in json.loads(man.read_text())["connections"])
-           if man.exists() else None)
-    r = Runner(args.lua)
     res = {"stmt": [], "advise": []}
-    try:
-        subprocess.run(["cat", str(cap)], stdout=subprocess.DEVNULL, check=True)     # page cache
-        for i in range(args.runs):
-            for key in res:
-                wall, rss, cpu = r.run(cap, ["-z", f"sqlnet,{key}"])
-                res[key].append((wall, cpu, rss))
-                print(f"run {i + 1}/{args.runs} {key}: {wall:.2f} s, {cpu:.2f} s CPU, {rss:.0f} MiB", file=sys.stderr)
-    finally:
-        r.close()
-        if tmp:
-            shutil.rmtree(tmp, ignore_errors=True)
+    with bench_capture.capture(args, "sqlnet-predict-bench-") as cap:
+        # the round trips the scripted server counted (its manifest, when there is one)
+        man = cap.with_suffix(".json")
+        rts = (sum(c["stats"]["round_trips"] for c in json.loads(man.read_text())["connections"])
+               if man.exists() else None)
+        r = Runner(args.lua)
+        try:
+            for i in range(args.runs):
+                for key in res:
+                    wall, rss, cpu = r.run(cap, ["-z", f"sqlnet,{key}"])
+                    res[key].append((wall, cpu, rss))
+                    print(f"run {i + 1}/{args.runs} {key}: {wall:.2f} s, {cpu:.2f} s CPU, {rss:.0f} MiB",
+                          file=sys.stderr)
+        finally:
+            r.close()
+        size = cap.stat().st_size
+        name = cap.name
 
     def med(key, idx):
         return statistics.median(v[idx] for v in res[key])
 
-    print(f"Capture: {cap.name}, {cap.stat().st_size / 1e6:.1f} MB, "
+    print(f"Capture: {name}, {size / 1e6:.1f} MB, "
           f"{rts if rts is not None else 'unknown'} round trips (server-counted); medians of {args.runs} runs")
     print("| report | wall time (s) | CPU time (s) | peak RSS (MiB) |\n|---|---:|---:|---:|")
     for key in res:

@@ -22,6 +22,7 @@
 #include "follow.h"
 #include "conv.h"
 #include "conv_table.h"
+#include "native_table.h"
 
 WS_DLL_PUBLIC_DEF const gchar plugin_version[] = SQLNET_VERSION;
 WS_DLL_PUBLIC_DEF const int plugin_want_major = WIRESHARK_VERSION_MAJOR;
@@ -37,12 +38,12 @@ register_taps(void)
     conv_register_taps();
 }
 
-/* The end of a dissection: the GUI tables' turn (stmt_table.c, conv_table.c). */
+/* The end of a dissection: the GUI tables' turn (native_table.c: the
+ * statement and conversation tables). */
 static void
 tables_dissect_cleanup(epan_dissect_t *edt)
 {
-    stmt_table_dissect_cleanup(edt);
-    conv_table_dissect_cleanup(edt);
+    sqlnet_tables_dissect_cleanup(edt);
 }
 
 /* An epan plugin's other steps (Wireshark calls every one: none may be NULL). */
@@ -109,16 +110,35 @@ ttc_is_function_code(guint8 code)
     return try_val_to_str(code, ttc_function_vals) != NULL;
 }
 
+/* Every DATA and MARKER packet: nne.c's estimate; the Follow transcript
+ * keeps the tree's items while its listener runs (follow.c). */
+static void
+data_packet_begin(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, sqlnet_session_t *sess,
+                  sqlnet_dir_t dir, guint8 type, guint32 tns_len, guint16 data_flags)
+{
+    follow_packet_begin(pinfo, tree);
+    nne_est_packet(tvb, pinfo, tree, sess, dir, type, tns_len, data_flags);
+}
+
+/* Every TNS packet, its tree complete: the transports' summary; what the
+ * Follow transcript reads of it (follow.c). */
+static void
+packet_summary(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_session_t *sess)
+{
+    ano_add_session_summary(tvb, pinfo, tree, sess);
+    follow_packet_end(tvb, pinfo, tree, (sqlnet_session_t *)sess);
+}
+
 /* framing -> transports, TTC stream, consumers */
 static const tns_hooks_t tns_hooks = {
-    .packet = nne_est_packet,
+    .packet = data_packet_begin,
     .data = transport_data_dissect,
     .note_packet = ttc_note_packet,
     .note_segment = ttc_note_segment,
     .is_function = ttc_is_function_code,
     .sides_changed = ttc_sides_changed,
     .multi_segment = metrics_note_multi_segment,
-    .session_summary = ano_add_session_summary,
+    .session_summary = packet_summary,
     .tls_watch = sqlnet_tls_watch_handle,
 };
 

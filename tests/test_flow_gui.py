@@ -1,5 +1,6 @@
 """Statistics > Flow Graph with the "SQL*Net" flow type and Statistics >
-SQL*Net Conversations in Wireshark under Xvfb (tests/test_gui.py's driver):
+SQL*Net Conversations in Wireshark under Xvfb (tests/test_gui.py's driver and
+its helpers: open_item, show_window, copy_rows):
 one window per view and capture, widened to 1366 px, screenshots kept
 (SQLNET_SCREENSHOT_DIR) and looked at, and what a person reads checked
 against the generator's manifest, EXPECTED.json and the tshark form of the
@@ -29,32 +30,8 @@ SWEEP = TEST_CAPTURES / "sweep_arraysize.pcapng"
 WAN = TEST_CAPTURES / "wan_rtt10_arraysize.pcapng"
 REAL = "john/Oracle-1.pcap"
 
-OPEN = r"""
-open_item() {  # $1: title pattern, $2: first k; Statistics, Down k times, until a window named $1 opens
-    names >"$OUT/base.names"
-    k=${2:-1}; found=
-    while [ $k -le 40 ] && [ -z "$found" ]; do
-        xdotool windowfocus --sync "$main"; sleep 0.2
-        xdotool key alt+s; sleep 0.4
-        j=0; while [ $j -lt $k ]; do xdotool key Down; j=$((j + 1)); done
-        xdotool key Return
-        i=0; new=
-        while [ $i -lt 8 ] && [ -z "$new" ]; do
-            sleep 0.25; names >"$OUT/now.names"; new=$(comm -13 "$OUT/base.names" "$OUT/now.names"); i=$((i + 1))
-        done
-        case "$new" in
-            *"$1"*) found=$(echo "$new" | grep -F "$1" | head -1 | cut -d' ' -f1);;
-            "") xdotool key Escape Escape; sleep 0.2;;
-            *) echo "$new" | while read -r id rest; do xdotool windowclose "$id" 2>/dev/null; done; sleep 0.4;;
-        esac
-        k=$((k + 1))
-    done
-    echo "$found"
-}
-"""
-
-FLOW = OPEN + r"""
-win=$(open_item "Flow" 18)
+FLOW = r"""
+win=$(open_item alt+s "Flow" 18 40)
 [ -n "$win" ] || { echo "no flow window" >>"$OUT/driver.log"; exit 6; }
 xdotool getwindowname "$win" >"$OUT/flow.title"
 xdotool windowsize --sync "$win" 1366 740 2>/dev/null; xdotool windowmove "$win" 0 0; sleep 1
@@ -74,17 +51,12 @@ xdotool type --delay 20 "$OUT/flow_export.txt"; sleep 0.3; xdotool key Return; s
 exit 0
 """
 
-CONV = OPEN + r"""
-tbl=$(open_item "SQL*Net Conversations" 8)
+CONV = r"""
+tbl=$(open_item alt+s "SQL*Net Conversations" 8 40)
 [ -n "$tbl" ] || { echo "no conversation table" >>"$OUT/driver.log"; exit 6; }
 xdotool getwindowname "$tbl" >"$OUT/table.title"
-xdotool windowsize --sync "$tbl" 1366 500 2>/dev/null; xdotool windowmove "$tbl" 0 0; sleep 1
-settle "$tbl"
-import -window "$tbl" "$OUT/conv.png"
-xdotool windowfocus --sync "$tbl"; sleep 0.2
-xdotool mousemove --window "$tbl" 300 120 click 3; sleep 0.5
-xdotool key Down; sleep 0.2; xdotool key Return; sleep 0.5
-xclip -o -selection clipboard >"$OUT/conv_copy.txt" 2>>"$OUT/driver.log"
+show_window "$tbl" 500 conv.png
+copy_rows "$tbl" conv_copy.txt 120
 exit 0
 """
 

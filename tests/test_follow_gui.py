@@ -21,31 +21,13 @@ BUNDLED = TEST_CAPTURES / "arraysize_10.pcapng"
 WAN = TEST_CAPTURES / "wan_rtt10_arraysize.pcapng"
 
 FOLLOW = r"""
-names >"$OUT/base.names"
-k=10; win=   # Analyze's Follow (10 Down from the first item in 4.4 and 4.6)
-while [ $k -le 24 ] && [ -z "$win" ]; do
-    xdotool windowfocus --sync "$main"; sleep 0.2
-    xdotool key alt+a; sleep 0.4
-    j=0; while [ $j -lt $k ]; do xdotool key Down; j=$((j + 1)); done
-    # the Follow submenu opens on its first enabled item: with a SQL*Net packet
-    # selected, "SQL*Net Stream" (sorted by name; DCCP ... SIP are disabled)
-    xdotool key Right; sleep 0.5; xdotool key Return
-    i=0; new=
-    while [ $i -lt 12 ] && [ -z "$new" ]; do
-        sleep 0.25; names >"$OUT/now.names"; new=$(comm -13 "$OUT/base.names" "$OUT/now.names"); i=$((i + 1))
-    done
-    case "$new" in
-        *"Follow SQL*Net"*) win=$(echo "$new" | grep -F "Follow SQL*Net" | head -1 | cut -d' ' -f1);;
-        "") xdotool key Escape Escape Escape; sleep 0.2;;
-        *) echo "$new" | while read -r id rest; do xdotool windowclose "$id" 2>/dev/null; done; sleep 0.4;;
-    esac
-    k=$((k + 1))
-done
+# Analyze's Follow (10 Down from the first item in 4.4 and 4.6); the Follow
+# submenu opens on its first enabled item: with a SQL*Net packet selected,
+# "SQL*Net Stream" (sorted by name; DCCP ... SIP are disabled)
+win=$(open_item alt+a "Follow SQL*Net" 10 24 Right)
 [ -n "$win" ] || { echo "no follow window" >>"$OUT/driver.log"; exit 6; }
 xdotool getwindowname "$win" >"$OUT/follow.title"
-xdotool windowsize --sync "$win" 1366 740 2>/dev/null; xdotool windowmove "$win" 0 0; sleep 1
-settle "$win"
-import -window "$win" "$OUT/follow.png"
+show_window "$win" 740 follow.png
 xdotool mousemove --window "$win" 600 200 click 1; sleep 0.3
 xdotool key ctrl+a; sleep 0.2; xdotool key ctrl+c; sleep 0.5
 xclip -o -selection clipboard >"$OUT/follow_copy.txt" 2>>"$OUT/driver.log"

@@ -82,29 +82,46 @@ settle() {  # $1: window; until two grabs 0.5 s apart are equal, up to 10 s
     echo "not stable" >>"$OUT/driver.log"
 }
 
-open_lua_item() {  # $1: title pattern, $2: last k; prints the new window's id
-    # Statistics, Down k times from the top (k from 8: Wireshark's eight
-    # built-in items come before the Lua ones), Return, until a window whose
-    # name matches $1 opens; other windows that open are closed again
+open_item() {  # $1: menu key, $2: title, $3: first k, $4: last k, $5: keys after the Downs (a submenu)
+    # The menu ($1: alt+s Statistics, alt+a Analyze), Down k times from the
+    # top, [$5,] Return, for k = $3 .. $4 until a window whose name holds $2
+    # opens; other windows that open are closed again.  Prints the window's
+    # id; $OUT/menu.k: the k that opened it.
     names >"$OUT/base.names"
-    k=8; found=
-    while [ $k -le "$2" ] && [ -z "$found" ]; do
+    k=$3; found=; tries=8
+    [ -n "${5:-}" ] && tries=12
+    while [ $k -le "$4" ] && [ -z "$found" ]; do
         xdotool windowfocus --sync "$main"; sleep 0.2
-        xdotool key alt+s; sleep 0.4
+        xdotool key "$1"; sleep 0.4
         j=0; while [ $j -lt $k ]; do xdotool key Down; j=$((j + 1)); done
+        [ -n "${5:-}" ] && { xdotool key $5; sleep 0.5; }
         xdotool key Return
         i=0; new=
-        while [ $i -lt 8 ] && [ -z "$new" ]; do
+        while [ $i -lt $tries ] && [ -z "$new" ]; do
             sleep 0.25; names >"$OUT/now.names"; new=$(comm -13 "$OUT/base.names" "$OUT/now.names"); i=$((i + 1))
         done
         case "$new" in
-            *"$1"*) found=$(echo "$new" | grep "$1" | head -1 | cut -d' ' -f1);;
-            "") xdotool key Escape Escape; sleep 0.2;;
+            *"$2"*) found=$(echo "$new" | grep -F "$2" | head -1 | cut -d' ' -f1); echo "$k" >"$OUT/menu.k";;
+            "") xdotool key Escape Escape Escape; sleep 0.2;;
             *) echo "$new" | while read -r id rest; do xdotool windowclose "$id" 2>/dev/null; done; sleep 0.4;;
         esac
         k=$((k + 1))
     done
     echo "$found"
+}
+open_lua_item() {  # $1: title, $2: last k (Wireshark's eight built-in Statistics items come first)
+    open_item alt+s "$1" 8 "$2"
+}
+show_window() {  # $1: window, $2: height, $3: picture; widened to 1366 px at 0,0, settled, grabbed
+    xdotool windowsize --sync "$1" 1366 "$2" 2>/dev/null; xdotool windowmove "$1" 0 0; sleep 1
+    settle "$1"
+    import -window "$1" "$OUT/$3"
+}
+copy_rows() {  # $1: window, $2: file, $3: y; right click in the rows, the menu's first item (Copy), xclip
+    xdotool windowfocus --sync "$1"; sleep 0.2
+    xdotool mousemove --window "$1" 300 "${3:-200}" click 3; sleep 0.5
+    xdotool key Down; sleep 0.2; xdotool key Return; sleep 0.5
+    xclip -o -selection clipboard >"$OUT/$2" 2>>"$OUT/driver.log"
 }
 names() { xdotool search --onlyvisible --name '.' 2>/dev/null | while read -r id; do echo "$id $(xdotool getwindowname "$id")"; done | sort; }
 

@@ -240,6 +240,12 @@ sums_add(sqlnet_acct_sums_t *s, const sqlnet_rt_t *rt)
     }
 }
 
+void
+account_sums_add(sqlnet_acct_sums_t *s, const sqlnet_rt_t *rt)
+{
+    sums_add(s, rt);
+}
+
 static void
 frames_add(guint32 *first_frame, guint32 *last_frame, const sqlnet_rt_t *rt)
 {

@@ -92,6 +92,12 @@ void account_reset(sqlnet_account_t *a);
 void account_free(sqlnet_account_t *a);
 /* One round-trip record of the "sqlnet" tap (the report's listener gives it). */
 void account_add(sqlnet_account_t *a, const sqlnet_rt_t *rt);
+/* What one round-trip record adds to a set of sums: the arithmetic
+ * account_add() does for a statement and an execution, for a view that
+ * groups the records otherwise (the conversations, conv.c) and must count
+ * as the statements do.  Pauses are not in it (account_compute() finds
+ * them over a whole conversation's statements). */
+void account_sums_add(sqlnet_acct_sums_t *s, const sqlnet_rt_t *rt);
 /* Pauses, array sizes, numbering: before reading. */
 void account_compute(sqlnet_account_t *a);
 /* The statements in number order, the calls outside a statement (number 0)

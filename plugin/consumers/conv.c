@@ -123,14 +123,9 @@ conv_acc_add(conv_acc_t *a, packet_info *pinfo, const sqlnet_rt_t *rt)
     }
     if (rt->sql_id)      /* the session's string: lives as long as the capture */
         g_hash_table_add(r->sql_ids, (gpointer)rt->sql_id);
-    if (rt->req)
-        r->round_trips++;
     if (sqlnet_rt_has_ora_error(rt))
         r->errors++;
-    r->rows += rt->resp->rows;
-    r->time_ns += sqlnet_rt_ns(sqlnet_rt_time(rt));
-    if (rt->resp->timing.known)
-        r->wait_ns += sqlnet_rt_wait_ns(rt);
+    account_sums_add(&r->s, rt);
     return r;
 }
 
@@ -305,15 +300,15 @@ conv_value(const conv_row_t *r, guint col)
     if (!strcmp(name, "statements"))
         return g_strdup_printf("%u", g_hash_table_size(r->sql_ids));
     if (!strcmp(name, "round_trips"))
-        return g_strdup_printf("%u", r->round_trips);
+        return g_strdup_printf("%u", r->s.round_trips);
     if (!strcmp(name, "rows"))
-        return g_strdup_printf("%" G_GUINT64_FORMAT, r->rows);
+        return g_strdup_printf("%" G_GUINT64_FORMAT, r->s.rows);
     if (!strcmp(name, "ora_errors"))
         return g_strdup_printf("%u", r->errors);
     if (!strcmp(name, "time_ms"))
-        return ms_text(r->time_ns);
+        return ms_text(r->s.response_time_ns);
     if (!strcmp(name, "wait_ms"))
-        return ms_text(r->wait_ns);
+        return ms_text(r->s.wait_ns);
     if (!strcmp(name, "filter"))
         return r->server.type == AT_NONE ? NULL : g_strdup_printf("tcp.stream eq %u", r->tcp_stream);
     return NULL;

@@ -2,10 +2,13 @@
  * program, from the logon and the connect descriptor), how (TNS version,
  * SDU) and what it cost (statements, round trips, rows, time), for
  * tshark -z sqlnet,conv and the GUI table Statistics > SQL*Net
- * Conversations (conv_table.c).  The numbers are the round-trip record's
- * columns summed per conversation: round trips = records (as the rows of
- * -z sqlnet,rt), rows = sum of sqlnet.rt.rows, time = sum of sqlnet.rt.time,
- * wait = sum of sqlnet.rt.wait, statements = distinct SQL_IDs.
+ * Conversations (conv_table.c).  The numbers are account.c's sums
+ * (account_sums_add: the arithmetic of -z sqlnet,stmt) grouped by
+ * conversation: round trips = records (as the rows of -z sqlnet,rt), rows,
+ * time = the response times' sum (-z sqlnet,stmt's response_time_sum_ms),
+ * wait = the waits' sum (its wait_ms); statements = distinct SQL_IDs.  A
+ * conversation's numbers are the sums of its statements' rows in
+ * -z sqlnet,stmt (tests/test_conv_views.py compares them).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -15,6 +18,7 @@
 #include <glib.h>
 #include <epan/packet.h>
 #include "sqlnet_rt.h"
+#include "account.h"
 
 typedef struct conv_acc conv_acc_t;
 
@@ -26,8 +30,8 @@ typedef struct {
     gboolean negotiated;
     guint32 version, sdu;
     GHashTable *sql_ids;
-    guint32 round_trips, errors;
-    guint64 rows, time_ns, wait_ns;
+    guint32 errors;
+    sqlnet_acct_sums_t s;        /* account_sums_add() of its records */
     guint32 row;                 /* its index in conv_rows() */
     guint32 table_row;           /* conv_table.c: its row + 1 in the window's table (0: none yet) */
 } conv_row_t;

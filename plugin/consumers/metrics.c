@@ -32,6 +32,7 @@
 #include "sql_id.h"
 #include "ora_errors.h"
 #include "patterns.h"
+#include "follow.h"
 
 static int hf_fetch_rows = -1;
 static int hf_pattern = -1;
@@ -238,17 +239,21 @@ fill_round_trip(sqlnet_rt_t *rt, packet_info *pinfo, const sqlnet_session_t *ses
     }
 }
 
-/* Publish one round trip on the "sqlnet" tap. */
+/* Publish one round trip on the "sqlnet" tap (and the Follow tap). */
 static void
 queue_round_trip(packet_info *pinfo, const sqlnet_session_t *sess, const ttc_response_t *resp)
 {
     sqlnet_rt_t *rt;
+    gboolean to_sqlnet = have_tap_listener(tap_sqlnet), to_follow = follow_listening();
 
-    if (!have_tap_listener(tap_sqlnet))
+    if (!to_sqlnet && !to_follow)
         return;
     rt = wmem_new(pinfo->pool, sqlnet_rt_t);
     fill_round_trip(rt, pinfo, sess, resp, TRUE);
-    tap_queue_packet(tap_sqlnet, pinfo, rt);
+    if (to_sqlnet)
+        tap_queue_packet(tap_sqlnet, pinfo, rt);
+    if (to_follow)   /* the Follow transcript's tap: the record with the conversation's values */
+        follow_queue_round_trip(pinfo, (sqlnet_session_t *)sess, rt);
 }
 
 /* An ORA error as a user writes it: "ORA-01722" (five digits). */

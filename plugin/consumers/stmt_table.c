@@ -28,10 +28,9 @@
  * calling the plugin again.  Writing them after each record instead would
  * cost the whole account per record.
  *
- * State: Wireshark keeps the table in the registration (stmt_table_ui.tables:
- * one table per registration, shared by every window that shows it and reset
- * by each window's retap); the statement accounting behind its rows is kept
- * beside it, one per registration, created with the table and reset with it.
+ * State: the table's lifecycle is native_table.c's (shared with the
+ * conversation table); the statement accounting behind its rows is the
+ * table's state, created with the table and reset with it.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -46,27 +45,16 @@
 #include "sqlnet.h"
 #include "sqlnet_rt.h"
 #include "account.h"
+#include "native_table.h"
 #include "stmt_table.h"
 
 #define STMT_TABLE_TITLE "SQL*Net Statements"
 
+/* The table's state. */
 typedef struct {
-    stat_tap_table *table;    /* the table this accounting fills (Wireshark's) */
     sqlnet_account_t *acc;    /* account.c's statement accounting */
-    guint capacity;           /* rows allocated in table->elements (kept across resets) */
     gboolean dirty;           /* records added since the rows were written */
-} stmt_table_state_t;
-
-/* One per registration, as the table it fills (see the comment at the top). */
-static stmt_table_state_t *table_state;
-
-static stat_tap_table_item *table_fields;   /* the columns, built at registration */
-
-static gboolean
-column_is_text(guint col)
-{
-    return account_stmt_column_is_text(col);
-}
+} stmt_state_t;
 
 static gboolean
 column_is_ms(const char *name)
@@ -83,263 +71,180 @@ column_is_ratio(const char *name)
     return n > 14 && !strcmp(name + n - 14, "_per_execution");
 }
 
-/* A row's cells emptied: owned strings freed, every cell "no value". */
-static void
-row_clear(stat_tap_table_item_type *cells, guint n)
+/* The window's columns: first what a network engineer reads at a glance
+ * at 1,366 px (the statement, its cost in time, round trips and rows, the
+ * chatty-application pattern columns of issue 36, where the time went),
+ * with short headers; then the other CSV columns in the CSV's order, under
+ * the CSV's names.  tshark -z sqlnet,stmt_table prints the same table. */
+static const struct {
+    const char *csv, *shown;
+} lead_columns[] = {
+    { "statement", "stmt" }, { "sql", "sql" }, { "elapsed_ms", "elapsed ms" },
+    { "round_trips", "round trips" }, { "rows", "rows" }, { "executions", "execs" },
+    { "rows_per_execution", "rows/exec" }, { "parses", "parses" }, { "commits", "commits" },
+    { "pattern", "pattern" }, { "pattern_calls", "pattern calls" },
+    { "pattern_saved_round_trips", "saved rts" }, { "pattern_saved_ms", "saved ms" },
+    { "array_size", "array size" }, { "network_ms", "network ms" }, { "server_ms", "server ms" },
+    { "client_ms", "client ms" }, { "wait_ms", "wait ms" },
+};
+
+/* The SQL text in the window: its first characters (the CSV and the
+ * sql_id column have it whole). */
+#define SQL_SHOWN 60
+
+/* Built at registration, read-only after: the window's column i is the
+ * CSV's column order[i], headed names[i]. */
+typedef struct {
+    guint *order;
+    const char **names;
+    guint n;
+} stmt_columns_t;
+
+static stmt_columns_t columns;
+
+static guint
+csv_index(const char *name)
 {
     guint c;
 
-    for (c = 0; c < n; c++) {
-        if (cells[c].type == TABLE_ITEM_STRING)
-            g_free((char *)cells[c].value.string_value);
-        memset(&cells[c], 0, sizeof(cells[c]));
-        cells[c].type = TABLE_ITEM_NONE;
-    }
+    for (c = 0; c < account_stmt_ncolumns(); c++)
+        if (!strcmp(account_stmt_column(c), name))
+            return c;
+    return G_MAXUINT;
 }
 
 static void
-state_clear(stmt_table_state_t *st)
+columns_build(void)
 {
-    guint r;
+    guint n = account_stmt_ncolumns(), i, c, k = 0;
+    gboolean *used = g_new0(gboolean, n);
 
-    if (st->table) {
-        for (r = 0; r < st->table->num_elements; r++)
-            row_clear(st->table->elements[r], st->table->num_fields);
-        st->table->num_elements = 0;      /* the rows stay allocated: st->capacity */
+    columns.order = g_new0(guint, n);
+    columns.names = g_new0(const char *, n);
+    for (i = 0; i < G_N_ELEMENTS(lead_columns); i++) {
+        c = csv_index(lead_columns[i].csv);
+        if (c == G_MAXUINT || used[c])
+            continue;
+        used[c] = TRUE;
+        columns.order[k] = c;
+        columns.names[k++] = lead_columns[i].shown;
     }
-    account_reset(st->acc);
-    st->dirty = FALSE;
+    for (c = 0; c < n; c++) {
+        if (used[c])
+            continue;
+        columns.order[k] = c;
+        columns.names[k++] = account_stmt_column(c);
+    }
+    columns.n = k;
+    g_free(used);
 }
 
-static stmt_table_state_t *
-state_new(stat_tap_table *table)
+static const char *
+column_name(guint col)
 {
-    stmt_table_state_t *st = g_new0(stmt_table_state_t, 1);
+    return col < columns.n ? columns.names[col] : "";
+}
 
-    st->table = table;
+static sqlnet_table_kind_t
+column_kind(guint col)
+{
+    guint c = col < columns.n ? columns.order[col] : 0;
+    const char *name = account_stmt_column(c);
+
+    return account_stmt_column_is_text(c) ? SQLNET_TABLE_TEXT : column_is_ms(name) ? SQLNET_TABLE_MS
+         : column_is_ratio(name) ? SQLNET_TABLE_RATIO : SQLNET_TABLE_COUNT;
+}
+
+static void *
+state_new(sqlnet_table_t *t _U_)
+{
+    stmt_state_t *st = g_new0(stmt_state_t, 1);
     st->acc = account_new();
-    st->capacity = table->num_elements;
     return st;
 }
 
 static void
-state_free(stmt_table_state_t *st)
+state_free(void *p)
 {
+    stmt_state_t *st = (stmt_state_t *)p;
     account_free(st->acc);
     g_free(st);
 }
 
-/* One cell from the CSV's text of that column. */
 static void
-cell_set(stat_tap_table_item_type *cell, guint col, const char *text)
+state_reset(sqlnet_table_t *t)
 {
-    const char *name = account_stmt_column(col);
-
-    if (cell->type == TABLE_ITEM_STRING)
-        g_free((char *)cell->value.string_value);
-    memset(cell, 0, sizeof(*cell));
-    if (column_is_text(col)) {
-        cell->type = TABLE_ITEM_STRING;
-        cell->value.string_value = g_strdup(text ? text : "");
-    } else if (!text || !*text) {
-        cell->type = TABLE_ITEM_NONE;        /* shown empty, sorts first */
-        if (column_is_ms(name))
-            cell->value.float_value = -1.0;
-    } else if (column_is_ms(name) || column_is_ratio(name)) {
-        cell->type = TABLE_ITEM_FLOAT;
-        cell->value.float_value = g_ascii_strtod(text, NULL);
-    } else {
-        guint64 v = g_ascii_strtoull(text, NULL, 10);
-        cell->type = TABLE_ITEM_UINT;
-        cell->value.uint_value = v > G_MAXUINT32 ? G_MAXUINT32 : (guint)v;
-    }
+    stmt_state_t *st = (stmt_state_t *)t->state;
+    account_reset(st->acc);
+    st->dirty = FALSE;
 }
 
-/* A new row at the end of the table (rows allocated before are reused: a
- * window that shows the table may still point at them). */
-static guint
-row_add(stmt_table_state_t *st)
+static void
+record(sqlnet_table_t *t, packet_info *pinfo _U_, const sqlnet_rt_t *rt)
 {
-    stat_tap_table *t = st->table;
-    guint row = t->num_elements;
+    stmt_state_t *st = (stmt_state_t *)t->state;
+    account_add(st->acc, rt);
+    st->dirty = TRUE;
+}
 
-    if (row < st->capacity) {
-        t->num_elements = row + 1;
-        row_clear(t->elements[row], t->num_fields);
-    } else {
-        stat_tap_table_item_type *blank = g_new0(stat_tap_table_item_type, t->num_fields);
-        guint c;
-        for (c = 0; c < t->num_fields; c++)
-            blank[c].type = TABLE_ITEM_NONE;
-        stat_tap_init_table_row(t, row, t->num_fields, blank);
-        g_free(blank);
-        st->capacity = t->num_elements;
+static char *
+stmt_value(const void *obj, guint col)
+{
+    guint c = col < columns.n ? columns.order[col] : 0;
+    char *v = account_stmt_value((const sqlnet_acct_stmt_t *)obj, c);
+
+    if (v && !strcmp(account_stmt_column(c), "sql") && g_utf8_validate(v, -1, NULL) &&
+        g_utf8_strlen(v, -1) > SQL_SHOWN) {
+        char *cut = g_strdup_printf("%.*s...", (int)(g_utf8_offset_to_pointer(v, SQL_SHOWN) - v), v);
+        g_free(v);
+        v = cut;
     }
-    return row;
+    return v;
 }
 
 /* The rows written again from the account: row i is the i-th statement in
  * number order (the calls outside a statement, number 0, first when there
- * are any), every cell account_stmt_value()'s text, typed. */
+ * are any), every cell account_stmt_value()'s text, typed.  At the end of a
+ * dissection, when records came since (see the top). */
 static void
-rows_refresh(stmt_table_state_t *st)
+dissect_end(sqlnet_table_t *t)
 {
-    const GPtrArray *stmts = account_statements(st->acc);
-    guint i, c, ncols = MIN(account_stmt_ncolumns(), st->table->num_fields);
+    stmt_state_t *st = (stmt_state_t *)t->state;
+    const GPtrArray *stmts;
+    guint i;
 
-    while (st->table->num_elements < stmts->len)
-        row_add(st);
+    if (!st->dirty || !t->table)
+        return;
+    stmts = account_statements(st->acc);
+    while (sqlnet_table_rows(t) < stmts->len)
+        sqlnet_table_add_row(t);
     for (i = 0; i < stmts->len; i++) {
         const sqlnet_acct_stmt_t *s = (const sqlnet_acct_stmt_t *)g_ptr_array_index(stmts, i);
-        for (c = 0; c < ncols; c++) {
-            char *v = account_stmt_value(s, c);
-            cell_set(stat_tap_get_field_data(st->table, i, c), c, v);
-            g_free(v);
-        }
+        sqlnet_table_write_row(t, i, stmt_value, s);
         if (s->number == 0) {
-            stat_tap_table_item_type *cell = stat_tap_get_field_data(st->table, i, 0);
+            stat_tap_table_item_type *cell = stat_tap_get_field_data(t->table, i, 0);
             cell->type = TABLE_ITEM_UINT;    /* the calls outside a statement: number 0 */
             cell->value.uint_value = 0;
         }
     }
+    st->dirty = FALSE;
 }
 
-static stat_tap_table_ui stmt_table_ui;
-
-/* A dissection ends (epan_dissect_cleanup: Wireshark's retap, tshark's
- * pass, a packet shown; plugin.c hands it over as an epan plugin's
- * dissect_cleanup), before Wireshark draws the table: the rows are written
- * then, from every record so far (the account's pauses, array sizes and
- * numbering need them all), and only when records came since. */
-void
-stmt_table_dissect_cleanup(epan_dissect_t *edt _U_)
-{
-    stmt_table_state_t *st = table_state;
-
-    if (st && st->dirty && st->table && stmt_table_ui.tables && stmt_table_ui.tables->len > 0 &&
-        g_array_index(stmt_table_ui.tables, stat_tap_table *, 0) == st->table) {
-        rows_refresh(st);
-        st->dirty = FALSE;
-    }
-}
-
-static tap_packet_status
-stmt_table_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_, const void *data,
-                  tap_flags_t flags _U_)
-{
-    stat_data_t *sd = (stat_data_t *)tapdata;
-    stmt_table_state_t *st = table_state;
-    const sqlnet_rt_t *rt = (const sqlnet_rt_t *)data;
-
-    if (!st || !st->table || !sd || !sd->stat_tap_data->tables || sd->stat_tap_data->tables->len == 0 ||
-        g_array_index(sd->stat_tap_data->tables, stat_tap_table *, 0) != st->table || !rt)
-        return TAP_PACKET_DONT_REDRAW;
-    account_add(st->acc, rt);
-    st->dirty = TRUE;
-    return TAP_PACKET_REDRAW;
-}
-
-/* A window's (or tshark's) start: the table, made once, else emptied. */
-static void
-stmt_table_init(stat_tap_table_ui *ui)
-{
-    stat_tap_table *table = stat_tap_find_table(ui, STMT_TABLE_TITLE);
-
-    if (!table) {
-        table = stat_tap_init_table(STMT_TABLE_TITLE, (int)ui->nfields, 0, NULL);
-        stat_tap_add_table(ui, table);
-        if (table_state) {
-            state_free(table_state);  /* its table was freed with the last window */
-            table_state = NULL;
-        }
-    }
-    if (table_state && table_state->table != table) {
-        state_free(table_state);
-        table_state = NULL;
-    }
-    if (!table_state)
-        table_state = state_new(table);
-    state_clear(table_state);
-}
-
-static void
-stmt_table_reset(stat_tap_table *table)
-{
-    if (table_state && table_state->table == table)
-        state_clear(table_state);
-}
-
-/* Wireshark frees the table (the last window closed): the cells' strings
- * go with it; the accounting is renewed by the next init. */
-static void
-stmt_table_free_item(stat_tap_table *table, guint row, guint column,
-                     stat_tap_table_item_type *field_data)
-{
-    if (table_state && table_state->table == table && row == 0 && column == 0) {
-        /* rows kept from before a reset, past the ones Wireshark frees */
-        guint r;
-        for (r = table->num_elements; r < table_state->capacity; r++) {
-            row_clear(table->elements[r], table->num_fields);
-            g_free(table->elements[r]);
-            table->elements[r] = NULL;
-        }
-    }
-    if (field_data->type == TABLE_ITEM_STRING) {
-        g_free((char *)field_data->value.string_value);
-        field_data->value.string_value = NULL;
-        field_data->type = TABLE_ITEM_NONE;
-    }
-    if (table_state && table_state->table == table) {
-        table_state->capacity = 0;
-        table_state->table = NULL;       /* never touched again */
-    }
-}
-
-static tap_param stmt_table_params[] = {
-    { PARAM_FILTER, "filter", "Filter", NULL, TRUE }
+static const sqlnet_table_ops_t stmt_ops = {
+    .state_new = state_new,
+    .state_free = state_free,
+    .state_reset = state_reset,
+    .record = record,
+    .dissect_end = dissect_end,
 };
 
-static stat_tap_table_ui stmt_table_ui = {
-    REGISTER_PACKET_STAT_GROUP_UNSORTED,
-    STMT_TABLE_TITLE,
-    SQLNET_TAP_NAME,
-    "sqlnet,stmt_table",
-    stmt_table_init,
-    stmt_table_packet,
-    stmt_table_reset,
-    stmt_table_free_item,
-    NULL,
-    0, NULL,
-    G_N_ELEMENTS(stmt_table_params), stmt_table_params,
-    NULL,
-    0
-};
-
-void
-sqlnet_table_item(stat_tap_table_item *it, const char *name, sqlnet_table_kind_t kind)
-{
-    static const char *const formats[] = { "%s", "%.3f", "%.1f", "%u" };
-
-    it->column_name = name;
-    it->type = kind == SQLNET_TABLE_TEXT ? TABLE_ITEM_STRING
-             : kind == SQLNET_TABLE_COUNT ? TABLE_ITEM_UINT : TABLE_ITEM_FLOAT;
-    it->align = kind == SQLNET_TABLE_TEXT ? TAP_ALIGN_LEFT : TAP_ALIGN_RIGHT;
-    it->field_format = formats[kind];
-}
+/* Wireshark's registration and, in it, the table's state. */
+static sqlnet_table_t stmt_table;
 
 void
 stmt_table_register(void)
 {
-    guint n = account_stmt_ncolumns(), c;
-
-    table_fields = g_new0(stat_tap_table_item, n);
-    for (c = 0; c < n; c++) {
-        const char *name = account_stmt_column(c);
-        sqlnet_table_item(&table_fields[c], name,
-                          column_is_text(c) ? SQLNET_TABLE_TEXT : column_is_ms(name) ? SQLNET_TABLE_MS
-                          : column_is_ratio(name) ? SQLNET_TABLE_RATIO : SQLNET_TABLE_COUNT);
-    }
-    stmt_table_ui.nfields = n;
-    stmt_table_ui.fields = table_fields;
-    register_stat_tap_table_ui(&stmt_table_ui);
+    columns_build();
+    sqlnet_table_register(&stmt_table, STMT_TABLE_TITLE, "sqlnet,stmt_table", columns.n, column_name,
+                          column_kind, &stmt_ops);
 }

@@ -33,6 +33,7 @@ struct ttc_session;              /* ttc_session_t, ttc/ttc_session.h */
 struct tls_conv;                 /* transport/tls.c */
 struct nne_est;                  /* transport/nne.c */
 struct sqlnet_patterns;          /* consumers/patterns.c */
+struct sqlnet_follow_conv;       /* consumers/follow.c */
 
 typedef struct sqlnet_session {
     /* Server endpoint: learned from CONNECT/ACCEPT, else from the TTC
@@ -105,6 +106,12 @@ typedef struct sqlnet_session {
 
     /* patterns.c: the chatty-application runs of the conversation (issue 36) */
     struct sqlnet_patterns *patterns;
+
+    /* follow.c: what the Follow SQL*Net transcript tells beyond the round
+     * trips (connect descriptor, logon user and program, the values of binds
+     * and rows waiting for their round trip); filled only while a Follow
+     * listener runs, NULL otherwise */
+    struct sqlnet_follow_conv *follow;
 } sqlnet_session_t;
 
 /* The session of this packet's TCP conversation (created on first use). */
