@@ -46,14 +46,14 @@
  * fit (counts past the caps, a marker that is not 01, bytes after the
  * entries that are neither row data nor the next message) leave the call
  * as it was: its bytes are shown as call data and, unless the metadata only
- * continues in the next TNS packet, an expert item says so.
+ * continues in the next TNS packet, the call is marked not decoded (the
+ * stream's expert item on the call data, sqlnet.ttc.undecoded's group).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #define WS_LOG_DOMAIN "sqlnet"
 
 #include <epan/packet.h>
-#include <epan/expert.h>
 
 #include "sqlnet.h"
 #include "ttc_msg.h"
@@ -73,8 +73,6 @@ static int hf_bind_charset = -1;
 static int hf_bind_max_chars = -1;
 static int hf_bind_collation = -1;
 
-static expert_field ei_bind_layout = EI_INIT;
-
 static gint ett_bind = -1;
 
 static const value_string lob_prefetch_vals[] = {
@@ -86,8 +84,6 @@ static const value_string lob_prefetch_vals[] = {
 #define STRUCT_MARKER 1
 
 typedef enum { OAC_UNIVERSAL, OAC_PACKED, OAC_STRUCT } oac_layout_t;
-
-static const char *const layout_names[] = { "universal", "OCI native", "OCI same-platform struct" };
 
 /* One entry at r (moved past it), into c; with a tree, shown. FALSE when it
  * does not fit (a struct's marker that is not 01, a struct overrun). */
@@ -194,7 +190,8 @@ ends_well(const ttc_rd_t *r)
 }
 
 const ttc_describe_t *
-ttc_bind_metadata(ttc_rd_t *from, proto_tree *tree, guint32 n, gboolean defines, wmem_allocator_t *scope)
+ttc_bind_metadata(ttc_rd_t *from, proto_tree *tree, guint32 n, gboolean defines, wmem_allocator_t *scope,
+                  gboolean *unfit)
 {
     const ttc_dialect_t *d = from->d;
     ttc_rd_t r = *from;
@@ -226,12 +223,10 @@ ttc_bind_metadata(ttc_rd_t *from, proto_tree *tree, guint32 n, gboolean defines,
     }
     if (!ends_well(&r)) {
         /* Cut by the end of the TNS packet: the rest is in the next one
-         * (call data, as the values). Otherwise the layout is not this. */
-        if (tree && !r.need_more)
-            proto_tree_add_expert_format(tree, NULL, &ei_bind_layout, from->tvb, from->off, 0,
-                                         "%u %s entries do not fit the %s layout (field version %u): "
-                                         "shown as call data", n, defines ? "define" : "bind",
-                                         layout_names[layout], d->fv);
+         * (call data, as the values). Otherwise the layout is not this: the
+         * stream's expert item says the call is not decoded. */
+        if (unfit && !r.need_more)
+            *unfit = TRUE;
         return NULL;
     }
     if (tree) {
@@ -326,14 +321,6 @@ ttc_bindmeta_register(int proto)
             "Bind or define metadata: collation id (from field version 12.2; always in OCI's 64-bit same-platform struct)", HFILL } },
     };
     static gint *ett[] = { &ett_bind };
-    static ei_register_info ei[] = {
-        { &ei_bind_layout, { "sqlnet.bind.layout", PI_MALFORMED, PI_WARN,
-            "Bind or define metadata does not fit the session's layout: shown as call data", EXPFILL } },
-    };
-    expert_module_t *expert;
-
     proto_register_field_array(proto, hf, array_length(hf));
     proto_register_subtree_array(ett, array_length(ett));
-    expert = expert_register_protocol(proto);
-    expert_register_field_array(expert, ei, array_length(ei));
 }

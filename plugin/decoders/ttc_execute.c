@@ -355,7 +355,7 @@ ttc_call_oall8(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_t
      * metadata is decoded (the server's out-bind values are laid out by it),
      * the values are shown as call data. */
     if (nbinds > 0 && ndefines == 0) {
-        call->binds = ttc_bind_metadata(r, tree, nbinds, FALSE, scope);
+        call->binds = ttc_bind_metadata(r, tree, nbinds, FALSE, scope, &res->body_undecoded);
         call->returning_binds = returning_bind_count(sql);
         if (call->returning_binds > nbinds)
             call->returning_binds = 0;
@@ -372,7 +372,7 @@ ttc_call_oall8(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_t
      * REF cursor's first fetch): the same layout; what the rows' LOB values
      * then carry follows from it. */
     if (ndefines > 0 && nbinds == 0)
-        call->defines = ttc_bind_metadata(r, tree, ndefines, TRUE, scope);
+        call->defines = ttc_bind_metadata(r, tree, ndefines, TRUE, scope, &res->body_undecoded);
     if (nbinds > 0 || ndefines > 0)
         res->stop = TRUE;
 }
@@ -591,10 +591,10 @@ ttc_call_oall7(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_t
     for (i = 0; i < al8i4_len && ttc_rd_ok(&w); i++)
         al8i4[i] = ttc_rd_ub4(&w);
     if (ttc_rd_ok(&w) && nbinds > 0 && !(binds = w.d->native ? ttc_oall7_metadata(&w, NULL, nbinds, FALSE, scope)
-                                                             : (ndefines == 0 ? ttc_bind_metadata(&w, NULL, nbinds, FALSE, scope) : NULL)))
+                                                             : (ndefines == 0 ? ttc_bind_metadata(&w, NULL, nbinds, FALSE, scope, NULL) : NULL)))
         w.bad = w.bad || !w.need_more;
     if (ttc_rd_ok(&w) && ndefines > 0 && !(defines = w.d->native ? ttc_oall7_metadata(&w, NULL, ndefines, TRUE, scope)
-                                                                 : (nbinds == 0 ? ttc_bind_metadata(&w, NULL, ndefines, TRUE, scope) : NULL)))
+                                                                 : (nbinds == 0 ? ttc_bind_metadata(&w, NULL, ndefines, TRUE, scope, NULL) : NULL)))
         w.bad = w.bad || !w.need_more;
     if (w.need_more && !w.bad) {
         r->need_more = TRUE;           /* the call continues in the next TNS packet */
@@ -663,11 +663,11 @@ ttc_call_oall7(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_t
     if (binds && r->d->native)
         ttc_oall7_metadata(r, tree, nbinds, FALSE, scope);
     else if (binds)
-        ttc_bind_metadata(r, tree, nbinds, FALSE, scope);
+        ttc_bind_metadata(r, tree, nbinds, FALSE, scope, NULL);
     if (defines && r->d->native)
         ttc_oall7_metadata(r, tree, ndefines, TRUE, scope);
     else if (defines)
-        ttc_bind_metadata(r, tree, ndefines, TRUE, scope);
+        ttc_bind_metadata(r, tree, ndefines, TRUE, scope, NULL);
     call->binds = binds;
     call->defines = defines;
     /* A query: its text says so, or it has defines or fetches. */
