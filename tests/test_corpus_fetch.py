@@ -142,3 +142,44 @@ def test_net_trace_conversion_keeps_the_tns_bytes(public_dir, tmp_path, side_of_
     dest = tmp_path / "conv.pcap"
     assert nettrace2pcap.convert(trace, dest) == len(packets)
     assert streams(dest) == want
+
+
+def test_fetcher_rebuilds_jkstill19c_from_its_trace_row(public_dir, tmp_path, monkeypatch):
+    """The whole fetch of the jkstill19c row, without network: the download
+    is replaced by one that serves a gzipped server trace of the corpus
+    capture's TNS packets (as as_trace writes it) and records what was
+    asked.  Evidence: corpus_sources.tsv's row (repository, path, pinned
+    commit) and the corpus capture's own TCP payloads, which the rebuilt
+    capture must carry byte for byte in each direction.  What differs from
+    the shipped file, by design: the synthetic Ethernet/IP/TCP (the shipped
+    file also has pure ACKs and other MAC addresses and sequence numbers)
+    and the timestamps (the trace's, to the millisecond)."""
+    import gzip
+    src = public_dir / "jkstill19c" / "cdb01_ora_26589.pcap"
+    if not src.exists():
+        pytest.skip("jkstill19c not in the corpus")
+    row = [r for r in ROWS if r[0] == "jkstill19c/cdb01_ora_26589.pcap"]
+    assert len(row) == 1 and row[0][1] == "jkstill/sqlnet"
+    assert row[0][2].startswith("timeout-examples/trace/cdb01_ora_26589.trc.gz ")
+    want = streams(src)
+    runs = []
+    out = subprocess.run(["tshark", "-r", str(src), "-Y", "tcp.len > 0", "-T", "fields",
+                          "-e", "tcp.srcport", "-e", "tcp.payload"], capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        port, hexes = line.split("\t")
+        side = "S" if port == "1521" else "C"
+        if not runs or runs[-1][0] != side:
+            runs.append([side, b""])
+        runs[-1][1] += bytes.fromhex(hexes.replace(":", ""))
+    packets = [(side, p) for side, data in runs for p in tns_packets(data)]
+    asked = []
+
+    def fake_download(repo, commit, path, dest):
+        asked.append((repo, commit, path))
+        Path(dest).write_bytes(gzip.compress(as_trace(packets).encode("latin-1")))
+
+    monkeypatch.setattr(fetch_corpus, "download", fake_download)
+    (tmp_path / "work").mkdir()
+    fetch_corpus.build(row[0], tmp_path / "out", tmp_path / "work")
+    assert asked == [("jkstill/sqlnet", row[0][3], "timeout-examples/trace/cdb01_ora_26589.trc.gz")]
+    assert streams(tmp_path / "out" / "jkstill19c" / "cdb01_ora_26589.pcap") == want

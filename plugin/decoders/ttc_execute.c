@@ -19,6 +19,7 @@
 #include "sqlnet.h"
 #include "ttc_msg.h"
 #include "ttc_binds.h"
+#include "ttc_bindmeta.h"
 
 #define MAX_AL8I4     64
 
@@ -40,16 +41,8 @@ static int hf_exec_flags = -1;
 static int hf_num_binds = -1;
 static int hf_num_defines = -1;
 static int hf_iters = -1;
-static int hf_bind = -1;
-static int hf_define = -1;
-static int hf_lob_prefetch = -1;
 static int hf_fetch_orientation = -1;
 static int hf_fetch_pos = -1;
-static int hf_bind_type = -1;
-static int hf_bind_flags = -1;
-static int hf_bind_size = -1;
-static int hf_bind_elements = -1;
-static int hf_bind_csfrm = -1;
 static int hf_returning_binds = -1;
 static int hf_rpa_dml_rowcount = -1;
 static int hf_iov_dir = -1;
@@ -61,16 +54,10 @@ static int hf_oall7_odd = -1;
 static expert_field ei_oall7_layout = EI_INIT;
 
 static gint ett_options = -1;
-static gint ett_bind = -1;
 
 static int * const option_bits[] = {
     &hf_opt_parse, &hf_opt_bind, &hf_opt_define, &hf_opt_execute, &hf_opt_fetch,
     &hf_opt_commit, &hf_opt_plsql_bind, &hf_opt_not_plsql, &hf_opt_describe, NULL
-};
-
-static const value_string lob_prefetch_vals[] = {
-    { 1, "size and chunk size" }, { 2, "size, chunk size and data" },
-    { 0, NULL }
 };
 
 static const value_string fetch_orientation_vals[] = {
@@ -179,120 +166,6 @@ read_sql(ttc_rd_t *r, guint32 sql_len, gint *start, gint *len, gboolean *searche
     /* Neither probe fits (short data): fall back on the DALC reading. */
     *r = as_dalc;
     return sql;
-}
-
-#define MAX_BINDS 4096
-
-static const ttc_describe_t *oall7_metadata(ttc_rd_t *from, proto_tree *tree, guint32 n, gboolean defines,
-                                            wmem_allocator_t *scope);
-
-/* Bind metadata of an execute (one entry per bind, before the values):
- * python-oracledb messages/base.pyx _write_column_metadata, go-ora
- * v2/parameter.go ParameterInfo.write, JDBC T4CTTIoac.marshal:
- *   type u8, flags u8, precision u8, scale (u8; JDBC: ub2 for NUMBER,
- *   TIMESTAMP*, INTERVAL DS - the same byte when 0 in the universal
- *   encoding), buffer size ub4, max array elements ub4, continuation flags
- *   (ub8; go-ora: ub4 before field version 10 - the same bytes universally),
- *   type OID (ub4 length, then the bytes with a length when not 0),
- *   type version ub2 (python: ub4 with an OID), charset ub2, charset form
- *   u8, max characters ub4 (JDBC: from field version 2), and from field
- *   version 8 (12.2: python, go-ora, JDBC) the collation id ub4.
- * Decoded on a copy of the reader: a layout that does not fit (OCI's
- * native encodings, which no open client writes) leaves the call as it was.
- * Returns the binds (the reader then past them), or NULL. */
-static const ttc_describe_t *
-decode_bind_metadata(ttc_rd_t *from, proto_tree *tree, guint32 nbinds, gboolean defines,
-                     wmem_allocator_t *scope)
-{
-    ttc_rd_t r = *from, shown;
-    ttc_describe_t *b;
-    guint32 i;
-
-    if (nbinds == 0 || nbinds > MAX_BINDS)
-        return NULL;
-    if (r.d->native) {
-        /* SQL*Plus 9.0 on the same platform (field version 1): the fixed
-         * 33-byte entries of its OALL7 (visblank 9i session frame 88's bind,
-         * frame 90's define), followed by the values or the end. */
-        ttc_rd_t t = r;
-        if (!r.d->structs || r.d->fv >= TTC_FV_9_2 || !oall7_metadata(&t, NULL, nbinds, defines, scope) ||
-            !(ttc_rd_left(&t) == 0 || tvb_get_uint8(t.tvb, t.off) == TTC_MSG_ROW_DATA))
-            return NULL;
-        return oall7_metadata(from, tree, nbinds, defines, scope);
-    }
-    b = wmem_new0(scope, ttc_describe_t);
-    b->ncols = nbinds;
-    b->kind = TTC_ROWS_OUT_BINDS;
-    b->cols = wmem_alloc0_array(scope, ttc_column_t, nbinds);
-    for (i = 0; i < nbinds && ttc_rd_ok(&r); i++) {
-        ttc_column_t *c = &b->cols[i];
-        guint32 toid;
-        c->type = ttc_rd_u8(&r);
-        c->bind_flags = ttc_rd_u8(&r);
-        ttc_rd_u8(&r);                          /* precision */
-        ttc_rd_ub2(&r);                         /* scale */
-        c->buffer_size = ttc_rd_ub4(&r);
-        ttc_rd_ub4(&r);                         /* max array elements */
-        c->lob_prefetch = (ttc_rd_ub8(&r) & TTC_LOB_PREFETCH_FLAG) ? 1 : 0;   /* continuation flags */
-        toid = ttc_rd_ub4(&r);
-        if (toid > 0 && ttc_rd_ok(&r))
-            ttc_rd_dalc(&r, NULL);              /* type OID */
-        ttc_rd_ub4(&r);                         /* type version */
-        ttc_rd_ub2(&r);                         /* charset */
-        c->csfrm = ttc_rd_u8(&r);
-        if (ttc_rd_ub4(&r) > 0 && c->lob_prefetch)  /* max characters: a LOB's prefetch size */
-            c->lob_prefetch = 2;
-        if (r.d->fv >= TTC_FV_12_2)
-            ttc_rd_ub4(&r);                     /* collation id */
-    }
-    /* What follows is a row of values (07) or, for returning-only binds,
-     * nothing more of this call; anything else means the layout is wrong. */
-    if (!ttc_rd_ok(&r) || (ttc_rd_left(&r) > 0 && tvb_get_uint8(r.tvb, r.off) != TTC_MSG_ROW_DATA &&
-                           tvb_get_uint8(r.tvb, r.off) != TTC_MSG_PIGGYBACK &&
-                           tvb_get_uint8(r.tvb, r.off) != TTC_MSG_FUNCTION))
-        return NULL;
-    if (tree) {
-        shown = *from;
-        for (i = 0; i < nbinds; i++) {
-            ttc_column_t *c = &b->cols[i];
-            gint s = shown.off, bs, e;
-            proto_item *bi;
-            proto_tree *bt;
-            guint32 elements;
-            ttc_rd_u8(&shown);
-            ttc_rd_u8(&shown);
-            ttc_rd_u8(&shown);
-            ttc_rd_ub2(&shown);
-            bs = shown.off;
-            ttc_rd_ub4(&shown);
-            e = shown.off;
-            elements = ttc_rd_ub4(&shown);
-            ttc_rd_ub8(&shown);
-            if (ttc_rd_ub4(&shown) > 0)
-                ttc_rd_dalc(&shown, NULL);
-            ttc_rd_ub4(&shown);
-            ttc_rd_ub2(&shown);
-            ttc_rd_u8(&shown);
-            ttc_rd_ub4(&shown);
-            if (shown.d->fv >= TTC_FV_12_2)
-                ttc_rd_ub4(&shown);
-            bi = proto_tree_add_item(tree, defines ? hf_define : hf_bind, shown.tvb, s, shown.off - s, ENC_NA);
-            proto_item_append_text(bi, " %u: %s, %u bytes%s", i + 1,
-                                   val_to_str_const(c->type, ttc_ora_type_vals, "type"),
-                                   c->buffer_size, (c->bind_flags & TTC_BIND_FLAG_ARRAY) ? ", array" : "");
-            bt = proto_item_add_subtree(bi, ett_bind);
-            proto_tree_add_uint(bt, hf_bind_type, shown.tvb, s, 1, c->type);
-            proto_tree_add_uint(bt, hf_bind_flags, shown.tvb, s + 1, 1, c->bind_flags);
-            proto_tree_add_uint(bt, hf_bind_size, shown.tvb, bs, e - bs, c->buffer_size);
-            if (c->bind_flags & TTC_BIND_FLAG_ARRAY)
-                proto_tree_add_uint(bt, hf_bind_elements, shown.tvb, e, 1, elements);
-            proto_tree_add_uint(bt, hf_bind_csfrm, shown.tvb, s, shown.off - s, c->csfrm);
-            if (c->lob_prefetch)
-                proto_tree_add_uint(bt, hf_lob_prefetch, shown.tvb, s, shown.off - s, c->lob_prefetch);
-        }
-    }
-    from->off = r.off;                  /* the metadata is part of the call */
-    return b;
 }
 
 /* DML RETURNING ... INTO: the binds after INTO are return binds, whose
@@ -482,7 +355,7 @@ ttc_call_oall8(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_t
      * metadata is decoded (the server's out-bind values are laid out by it),
      * the values are shown as call data. */
     if (nbinds > 0 && ndefines == 0) {
-        call->binds = decode_bind_metadata(r, tree, nbinds, FALSE, scope);
+        call->binds = ttc_bind_metadata(r, tree, nbinds, FALSE, scope, &res->body_undecoded);
         call->returning_binds = returning_bind_count(sql);
         if (call->returning_binds > nbinds)
             call->returning_binds = 0;
@@ -499,7 +372,7 @@ ttc_call_oall8(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_t
      * REF cursor's first fetch): the same layout; what the rows' LOB values
      * then carry follows from it. */
     if (ndefines > 0 && nbinds == 0)
-        call->defines = decode_bind_metadata(r, tree, ndefines, TRUE, scope);
+        call->defines = ttc_bind_metadata(r, tree, ndefines, TRUE, scope, &res->body_undecoded);
     if (nbinds > 0 || ndefines > 0)
         res->stop = TRUE;
 }
@@ -604,8 +477,6 @@ ttc_call_parse(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_t
  * SQL text only as a DALC whose length is the SQL length field, and says so
  * in expert info; the rest is call data. */
 
-#define OAC_NATIVE_SIZE 33
-
 /* A query by its first word (SELECT, WITH), past blanks and brackets. */
 static gboolean
 sql_is_query(const char *sql)
@@ -615,62 +486,6 @@ sql_is_query(const char *sql)
     while (*p && (g_ascii_isspace(*p) || *p == '('))
         p++;
     return g_ascii_strncasecmp(p, "SELECT", 6) == 0 || g_ascii_strncasecmp(p, "WITH", 4) == 0;
-}
-
-/* Bind or define metadata of an OALL7 in OCI's native layout (fixed
- * entries, see above); the universal layout is OALL8's.  On a copy of the
- * reader; NULL when the entries do not fit. */
-static const ttc_describe_t *
-oall7_metadata(ttc_rd_t *from, proto_tree *tree, guint32 n, gboolean defines, wmem_allocator_t *scope)
-{
-    ttc_rd_t r = *from;
-    ttc_describe_t *b;
-    guint32 i;
-
-    if (n == 0 || n > MAX_BINDS || !r.d->native)
-        return NULL;
-    if (!ttc_rd_have(&r, (gint)(n * OAC_NATIVE_SIZE))) {
-        from->need_more = r.need_more;     /* the call continues in the next packet */
-        return NULL;
-    }
-    b = wmem_new0(scope, ttc_describe_t);
-    b->ncols = n;
-    b->kind = TTC_ROWS_OUT_BINDS;
-    b->cols = wmem_alloc0_array(scope, ttc_column_t, n);
-    for (i = 0; i < n; i++) {
-        ttc_column_t *c = &b->cols[i];
-        gint s = r.off;
-        guint32 elements;
-        c->type = ttc_rd_u8(&r);
-        c->bind_flags = ttc_rd_u8(&r);
-        ttc_rd_u8(&r);                      /* precision */
-        ttc_rd_ub2(&r);                     /* scale */
-        c->buffer_size = ttc_rd_ub4(&r);
-        elements = ttc_rd_ub4(&r);
-        r.off = s + 25;
-        ttc_rd_ub2(&r);                     /* charset */
-        c->csfrm = ttc_rd_u8(&r);
-        r.off = s + OAC_NATIVE_SIZE;
-        /* an object's type OID would make the entry longer: not seen */
-        if (!ttc_rd_ok(&r) || c->type == ORA_OBJECT)
-            return NULL;
-        if (tree) {
-            proto_item *bi = proto_tree_add_item(tree, defines ? hf_define : hf_bind, r.tvb, s,
-                                                 OAC_NATIVE_SIZE, ENC_NA);
-            proto_tree *bt = proto_item_add_subtree(bi, ett_bind);
-            proto_item_append_text(bi, " %u: %s, %u bytes%s", i + 1,
-                                   val_to_str_const(c->type, ttc_ora_type_vals, "type"),
-                                   c->buffer_size, (c->bind_flags & TTC_BIND_FLAG_ARRAY) ? ", array" : "");
-            proto_tree_add_uint(bt, hf_bind_type, r.tvb, s, 1, c->type);
-            proto_tree_add_uint(bt, hf_bind_flags, r.tvb, s + 1, 1, c->bind_flags);
-            proto_tree_add_uint(bt, hf_bind_size, r.tvb, s + 5, 4, c->buffer_size);
-            if (c->bind_flags & TTC_BIND_FLAG_ARRAY)
-                proto_tree_add_uint(bt, hf_bind_elements, r.tvb, s + 9, 4, elements);
-            proto_tree_add_uint(bt, hf_bind_csfrm, r.tvb, s + 27, 1, c->csfrm);
-        }
-    }
-    from->off = r.off;
-    return b;
 }
 
 /* The bytes after the call's parts: none, row data (bind values), or the
@@ -757,7 +572,7 @@ ttc_call_oall7(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_t
     ndefines = ttc_rd_ub4(&w);
     ttc_rd_ub4(&w);
     ttc_rd_ub4(&w);
-    if (ttc_rd_ok(&w) && (al8i4_len > MAX_AL8I4 || nbinds > MAX_BINDS || ndefines > MAX_BINDS ||
+    if (ttc_rd_ok(&w) && (al8i4_len > MAX_AL8I4 || nbinds > TTC_MAX_BIND_ENTRIES || ndefines > TTC_MAX_BIND_ENTRIES ||
                           sql_len > 0x100000))
         w.bad = TRUE;
     if (ttc_rd_ok(&w) && (sql_ptr || sql_len > 0)) {
@@ -775,11 +590,11 @@ ttc_call_oall7(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_t
     memset(al8i4, 0, sizeof(al8i4));
     for (i = 0; i < al8i4_len && ttc_rd_ok(&w); i++)
         al8i4[i] = ttc_rd_ub4(&w);
-    if (ttc_rd_ok(&w) && nbinds > 0 && !(binds = w.d->native ? oall7_metadata(&w, NULL, nbinds, FALSE, scope)
-                                                             : (ndefines == 0 ? decode_bind_metadata(&w, NULL, nbinds, FALSE, scope) : NULL)))
+    if (ttc_rd_ok(&w) && nbinds > 0 && !(binds = w.d->native ? ttc_oall7_metadata(&w, NULL, nbinds, FALSE, scope)
+                                                             : (ndefines == 0 ? ttc_bind_metadata(&w, NULL, nbinds, FALSE, scope, NULL) : NULL)))
         w.bad = w.bad || !w.need_more;
-    if (ttc_rd_ok(&w) && ndefines > 0 && !(defines = w.d->native ? oall7_metadata(&w, NULL, ndefines, TRUE, scope)
-                                                                 : (nbinds == 0 ? decode_bind_metadata(&w, NULL, ndefines, TRUE, scope) : NULL)))
+    if (ttc_rd_ok(&w) && ndefines > 0 && !(defines = w.d->native ? ttc_oall7_metadata(&w, NULL, ndefines, TRUE, scope)
+                                                                 : (nbinds == 0 ? ttc_bind_metadata(&w, NULL, ndefines, TRUE, scope, NULL) : NULL)))
         w.bad = w.bad || !w.need_more;
     if (w.need_more && !w.bad) {
         r->need_more = TRUE;           /* the call continues in the next TNS packet */
@@ -846,13 +661,13 @@ ttc_call_oall7(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_t
         proto_tree_add_uint(tree, hf_exec_count, r->tvb, s, r->off - s, call->exec_count);
     /* the metadata again, shown (the universal layout, JDBC thin's, is OALL8's) */
     if (binds && r->d->native)
-        oall7_metadata(r, tree, nbinds, FALSE, scope);
+        ttc_oall7_metadata(r, tree, nbinds, FALSE, scope);
     else if (binds)
-        decode_bind_metadata(r, tree, nbinds, FALSE, scope);
+        ttc_bind_metadata(r, tree, nbinds, FALSE, scope, NULL);
     if (defines && r->d->native)
-        oall7_metadata(r, tree, ndefines, TRUE, scope);
+        ttc_oall7_metadata(r, tree, ndefines, TRUE, scope);
     else if (defines)
-        decode_bind_metadata(r, tree, ndefines, TRUE, scope);
+        ttc_bind_metadata(r, tree, ndefines, TRUE, scope, NULL);
     call->binds = binds;
     call->defines = defines;
     /* A query: its text says so, or it has defines or fetches. */
@@ -999,23 +814,10 @@ ttc_execute_register(int proto)
         { &hf_num_binds, { "Binds", "sqlnet.oall8.binds", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
         { &hf_num_defines, { "Defines", "sqlnet.oall8.defines", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
         { &hf_iters, { "Iterations", "sqlnet.reexec.iterations", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
-        { &hf_bind, { "Bind", "sqlnet.bind", FT_NONE, BASE_NONE, NULL, 0x0,
-            "Bind metadata of an execute", HFILL } },
-        { &hf_define, { "Define", "sqlnet.define", FT_NONE, BASE_NONE, NULL, 0x0,
-            "Define metadata of an execute (a column as the client wants it)", HFILL } },
-        { &hf_lob_prefetch, { "LOB prefetch", "sqlnet.bind.lob_prefetch", FT_UINT8, BASE_DEC,
-            VALS(lob_prefetch_vals), 0x0, NULL, HFILL } },
         { &hf_fetch_orientation, { "Fetch orientation", "sqlnet.oall8.fetch_orientation", FT_UINT32, BASE_HEX,
             VALS(fetch_orientation_vals), 0x0, "Scrollable cursor: how the fetch position is given (al8i4[10])", HFILL } },
         { &hf_fetch_pos, { "Fetch position", "sqlnet.oall8.fetch_pos", FT_UINT32, BASE_DEC, NULL, 0x0,
             "Scrollable cursor: the row (from 1) the fetch starts at (al8i4[11])", HFILL } },
-        { &hf_bind_type, { "Type", "sqlnet.bind.type", FT_UINT8, BASE_DEC, VALS(ttc_ora_type_vals), 0x0, NULL, HFILL } },
-        { &hf_bind_flags, { "Flags", "sqlnet.bind.flags", FT_UINT8, BASE_HEX, NULL, 0x0,
-            "0x01 indicators, 0x40 array (PL/SQL index-by table)", HFILL } },
-        { &hf_bind_size, { "Buffer size", "sqlnet.bind.buffer_size", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
-        { &hf_bind_elements, { "Array elements", "sqlnet.bind.array_elements", FT_UINT32, BASE_DEC, NULL, 0x0, NULL, HFILL } },
-        { &hf_bind_csfrm, { "Charset form", "sqlnet.bind.csfrm", FT_UINT8, BASE_DEC, NULL, 0x0,
-            "1 = database character set, 2 = national character set", HFILL } },
         { &hf_returning_binds, { "Return binds", "sqlnet.oall8.returning_binds", FT_UINT32, BASE_DEC, NULL, 0x0,
             "DML RETURNING ... INTO: binds whose values come back as rows", HFILL } },
         { &hf_rpa_dml_rowcount, { "DML row count", "sqlnet.rpa.dml_rowcount", FT_UINT64, BASE_DEC, NULL, 0x0,
@@ -1031,7 +833,7 @@ ttc_execute_register(int proto)
         { &hf_iov_dir, { "Bind direction", "sqlnet.iov.direction", FT_UINT8, BASE_HEX, VALS(bind_dir_vals), 0x0,
             "I/O vector: direction of each bind of a PL/SQL execute", HFILL } },
     };
-    static gint *ett[] = { &ett_options, &ett_bind };
+    static gint *ett[] = { &ett_options };
     static ei_register_info ei[] = {
         { &ei_oall7_layout, { "sqlnet.oall7.layout", PI_MALFORMED, PI_WARN,
             "OALL7 does not fit the layout of OCI 9's bundled call", EXPFILL } },
@@ -1042,5 +844,6 @@ ttc_execute_register(int proto)
     expert = expert_register_protocol(proto);
     expert_register_field_array(expert, ei, array_length(ei));
     ttc_binds_register(proto);
+    ttc_bindmeta_register(proto);
     proto_register_subtree_array(ett, array_length(ett));
 }

@@ -12,6 +12,8 @@
 #include "sqlnet.h"
 #include "ttc_msg.h"
 
+#define LOB_OP_WRITE 0x0040
+
 static int hf_lob_op = -1;
 static int hf_lob_locator = -1;
 static int hf_lob_amount = -1;
@@ -72,7 +74,38 @@ ttc_call_lob_op(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_
     ttc_rd_skip(r, (gint)call->lob_dst_len);
     if (call->lob_src_len > 65535 || call->lob_dst_len > 65535)
         r->bad = TRUE;
-    res->stop = TRUE;              /* charset, data, amount may follow */
+    /* After the locators, as the pointers said (python-oracledb
+     * _write_message): the charset ub4 (create temporary), a write's data
+     * as a LOB data message (14, bytes with a length), the amount ub8
+     * (read, write, trim).  A universal ub8 starts with its length (0-8),
+     * so a 14 there is the data message; natively only a write has it. */
+    if (ttc_rd_ok(r)) {
+        ttc_rd_t t = *r;
+        gint data_at = -1, amount_at = -1;
+        guint32 n = 0;
+        guint64 amount = 0;
+        if (call->lob_charset)
+            ttc_rd_ub4(&t);
+        if (ttc_rd_left(&t) > 0 && tvb_get_uint8(t.tvb, t.off) == TTC_MSG_LOB_DATA &&
+            (!t.d->native || call->lob_op == LOB_OP_WRITE)) {
+            ttc_rd_u8(&t);
+            data_at = t.off;
+            n = ttc_rd_dalc(&t, &data_at);
+        }
+        if (call->lob_amount) {
+            amount_at = t.off;
+            amount = t.d->fv < TTC_FV_9_2 ? ttc_rd_ub4(&t) : ttc_rd_ub8(&t);
+        }
+        /* what does not fit (or continues in the next packet) stays call data */
+        if (ttc_rd_ok(&t)) {
+            if (tree && data_at >= 0)
+                proto_item_set_generated(proto_tree_add_uint(tree, hf_lob_data_len, t.tvb, data_at, 0, n));
+            if (tree && amount_at >= 0)
+                proto_tree_add_uint64(tree, hf_lob_amount, t.tvb, amount_at, t.off - amount_at, amount);
+            r->off = t.off;
+        }
+    }
+    res->stop = TRUE;              /* anything left is call data */
 }
 
 void
@@ -118,7 +151,7 @@ ttc_lob_register(int proto)
         { &hf_lob_op, { "LOB operation", "sqlnet.lob.operation", FT_UINT32, BASE_HEX, VALS(lob_op_vals), 0x0, NULL, HFILL } },
         { &hf_lob_locator, { "LOB locator", "sqlnet.lob.locator", FT_BYTES, BASE_NONE, NULL, 0x0, NULL, HFILL } },
         { &hf_lob_amount, { "LOB amount", "sqlnet.lob.amount", FT_UINT64, BASE_DEC, NULL, 0x0,
-            "Characters or bytes a LOB operation read or wrote (or the LOB's length)", HFILL } },
+            "Characters or bytes a LOB operation asks for (call) or read or wrote (reply; or the LOB's length)", HFILL } },
         { &hf_lob_data_len, { "LOB data length", "sqlnet.lob.data_length", FT_UINT32, BASE_DEC, NULL, 0x0,
             "Bytes of LOB data in this message", HFILL } },
     };

@@ -138,6 +138,9 @@ void ttc_pb_end_to_end(ttc_rd_t *, proto_tree *, wmem_allocator_t *);
 void ttc_msg_server_piggyback(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *, wmem_allocator_t *);
 
 /* ttc_extensions.c */
+void ttc_extensions_register(int proto);
+void ttc_call_txn_switch(ttc_rd_t *, proto_tree *, ttc_call_t *, ttc_msg_result_t *, wmem_allocator_t *);
+void ttc_call_txn_change_state(ttc_rd_t *, proto_tree *, ttc_call_t *, ttc_msg_result_t *, wmem_allocator_t *);
 void ttc_rpa_txn_switch(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_allocator_t *);
 void ttc_rpa_txn_change_state(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_allocator_t *);
 void ttc_rpa_aq_enq(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_allocator_t *);
