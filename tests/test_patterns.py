@@ -6,9 +6,10 @@ advisor.
 
 Evidence:
   - the counts come from the generator's client scripts and manifests
-    (testgen/sqlnetgen/catalog.py pattern_scenarios: the python client's own
-    report lists every statement and commit it made; the scripted server's
-    counters list every request), never from the dissector;
+    (testgen/sqlnetgen/catalog.py pattern_scenarios: the client's own report
+    lists every statement and commit it made, and for a DML the row count it
+    read; the scripted server's counters list every request), never from the
+    dissector;
   - the predicted saving of an anti-pattern capture is compared with the
     saving measured on its fix's capture (the same data in one call: the
     elapsed time of every statement, anti-pattern less fix), neither fitted
@@ -29,16 +30,20 @@ import pytest
 from tshark import PUBLIC, TEST_CAPTURES
 from test_gui import gui_tools  # noqa: F401  (the fixture)
 
-NAME = {"nplus1": "repeated_query", "commit": "commit"}
+NAME = {"nplus1": "repeated_query", "commit": "commit", "rowbyrow": "row_by_row_dml"}
+# the calls of each anti-pattern's client script (testgen/sqlnetgen/catalog.py
+# PATTERN_CALLS, PATTERN_DML_ROWS), written here as the scripts make them
+CALLS = {"nplus1": 32, "commit": 32, "rowbyrow": 16}
+DRIVER = {"python": "python-oracledb", "node": "node-oracledb", "jdbc": "JDBC", "goora": "go-ora"}
 
 
 def anti_captures():
-    return sorted(p for p in TEST_CAPTURES.glob("pattern_*_python.pcapng") if "_fix_" not in p.name)
+    return sorted(p for p in TEST_CAPTURES.glob("pattern_*.pcapng") if "_fix_" not in p.name)
 
 
 def fix_of(cap):
-    return cap.with_name(cap.name.replace("pattern_nplus1_", "pattern_nplus1_fix_")
-                         .replace("pattern_commit_", "pattern_commit_fix_"))
+    pattern = cap.name.split("_")[1]
+    return cap.with_name(cap.name.replace(f"pattern_{pattern}_", f"pattern_{pattern}_fix_"))
 
 
 def views(tshark, cap):
@@ -52,11 +57,25 @@ def views(tshark, cap):
     return rows, text[:i], text[:i]
 
 
+def client_statements(man):
+    """Every statement the client reports (python and node: one report; JDBC and
+    go-ora: one per client run), in order."""
+    reps = man["client"]["report"]
+    reps = reps if isinstance(reps, list) else [reps]
+    return [s for rep in reps for sess in rep["sessions"] for s in sess["statements"]]
+
+
 def manifest_count(man, pattern):
-    """The calls of the anti-pattern, from the python client's own report."""
-    stmts = [s for sess in man["client"]["report"]["sessions"] for s in sess["statements"]]
+    """The calls of the anti-pattern, from the client's own report."""
+    stmts = client_statements(man)
     if pattern == "nplus1":
         sqls = [s["sql"] for s in stmts if "sql" in s and not s.get("dml")]
+        return max(sqls.count(q) for q in set(sqls))
+    if pattern == "rowbyrow":
+        # one execution per row, each with the row count 1 the client read from the server
+        dml = [s for s in stmts if s.get("dml") and not s.get("many")]
+        assert all(s.get("rowcount") == 1 and not s.get("error") for s in dml), dml
+        sqls = [s["sql"] for s in dml]
         return max(sqls.count(q) for q in set(sqls))
     return sum(1 for s in stmts if s.get("action") == "commit")
 
@@ -69,9 +88,10 @@ def test_anti_pattern_named_with_its_count(tshark, cap):
     request log)."""
     man = json.loads(cap.with_suffix(".json").read_text())
     pattern = man["scenario"].split("_")[1]
+    family = man["scenario"].rsplit("_", 1)[1]
     name = NAME[pattern]
     count = manifest_count(man, pattern)
-    assert count == 32             # PATTERN_CALLS of the client script
+    assert count == CALLS[pattern]   # the calls the client script makes
     rows, adv, expert = views(tshark, cap)
     hit = [r for r in rows if r["pattern"]]
     assert [r["pattern"] for r in hit] == [name], hit
@@ -80,7 +100,7 @@ def test_anti_pattern_named_with_its_count(tshark, cap):
     assert int(r["pattern_saved_round_trips"]) == count - 1
     server_calls = sum(1 for c in man["connections"] for q in c["requests"]
                        if (pattern == "commit" and q.get("function") == "OCOMMIT")
-                       or (pattern == "nplus1" and q.get("sql") == r["sql"]))
+                       or (pattern in ("nplus1", "rowbyrow") and q.get("sql") == r["sql"]))
     assert server_calls == count
     # the advisor's line, the same numbers as the CSV
     m = re.search(r'\(sqlnet\.pattern == "%s", from frame (\d+)\).*\n.*one call instead: (\d+) round trips and '
@@ -88,7 +108,7 @@ def test_anti_pattern_named_with_its_count(tshark, cap):
     assert m, adv
     assert (m.group(1), m.group(2), m.group(3)) == (r["pattern_first_frame"], r["pattern_saved_round_trips"],
                                                     r["pattern_saved_ms"])
-    assert "fix (python-oracledb):" in adv
+    assert "fix (%s):" % DRIVER[family] in adv
     # the Expert Info: the whole run (two passes)
     m = re.search(r"Avoidable round trips \(%s\): (\d+) calls in a row from frame (\d+).*?, (\d+) round trips "
                   r"beyond" % name, expert)
