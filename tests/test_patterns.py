@@ -30,11 +30,11 @@ import pytest
 from tshark import PUBLIC, TEST_CAPTURES
 from test_gui import gui_tools  # noqa: F401  (the fixture)
 
-NAME = {"nplus1": "repeated_query", "commit": "commit", "rowbyrow": "row_by_row_dml"}
+NAME = {"nplus1": "repeated_query", "commit": "commit", "rowbyrow": "row_by_row_dml", "ping": "ping"}
 # the calls of each anti-pattern's client script (testgen/sqlnetgen/catalog.py
 # PATTERN_CALLS, PATTERN_SMALL_CALLS, PATTERN_DML_ROWS), written here as the
 # scripts make them: python's N+1 and commit 32, the other families' 12, row by row 16
-CALLS = {"nplus1": 32, "commit": 32, "rowbyrow": 16}
+CALLS = {"nplus1": 32, "commit": 32, "rowbyrow": 16, "ping": 12}
 SMALL_CALLS = 12
 DRIVER = {"python": "python-oracledb", "node": "node-oracledb", "jdbc": "JDBC", "goora": "go-ora"}
 
@@ -79,6 +79,8 @@ def manifest_count(man, pattern):
         assert all(s.get("rowcount") == 1 and not s.get("error") for s in dml), dml
         sqls = [s["sql"] for s in dml]
         return max(sqls.count(q) for q in set(sqls))
+    if pattern == "ping":
+        return sum(1 for s in stmts if s.get("action") == "ping")
     return sum(1 for s in stmts if s.get("action") == "commit")
 
 
@@ -109,6 +111,7 @@ def test_anti_pattern_named_with_its_count(tshark, cap):
     assert int(r["pattern_saved_round_trips"]) == count - 1
     server_calls = sum(1 for c in man["connections"] for q in c["requests"]
                        if (pattern == "commit" and q.get("function") == "OCOMMIT")
+                       or (pattern == "ping" and q.get("function") == "OPING")
                        or (pattern in ("nplus1", "rowbyrow") and q.get("sql") == r["sql"]))
     assert server_calls == count
     # the advisor's line, the same numbers as the CSV

@@ -828,6 +828,7 @@ PATTERN_FAMILIES = {
                "goora": [("19", "wan50")]},
     "commit": {"python": ALL_PAIRS, "node": [("19", "wan50")]},
     "rowbyrow": {c: ALL_PAIRS for c in ("python", "node", "jdbc", "goora")},
+    "ping": {"python": [("19", "wan50")]},
 }
 CLIENT_DRIVER = {"python": "python-oracledb", "node": "node-oracledb", "jdbc": "JDBC thin",
                  "goora": "go-ora"}
@@ -836,7 +837,7 @@ CLIENT_DRIVER = {"python": "python-oracledb", "node": "node-oracledb", "jdbc": "
 def pattern_calls(pattern: str, client: str = "python") -> int:
     if pattern == "rowbyrow":
         return PATTERN_DML_ROWS
-    return PATTERN_CALLS if client == "python" else PATTERN_SMALL_CALLS
+    return PATTERN_CALLS if client == "python" and pattern != "ping" else PATTERN_SMALL_CALLS
 
 
 def pattern_steps(pattern: str, fixed: bool, client: str = "python") -> tuple[list[dict], list[dict]]:
@@ -863,6 +864,13 @@ def pattern_steps(pattern: str, fixed: bool, client: str = "python") -> tuple[li
         if fixed:
             return dml + [{"commit": True}], [table()]
         return [x for d in dml for x in (d, {"commit": True})], [table()]
+    if pattern == "ping":
+        # a ping (conn.ping(): an OPING) before each piece of work, each query its own text
+        # (no N+1); the fix leaves the pings out (a pool's ping interval)
+        work = [{"sql": f"SELECT /* work {i} */ * FROM sqlnet_one", "arraysize": 100} for i in range(1, n + 1)]
+        if fixed:
+            return work, [table(name="SQLNET_ONE", rows=1)]
+        return [x for w in work for x in ({"ping": True}, w)], [table(name="SQLNET_ONE", rows=1)]
     raise ValueError(pattern)
 
 
