@@ -1692,10 +1692,46 @@ local function pattern_lines(st)
             string.format("%.3f", a.pattern_saved_server_ms), string.format("%.3f", a.pattern_saved_client_ms),
             a.pattern_calls)
         out[#out + 1] = "    fix" .. (fam and (" (" .. FAMILY_NAME[fam] .. ")") or "") .. ": " .. fix
-        if a.pattern == "repeated_query" and (a.parses or 0) > 1 and a.parses >= (a.executions or 0) then
-            out[#out + 1] = "    each execution parsed again: a statement cache (stmtcachesize / " ..
-                "setStatementCacheSize / stmtCacheSize) keeps the cursor"
+    end
+    return out
+end
+
+-- Parsed on every execution (issue 36): a statement executed PATTERN_MIN_RUN
+-- times or more whose every execution was an OALL8 with the parse option and
+-- its SQL text (account.c's parses and executions), where a statement cache
+-- would have re-executed the open cursor.  No round trip goes (the parse
+-- rides with the execute); the SQL text is not sent again, and the server's
+-- parse (inside the executions' server time, not separable on the wire) goes.
+local REPARSE_MIN = 10          -- patterns.h PATTERN_MIN_RUN
+local REPARSE_FIX = {
+    python = "keep the statement cache on (connection stmtcachesize, default 20) and the same SQL text",
+    node = "keep oracledb.stmtCacheSize above 0 (default 30) and the same SQL text",
+    jdbc = "the implicit statement cache (setImplicitCachingEnabled(true), setStatementCacheSize(n)), " ..
+           "or one PreparedStatement kept for the loop",
+    goora = "one prepared statement (db.Prepare) executed for each call",
+    all = "a statement cache (stmtcachesize / stmtCacheSize / setStatementCacheSize) or one prepared " ..
+          "statement kept for the loop",
+}
+
+local function reparse_lines(st)
+    local found = {}
+    for _, a in ipairs(st.accounts or {}) do
+        if a.statement and (a.executions or 0) >= REPARSE_MIN and (a.parses or 0) >= a.executions then
+            found[#found + 1] = a
         end
+    end
+    if #found == 0 then return {} end
+    table.sort(found, function(x, y) return x.parses * #x.sql > y.parses * #y.sql end)
+    local fam = client_family(st)
+    local out = { "", "Parsed on every execution (no statement cache), the most SQL text re-sent first:" }
+    for _, a in ipairs(found) do
+        out[#out + 1] = string.format("  Statement %d: %d parses for %d executions (each an OALL8 with the SQL " ..
+            "text and the parse option)", a.statement, a.parses, a.executions)
+        out[#out + 1] = string.format("    a statement cache: the same round trips, %d bytes of SQL text not " ..
+            "sent again (%d times), and no parse on the server (its time is inside the executions')",
+            (a.parses - 1) * #a.sql, a.parses - 1)
+        out[#out + 1] = "    fix" .. (fam and (" (" .. FAMILY_NAME[fam] .. ")") or "") .. ": " ..
+            ((fam and REPARSE_FIX[fam]) or REPARSE_FIX.all)
     end
     return out
 end
@@ -1719,6 +1755,7 @@ local function render_text(st, filter, opts)
         out[#out + 1] = "(no statements)"
     end
     for _, l in ipairs(pattern_lines(st)) do out[#out + 1] = l end
+    for _, l in ipairs(reparse_lines(st)) do out[#out + 1] = l end
     for _, l in ipairs(details) do out[#out + 1] = l end
     if #skipped > 0 then
         out[#out + 1] = ""

@@ -288,3 +288,43 @@ def test_gui_statement_table_has_the_columns(tshark, gui_tools):
             assert got[0][i] == want[i], (col, got[0][i], want[i])
         else:       # Wireshark's table shows a float with 6 decimals
             assert float(got[0][i]) == float(want[i]), (col, got[0][i], want[i])
+
+
+# ---- parsed on every execution (no statement cache) -------------------------
+
+def all_pattern_captures():
+    return sorted(TEST_CAPTURES.glob("pattern_*.pcapng"))
+
+
+@pytest.mark.parametrize("cap", all_pattern_captures(), ids=lambda p: p.stem)
+def test_reparse_named_where_the_server_parsed_each_time(tshark, cap):
+    """The advisor's "Parsed on every execution" section names exactly the
+    statements the scripted server parsed on every execution, 10 times or
+    more (its request log: an OALL8 on cursor 0 with that SQL text, against
+    the client's own count of executions of the text); JDBC's and go-ora's
+    N+1 scripts open a new statement each time, python-oracledb and
+    node-oracledb re-execute their cached cursor."""
+    man = json.loads(cap.with_suffix(".json").read_text())
+    executed = {}
+    for s in client_statements(man):
+        if s.get("sql") and not s.get("many"):
+            executed[s["sql"]] = executed.get(s["sql"], 0) + 1
+    parsed = {}
+    for c in man["connections"]:
+        for q in c["requests"]:
+            if q.get("function") == "OALL8" and q.get("sql") and q.get("cursor") == 0:
+                parsed[q["sql"]] = parsed.get(q["sql"], 0) + 1
+    want = sorted((n, n) for sql, n in executed.items() if n >= 10 and parsed.get(sql, 0) == n)
+    # the scripts: only JDBC's and go-ora's N+1 anti-patterns parse each time
+    assert bool(want) == (cap.name.startswith("pattern_nplus1_") and "_fix_" not in cap.name
+                          and cap.stem.rsplit("_", 1)[1] in ("jdbc", "goora")), want
+    rows, adv, _ = views(tshark, cap)
+    got = sorted((int(a), int(b)) for a, b in re.findall(r"^  Statement \d+: (\d+) parses for (\d+) executions",
+                                                         adv, re.M))
+    assert got == want, (got, want)
+    family = man["scenario"].rsplit("_", 1)[1]
+    if want:
+        assert "fix (%s):" % DRIVER[family] in adv.split("Parsed on every execution")[1]
+        for r in rows:     # the section's numbers are the statement's CSV columns
+            if r["sql"] in executed and executed[r["sql"]] >= 10 and parsed.get(r["sql"], 0) == executed[r["sql"]]:
+                assert (int(r["parses"]), int(r["executions"])) == (executed[r["sql"]], executed[r["sql"]])
