@@ -328,3 +328,55 @@ def test_reparse_named_where_the_server_parsed_each_time(tshark, cap):
         for r in rows:     # the section's numbers are the statement's CSV columns
             if r["sql"] in executed and executed[r["sql"]] >= 10 and parsed.get(r["sql"], 0) == executed[r["sql"]]:
                 assert (int(r["parses"]), int(r["executions"])) == (executed[r["sql"]], executed[r["sql"]])
+
+
+# ---- every form of the advisor's sections and the batch records --------------
+
+SAME_NUMBERS = ["pattern_nplus1_19_wan50_goora", "pattern_rowbyrow_19_wan50_jdbc", "pattern_commit_19_wan50_python",
+                "pattern_ping_19_wan50_python", "pattern_nplus1_19_wan50_jdbc", "lob_19_python"]
+
+
+@pytest.mark.parametrize("name", SAME_NUMBERS)
+def test_pattern_numbers_same_in_every_form(tshark, tmp_path, name):
+    """Compute once, show everywhere: the advisor's text, its JSON and CSV,
+    -z sqlnet,stmt's CSV and sqlnet_batch's statement table over the
+    capture's records (DuckDB over the per-round-trip run marks) give each
+    pattern the same calls, saved round trips, saved ms and first frame, and
+    each statement parsed on every execution the same parses.  Evidence: the
+    views against each other (their counts against the manifests: the tests
+    above)."""
+    from test_batch import batch
+    cap = TEST_CAPTURES / f"{name}.pcapng"
+    rows, adv, _ = views(tshark, cap)
+    want = {(r["statement"] or None, r["pattern"]): r for r in rows if r["pattern"]}
+    assert want, name
+    js = json.loads(tshark.run(cap, ["-2", "-q", "-z", "sqlnet,advise,format=json"]).stdout)
+    ac = list(csv.DictReader(io.StringIO(tshark.run(cap, ["-2", "-q", "-z", "sqlnet,advise,format=csv"]).stdout)))
+    got_json = {(str(p["statement"]) if p["statement"] is not None else None, p["pattern"]): p for p in js["patterns"]}
+    got_csv = {(r["statement"] or None, r["mark"]): r for r in ac if r["kind"] == "pattern"}
+    assert set(got_json) == set(want) == set(got_csv)
+    for k, r in want.items():
+        j, c = got_json[k], got_csv[k]
+        assert (j["calls"], j["saved_round_trips"], j["first_frame"]) == \
+            (int(r["pattern_calls"]), int(r["pattern_saved_round_trips"]), int(r["pattern_first_frame"]))
+        assert "%.3f" % j["saved_ms"] == r["pattern_saved_ms"] == c["elapsed_ms"]
+        assert (c["executions"], c["round_trips"], c["first_frame"]) == \
+            (r["pattern_calls"], r["pattern_saved_round_trips"], r["pattern_first_frame"])
+        assert "one call instead: %s round trips and about %s ms less" % (r["pattern_saved_round_trips"],
+                                                                        r["pattern_saved_ms"]) in adv
+    reparsed = {str(p["statement"]): p for p in js["reparses"]}
+    assert reparsed.keys() == {r["statement"] for r in ac if r["kind"] == "reparse"}
+    for st, p in reparsed.items():
+        r = [x for x in rows if x["statement"] == st][0]
+        assert (p["parses"], p["executions"]) == (int(r["parses"]), int(r["executions"]))
+        assert "Statement %s: %s parses for %s executions" % (st, r["parses"], r["executions"]) in adv
+    # the batch records, ranked in DuckDB: the same per statement
+    p = batch("--out", tmp_path, "--format", "json", cap)
+    bat = {(str(s["statement"]) if s["statement"] is not None else None, s["pattern"]): s
+           for s in json.loads(p.stdout) if s["pattern"]}
+    assert set(bat) == set(want)
+    for k, r in want.items():
+        b = bat[k]
+        assert (b["pattern_calls"], b["pattern_saved_round_trips"], b["pattern_first_frame"]) == \
+            (int(r["pattern_calls"]), int(r["pattern_saved_round_trips"]), int(r["pattern_first_frame"]))
+        assert round(b["pattern_saved_ms"], 3) == pytest.approx(float(r["pattern_saved_ms"]), abs=0.0015)
