@@ -332,7 +332,8 @@ def test_reparse_named_where_the_server_parsed_each_time(tshark, cap):
 
 # ---- every form of the advisor's sections and the batch records --------------
 
-SAME_NUMBERS = ["pattern_nplus1_19_wan50_goora", "pattern_rowbyrow_19_wan50_jdbc", "pattern_commit_19_wan50_python",
+SAME_NUMBERS = ["pattern_nplus1_19_wan50_python",   # the DBeaver-like case (32 queries, one row each)
+                "pattern_nplus1_19_wan50_goora", "pattern_rowbyrow_19_wan50_jdbc", "pattern_commit_19_wan50_python",
                 "pattern_ping_19_wan50_python", "pattern_nplus1_19_wan50_jdbc", "lob_19_python"]
 
 
