@@ -1666,36 +1666,98 @@ end
 
 local FAMILY_NAME = { python = "python-oracledb", node = "node-oracledb", jdbc = "JDBC", goora = "go-ora" }
 
-local function pattern_lines(st)
+-- The pattern section's records, ranked (the text, JSON and CSV forms print
+-- these): one per statement (or the calls outside a statement) with a pattern.
+local function pattern_records(st)
     local found = {}
     for _, a in ipairs(st.accounts or {}) do
         if a.pattern then found[#found + 1] = a end
     end
-    if #found == 0 then return {} end
     table.sort(found, function(x, y)
         if x.pattern_saved_ms ~= y.pattern_saved_ms then return x.pattern_saved_ms > y.pattern_saved_ms end
         return (x.pattern_first_frame or 0) < (y.pattern_first_frame or 0)
     end)
     local fam = client_family(st)
-    local out = { "", "Avoidable round trips (chatty application), the most time saved first:" }
+    local out = {}
     for _, a in ipairs(found) do
-        local what = string.format(PATTERN_WHAT[a.pattern] or (a.pattern .. ": %d calls"), a.pattern_calls,
-            a.rows_per_execution and string.format("%.1f", a.rows_per_execution) or "-")
-        local where = a.statement and string.format("Statement %d", a.statement) or "Calls outside a statement"
         local fixes = PATTERN_FIX[a.pattern] or {}
-        local fix = (fam and fixes[fam]) or fixes.all or "fewer calls"
-        out[#out + 1] = string.format("  %s (sqlnet.pattern == \"%s\", from frame %d): %s", where, a.pattern,
-            a.pattern_first_frame, what)
+        out[#out + 1] = { statement = a.statement, sql_id = a.sql_id, sql = a.sql, pattern = a.pattern,
+            calls = a.pattern_calls, first_frame = a.pattern_first_frame,
+            rows_per_execution = a.rows_per_execution, executions = a.executions, parses = a.parses,
+            commits = a.commits, saved_round_trips = a.pattern_saved_round_trips, saved_ms = a.pattern_saved_ms,
+            saved_network_ms = a.pattern_saved_network_ms, saved_server_ms = a.pattern_saved_server_ms,
+            saved_client_ms = a.pattern_saved_client_ms,
+            family = fam and FAMILY_NAME[fam] or nil, fix = (fam and fixes[fam]) or fixes.all or "fewer calls" }
+    end
+    return out
+end
+
+local function pattern_lines(st)
+    local found = pattern_records(st)
+    if #found == 0 then return {} end
+    local out = { "", "Avoidable round trips (chatty application), the most time saved first:" }
+    for _, p in ipairs(found) do
+        local what = string.format(PATTERN_WHAT[p.pattern] or (p.pattern .. ": %d calls"), p.calls,
+            p.rows_per_execution and string.format("%.1f", p.rows_per_execution) or "-")
+        local where = p.statement and string.format("Statement %d", p.statement) or "Calls outside a statement"
+        out[#out + 1] = string.format("  %s (sqlnet.pattern == \"%s\", from frame %d): %s", where, p.pattern,
+            p.first_frame, what)
         out[#out + 1] = string.format("    one call instead: %d round trips and about %s ms less (network %s, " ..
-            "server %s, client %s ms), if the %d calls can be one", a.pattern_saved_round_trips,
-            string.format("%.3f", a.pattern_saved_ms), string.format("%.3f", a.pattern_saved_network_ms),
-            string.format("%.3f", a.pattern_saved_server_ms), string.format("%.3f", a.pattern_saved_client_ms),
-            a.pattern_calls)
-        out[#out + 1] = "    fix" .. (fam and (" (" .. FAMILY_NAME[fam] .. ")") or "") .. ": " .. fix
-        if a.pattern == "repeated_query" and (a.parses or 0) > 1 and a.parses >= (a.executions or 0) then
-            out[#out + 1] = "    each execution parsed again: a statement cache (stmtcachesize / " ..
-                "setStatementCacheSize / stmtCacheSize) keeps the cursor"
+            "server %s, client %s ms), if the %d calls can be one", p.saved_round_trips,
+            string.format("%.3f", p.saved_ms), string.format("%.3f", p.saved_network_ms),
+            string.format("%.3f", p.saved_server_ms), string.format("%.3f", p.saved_client_ms), p.calls)
+        out[#out + 1] = "    fix" .. (p.family and (" (" .. p.family .. ")") or "") .. ": " .. p.fix
+    end
+    return out
+end
+
+-- Parsed on every execution (issue 36): a statement executed PATTERN_MIN_RUN
+-- times or more whose every execution was an OALL8 with the parse option and
+-- its SQL text (account.c's parses and executions), where a statement cache
+-- would have re-executed the open cursor.  No round trip goes (the parse
+-- rides with the execute); the SQL text is not sent again, and the server's
+-- parse (inside the executions' server time, not separable on the wire) goes.
+local REPARSE_MIN = 10          -- patterns.h PATTERN_MIN_RUN
+local REPARSE_FIX = {
+    python = "keep the statement cache on (connection stmtcachesize, default 20) and the same SQL text",
+    node = "keep oracledb.stmtCacheSize above 0 (default 30) and the same SQL text",
+    jdbc = "the implicit statement cache (setImplicitCachingEnabled(true), setStatementCacheSize(n)), " ..
+           "or one PreparedStatement kept for the loop",
+    goora = "one prepared statement (db.Prepare) executed for each call",
+    all = "a statement cache (stmtcachesize / stmtCacheSize / setStatementCacheSize) or one prepared " ..
+          "statement kept for the loop",
+}
+
+local function reparse_records(st)
+    local found = {}
+    for _, a in ipairs(st.accounts or {}) do
+        if a.statement and (a.executions or 0) >= REPARSE_MIN and (a.parses or 0) >= a.executions then
+            found[#found + 1] = a
         end
+    end
+    table.sort(found, function(x, y) return x.parses * #x.sql > y.parses * #y.sql end)
+    local fam = client_family(st)
+    local out = {}
+    for _, a in ipairs(found) do
+        out[#out + 1] = { statement = a.statement, sql_id = a.sql_id, sql = a.sql, executions = a.executions,
+            parses = a.parses, first_frame = a.first_frame, sql_bytes_not_resent = (a.parses - 1) * #a.sql,
+            saved_round_trips = 0, family = fam and FAMILY_NAME[fam] or nil,
+            fix = (fam and REPARSE_FIX[fam]) or REPARSE_FIX.all }
+    end
+    return out
+end
+
+local function reparse_lines(st)
+    local found = reparse_records(st)
+    if #found == 0 then return {} end
+    local out = { "", "Parsed on every execution (no statement cache), the most SQL text re-sent first:" }
+    for _, r in ipairs(found) do
+        out[#out + 1] = string.format("  Statement %d: %d parses for %d executions (each an OALL8 with the SQL " ..
+            "text and the parse option)", r.statement, r.parses, r.executions)
+        out[#out + 1] = string.format("    a statement cache: the same round trips, %d bytes of SQL text not " ..
+            "sent again (%d times), and no parse on the server (its time is inside the executions')",
+            r.sql_bytes_not_resent, r.parses - 1)
+        out[#out + 1] = "    fix" .. (r.family and (" (" .. r.family .. ")") or "") .. ": " .. r.fix
     end
     return out
 end
@@ -1719,6 +1781,7 @@ local function render_text(st, filter, opts)
         out[#out + 1] = "(no statements)"
     end
     for _, l in ipairs(pattern_lines(st)) do out[#out + 1] = l end
+    for _, l in ipairs(reparse_lines(st)) do out[#out + 1] = l end
     for _, l in ipairs(details) do out[#out + 1] = l end
     if #skipped > 0 then
         out[#out + 1] = ""
@@ -1816,6 +1879,12 @@ local CONN_KEYS = { "connection", "client", "server", "tcp_stream", "tns_version
 local CONN_SDU_KEYS = { "sdu", "tns_packets", "tcp_segments", "tcp_segments_full", "tcp_segments_per_packet",
                         "elapsed_ms", "negotiated", "recommended" }
 
+local PATTERN_KEYS = { "statement", "sql_id", "sql", "pattern", "calls", "first_frame", "executions",
+                       "rows_per_execution", "parses", "commits", "saved_round_trips", "saved_ms",
+                       "saved_network_ms", "saved_server_ms", "saved_client_ms", "family", "fix" }
+local REPARSE_KEYS = { "statement", "sql_id", "sql", "executions", "parses", "first_frame",
+                       "sql_bytes_not_resent", "saved_round_trips", "family", "fix" }
+
 local function render_json(st, filter, opts)
     local advised, skipped, connections = advise_all(st, opts, {})
     local stmts = {}
@@ -1858,9 +1927,14 @@ local function render_json(st, filter, opts)
         for _, x in ipairs(c.sdu_predictions) do v.sdu_predictions[#v.sdu_predictions + 1] = { keys = CONN_SDU_KEYS, values = x } end
         conns[#conns + 1] = { keys = CONN_KEYS, values = v }
     end
-    return json_object({ "report", "filter", "statements", "not_advised", "undecrypted_tls", "connections" },
+    -- the chatty-application sections (the text's records)
+    local pats, reps = {}, {}
+    for _, p in ipairs(pattern_records(st)) do pats[#pats + 1] = { keys = PATTERN_KEYS, values = p } end
+    for _, r in ipairs(reparse_records(st)) do reps[#reps + 1] = { keys = REPARSE_KEYS, values = r } end
+    return json_object({ "report", "filter", "statements", "not_advised", "undecrypted_tls", "connections",
+                         "patterns", "reparses" },
         { report = "sqlnet,advise", filter = filter, statements = stmts, not_advised = others,
-          undecrypted_tls = tls, connections = conns }, "")
+          undecrypted_tls = tls, connections = conns, patterns = pats, reparses = reps }, "")
 end
 
 -- CSV (RFC 4180): one header; a row of kind "statement" per advised
@@ -1923,6 +1997,20 @@ local function render_csv(st, filter, opts)
         row({ kind = "not_advised", statement = k.s.number, sql_id = k.s.sql_id, sql = k.s.sql,
               first_frame = k.s.first_frame, last_frame = k.s.last_frame,
               note = k.error ~= 0 and string.format("ORA-%05d", k.error) or nil })
+    end
+    -- the chatty-application sections: a "pattern" row per pattern (executions = its
+    -- calls, round_trips / elapsed_ms = the round trips and ms one call saves, mark = the
+    -- pattern, note = the fix), a "reparse" row per statement parsed on every execution
+    -- (executions, round_trips 0, note = the fix)
+    for _, p in ipairs(pattern_records(st)) do
+        row({ kind = "pattern", statement = p.statement, sql_id = p.sql_id, sql = p.sql, first_frame = p.first_frame,
+              executions = p.calls, round_trips = p.saved_round_trips, elapsed_ms = p.saved_ms, mark = p.pattern,
+              note = "fix" .. (p.family and (" (" .. p.family .. ")") or "") .. ": " .. p.fix })
+    end
+    for _, r in ipairs(reparse_records(st)) do
+        row({ kind = "reparse", statement = r.statement, sql_id = r.sql_id, sql = r.sql, first_frame = r.first_frame,
+              executions = r.executions, round_trips = 0, mark = "reparse",
+              note = "fix" .. (r.family and (" (" .. r.family .. ")") or "") .. ": " .. r.fix })
     end
     local tls = M.undecrypted_lines(st.undecrypted)
     for _, l in ipairs(tls) do row({ kind = "undecrypted_tls", note = l }) end

@@ -235,8 +235,11 @@ def _records(dirs):
 
 def _statements(con):
     files = _rows(con, stmt.FILES)
+    # the pattern columns (records of a plugin that marks the runs: issue 36)
+    have = {r[0] for r in con.execute("DESCRIBE records").fetchall()}
+    patterns = _rows(con, stmt.PATTERNS) if set(stmt.PATTERN_COLUMNS) <= have else []
     return stmt.assemble(_rows(con, stmt.AGGREGATE), _rows(con, stmt.ARRAY_SIZES), _rows(con, stmt.ERRORS),
-                         files), len(files)
+                         files, patterns), len(files)
 
 
 def statements(dirs):

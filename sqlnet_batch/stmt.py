@@ -60,6 +60,42 @@ FROM r
 GROUP BY sql
 """
 
+# Chatty applications (issue 36, plugin/consumers/patterns.c): the runs the
+# plugin marked on each round trip (pattern_kind, pattern_run_first: the run's
+# first frame, pattern_run_index: its call's place in the run), summed per SQL
+# text and kind as account.c sums them: a run of PATTERN_MIN_RUN calls or more
+# is a pattern; its calls (each run's length), the round trips of its calls
+# after the first and their network + server + client time (what one call
+# would save).  assemble() keeps, per text, the kind that saves the most.
+PATTERN_MIN_RUN = 10
+PATTERN_NAMES = {1: "repeated_query", 2: "row_by_row_dml", 3: "commit", 4: "ping", 5: "lob_per_row"}
+PATTERN_COLUMNS = ("pattern_kind", "pattern_run_first", "pattern_run_index")
+PATTERNS = """
+WITH runs AS (
+  SELECT file_index, conversation, pattern_kind, pattern_run_first, max(pattern_run_index) AS run_length
+  FROM records WHERE pattern_run_index > 0
+  GROUP BY file_index, conversation, pattern_kind, pattern_run_first
+), p AS (
+  SELECT r.sql, r.file_index, r.conversation, r.pattern_kind, r.pattern_run_first, r.pattern_run_index,
+         CASE WHEN r.client_ms IS NOT NULL
+              THEN coalesce(r.network_ms, 0) + coalesce(r.server_ms, 0) + coalesce(r.client_ms, 0)
+              ELSE 0 END AS cost_ms
+  FROM records r JOIN runs u
+    ON r.file_index = u.file_index AND r.conversation = u.conversation AND r.pattern_kind = u.pattern_kind
+   AND r.pattern_run_first = u.pattern_run_first
+  WHERE u.run_length >= %d
+)
+SELECT sql, pattern_kind,
+  count(DISTINCT concat(CAST(file_index AS STRING), '/', conversation, '/', CAST(pattern_run_first AS STRING),
+                        '/', CAST(pattern_run_index AS STRING))) AS pattern_calls,
+  sum(CASE WHEN pattern_run_index > 1 THEN 1 ELSE 0 END) AS pattern_saved_round_trips,
+  sum(CASE WHEN pattern_run_index > 1 THEN cost_ms ELSE 0 END) AS pattern_saved_ms,
+  min(file_index * 4294967296 + pattern_run_first) AS pattern_first_pos
+FROM p
+GROUP BY sql, pattern_kind
+""" % PATTERN_MIN_RUN
+
+
 # The array size of an execution as -z sqlnet,stmt defines it (docs/time.md,
 # plugin/consumers/account.c): the rows its fetches asked (the round trips
 # after the one that started it that ask rows: OFETCH, OCI's fetch-only
@@ -99,11 +135,15 @@ INT_KEYS = ["executions", "fetch_calls", "rows_processed", "round_trips", "bytes
             "in_truncated_file", "timed", "sql_carried", "complete_round_trips"]
 
 
-def assemble(rows, sizes, errors, files):
-    """rows/sizes/errors/files: lists of dicts from the four queries.
+def assemble(rows, sizes, errors, files, patterns=()):
+    """rows/sizes/errors/files (/patterns): lists of dicts from the queries.
     Returns the statements like -z sqlnet,stmt,format=json's: the calls
     outside a statement first, then numbered by their first call."""
-    by_sql_sizes, by_sql_errors = {}, {}
+    by_sql_sizes, by_sql_errors, by_sql_pattern = {}, {}, {}
+    for p in patterns:
+        best = by_sql_pattern.get(p["sql"])
+        if best is None or float(p["pattern_saved_ms"] or 0) > float(best["pattern_saved_ms"] or 0):
+            by_sql_pattern[p["sql"]] = p
     for s in sizes:
         by_sql_sizes.setdefault(s["sql"], []).append(int(s["rows_asked"]))
     for e in errors:
@@ -126,6 +166,12 @@ def assemble(rows, sizes, errors, files):
         d["array_sizes"] = ", ".join(str(x) for x in sorted(by_sql_sizes.get(d["sql"], [])))
         d["ora_errors"] = ", ".join(f"ORA-{c:05d} x {n}" for c, n in sorted(by_sql_errors.get(d["sql"], [])))
         fp, lp = int(d.pop("first_pos")), int(d.pop("last_pos"))
+        pat = by_sql_pattern.get(d["sql"])
+        d["pattern"] = PATTERN_NAMES.get(int(pat["pattern_kind"]), "") if pat else ""
+        d["pattern_calls"] = int(pat["pattern_calls"]) if pat else 0
+        d["pattern_saved_round_trips"] = int(pat["pattern_saved_round_trips"]) if pat else 0
+        d["pattern_saved_ms"] = float(pat["pattern_saved_ms"] or 0.0) if pat else 0.0
+        d["pattern_first_frame"] = int(pat["pattern_first_pos"]) & 0xFFFFFFFF if pat else 0
         d["first_file"], d["first_frame"] = names.get(fp >> 32), fp & 0xFFFFFFFF
         d["last_file"], d["last_frame"] = names.get(lp >> 32), lp & 0xFFFFFFFF
         d["first_file"] = d["first_file"] or names.get(int(d["first_file_index"]))

@@ -6,9 +6,10 @@ advisor.
 
 Evidence:
   - the counts come from the generator's client scripts and manifests
-    (testgen/sqlnetgen/catalog.py pattern_scenarios: the python client's own
-    report lists every statement and commit it made; the scripted server's
-    counters list every request), never from the dissector;
+    (testgen/sqlnetgen/catalog.py pattern_scenarios: the client's own report
+    lists every statement and commit it made, and for a DML the row count it
+    read; the scripted server's counters list every request), never from the
+    dissector;
   - the predicted saving of an anti-pattern capture is compared with the
     saving measured on its fix's capture (the same data in one call: the
     elapsed time of every statement, anti-pattern less fix), neither fitted
@@ -29,16 +30,22 @@ import pytest
 from tshark import PUBLIC, TEST_CAPTURES
 from test_gui import gui_tools  # noqa: F401  (the fixture)
 
-NAME = {"nplus1": "repeated_query", "commit": "commit"}
+NAME = {"nplus1": "repeated_query", "commit": "commit", "rowbyrow": "row_by_row_dml", "ping": "ping"}
+# the calls of each anti-pattern's client script (testgen/sqlnetgen/catalog.py
+# PATTERN_CALLS, PATTERN_SMALL_CALLS, PATTERN_DML_ROWS), written here as the
+# scripts make them: python's N+1 and commit 32, the other families' 12, row by row 16
+CALLS = {"nplus1": 32, "commit": 32, "rowbyrow": 16, "ping": 12}
+SMALL_CALLS = 12
+DRIVER = {"python": "python-oracledb", "node": "node-oracledb", "jdbc": "JDBC", "goora": "go-ora"}
 
 
 def anti_captures():
-    return sorted(p for p in TEST_CAPTURES.glob("pattern_*_python.pcapng") if "_fix_" not in p.name)
+    return sorted(p for p in TEST_CAPTURES.glob("pattern_*.pcapng") if "_fix_" not in p.name)
 
 
 def fix_of(cap):
-    return cap.with_name(cap.name.replace("pattern_nplus1_", "pattern_nplus1_fix_")
-                         .replace("pattern_commit_", "pattern_commit_fix_"))
+    pattern = cap.name.split("_")[1]
+    return cap.with_name(cap.name.replace(f"pattern_{pattern}_", f"pattern_{pattern}_fix_"))
 
 
 def views(tshark, cap):
@@ -52,12 +59,28 @@ def views(tshark, cap):
     return rows, text[:i], text[:i]
 
 
+def client_statements(man):
+    """Every statement the client reports (python and node: one report; JDBC and
+    go-ora: one per client run), in order."""
+    reps = man["client"]["report"]
+    reps = reps if isinstance(reps, list) else [reps]
+    return [s for rep in reps for sess in rep["sessions"] for s in sess["statements"]]
+
+
 def manifest_count(man, pattern):
-    """The calls of the anti-pattern, from the python client's own report."""
-    stmts = [s for sess in man["client"]["report"]["sessions"] for s in sess["statements"]]
+    """The calls of the anti-pattern, from the client's own report."""
+    stmts = client_statements(man)
     if pattern == "nplus1":
         sqls = [s["sql"] for s in stmts if "sql" in s and not s.get("dml")]
         return max(sqls.count(q) for q in set(sqls))
+    if pattern == "rowbyrow":
+        # one execution per row, each with the row count 1 the client read from the server
+        dml = [s for s in stmts if s.get("dml") and not s.get("many")]
+        assert all(s.get("rowcount") == 1 and not s.get("error") for s in dml), dml
+        sqls = [s["sql"] for s in dml]
+        return max(sqls.count(q) for q in set(sqls))
+    if pattern == "ping":
+        return sum(1 for s in stmts if s.get("action") == "ping")
     return sum(1 for s in stmts if s.get("action") == "commit")
 
 
@@ -69,18 +92,27 @@ def test_anti_pattern_named_with_its_count(tshark, cap):
     request log)."""
     man = json.loads(cap.with_suffix(".json").read_text())
     pattern = man["scenario"].split("_")[1]
+    family = man["scenario"].rsplit("_", 1)[1]
     name = NAME[pattern]
     count = manifest_count(man, pattern)
-    assert count == 32             # PATTERN_CALLS of the client script
+    assert count == (CALLS[pattern] if family == "python" or pattern == "rowbyrow" else SMALL_CALLS)
     rows, adv, expert = views(tshark, cap)
     hit = [r for r in rows if r["pattern"]]
+    if family == "goora" and pattern == "nplus1":
+        # go-ora sends an OPING (with the cursor close piggybacked) before each
+        # query after the first: a ping run too, as long as the server's OPING log
+        pings = [r for r in hit if r["pattern"] == "ping"]
+        oping = sum(1 for c in man["connections"] for q in c["requests"] if q.get("function") == "OPING")
+        assert len(pings) == 1 and int(pings[0]["pattern_calls"]) == oping >= 10, (pings, oping)
+        hit = [r for r in hit if r["pattern"] != "ping"]
     assert [r["pattern"] for r in hit] == [name], hit
     r = hit[0]
     assert int(r["pattern_calls"]) == count
     assert int(r["pattern_saved_round_trips"]) == count - 1
     server_calls = sum(1 for c in man["connections"] for q in c["requests"]
                        if (pattern == "commit" and q.get("function") == "OCOMMIT")
-                       or (pattern == "nplus1" and q.get("sql") == r["sql"]))
+                       or (pattern == "ping" and q.get("function") == "OPING")
+                       or (pattern in ("nplus1", "rowbyrow") and q.get("sql") == r["sql"]))
     assert server_calls == count
     # the advisor's line, the same numbers as the CSV
     m = re.search(r'\(sqlnet\.pattern == "%s", from frame (\d+)\).*\n.*one call instead: (\d+) round trips and '
@@ -88,7 +120,7 @@ def test_anti_pattern_named_with_its_count(tshark, cap):
     assert m, adv
     assert (m.group(1), m.group(2), m.group(3)) == (r["pattern_first_frame"], r["pattern_saved_round_trips"],
                                                     r["pattern_saved_ms"])
-    assert "fix (python-oracledb):" in adv
+    assert "fix (%s):" % DRIVER[family] in adv
     # the Expert Info: the whole run (two passes)
     m = re.search(r"Avoidable round trips \(%s\): (\d+) calls in a row from frame (\d+).*?, (\d+) round trips "
                   r"beyond" % name, expert)
@@ -256,3 +288,96 @@ def test_gui_statement_table_has_the_columns(tshark, gui_tools):
             assert got[0][i] == want[i], (col, got[0][i], want[i])
         else:       # Wireshark's table shows a float with 6 decimals
             assert float(got[0][i]) == float(want[i]), (col, got[0][i], want[i])
+
+
+# ---- parsed on every execution (no statement cache) -------------------------
+
+def all_pattern_captures():
+    return sorted(TEST_CAPTURES.glob("pattern_*.pcapng"))
+
+
+@pytest.mark.parametrize("cap", all_pattern_captures(), ids=lambda p: p.stem)
+def test_reparse_named_where_the_server_parsed_each_time(tshark, cap):
+    """The advisor's "Parsed on every execution" section names exactly the
+    statements the scripted server parsed on every execution, 10 times or
+    more (its request log: an OALL8 on cursor 0 with that SQL text, against
+    the client's own count of executions of the text); JDBC's and go-ora's
+    N+1 scripts open a new statement each time, python-oracledb and
+    node-oracledb re-execute their cached cursor."""
+    man = json.loads(cap.with_suffix(".json").read_text())
+    executed = {}
+    for s in client_statements(man):
+        if s.get("sql") and not s.get("many"):
+            executed[s["sql"]] = executed.get(s["sql"], 0) + 1
+    parsed = {}
+    for c in man["connections"]:
+        for q in c["requests"]:
+            if q.get("function") == "OALL8" and q.get("sql") and q.get("cursor") == 0:
+                parsed[q["sql"]] = parsed.get(q["sql"], 0) + 1
+    want = sorted((n, n) for sql, n in executed.items() if n >= 10 and parsed.get(sql, 0) == n)
+    # the scripts: only JDBC's and go-ora's N+1 anti-patterns parse each time
+    assert bool(want) == (cap.name.startswith("pattern_nplus1_") and "_fix_" not in cap.name
+                          and cap.stem.rsplit("_", 1)[1] in ("jdbc", "goora")), want
+    rows, adv, _ = views(tshark, cap)
+    got = sorted((int(a), int(b)) for a, b in re.findall(r"^  Statement \d+: (\d+) parses for (\d+) executions",
+                                                         adv, re.M))
+    assert got == want, (got, want)
+    family = man["scenario"].rsplit("_", 1)[1]
+    if want:
+        assert "fix (%s):" % DRIVER[family] in adv.split("Parsed on every execution")[1]
+        for r in rows:     # the section's numbers are the statement's CSV columns
+            if r["sql"] in executed and executed[r["sql"]] >= 10 and parsed.get(r["sql"], 0) == executed[r["sql"]]:
+                assert (int(r["parses"]), int(r["executions"])) == (executed[r["sql"]], executed[r["sql"]])
+
+
+# ---- every form of the advisor's sections and the batch records --------------
+
+SAME_NUMBERS = ["pattern_nplus1_19_wan50_python",   # the DBeaver-like case (32 queries, one row each)
+                "pattern_nplus1_19_wan50_goora", "pattern_rowbyrow_19_wan50_jdbc", "pattern_commit_19_wan50_python",
+                "pattern_ping_19_wan50_python", "pattern_nplus1_19_wan50_jdbc", "lob_19_python"]
+
+
+@pytest.mark.parametrize("name", SAME_NUMBERS)
+def test_pattern_numbers_same_in_every_form(tshark, tmp_path, name):
+    """Compute once, show everywhere: the advisor's text, its JSON and CSV,
+    -z sqlnet,stmt's CSV and sqlnet_batch's statement table over the
+    capture's records (DuckDB over the per-round-trip run marks) give each
+    pattern the same calls, saved round trips, saved ms and first frame, and
+    each statement parsed on every execution the same parses.  Evidence: the
+    views against each other (their counts against the manifests: the tests
+    above)."""
+    from test_batch import batch
+    cap = TEST_CAPTURES / f"{name}.pcapng"
+    rows, adv, _ = views(tshark, cap)
+    want = {(r["statement"] or None, r["pattern"]): r for r in rows if r["pattern"]}
+    assert want, name
+    js = json.loads(tshark.run(cap, ["-2", "-q", "-z", "sqlnet,advise,format=json"]).stdout)
+    ac = list(csv.DictReader(io.StringIO(tshark.run(cap, ["-2", "-q", "-z", "sqlnet,advise,format=csv"]).stdout)))
+    got_json = {(str(p["statement"]) if p["statement"] is not None else None, p["pattern"]): p for p in js["patterns"]}
+    got_csv = {(r["statement"] or None, r["mark"]): r for r in ac if r["kind"] == "pattern"}
+    assert set(got_json) == set(want) == set(got_csv)
+    for k, r in want.items():
+        j, c = got_json[k], got_csv[k]
+        assert (j["calls"], j["saved_round_trips"], j["first_frame"]) == \
+            (int(r["pattern_calls"]), int(r["pattern_saved_round_trips"]), int(r["pattern_first_frame"]))
+        assert "%.3f" % j["saved_ms"] == r["pattern_saved_ms"] == c["elapsed_ms"]
+        assert (c["executions"], c["round_trips"], c["first_frame"]) == \
+            (r["pattern_calls"], r["pattern_saved_round_trips"], r["pattern_first_frame"])
+        assert "one call instead: %s round trips and about %s ms less" % (r["pattern_saved_round_trips"],
+                                                                        r["pattern_saved_ms"]) in adv
+    reparsed = {str(p["statement"]): p for p in js["reparses"]}
+    assert reparsed.keys() == {r["statement"] for r in ac if r["kind"] == "reparse"}
+    for st, p in reparsed.items():
+        r = [x for x in rows if x["statement"] == st][0]
+        assert (p["parses"], p["executions"]) == (int(r["parses"]), int(r["executions"]))
+        assert "Statement %s: %s parses for %s executions" % (st, r["parses"], r["executions"]) in adv
+    # the batch records, ranked in DuckDB: the same per statement
+    p = batch("--out", tmp_path, "--format", "json", cap)
+    bat = {(str(s["statement"]) if s["statement"] is not None else None, s["pattern"]): s
+           for s in json.loads(p.stdout) if s["pattern"]}
+    assert set(bat) == set(want)
+    for k, r in want.items():
+        b = bat[k]
+        assert (b["pattern_calls"], b["pattern_saved_round_trips"], b["pattern_first_frame"]) == \
+            (int(r["pattern_calls"]), int(r["pattern_saved_round_trips"]), int(r["pattern_first_frame"]))
+        assert round(b["pattern_saved_ms"], 3) == pytest.approx(float(r["pattern_saved_ms"]), abs=0.0015)

@@ -162,6 +162,7 @@ class Session:
     client_name: str = ""
     seq: int = 0                 # end-to-end seq counter for OER/STA
     cursors: dict = field(default_factory=dict)
+    dml_cursors: dict = field(default_factory=dict)   # cursor id -> (SQL text, table, binds) of a DML
     next_cursor: int = 2
     verifier_salt: bytes = b""
     server_sesskey: bytes = b""
@@ -654,7 +655,16 @@ class Connection:
         m["sql"] = sql
         al8i4 = [r.ub4() for _ in range(al8i4_len)]
         m["al8i4"] = al8i4
-        if m["num_binds"] and not m["num_defines"]:
+        if not m["num_binds"] and m["cursor"] in self.s.dml_cursors and r.remaining() and \
+                r.data[r.pos] == MSG_ROW_DATA:
+            # a DML executed again on its cursor (JDBC's PreparedStatement: options 0x8020,
+            # no bind pointer, bind count 0): the rows of values alone, as many values each
+            # as the cursor's first execution bound
+            try:
+                m["bind_rows"] = self.parse_bind_rows(r, self.s.dml_cursors[m["cursor"]][2])
+            except (NeedMore, IndexError, ValueError):
+                m["complete"] = False
+        elif m["num_binds"] and not m["num_defines"]:
             try:
                 self.parse_binds(r, m)
             except (NeedMore, IndexError, ValueError):
@@ -685,6 +695,14 @@ class Connection:
                 r.ub4()
             out.append(b)
         return out
+
+    def parse_bind_rows(self, r: Reader, n: int) -> list[list]:
+        """Rows of n scalar values (MSG_ROW_DATA each), no metadata before them."""
+        rows = []
+        while r.remaining() and r.data[r.pos] == MSG_ROW_DATA:
+            r.u8()
+            rows.append([r.dalc() for _ in range(n)])
+        return rows
 
     def parse_binds(self, r: Reader, m: dict):
         """Bind metadata then one row of values, as python-oracledb writes them
@@ -1092,6 +1110,7 @@ class Connection:
             if m.get("func_code") == 0x69:
                 for cid in m.get("cursors", []):
                     self.s.cursors.pop(cid, None)
+                    self.s.dml_cursors.pop(cid, None)
         rec = {"index": len(self.requests), "function": main.get("function"),
                "request_stream_offset": [self.req_stream_start, self.rpos],
                "func_code": main.get("func_code"), "seq": main.get("seq"),
@@ -1151,6 +1170,10 @@ class Connection:
                 resp, resp_extra = self.do_fetch(main, rec)
             elif func == 0x4E:
                 resp, resp_extra = self.do_reexec_fetch(main, rec)
+            elif func == 0x04 and main.get("cursor") in self.s.dml_cursors:
+                # a DML re-executed on its open cursor (python-oracledb, node-oracledb
+                # and go-ora with a cached statement): its row count as a first execution's
+                resp, resp_extra = self.do_dml_reexec(main, rec)
             elif func == 0x04:
                 resp = self.send_response(self.rpa_dml() + self.oer(call_seq=main["seq"]), rec)
                 self.stats["execute_count"] += 1
@@ -1170,6 +1193,7 @@ class Connection:
             elif func == 0x69:      # close cursors on its own
                 for cid in main.get("cursors", []):
                     self.s.cursors.pop(cid, None)
+                    self.s.dml_cursors.pop(cid, None)
                 resp = self.send_response(self.oer(call_seq=main["seq"]), rec)
             else:
                 resp = self.send_response(self.oer(call_seq=main.get("seq", 0)), rec)
@@ -1458,100 +1482,137 @@ class Connection:
                 return resp, {"rows_sent": 0, "cursor": 0, "rowcount": 0, "ora_error": 6550,
                               "ora_message": ORA_MESSAGES[6550] + "\n"}
             if kind == "dml":
-                # INSERT: one row, its rowid; UPDATE/DELETE: every row of the table (or the
-                # table's dml_rowcount, which may exceed 2^32: only the ub8 field carries it)
-                verb = m.get("sql", "").lstrip().split(None, 1)[0].upper()
-                rows = m.get("bind_rows") or []
-                failed = []
-                batch = None
-                dml_error = 0
-                if verb == "INSERT":
-                    count, rid = 1, table.rowid(table.nrows)
-                    if len(rows) > 1 or (rows and rows[0] and isinstance(rows[0][0], bytes) and
-                                         rows[0][0][:1] < b"\x80"):
-                        # array INSERT: a row whose first value is a negative NUMBER
-                        # violates the table's check constraint (ORA-02290); with batch
-                        # errors every such row is reported, without them the first one
-                        # ends the call
-                        failed = [i for i, row in enumerate(rows)
-                                  if row and isinstance(row[0], bytes) and row[0][:1] < b"\x80"]
-                        if failed and m.get("options", 0) & 0x80000:
-                            batch = [(2290, i, ORA_MESSAGES[2290]) for i in failed]
-                            count = len(rows) - len(failed)
-                            dml_error = 24381
-                        elif failed:
-                            count = failed[0]
-                            dml_error = 2290
-                        else:
-                            count = len(rows)
-                else:
-                    count, rid = table.dml_rowcount, None
-                # a DML opens a cursor too: the RPA carries its id in al8o4[2] (JDBC reads the
-                # vector; an empty one fails in T4C8Oall.readRPA), the OER repeats it
-                cid = self.s.next_cursor
-                self.s.next_cursor += 1
-                dml_cursor = Cursor(cid, m.get("sql", ""), None)
-                if self.s.fv < 7:
-                    count &= 0xFFFFFFFF     # before 12.1 only the ub4 row count field exists
-                counts = [count] if m.get("dml_rowcounts") else None
-                if counts is not None and len(rows) > 1:
-                    counts = [0 if i in failed else 1 for i in range(len(rows))]
-                returned = None
-                body = b""
-                ret = [b for b in m.get("binds") or [] if b.get("returning")]
-                if ret and verb == "INSERT":
-                    # DML RETURNING ... INTO: a row data message with, per return bind,
-                    # the number of rows (1 for an INSERT ... VALUES) then each value and
-                    # its sb4 actual length (python-oracledb _process_row_data, returning)
-                    returned = [self.out_value(b, k, table)[1] for k, b in enumerate(ret)]
-                    body += b"\x07" + b"".join(ub4(1) + self.out_value(b, k, table)[0] + ub4(0)
-                                                for k, b in enumerate(ret))
-                if dml_error == 2290:
-                    body = self.oer(cursor=cid, call_seq=seq, rowcount=count, error=2290)
-                    resp = self.send_error_with_markers(body)
-                    return resp, {"rows_sent": 0, "cursor": cid, "rowcount": count, "ora_error": 2290,
-                                  "ora_message": ORA_MESSAGES[2290] + "\n"}
-                body += self.rpa_execute(dml_cursor, counts) + self.oer(
-                    cursor=cid, call_seq=seq, rowcount=count, rowid=rid, error=dml_error,
-                    batch=batch, call_status=1 if batch else None, success_iters=len(rows) if rows else 0)
-                meta = {"rows_sent": 0, "cursor": cid, "rowcount": count, "ora_error": dml_error,
-                        "rowid": table.rowid_text(rid) if rid else None}
-                if batch:
-                    meta["batch_errors"] = [[code, off] for code, off, _ in batch]
-                if len(rows) > 1:
-                    meta["executions"] = len(rows)
-                if returned is not None:
-                    meta["returned"] = returned
-                return self.send_response(body, rec), meta
+                return self.do_dml(m, rec, table, None)
             if kind == "other":
                 body = self.rpa_dml() + self.oer(call_seq=seq)
                 return self.send_response(body, rec), {"rows_sent": 0, "cursor": 0,
                                                        "rowcount": 0, "ora_error": 0}
-            if table is None:
-                mt = re.search(r"(?is)\bfrom\s+", m.get("sql", ""))
-                body = self.oer(error=942, call_seq=seq, sql_type=3,
-                                error_pos=mt.end() if mt else 0)
-                resp = self.send_error_with_markers(body)
-                return resp, {"rows_sent": 0, "cursor": 0, "rowcount": 0, "ora_error": 942,
-                              "ora_message": ORA_MESSAGES[942] + "\n"}
-            if table.spec.get("keys"):
-                table = self.keyed_rows(table, m)
-            cursor = Cursor(self.s.next_cursor, m.get("sql", ""), table)
+            return self.do_query(m, rec, table)
+        if cid in self.s.dml_cursors:
+            # a DML executed again on its cursor with a full OALL8 (JDBC's PreparedStatement)
+            sql, table = self.s.dml_cursors[cid][:2]
+            return self.do_dml(dict(m, sql=m.get("sql") or sql), rec, table, cid)
+        return self.do_cursor_call(m, rec, cid)
+
+    def do_dml_reexec(self, m: dict, rec: dict):
+        """OREEXECUTE of a DML cursor: cursor id, iterations, two exec flag words, then
+        (not parsed) one row of bind values per iteration (python-oracledb
+        _write_reexecute_message).  The answer is a full execution's, with the row count
+        the iterations make."""
+        self.stats["execute_count"] += 1
+        sql, table = self.s.dml_cursors[m["cursor"]][:2]
+        n = max(1, m.get("num_iters") or 1)
+        rec["al8i4_1"] = n
+        return self.do_dml(dict(m, sql=sql, bind_rows=[[] for _ in range(n)],
+                                dml_rowcounts=0), rec, table, m["cursor"])
+
+    def do_dml(self, m: dict, rec: dict, table: Table, reuse: int | None):
+        """Execute an INSERT/UPDATE/DELETE: a new cursor, or `reuse` (the cursor a
+        previous execution of the same text opened)."""
+        seq = m["seq"]
+        rec["sql"] = m.get("sql") or None
+        # INSERT: one row, its rowid; UPDATE/DELETE: every row of the table (or the
+        # table's dml_rowcount, which may exceed 2^32: only the ub8 field carries it)
+        verb = m.get("sql", "").lstrip().split(None, 1)[0].upper()
+        rows = m.get("bind_rows") or []
+        failed = []
+        batch = None
+        dml_error = 0
+        if verb == "INSERT":
+            count, rid = 1, table.rowid(table.nrows)
+            if len(rows) > 1 or (rows and rows[0] and isinstance(rows[0][0], bytes) and
+                                 rows[0][0][:1] < b"\x80"):
+                # array INSERT: a row whose first value is a negative NUMBER
+                # violates the table's check constraint (ORA-02290); with batch
+                # errors every such row is reported, without them the first one
+                # ends the call
+                failed = [i for i, row in enumerate(rows)
+                          if row and isinstance(row[0], bytes) and row[0][:1] < b"\x80"]
+                if failed and m.get("options", 0) & 0x80000:
+                    batch = [(2290, i, ORA_MESSAGES[2290]) for i in failed]
+                    count = len(rows) - len(failed)
+                    dml_error = 24381
+                elif failed:
+                    count = failed[0]
+                    dml_error = 2290
+                else:
+                    count = len(rows)
+        else:
+            count, rid = table.dml_rowcount, None
+        # a DML opens a cursor too: the RPA carries its id in al8o4[2] (JDBC reads the
+        # vector; an empty one fails in T4C8Oall.readRPA), the OER repeats it
+        if reuse is None:
+            cid = self.s.next_cursor
             self.s.next_cursor += 1
-            self.s.cursors[cursor.cid] = cursor
-            n = m.get("prefetch_rows", 0)
-            rec["rows_requested"] = n
-            rec["cursor"] = 0
-            if table.has_lob and not m.get("num_defines"):
-                # LOB columns: the client must define them first (python-oracledb
-                # re-executes with define metadata): the describe alone this time
-                n = 0
-            prefix = self.dcb(table, cursor, n)
-            if n == 0:
-                body = prefix + self.rpa_execute(cursor) + self.oer(cursor=cursor.cid, call_seq=seq,
-                                                                   sql_type=3)
-                return self.send_response(body, rec), self._resp_meta(cursor, 0, 0, None)
-            return self._fetch_into(cursor, n, n, 0x22, seq, prefix=prefix, suffix_rpa=True)
+            self.s.dml_cursors[cid] = (m.get("sql", ""), table, len(rows[0]) if rows else 0)
+        else:
+            cid = reuse
+        dml_cursor = Cursor(cid, m.get("sql", ""), None)
+        if self.s.fv < 7:
+            count &= 0xFFFFFFFF     # before 12.1 only the ub4 row count field exists
+        counts = [count] if m.get("dml_rowcounts") else None
+        if counts is not None and len(rows) > 1:
+            counts = [0 if i in failed else 1 for i in range(len(rows))]
+        returned = None
+        body = b""
+        ret = [b for b in m.get("binds") or [] if b.get("returning")]
+        if ret and verb == "INSERT":
+            # DML RETURNING ... INTO: a row data message with, per return bind,
+            # the number of rows (1 for an INSERT ... VALUES) then each value and
+            # its sb4 actual length (python-oracledb _process_row_data, returning)
+            returned = [self.out_value(b, k, table)[1] for k, b in enumerate(ret)]
+            body += b"\x07" + b"".join(ub4(1) + self.out_value(b, k, table)[0] + ub4(0)
+                                        for k, b in enumerate(ret))
+        if dml_error == 2290:
+            body = self.oer(cursor=cid, call_seq=seq, rowcount=count, error=2290)
+            resp = self.send_error_with_markers(body)
+            return resp, {"rows_sent": 0, "cursor": cid, "rowcount": count, "ora_error": 2290,
+                          "ora_message": ORA_MESSAGES[2290] + "\n"}
+        body += self.rpa_execute(dml_cursor, counts) + self.oer(
+            cursor=cid, call_seq=seq, rowcount=count, rowid=rid, error=dml_error,
+            batch=batch, call_status=1 if batch else None, success_iters=len(rows) if rows else 0)
+        meta = {"rows_sent": 0, "cursor": cid, "rowcount": count, "ora_error": dml_error,
+                "rowid": table.rowid_text(rid) if rid else None}
+        if batch:
+            meta["batch_errors"] = [[code, off] for code, off, _ in batch]
+        if len(rows) > 1:
+            meta["executions"] = len(rows)
+        if returned is not None:
+            meta["returned"] = returned
+        return self.send_response(body, rec), meta
+
+    def do_query(self, m: dict, rec: dict, table: Table | None):
+        """Parse and execute a query (a new cursor)."""
+        seq = m["seq"]
+        if table is None:
+            mt = re.search(r"(?is)\bfrom\s+", m.get("sql", ""))
+            body = self.oer(error=942, call_seq=seq, sql_type=3,
+                            error_pos=mt.end() if mt else 0)
+            resp = self.send_error_with_markers(body)
+            return resp, {"rows_sent": 0, "cursor": 0, "rowcount": 0, "ora_error": 942,
+                          "ora_message": ORA_MESSAGES[942] + "\n"}
+        if table.spec.get("keys"):
+            table = self.keyed_rows(table, m)
+        cursor = Cursor(self.s.next_cursor, m.get("sql", ""), table)
+        self.s.next_cursor += 1
+        self.s.cursors[cursor.cid] = cursor
+        n = m.get("prefetch_rows", 0)
+        rec["rows_requested"] = n
+        rec["cursor"] = 0
+        if table.has_lob and not m.get("num_defines"):
+            # LOB columns: the client must define them first (python-oracledb
+            # re-executes with define metadata): the describe alone this time
+            n = 0
+        prefix = self.dcb(table, cursor, n)
+        if n == 0:
+            body = prefix + self.rpa_execute(cursor) + self.oer(cursor=cursor.cid, call_seq=seq,
+                                                               sql_type=3)
+            return self.send_response(body, rec), self._resp_meta(cursor, 0, 0, None)
+        return self._fetch_into(cursor, n, n, 0x22, seq, prefix=prefix, suffix_rpa=True)
+
+    def do_cursor_call(self, m: dict, rec: dict, cid: int):
+        """An OALL8 on an open query cursor: execute again or fetch."""
+        seq = m["seq"]
         cursor = self.s.cursors.get(cid)
         if cursor is None:
             body = self.oer(error=1001, call_seq=seq)

@@ -49,12 +49,16 @@ def verify(manifest: dict, pcap: Path | None = None) -> list[str]:
             if r["response"].get("rowid") is not None or (r.get("sql") and r["response"].get("rowcount")
                                                            and not r["response"].get("rows_sent")):
                 server_dml.setdefault(r["sql"], []).append(r["response"])
+    # the k-th execution of a text the client reports against the server's k-th answer
+    # to it (a statement executed again on its cursor: row-by-row DML, issue 36)
+    taken = {}
     for rep in reports:
         for sess in rep.get("sessions", []):
             for stmt in sess.get("statements", []):
                 if not stmt.get("dml") or stmt.get("error"):
                     continue
-                srv = server_dml.get(stmt["sql"], [])
+                k = taken[stmt["sql"]] = taken.get(stmt["sql"], -1) + 1
+                srv = server_dml.get(stmt["sql"], [])[k:] or server_dml.get(stmt["sql"], [])[:1]
                 if not srv:
                     problems.append(f"DML {stmt['sql']!r}: no server response recorded")
                     continue

@@ -35,6 +35,12 @@ type step struct {
 	// report every fetched value as text (valueText)
 	ReportValues bool `json:"report_values"`
 	Commit bool   `json:"commit"`
+	// DML: one execution with these binds ([type, value], NUMBER only) on a statement
+	// prepared once per text and kept across the steps (row by row, issue 36)
+	DML   bool       `json:"dml"`
+	Binds [][]string `json:"binds"`
+	// array DML: the rows as one execution of arrays (go-ora's array binds)
+	Many [][]int64 `json:"many"`
 	Ping   bool   `json:"ping"`
 }
 
@@ -76,6 +82,9 @@ type stmtResult struct {
 	Values       [][]string `json:"values,omitempty"`
 	Error        *string `json:"error"`
 	ErrorMessage string  `json:"error_message,omitempty"`
+	DML          bool    `json:"dml,omitempty"`
+	Many         int     `json:"many,omitempty"`
+	Rowcount     *int64  `json:"rowcount,omitempty"`
 }
 
 // pointT receives an object of type SQLNET_POINT (x NUMBER, y NUMBER, label VARCHAR2):
@@ -160,6 +169,12 @@ func runSession(p plan, idx int) (*sessionResult, error) {
 	db.SetMaxOpenConns(1)
 	conn := db
 	res := &sessionResult{Session: idx, Statements: []stmtResult{}, Errors: []string{}}
+	prepared := map[string]*sql.Stmt{}
+	defer func() {
+		for _, st := range prepared {
+			st.Close()
+		}
+	}()
 	for _, s := range p.Steps {
 		if s.Commit {
 			tx, err := conn.Begin()
@@ -202,6 +217,61 @@ func runSession(p plan, idx int) (*sessionResult, error) {
 				return res, err
 			}
 			res.Statements = append(res.Statements, stmtResult{Action: "ping"})
+			continue
+		}
+		if s.DML || s.Many != nil {
+			r := stmtResult{SQL: s.SQL, DML: true}
+			var result sql.Result
+			var err error
+			if s.Many != nil {
+				// one array per bind position: go-ora sends the rows as one call's iterations
+				r.Many = len(s.Many)
+				cols := []interface{}{}
+				if len(s.Many) > 0 {
+					for c := range s.Many[0] {
+						col := make([]int64, len(s.Many))
+						for i, row := range s.Many {
+							col[i] = row[c]
+						}
+						cols = append(cols, col)
+					}
+				}
+				result, err = conn.Exec(s.SQL, cols...)
+			} else {
+				st, ok := prepared[s.SQL]
+				if !ok {
+					st, err = conn.Prepare(s.SQL)
+					if err == nil {
+						prepared[s.SQL] = st
+					}
+				}
+				if err == nil {
+					args := []interface{}{}
+					for _, b := range s.Binds {
+						v, perr := strconv.ParseInt(b[1], 10, 64)
+						if perr != nil {
+							err = perr
+						}
+						args = append(args, v)
+					}
+					if err == nil {
+						result, err = st.Exec(args...)
+					}
+				}
+			}
+			if err == nil {
+				var n int64
+				n, err = result.RowsAffected()
+				r.Rowcount = &n
+			}
+			if err != nil {
+				msg := err.Error()
+				code := strings.SplitN(msg, ":", 2)[0]
+				r.Error = &code
+				r.ErrorMessage = msg
+				res.Errors = append(res.Errors, code)
+			}
+			res.Statements = append(res.Statements, r)
 			continue
 		}
 		if s.PlsqlOut != "" {

@@ -117,6 +117,7 @@ public class Client {
             DatabaseMetaData md = conn.getMetaData();
             String serverVersion = md.getDatabaseProductVersion();
             @SuppressWarnings("unchecked") List<Object> steps = (List<Object>) plan.getOrDefault("steps", new ArrayList<>());
+            Map<String, PreparedStatement> dmlStatements = new HashMap<>();
             for (Object so : steps) {
                 @SuppressWarnings("unchecked") Map<String, Object> step = (Map<String, Object>) so;
                 if (Boolean.TRUE.equals(step.get("commit"))) { conn.commit(); stmts.add("{\"action\":\"commit\"}"); continue; }
@@ -195,6 +196,26 @@ public class Client {
                             + (msg != null ? ",\"error_message\":" + q(msg) : "") + "}");
                     continue;
                 }
+                if (Boolean.TRUE.equals(step.get("dml")) && step.containsKey("binds")) {
+                    // one row per execution on one PreparedStatement, kept open across the steps
+                    // of its text (a loop of setLong + executeUpdate: row-by-row DML, issue 36)
+                    String sql = (String) step.get("sql");
+                    @SuppressWarnings("unchecked") List<Object> binds = (List<Object>) step.get("binds");
+                    String err = null, msg = null; long count = -1;
+                    try {
+                        PreparedStatement ps = dmlStatements.get(sql);
+                        if (ps == null) { ps = conn.prepareStatement(sql); dmlStatements.put(sql, ps); }
+                        for (int k = 0; k < binds.size(); k++) {
+                            @SuppressWarnings("unchecked") List<Object> b = (List<Object>) binds.get(k);
+                            ps.setLong(k + 1, Long.parseLong(String.valueOf(b.get(1))));
+                        }
+                        count = ps.executeLargeUpdate();
+                    } catch (SQLException e) { err = String.format("ORA-%05d", e.getErrorCode()); msg = e.getMessage(); }
+                    if (err != null) errors.add(q(err));
+                    stmts.add("{\"sql\":" + q(sql) + ",\"dml\":true,\"rows\":0,\"rowcount\":" + count + ",\"error\":" + q(err)
+                            + (msg != null ? ",\"error_message\":" + q(msg) : "") + "}");
+                    continue;
+                }
                 if (Boolean.TRUE.equals(step.get("dml"))) {
                     String sql = (String) step.get("sql");
                     String err = null, msg = null; long count = -1;
@@ -245,6 +266,7 @@ public class Client {
                             + (msg != null ? ",\"error_message\":" + q(msg) : "") + "}");
                 }
             }
+            for (PreparedStatement ps : dmlStatements.values()) ps.close();
             out.append("{\"session\":").append(idx).append(",\"server_version\":").append(q(serverVersion))
                .append(",\"statements\":[").append(String.join(",", stmts)).append("],\"rows_received\":").append(total)
                .append(",\"errors\":[").append(String.join(",", errors)).append("]}");
