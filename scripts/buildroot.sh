@@ -24,7 +24,8 @@
 #
 # Environment: SQLNET_BUILDROOTS (default .buildroots), SQLNET_DEBIAN_MIRROR
 # (default http://deb.debian.org/debian), SQLNET_BUILDROOT_REFRESH=1,
-# SQLNET_BUILDROOT_PREPARE=1 (make, build and install only; no test).
+# SQLNET_BUILDROOT_PREPARE=1 (make, build and install only; no test),
+# SQLNET_BUILDROOT_GUI_BESIDE=1 (the GUI tests in a second pytest beside the rest).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -166,18 +167,44 @@ if [ "${SQLNET_BUILDROOT_PREPARE:-0}" = 1 ]; then
   echo "sqlnet build root $RELEASE prepared (exit $rc, $((SECONDS - start)) s; log $BUILD_DIR/prepare.log)"
   exit "$rc"
 fi
-in_chroot SQLNET_BUILD_DIR="$BUILD_DIR" SQLNET_VENV="$VENV_DIR" \
-  SQLNET_FUZZ_SECONDS=0 SQLNET_FUZZ_TOOLS=0 SQLNET_XVFB_SERVERNUM="$xvfb_base" \
-  SQLNET_RELEASE_DEPENDENT_ONLY="${SQLNET_RELEASE_DEPENDENT_ONLY-1}" \
-  SQLNET_GUI_IO_CAPTURES="${SQLNET_GUI_IO_CAPTURES-sweep}" \
-  SQLNET_GUI_IO_QUESTIONS="${SQLNET_GUI_IO_QUESTIONS-Q1,Q5,Q7}" \
-  SQLNET_SCREENSHOT_DIR="${SQLNET_SCREENSHOT_DIR:-}" SQLNET_CAPTURE_SHARD="${SQLNET_CAPTURE_SHARD:-}" SQLNET_MODULE_SHARD="${SQLNET_MODULE_SHARD:-}" \
-  bash "$ROOT/run.sh" test "$@" 2>&1 | tee "$LOG"
-rc=${PIPESTATUS[0]}
+run_tests() {  # run_tests GUI-SELECTION [pytest arguments...]
+  local gui=$1
+  shift
+  in_chroot SQLNET_BUILD_DIR="$BUILD_DIR" SQLNET_VENV="$VENV_DIR" \
+    SQLNET_FUZZ_SECONDS=0 SQLNET_FUZZ_TOOLS=0 SQLNET_XVFB_SERVERNUM="$xvfb_base" \
+    SQLNET_RELEASE_DEPENDENT_ONLY="${SQLNET_RELEASE_DEPENDENT_ONLY-1}" \
+    SQLNET_GUI_IO_CAPTURES="${SQLNET_GUI_IO_CAPTURES-sweep}" \
+    SQLNET_GUI_IO_QUESTIONS="${SQLNET_GUI_IO_QUESTIONS-Q1,Q5,Q7}" SQLNET_TEST_GUI="$gui" \
+    SQLNET_SCREENSHOT_DIR="${SQLNET_SCREENSHOT_DIR:-}" SQLNET_CAPTURE_SHARD="${SQLNET_CAPTURE_SHARD:-}" \
+    SQLNET_MODULE_SHARD="${SQLNET_MODULE_SHARD:-}" \
+    bash "$ROOT/run.sh" test "$@"
+}
+# SQLNET_BUILDROOT_GUI_BESIDE=1 (CI): the tests that open Wireshark's window
+# run in a second pytest beside the others (they mostly wait for the window to
+# draw); their log is build-RELEASE/buildroot-gui.log
+GUI_LOG="$BUILD_DIR/buildroot-gui.log"
+rm -f "$GUI_LOG"
+if [ "${SQLNET_BUILDROOT_GUI_BESIDE:-0}" = 1 ]; then
+  # built and set up once, before the two runs
+  in_chroot SQLNET_BUILD_DIR="$BUILD_DIR" SQLNET_VENV="$VENV_DIR" SQLNET_FUZZ_TOOLS=0 \
+    bash "$ROOT/run.sh" test --collect-only -q >"$BUILD_DIR/prepare.log" 2>&1
+  run_tests only "$@" >"$GUI_LOG" 2>&1 &
+  gui_pid=$!
+  run_tests none "$@" 2>&1 | tee "$LOG"
+  rc=${PIPESTATUS[0]}
+  wait "$gui_pid" || rc=1
+else
+  run_tests "" "$@" 2>&1 | tee "$LOG"
+  rc=${PIPESTATUS[0]}
+fi
 set -e
 # (no match, e.g. with -q given twice: pytest then prints no summary line, and
 # the script still ends with its line)
 summary="$({ grep -E '^=+ .*(passed|failed|error|skipped).* =+$|^[0-9]+ (passed|failed|skipped|deselected|xfailed|xpassed|errors?)[, ]' "$LOG" || true; } | tail -1 | tr -d '=' | sed 's/^ *//; s/ *$//')"
 echo
+if [ -f "$GUI_LOG" ]; then
+  gsum="$({ grep -E '^=+ .*(passed|failed|error|skipped).* =+$|^[0-9]+ (passed|failed|skipped|deselected|xfailed|xpassed|errors?)[, ]' "$GUI_LOG" || true; } | tail -1 | tr -d '=' | sed 's/^ *//; s/ *$//')"
+  summary="${summary:-no pytest summary}; GUI: ${gsum:-no pytest summary} (log $GUI_LOG)"
+fi
 echo "sqlnet on Debian $RELEASE, Wireshark $WS_VERSION: ${summary:-no pytest summary} (exit $rc, $((SECONDS - start)) s; log $LOG)"
 exit "$rc"

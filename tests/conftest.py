@@ -133,6 +133,17 @@ def pytest_collection_modifyitems(config, items):
             rel = Path(str(item.fspath)).resolve().relative_to(root).as_posix()
             ((k2 if part == "bg" else drop) if rel.startswith(bg_mods) else (drop if part == "bg" else k2)).append(item)
         keep = k2
+    # SQLNET_TEST_GUI=only|none (.ci/run, scripts/buildroot.sh): the tests that
+    # open Wireshark's window (the gui_tools fixture) or the others. A GUI test
+    # spends most of its time waiting for the window to draw: CI runs them
+    # beside the others, on the same release, in a second pytest.
+    gui = os.environ.get("SQLNET_TEST_GUI", "")
+    if gui in ("only", "none"):
+        k2 = []
+        for item in keep:
+            is_gui = "gui_tools" in getattr(item, "fixturenames", ())
+            (k2 if is_gui == (gui == "only") else drop).append(item)
+        keep = k2
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
