@@ -156,11 +156,9 @@ def measure(runner, captures, rows, pairs):
 
 def format_table(saved):
     """The markdown table of a saved run (bench/ratios.py --json)."""
-    lines = [f"Capture: {saved['capture']} ({saved['packets']} packets); {saved['pairs']} alternating pairs "
-             "per row; CPU seconds (user + system), medians"]
-    for kind, what in saved.get("captures", {}).items():
-        lines.append(f"; {kind}: {what}")
-    lines += ["",
+    extra = "".join(f"; {kind}: {what}" for kind, what in saved.get("captures", {}).items())
+    lines = [f"Capture: {saved['capture']} ({saved['packets']} packets){extra}; {saved['pairs']} alternating "
+             "pairs per row; CPU seconds (user + system), medians", "",
              "| path | sqlnet s | reference s | ratio | spread (pairs) | target | RSS ratio |",
              "|---|---:|---:|---:|---|---:|---:|"]
     for key, label, _c, _b, target, *_ in ROWS:
