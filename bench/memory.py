@@ -28,6 +28,16 @@ for each size the RSS of every configuration, the growth (2N)/N, and the
 plugin's own memory (c)-(b) and (d)-(b) per row or cursor.
 
     python3 bench/memory.py [--runs 3] [--nulls 200000] [--rows-reps 200] [--cursors 1200] [--out FILE]
+
+--long-session SIZES (issue 38) measures instead one long conversation of
+single-row round trips: test-captures/arraysize_1.pcapng's fetch round trips
+(python-oracledb, arraysize 1: each fetch asks for one row and gets one)
+repeated after its logon until the conversation holds N round trips, read by
+(b) and (c); it prints the RSS of each, their ratio (target <= 1.2 at every
+N, the exit status) and the bytes sqlnet keeps per added round trip beyond
+what tns keeps:
+
+    python3 bench/memory.py --long-session 25000,50000,100000,200000 [--runs 3] [--out FILE]
 """
 import argparse
 import os
@@ -116,12 +126,57 @@ def cursors_capture(n, outdir):
     return outdir / f"{name}.pcapng", n
 
 
-def measure(runner, captures, runs):
-    """{(label, size): {config: median MiB}}, interleaved runs."""
-    res = {key: {c: [] for c, _, _ in CONFIGS} for key in captures}
+def single_row_capture(n, out):
+    """The logon of arraysize_1.pcapng, then n single-row fetch round trips
+    (its fetches that return one row, repeated), then its close."""
+    import make_hostile as mh
+    import pcapgen as g
+    segs = mh.segments(ROOT / "test-captures" / "arraysize_1.pcapng")
+    fetch = [i for i, s in enumerate(segs) if mh.is_fetch(*s)]
+    first, last = fetch[0], fetch[-1]
+    end = last + 1
+    while end < len(segs) and segs[end][0] == "S":
+        end += 1
+    units, i = [], first
+    while i < end:
+        k = i + 1
+        while k < end and segs[k][0] == "S":
+            k += 1
+        units.append(segs[i:k])
+        i = k
+    unit = units[len(units) // 2]          # one fetch asking one row, answered with one
+    conv = g.Conversation()
+    for side, p in segs[:first]:
+        conv.send(side, p)
+    for _ in range(n):
+        for side, p in unit:
+            conv.send(side, p)
+    for side, p in segs[end:]:
+        conv.send(side, p)
+    conv.write(out)
+    return out
+
+
+def long_session_table(sizes, res, runs):
+    lines = [f"Machine: {machine()}", "",
+             f"One conversation of single-row round trips: peak RSS (MiB, median of {runs} runs)", "",
+             "| round trips | (b) tns | (c) sqlnet | ratio c/b | kept per added round trip (bytes) |",
+             "|---:|---:|---:|---:|---:|"]
+    prev = None
+    for n in sizes:
+        b, c = res[n]["b"], res[n]["c"]
+        per = "" if prev is None else "%.0f" % (((c - b) - (prev[1] - prev[0])) * 1048576 / (n - prev[2]))
+        lines.append(f"| {n} | {b:.1f} | {c:.1f} | {c / b:.3f} | {per} |")
+        prev = (b, c, n)
+    return "\n".join(lines)
+
+
+def measure(runner, captures, runs, configs=CONFIGS):
+    """{key: {config: median MiB}}, interleaved runs."""
+    res = {key: {c: [] for c, _, _ in configs} for key in captures}
     for _ in range(runs):
         for key, cap in captures.items():
-            for c, _, args in CONFIGS:
+            for c, _, args in configs:
                 res[key][c].append(runner.run(cap, ["-q"] + args)[1])
     return {key: {c: statistics.median(v) for c, v in d.items()} for key, d in res.items()}
 
@@ -133,11 +188,15 @@ def main():
     ap.add_argument("--rows-reps", type=int, default=200, help="N for the bitvector workload (x 900 rows)")
     ap.add_argument("--cursors", type=int, default=1200,
                     help="N for the cursors workload (0: skip; the plan goes on a command line: 2N <= 2500)")
+    ap.add_argument("--long-session", metavar="SIZES",
+                    help="only the long conversation of single-row round trips, at these sizes")
     ap.add_argument("--out", type=Path)
     a = ap.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="sqlnet-mem-"))
     os.chmod(work, 0o755)
+    if a.long_session:
+        return long_session(a, work)
     units, captures = {}, {}
     if a.nulls > 0:
         for mult in (1, 2):
@@ -186,5 +245,23 @@ def main():
         a.out.write_text(text + "\n")
 
 
+def long_session(a, work):
+    sizes = [int(x) for x in a.long_session.split(",")]
+    caps = {}
+    for n in sizes:
+        caps[n] = single_row_capture(n, work / f"single_{n}.pcap")
+        os.chmod(caps[n], 0o644)
+    runner = Runner()
+    try:
+        med = measure(runner, caps, a.runs, [c for c in CONFIGS if c[0] in "bc"])
+    finally:
+        runner.close()
+    text = long_session_table(sizes, med, a.runs)
+    print(text)
+    if a.out:
+        a.out.write_text(text + "\n")
+    return 0 if all(med[n]["c"] / med[n]["b"] <= 1.2 for n in sizes) else 1
+
+
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

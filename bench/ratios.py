@@ -5,6 +5,11 @@ side by side, as CPU medians of alternating pairs with their spread.
 
 Rows (sqlnet configuration / reference configuration, target):
   plain       tshark -r                       / b                       <= 1.10
+  plain_q1    the same on the capture's first quarter (the bench capture's
+              array size 10: the most round trips per byte)       <= 1.10
+  sessions    -z sqlnet,stmt on 5,000 short sessions (test-captures/
+              jdbc8_basic.pcapng, each copy on its own client port, one
+              second after the previous)      / b                       <= 1.10
   stmt        -z sqlnet,stmt                  / b                       <= 1.10
   fields      -T fields, 11 sqlnet fields     / b, -T fields, 11 fields <= 1.10
   verbose     -V                              / b -V                    <= 1.15
@@ -48,8 +53,12 @@ def fields(names):
     return ["-T", "fields"] + [x for f in names for x in ("-e", f)]
 
 
+# key, label, sqlnet args, reference args, target[, capture: "main" (--capture), "q1" (its first
+# quarter), "sessions" (5,000 short sessions)]
 ROWS = [
     ("plain", "plain dissection", [], BUILTIN, 1.10),
+    ("plain_q1", "plain dissection, first quarter", [], BUILTIN, 1.10, "q1"),
+    ("sessions", "5,000 short sessions, -z sqlnet,stmt", ["-z", "sqlnet,stmt"], BUILTIN, 1.10, "sessions"),
     ("stmt", "-z sqlnet,stmt", ["-z", "sqlnet,stmt"], BUILTIN, 1.10),
     ("fields", "-T fields, 11 fields each", fields(FIELDS), BUILTIN + fields(TNS_FIELDS), 1.10),
     ("verbose", "-V", ["-V"], BUILTIN + ["-V"], 1.15),
@@ -84,9 +93,56 @@ class LuaRunner(Runner):
         return ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024.0
 
 
-def measure(runner, capture, rows, pairs):
+SESSION_SOURCE = ROOT / "test-captures" / "jdbc8_basic.pcapng"
+
+
+def sessions_capture(src, n, out):
+    """n copies of a one-session pcapng (Ethernet, IPv4, little-endian
+    blocks) one after the other: copy i with the client's TCP port (the one
+    that is not 1521) set to 20000 + i and its timestamps i seconds later."""
+    import struct
+    data = src.read_bytes()
+    head, epbs, off, units = b"", [], 0, 10 ** 6
+    while off + 12 <= len(data):
+        btype, blen = struct.unpack_from("<II", data, off)
+        block = data[off:off + blen]
+        if btype == 6:
+            epbs.append(block)
+        elif not epbs:
+            head += block
+            if btype == 1:                                   # interface: if_tsresol
+                o = 16
+                while o + 4 <= blen - 4:
+                    code, olen = struct.unpack_from("<HH", block, o)
+                    if code == 0:
+                        break
+                    if code == 9:
+                        r = block[o + 4]
+                        units = 2 ** (r & 0x7F) if r & 0x80 else 10 ** r
+                    o += 4 + (olen + 3) // 4 * 4
+        off += blen
+    with open(out, "wb") as f:
+        f.write(head)
+        for i in range(n):
+            for b in epbs:
+                b = bytearray(b)
+                ts = (struct.unpack_from("<I", b, 12)[0] << 32 | struct.unpack_from("<I", b, 16)[0]) + i * units
+                struct.pack_into("<II", b, 12, ts >> 32, ts & 0xFFFFFFFF)
+                caplen, pkt = struct.unpack_from("<I", b, 20)[0], 28
+                if caplen >= 38 and b[pkt + 12:pkt + 14] == b"\x08\x00" and b[pkt + 23] == 6:
+                    tcp = pkt + 14 + (b[pkt + 14] & 0x0F) * 4
+                    for at in (tcp, tcp + 2):
+                        if struct.unpack_from(">H", b, at)[0] != 1521:
+                            struct.pack_into(">H", b, at, 20000 + i)
+                f.write(b)
+    return out
+
+
+def measure(runner, captures, rows, pairs):
     out = {}
-    for key, _label, c_args, b_args, _t in rows:
+    for row in rows:
+        key, c_args, b_args = row[0], row[2], row[3]
+        capture = captures[row[5] if len(row) > 5 else "main"]
         runs = {"c_cpu": [], "b_cpu": [], "c_rss": [], "b_rss": []}
         for i in range(pairs):
             order = (("c", c_args), ("b", b_args)) if i % 2 == 0 else (("b", b_args), ("c", c_args))
@@ -100,11 +156,12 @@ def measure(runner, capture, rows, pairs):
 
 def format_table(saved):
     """The markdown table of a saved run (bench/ratios.py --json)."""
-    lines = [f"Capture: {saved['capture']} ({saved['packets']} packets); {saved['pairs']} alternating pairs "
-             "per row; CPU seconds (user + system), medians", "",
+    extra = "".join(f"; {kind}: {what}" for kind, what in saved.get("captures", {}).items())
+    lines = [f"Capture: {saved['capture']} ({saved['packets']} packets){extra}; {saved['pairs']} alternating "
+             "pairs per row; CPU seconds (user + system), medians", "",
              "| path | sqlnet s | reference s | ratio | spread (pairs) | target | RSS ratio |",
              "|---|---:|---:|---:|---|---:|---:|"]
-    for key, label, _c, _b, target in ROWS:
+    for key, label, _c, _b, target, *_ in ROWS:
         r = saved["rows"].get(key)
         if not r:
             continue
@@ -115,6 +172,11 @@ def format_table(saved):
         lines.append(f"| {label} | {c:.2f} | {b:.2f} | {c / b:.2f} | {pair[0]:.2f}-{pair[-1]:.2f} | "
                      f"<= {target:.2f} ({verdict}) | {rss:.2f} |")
     return "\n".join(lines)
+
+
+def packets(cap):
+    return int(subprocess.run(["capinfos", "-M", "-c", "-T", "-r", str(cap)], capture_output=True, text=True,
+                              check=True).stdout.strip().split("\t")[-1])
 
 
 def main():
@@ -137,17 +199,26 @@ def main():
     os.chmod(work, 0o755)
     cap = work / a.capture.name
     shutil.copy2(a.capture, cap)
-    os.chmod(cap, 0o644)
-    npk = subprocess.run(["capinfos", "-M", "-c", "-T", "-r", str(cap)], capture_output=True, text=True,
-                         check=True).stdout.strip().split("\t")[-1]
+    npk = packets(cap)
+    caps, notes = {"main": cap}, {}
+    kinds = {r[5] for r in rows if len(r) > 5}
+    if "q1" in kinds:
+        caps["q1"] = work / "q1.pcapng"
+        subprocess.run(["editcap", "-r", str(cap), str(caps["q1"]), f"1-{npk // 4}"], check=True)
+        notes["q1"] = f"its first {npk // 4} packets"
+    if "sessions" in kinds:
+        caps["sessions"] = sessions_capture(SESSION_SOURCE, 5000, work / "sessions.pcapng")
+        notes["sessions"] = f"{SESSION_SOURCE.name} x 5000 ({packets(caps['sessions'])} packets)"
+    for c in caps.values():
+        os.chmod(c, 0o644)
     runner = LuaRunner()
     try:
-        res = measure(runner, cap, rows, a.pairs)
+        res = measure(runner, caps, rows, a.pairs)
     finally:
         runner.close()
         shutil.rmtree(work, ignore_errors=True)
-    saved = {"machine": machine(), "capture": a.capture.name, "packets": int(npk), "pairs": a.pairs,
-             "rows": res}
+    saved = {"machine": machine(), "capture": a.capture.name, "packets": npk, "pairs": a.pairs,
+             "captures": notes, "rows": res}
     text = f"Machine: {saved['machine']}\n\n" + format_table(saved)
     print(text)
     if a.json:

@@ -3,7 +3,7 @@ printed them.
 
 Evidence: the saved output of real runs (bench/saved/: ratios.json, the raw
 CPU and RSS figures of every run of bench/ratios.py; scaling.md and
-rt_memory.md, the tables bench/scaling.py and bench/rt_memory.py printed).
+long_session.md, the tables bench/scaling.py and bench/memory.py --long-session printed).
 The ratio table is formatted again here from the raw figures with the
 benchmark's own formatter, so a hand edit of the page's figures, or of the
 formatter without a new run, fails; the other two must appear verbatim.
@@ -33,8 +33,8 @@ def test_ratio_table_is_the_formatters_output_of_the_saved_run():
 
 def test_scaling_and_memory_tables_are_saved_outputs():
     """The packets-per-segment table and the long-conversation memory table
-    are the saved outputs of bench/scaling.py and bench/rt_memory.py."""
-    for name in ("scaling.md", "rt_memory.md"):
+    are the saved outputs of bench/scaling.py and bench/memory.py --long-session."""
+    for name in ("scaling.md", "long_session.md"):
         text = (SAVED / name).read_text().strip()
         body = text.split("\n\n", 1)[1] if text.startswith("Machine:") else text
         assert body in DOC, name

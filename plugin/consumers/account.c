@@ -98,6 +98,18 @@ struct sqlnet_account {
 
 /* ---- collecting --------------------------------------------------------- */
 
+/* The indexes' 64-bit keys (conversation << 32 | a number) hashed with their
+ * halves mixed: g_int64_hash XORs them, so conversation c's execution e and
+ * conversation e's execution c (and every pair with the same XOR) collide,
+ * and many short sessions running one statement made the lookups
+ * quadratic (5,000 sessions: 6% of the time in g_int64_equal). */
+static guint
+key_hash(gconstpointer k)
+{
+    guint64 v = *(const guint64 *)k * G_GUINT64_CONSTANT(0x9E3779B97F4A7C15);
+    return (guint)(v >> 32);
+}
+
 static stmt_t *
 stmt_new(const char *sql)
 {
@@ -112,9 +124,9 @@ stmt_new(const char *sql)
     s->pub.errors = g_strdup("");
     s->errors = g_array_new(FALSE, FALSE, sizeof(ora_count_t));
     s->xb = g_array_new(FALSE, TRUE, sizeof(exec_book_t));
-    s->exec_index = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+    s->exec_index = g_hash_table_new_full(key_hash, g_int64_equal, g_free, NULL);
     s->runs = g_array_new(FALSE, TRUE, sizeof(run_book_t));
-    s->run_index = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+    s->run_index = g_hash_table_new_full(key_hash, g_int64_equal, g_free, NULL);
     return s;
 }
 

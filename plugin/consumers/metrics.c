@@ -339,9 +339,20 @@ add_rt_values(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const sqlnet_
     for (k = 0; k < SQLNET_RT_NCOLUMNS; k++) {
         if (!sqlnet_rt_column_in_values(k))
             continue;
-        if (sqlnet_rt_column(rt, k, &v))
-            g_string_append_printf(s, " %" G_GUINT64_FORMAT, v);
-        else
+        if (sqlnet_rt_column(rt, k, &v)) {
+            /* the decimal digits as %" G_GUINT64_FORMAT " prints them, without
+             * printf's cost (this string is built on every round trip while
+             * any script names the field) */
+            char d[24];
+            guint n = sizeof(d);
+            d[--n] = '\0';
+            do {
+                d[--n] = (char)('0' + v % 10u);
+                v /= 10u;
+            } while (v);
+            d[--n] = ' ';
+            g_string_append_len(s, d + n, (gssize)(sizeof(d) - 1 - n));
+        } else
             g_string_append(s, " -");
     }
     proto_item_set_generated(proto_tree_add_string(tree, hf_rt_values, tvb, 0, 0,

@@ -96,50 +96,42 @@ note(colstate_t *c, const char *t, gsize before, const char *s)
               (after == before && s[0] != '\0' && !((guchar)s[0] & 0x80));
 }
 
-void
-sqlnet_col_append(packet_info *pinfo, const char *s)
+/* One append, with a separator (col_append_sep_str: the separator only
+ * when the column is not empty) or without one (sep NULL: col_append_str). */
+static void
+append(packet_info *pinfo, const char *sep, const char *s)
 {
-    colstate_t *c;
+    colstate_t *c = NULL;
     const char *t;
-    gsize before;
+    gsize before = 0;
 
     if (!pinfo->cinfo)
         return;
     t = col_get_text(pinfo->cinfo, COL_INFO);
-    if (!t) {
-        col_append_str(pinfo->cinfo, COL_INFO, s);
-        return;
+    if (t) {
+        c = colstate(pinfo);
+        if (!room(c, t))
+            return;
+        before = measure(c, t);
+        c->text = t;
+        c->len = before;
     }
-    c = colstate(pinfo);
-    if (!room(c, t))
-        return;
-    before = measure(c, t);
-    c->text = t;
-    c->len = before;
-    col_append_str(pinfo->cinfo, COL_INFO, s);
-    note(c, col_get_text(pinfo->cinfo, COL_INFO), before, s);
+    if (sep)
+        col_append_sep_str(pinfo->cinfo, COL_INFO, sep, s);
+    else
+        col_append_str(pinfo->cinfo, COL_INFO, s);
+    if (t)
+        note(c, col_get_text(pinfo->cinfo, COL_INFO), before, sep && before ? sep : s);
+}
+
+void
+sqlnet_col_append(packet_info *pinfo, const char *s)
+{
+    append(pinfo, NULL, s);
 }
 
 void
 sqlnet_col_append_sep(packet_info *pinfo, const char *sep, const char *s)
 {
-    colstate_t *c;
-    const char *t;
-    gsize before;
-
-    if (!pinfo->cinfo)
-        return;
-    t = col_get_text(pinfo->cinfo, COL_INFO);
-    if (!t) {
-        col_append_sep_str(pinfo->cinfo, COL_INFO, sep, s);
-        return;
-    }
-    c = colstate(pinfo);
-    if (!room(c, t))
-        return;
-    before = measure(c, t);
-    c->text = t;
-    c->len = before;
-    col_append_sep_str(pinfo->cinfo, COL_INFO, sep, s);
-    note(c, col_get_text(pinfo->cinfo, COL_INFO), before, before ? sep : s);
+    append(pinfo, sep, s);
 }

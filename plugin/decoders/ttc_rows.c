@@ -419,6 +419,19 @@ add_row_items(ttc_rd_t *r, proto_item *row, const ttc_describe_t *desc, const ro
     }
 }
 
+/* Whether a row's value items are wanted: a tree that is shown (-V, the
+ * GUI's details) or one of their fields in a filter, column or script.  A
+ * tree built only to match other fields (tshark's plain pass whenever a Lua
+ * script has a Field extractor) would fake every value item after its text
+ * was formatted: the formatting was most of a fetch's cost there. */
+static gboolean
+row_items_wanted(proto_tree *tree)
+{
+    return proto_field_is_referenced(tree, hf_row_value) || proto_field_is_referenced(tree, hf_row_column) ||
+           proto_field_is_referenced(tree, hf_row_column_number) ||
+           proto_field_is_referenced(tree, hf_row_type) || proto_field_is_referenced(tree, hf_row_repeated);
+}
+
 void
 ttc_msg_row_data(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res,
                  wmem_allocator_t *scope)
@@ -430,7 +443,7 @@ ttc_msg_row_data(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_
     const ttc_describe_t *desc = st->describe;
     guint32 i, ncols, walk, sent = 0, sig = 0;
     gint s = r->off;
-    gboolean show = tree && desc && sqlnet_prefs()->show_bind_values;
+    gboolean show = tree && desc && sqlnet_prefs()->show_bind_values && row_items_wanted(tree);
     const ttc_row_values_t *prev = NULL;
     ttc_row_values_t *now = NULL;
     row_item_t *items = NULL;
