@@ -177,8 +177,12 @@ run_tests() {  # run_tests GUI-SELECTION [pytest arguments...]
     SQLNET_GUI_IO_QUESTIONS="${SQLNET_GUI_IO_QUESTIONS-Q1,Q5,Q7}" SQLNET_TEST_GUI="$gui" \
     SQLNET_SCREENSHOT_DIR="${SQLNET_SCREENSHOT_DIR:-}" SQLNET_CAPTURE_SHARD="${SQLNET_CAPTURE_SHARD:-}" \
     SQLNET_MODULE_SHARD="${SQLNET_MODULE_SHARD:-}" \
-    bash "$ROOT/run.sh" test "$@"
+    "${RUNNER[@]}" "$@"
 }
+# ./run.sh test builds, sets up and runs pytest; two of them at once would
+# configure and build the same folder at once: beside each other, the two
+# runs call pytest itself, after one ./run.sh test --collect-only
+RUNNER=(bash "$ROOT/run.sh" test)
 # SQLNET_BUILDROOT_GUI_BESIDE=1 (CI): the tests that open Wireshark's window
 # run in a second pytest beside the others (they mostly wait for the window to
 # draw); their log is build-RELEASE/buildroot-gui.log
@@ -188,6 +192,7 @@ if [ "${SQLNET_BUILDROOT_GUI_BESIDE:-0}" = 1 ]; then
   # built and set up once, before the two runs
   in_chroot SQLNET_BUILD_DIR="$BUILD_DIR" SQLNET_VENV="$VENV_DIR" SQLNET_FUZZ_TOOLS=0 \
     bash "$ROOT/run.sh" test --collect-only -q >"$BUILD_DIR/prepare.log" 2>&1
+  RUNNER=("$VENV_DIR/bin/python" -m pytest "$ROOT/tests" -q -rfEs)
   run_tests only "$@" >"$GUI_LOG" 2>&1 &
   gui_pid=$!
   run_tests none "$@" 2>&1 | tee "$LOG"
