@@ -63,14 +63,12 @@ CONFIGS = [
 ]
 
 
-def bitvector_capture(reps, out):
-    """arraysize_100's fetch round trips repeated `reps` times; returns (path, rows)."""
-    import make_hostile as mh
-    import pcapgen as g
-    segs = mh.segments(mh.SOURCE)
-    first = next(i for i, s in enumerate(segs) if mh.is_fetch(*s))
-    last = max(i for i, s in enumerate(segs) if mh.is_fetch(*s))
-    end = last + 1
+def fetch_units(mh, segs):
+    """(first, end, units): the segments from the first fetch call to the end
+    of the last one's answer, cut into round trips (a client segment and the
+    server segments after it)."""
+    fetch = [i for i, s in enumerate(segs) if mh.is_fetch(*s)]
+    first, end = fetch[0], fetch[-1] + 1
     while end < len(segs) and segs[end][0] == "S":
         end += 1
     units, i = [], first
@@ -80,6 +78,15 @@ def bitvector_capture(reps, out):
             k += 1
         units.append(segs[i:k])
         i = k
+    return first, end, units
+
+
+def bitvector_capture(reps, out):
+    """arraysize_100's fetch round trips repeated `reps` times; returns (path, rows)."""
+    import make_hostile as mh
+    import pcapgen as g
+    segs = mh.segments(mh.SOURCE)
+    first, end, units = fetch_units(mh, segs)
     full = units[:-1]                      # the fetches that return a full 100 rows
     conv = g.Conversation()
     for side, p in segs[:first]:
@@ -132,18 +139,7 @@ def single_row_capture(n, out):
     import make_hostile as mh
     import pcapgen as g
     segs = mh.segments(ROOT / "test-captures" / "arraysize_1.pcapng")
-    fetch = [i for i, s in enumerate(segs) if mh.is_fetch(*s)]
-    first, last = fetch[0], fetch[-1]
-    end = last + 1
-    while end < len(segs) and segs[end][0] == "S":
-        end += 1
-    units, i = [], first
-    while i < end:
-        k = i + 1
-        while k < end and segs[k][0] == "S":
-            k += 1
-        units.append(segs[i:k])
-        i = k
+    first, end, units = fetch_units(mh, segs)
     unit = units[len(units) // 2]          # one fetch asking one row, answered with one
     conv = g.Conversation()
     for side, p in segs[:first]:

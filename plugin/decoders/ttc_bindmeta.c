@@ -173,11 +173,11 @@ oac_entry(ttc_rd_t *r, oac_layout_t layout, ttc_column_t *c, proto_tree *tree, g
     return TRUE;
 }
 
-/* What follows the entries: a row of values (07), the next message of the
- * request (a piggyback, another call) or nothing; anything else means the
- * layout is wrong. */
-static gboolean
-ends_well(const ttc_rd_t *r)
+/* What follows a call's parts or its bind/define entries: a row of values
+ * (07), the next message of the request (a piggyback, another call) or
+ * nothing; anything else means the layout is wrong. */
+gboolean
+ttc_call_ends_well(const ttc_rd_t *r)
 {
     guint8 next;
 
@@ -206,7 +206,7 @@ ttc_bind_metadata(ttc_rd_t *from, proto_tree *tree, guint32 n, gboolean defines,
          * 33-byte entries of its OALL7 (visblank 9i session frame 88's bind,
          * frame 90's define), followed by the values or the end. */
         ttc_rd_t t = r;
-        if (!ttc_oall7_metadata(&t, NULL, n, defines, scope) || !ends_well(&t))
+        if (!ttc_oall7_metadata(&t, NULL, n, defines, scope) || !ttc_call_ends_well(&t))
             return NULL;
         return ttc_oall7_metadata(from, tree, n, defines, scope);
     }
@@ -221,7 +221,7 @@ ttc_bind_metadata(ttc_rd_t *from, proto_tree *tree, guint32 n, gboolean defines,
         for (i = 0; i < n && oac_entry(&r, layout, &b->cols[i], NULL, defines, i); i++)
             ;
     }
-    if (!ends_well(&r)) {
+    if (!ttc_call_ends_well(&r)) {
         /* Cut by the end of the TNS packet: the rest is in the next one
          * (call data, as the values). Otherwise the layout is not this: the
          * stream's expert item says the call is not decoded. */

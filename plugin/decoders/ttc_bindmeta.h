@@ -21,6 +21,9 @@ const ttc_describe_t *ttc_bind_metadata(ttc_rd_t *from, proto_tree *tree, guint3
  * NULL when they do not fit, need_more when the packet ends first. */
 const ttc_describe_t *ttc_oall7_metadata(ttc_rd_t *from, proto_tree *tree, guint32 n, gboolean defines,
                                          wmem_allocator_t *scope);
+/* Whether what follows a call's parts (or its entries) is what may: nothing,
+ * a row of bind values, or the request's next message. */
+gboolean ttc_call_ends_well(const ttc_rd_t *r);
 void ttc_bindmeta_register(int proto);
 
 #endif

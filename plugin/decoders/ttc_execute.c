@@ -488,21 +488,6 @@ sql_is_query(const char *sql)
     return g_ascii_strncasecmp(p, "SELECT", 6) == 0 || g_ascii_strncasecmp(p, "WITH", 4) == 0;
 }
 
-/* The bytes after the call's parts: none, row data (bind values), or the
- * next message of the request (a piggyback or another call). */
-static gboolean
-oall7_ends_well(const ttc_rd_t *r)
-{
-    guint8 next;
-
-    if (!ttc_rd_ok(r))
-        return FALSE;
-    if (ttc_rd_left(r) == 0)
-        return TRUE;
-    next = tvb_get_uint8(r->tvb, r->off);
-    return next == TTC_MSG_ROW_DATA || next == TTC_MSG_PIGGYBACK || next == TTC_MSG_FUNCTION;
-}
-
 /* A call that does not fit the layout: its SQL text, if any, is the DALC
  * whose length is the call's SQL length field (the text may end with its
  * NUL, which the length counts: frame 64's OPARSE, 22 for 21 characters),
@@ -601,7 +586,7 @@ ttc_call_oall7(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_t
         return;
     }
 
-    if (!oall7_ends_well(&w)) {
+    if (!ttc_call_ends_well(&w)) {
         /* Not the layout above: keep options and cursor, the SQL text
          * only when a DALC of the announced length is there. */
         ttc_rd_t h = *r;
