@@ -1711,13 +1711,15 @@ local function pattern_lines(st)
     return out
 end
 
--- Parsed on every execution (issue 36): a statement executed PATTERN_MIN_RUN
--- times or more whose every execution was an OALL8 with the parse option and
--- its SQL text (account.c's parses and executions), where a statement cache
--- would have re-executed the open cursor.  No round trip goes (the parse
--- rides with the execute); the SQL text is not sent again, and the server's
--- parse (inside the executions' server time, not separable on the wire) goes.
-local REPARSE_MIN = 10          -- patterns.h PATTERN_MIN_RUN
+-- Parsed on every execution (issue 36): the statements the plugin marks
+-- sqlnet.pattern == "reparse" (patterns.c: PATTERN_MIN_RUN executions or
+-- more in a row in a conversation, each an OALL8 with its SQL text and the
+-- parse option), counted and priced in C (account.c: reparses, reparse_runs,
+-- reparse_sql_bytes, reparse_first_frame), where a statement cache would
+-- have re-executed the open cursor.  No round trip goes (the parse rides
+-- with the execute); the SQL text is not sent again, and the server's parse
+-- (inside the executions' server time, not separable on the wire) goes.
+local REPARSE_MIN = 10          -- patterns.h PATTERN_MIN_RUN (for the text)
 local REPARSE_FIX = {
     python = "keep the statement cache on (connection stmtcachesize, default 20) and the same SQL text",
     node = "keep oracledb.stmtCacheSize above 0 (default 30) and the same SQL text",
@@ -1731,16 +1733,20 @@ local REPARSE_FIX = {
 local function reparse_records(st)
     local found = {}
     for _, a in ipairs(st.accounts or {}) do
-        if a.statement and (a.executions or 0) >= REPARSE_MIN and (a.parses or 0) >= a.executions then
+        if a.statement and (a.reparses or 0) > 0 then
             found[#found + 1] = a
         end
     end
-    table.sort(found, function(x, y) return x.parses * #x.sql > y.parses * #y.sql end)
+    table.sort(found, function(x, y)
+        if x.reparse_sql_bytes ~= y.reparse_sql_bytes then return x.reparse_sql_bytes > y.reparse_sql_bytes end
+        return x.statement < y.statement
+    end)
     local fam = client_family(st)
     local out = {}
     for _, a in ipairs(found) do
         out[#out + 1] = { statement = a.statement, sql_id = a.sql_id, sql = a.sql, executions = a.executions,
-            parses = a.parses, first_frame = a.first_frame, sql_bytes_not_resent = (a.parses - 1) * #a.sql,
+            parses = a.parses, reparses = a.reparses, reparse_runs = a.reparse_runs,
+            first_frame = a.reparse_first_frame, sql_bytes_not_resent = a.reparse_sql_bytes,
             saved_round_trips = 0, family = fam and FAMILY_NAME[fam] or nil,
             fix = (fam and REPARSE_FIX[fam]) or REPARSE_FIX.all }
     end
@@ -1753,10 +1759,12 @@ local function reparse_lines(st)
     local out = { "", "Parsed on every execution (no statement cache), the most SQL text re-sent first:" }
     for _, r in ipairs(found) do
         out[#out + 1] = string.format("  Statement %d: %d parses for %d executions (each an OALL8 with the SQL " ..
-            "text and the parse option)", r.statement, r.parses, r.executions)
+            "text and the parse option; sqlnet.pattern == \"reparse\" from frame %d: %d executions in %d run(s) " ..
+            "of %d or more)", r.statement, r.parses, r.executions, r.first_frame, r.reparses, r.reparse_runs,
+            REPARSE_MIN)
         out[#out + 1] = string.format("    a statement cache: the same round trips, %d bytes of SQL text not " ..
             "sent again (%d times), and no parse on the server (its time is inside the executions')",
-            r.sql_bytes_not_resent, r.parses - 1)
+            r.sql_bytes_not_resent, r.reparses - r.reparse_runs)
         out[#out + 1] = "    fix" .. (r.family and (" (" .. r.family .. ")") or "") .. ": " .. r.fix
     end
     return out
@@ -1883,7 +1891,7 @@ local PATTERN_KEYS = { "statement", "sql_id", "sql", "pattern", "calls", "first_
                        "rows_per_execution", "parses", "commits", "saved_round_trips", "saved_ms",
                        "saved_network_ms", "saved_server_ms", "saved_client_ms", "family", "fix" }
 local REPARSE_KEYS = { "statement", "sql_id", "sql", "executions", "parses", "first_frame",
-                       "sql_bytes_not_resent", "saved_round_trips", "family", "fix" }
+                       "sql_bytes_not_resent", "saved_round_trips", "family", "fix", "reparses", "reparse_runs" }
 
 local function render_json(st, filter, opts)
     local advised, skipped, connections = advise_all(st, opts, {})

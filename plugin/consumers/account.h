@@ -74,6 +74,16 @@ typedef struct {
     guint32 pattern_runs;
     guint32 pattern_first_frame;       /* first frame of its first such run */
     sqlnet_acct_sums_t pattern_s;
+    /* Parsed on every execution (patterns.h "reparse", the same rule as the
+     * round trips' sqlnet.pattern == "reparse"): its runs of PATTERN_MIN_RUN
+     * or more executions in a row, per conversation, each with its SQL text
+     * and a parse.  No round trip to save: a statement cache would not send
+     * the SQL text again after each run's first execution
+     * (reparse_sql_bytes = (reparses - reparse_runs) x its length). */
+    guint32 reparses;                  /* the executions of those runs */
+    guint32 reparse_runs;
+    guint32 reparse_first_frame;       /* first frame of its first such run */
+    guint64 reparse_sql_bytes;
 } sqlnet_acct_stmt_t;
 
 /* What a pattern's avoidable round trips cost (ns): network + server + client. */

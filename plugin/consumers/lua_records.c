@@ -430,7 +430,8 @@ push_value(lua_State *L, const char *name, char *value, gboolean text)
 /* records.accounts(report): { statement rows } in -z sqlnet,stmt's order
  * (the calls outside a statement first, statement nil), each a table keyed
  * by the CSV's column names with `per_execution` = { execution rows } keyed by
- * the JSON executions' names.  The report is one records.statements("open")
+ * the JSON executions' names (and reparses, reparse_runs, reparse_first_frame,
+ * reparse_sql_bytes: account.h).  The report is one records.statements("open")
  * gave; read it after the retap. */
 static int
 l_accounts(lua_State *L)
@@ -450,6 +451,15 @@ l_accounts(lua_State *L)
         lua_newtable(L);
         for (c = 0; c < account_stmt_ncolumns(); c++)
             push_value(L, account_stmt_column(c), account_stmt_value(s, c), account_stmt_column_is_text(c));
+        /* parsed on every execution (account.h reparse_*; the advisor's section) */
+        lua_pushinteger(L, (lua_Integer)s->reparses);
+        lua_setfield(L, -2, "reparses");
+        lua_pushinteger(L, (lua_Integer)s->reparse_runs);
+        lua_setfield(L, -2, "reparse_runs");
+        lua_pushinteger(L, (lua_Integer)s->reparse_first_frame);
+        lua_setfield(L, -2, "reparse_first_frame");
+        lua_pushinteger(L, (lua_Integer)s->reparse_sql_bytes);
+        lua_setfield(L, -2, "reparse_sql_bytes");
         lua_newtable(L);
         for (j = 0; j < s->execs->len; j++) {
             const sqlnet_acct_exec_t *e = &g_array_index(s->execs, sqlnet_acct_exec_t, j);
