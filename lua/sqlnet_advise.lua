@@ -291,7 +291,7 @@ local FIELD_SOURCE = {
 -- no table per round trip besides its own (this runs once per round trip of
 -- the capture).
 local function add_rt(st, stream, key, frame, now, src, req, call, execution, fetch, rows, from, tns_from,
-                      to, tns_to, packets, segments, rowb, bvc, tns, fns, err, largest)
+                      to, tns_to, packets, segments, rowb, bvc, tns, fns, err, largest, fixed)
     if not (rows and req) then return end
     local c = st.streams[stream] or stream_of(st, stream)
     -- the completing packet is the server's
@@ -329,6 +329,9 @@ local function add_rt(st, stream, key, frame, now, src, req, call, execution, fe
         time = t, first = fns / 1e9, start = now - t, gap = 0,
     }
     if err and err ~= 0 then rt.error = err end
+    -- outside the fetch plan (account.c's account_rt_fixed: a LOB read of an
+    -- execution): kept at every array size
+    if fixed then rt.fixed = true end
     if segments > packets then c.multi_seg = true end
     -- client time before this request, charged to the previous round trip of
     -- the same execution (time between executions is the application's)
@@ -387,7 +390,10 @@ function C.rt(st, pinfo)
     local fi, n0 = f_stream(), st.n_rts
     add_rt(st, fi and fi.value or -1, pinfo.src_port * 65536 + pinfo.dst_port, pinfo.number, pinfo.abs_ts,
            FIELD_SOURCE, V[2], V[3], V[4], V[6], V[7], V[8], V[9], V[11], V[12], V[13], V[15], V[16], V[17],
-           V[18], V[19], V[20], V[22])
+           V[18], V[19], V[20], V[22],
+           -- account_rt_fixed's rule, on the fields (only without the plugin's
+           -- records module): a LOB operation of an execution
+           V[3] == LOB_OP and (V[4] or 0) ~= 0)
     if st.n_rts > n0 and f_bind_values then st.rts[st.n_rts].bind_values = n(f_bind_values) end
 end
 
@@ -410,13 +416,13 @@ local function take_records(st, col, texts)
     }
     for i = 1, col:count() do
         local stream, sp, dp, frame, now, req, call, execution, fetch, rows, from, tns_from, to, tns_to, packets,
-              segments, rowb, bvc, tns, fns, err, largest, sdu, tdu, version, sql, sql_id, client, rtt, vantage =
-            col:get(i)
+              segments, rowb, bvc, tns, fns, err, largest, sdu, tdu, version, sql, sql_id, client, rtt, vantage,
+              fixed = col:get(i)
         cur.sql, cur.sdu, cur.tdu, cur.version, cur.client, cur.rtt, cur.vantage, cur.sql_id =
             sql, sdu, tdu, version, client, rtt, vantage, sql_id
         local n0 = st.n_rts
         add_rt(st, stream, sp * 65536 + dp, frame, now, src, req, call, execution, fetch, rows, from, tns_from,
-               to, tns_to, packets, segments, rowb, bvc, tns, fns, err, largest)
+               to, tns_to, packets, segments, rowb, bvc, tns, fns, err, largest, fixed)
         if st.n_rts > n0 then st.rts[st.n_rts].bind_values = col:fact(i, "bind_values") end
     end
     col:clear()
@@ -791,11 +797,12 @@ local function profile(st, s, models)
         local last_fetch = nil
         for i = 2, #e.rts do
             local rt = e.rts[i]
-            if rt.call == LOB_OP then
-                -- a LOB read of the execution (one per LOB value the client
-                -- reads by its locator): as many round trips whatever the array
-                -- size, at their observed bytes and time (an OALL8 that fetches
-                -- a REF CURSOR or an implicit result is a fetch)
+            if rt.fixed then
+                -- outside the fetch plan (account.c's account_rt_fixed: a LOB
+                -- read of the execution, one per LOB value the client reads by
+                -- its locator): as many round trips whatever the array size, at
+                -- their observed bytes and time (an OALL8 that fetches a REF
+                -- CURSOR or an implicit result is a fetch)
                 p.fixed_rts = p.fixed_rts + 1
                 p.fixed_to, p.fixed_from = p.fixed_to + rt.to, p.fixed_from + rt.from
                 fixed_sizes[#fixed_sizes + 1] = rt.to

@@ -185,6 +185,13 @@ is_fetch(const sqlnet_rt_t *rt)
     return sqlnet_rt_has_fetch_rows(rt) && !sqlnet_rt_executes(rt) && sqlnet_rt_execution(rt) != 0;
 }
 
+gboolean
+account_rt_fixed(const sqlnet_rt_t *rt)
+{
+    /* (a LOB operation never executes: not an execution's execute) */
+    return rt->req && sqlnet_rt_execution(rt) != 0 && sqlnet_rt_func(rt) == TTC_FN_LOB_OP;
+}
+
 static void
 sums_add(sqlnet_acct_sums_t *s, const sqlnet_rt_t *rt)
 {

@@ -95,6 +95,15 @@ account_pattern_saved_ns(const sqlnet_acct_stmt_t *st)
 
 #define ACCOUNT_MAX_EXECS 1000
 
+/* A round trip outside the fetch plan: a call of an execution that is
+ * neither its execute nor a fetch of its rows - a LOB operation (a LOB read
+ * per row by its locator).  The advisor's model keeps it as a round trip at
+ * every array size, at its observed bytes and time (an OALL8 that fetches a
+ * REF CURSOR or an implicit result, or python-oracledb's define re-execute,
+ * is a fetch).  One rule for the C accounts and the Lua model (lua_records.c
+ * gives it per round trip: rt.fixed). */
+gboolean account_rt_fixed(const sqlnet_rt_t *rt);
+
 typedef struct sqlnet_account sqlnet_account_t;
 
 sqlnet_account_t *account_new(void);
