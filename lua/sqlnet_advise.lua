@@ -291,7 +291,7 @@ local FIELD_SOURCE = {
 -- no table per round trip besides its own (this runs once per round trip of
 -- the capture).
 local function add_rt(st, stream, key, frame, now, src, req, call, execution, fetch, rows, from, tns_from,
-                      to, tns_to, packets, segments, rowb, bvc, tns, fns, err, largest)
+                      to, tns_to, packets, segments, rowb, bvc, tns, fns, err, largest, fixed)
     if not (rows and req) then return end
     local c = st.streams[stream] or stream_of(st, stream)
     -- the completing packet is the server's
@@ -329,6 +329,9 @@ local function add_rt(st, stream, key, frame, now, src, req, call, execution, fe
         time = t, first = fns / 1e9, start = now - t, gap = 0,
     }
     if err and err ~= 0 then rt.error = err end
+    -- outside the fetch plan (account.c's account_rt_fixed: a LOB read of an
+    -- execution): kept at every array size
+    if fixed then rt.fixed = true end
     if segments > packets then c.multi_seg = true end
     -- client time before this request, charged to the previous round trip of
     -- the same execution (time between executions is the application's)
@@ -387,7 +390,10 @@ function C.rt(st, pinfo)
     local fi, n0 = f_stream(), st.n_rts
     add_rt(st, fi and fi.value or -1, pinfo.src_port * 65536 + pinfo.dst_port, pinfo.number, pinfo.abs_ts,
            FIELD_SOURCE, V[2], V[3], V[4], V[6], V[7], V[8], V[9], V[11], V[12], V[13], V[15], V[16], V[17],
-           V[18], V[19], V[20], V[22])
+           V[18], V[19], V[20], V[22],
+           -- account_rt_fixed's rule, on the fields (only without the plugin's
+           -- records module): a LOB operation of an execution
+           V[3] == LOB_OP and (V[4] or 0) ~= 0)
     if st.n_rts > n0 and f_bind_values then st.rts[st.n_rts].bind_values = n(f_bind_values) end
 end
 
@@ -410,13 +416,13 @@ local function take_records(st, col, texts)
     }
     for i = 1, col:count() do
         local stream, sp, dp, frame, now, req, call, execution, fetch, rows, from, tns_from, to, tns_to, packets,
-              segments, rowb, bvc, tns, fns, err, largest, sdu, tdu, version, sql, sql_id, client, rtt, vantage =
-            col:get(i)
+              segments, rowb, bvc, tns, fns, err, largest, sdu, tdu, version, sql, sql_id, client, rtt, vantage,
+              fixed = col:get(i)
         cur.sql, cur.sdu, cur.tdu, cur.version, cur.client, cur.rtt, cur.vantage, cur.sql_id =
             sql, sdu, tdu, version, client, rtt, vantage, sql_id
         local n0 = st.n_rts
         add_rt(st, stream, sp * 65536 + dp, frame, now, src, req, call, execution, fetch, rows, from, tns_from,
-               to, tns_to, packets, segments, rowb, bvc, tns, fns, err, largest)
+               to, tns_to, packets, segments, rowb, bvc, tns, fns, err, largest, fixed)
         if st.n_rts > n0 then st.rts[st.n_rts].bind_values = col:fact(i, "bind_values") end
     end
     col:clear()
@@ -791,11 +797,12 @@ local function profile(st, s, models)
         local last_fetch = nil
         for i = 2, #e.rts do
             local rt = e.rts[i]
-            if rt.call == LOB_OP then
-                -- a LOB read of the execution (one per LOB value the client
-                -- reads by its locator): as many round trips whatever the array
-                -- size, at their observed bytes and time (an OALL8 that fetches
-                -- a REF CURSOR or an implicit result is a fetch)
+            if rt.fixed then
+                -- outside the fetch plan (account.c's account_rt_fixed: a LOB
+                -- read of the execution, one per LOB value the client reads by
+                -- its locator): as many round trips whatever the array size, at
+                -- their observed bytes and time (an OALL8 that fetches a REF
+                -- CURSOR or an implicit result is a fetch)
                 p.fixed_rts = p.fixed_rts + 1
                 p.fixed_to, p.fixed_from = p.fixed_to + rt.to, p.fixed_from + rt.from
                 fixed_sizes[#fixed_sizes + 1] = rt.to
@@ -1711,13 +1718,15 @@ local function pattern_lines(st)
     return out
 end
 
--- Parsed on every execution (issue 36): a statement executed PATTERN_MIN_RUN
--- times or more whose every execution was an OALL8 with the parse option and
--- its SQL text (account.c's parses and executions), where a statement cache
--- would have re-executed the open cursor.  No round trip goes (the parse
--- rides with the execute); the SQL text is not sent again, and the server's
--- parse (inside the executions' server time, not separable on the wire) goes.
-local REPARSE_MIN = 10          -- patterns.h PATTERN_MIN_RUN
+-- Parsed on every execution (issue 36): the statements the plugin marks
+-- sqlnet.pattern == "reparse" (patterns.c: PATTERN_MIN_RUN executions or
+-- more in a row in a conversation, each an OALL8 with its SQL text and the
+-- parse option), counted and priced in C (account.c: reparses, reparse_runs,
+-- reparse_sql_bytes, reparse_first_frame), where a statement cache would
+-- have re-executed the open cursor.  No round trip goes (the parse rides
+-- with the execute); the SQL text is not sent again, and the server's parse
+-- (inside the executions' server time, not separable on the wire) goes.
+local REPARSE_MIN = 10          -- patterns.h PATTERN_MIN_RUN (for the text)
 local REPARSE_FIX = {
     python = "keep the statement cache on (connection stmtcachesize, default 20) and the same SQL text",
     node = "keep oracledb.stmtCacheSize above 0 (default 30) and the same SQL text",
@@ -1731,16 +1740,20 @@ local REPARSE_FIX = {
 local function reparse_records(st)
     local found = {}
     for _, a in ipairs(st.accounts or {}) do
-        if a.statement and (a.executions or 0) >= REPARSE_MIN and (a.parses or 0) >= a.executions then
+        if a.statement and (a.reparses or 0) > 0 then
             found[#found + 1] = a
         end
     end
-    table.sort(found, function(x, y) return x.parses * #x.sql > y.parses * #y.sql end)
+    table.sort(found, function(x, y)
+        if x.reparse_sql_bytes ~= y.reparse_sql_bytes then return x.reparse_sql_bytes > y.reparse_sql_bytes end
+        return x.statement < y.statement
+    end)
     local fam = client_family(st)
     local out = {}
     for _, a in ipairs(found) do
         out[#out + 1] = { statement = a.statement, sql_id = a.sql_id, sql = a.sql, executions = a.executions,
-            parses = a.parses, first_frame = a.first_frame, sql_bytes_not_resent = (a.parses - 1) * #a.sql,
+            parses = a.parses, reparses = a.reparses, reparse_runs = a.reparse_runs,
+            first_frame = a.reparse_first_frame, sql_bytes_not_resent = a.reparse_sql_bytes,
             saved_round_trips = 0, family = fam and FAMILY_NAME[fam] or nil,
             fix = (fam and REPARSE_FIX[fam]) or REPARSE_FIX.all }
     end
@@ -1753,10 +1766,12 @@ local function reparse_lines(st)
     local out = { "", "Parsed on every execution (no statement cache), the most SQL text re-sent first:" }
     for _, r in ipairs(found) do
         out[#out + 1] = string.format("  Statement %d: %d parses for %d executions (each an OALL8 with the SQL " ..
-            "text and the parse option)", r.statement, r.parses, r.executions)
+            "text and the parse option; sqlnet.pattern == \"reparse\" from frame %d: %d executions in %d run(s) " ..
+            "of %d or more)", r.statement, r.parses, r.executions, r.first_frame, r.reparses, r.reparse_runs,
+            REPARSE_MIN)
         out[#out + 1] = string.format("    a statement cache: the same round trips, %d bytes of SQL text not " ..
             "sent again (%d times), and no parse on the server (its time is inside the executions')",
-            r.sql_bytes_not_resent, r.parses - 1)
+            r.sql_bytes_not_resent, r.reparses - r.reparse_runs)
         out[#out + 1] = "    fix" .. (r.family and (" (" .. r.family .. ")") or "") .. ": " .. r.fix
     end
     return out
@@ -1883,7 +1898,7 @@ local PATTERN_KEYS = { "statement", "sql_id", "sql", "pattern", "calls", "first_
                        "rows_per_execution", "parses", "commits", "saved_round_trips", "saved_ms",
                        "saved_network_ms", "saved_server_ms", "saved_client_ms", "family", "fix" }
 local REPARSE_KEYS = { "statement", "sql_id", "sql", "executions", "parses", "first_frame",
-                       "sql_bytes_not_resent", "saved_round_trips", "family", "fix" }
+                       "sql_bytes_not_resent", "saved_round_trips", "family", "fix", "reparses", "reparse_runs" }
 
 local function render_json(st, filter, opts)
     local advised, skipped, connections = advise_all(st, opts, {})

@@ -381,3 +381,71 @@ def test_pattern_numbers_same_in_every_form(tshark, tmp_path, name):
         assert (b["pattern_calls"], b["pattern_saved_round_trips"], b["pattern_first_frame"]) == \
             (int(r["pattern_calls"]), int(r["pattern_saved_round_trips"]), int(r["pattern_first_frame"]))
         assert round(b["pattern_saved_ms"], 3) == pytest.approx(float(r["pattern_saved_ms"]), abs=0.0015)
+
+
+# ---- reparse: a pattern kind in C (patterns.c), counted in account.c ---------
+
+REPARSE_CAPS = ["pattern_nplus1_19_wan50_jdbc", "pattern_nplus1_19_wan50_goora",
+                "pattern_nplus1_19_wan50_python", "pattern_nplus1_23ai_lan_python"]
+
+
+def manifest_reparse_runs(man):
+    """{sql: [run lengths >= 10]} from the scripted server's request log: per
+    connection, the OALL8s of one SQL text on cursor 0 (a new cursor: the text
+    parsed) in a row; an OALL8 of that text on an open cursor ends the run."""
+    runs = {}
+    for c in man["connections"]:
+        cur = {}
+        for q in c["requests"]:
+            if q.get("function") != "OALL8" or not q.get("sql"):
+                continue
+            if q.get("cursor") == 0:
+                cur[q["sql"]] = cur.get(q["sql"], 0) + 1
+            else:
+                runs.setdefault(q["sql"], []).append(cur.pop(q["sql"], 0))
+        for sql, n in cur.items():
+            runs.setdefault(sql, []).append(n)
+    return {sql: [n for n in ns if n >= 10] for sql, ns in runs.items() if any(n >= 10 for n in ns)}
+
+
+@pytest.mark.parametrize("name", REPARSE_CAPS)
+def test_reparse_marks_expert_and_advisor_agree(tshark, name):
+    """sqlnet.pattern == "reparse" marks the execute of every parsed execution
+    from the 10th in a row of one statement (its execution numbers 10..n),
+    the Expert Info sqlnet.pattern.reparse is on the 10th with the run's
+    length and first frame, and the advisor's section (account.c's counts,
+    the other state holder of the same rule) gives the same run, its length
+    and the SQL text bytes not sent again.  Evidence: the scripted server's
+    request log in the manifest (OALL8s on cursor 0 in a row: JDBC and go-ora
+    open a new statement per query; python-oracledb's statement cache
+    re-executes the cursor: no reparse) and arithmetic on the SQL text's
+    length; the expert (patterns.c) against the advisor (account.c)."""
+    cap = TEST_CAPTURES / f"{name}.pcapng"
+    want = manifest_reparse_runs(json.loads(cap.with_suffix(".json").read_text()))
+    assert bool(want) == (name.rsplit("_", 1)[1] in ("jdbc", "goora")), want
+    out = tshark.run(cap, ["-2", "-T", "fields", "-E", "aggregator=|", "-e", "frame.number", "-e", "sqlnet.pattern",
+                           "-e", "sqlnet.stmt.execution_number", "-e", "_ws.expert.message"])
+    assert "Lua" not in out.stderr, out.stderr
+    marked, experts = [], []
+    for line in out.stdout.splitlines():
+        frame, pat, num, msg = (line.split("\t") + ["", "", "", ""])[:4]
+        if "reparse" in pat.split("|"):
+            marked.append(int(num.split("|")[0]))
+        experts += [m for m in msg.split("|") if m.startswith("Parsed on every execution")]
+    _, adv, _ = views(tshark, cap)
+    found = re.findall(r"^  Statement \d+: \d+ parses for \d+ executions \(each an OALL8 with the SQL text and "
+                       r"the parse option; sqlnet.pattern == \"reparse\" from frame (\d+): (\d+) executions in "
+                       r"(\d+) run\(s\) of 10 or more\)\n    a statement cache: the same round trips, (\d+) bytes",
+                       adv, re.M)
+    if not want:
+        assert (marked, experts, found) == ([], [], []), (marked, experts, found)
+        assert "Parsed on every execution" not in adv
+        return
+    (sql, lengths), = want.items()
+    assert len(lengths) == 1          # the scripts: one run per connection
+    n = lengths[0]
+    assert sorted(marked) == list(range(10, n + 1))
+    assert len(experts) == 1
+    m = re.match(r"Parsed on every execution \(reparse\): (\d+) executions in a row from frame (\d+)", experts[0])
+    assert int(m.group(1)) == n
+    assert found == [(m.group(2), str(n), "1", str((n - 1) * len(sql.encode())))]

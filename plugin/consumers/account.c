@@ -45,6 +45,8 @@ typedef struct {
     GHashTable *exec_index;    /* (conversation << 32 | execution) -> index + 1 in pub.execs */
     GArray *runs;              /* run_book_t: its runs with a second call (patterns.h) */
     GHashTable *run_index;     /* (conversation << 32 | run's first frame) -> index + 1 in runs */
+    GHashTable *reparse;       /* conversation -> sqlnet_reparse_run_t: its run of parsed executions there */
+    guint32 reparse_done, reparse_done_runs, reparse_done_first;   /* the ended runs that are a pattern */
 } stmt_t;
 
 /* A run of calls (patterns.c) as far as the records show it. */
@@ -127,6 +129,7 @@ stmt_new(const char *sql)
     s->exec_index = g_hash_table_new_full(key_hash, g_int64_equal, g_free, NULL);
     s->runs = g_array_new(FALSE, TRUE, sizeof(run_book_t));
     s->run_index = g_hash_table_new_full(key_hash, g_int64_equal, g_free, NULL);
+    s->reparse = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
     return s;
 }
 
@@ -144,6 +147,7 @@ stmt_free(gpointer p)
     g_hash_table_destroy(s->exec_index);
     g_array_free(s->runs, TRUE);
     g_hash_table_destroy(s->run_index);
+    g_hash_table_destroy(s->reparse);
     g_free(s);
 }
 
@@ -191,6 +195,13 @@ static gboolean
 is_fetch(const sqlnet_rt_t *rt)
 {
     return sqlnet_rt_has_fetch_rows(rt) && !sqlnet_rt_executes(rt) && sqlnet_rt_execution(rt) != 0;
+}
+
+gboolean
+account_rt_fixed(const sqlnet_rt_t *rt)
+{
+    /* (a LOB operation never executes: not an execution's execute) */
+    return rt->req && sqlnet_rt_execution(rt) != 0 && sqlnet_rt_func(rt) == TTC_FN_LOB_OP;
 }
 
 static void
@@ -327,6 +338,55 @@ run_add(stmt_t *s, const sqlnet_rt_t *rt)
     sums_add(&rb->saved, rt);
 }
 
+/* A run of parsed executions that is a pattern, into the statement's counts. */
+static void
+reparse_count(guint32 *calls, guint32 *runs, guint32 *first, const sqlnet_reparse_run_t *r)
+{
+    if (r->length < PATTERN_MIN_RUN)
+        return;
+    *calls += r->length;
+    (*runs)++;
+    if (!*first || r->first_frame < *first)
+        *first = r->first_frame;
+}
+
+/* An execution of the statement: one more step of its conversation's run of
+ * parsed executions (patterns_reparse_step, the rule the marks use). */
+static void
+reparse_add(stmt_t *s, const sqlnet_rt_t *rt)
+{
+    gpointer key = GUINT_TO_POINTER(rt->conversation + 1);
+    sqlnet_reparse_run_t *r = (sqlnet_reparse_run_t *)g_hash_table_lookup(s->reparse, key);
+    sqlnet_reparse_run_t before;
+
+    if (!r) {
+        r = g_new0(sqlnet_reparse_run_t, 1);
+        g_hash_table_insert(s->reparse, key, r);
+    }
+    before = *r;
+    if (patterns_reparse_step(r, rt->req) <= 1)
+        /* the run before ended (or there was none) */
+        reparse_count(&s->reparse_done, &s->reparse_done_runs, &s->reparse_done_first, &before);
+}
+
+/* The statement's reparse counts: the ended runs and the open ones. */
+static void
+stmt_reparses(stmt_t *s)
+{
+    GHashTableIter it;
+    gpointer v;
+
+    s->pub.reparses = s->reparse_done;
+    s->pub.reparse_runs = s->reparse_done_runs;
+    s->pub.reparse_first_frame = s->reparse_done_first;
+    g_hash_table_iter_init(&it, s->reparse);
+    while (g_hash_table_iter_next(&it, NULL, &v))
+        reparse_count(&s->pub.reparses, &s->pub.reparse_runs, &s->pub.reparse_first_frame,
+                      (const sqlnet_reparse_run_t *)v);
+    s->pub.reparse_sql_bytes = s->pub.sql ? (guint64)(s->pub.reparses - s->pub.reparse_runs) * strlen(s->pub.sql)
+                                          : 0;
+}
+
 static void
 sums_merge(sqlnet_acct_sums_t *to, const sqlnet_acct_sums_t *from)
 {
@@ -422,6 +482,8 @@ account_add(sqlnet_account_t *a, const sqlnet_rt_t *rt)
 
     if (rt->run_index >= 2)
         run_add(s, rt);
+    if (sql && rt->req && ttc_req_executes(rt->req) && rt->req->execution)
+        reparse_add(s, rt);
 
     memset(&r, 0, sizeof(r));
     r.stmt = s;
@@ -689,6 +751,7 @@ account_compute(sqlnet_account_t *a)
         g_free(s->pub.errors);
         s->pub.errors = g_string_free(errors, FALSE);
         stmt_patterns(s);
+        stmt_reparses(s);
     }
     pauses(a);
     array_sizes(a);

@@ -74,6 +74,16 @@ typedef struct {
     guint32 pattern_runs;
     guint32 pattern_first_frame;       /* first frame of its first such run */
     sqlnet_acct_sums_t pattern_s;
+    /* Parsed on every execution (patterns.h "reparse", the same rule as the
+     * round trips' sqlnet.pattern == "reparse"): its runs of PATTERN_MIN_RUN
+     * or more executions in a row, per conversation, each with its SQL text
+     * and a parse.  No round trip to save: a statement cache would not send
+     * the SQL text again after each run's first execution
+     * (reparse_sql_bytes = (reparses - reparse_runs) x its length). */
+    guint32 reparses;                  /* the executions of those runs */
+    guint32 reparse_runs;
+    guint32 reparse_first_frame;       /* first frame of its first such run */
+    guint64 reparse_sql_bytes;
 } sqlnet_acct_stmt_t;
 
 /* What a pattern's avoidable round trips cost (ns): network + server + client. */
@@ -84,6 +94,15 @@ account_pattern_saved_ns(const sqlnet_acct_stmt_t *st)
 }
 
 #define ACCOUNT_MAX_EXECS 1000
+
+/* A round trip outside the fetch plan: a call of an execution that is
+ * neither its execute nor a fetch of its rows - a LOB operation (a LOB read
+ * per row by its locator).  The advisor's model keeps it as a round trip at
+ * every array size, at its observed bytes and time (an OALL8 that fetches a
+ * REF CURSOR or an implicit result, or python-oracledb's define re-execute,
+ * is a fetch).  One rule for the C accounts and the Lua model (lua_records.c
+ * gives it per round trip: rt.fixed). */
+gboolean account_rt_fixed(const sqlnet_rt_t *rt);
 
 typedef struct sqlnet_account sqlnet_account_t;
 

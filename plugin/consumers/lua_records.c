@@ -53,6 +53,7 @@
 #include "compat.h"
 #include "metrics.h"
 #include "stmt.h"
+#include "account.h"
 #include "sqlnet_rt.h"
 
 #define COLLECTOR_MT "sqlnet_records_collector"   /* a Lua metatable name, not a field */
@@ -67,6 +68,7 @@ typedef struct {
     guint32 src_port, dst_port;
     guint32 sql, sql_id;     /* interned text index, 0 = none */
     double abs_ts, client_ms, rtt;
+    gboolean fixed;          /* outside the fetch plan (account_rt_fixed) */
 } rt_record_t;
 
 typedef struct {
@@ -127,6 +129,7 @@ collector_packet(void *data, packet_info *pinfo, epan_dissect_t *edt _U_, const 
     rec.dst_port = pinfo->destport;
     rec.sql = intern(c, sqlnet_rt_sql(rt));
     rec.sql_id = intern(c, rt->sql_id);
+    rec.fixed = account_rt_fixed(rt);
     /* as Wireshark's Lua gives pinfo.abs_ts */
     rec.abs_ts = (double)pinfo->abs_ts.secs + (double)pinfo->abs_ts.nsecs / 1000000000.0;
     if (rt->resp->timing.known) {
@@ -218,7 +221,8 @@ push_num(lua_State *L, gboolean have, double v)
  * fetch, rows, req_ttc, req_bytes, resp_ttc, resp_bytes, resp_packets,
  * resp_segments, row_bytes, bvc_bytes, time_ns, first_ns, ora_error (the
  * column ora_status: the end-of-call status, 0 and 1403 too),
- * largest_segment, sdu, tdu, version, sql, sql_id, client_ms, rtt, vantage
+ * largest_segment, sdu, tdu, version, sql, sql_id, client_ms, rtt, vantage,
+ * fixed (a boolean: a round trip outside the fetch plan, account_rt_fixed)
  * (nil where absent; sql, sql_id: text indexes, nil for none) */
 static int
 l_get(lua_State *L)
@@ -260,7 +264,8 @@ l_get(lua_State *L)
     push_num(L, HAVE(r, client_ns), r->client_ms);
     push_num(L, HAVE(r, rtt_ns), r->rtt);
     push_int(L, HAVE(r, rtt_ns), COL(r, vantage));
-    return 30;
+    lua_pushboolean(L, r->fixed);
+    return 31;
 }
 
 /* col:fact(i, name): record i's column by its name (sqlnet_rt.h: "rows",
@@ -430,7 +435,8 @@ push_value(lua_State *L, const char *name, char *value, gboolean text)
 /* records.accounts(report): { statement rows } in -z sqlnet,stmt's order
  * (the calls outside a statement first, statement nil), each a table keyed
  * by the CSV's column names with `per_execution` = { execution rows } keyed by
- * the JSON executions' names.  The report is one records.statements("open")
+ * the JSON executions' names (and reparses, reparse_runs, reparse_first_frame,
+ * reparse_sql_bytes: account.h).  The report is one records.statements("open")
  * gave; read it after the retap. */
 static int
 l_accounts(lua_State *L)
@@ -450,6 +456,15 @@ l_accounts(lua_State *L)
         lua_newtable(L);
         for (c = 0; c < account_stmt_ncolumns(); c++)
             push_value(L, account_stmt_column(c), account_stmt_value(s, c), account_stmt_column_is_text(c));
+        /* parsed on every execution (account.h reparse_*; the advisor's section) */
+        lua_pushinteger(L, (lua_Integer)s->reparses);
+        lua_setfield(L, -2, "reparses");
+        lua_pushinteger(L, (lua_Integer)s->reparse_runs);
+        lua_setfield(L, -2, "reparse_runs");
+        lua_pushinteger(L, (lua_Integer)s->reparse_first_frame);
+        lua_setfield(L, -2, "reparse_first_frame");
+        lua_pushinteger(L, (lua_Integer)s->reparse_sql_bytes);
+        lua_setfield(L, -2, "reparse_sql_bytes");
         lua_newtable(L);
         for (j = 0; j < s->execs->len; j++) {
             const sqlnet_acct_exec_t *e = &g_array_index(s->execs, sqlnet_acct_exec_t, j);

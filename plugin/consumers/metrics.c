@@ -38,6 +38,7 @@ static int hf_fetch_rows = -1;
 static int hf_pattern = -1;
 static int hf_stmt_exec_number = -1;
 static expert_field ei_pattern = EI_INIT;
+static expert_field ei_reparse = EI_INIT;
 static int hf_array_size = -1;
 static int hf_rows = -1;
 static int hf_rowcount = -1;
@@ -397,11 +398,22 @@ add_pattern(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_se
 
     if (rt->exec_number)
         proto_item_set_generated(proto_tree_add_uint(tree, hf_stmt_exec_number, tvb, 0, 0, rt->exec_number));
+    m = patterns_note(pinfo, (sqlnet_session_t *)sess, resp);
+    if (m && m->reparse_index >= PATTERN_MIN_RUN) {
+        /* a run of its own: the execute may be in another kind's run too */
+        pi = proto_tree_add_string(tree, hf_pattern, tvb, 0, 0, pattern_name(SQLNET_PATTERN_REPARSE));
+        proto_item_set_generated(pi);
+        if (m->reparse_expert)
+            expert_add_info_format(pinfo, pi, &ei_reparse,
+                                   "Parsed on every execution (reparse): %u executions in a row from frame %u, "
+                                   "each with its SQL text and a parse; a statement cache saves no round trip, "
+                                   "the SQL text sent again and the parses: -z sqlnet,advise",
+                                   m->reparse_length, m->reparse_first);
+    }
     if (!rt->pattern)
         return;
     pi = proto_tree_add_string(tree, hf_pattern, tvb, 0, 0, pattern_name(rt->pattern));
     proto_item_set_generated(pi);
-    m = patterns_note(pinfo, (sqlnet_session_t *)sess, resp);
     if (m && m->expert) {
         const char *sql_id = rt->req && rt->req->stmt_sql && sess->ttc
                              ? ttc_sql_id((ttc_session_t *)sess->ttc, rt->req->stmt_sql) : NULL;
@@ -458,7 +470,7 @@ add_round_trip(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet
         rt.resp = resp;
         if (sqlnet_rt_column(&rt, SQLNET_RT_COL_rows_asked, &v))
             small_fetch(pinfo, NULL, req, resp, v);
-        if (m && m->pattern) {
+        if (m && (m->pattern || m->reparse_index >= PATTERN_MIN_RUN)) {
             rt.pattern = m->pattern;
             rt.exec_number = m->exec_number;
             add_pattern(tvb, pinfo, NULL, sess, resp, &rt);
@@ -754,7 +766,9 @@ metrics_register(int proto)
             "Frame that completes the response to this request", HFILL } },
         { &hf_pattern, { "Avoidable round trips (pattern)", "sqlnet.pattern", FT_STRING, BASE_NONE, NULL, 0x0,
             "The chatty-application pattern this round trip is part of (as sqlnet.rt.pattern): "
-            "repeated_query (N+1), row_by_row_dml, commit, ping, lob_per_row (docs/time.md)", HFILL } },
+            "repeated_query (N+1), row_by_row_dml, commit, ping, lob_per_row; and reparse on an execute "
+            "parsed again (a second occurrence when the round trip is in another run too) (docs/time.md)",
+            HFILL } },
         { &hf_stmt_exec_number, { "Execution of its SQL", "sqlnet.stmt.execution_number", FT_UINT32, BASE_DEC,
             NULL, 0x0, "This SQL text's execution number in the conversation (as sqlnet.rt.execution_number)",
             HFILL } },
@@ -814,6 +828,9 @@ metrics_register(int proto)
         { &ei_pattern, { "sqlnet.pattern.expert", PI_SEQUENCE, PI_WARN,
             "Avoidable round trips: a run of calls one call could do (N+1 query, row-by-row DML, commit "
             "or ping per statement, LOB call per row)", EXPFILL } },
+        { &ei_reparse, { "sqlnet.pattern.reparse", PI_SEQUENCE, PI_NOTE,
+            "Parsed on every execution: the tenth execution in a row of one statement that each carry its SQL "
+            "text and a parse (no statement cache)", EXPFILL } },
         { &ei_more_data, { "sqlnet.more_data", PI_PROTOCOL, PI_NOTE,
             "Response spans several TNS DATA packets (SQL*Net more data to client)", EXPFILL } },
         { &ei_multi_segment, { "sqlnet.multi_segment", PI_PROTOCOL, PI_NOTE,

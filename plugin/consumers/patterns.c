@@ -23,6 +23,7 @@ const value_string sqlnet_pattern_vals[] = {
     { SQLNET_PATTERN_COMMIT, "commit" },
     { SQLNET_PATTERN_PING, "ping" },
     { SQLNET_PATTERN_LOB_PER_ROW, "lob_per_row" },
+    { SQLNET_PATTERN_REPARSE, "reparse" },
     { 0, NULL }
 };
 
@@ -47,6 +48,8 @@ typedef struct {
     run_t *run;                /* its current run, NULL: none */
     guint32 last_rows;         /* rows of its latest execution so far */
     nstime_t last_end;         /* the last response of its latest execution */
+    sqlnet_reparse_run_t reparse;   /* its run of executions each with a parse */
+    guint32 *reparse_length;   /* that run's length as the marks read it (NULL: none yet) */
 } sql_t;
 
 /* One execution (ttc_request_t.execution). */
@@ -55,6 +58,9 @@ typedef struct {
     guint32 exec_number;
     run_t *run;
     guint32 pos;
+    guint32 reparse_pos;       /* its place in the statement's run of parsed executions (0: none) */
+    guint32 reparse_first;
+    guint32 *reparse_length;
 } exec_t;
 
 /* The answer kept for a round trip. */
@@ -63,6 +69,8 @@ typedef struct {
     run_t *run;
     guint32 pos;
     gboolean expert;
+    guint32 reparse_pos, reparse_first;   /* exec_t's, for an execute kept here */
+    guint32 *reparse_length;
 } mark_t;
 
 /* A conversation-wide run (commit, ping, LOB calls). */
@@ -147,6 +155,25 @@ is_validation_query(const char *sql)
           (g_ascii_isdigit(w[1][0]) || w[1][0] == '\'');
     g_strfreev(w);
     return yes;
+}
+
+gboolean
+patterns_parses(const ttc_request_t *req)
+{
+    return req && req->stmt_sql && ttc_req_executes(req) && req->call.kind == TTC_REQ_FUNCTION &&
+           req->call.func == TTC_FN_OALL8 && (req->call.options & TTC_OPT_PARSE);
+}
+
+guint32
+patterns_reparse_step(sqlnet_reparse_run_t *r, const ttc_request_t *req)
+{
+    if (!patterns_parses(req)) {
+        r->length = 0;
+        return 0;
+    }
+    if (r->length == 0)
+        r->first_frame = req->first_frame ? req->first_frame : req->frame;
+    return ++r->length;
 }
 
 static guint8
@@ -258,6 +285,17 @@ classify(struct sqlnet_patterns *p, const ttc_response_t *resp, mark_t *m)
         e = wmem_new0(wmem_file_scope(), exec_t);
         e->sql = s;
         e->exec_number = ++s->executions;
+        e->reparse_pos = patterns_reparse_step(&s->reparse, req);
+        if (e->reparse_pos == 1 || !s->reparse_length)
+            s->reparse_length = wmem_new0(wmem_file_scope(), guint32);
+        if (e->reparse_pos) {
+            *s->reparse_length = e->reparse_pos;
+            e->reparse_first = s->reparse.first_frame;
+            e->reparse_length = s->reparse_length;
+        }
+        m->reparse_pos = e->reparse_pos;
+        m->reparse_first = e->reparse_first;
+        m->reparse_length = e->reparse_length;
         p->commit.execs_since++;
         p->ping.execs_since++;
         if (kind == SQLNET_PATTERN_PING) {
@@ -318,6 +356,12 @@ mark_of(struct sqlnet_patterns *p, const ttc_response_t *resp, mark_t *m)
     m->run = e->run;
     m->pos = e->pos;
     m->expert = e->run && e->pos == PATTERN_MIN_RUN && ttc_req_executes(resp->req);
+    if (ttc_req_executes(resp->req)) {
+        /* the parse rides with the execute: only its round trip */
+        m->reparse_pos = e->reparse_pos;
+        m->reparse_first = e->reparse_first;
+        m->reparse_length = e->reparse_length;
+    }
     return TRUE;
 }
 
@@ -356,6 +400,12 @@ patterns_note(packet_info *pinfo, sqlnet_session_t *sess, const ttc_response_t *
         out->run_length = m.run->length;
         out->run_saved_rts = m.run->saved_rts;
         out->expert = m.expert;
+    }
+    if (m.reparse_pos) {
+        out->reparse_index = m.reparse_pos;
+        out->reparse_first = m.reparse_first;
+        out->reparse_length = m.reparse_length ? *m.reparse_length : m.reparse_pos;
+        out->reparse_expert = m.reparse_pos == PATTERN_MIN_RUN;
     }
     return out;
 }

@@ -21,6 +21,16 @@
  *                    would do
  *   lob_per_row      one LOB call after another (a read per row): LOB
  *                    prefetch or fetching LOBs as strings/bytes would do
+ *   reparse          a statement whose executions each carry a parse (an
+ *                    OALL8 with its SQL text and the parse option), one
+ *                    execution after another of it in the conversation (no
+ *                    time limit: a cursor is reused or not whatever the
+ *                    pause): a statement cache would re-execute the open
+ *                    cursor.  No round trip goes (the parse rides with the
+ *                    execute): the SQL text is not sent again and the server
+ *                    does not parse it again.  A round trip can be in a run
+ *                    of another kind too (an N+1 query parsed each time):
+ *                    it then carries both names (sqlnet.pattern twice).
  * A run continues while each call follows the previous one within
  * PATTERN_SPAN_MS (and, for a query, the previous execution brought at most
  * PATTERN_FEW_ROWS rows); it is a pattern from its PATTERN_MIN_RUN-th call:
@@ -44,7 +54,8 @@ typedef enum {
     SQLNET_PATTERN_COMMIT = 3,
     SQLNET_PATTERN_PING = 4,
     SQLNET_PATTERN_LOB_PER_ROW = 5,
-    SQLNET_PATTERN_N
+    SQLNET_PATTERN_N,                  /* the kinds of runs of calls that cost round trips */
+    SQLNET_PATTERN_REPARSE = SQLNET_PATTERN_N   /* a run of its own (reparse_* below) */
 } sqlnet_pattern_t;
 
 #define PATTERN_MIN_RUN 10         /* calls in a run before it is a pattern */
@@ -67,7 +78,30 @@ typedef struct {
                                 * after the first pass) */
     guint32 run_saved_rts;     /* round trips of the run beyond its first call, as far as read */
     gboolean expert;           /* this round trip made the run a pattern (Expert Info here) */
+    /* reparse (its own run: a round trip can be in both) */
+    guint32 reparse_index;     /* the execute's place in its statement's run of parsed executions
+                                * (1-based; 0: not an execute with a parse); a pattern from
+                                * PATTERN_MIN_RUN */
+    guint32 reparse_first;     /* first frame of that run */
+    guint32 reparse_length;    /* the run's length as far as read */
+    gboolean reparse_expert;   /* this execute made the run a pattern (Expert Info here) */
 } sqlnet_pattern_mark_t;
+
+/* The reparse rule, one place for the round-trip marks (patterns.c) and the
+ * statement accounts (account.c): the state of one statement in one
+ * conversation, stepped with each of its executions in order. */
+typedef struct {
+    guint32 length;            /* executions in a row, each with a parse */
+    guint32 first_frame;       /* first frame of the run */
+} sqlnet_reparse_run_t;
+
+/* An execution that carries a parse: an OALL8 that executes, with the SQL
+ * text and the parse option. */
+gboolean patterns_parses(const ttc_request_t *req);
+
+/* One more execution of the statement: its place in the run of parsed
+ * executions (0: it does not parse, the run ends). */
+guint32 patterns_reparse_step(sqlnet_reparse_run_t *r, const ttc_request_t *req);
 
 /* Classify the round trip of resp, once, when its record is first
  * published (first pass, in frame order); afterwards the same answer. */
