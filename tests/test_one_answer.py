@@ -134,7 +134,9 @@ def stmt_table(tshark, cap):
     """-z sqlnet,stmt_table: Wireshark's table (header row, then one row each)."""
     out = tshark.run(cap, ["-q", "-z", "sqlnet,stmt_table"]).stdout
     lines = [ln for ln in out.splitlines() if ln.count("|") > 3]
-    head = [h.strip() for h in lines[0].split("|")]
+    from test_stmt_table import LEAD
+    csv_name = {shown: c for c, shown in LEAD}     # the window's short headers (docs/reports.md)
+    head = [csv_name.get(h.strip(), h.strip()) for h in lines[0].split("|")]
     rows = {}
     for ln in lines[1:]:
         cells = [c.strip() for c in ln.split("|")]

@@ -225,7 +225,9 @@ def test_dbeaver_like_same_numbers_everywhere(tshark):
     assert (r["executions"], r["rows_per_execution"], r["pattern_calls"]) == ("32", "1.0", "32")
     table = tshark.run(cap, ["-q", "-z", "sqlnet,stmt_table"]).stdout
     lines = [ln for ln in table.splitlines() if ln.count("|") > 3]
-    head = [h.strip() for h in lines[0].split("|")]
+    from test_stmt_table import LEAD
+    csv_name = {shown: c for c, shown in LEAD}     # the window's short headers (docs/reports.md)
+    head = [csv_name.get(h.strip(), h.strip()) for h in lines[0].split("|")]
     trow = [dict(zip(head, [c.strip() for c in ln.split("|")])) for ln in lines[1:]]
     trow = [x for x in trow if x.get("pattern")][0]
     js = json.loads(tshark.run(cap, ["-q", "-z", "sqlnet,stmt,format=json"]).stdout)
@@ -271,7 +273,7 @@ def test_gui_statement_table_has_the_columns(tshark, gui_tools):
     (screenshot kept): the window's Copy has the CSV's executions, rows per
     execution, parses, commits, pattern and saving for the statement."""
     import test_gui
-    from test_stmt_table import gui_table, plain_rows
+    from test_stmt_table import gui_table, plain_rows, window_columns
     test_gui.need_xclip()
     rows = list(csv.reader(io.StringIO(tshark.run(DBEAVER, ["-q", "-z", "sqlnet,stmt,format=csv"]).stdout)))
     header, want = rows[0], [r for r in rows[1:] if r[0] == "1"][0]
@@ -279,7 +281,10 @@ def test_gui_statement_table_has_the_columns(tshark, gui_tools):
     test_gui.keep_screenshots(out, ("table.png",), prefix="pattern_")
     w, h = test_gui.png_size(out / "table.png")
     assert w == 1366 and h >= 300, (w, h)
-    got = [g for g in plain_rows(log("table_copy.txt"), header) if g[0] == "1"]
+    cols = window_columns(header)     # the window's order and short headers (docs/reports.md)
+    header = [c for c, _ in cols]
+    want = [want[rows[0].index(c)] for c in header]
+    got = [g for g in plain_rows(log("table_copy.txt"), header, [n for _, n in cols]) if g[0] == "1"]
     assert got, (log("table_copy.txt")[:800], log("driver.log"))
     for col in ("executions", "rows_per_execution", "parses", "commits", "pattern", "pattern_calls",
                 "pattern_saved_round_trips", "pattern_saved_ms"):
