@@ -87,10 +87,15 @@ local function field(name)
     F[name] = ok and f or nil
     return F[name]
 end
+-- No extractor at all in a tshark run that asks for no -z sqlnet,advise:
+-- one made while the scripts load makes tshark build a protocol tree for
+-- every packet of the run (M.wants_extractors, docs/performance.md "The
+-- hidden tree"); the report's functions below then never run.
+local EXTRACTORS = M.wants_extractors({ "sqlnet,advise" })
 -- the fields the listeners other than the round trips' read
-for _, n in ipairs({ "tcp.stream", "tcp.len", "tcp.options.mss_val", "tcp.options.timestamp.tsval",
-                     "sqlnet.auth.value", "sqlnet.tls.undecrypted", "tcp.analysis.ack_rtt",
-                     "tcp.analysis.zero_window" }) do
+for _, n in ipairs(EXTRACTORS and { "tcp.stream", "tcp.len", "tcp.options.mss_val", "tcp.options.timestamp.tsval",
+                                    "sqlnet.auth.value", "sqlnet.tls.undecrypted", "tcp.analysis.ack_rtt",
+                                    "tcp.analysis.zero_window" } or {}) do
     field(n)
 end
 -- the round trips' fields, only without the plugin's records (every field a
@@ -98,9 +103,9 @@ end
 -- filter Wireshark runs on every packet): the record's numbers
 -- (sqlnet.rt.values), its SQL text and SQL_ID, and what the completing packet
 -- tells of its connection (sizes, RTT)
-if not RECORDS then
+if EXTRACTORS and not RECORDS then
     for _, n in ipairs({ "sqlnet.rt.values", "sqlnet.rt.sql", "sqlnet.rt.sql_id", "sqlnet.sdu", "sqlnet.tdu",
-                         "sqlnet.version",
+                         "sqlnet.version", "sqlnet.rt.bind_values",
                          -- the time split's client part and the RTT (issue 23)
                          "sqlnet.rt.time.client", "sqlnet.time.idle", "sqlnet.rtt", "sqlnet.capture_point" }) do
         field(n)
@@ -382,7 +387,7 @@ end
 
 -- the packet that completes a round trip: its record, read from sqlnet.rt.values
 -- the bind values the call sent (a per-call fact of the round-trip record)
-local f_bind_values = field("sqlnet.rt.bind_values")
+local f_bind_values = F["sqlnet.rt.bind_values"]
 
 function C.rt(st, pinfo)
     local V = rt_values()

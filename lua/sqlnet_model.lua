@@ -54,7 +54,11 @@ local FETCH = M.TTC_FN_FETCH
 M.PLUGIN_MISSING = "sqlnet Lua reports: the sqlnet plugin (sqlnet.so) is not loaded, so -z sqlnet,advise, "
     .. "-z sqlnet,arraysize and the SQL*Net windows are off; install it (README.md, docs/install.md)"
 
--- Whether the sqlnet C plugin is loaded (its fields exist).  Without it
+-- Whether the sqlnet C plugin is loaded: its "sqlnet" dissector is
+-- registered (Dissector.get: an error on Wireshark 4.0, nil on 4.4 and 4.6
+-- when there is none).  Not a Field extractor: one made while the scripts
+-- load makes tshark build a protocol tree for every packet of every run
+-- (docs/performance.md, "The hidden tree").  Without it
 -- (sqlnet.so, sqlnet.dll) there are no sqlnet fields: says so once for all
 -- the sqlnet scripts (on stderr, and in the GUI a menu item that shows it)
 -- and returns false; the script then registers nothing (docs/install.md).
@@ -64,7 +68,8 @@ M.PLUGIN_MISSING = "sqlnet Lua reports: the sqlnet plugin (sqlnet.so) is not loa
 function M.plugin_loaded(api, said)
     api = api or _G
     said = said or _G
-    if pcall(api.Field.new, "sqlnet.call") then return true end
+    local ok, d = pcall(api.Dissector.get, "sqlnet")
+    if ok and d ~= nil then return true end
     if not rawget(said, "sqlnet_plugin_missing_said") then
         rawset(said, "sqlnet_plugin_missing_said", true)
         local msg = M.PLUGIN_MISSING
@@ -73,6 +78,48 @@ function M.plugin_loaded(api, said)
             api.register_menu("SQL*Net (plugin not loaded)", function()
                 api.TextWindow.new("SQL*Net"):set(msg)
             end, api.MENU_STAT_UNSORTED)
+        end
+    end
+    return false
+end
+
+-- ---------------------------------------------------------------------------
+-- Field extractors only for a run that asks for a report
+-- ---------------------------------------------------------------------------
+
+-- The arguments of the program running the scripts (/proc/self/cmdline),
+-- or nil where they cannot be read (not Linux).
+function M.command_line(path)
+    local f = io.open(path or "/proc/self/cmdline", "rb")
+    if not f then return nil end
+    local raw = f:read("*a")
+    f:close()
+    if not raw or raw == "" then return nil end
+    local args = {}
+    for a in raw:gmatch("([^%z]*)%z") do args[#args + 1] = a end
+    return args
+end
+
+-- Whether a script whose tshark reports are `names` (register_stat_cmd_arg's
+-- names, e.g. { "sqlnet,advise" }) should make its Field extractors while it
+-- loads.  Wireshark allows Field.new only then, and every extractor made
+-- then makes tshark build (and the plugin fill) a protocol tree for every
+-- packet of the run, a report or not: so in tshark only when an argument
+-- names one of the reports.  In Wireshark always (a window can be opened at
+-- any time), and wherever the command line cannot be read, or the program
+-- is not tshark.  api: gui_enabled (the global by default); args: the
+-- command line (M.command_line() by default).
+function M.wants_extractors(names, api, args)
+    api = api or _G
+    if api.gui_enabled and api.gui_enabled() then return true end
+    args = args or M.command_line()
+    if not args or not args[1] or not args[1]:match("tshark[^/\\]*$") then return true end
+    -- any argument that holds a report's name: "-z sqlnet,advise,...",
+    -- "-zsqlnet,advise" and "-qzsqlnet,advise" alike (one more is harmless:
+    -- the extractors as before)
+    for _, a in ipairs(args) do
+        for _, name in ipairs(names) do
+            if a:find(name, 1, true) then return true end
         end
     end
     return false

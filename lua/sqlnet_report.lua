@@ -36,7 +36,11 @@ end
 --   req_tns req_packets resp_ttc resp_tns resp_packets resp_data_packets
 --   resp_segments row_bytes bvc_bytes time_ns first_ns ora_error partial
 --   largest_segment" ("-" absent)
-local f_values = Field.new("sqlnet.rt.values")
+-- Made only when the run can show the report: in tshark, one that asks for
+-- -z sqlnet,arraysize (an extractor made while the scripts load makes tshark
+-- build a protocol tree for every packet of the run: M.wants_extractors,
+-- docs/performance.md "The hidden tree"); on_packet runs only then.
+local f_values = sqlnet_model().wants_extractors({ "sqlnet,arraysize" }) and Field.new("sqlnet.rt.values") or nil
 local VALUES_PATTERN = "^rt1" .. string.rep(" (%S+)", 22)
 local ROWS_ASKED, ROWS, RESP_TNS, RESP_PACKETS, RESP_SEGMENTS, TIME_NS = 6, 7, 12, 13, 15, 18
 

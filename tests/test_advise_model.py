@@ -356,18 +356,22 @@ def test_plugin_check_says_it_once(lua, tmp_path):
     """The one notice of the three scripts (issue 27), with Wireshark's API faked."""
     got, proc = run_lua(lua, tmp_path, r"""
 local menus = {}
-local without = { Field = { new = function() error("no such field") end },
+local without = { Dissector = { get = function() error("No such dissector") end },
                   gui_enabled = function() return true end,
                   register_menu = function(name) menus[#menus + 1] = name end, MENU_STAT_UNSORTED = 0 }
 local said = {}
 out("r", tostring(M.plugin_loaded(without, said)), tostring(M.plugin_loaded(without, said)),
     tostring(M.plugin_loaded(without, said)))
 out("menus", #menus, menus[1])
-out("with", tostring(M.plugin_loaded({ Field = { new = function() return {} end } }, {})))
+out("with", tostring(M.plugin_loaded({ Dissector = { get = function() return {} end } }, {})))
+-- Wireshark 4.4 and 4.6: nil, not an error, for a dissector that is not there
+out("nil", tostring(M.plugin_loaded({ Dissector = { get = function() return nil end },
+                                     gui_enabled = function() return false end }, { sqlnet_plugin_missing_said = true })))
 """)
     assert got["r"] == ["false", "false", "false"]
     assert got["menus"] == ["1", "SQL*Net (plugin not loaded)"]
     assert got["with"] == ["true"]
+    assert got["nil"] == ["false"]
     lines = proc.stderr.splitlines()
     assert len(lines) == 1 and "the sqlnet plugin (sqlnet.so) is not loaded" in lines[0], proc.stderr
 
