@@ -168,7 +168,7 @@ def pytest_collection_modifyitems(config, items):
 HOST_EVERY_CAPTURE = ("tests/test_generated_captures.py",)
 EVERY_RELEASE = ("tests/test_gui.py", "tests/test_flow_gui.py", "tests/test_follow_gui.py",
                  "tests/test_stmt_table.py", "tests/test_compat.py", "tests/test_lua.py",
-                 "tests/test_lua_records.py", "tests/test_lua_without_plugin.py", "tests/test_profile.py",
+                 "tests/test_lua_records.py", "tests/test_lua_without_plugin.py", "tests/test_lua_no_tree.py", "tests/test_profile.py",
                  "tests/test_package.py", "tests/test_fuzz.py", "tests/test_hostile.py",
                  "tests/test_build_tree.py")
 
