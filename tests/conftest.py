@@ -173,6 +173,9 @@ EVERY_RELEASE = ("tests/test_gui.py", "tests/test_flow_gui.py", "tests/test_foll
                  "tests/test_build_tree.py")
 
 
+_TEST_CAPTURES = Path(__file__).resolve().parent.parent / "test-captures"
+
+
 def _capture_of(item):
     cs = getattr(item, "callspec", None)
     if cs is None:
@@ -186,6 +189,9 @@ def _capture_of(item):
             return v
         if isinstance(v, tuple) and v and isinstance(v[0], str) and v[0].endswith((".pcapng", ".pcap")):
             return v[0]
+        # a generated capture by its name (test-captures/NAME.pcapng)
+        if isinstance(v, str) and v and "/" not in v and (_TEST_CAPTURES / f"{v}.pcapng").is_file():
+            return str(_TEST_CAPTURES / f"{v}.pcapng")
     return None
 
 
