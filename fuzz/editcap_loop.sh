@@ -53,14 +53,17 @@ run_tshark() {  # capture -> stdout in $box/out, stderr in $box/err; returns tsh
 }
 
 # SQLNET_FUZZ_EDITCAP_STRIDE=N: every Nth capture only (CI: 4), the others
-# on the pass after (the seed is the pass number)
+# on the pass after (the seed is the pass number); SQLNET_FUZZ_EDITCAP_OFFSET=K
+# shifts which (CI: the day of the year, so that successive days mutate
+# other captures)
 STRIDE=${SQLNET_FUZZ_EDITCAP_STRIDE:-1}
+OFFSET=$(( 10#${SQLNET_FUZZ_EDITCAP_OFFSET:-0} ))
 runs=0 findings=0
 for pass in $(seq 1 "$PASSES"); do
   i=0
   for cap in "${caps[@]}"; do
     i=$((i + 1))
-    [ $(( (i + pass) % STRIDE )) -eq 0 ] || continue
+    [ $(( (i + pass + OFFSET) % STRIDE )) -eq 0 ] || continue
     name=$(basename "$cap"); name=${name%.*}
     mut="$box/in/$name.$pass.pcapng"
     editcap -F pcapng -E "$PROB" --seed "$pass" "$cap" "$mut" >/dev/null 2>&1 || continue
@@ -79,12 +82,15 @@ for pass in $(seq 1 "$PASSES"); do
 done
 # Fixed hostile inputs, unmutated: the crafted regression captures and every
 # capture cut at a 200-byte snaplen (issue 11); with a STRIDE, the captures
-# the first pass did not mutate (each capture once, mutated or cut)
+# the first pass did not mutate (each capture once, mutated or cut);
+# SQLNET_FUZZ_CUT_STRIDE=M: of those, every Mth (CI: 2, shifted by the offset)
+CUT_STRIDE=${SQLNET_FUZZ_CUT_STRIDE:-1}
 fixed=("$ROOT"/tests/regressions/*.pcap)
 i=0
 for cap in "${caps[@]}"; do
   i=$((i + 1))
-  [ "$STRIDE" -le 1 ] || [ $(( (i + 1) % STRIDE )) -ne 0 ] || continue
+  [ "$STRIDE" -le 1 ] || [ $(( (i + 1 + OFFSET) % STRIDE )) -ne 0 ] || continue
+  [ $(( (i + OFFSET) % CUT_STRIDE )) -eq 0 ] || continue
   name=$(basename "$cap"); name=${name%.*}
   editcap -F pcapng -s 200 "$cap" "$box/in/$name.cut200.pcapng" >/dev/null 2>&1 && fixed+=("$box/in/$name.cut200.pcapng")
 done
