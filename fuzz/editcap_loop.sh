@@ -52,7 +52,7 @@ run_tshark() {  # capture -> stdout in $box/out, stderr in $box/err; returns tsh
   timeout 300 "${cmd[@]}" >"$box/out" 2>"$box/err"
 }
 
-# SQLNET_FUZZ_EDITCAP_STRIDE=N: every Nth capture only (CI: 4), the others
+# SQLNET_FUZZ_EDITCAP_STRIDE=N: every Nth capture only (CI: 8), the others
 # on the pass after (the seed is the pass number); SQLNET_FUZZ_EDITCAP_OFFSET=K
 # shifts which (CI: the day of the year, so that successive days mutate
 # other captures)
