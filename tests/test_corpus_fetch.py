@@ -111,6 +111,21 @@ def tns_packets(stream):
     return out
 
 
+def tns_packets_in_order(capture):
+    """[(side, TNS packet)] of a capture, the two directions interleaved in
+    capture order (C: client, S: the server on port 1521)."""
+    out = subprocess.run(["tshark", "-r", str(capture), "-Y", "tcp.len > 0", "-T", "fields",
+                          "-e", "tcp.srcport", "-e", "tcp.payload"], capture_output=True, text=True, check=True).stdout
+    runs = []
+    for line in out.splitlines():
+        port, hexes = line.split("\t")
+        side = "S" if port == "1521" else "C"
+        if not runs or runs[-1][0] != side:
+            runs.append([side, b""])
+        runs[-1][1] += bytes.fromhex(hexes.replace(":", ""))
+    return [(side, p) for side, data in runs for p in tns_packets(data)]
+
+
 @pytest.mark.parametrize("side_of_trace,old_style", [("server", False), ("client", False), ("server", True)])
 def test_net_trace_conversion_keeps_the_tns_bytes(public_dir, tmp_path, side_of_trace, old_style):
     """Evidence: the corpus capture jkstill19c/cdb01_ora_26589.pcap, itself
@@ -125,17 +140,7 @@ def test_net_trace_conversion_keeps_the_tns_bytes(public_dir, tmp_path, side_of_
     if not src.exists():
         pytest.skip("jkstill19c not in the corpus")
     want = streams(src)
-    # interleave the two directions' TNS packets in capture order
-    out = subprocess.run(["tshark", "-r", str(src), "-Y", "tcp.len > 0", "-T", "fields",
-                          "-e", "tcp.srcport", "-e", "tcp.payload"], capture_output=True, text=True, check=True).stdout
-    runs, cur = [], None
-    for line in out.splitlines():
-        port, hexes = line.split("\t")
-        side = "S" if port == "1521" else "C"
-        if not runs or runs[-1][0] != side:
-            runs.append([side, b""])
-        runs[-1][1] += bytes.fromhex(hexes.replace(":", ""))
-    packets = [(side, p) for side, data in runs for p in tns_packets(data)]
+    packets = tns_packets_in_order(src)
     assert b"".join(p for s, p in packets if s == "C") == want["C"]
     trace = tmp_path / "x.trc"
     trace.write_text(as_trace(packets, side_of_trace, old_style))
@@ -162,16 +167,7 @@ def test_fetcher_rebuilds_jkstill19c_from_its_trace_row(public_dir, tmp_path, mo
     assert len(row) == 1 and row[0][1] == "jkstill/sqlnet"
     assert row[0][2].startswith("timeout-examples/trace/cdb01_ora_26589.trc.gz ")
     want = streams(src)
-    runs = []
-    out = subprocess.run(["tshark", "-r", str(src), "-Y", "tcp.len > 0", "-T", "fields",
-                          "-e", "tcp.srcport", "-e", "tcp.payload"], capture_output=True, text=True, check=True).stdout
-    for line in out.splitlines():
-        port, hexes = line.split("\t")
-        side = "S" if port == "1521" else "C"
-        if not runs or runs[-1][0] != side:
-            runs.append([side, b""])
-        runs[-1][1] += bytes.fromhex(hexes.replace(":", ""))
-    packets = [(side, p) for side, data in runs for p in tns_packets(data)]
+    packets = tns_packets_in_order(src)
     asked = []
 
     def fake_download(repo, commit, path, dest):
