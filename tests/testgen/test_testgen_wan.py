@@ -1,8 +1,9 @@
 """WAN scenarios (issue 14): the committed captures really carry the configured latency.
 
 Evidence: the generator's configuration (catalog.py: netem delay_ms per direction, so
-RTT = 2 x delay_ms) against frame times read from the capture with tshark core TCP
-fields (frame.time_epoch, ports, flags, tcp.len); the server's round-trip counter from
+RTT = 2 x delay_ms) against frame times read from the capture file by testgen_helpers'
+reader (time, ports, flags, TCP length; test_testgen_reader compares it with
+tshark's core fields); the server's round-trip counter from
 the manifest.  No Oracle dissector is involved."""
 
 import json
@@ -12,7 +13,7 @@ import sys
 
 import pytest
 
-from testgen_helpers import CAPTURES, ROOT, have_tshark
+from testgen_helpers import CAPTURES, ROOT, have_tshark, tcp_packets
 
 sys.path.insert(0, str(ROOT / "testgen"))
 from sqlnetgen import catalog  # noqa: E402
@@ -30,20 +31,10 @@ def manifest(name):
 
 
 def frames(name):
-    """(time, srcport, dstport, syn, ack, tcp.len) per frame."""
-    out = subprocess.run(["tshark", "-r", str(CAPTURES / f"{name}.pcapng"), "-n", "-T", "fields",
-                          "-E", "separator=,", "-e", "frame.time_epoch", "-e", "tcp.srcport",
-                          "-e", "tcp.dstport", "-e", "tcp.flags.syn", "-e", "tcp.flags.ack",
-                          "-e", "tcp.len"],
-                         capture_output=True, text=True, timeout=300, check=True).stdout
-    res = []
-    for line in out.splitlines():
-        p = line.split(",")
-        if len(p) < 6 or not p[1]:
-            continue
-        res.append((float(p[0]), int(p[1]), int(p[2]), p[3] in ("1", "True"), p[4] in ("1", "True"),
-                    int(p[5] or 0)))
-    return res
+    """(time, srcport, dstport, syn, ack, tcp.len) per TCP frame (testgen_helpers'
+    capture reader; test_testgen_reader compares it with Wireshark's fields)."""
+    return [(ts, sp, dp, bool(flags & 0x02), bool(flags & 0x10), ln)
+            for ts, sp, dp, flags, ln, _seq, _p in tcp_packets(CAPTURES / f"{name}.pcapng")]
 
 
 def near_client(name):
