@@ -72,13 +72,19 @@ def release(banners, fvs):
 
 
 def measure(tshark, cap):
-    stmt = run(tshark, cap, ["-q", "-z", "sqlnet,stmt"])
+    # one run: the client's and server's self-descriptions as fields, then
+    # -z sqlnet,stmt's report (its taps see every packet whatever -Y shows),
+    # which starts at its first rule line
+    out = run(tshark, cap, ["-T", "fields", "-E", "separator=\t", "-E", "occurrence=a", "-E", "aggregator=\x1f",
+                            "-e", "sqlnet.auth.value", "-e", "sqlnet.pro.client", "-e", "sqlnet.banner",
+                            "-e", "sqlnet.ttc.field_version",
+                            "-Y", "sqlnet.auth.value || sqlnet.pro.client || sqlnet.banner || sqlnet.ttc.field_version",
+                            "-z", "sqlnet,stmt"])
+    rule = "\n" + "=" * 80 + "\n"
+    cut = ("\n" + out).find(rule)
+    rows, stmt = (out, "") if cut < 0 else (out[:cut], out[cut:])
     trips = sum(int(n) for n in re.findall(r"SQL\*Net roundtrips to/from client\s+(\d+)", stmt))
     partial = sum(int(n) for n in re.findall(r"partial round trips \(figures are lower bounds\)\s+(\d+)", stmt))
-    rows = run(tshark, cap, ["-T", "fields", "-E", "separator=\t", "-E", "occurrence=a", "-E", "aggregator=\x1f",
-                             "-e", "sqlnet.auth.value", "-e", "sqlnet.pro.client", "-e", "sqlnet.banner",
-                             "-e", "sqlnet.ttc.field_version",
-                             "-Y", "sqlnet.auth.value || sqlnet.pro.client || sqlnet.banner || sqlnet.ttc.field_version"])
     values, platforms, banners, fvs = [], [], [], []
     for line in rows.splitlines():
         cols = (line.split("\t") + [""] * 4)[:4]
