@@ -153,8 +153,8 @@ def pytest_collection_modifyitems(config, items):
 # least, and the tests of the first target's own questions on it whole.
 # SQLNET_CAPTURE_SHARD="k[,k...]/n": of the tests parametrized by a generated
 # capture, run those whose capture falls in one of the shares k of n: the host
-# (Wireshark 4.0) takes 0,1/4, trixie 2/4, sid 3/4. The host runs
-# test_generated_captures.py (each capture against its manifest), the
+# (Wireshark 4.0) takes 0,1/4, trixie 2/4, sid 3/4 (each capture against its
+# manifest, test_generated_captures.py, too). The host runs the
 # release-independent modules and the host_only tests on every capture
 # whatever its share. A real capture of the public corpus: on the
 # host always, on a newer release the share (k mod 2) of 2, so each real
@@ -165,7 +165,6 @@ def pytest_collection_modifyitems(config, items):
 # other tests, those of a module in share k of n, except the modules in
 # EVERY_RELEASE (the GUI, the Lua API, compat.h's gates, the profile, the
 # packaging and the robustness inputs), which each release runs whole.
-HOST_EVERY_CAPTURE = ("tests/test_generated_captures.py",)
 EVERY_RELEASE = ("tests/test_gui.py", "tests/test_flow_gui.py", "tests/test_follow_gui.py",
                  "tests/test_stmt_table.py", "tests/test_compat.py", "tests/test_lua.py",
                  "tests/test_lua_records.py", "tests/test_lua_without_plugin.py", "tests/test_lua_no_tree.py", "tests/test_profile.py",
@@ -218,7 +217,7 @@ def _shard_keep(items, root):
             if spec and str(Path(cap).resolve()).startswith(public):
                 first = int(spec.split("/")[0].split(",")[0])
                 spec = "" if host else f"{first % 2}/2"
-            elif host and (rel.startswith(HOST_EVERY_CAPTURE + RELEASE_INDEPENDENT)
+            elif host and (rel.startswith(RELEASE_INDEPENDENT)
                            or item.get_closest_marker("host_only") is not None):
                 spec = ""   # the build roots leave these to the host
             ok = not spec or _share(Path(cap).stem, spec)
