@@ -123,8 +123,8 @@ def pytest_collection_modifyitems(config, items):
     keep, sharded = _shard_keep(keep, root)
     drop += sharded
     # SQLNET_TEST_PART=fg|bg (.ci/run on the host): bg is the release-independent
-    # modules, run on the second core after the build roots; fg is the rest, the
-    # fuzz budget included (the two lanes end closer together: about 22 and 21 min)
+    # modules, run by whichever lane ends its own work first; fg is the rest, the
+    # fuzz budget included
     part = os.environ.get("SQLNET_TEST_PART", "")
     if part in ("fg", "bg"):
         bg_mods = RELEASE_INDEPENDENT
