@@ -149,11 +149,11 @@ def pytest_collection_modifyitems(config, items):
         items[:] = keep
 
 
-# CI's shares (.ci/run): every test of a capture runs on one release at
-# least, and the tests of the first target's own questions on it whole.
+# CI's shares (.ci/run): every test runs on one release at least, the tests
+# whose answer can depend on the release (EVERY_RELEASE) on each.
 # SQLNET_CAPTURE_SHARD="k[,k...]/n": of the tests parametrized by a generated
 # capture, run those whose capture falls in one of the shares k of n: the host
-# (Wireshark 4.0) takes 0,1/4, trixie 2/4, sid 3/4 (each capture against its
+# (Wireshark 4.0) takes 0/3, trixie 1/3, sid 2/3 (each capture against its
 # manifest, test_generated_captures.py, too). The host runs the
 # release-independent modules and the host_only tests on every capture
 # whatever its share. A real capture of the public corpus: on the
@@ -161,10 +161,11 @@ def pytest_collection_modifyitems(config, items):
 # capture is decoded on 4.0 and on one newer release. The C code is the same
 # on every release; what differs is what compat.h gates, and every capture
 # goes through the same gates.
-# SQLNET_MODULE_SHARD="k/n" (CI's build roots: trixie 0/2, sid 1/2): of the
+# SQLNET_MODULE_SHARD="k/n" (CI: the host 0/3, trixie 1/3, sid 2/3): of the
 # other tests, those of a module in share k of n, except the modules in
 # EVERY_RELEASE (the GUI, the Lua API, compat.h's gates, the profile, the
-# packaging and the robustness inputs), which each release runs whole.
+# packaging and the robustness inputs), which each release runs whole, and on
+# the host the release-independent modules and the host_only tests.
 EVERY_RELEASE = ("tests/test_gui.py", "tests/test_flow_gui.py", "tests/test_follow_gui.py",
                  "tests/test_stmt_table.py", "tests/test_compat.py", "tests/test_lua.py",
                  "tests/test_lua_records.py", "tests/test_lua_without_plugin.py", "tests/test_lua_no_tree.py", "tests/test_profile.py",
@@ -222,6 +223,8 @@ def _shard_keep(items, root):
                 spec = ""   # the build roots leave these to the host
             ok = not spec or _share(Path(cap).stem, spec)
         else:
-            ok = not mod_spec or rel.startswith(EVERY_RELEASE) or _share(rel, mod_spec)
+            whole = host and (rel.startswith(RELEASE_INDEPENDENT)
+                              or item.get_closest_marker("host_only") is not None)
+            ok = not mod_spec or whole or rel.startswith(EVERY_RELEASE) or _share(rel, mod_spec)
         (keep if ok else drop).append(item)
     return keep, drop
