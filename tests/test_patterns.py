@@ -335,6 +335,36 @@ def test_reparse_named_where_the_server_parsed_each_time(tshark, cap):
                 assert (int(r["parses"]), int(r["executions"])) == (executed[r["sql"]], executed[r["sql"]])
 
 
+# ---- JDBC re-executes with the values alone -----------------------------------
+
+JDBC_ROWBYROW = sorted(p for p in TEST_CAPTURES.glob("pattern_rowbyrow_*_jdbc.pcapng") if "_fix_" not in p.name)
+
+
+@pytest.mark.parametrize("cap", JDBC_ROWBYROW, ids=lambda p: p.stem)
+def test_jdbc_reexecute_values_laid_out_by_the_cursors_binds(tshark, cap):
+    """ojdbc re-executes its INSERT on the open cursor with an OALL8 that has
+    no bind metadata and no bind option, followed by the row of values; the
+    dissector lays them out by the binds of the cursor's first execute.
+    Evidence: the values the client script bound (the manifest's steps, in
+    order) against the scripted server's request log (which frame carried
+    each OALL8, on which cursor); every round trip decoded to its end; one
+    bind value sent per execution. Both the first pass (the cursor map as it
+    stands) and a second pass (-2: what the first pass kept) are read."""
+    man = json.loads(cap.with_suffix(".json").read_text())
+    steps = [[v for _, v in st["binds"]] for st in man["client"]["steps"]]
+    reqs = [q for c in man["connections"] for q in c["requests"] if q.get("function") == "OALL8"]
+    assert len(reqs) == len(steps) == CALLS["rowbyrow"]
+    assert sum(q["cursor"] != 0 for q in reqs) == CALLS["rowbyrow"] - 1   # re-executes on the open cursor
+    for extra in ((), ("-2",)):
+        rows = tshark.fields(cap, ["frame.number", "sqlnet.bind.value", "sqlnet.rt.bind_values",
+                                   "sqlnet.ttc.partial"], "sqlnet", extra=extra)
+        values = {int(r[0]): r[1].split(",") for r in rows if r[1]}
+        assert values == {q["request_first_frame"]: want for q, want in zip(reqs, steps)}, extra
+        sent = {int(r[0]): int(r[2]) for r in rows if r[2]}
+        assert sent == {q["response"]["first_frame"]: len(want) for q, want in zip(reqs, steps)}, extra
+        assert not [r for r in rows if r[3] not in ("", "0")], extra
+
+
 # ---- every form of the advisor's sections and the batch records --------------
 
 SAME_NUMBERS = ["pattern_nplus1_19_wan50_python",   # the DBeaver-like case (32 queries, one row each)
