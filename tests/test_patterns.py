@@ -402,10 +402,20 @@ def test_pattern_numbers_same_in_every_form(tshark, tmp_path, name):
                                                                         r["pattern_saved_ms"]) in adv
     reparsed = {str(p["statement"]): p for p in js["reparses"]}
     assert reparsed.keys() == {r["statement"] for r in ac if r["kind"] == "reparse"}
+    # the reparse columns of -z sqlnet,stmt (CSV, and its text's line) are
+    # the advisor's numbers: account.c's one count
+    assert reparsed.keys() == {r["statement"] for r in rows if int(r["reparses"])}
+    text = tshark.run(cap, ["-2", "-q", "-z", "sqlnet,stmt"]).stdout
+    shown = {m.group(1): m.group(2) for m in
+             re.finditer(r"^Statement (\d+): (.*?)(?=^Statement |\Z)", text, re.M | re.S)}
     for st, p in reparsed.items():
         r = [x for x in rows if x["statement"] == st][0]
         assert (p["parses"], p["executions"]) == (int(r["parses"]), int(r["executions"]))
         assert "Statement %s: %s parses for %s executions" % (st, r["parses"], r["executions"]) in adv
+        assert (p["reparses"], p["first_frame"]) == (int(r["reparses"]), int(r["reparse_first_frame"]))
+        assert re.search(r"executions parsed each time \(reparse\) +%s\n.*\(first from frame %s\)" %
+                         (r["reparses"], r["reparse_first_frame"]), shown[st]), shown[st]
+    assert all("(reparse)" not in b for st, b in shown.items() if st not in reparsed)
     # the batch records, ranked in DuckDB: the same per statement
     p = batch("--out", tmp_path, "--format", "json", cap)
     bat = {(str(s["statement"]) if s["statement"] is not None else None, s["pattern"]): s
@@ -416,6 +426,10 @@ def test_pattern_numbers_same_in_every_form(tshark, tmp_path, name):
         assert (b["pattern_calls"], b["pattern_saved_round_trips"], b["pattern_first_frame"]) == \
             (int(r["pattern_calls"]), int(r["pattern_saved_round_trips"]), int(r["pattern_first_frame"]))
         assert round(b["pattern_saved_ms"], 3) == pytest.approx(float(r["pattern_saved_ms"]), abs=0.0015)
+    # and its reparse columns, statement by statement (0 where none)
+    every = {(str(s["statement"]) if s["statement"] is not None else ""): s for s in json.loads(p.stdout)}
+    assert {st: (b["reparses"], b["reparse_first_frame"]) for st, b in every.items()} == \
+        {r["statement"]: (int(r["reparses"]), int(r["reparse_first_frame"])) for r in rows}
 
 
 # ---- reparse: a pattern kind in C (patterns.c), counted in account.c ---------
