@@ -335,32 +335,37 @@ def test_reparse_named_where_the_server_parsed_each_time(tshark, cap):
                 assert (int(r["parses"]), int(r["executions"])) == (executed[r["sql"]], executed[r["sql"]])
 
 
-# ---- JDBC re-executes with the values alone -----------------------------------
+# ---- re-executes with the values alone -----------------------------------------
 
-JDBC_ROWBYROW = sorted(p for p in TEST_CAPTURES.glob("pattern_rowbyrow_*_jdbc.pcapng") if "_fix_" not in p.name)
+ROWBYROW = sorted(p for p in TEST_CAPTURES.glob("pattern_rowbyrow_*.pcapng") if "_fix_" not in p.name)
 
 
-@pytest.mark.parametrize("cap", JDBC_ROWBYROW, ids=lambda p: p.stem)
-def test_jdbc_reexecute_values_laid_out_by_the_cursors_binds(tshark, cap):
-    """ojdbc re-executes its INSERT on the open cursor with an OALL8 that has
-    no bind metadata and no bind option, followed by the row of values; the
-    dissector lays them out by the binds of the cursor's first execute.
-    Evidence: the values the client script bound (the manifest's steps, in
-    order) against the scripted server's request log (which frame carried
-    each OALL8, on which cursor); every round trip decoded to its end; one
-    bind value sent per execution. Both the first pass (the cursor map as it
-    stands) and a second pass (-2: what the first pass kept) are read."""
+@pytest.mark.parametrize("cap", ROWBYROW, ids=lambda p: p.stem)
+def test_reexecute_values_laid_out_by_the_cursors_binds(tshark, cap):
+    """Each client re-executes its INSERT on the open cursor with the row of
+    values alone: python-oracledb, node-oracledb and go-ora with a re-execute
+    call (OREEXECUTE), ojdbc with an OALL8 that has no bind metadata and no
+    bind option; the dissector lays the values out by the binds of the
+    cursor's first execute. Evidence: the values the client script bound
+    (the manifest's steps, in order) against the scripted server's request
+    log (which frame carried each execute of the INSERT, on which cursor);
+    every round trip decoded to its end; one bind value sent per execution.
+    The first pass reads the cursor map as it stands; a second pass (-2, on
+    the LAN captures) what the first pass kept."""
     man = json.loads(cap.with_suffix(".json").read_text())
     steps = [[v for _, v in st["binds"]] for st in man["client"]["steps"]]
-    reqs = [q for c in man["connections"] for q in c["requests"] if q.get("function") == "OALL8"]
+    sql = man["client"]["steps"][0]["sql"]
+    reqs = [q for c in man["connections"] for q in c["requests"] if q.get("sql") == sql]
     assert len(reqs) == len(steps) == CALLS["rowbyrow"]
     assert sum(q["cursor"] != 0 for q in reqs) == CALLS["rowbyrow"] - 1   # re-executes on the open cursor
-    for extra in ((), ("-2",)):
+    for extra in ((), ("-2",)) if "_lan_" in cap.name else ((),):
         rows = tshark.fields(cap, ["frame.number", "sqlnet.bind.value", "sqlnet.rt.bind_values",
                                    "sqlnet.ttc.partial"], "sqlnet", extra=extra)
-        values = {int(r[0]): r[1].split(",") for r in rows if r[1]}
+        frames = {q["request_first_frame"] for q in reqs}
+        values = {int(r[0]): r[1].split(",") for r in rows if r[1] and int(r[0]) in frames}
         assert values == {q["request_first_frame"]: want for q, want in zip(reqs, steps)}, extra
-        sent = {int(r[0]): int(r[2]) for r in rows if r[2]}
+        frames = {q["response"]["first_frame"] for q in reqs}
+        sent = {int(r[0]): int(r[2]) for r in rows if r[2] and int(r[0]) in frames}
         assert sent == {q["response"]["first_frame"]: len(want) for q, want in zip(reqs, steps)}, extra
         assert not [r for r in rows if r[3] not in ("", "0")], extra
 

@@ -399,22 +399,38 @@ reexecutes_with_values(const ttc_rd_t *r, const ttc_call_t *call, const char *sq
            (guint)r->off < tvb_captured_length(r->tvb) && tvb_get_uint8(r->tvb, r->off) == TTC_MSG_ROW_DATA;
 }
 
-/* The row of values after such an OALL8: laid out by the bind metadata
- * the cursor's execute sent (ttc_cursor_t.binds, set when the response
- * named the cursor; the cursor map is capped by sqlnet.max_cursors).  The
- * first pass reads the cursor map as it stands at this packet; later
- * passes read what the first pass kept in the request's call (the map may
- * have moved on since). */
+/* A call that sends the values of its open cursor's binds without their
+ * metadata: ojdbc's OALL8 above, or a re-execute (4, 78) followed by a row
+ * data message. */
+static gboolean
+sends_values_alone(const ttc_rd_t *r, const ttc_call_t *call)
+{
+    if (call->func == TTC_FN_OALL8)
+        return reexecutes_with_values(r, call, call->sql);
+    return (call->func == TTC_FN_REEXECUTE || call->func == TTC_FN_REEXECUTE_FETCH) && ttc_rd_ok(r) &&
+           call->cursor != 0 && r->off >= 0 && (guint)r->off < tvb_captured_length(r->tvb) &&
+           tvb_get_uint8(r->tvb, r->off) == TTC_MSG_ROW_DATA;
+}
+
+/* The rows of values after such a call, laid out by the bind metadata the
+ * cursor's execute sent (ttc_cursor_t.binds, set when the response named
+ * the cursor; the cursor map is capped by sqlnet.max_cursors).  The first
+ * pass reads the cursor map as it stands at this packet; later passes read
+ * what the first pass kept in the request's call (the map may have moved on
+ * since).  A re-execute of PL/SQL is left as call data: python-oracledb
+ * leaves its out binds out of the row (messages/execute.pyx
+ * _write_reexecute_message), where the metadata has them. */
 void
 ttc_carry_binds(const ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, const ttc_state_t *st,
                 ttc_msg_result_t *res, wmem_allocator_t *scope)
 {
     ttc_call_t *call = &res->call;
     const ttc_describe_t *binds = NULL;
-    guint32 returning = 0;
+    guint32 returning = 0, rows;
+    gboolean plsql = FALSE;
 
-    if (!res->is_call || call->func != TTC_FN_OALL8 || !res->stop || res->body_undecoded || call->binds ||
-        call->defines || !reexecutes_with_values(r, call, call->sql))
+    if (!res->is_call || !res->stop || res->body_undecoded || call->binds || call->defines ||
+        !sends_values_alone(r, call))
         return;
     if (!PINFO_FD_VISITED(pinfo)) {
         sqlnet_session_t *sess = session_of_packet(pinfo, pinfo->srcport, pinfo->destport);
@@ -423,19 +439,22 @@ ttc_carry_binds(const ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, const t
         if (c) {
             binds = c->binds;
             returning = c->returning_binds;
+            plsql = is_plsql(c->sql, call->options);
         }
-    } else if (st->req && st->req->call.func == TTC_FN_OALL8 && st->req->call.cursor == call->cursor) {
+    } else if (st->req && st->req->call.func == call->func && st->req->call.cursor == call->cursor) {
         binds = st->req->call.binds;
         returning = st->req->call.returning_binds;
+        plsql = is_plsql(st->req->stmt_sql, call->options);
     }
-    if (!binds || returning > binds->ncols)
+    if (!binds || returning > binds->ncols || (plsql && call->func != TTC_FN_OALL8))
         return;
     call->binds = binds;
     call->returning_binds = returning;
-    call->bind_values = (binds->ncols - returning) *
-                        (is_plsql(NULL, call->options) ? 1 : MAX(call->exec_count, 1));
+    /* one row per execution of a DML; a query or PL/SQL binds one */
+    rows = call->is_query || plsql ? 1 : MAX(call->exec_count, 1);
+    call->bind_values = (binds->ncols - returning) * rows;
     if (tree)
-        ttc_show_bind_values(r, tree, binds, returning, is_plsql(NULL, call->options), call->exec_count, scope);
+        ttc_show_bind_values(r, tree, binds, returning, plsql, rows, scope);
 }
 
 /* OFETCH: cursor, rows to fetch. */
