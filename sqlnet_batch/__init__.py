@@ -235,11 +235,10 @@ def _records(dirs):
 
 def _statements(con):
     files = _rows(con, stmt.FILES)
-    # the pattern columns (records of a plugin that marks the runs: issue 36)
-    have = {r[0] for r in con.execute("DESCRIBE records").fetchall()}
-    patterns = _rows(con, stmt.PATTERNS) if set(stmt.PATTERN_COLUMNS) <= have else []
+    # the pattern and reparse columns (records of a plugin that marks the runs: issue 36)
+    pq_, rq = stmt.statement_queries(r[0] for r in con.execute("DESCRIBE records").fetchall())
     return stmt.assemble(_rows(con, stmt.AGGREGATE), _rows(con, stmt.ARRAY_SIZES), _rows(con, stmt.ERRORS),
-                         files, patterns), len(files)
+                         files, _rows(con, pq_) if pq_ else [], _rows(con, rq) if rq else []), len(files)
 
 
 def statements(dirs):

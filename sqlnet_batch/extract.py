@@ -56,6 +56,8 @@ LEGACY_VALUES = ["number", "request_frame", "call", "execution", "cursor", "rows
                  "response.tns_bytes", "response.packets", "response.data_packets", "response.segments",
                  "row_bytes", "bvc_bytes", "time_ns", "first_ns", "ora_status", "partial", "largest_segment"]
 VALUES_MARK = "(times in ns):"
+# values that are frame numbers, besides request_frame
+RUN_FIRST_COLUMNS = ("pattern_run_first", "reparse_run_first")
 
 
 def parquet_name(column):
@@ -391,6 +393,13 @@ def _parse(stream, task, name, prev, prefix_packets, prefix_first, summary):
             for k, x in zip(names, nums):
                 x = _int(x)
                 val[k] = ns_to_ms(x) if k.endswith("_ms") else x
+            # the first frames of the runs a call is in (frame numbers of this
+            # run of tshark): the file's own, as `frame` (a run that began in the
+            # prefix: its frame in the previous file, as request_frame)
+            for k in RUN_FIRST_COLUMNS:
+                x = val.get(k)
+                if x is not None and prefix_packets:
+                    val[k] = x - prefix_packets if x > prefix_packets else prefix_first + x - 1
             req = val["request_frame"]
             if req is not None and req <= prefix_packets:
                 rfile, rframe = prev_name, prefix_first + req - 1

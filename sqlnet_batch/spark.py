@@ -133,6 +133,8 @@ def _rows(spark, q):
 def statements(spark):
     """stmt.py's statements over the view `records`, as Spark SQL."""
     files = _rows(spark, stmt.FILES)
+    # the pattern and reparse columns, as the DuckDB route reads them
+    pq_, rq = stmt.statement_queries(spark.table("records").columns)
     res = stmt.assemble(_rows(spark, stmt.AGGREGATE), _rows(spark, stmt.ARRAY_SIZES), _rows(spark, stmt.ERRORS),
-                        files)
+                        files, _rows(spark, pq_) if pq_ else [], _rows(spark, rq) if rq else [])
     return res, len(files)

@@ -95,6 +95,33 @@ FROM p
 GROUP BY sql, pattern_kind
 """ % PATTERN_MIN_RUN
 
+# Parsed on every execution (reparse, plugin/consumers/patterns.c): the
+# plugin marks each execute that parses with its place in its statement's
+# run of such executes in the conversation (reparse_run_first: the run's
+# first frame, reparse_run_index); as account.c counts them, a run of
+# PATTERN_MIN_RUN or more is one: its executions (the run's length), summed
+# per SQL text, and the first frame of its first run.
+REPARSE_COLUMNS = ("reparse_run_first", "reparse_run_index")
+REPARSES = """
+WITH runs AS (
+  SELECT sql, file_index, conversation, reparse_run_first, max(reparse_run_index) AS run_length
+  FROM records WHERE reparse_run_index > 0 AND sql IS NOT NULL
+  GROUP BY sql, file_index, conversation, reparse_run_first
+)
+SELECT sql, sum(run_length) AS reparses, min(file_index * 4294967296 + reparse_run_first) AS reparse_first_pos
+FROM runs WHERE run_length >= %d
+GROUP BY sql
+""" % PATTERN_MIN_RUN
+
+
+def statement_queries(have):
+    """The pattern and reparse queries the records' columns allow (records of
+    a plugin that marks the runs), as (patterns, reparses): None for one the
+    records cannot answer."""
+    have = set(have)
+    return (PATTERNS if set(PATTERN_COLUMNS) <= have else None,
+            REPARSES if set(REPARSE_COLUMNS) <= have else None)
+
 
 # The array size of an execution as -z sqlnet,stmt defines it (docs/time.md,
 # plugin/consumers/account.c): the rows its fetches asked (the round trips
@@ -135,8 +162,8 @@ INT_KEYS = ["executions", "fetch_calls", "rows_processed", "round_trips", "bytes
             "in_truncated_file", "timed", "sql_carried", "complete_round_trips"]
 
 
-def assemble(rows, sizes, errors, files, patterns=()):
-    """rows/sizes/errors/files (/patterns): lists of dicts from the queries.
+def assemble(rows, sizes, errors, files, patterns=(), reparses=()):
+    """rows/sizes/errors/files (/patterns/reparses): lists of dicts from the queries.
     Returns the statements like -z sqlnet,stmt,format=json's: the calls
     outside a statement first, then numbered by their first call."""
     by_sql_sizes, by_sql_errors, by_sql_pattern = {}, {}, {}
@@ -144,6 +171,7 @@ def assemble(rows, sizes, errors, files, patterns=()):
         best = by_sql_pattern.get(p["sql"])
         if best is None or float(p["pattern_saved_ms"] or 0) > float(best["pattern_saved_ms"] or 0):
             by_sql_pattern[p["sql"]] = p
+    by_sql_reparse = {r["sql"]: r for r in reparses}
     for s in sizes:
         by_sql_sizes.setdefault(s["sql"], []).append(int(s["rows_asked"]))
     for e in errors:
@@ -172,6 +200,9 @@ def assemble(rows, sizes, errors, files, patterns=()):
         d["pattern_saved_round_trips"] = int(pat["pattern_saved_round_trips"]) if pat else 0
         d["pattern_saved_ms"] = float(pat["pattern_saved_ms"] or 0.0) if pat else 0.0
         d["pattern_first_frame"] = int(pat["pattern_first_pos"]) & 0xFFFFFFFF if pat else 0
+        rep = by_sql_reparse.get(d["sql"])
+        d["reparses"] = int(rep["reparses"]) if rep else 0
+        d["reparse_first_frame"] = int(rep["reparse_first_pos"]) & 0xFFFFFFFF if rep else 0
         d["first_file"], d["first_frame"] = names.get(fp >> 32), fp & 0xFFFFFFFF
         d["last_file"], d["last_frame"] = names.get(lp >> 32), lp & 0xFFFFFFFF
         d["first_file"] = d["first_file"] or names.get(int(d["first_file_index"]))

@@ -18,6 +18,10 @@ if not shutil.which("java"):
     pytest.skip("no Java for Spark", allow_module_level=True)
 
 SWEEP = TEST_CAPTURES / "sweep_arraysize.pcapng"
+# a chatty application after the sweep (4 days later, its own conversation):
+# 12 one-row queries each parsed (repeated_query and reparse), so that the
+# pattern and reparse columns are compared too
+CHATTY = TEST_CAPTURES / "pattern_nplus1_19_wan50_jdbc.pcapng"
 
 
 
@@ -37,7 +41,7 @@ def same(a, b, where):
 
 
 def test_spark_local_gives_duckdbs_table(tmp_path):
-    files = cut_sweep(tmp_path)
+    files = cut_sweep(tmp_path) + [CHATTY]
     both = json.loads(batch("--out", tmp_path / "duck", "--format", "json", "-q", "--advise-inputs",
                             *files).stdout)
     duck = both["statements"]
@@ -54,12 +58,19 @@ def test_spark_local_gives_duckdbs_table(tmp_path):
     for a, b in zip(spark_both["advise_inputs"], both["advise_inputs"]):
         same(a, b, a["sql"])
     # the scripted server's counts (manifest), not only agreement
-    rts, rows = manifest_totals(SWEEP)
-    assert sum(s["round_trips"] for s in spark) == rts
-    assert sum(s["rows_processed"] for s in spark) == rows
-    m = json.loads(SWEEP.with_suffix(".json").read_text())
-    fetches = sum(1 for c in m["connections"] for r in c["requests"] if r["function"] == "OFETCH")
+    totals = [manifest_totals(c) for c in (SWEEP, CHATTY)]
+    assert sum(s["round_trips"] for s in spark) == sum(t[0] for t in totals)
+    assert sum(s["rows_processed"] for s in spark) == sum(t[1] for t in totals)
+    ms = [json.loads(c.with_suffix(".json").read_text()) for c in (SWEEP, CHATTY)]
+    fetches = sum(1 for m in ms for c in m["connections"] for r in c["requests"] if r["function"] == "OFETCH")
     assert sum(s["fetch_round_trips"] for s in spark_both["advise_inputs"]) == fetches
+    # the chatty statement's pattern and reparse columns filled, as the
+    # client's script made them (12 executions of one text, one row each,
+    # each parsed: the scripted server's log)
+    calls = [r for c in ms[1]["connections"] for r in c["requests"] if r.get("function") == "OALL8" and r.get("sql")]
+    chatty = [s for s in spark if s["pattern"]]
+    assert [(s["sql"], s["pattern"], s["pattern_calls"], s["reparses"]) for s in chatty] == \
+        [(calls[0]["sql"], "repeated_query", len(calls), sum(r["cursor"] == 0 for r in calls))]
     # the carried records Spark wrote read back as the set's table (--stmt)
     again = json.loads(batch("--stmt", tmp_path / "spark", "--format", "json").stdout)
     assert [(s["sql"], s["round_trips"], s["rows_processed"]) for s in again] == \

@@ -21,17 +21,6 @@ DRIVERS = {"python-oracledb": "python-oracledb thin", "node-oracledb": "node-ora
            "jdbc-thin": "JDBC thin"}
 
 
-# Known gaps: ojdbc re-executing an INSERT on its open cursor sends an OALL8
-# with a bind count of 0 followed by the row of values (the binds are the
-# first execution's); the dissector does not yet carry a cursor's bind
-# metadata to its re-executions, so the 15 re-executions of the row-by-row
-# JDBC captures (16 rows) are partial round trips. Evidence of the shape: the
-# real ojdbc client's bytes, which the scripted server reads with the first
-# execution's bind count and answers, and ojdbc's own row counts (manifest).
-KNOWN_PARTIAL = {f"pattern_rowbyrow_{rel}_{link}_jdbc.pcapng": 15
-                 for rel in ("19", "23ai") for link in ("lan", "wan50")}
-
-
 @pytest.mark.host_only      # scripts/coverage.py's report; every release decodes the captures elsewhere
 def test_generated_captures_fully_decoded_and_counted(tshark):
     out = subprocess.run([sys.executable, str(ROOT / "scripts" / "coverage.py"), "--json",
@@ -51,10 +40,5 @@ def test_generated_captures_fully_decoded_and_counted(tshark):
     for cap, trips in want_trips.items():
         r = records[cap]
         assert r["round_trips"] == trips, (cap, r)
-        if cap in KNOWN_PARTIAL:
-            # a known gap, said where it is shown (the round trips are marked
-            # partial): the test fails once they decode, to drop it from the list
-            assert r["partial"] == KNOWN_PARTIAL[cap], (cap, r)
-            continue
         assert r["partial"] == 0, (cap, r)
         assert r["family"] == want_family[cap], (cap, r)

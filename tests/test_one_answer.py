@@ -58,7 +58,7 @@ CASES = {
 # issue 36's columns: executions and what the statement's calls cost
 CHATTY = ("executions", "rows_per_execution", "parses", "commits", "pattern", "pattern_calls",
           "pattern_saved_round_trips", "pattern_saved_ms", "pattern_saved_network_ms", "pattern_saved_server_ms",
-          "pattern_saved_client_ms", "pattern_first_frame")
+          "pattern_saved_client_ms", "pattern_first_frame", "reparses", "reparse_first_frame")
 
 
 def json_text(k, v):

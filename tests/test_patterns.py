@@ -335,6 +335,41 @@ def test_reparse_named_where_the_server_parsed_each_time(tshark, cap):
                 assert (int(r["parses"]), int(r["executions"])) == (executed[r["sql"]], executed[r["sql"]])
 
 
+# ---- re-executes with the values alone -----------------------------------------
+
+ROWBYROW = sorted(p for p in TEST_CAPTURES.glob("pattern_rowbyrow_*.pcapng") if "_fix_" not in p.name)
+
+
+@pytest.mark.parametrize("cap", ROWBYROW, ids=lambda p: p.stem)
+def test_reexecute_values_laid_out_by_the_cursors_binds(tshark, cap):
+    """Each client re-executes its INSERT on the open cursor with the row of
+    values alone: python-oracledb, node-oracledb and go-ora with a re-execute
+    call (OREEXECUTE), ojdbc with an OALL8 that has no bind metadata and no
+    bind option; the dissector lays the values out by the binds of the
+    cursor's first execute. Evidence: the values the client script bound
+    (the manifest's steps, in order) against the scripted server's request
+    log (which frame carried each execute of the INSERT, on which cursor);
+    every round trip decoded to its end; one bind value sent per execution.
+    The first pass reads the cursor map as it stands; a second pass (-2, on
+    the LAN captures) what the first pass kept."""
+    man = json.loads(cap.with_suffix(".json").read_text())
+    steps = [[v for _, v in st["binds"]] for st in man["client"]["steps"]]
+    sql = man["client"]["steps"][0]["sql"]
+    reqs = [q for c in man["connections"] for q in c["requests"] if q.get("sql") == sql]
+    assert len(reqs) == len(steps) == CALLS["rowbyrow"]
+    assert sum(q["cursor"] != 0 for q in reqs) == CALLS["rowbyrow"] - 1   # re-executes on the open cursor
+    for extra in ((), ("-2",)) if "_lan_" in cap.name else ((),):
+        rows = tshark.fields(cap, ["frame.number", "sqlnet.bind.value", "sqlnet.rt.bind_values",
+                                   "sqlnet.ttc.partial"], "sqlnet", extra=extra)
+        frames = {q["request_first_frame"] for q in reqs}
+        values = {int(r[0]): r[1].split(",") for r in rows if r[1] and int(r[0]) in frames}
+        assert values == {q["request_first_frame"]: want for q, want in zip(reqs, steps)}, extra
+        frames = {q["response"]["first_frame"] for q in reqs}
+        sent = {int(r[0]): int(r[2]) for r in rows if r[2] and int(r[0]) in frames}
+        assert sent == {q["response"]["first_frame"]: len(want) for q, want in zip(reqs, steps)}, extra
+        assert not [r for r in rows if r[3] not in ("", "0")], extra
+
+
 # ---- every form of the advisor's sections and the batch records --------------
 
 SAME_NUMBERS = ["pattern_nplus1_19_wan50_python",   # the DBeaver-like case (32 queries, one row each)
@@ -372,10 +407,20 @@ def test_pattern_numbers_same_in_every_form(tshark, tmp_path, name):
                                                                         r["pattern_saved_ms"]) in adv
     reparsed = {str(p["statement"]): p for p in js["reparses"]}
     assert reparsed.keys() == {r["statement"] for r in ac if r["kind"] == "reparse"}
+    # the reparse columns of -z sqlnet,stmt (CSV, and its text's line) are
+    # the advisor's numbers: account.c's one count
+    assert reparsed.keys() == {r["statement"] for r in rows if int(r["reparses"])}
+    text = tshark.run(cap, ["-2", "-q", "-z", "sqlnet,stmt"]).stdout
+    shown = {m.group(1): m.group(2) for m in
+             re.finditer(r"^Statement (\d+): (.*?)(?=^Statement |\Z)", text, re.M | re.S)}
     for st, p in reparsed.items():
         r = [x for x in rows if x["statement"] == st][0]
         assert (p["parses"], p["executions"]) == (int(r["parses"]), int(r["executions"]))
         assert "Statement %s: %s parses for %s executions" % (st, r["parses"], r["executions"]) in adv
+        assert (p["reparses"], p["first_frame"]) == (int(r["reparses"]), int(r["reparse_first_frame"]))
+        assert re.search(r"executions parsed each time \(reparse\) +%s\n.*\(first from frame %s\)" %
+                         (r["reparses"], r["reparse_first_frame"]), shown[st]), shown[st]
+    assert all("(reparse)" not in b for st, b in shown.items() if st not in reparsed)
     # the batch records, ranked in DuckDB: the same per statement
     p = batch("--out", tmp_path, "--format", "json", cap)
     bat = {(str(s["statement"]) if s["statement"] is not None else None, s["pattern"]): s
@@ -386,6 +431,10 @@ def test_pattern_numbers_same_in_every_form(tshark, tmp_path, name):
         assert (b["pattern_calls"], b["pattern_saved_round_trips"], b["pattern_first_frame"]) == \
             (int(r["pattern_calls"]), int(r["pattern_saved_round_trips"]), int(r["pattern_first_frame"]))
         assert round(b["pattern_saved_ms"], 3) == pytest.approx(float(r["pattern_saved_ms"]), abs=0.0015)
+    # and its reparse columns, statement by statement (0 where none)
+    every = {(str(s["statement"]) if s["statement"] is not None else ""): s for s in json.loads(p.stdout)}
+    assert {st: (b["reparses"], b["reparse_first_frame"]) for st, b in every.items()} == \
+        {r["statement"]: (int(r["reparses"]), int(r["reparse_first_frame"])) for r in rows}
 
 
 # ---- reparse: a pattern kind in C (patterns.c), counted in account.c ---------

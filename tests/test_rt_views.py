@@ -244,7 +244,7 @@ def test_a_planted_row_reaches_the_field_the_report_and_lua(tshark, tmp_path):
     shutil.copytree(ROOT / "lua", src / "lua")
     header = src / "plugin" / "record" / "sqlnet_rt.h"
     text = header.read_text()
-    last = '"pattern.run_index", NONE, "", "", "", V, rt->run_index != 0, rt->run_index)\n'   # the last row
+    last = '"reparse.run_index", NONE, "", "", "", V, rt->reparse_index != 0, rt->reparse_index)\n'   # the last row
     assert text.count(last) == 1
     text = text.replace(last, last.rstrip("\n") + ' \\\n    X(planted, "planted", UINT, "planted", "Planted", '
                         '"A column planted by tests/test_rt_views.py", V, TRUE, rt->resp->rows + 4242)\n', 1)

@@ -815,7 +815,7 @@ typedef enum {
     X_NONE, X_STATEMENT, X_SQL_ID, X_SQL, X_FIRST, X_LAST, X_ARRAY_SIZE, X_ARRAY_SIZES, X_RT_AVG, X_RTT, X_ERRORS,
     X_EXECUTION, X_CONVERSATION, X_TCP_STREAM, X_PREFETCH_ASKED,
     X_ROWS_PER_EXEC, X_PATTERN, X_PATTERN_CALLS, X_PATTERN_RTS, X_PATTERN_SAVED, X_PATTERN_NET, X_PATTERN_SERVER,
-    X_PATTERN_CLIENT, X_PATTERN_FIRST
+    X_PATTERN_CLIENT, X_PATTERN_FIRST, X_REPARSES, X_REPARSE_FIRST
 } special_t;
 
 typedef struct {
@@ -864,6 +864,8 @@ static const column_t stmt_columns[] = {
     C_X("pattern_saved_round_trips", X_PATTERN_RTS, FALSE), C_X("pattern_saved_ms", X_PATTERN_SAVED, FALSE),
     C_X("pattern_saved_network_ms", X_PATTERN_NET, FALSE), C_X("pattern_saved_server_ms", X_PATTERN_SERVER, FALSE),
     C_X("pattern_saved_client_ms", X_PATTERN_CLIENT, FALSE), C_X("pattern_first_frame", X_PATTERN_FIRST, FALSE),
+    /* parsed on every execution (reparse: its own runs, stmt_reparses) */
+    C_X("reparses", X_REPARSES, FALSE), C_X("reparse_first_frame", X_REPARSE_FIRST, FALSE),
 };
 
 /* The per-execution record (JSON "per_execution", Lua records.accounts). */
@@ -974,6 +976,8 @@ account_stmt_value(const sqlnet_acct_stmt_t *st, guint col)
     case X_PATTERN_SERVER: return ms_text(st->pattern_s.server_ns);
     case X_PATTERN_CLIENT: return ms_text(st->pattern_s.client_ns);
     case X_PATTERN_FIRST: return g_strdup_printf("%u", st->pattern_first_frame);
+    case X_REPARSES: return g_strdup_printf("%u", st->reparses);
+    case X_REPARSE_FIRST: return g_strdup_printf("%u", st->reparse_first_frame);
     default: return NULL;
     }
 }

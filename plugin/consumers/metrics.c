@@ -236,6 +236,8 @@ fill_round_trip(sqlnet_rt_t *rt, packet_info *pinfo, const sqlnet_session_t *ses
             rt->run_kind = m->kind;
             rt->run_first = m->run_first;
             rt->run_index = m->run_index;
+            rt->reparse_first = m->reparse_first;
+            rt->reparse_index = m->reparse_index;
         }
     }
 }

@@ -388,6 +388,17 @@ print_pattern(GString *out, const sqlnet_acct_stmt_t *st)
                            st->pattern_s.round_trips, saved, st->pattern_first_frame);
 }
 
+/* Parsed on every execution (reparse, account.h): only when it was, as the
+ * pattern block.  No round trip to save: the SQL text not sent again. */
+static void
+print_reparse(GString *out, const sqlnet_acct_stmt_t *st)
+{
+    g_string_append_printf(out, "  %-48s %12u\n", "executions parsed each time (reparse)", st->reparses);
+    g_string_append_printf(out, "  A statement cache would keep the cursor: %u runs of executions each with a parse "
+                           "(first from frame %u), %" G_GUINT64_FORMAT " bytes of SQL text sent again.\n",
+                           st->reparse_runs, st->reparse_first_frame, st->reparse_sql_bytes);
+}
+
 static void
 stmt_draw_block(GString *out, const sqlnet_acct_stmt_t *st)
 {
@@ -429,6 +440,8 @@ stmt_draw_block(GString *out, const sqlnet_acct_stmt_t *st)
     print_breakdown(out, s);
     if (st->pattern)
         print_pattern(out, st);
+    if (st->reparses)
+        print_reparse(out, st);
     if (st->execs->len > 0) {
         g_string_append_printf(out, "  per execution:\n");
         g_string_append_printf(out, "  %6s %10s %8s %10s %11s %12s %8s %8s %12s %10s %10s %10s %10s %10s\n", "exec",

@@ -428,8 +428,8 @@ decode_fast_auth(ttc_rd_t *r, proto_tree *mt, ttc_msg_result_t *res, wmem_alloca
 }
 
 void
-ttc_decode_client(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo _U_,
-                  ttc_state_t *st _U_, ttc_msg_result_t *res, wmem_allocator_t *scope)
+ttc_decode_client(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
+                  ttc_state_t *st, ttc_msg_result_t *res, wmem_allocator_t *scope)
 {
     gint start = r->off;
     guint8 type;
@@ -443,6 +443,8 @@ ttc_decode_client(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo _U_,
         decode_fast_auth(r, mt, res, scope);
     else
         decode_body(r, mt, type, res, scope);
+    if (type == TTC_MSG_FUNCTION)
+        ttc_carry_binds(r, mt, pinfo, st, res, scope);
     if (mi && ttc_rd_ok(r))
         proto_item_set_len(mi, r->off - start);
 }

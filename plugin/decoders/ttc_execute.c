@@ -238,6 +238,8 @@ is_plsql(const char *sql, guint32 options)
            g_ascii_strncasecmp(p, "CALL", 4) == 0;
 }
 
+static gboolean reexecutes_with_values(const ttc_rd_t *r, const ttc_call_t *call, const char *sql);
+
 void
 ttc_call_oall8(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_t *res,
                wmem_allocator_t *scope)
@@ -375,6 +377,84 @@ ttc_call_oall8(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_t
         call->defines = ttc_bind_metadata(r, tree, ndefines, TRUE, scope, &res->body_undecoded);
     if (nbinds > 0 || ndefines > 0)
         res->stop = TRUE;
+    else if (reexecutes_with_values(r, call, sql))
+        res->stop = TRUE;              /* the values of the binds its cursor has (ttc_carry_binds) */
+}
+
+/* ojdbc re-executing a statement on its open cursor (T4C8Oall marshal):
+ * the bind metadata goes only with the bind option, which it sets when the
+ * binds' types change (sendBindsDefinition); the values go whenever the
+ * call executes and the statement has binds.  So an OALL8 on an open
+ * cursor, without text, binds or defines, that executes and is followed by
+ * a row data message (7) sends the values of the binds its cursor's execute
+ * laid out.  python-oracledb (messages/execute.pyx _write_reexecute_message),
+ * node-oracledb and go-ora (command.go: not parse, not reSendParDef) send
+ * the same values after a re-execute call (4, 78) instead. */
+static gboolean
+reexecutes_with_values(const ttc_rd_t *r, const ttc_call_t *call, const char *sql)
+{
+    return ttc_rd_ok(r) && call->cursor != 0 && !sql && (call->options & TTC_OPT_EXECUTE) &&
+           !(call->options & TTC_OPT_BIND) && r->off >= 0 &&
+           /* (a display pass decodes the call up to where its data starts) */
+           (guint)r->off < tvb_captured_length(r->tvb) && tvb_get_uint8(r->tvb, r->off) == TTC_MSG_ROW_DATA;
+}
+
+/* A call that sends the values of its open cursor's binds without their
+ * metadata: ojdbc's OALL8 above, or a re-execute (4, 78) followed by a row
+ * data message. */
+static gboolean
+sends_values_alone(const ttc_rd_t *r, const ttc_call_t *call)
+{
+    if (call->func == TTC_FN_OALL8)
+        return reexecutes_with_values(r, call, call->sql);
+    return (call->func == TTC_FN_REEXECUTE || call->func == TTC_FN_REEXECUTE_FETCH) && ttc_rd_ok(r) &&
+           call->cursor != 0 && r->off >= 0 && (guint)r->off < tvb_captured_length(r->tvb) &&
+           tvb_get_uint8(r->tvb, r->off) == TTC_MSG_ROW_DATA;
+}
+
+/* The rows of values after such a call, laid out by the bind metadata the
+ * cursor's execute sent (ttc_cursor_t.binds, set when the response named
+ * the cursor; the cursor map is capped by sqlnet.max_cursors).  The first
+ * pass reads the cursor map as it stands at this packet; later passes read
+ * what the first pass kept in the request's call (the map may have moved on
+ * since).  A re-execute of PL/SQL is left as call data: python-oracledb
+ * leaves its out binds out of the row (messages/execute.pyx
+ * _write_reexecute_message), where the metadata has them. */
+void
+ttc_carry_binds(const ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, const ttc_state_t *st,
+                ttc_msg_result_t *res, wmem_allocator_t *scope)
+{
+    ttc_call_t *call = &res->call;
+    const ttc_describe_t *binds = NULL;
+    guint32 returning = 0, rows;
+    gboolean plsql = FALSE;
+
+    if (!res->is_call || !res->stop || res->body_undecoded || call->binds || call->defines ||
+        !sends_values_alone(r, call))
+        return;
+    if (!PINFO_FD_VISITED(pinfo)) {
+        sqlnet_session_t *sess = session_of_packet(pinfo, pinfo->srcport, pinfo->destport);
+        const ttc_cursor_t *c = sess && sess->ttc && sess->ttc->cursors
+            ? (const ttc_cursor_t *)wmem_map_lookup(sess->ttc->cursors, GUINT_TO_POINTER(call->cursor)) : NULL;
+        if (c) {
+            binds = c->binds;
+            returning = c->returning_binds;
+            plsql = is_plsql(c->sql, call->options);
+        }
+    } else if (st->req && st->req->call.func == call->func && st->req->call.cursor == call->cursor) {
+        binds = st->req->call.binds;
+        returning = st->req->call.returning_binds;
+        plsql = is_plsql(st->req->stmt_sql, call->options);
+    }
+    if (!binds || returning > binds->ncols || (plsql && call->func != TTC_FN_OALL8))
+        return;
+    call->binds = binds;
+    call->returning_binds = returning;
+    /* one row per execution of a DML; a query or PL/SQL binds one */
+    rows = call->is_query || plsql ? 1 : MAX(call->exec_count, 1);
+    call->bind_values = (binds->ncols - returning) * rows;
+    if (tree)
+        ttc_show_bind_values(r, tree, binds, returning, plsql, rows, scope);
 }
 
 /* OFETCH: cursor, rows to fetch. */

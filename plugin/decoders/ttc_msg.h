@@ -93,6 +93,10 @@ void ttc_rpa_version(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_alloc
 /* ttc_execute.c */
 void ttc_execute_register(int proto);
 void ttc_call_oall8(ttc_rd_t *, proto_tree *, ttc_call_t *, ttc_msg_result_t *, wmem_allocator_t *);
+/* An OALL8 that re-executes its open cursor with the values alone (ojdbc):
+ * lays them out by the bind metadata the cursor's execute sent. */
+void ttc_carry_binds(const ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, const ttc_state_t *st,
+                     ttc_msg_result_t *res, wmem_allocator_t *scope);
 void ttc_call_fetch(ttc_rd_t *, proto_tree *, ttc_call_t *, ttc_msg_result_t *, wmem_allocator_t *);
 void ttc_call_reexecute(ttc_rd_t *, proto_tree *, ttc_call_t *, ttc_msg_result_t *, wmem_allocator_t *);
 void ttc_call_parse(ttc_rd_t *, proto_tree *, ttc_call_t *, ttc_msg_result_t *, wmem_allocator_t *);

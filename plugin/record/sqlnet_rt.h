@@ -41,6 +41,8 @@ typedef struct sqlnet_rt {
     guint8 run_kind;               /* sqlnet_pattern_t of its run (0: not in one) */
     guint32 run_first;             /* first frame of its run */
     guint32 run_index;             /* its call's place in the run (1-based; 0: not in one) */
+    guint32 reparse_first;         /* an execute with a parse: first frame of its statement's run of them */
+    guint32 reparse_index;         /* ... its place in that run (1-based; 0: not one) */
 } sqlnet_rt_t;
 
 /* ---- accessors ---------------------------------------------------------- */
@@ -310,7 +312,9 @@ sqlnet_rt_has_ora_error(const sqlnet_rt_t *rt)
       V, rt->pattern != 0, rt->pattern) \
     X(run_kind, "pattern.kind", NONE, "", "", "", V, rt->run_index != 0, rt->run_kind) \
     X(run_first, "pattern.run_first", NONE, "", "", "", V, rt->run_index != 0, rt->run_first) \
-    X(run_index, "pattern.run_index", NONE, "", "", "", V, rt->run_index != 0, rt->run_index)
+    X(run_index, "pattern.run_index", NONE, "", "", "", V, rt->run_index != 0, rt->run_index) \
+    X(reparse_first, "reparse.run_first", NONE, "", "", "", V, rt->reparse_index != 0, rt->reparse_first) \
+    X(reparse_index, "reparse.run_index", NONE, "", "", "", V, rt->reparse_index != 0, rt->reparse_index)
 
 /* The historical name of the record's columns (before the declaration above
  * had a field per row): the same table. */

@@ -427,6 +427,7 @@ apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
         ttc_cursor_t *c = cursor_get(ts, res->cursors[i].id, TRUE, rec);
         if (c) {
             c->describe = describe_keep(res->cursors[i].describe);
+            c->binds = NULL;
             c->sql = req ? (req->stmt_sql ? req->stmt_sql : req->call.sql) : NULL;
             c->execution = req ? req->execution : 0;
             c->rowcount = 0;
@@ -447,6 +448,12 @@ apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
                     c->execution = req->execution;   /* cursor id known only now */
                 if (req && req->call.sql)
                     c->sql = req->call.sql;
+                if (req && req->call.func == TTC_FN_OALL8 && (req->call.sql || req->call.binds)) {
+                    /* the binds its execute laid out (none: NULL), for the
+                     * re-executes that send the values alone */
+                    c->binds = req->call.binds;
+                    c->returning_binds = req->call.returning_binds;
+                }
                 if (st->describe && req && req->call.func == TTC_FN_OALL8)
                     c->describe = st->describe;
                 c->rowcount = res->oer_rowcount;

@@ -28,6 +28,9 @@ typedef struct ttc_stream {
 typedef struct ttc_cursor {
     const char *sql;
     const ttc_describe_t *describe;
+    const ttc_describe_t *binds;       /* bind metadata of the execute that named it (NULL: none):
+                                        * ojdbc's re-executes send the values alone (decoders/) */
+    guint32 returning_binds;           /* ... its DML RETURNING binds */
     guint64 rowcount;
     guint32 execution;                 /* current execution on this cursor */
     gboolean exhausted;                /* its last end-of-call status said no more rows (1403) */
