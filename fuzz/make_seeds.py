@@ -15,7 +15,7 @@ documents the format), each cut at a chunk boundary:
 * the --big (default 12) longest streams also whole, up to --big-len bytes
   (default 1 MiB).
 
-tshark reads the captures (no desegmentation, no sqlnet needed); the server
+scripts/pcap_tcp.py reads the captures (no tshark: one Python process); the server
 side is the port that received the SYN, else the port in the sqlnet range,
 else the lower one.  A segment over 64 KB becomes one long chunk.
 
@@ -23,33 +23,30 @@ else the lower one.  A segment over 64 KB becomes one long chunk.
 """
 import argparse
 import hashlib
-import subprocess
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 from to_pcap import chunk  # noqa: E402  (the chunk format, fuzz/fz_input.h)
+from pcap_tcp import packets, tcp_of  # noqa: E402  (a capture reader of our own)
 
 SQLNET_PORTS = {1521, 1522, 1526}
-FIELDS = ["tcp.stream", "tcp.srcport", "tcp.dstport", "tcp.flags.syn", "tcp.flags.ack",
-          "tcp.payload"]
 
 
 def streams(capture: Path):
-    cmd = ["tshark", "-n", "-r", str(capture), "-Y", "tcp", "-o", "tcp.desegment_tcp_streams:FALSE",
-           "-o", "tcp.analyze_sequence_numbers:FALSE", "-T", "fields", "-E", "separator=\t"]
-    for f in FIELDS:
-        cmd += ["-e", f]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=False).stdout
-    by_stream = {}
-    for line in out.splitlines():
-        parts = line.split("\t")
-        if len(parts) < len(FIELDS) or not parts[0]:
+    """Each TCP conversation's segments in frame order (numbered as Wireshark
+    numbers tcp.stream: by first appearance of the address and port pair),
+    read by scripts/pcap_tcp.py."""
+    by_stream, index = {}, {}
+    for link, _ts, frame in packets(capture):
+        t = tcp_of(link, frame)
+        if t is None:
             continue
-        stream, sport, dport, syn, ack, payload = parts[:6]
-        by_stream.setdefault(int(stream), []).append(
-            (int(sport), int(dport), syn in ("1", "True"), ack in ("1", "True"),
-             bytes.fromhex(payload.replace(":", "")) if payload else b""))
+        sport, dport, _ln, payload, _seq, flags, src, dst = t
+        key = frozenset(((src, sport), (dst, dport)))
+        n = index.setdefault(key, len(index))
+        by_stream.setdefault(n, []).append((sport, dport, bool(flags & 0x02), bool(flags & 0x10), payload))
     return by_stream
 
 

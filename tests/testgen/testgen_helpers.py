@@ -7,123 +7,35 @@ core TCP fields). TCPS captures are decrypted by Wireshark's TLS layer
 
 import shutil
 import struct
+import sys
 import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 CAPTURES = ROOT / "test-captures"
+sys.path.insert(0, str(ROOT / "scripts"))
+from pcap_tcp import packets, tcp_of  # noqa: E402  (the reader: scripts/pcap_tcp.py)
 
 
 def have_tshark() -> bool:
     return shutil.which("tshark") is not None
 
 
-def _packets(pcap: Path):
-    """(link type, seconds since 1970, frame bytes) of each packet of a pcapng or pcap file: the
-    block and record layouts of the pcapng draft (SHB, IDB, EPB, SPB, the
-    obsolete PB) and libpcap's header, read here rather than by Wireshark."""
-    data = pcap.read_bytes()
-    if data[:4] == b"\x0a\x0d\x0d\x0a":                      # pcapng
-        links, pos, end = [], 0, "<"
-        while pos + 12 <= len(data):
-            btype = struct.unpack_from(end + "I", data, pos)[0]
-            if btype == 0x0A0D0D0A:                               # a section: its own byte order
-                end = "<" if data[pos + 8:pos + 12] == b"\x4d\x3c\x2b\x1a" else ">"
-                links, units = [], []
-            blen = struct.unpack_from(end + "I", data, pos + 4)[0]
-            if blen < 12 or pos + blen > len(data):
-                break
-            body = pos + 8
-            if btype == 1:                                        # interface description
-                links.append(struct.unpack_from(end + "H", data, body)[0])
-                units.append(1e-6)                                # if_tsresol's default
-                opt = body + 8
-                while opt + 4 <= pos + blen - 4:
-                    code, olen = struct.unpack_from(end + "HH", data, opt)
-                    if code == 0:
-                        break
-                    if code == 9 and olen >= 1:                   # if_tsresol
-                        v = data[opt + 4]
-                        units[-1] = 2.0 ** -(v & 0x7F) if v & 0x80 else 10.0 ** -v
-                    opt += 4 + (olen + 3) // 4 * 4
-            elif btype == 6:                                      # enhanced packet
-                iface, th, tl, caplen = struct.unpack_from(end + "4I", data, body)
-                yield links[iface], ((th << 32) | tl) * units[iface], data[body + 20:body + 20 + caplen]
-            elif btype == 3:                                      # simple packet: snaplen-cut
-                orig = struct.unpack_from(end + "I", data, body)[0]
-                yield links[0], None, data[body + 4:body + 4 + min(orig, blen - 16)]
-            elif btype == 2:                                      # packet (obsolete)
-                iface = struct.unpack_from(end + "H", data, body)[0]
-                th, tl, caplen = struct.unpack_from(end + "3I", data, body + 4)
-                yield links[iface], ((th << 32) | tl) * units[iface], data[body + 20:body + 20 + caplen]
-            pos += blen
-        return
-    magic = data[:4]
-    end = "<" if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
-    assert struct.unpack_from(end + "I", data, 0)[0] in (0xA1B2C3D4, 0xA1B23C4D), f"{pcap}: not a capture"
-    link = struct.unpack_from(end + "I", data, 20)[0] & 0x0FFFFFFF
-    unit = 1e-9 if struct.unpack_from(end + "I", data, 0)[0] == 0xA1B23C4D else 1e-6
-    pos = 24
-    while pos + 16 <= len(data):
-        sec, frac, caplen = struct.unpack_from(end + "3I", data, pos)
-        yield link, sec + frac * unit, data[pos + 16:pos + 16 + caplen]
-        pos += 16 + caplen
-
-
-def _tcp_of(link: int, frame: bytes):
-    """(srcport, dstport, tcp.len, payload, seq) of an Ethernet (1), Linux
-    cooked (113, 276), raw IP (101, 228, 229) or BSD loopback (0) frame that
-    carries TCP over IPv4 or IPv6; None for anything else."""
-    if link == 1:
-        off, etype = 14, struct.unpack_from(">H", frame, 12)[0] if len(frame) >= 14 else 0
-        while etype in (0x8100, 0x88A8) and len(frame) >= off + 4:     # VLAN tags
-            etype = struct.unpack_from(">H", frame, off + 2)[0]
-            off += 4
-    elif link == 113:
-        off, etype = 16, struct.unpack_from(">H", frame, 14)[0] if len(frame) >= 16 else 0
-    elif link == 276:
-        off, etype = 20, struct.unpack_from(">H", frame, 0)[0] if len(frame) >= 20 else 0
-    elif link in (101, 228, 229):
-        off, etype = 0, {4: 0x0800, 6: 0x86DD}.get(frame[0] >> 4 if frame else 0, 0)
-    elif link == 0:
-        off, etype = 4, {4: 0x0800, 6: 0x86DD}.get(frame[4] >> 4 if len(frame) > 4 else 0, 0)
-    else:
-        return None
-    if etype == 0x0800 and len(frame) >= off + 20:
-        ihl = (frame[off] & 0x0F) * 4
-        if frame[off + 9] != 6 or struct.unpack_from(">H", frame, off + 6)[0] & 0x3FFF:
-            return None                                            # not TCP, or a fragment
-        ip_len = struct.unpack_from(">H", frame, off + 2)[0]
-        tcp, seg_len = off + ihl, ip_len - ihl
-    elif etype == 0x86DD and len(frame) >= off + 40:
-        if frame[off + 6] != 6:
-            return None
-        tcp, seg_len = off + 40, struct.unpack_from(">H", frame, off + 4)[0]
-    else:
-        return None
-    if len(frame) < tcp + 20:
-        return None
-    sp, dp, seq = struct.unpack_from(">HHI", frame, tcp)
-    hdr = (frame[tcp + 12] >> 4) * 4
-    ln = max(seg_len - hdr, 0)
-    return sp, dp, ln, frame[tcp + hdr:tcp + hdr + ln], seq, frame[tcp + 13]
-
-
 def tcp_packets(pcap: Path) -> list[tuple[float, int, int, int, int, int, bytes]]:
     """(time, srcport, dstport, TCP flags byte, tcp.len, seq, payload) per TCP frame of
-    the capture, read by _packets and _tcp_of."""
+    the capture, read by scripts/pcap_tcp.py."""
     res = []
-    for link, ts, frame in _packets(pcap):
-        t = _tcp_of(link, frame)
+    for link, ts, frame in packets(pcap):
+        t = tcp_of(link, frame)
         if t is not None:
-            sp, dp, ln, payload, seq, flags = t
+            sp, dp, ln, payload, seq, flags = t[:6]
             res.append((ts, sp, dp, flags, ln, seq, payload))
     return res
 
 
 def tcp_frames(pcap: Path) -> list[tuple[int, int, int, bytes, int]]:
     """(srcport, dstport, tcp.len, payload, relative seq) per TCP frame, read from the
-    capture file's bytes by _packets and _tcp_of (not by Wireshark; relative seq as
+    capture file's bytes by scripts/pcap_tcp.py (not by Wireshark; relative seq as
     Wireshark counts it: 1 is the byte after the SYN, or the first seen)."""
     frames, isn = [], {}
     for _ts, sp, dp, flags, ln, seq, payload in tcp_packets(pcap):
