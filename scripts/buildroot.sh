@@ -162,6 +162,7 @@ case "$RELEASE" in bookworm) xvfb_base=200 ;; trixie) xvfb_base=300 ;; *) xvfb_b
 # prepares the next root while the one before it runs its tests.
 if [ "${SQLNET_BUILDROOT_PREPARE:-0}" = 1 ]; then
   in_chroot SQLNET_BUILD_DIR="$BUILD_DIR" SQLNET_VENV="$VENV_DIR" SQLNET_FUZZ_TOOLS=0 \
+    SQLNET_RELEASE_DEPENDENT_ONLY="${SQLNET_RELEASE_DEPENDENT_ONLY-1}" \
     bash "$ROOT/run.sh" test --collect-only -q >"$BUILD_DIR/prepare.log" 2>&1
   rc=$?
   echo "sqlnet build root $RELEASE prepared (exit $rc, $((SECONDS - start)) s; log $BUILD_DIR/prepare.log)"
@@ -189,9 +190,12 @@ RUNNER=(bash "$ROOT/run.sh" test)
 GUI_LOG="$BUILD_DIR/buildroot-gui.log"
 rm -f "$GUI_LOG"
 if [ "${SQLNET_BUILDROOT_GUI_BESIDE:-0}" = 1 ]; then
-  # built and set up once, before the two runs
+  # built and set up once, before the two runs (with the tests' selection: a
+  # root leaves the release-independent ones, Spark's Java among them, to the host)
   in_chroot SQLNET_BUILD_DIR="$BUILD_DIR" SQLNET_VENV="$VENV_DIR" SQLNET_FUZZ_TOOLS=0 \
-    bash "$ROOT/run.sh" test --collect-only -q >"$BUILD_DIR/prepare.log" 2>&1
+    SQLNET_RELEASE_DEPENDENT_ONLY="${SQLNET_RELEASE_DEPENDENT_ONLY-1}" \
+    bash "$ROOT/run.sh" test --collect-only -q >"$BUILD_DIR/prepare.log" 2>&1 ||
+    echo "sqlnet build root $RELEASE: setting up the tests failed (log $BUILD_DIR/prepare.log)"
   RUNNER=("$VENV_DIR/bin/python" -m pytest "$ROOT/tests" -q -rfEs)
   run_tests only "$@" >"$GUI_LOG" 2>&1 &
   gui_pid=$!
