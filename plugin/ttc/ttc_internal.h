@@ -29,23 +29,32 @@ typedef enum {
     STOP_AFTER_CUT     /* an earlier packet of this request/response was cut */
 } stop_t;
 
-typedef struct ttc_pdu_rec {
-    ttc_state_t start;         /* decoder state before this packet's messages */
+/* What few TTC records have (ttc_pdu_more()): kept apart, so that the record
+ * every TNS packet has stays small. */
+typedef struct ttc_pdu_more {
     guint8  *joined;           /* a message begun in earlier packets, ended here */
-    ttc_request_t *req;
-    ttc_response_t *resp;
     guint32  joined_len;
     guint32  joined_prefix;    /* bytes of `joined` from earlier packets */
-    gint32   body_off;         /* first message starting in this payload; -1 none */
-    gint32   stop_off;         /* where decoding stopped; -1 = end of payload */
     gint32   resync_off;       /* server: a final end-of-call status found after an
                                 * undecoded stretch, decoded from here; -1 none */
     guint32  too_long;         /* a pending message was dropped here: its size so far */
     guint32  cursor_dropped;   /* cursor not remembered here (cap reached), 0 = none */
     guint32  reinferred_from;  /* the inferred dialect changed here: the frame it was
                                 * inferred at, 0 = not changed here */
+} ttc_pdu_more_t;
+
+typedef struct ttc_pdu_rec {
+    ttc_state_t start;         /* decoder state before this packet's messages */
+    union {                    /* the round trip's record this packet belongs to */
+        ttc_request_t *req;    /* client packets (!server) */
+        ttc_response_t *resp;  /* server packets */
+    } of;
+    ttc_pdu_more_t *more;      /* NULL: none of what it holds */
+    gint32   body_off;         /* first message starting in this payload; -1 none */
+    gint32   stop_off;         /* where decoding stopped; -1 = end of payload */
     /* One of these per TNS packet of the capture: the flags are bytes
      * (every assignment is TRUE, FALSE or a logical expression). */
+    guint8   server;           /* a server packet: `of` is its response */
     guint8   stop;             /* stop_t */
     guint8   decoded;          /* TTC decoding applies to this packet */
     guint8   completes;        /* completes its response (server side) */
@@ -54,6 +63,26 @@ typedef struct ttc_pdu_rec {
     guint8   too_much_total;   /* ... dropped because all conversations together hold too much */
     guint8   body_undecoded;   /* its call data is a call body that could not be read */
 } ttc_pdu_rec_t;
+
+static const ttc_pdu_more_t ttc_pdu_none = { NULL, 0, 0, -1, 0, 0, 0 };
+
+/* What a record holds apart, for reading (never NULL) */
+static inline const ttc_pdu_more_t *
+ttc_pdu_seen(const ttc_pdu_rec_t *rec)
+{
+    return rec->more ? rec->more : &ttc_pdu_none;
+}
+
+/* ... and for writing (made on the first write, in file scope). */
+static inline ttc_pdu_more_t *
+ttc_pdu_more(ttc_pdu_rec_t *rec)
+{
+    if (!rec->more) {
+        rec->more = wmem_new(wmem_file_scope(), ttc_pdu_more_t);
+        *rec->more = ttc_pdu_none;
+    }
+    return rec->more;
+}
 
 
 /* ttc_state.c: the message decoders (given once at registration), the
