@@ -77,7 +77,6 @@ ttc_session(sqlnet_session_t *sess)
         ts->dialect.known = FALSE;
         ts->dialect.fv_client = ts->dialect.fv_server = 0;   /* not negotiated yet */
         ts->dialect_ptr = wmem_memdup(wmem_file_scope(), &ts->dialect, sizeof(ts->dialect));
-        ts->responses = wmem_tree_new(wmem_file_scope());
         ts->cursors = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
         ts->dir[0].state.dialect = ts->dir[1].state.dialect = ts->dialect_ptr;
         sess->ttc = ts;
