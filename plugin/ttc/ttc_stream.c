@@ -234,7 +234,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
         else
             rec->of.req = ts->req;
         rec_add(ts, pinfo, payload, rec);
-        rec->start = s->state;
+        ttc_pdu_start_keep(rec, &s->state);
         rec->decoded = !s->opaque;
         rec->starts_request = dir == SQLNET_TO_SERVER && ts->req && ts->req->tns_packets == 1 &&
                               ts->req->first_frame == pinfo->num;
@@ -415,7 +415,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
     }
     if (!tree)
         return;
-    st = rec->start;
+    ttc_pdu_start_get(rec, &st);
     if (seen->joined) {
         tvbuff_t *jt = tvb_new_child_real_data(payload, seen->joined, seen->joined_len, seen->joined_len);
         add_new_data_source(pinfo, jt, "Reassembled TTC message");
@@ -431,7 +431,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
         add_stop_items(tt, payload, pinfo, rec->stop_off, seen->resync_off, (stop_t)rec->stop, rec->body_undecoded,
                        rec->start.dialect);
     if (seen->resync_off >= 0) {
-        st = rec->start;
+        ttc_pdu_start_get(rec, &st);
         decode_range(payload, seen->resync_off, end, &st, tt, pinfo, dir, ts, sess, rec, FALSE, &stop, FALSE);
     }
     else if (rec->stop == STOP_NEED_MORE)
