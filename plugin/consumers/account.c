@@ -208,7 +208,8 @@ static void
 sums_add(sqlnet_acct_sums_t *s, const sqlnet_rt_t *rt)
 {
     const ttc_response_t *resp = rt->resp;
-    const sqlnet_timing_t *t = &resp->timing;
+    sqlnet_timing_t whole;
+    const sqlnet_timing_t *t = &whole;
 
     s->round_trips++;
     s->rows += resp->rows;
@@ -244,6 +245,7 @@ sums_add(sqlnet_acct_sums_t *s, const sqlnet_rt_t *rt)
         if (ns > s->response_time_max_ns)
             s->response_time_max_ns = ns;
     }
+    sqlnet_timing_get(&resp->timing, &whole);
     if (t->known) {
         s->timed++;
         s->network_ns += sqlnet_timing_ns(&t->network);
@@ -451,7 +453,7 @@ account_add(sqlnet_account_t *a, const sqlnet_rt_t *rt)
 {
     const char *sql = sqlnet_rt_sql(rt);
     stmt_t *s = sql ? (stmt_t *)g_hash_table_lookup(a->by_sql, sql) : a->outside;
-    const sqlnet_timing_t *t = &rt->resp->timing;
+    const sqlnet_timing_kept_t *t = &rt->resp->timing;
     conv_t *conv;
     acct_rt_t r;
     guint i;
@@ -514,9 +516,9 @@ account_add(sqlnet_account_t *a, const sqlnet_rt_t *rt)
     r.prev_rows = conv->last_rows;
     conv->last_rows = rt->resp->rows;
     if (t->known) {
-        r.client_ns = sqlnet_timing_ns(&t->client);
-        r.server_ns = sqlnet_timing_ns(&t->server);
-        if (t->in_execution && !nstime_is_zero(&t->gap))
+        r.client_ns = sqlnet_timing_part_ns(t, client);
+        r.server_ns = sqlnet_timing_part_ns(t, server);
+        if (t->in_execution && !sqlnet_timing_gap_is_zero(t))
             r.sample |= SAMPLE_CLIENT;
         if (sqlnet_rt_func(rt) == TTC_FN_FETCH && sqlnet_rt_execution(rt) != 0)
             r.sample |= SAMPLE_FETCH;

@@ -136,9 +136,11 @@ collector_packet(void *data, packet_info *pinfo, epan_dissect_t *edt _U_, const 
         /* the client's whole gap less the network, as the Lua readers took
          * it before issue 34 split it into client and idle (timing.c): the
          * advisor charges the idle part to "idle before" itself */
-        rec.client_ms = nstime_to_msec(&rt->resp->timing.client) + nstime_to_msec(&rt->resp->timing.idle);
-        if (rt->resp->timing.rtt_known)
-            rec.rtt = (double)rt->resp->timing.rtt.secs + (double)rt->resp->timing.rtt.nsecs / 1000000000.0;
+        sqlnet_timing_t t;
+        sqlnet_timing_get(&rt->resp->timing, &t);
+        rec.client_ms = nstime_to_msec(&t.client) + nstime_to_msec(&t.idle);
+        if (t.rtt_known)
+            rec.rtt = (double)t.rtt.secs + (double)t.rtt.nsecs / 1000000000.0;
     }
     g_array_append_val(c->records, rec);
     return TAP_PACKET_DONT_REDRAW;

@@ -260,11 +260,12 @@ timing_close_response(packet_info *pinfo _U_, ttc_session_t *ts, ttc_response_t 
 {
     const ttc_request_t *req = resp->req;
     timing_conv_t *tc;
-    sqlnet_timing_t t = resp->timing;
+    sqlnet_timing_t t;
     nstime_t req_xfer, resp_xfer;
 
-    if (!req || t.known)
+    if (!req || resp->timing.known)
         return;
+    sqlnet_timing_get(&resp->timing, &t);
     tc = timing_conv(ts);
     span(&req_xfer, &req->last_time, &req->first_time);
     span(&t.wait, &resp->first_time, &req->last_time);
@@ -293,15 +294,16 @@ timing_close_response(packet_info *pinfo _U_, ttc_session_t *ts, ttc_response_t 
 void
 timing_revisit(packet_info *pinfo, ttc_session_t *ts, ttc_response_t *resp)
 {
-    sqlnet_timing_t t = resp->timing;
+    sqlnet_timing_t t;
     timing_conv_t *tc;
     const ack_timing_t *at;
 
     /* once, in the pass that runs the ACK tap in frame order, at the frame
      * where a single pass split it (the tap has taken the frames before it,
      * not this one); never on a later random visit (GUI) */
-    if (!t.known || !t.provisional)
+    if (!resp->timing.known || !resp->timing.provisional)
         return;
+    sqlnet_timing_get(&resp->timing, &t);
     tc = timing_conv(ts);
     at = tc->ack;
     if (!at || at->upto >= pinfo->num)
@@ -314,10 +316,12 @@ timing_revisit(packet_info *pinfo, ttc_session_t *ts, ttc_response_t *resp)
 void
 timing_add_fields(proto_tree *tree, tvbuff_t *tvb, const ttc_response_t *resp)
 {
-    const sqlnet_timing_t *t = &resp->timing;
+    sqlnet_timing_t whole;
+    const sqlnet_timing_t *t = &whole;
 
-    if (!tree || !t->known)
+    if (!tree || !resp->timing.known)
         return;
+    sqlnet_timing_get(&resp->timing, &whole);
     if (t->rtt_known) {
         proto_item_set_generated(proto_tree_add_time(tree, hf_rtt, tvb, 0, 0, &t->rtt));
         proto_item_set_generated(proto_tree_add_uint(tree, hf_rtt_source, tvb, 0, 0, t->rtt_source));

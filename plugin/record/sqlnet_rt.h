@@ -176,8 +176,9 @@ sqlnet_rt_has_idle(const sqlnet_rt_t *rt)
 static inline guint64
 sqlnet_rt_wait_ns(const sqlnet_rt_t *rt)
 {
-    const sqlnet_timing_t *t = &rt->resp->timing;
-    return sqlnet_rt_ns(t->network) + sqlnet_rt_ns(t->server) + sqlnet_rt_ns(t->transfer);
+    const sqlnet_timing_kept_t *t = &rt->resp->timing;
+    return sqlnet_timing_part_ns(t, network) + sqlnet_timing_part_ns(t, server) +
+           sqlnet_timing_part_ns(t, transfer);
 }
 
 /* The ORA error of the round trip (sqlnet.rt.ora_error): an end-of-call status
@@ -279,15 +280,15 @@ sqlnet_rt_has_ora_error(const sqlnet_rt_t *rt)
     X(version, "version", NONE, "", "", "", V, rt->negotiated, rt->negotiated_version) \
     X(network_ns, "time.network_ns", MS, "time.network", "Network time", \
       "sqlnet.time.network in milliseconds", V, rt->resp->timing.known && rt->resp->timing.rtt_known, \
-      sqlnet_rt_ns(rt->resp->timing.network)) \
+      sqlnet_timing_part_ns(&rt->resp->timing, network)) \
     X(server_ns, "time.server_ns", MS, "time.server", "Server time", "sqlnet.time.server in milliseconds", V, \
-      rt->resp->timing.known, sqlnet_rt_ns(rt->resp->timing.server)) \
+      rt->resp->timing.known, sqlnet_timing_part_ns(&rt->resp->timing, server)) \
     X(transfer_ns, "time.transfer_ns", MS, "time.transfer", "Transfer time", \
-      "sqlnet.time.transfer in milliseconds", V, rt->resp->timing.known, sqlnet_rt_ns(rt->resp->timing.transfer)) \
+      "sqlnet.time.transfer in milliseconds", V, rt->resp->timing.known, sqlnet_timing_part_ns(&rt->resp->timing, transfer)) \
     X(client_ns, "time.client_ns", MS, "time.client", "Client time", "sqlnet.time.client in milliseconds", V, \
-      rt->resp->timing.known, sqlnet_rt_ns(rt->resp->timing.client)) \
+      rt->resp->timing.known, sqlnet_timing_part_ns(&rt->resp->timing, client)) \
     X(rtt_ns, "rtt_ns", NONE, "", "", "", V, rt->resp->timing.known && rt->resp->timing.rtt_known, \
-      sqlnet_rt_ns(rt->resp->timing.rtt)) \
+      sqlnet_timing_part_ns(&rt->resp->timing, rtt)) \
     X(vantage, "capture_point", NONE, "", "", "", V, rt->resp->timing.known && rt->resp->timing.rtt_known, \
       rt->resp->timing.vantage) \
     X(ora_error, "ora_error", UINT, "ora_error", "ORA error", \
@@ -299,7 +300,7 @@ sqlnet_rt_has_ora_error(const sqlnet_rt_t *rt)
       rt->resp->timing.known, sqlnet_rt_wait_ns(rt)) \
     X(idle_ns, "time.idle_ns", MS, "time.idle", "Idle time", \
       "The idle part of the client's gap before the call, in milliseconds (apart from the client time)", V, \
-      sqlnet_rt_has_idle(rt), sqlnet_rt_ns(rt->resp->timing.idle)) \
+      sqlnet_rt_has_idle(rt), sqlnet_timing_part_ns(&rt->resp->timing, idle)) \
     X(array_size, "array_size", UINT, "array_size", "Array size (rows asked per fetch)", \
       "Array size, fetch size: rows the call asked for (as sqlnet.rt.rows_asked and sqlnet.fetch.rows), " \
       "when it asks", N, sqlnet_rt_has_fetch_rows(rt), rt->req->call.fetch_rows) \

@@ -7,6 +7,8 @@
 #ifndef SQLNET_TTC_ROUNDTRIP_H
 #define SQLNET_TTC_ROUNDTRIP_H
 
+#include <string.h>
+
 #include <epan/packet.h>
 #include "ttc_columns.h"
 #include "ttc_protocol.h"
@@ -49,11 +51,13 @@ typedef struct sqlnet_timing {
     /* the unsplit parts, kept for a split made again (timing_revisit) */
     nstime_t wait;             /* request's last byte to response's first byte */
     nstime_t gap;              /* previous response's last byte to the request's first byte */
-    gboolean in_execution;     /* the previous round trip of the conversation was of the same execution */
-    gboolean known;            /* computed (the response completed or was closed) */
-    gboolean rtt_known;        /* the network part rests on a measured RTT */
-    gboolean has_gap;          /* there was a previous response */
-    gboolean provisional;      /* split before the ACK tap had run (first pass of -2) */
+    /* flags as bytes (kept once per round trip; every assignment is TRUE,
+     * FALSE or a logical expression) */
+    guint8   in_execution;     /* the previous round trip of the conversation was of the same execution */
+    guint8   known;            /* computed (the response completed or was closed) */
+    guint8   rtt_known;        /* the network part rests on a measured RTT */
+    guint8   has_gap;          /* there was a previous response */
+    guint8   provisional;      /* split before the ACK tap had run (first pass of -2) */
     guint8   rtt_source, vantage;  /* sqlnet_rtt_source_t, sqlnet_vantage_t */
 } sqlnet_timing_t;
 
@@ -83,6 +87,91 @@ sqlnet_timing_elapsed(const sqlnet_timing_t *t)
     return sqlnet_timing_wait(t) + sqlnet_timing_ns(&t->client);
 }
 
+/* What a response keeps of its timing (one per round trip): every part in
+ * nanoseconds, and the flags.  The parts are spans, never negative; a
+ * split with a part beyond what the nanoseconds hold (timestamps centuries
+ * apart) or below zero is kept whole in `wide` instead.  Read a part with
+ * sqlnet_timing_part_ns(), the whole with sqlnet_timing_get(). */
+#define SQLNET_TIMING_PARTS(X) X(network) X(server) X(transfer) X(client) X(idle) X(rtt) X(wait) X(gap)
+enum {
+#define SQLNET_TIMING_PART_ENUM(p) SQLNET_TIMING_##p,
+    SQLNET_TIMING_PARTS(SQLNET_TIMING_PART_ENUM)
+#undef SQLNET_TIMING_PART_ENUM
+    SQLNET_TIMING_NPARTS
+};
+#define SQLNET_TIMING_MAX_SECS G_GINT64_CONSTANT(9000000000)  /* ~285 years: ns fit a gint64 */
+
+typedef struct sqlnet_timing_kept {
+    const sqlnet_timing_t *wide;   /* the whole split when a part does not fit `ns` (else NULL) */
+    guint64 ns[SQLNET_TIMING_NPARTS];
+    guint8  in_execution, known, rtt_known, has_gap, provisional, rtt_source, vantage;
+} sqlnet_timing_kept_t;
+
+/* A part in nanoseconds (0 when negative), as sqlnet_timing_ns() of the whole. */
+#define sqlnet_timing_part_ns(kept, part) \
+    ((kept)->wide ? sqlnet_timing_ns(&(kept)->wide->part) : (kept)->ns[SQLNET_TIMING_##part])
+
+/* The whole split of a kept timing. */
+static inline void
+sqlnet_timing_get(const sqlnet_timing_kept_t *k, sqlnet_timing_t *t)
+{
+    if (k->wide) {
+        *t = *k->wide;
+        return;
+    }
+#define SQLNET_TIMING_UNPACK(p) \
+    t->p.secs = (time_t)(k->ns[SQLNET_TIMING_##p] / 1000000000u); \
+    t->p.nsecs = (int)(k->ns[SQLNET_TIMING_##p] % 1000000000u);
+    SQLNET_TIMING_PARTS(SQLNET_TIMING_UNPACK)
+#undef SQLNET_TIMING_UNPACK
+    t->in_execution = k->in_execution;
+    t->known = k->known;
+    t->rtt_known = k->rtt_known;
+    t->has_gap = k->has_gap;
+    t->provisional = k->provisional;
+    t->rtt_source = k->rtt_source;
+    t->vantage = k->vantage;
+}
+
+static inline gboolean
+sqlnet_timing_part_fits(const nstime_t *t)
+{
+    return t->secs >= 0 && t->secs < SQLNET_TIMING_MAX_SECS && t->nsecs >= 0 && t->nsecs < 1000000000;
+}
+
+/* Keep a split: packed, or (a part that does not fit) whole in `scope`. */
+static inline void
+sqlnet_timing_keep(sqlnet_timing_kept_t *k, const sqlnet_timing_t *t, wmem_allocator_t *scope)
+{
+    gboolean fits = TRUE;
+#define SQLNET_TIMING_FITS(p) fits = fits && sqlnet_timing_part_fits(&t->p);
+    SQLNET_TIMING_PARTS(SQLNET_TIMING_FITS)
+#undef SQLNET_TIMING_FITS
+    memset(k->ns, 0, sizeof(k->ns));
+    k->wide = NULL;
+    if (fits) {
+#define SQLNET_TIMING_PACK(p) k->ns[SQLNET_TIMING_##p] = (guint64)t->p.secs * 1000000000u + (guint64)t->p.nsecs;
+        SQLNET_TIMING_PARTS(SQLNET_TIMING_PACK)
+#undef SQLNET_TIMING_PACK
+    } else {
+        k->wide = (const sqlnet_timing_t *)wmem_memdup(scope, t, sizeof(*t));
+    }
+    k->in_execution = t->in_execution;
+    k->known = t->known;
+    k->rtt_known = t->rtt_known;
+    k->has_gap = t->has_gap;
+    k->provisional = t->provisional;
+    k->rtt_source = t->rtt_source;
+    k->vantage = t->vantage;
+}
+
+/* The gap part is zero (nstime_is_zero of the whole's). */
+static inline gboolean
+sqlnet_timing_gap_is_zero(const sqlnet_timing_kept_t *k)
+{
+    return k->wide ? nstime_is_zero(&k->wide->gap) : k->ns[SQLNET_TIMING_gap] == 0;
+}
+
 /* Why a round trip's figures are lower bounds (sqlnet.ttc.partial). */
 typedef enum {
     TTC_PARTIAL_NONE = 0,
@@ -103,14 +192,14 @@ typedef enum {
       "(OALL8: the execution count of a DML, one row for a query or PL/SQL)")
 
 /* The facts of one call as its decoder found them (ttc_msg_result_t.call),
- * kept in its request as `call` (req->call.func ...). */
+ * kept in its request as `call` (req->call.func ...).  Members in order of
+ * size, the flags as bytes (every assignment is TRUE, FALSE or a logical
+ * expression): one is kept per round trip. */
 typedef struct ttc_call {
-    ttc_req_kind_t kind;
-    guint8  func;              /* main function code (TTC_REQ_FUNCTION) */
-    guint8  seq;
-    gboolean has_cursor;
+    const char *sql;           /* SQL text sent with this call */
+    const ttc_describe_t *binds;   /* OALL8 bind metadata (python-oracledb _write_column_metadata) */
+    const ttc_describe_t *defines; /* OALL8 define metadata (same layout): LOB prefetch per column */
     guint32 cursor;
-    gboolean has_fetch_rows;
     guint32 fetch_rows;        /* rows this call asks for now (sqlnet.fetch.rows) */
     guint32 options;
     guint32 exec_count;        /* OALL8 al8i4[1] */
@@ -118,40 +207,43 @@ typedef struct ttc_call {
     guint32 exec_flags;        /* OALL8 al8i4[9] */
     guint32 fetch_orientation; /* OALL8 al8i4[10], scrollable cursors */
     guint32 fetch_pos;         /* OALL8 al8i4[11]: the row to fetch from */
-    gboolean is_query;         /* al8i4[7] or a fetch call */
-    const char *sql;           /* SQL text sent with this call */
-    const ttc_describe_t *binds;   /* OALL8 bind metadata (python-oracledb _write_column_metadata) */
-    const ttc_describe_t *defines; /* OALL8 define metadata (same layout): LOB prefetch per column */
     guint32 returning_binds;   /* DML RETURNING: the last n binds are return binds */
     /* LOB operation (function 96): what its return parameters hold */
     guint32 lob_op;
     guint32 lob_src_len, lob_dst_len;
-    gboolean lob_charset, lob_amount, lob_null;
 #define TTC_CALL_FACT_MEMBER(m, abbrev, name, desc) guint32 m;
     TTC_CALL_FACTS(TTC_CALL_FACT_MEMBER)
 #undef TTC_CALL_FACT_MEMBER
+    guint8  kind;              /* ttc_req_kind_t */
+    guint8  func;              /* main function code (TTC_REQ_FUNCTION) */
+    guint8  seq;
+    guint8  has_cursor;
+    guint8  has_fetch_rows;
+    guint8  is_query;          /* al8i4[7] or a fetch call */
+    guint8  lob_charset, lob_amount, lob_null;
 } ttc_call_t;
 
+/* Members in order of size, the flags as bytes: one per round trip. */
 typedef struct ttc_request {
     ttc_call_t call;           /* the request's main call (call.kind: the request's kind) */
-    guint32 frame;             /* frame of the (last) request packet */
-    guint32 first_frame;
     nstime_t last_time;        /* when the request was complete (its last packet) */
     nstime_t first_time;       /* its first packet */
     nstime_t prev_end;         /* last byte of the response before it (has_prev_end) */
     const char *stmt_sql;      /* statement the call belongs to (cursor's SQL) */
-    guint32 tns_packets, tns_bytes, segments;
-    guint32 ttc_bytes;         /* DATA payload after the data flags */
     struct ttc_response *response;
     struct ttc_response *closed;   /* previous response this request cut short */
+    struct ttc_request *next_waiting;  /* next request sent before this one's response */
+    guint32 frame;             /* frame of the (last) request packet */
+    guint32 first_frame;
+    guint32 tns_packets, tns_bytes, segments;
+    guint32 ttc_bytes;         /* DATA payload after the data flags */
     guint32 execution;             /* statement execution this call belongs to (0 = none) */
-    gboolean has_prev_end;
-    gboolean fetch_more;           /* a fetch (no execute) on a result set with rows still to come */
-    gboolean ended;                /* its last packet had the end-of-request flag (23ai pipelines) */
-    gboolean negotiates;           /* PRO/DTY before its call in one request (ojdbc 23's connection
+    guint8  has_prev_end;
+    guint8  fetch_more;            /* a fetch (no execute) on a result set with rows still to come */
+    guint8  ended;                 /* its last packet had the end-of-request flag (23ai pipelines) */
+    guint8  negotiates;            /* PRO/DTY before its call in one request (ojdbc 23's connection
                                     * cookie): their replies lead its response */
     guint8  partial;               /* ttc_partial_t of the request's own packets */
-    struct ttc_request *next_waiting;  /* next request sent before this one's response */
 } ttc_request_t;
 
 /* The call executes a statement (starts an execution): OALL8 with the
@@ -177,35 +269,36 @@ ttc_req_executes(const ttc_request_t *req)
     return ttc_call_executes(&req->call);
 }
 
+/* Members in order of size, the flags as bytes: one per round trip. */
 typedef struct ttc_response {
     ttc_request_t *req;
+    const char *ora_message;
+    const ttc_describe_t *describe;
+    guint64 rowcount;
+    nstime_t first_time;
+    nstime_t last_time;
+    sqlnet_timing_kept_t timing; /* where its time went (first pass, at its end) */
     guint32 number;            /* round trip number in the conversation (1-based, sqlnet.rt.number):
                                 * given when its record is first published (ttc_round_trip_number), 0 before */
     guint32 first_frame;       /* first TCP segment carrying the response */
     guint32 last_frame;        /* frame completing it; 0 while open */
     guint32 ora_error;
-    nstime_t first_time;
-    nstime_t last_time;
-    sqlnet_timing_t timing;    /* where its time went (first pass, at its end) */
     guint32 packets, bytes;    /* TNS packets and bytes (markers included) */
     guint32 data_packets, markers;
     guint32 ttc_bytes;         /* DATA payload after the data flags ("bytes via SQL*Net") */
     guint32 rows;              /* row data messages */
     guint32 row_bytes;         /* bytes of row data (RXD) and bit vector (BVC) messages */
     guint32 bvc_bytes;         /* the bit vector messages alone */
-    gboolean has_oer;
     guint32 cursor;
-    guint64 rowcount;
-    const char *ora_message;
     guint32 call_status;
-    gboolean complete;         /* ended by EOR / its terminal message */
-    const ttc_describe_t *describe;
     /* TCP segments that carried it (ttc_count_segment), and the first frame
      * that can be one of them (after its request and the previous response) */
     guint32 segments, cover_from;
     guint32 largest_segment;   /* payload bytes of its largest TCP segment */
     guint32 largest_packet;
-    gboolean multi_segment_packet;
+    guint8  has_oer;
+    guint8  complete;          /* ended by EOR / its terminal message */
+    guint8  multi_segment_packet;
     guint8  partial;           /* ttc_partial_t: not decoded to its end */
 } ttc_response_t;
 
@@ -216,7 +309,7 @@ typedef struct ttc_response {
 static inline void
 ttc_response_set_timing(ttc_response_t *resp, const sqlnet_timing_t *timing)
 {
-    resp->timing = *timing;
+    sqlnet_timing_keep(&resp->timing, timing, wmem_file_scope());
 }
 
 /* A TNS packet of it was reassembled from several TCP segments (metrics.c). */

@@ -29,23 +29,48 @@ typedef enum {
     STOP_AFTER_CUT     /* an earlier packet of this request/response was cut */
 } stop_t;
 
-typedef struct ttc_pdu_rec {
-    ttc_state_t start;         /* decoder state before this packet's messages */
+/* What few TTC records have (ttc_pdu_more()): kept apart, so that the record
+ * every TNS packet has stays small. */
+typedef struct ttc_pdu_more {
     guint8  *joined;           /* a message begun in earlier packets, ended here */
-    ttc_request_t *req;
-    ttc_response_t *resp;
     guint32  joined_len;
     guint32  joined_prefix;    /* bytes of `joined` from earlier packets */
-    gint32   body_off;         /* first message starting in this payload; -1 none */
-    gint32   stop_off;         /* where decoding stopped; -1 = end of payload */
     gint32   resync_off;       /* server: a final end-of-call status found after an
                                 * undecoded stretch, decoded from here; -1 none */
     guint32  too_long;         /* a pending message was dropped here: its size so far */
     guint32  cursor_dropped;   /* cursor not remembered here (cap reached), 0 = none */
     guint32  reinferred_from;  /* the inferred dialect changed here: the frame it was
                                 * inferred at, 0 = not changed here */
+    ttc_request_t *start_req;  /* the start state's request and response, when they */
+    ttc_response_t *start_resp; /* are not the packet's own (ttc_pdu_start_get) */
+} ttc_pdu_more_t;
+
+/* A decoder state as a TTC record keeps it: ttc_state_t without its request
+ * and response, which are nearly always the packet's own (the record's
+ * `of`), else in ttc_pdu_more_t. */
+typedef struct ttc_state_kept {
+    const ttc_dialect_t *dialect;
+    const ttc_describe_t *describe;
+    const guint8 *bitvec;
+    const ttc_row_values_t *last_row;
+    guint16 bitvec_len;
+    guint16 rxh_columns;
+    guint16 rxh_bv_bytes;
+} ttc_state_kept_t;
+
+typedef struct ttc_pdu_rec {
+    ttc_state_kept_t start;    /* decoder state before this packet's messages (ttc_pdu_start_get) */
+    union {                    /* the round trip's record this packet belongs to */
+        ttc_request_t *req;    /* client packets (!server) */
+        ttc_response_t *resp;  /* server packets */
+    } of;
+    ttc_pdu_more_t *more;      /* NULL: none of what it holds */
+    gint32   body_off;         /* first message starting in this payload; -1 none */
+    gint32   stop_off;         /* where decoding stopped; -1 = end of payload */
     /* One of these per TNS packet of the capture: the flags are bytes
      * (every assignment is TRUE, FALSE or a logical expression). */
+    guint8   server;           /* a server packet: `of` is its response */
+    guint8   start_rt_apart;   /* the start state's request and response are in `more` */
     guint8   stop;             /* stop_t */
     guint8   decoded;          /* TTC decoding applies to this packet */
     guint8   completes;        /* completes its response (server side) */
@@ -54,6 +79,26 @@ typedef struct ttc_pdu_rec {
     guint8   too_much_total;   /* ... dropped because all conversations together hold too much */
     guint8   body_undecoded;   /* its call data is a call body that could not be read */
 } ttc_pdu_rec_t;
+
+static const ttc_pdu_more_t ttc_pdu_none = { NULL, 0, 0, -1, 0, 0, 0, NULL, NULL };
+
+/* What a record holds apart, for reading (never NULL) */
+static inline const ttc_pdu_more_t *
+ttc_pdu_seen(const ttc_pdu_rec_t *rec)
+{
+    return rec->more ? rec->more : &ttc_pdu_none;
+}
+
+/* ... and for writing (made on the first write, in file scope). */
+static inline ttc_pdu_more_t *
+ttc_pdu_more(ttc_pdu_rec_t *rec)
+{
+    if (!rec->more) {
+        rec->more = wmem_new(wmem_file_scope(), ttc_pdu_more_t);
+        *rec->more = ttc_pdu_none;
+    }
+    return rec->more;
+}
 
 
 /* ttc_state.c: the message decoders (given once at registration), the
@@ -103,5 +148,63 @@ void verify_inferred_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, tv
                              packet_info *pinfo);
 gboolean client_only_next_call(const ttc_session_t *ts, const sqlnet_session_t *sess, tvbuff_t *payload,
                                packet_info *pinfo);
+
+/* The request and response of a packet's own round trip, as a decoder state
+ * names them: a client packet's request; a server packet's response and its
+ * request. */
+static inline void
+ttc_pdu_own(const ttc_pdu_rec_t *rec, ttc_request_t **req, ttc_response_t **resp)
+{
+    if (rec->server) {
+        *resp = rec->of.resp;
+        *req = rec->of.resp ? rec->of.resp->req : NULL;
+    } else {
+        *req = rec->of.req;
+        *resp = NULL;
+    }
+}
+
+/* Keep the decoder state before the packet (after rec->of and rec->server
+ * are set: its request and response are compared with the packet's own). */
+static inline void
+ttc_pdu_start_keep(ttc_pdu_rec_t *rec, const ttc_state_t *st)
+{
+    ttc_request_t *req;
+    ttc_response_t *resp;
+
+    rec->start.dialect = st->dialect;
+    rec->start.describe = st->describe;
+    rec->start.bitvec = st->bitvec;
+    rec->start.last_row = st->last_row;
+    rec->start.bitvec_len = st->bitvec_len;
+    rec->start.rxh_columns = st->rxh_columns;
+    rec->start.rxh_bv_bytes = st->rxh_bv_bytes;
+    ttc_pdu_own(rec, &req, &resp);
+    rec->start_rt_apart = st->req != req || st->resp != resp;
+    if (rec->start_rt_apart) {
+        ttc_pdu_more_t *more = ttc_pdu_more(rec);
+        more->start_req = st->req;
+        more->start_resp = st->resp;
+    }
+}
+
+/* The decoder state before the packet, whole. */
+static inline void
+ttc_pdu_start_get(const ttc_pdu_rec_t *rec, ttc_state_t *st)
+{
+    st->dialect = rec->start.dialect;
+    st->describe = rec->start.describe;
+    st->bitvec = rec->start.bitvec;
+    st->last_row = rec->start.last_row;
+    st->bitvec_len = rec->start.bitvec_len;
+    st->rxh_columns = rec->start.rxh_columns;
+    st->rxh_bv_bytes = rec->start.rxh_bv_bytes;
+    if (rec->start_rt_apart) {
+        st->req = rec->more->start_req;
+        st->resp = rec->more->start_resp;
+    } else {
+        ttc_pdu_own(rec, &st->req, &st->resp);
+    }
+}
 
 #endif /* SQLNET_TTC_INTERNAL_H */

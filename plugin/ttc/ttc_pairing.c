@@ -73,6 +73,34 @@ close_response(ttc_session_t *ts, packet_info *pinfo, guint32 frame, const nstim
     ts->dir[SQLNET_TO_CLIENT].state.bitvec_len = 0;
 }
 
+/* The session's responses by cover_from: an array in the order they open
+ * (8 bytes each, where a tree node took 56), one with the key of the latest
+ * taking its place (as a tree would).  The keys never decrease (a response
+ * opens after the previous one closed, at or after its frame); one that
+ * would goes into a tree, looked up as well. */
+static void
+responses_add(ttc_session_t *ts, ttc_response_t *resp)
+{
+    ttc_response_t *last = ts->nresponses ? ts->responses[ts->nresponses - 1] : NULL;
+
+    if (last && resp->cover_from < last->cover_from) {
+        if (!ts->responses_later)
+            ts->responses_later = wmem_tree_new(wmem_file_scope());
+        wmem_tree_insert32(ts->responses_later, resp->cover_from, resp);
+        return;
+    }
+    if (last && resp->cover_from == last->cover_from) {
+        ts->responses[ts->nresponses - 1] = resp;
+        return;
+    }
+    if (ts->nresponses == ts->responses_cap) {
+        ts->responses_cap = ts->responses_cap ? ts->responses_cap * 2 : 4;
+        ts->responses = (ttc_response_t **)wmem_realloc(wmem_file_scope(), ts->responses,
+                                                        ts->responses_cap * sizeof(ttc_response_t *));
+    }
+    ts->responses[ts->nresponses++] = resp;
+}
+
 ttc_response_t *
 open_response(ttc_session_t *ts, packet_info *pinfo)
 {
@@ -111,7 +139,7 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
         resp->cover_from = ts->last_close_frame + 1;
     if (resp->cover_from > resp->first_frame)
         resp->cover_from = resp->first_frame;
-    wmem_tree_insert32(ts->responses, resp->cover_from, resp);
+    responses_add(ts, resp);
     ts->resp = resp;
     /* The latest request is over: whatever of it was still pending stays
      * undecoded (in a pipeline the client may be sending the next one). */

@@ -25,10 +25,35 @@
 /* ttc_count_segment()'s per-frame marker (0: not counted yet). */
 enum { SEG_LEN_KNOWN = 1, SEG_LEN_PENDING = 2 };
 
+/* The response with the greatest cover_from at or before `frame` (the
+ * later one of two with the same key), NULL if none. */
+static ttc_response_t *
+response_at_or_before(const ttc_session_t *ts, guint32 frame)
+{
+    guint32 lo = 0, hi = ts->nresponses;
+    ttc_response_t *resp = NULL, *later;
+
+    while (lo < hi) {                  /* the first with cover_from > frame */
+        guint32 mid = lo + (hi - lo) / 2;
+        if (ts->responses[mid]->cover_from <= frame)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo > 0)
+        resp = ts->responses[lo - 1];
+    if (ts->responses_later) {
+        later = (ttc_response_t *)wmem_tree_lookup32_le(ts->responses_later, frame);
+        if (later && (!resp || later->cover_from >= resp->cover_from))
+            resp = later;
+    }
+    return resp;
+}
+
 static ttc_response_t *
 response_covering(ttc_session_t *ts, guint32 frame)
 {
-    ttc_response_t *resp = (ttc_response_t *)wmem_tree_lookup32_le(ts->responses, frame);
+    ttc_response_t *resp = response_at_or_before(ts, frame);
     if (!resp || frame < resp->cover_from)
         return NULL;
     if (resp->last_frame && frame > resp->last_frame && resp->complete)

@@ -56,7 +56,12 @@ typedef struct ttc_session {
                                         * one, or several in a pipeline (each ended by the
                                         * end-of-request flag), answered in order */
     ttc_response_t *resp;              /* open response, NULL between them */
-    wmem_tree_t *responses;            /* by first_frame (segment counting) */
+    /* Its responses in the order they opened, by cover_from (segment
+     * counting: ttc_segments.c), which never decreases from one to the next
+     * (responses_later: one that would, in case; a tree made then) */
+    struct ttc_response **responses;
+    guint32 nresponses, responses_cap;
+    wmem_tree_t *responses_later;
     wmem_map_t *cursors;               /* cursor id -> ttc_cursor_t */
     guint32 ncursors;
     ttc_req_kind_t pending_kind;       /* kind of the request being received */

@@ -77,7 +77,6 @@ ttc_session(sqlnet_session_t *sess)
         ts->dialect.known = FALSE;
         ts->dialect.fv_client = ts->dialect.fv_server = 0;   /* not negotiated yet */
         ts->dialect_ptr = wmem_memdup(wmem_file_scope(), &ts->dialect, sizeof(ts->dialect));
-        ts->responses = wmem_tree_new(wmem_file_scope());
         ts->cursors = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
         ts->dir[0].state.dialect = ts->dir[1].state.dialect = ts->dialect_ptr;
         sess->ttc = ts;
@@ -128,7 +127,7 @@ cursor_get(ttc_session_t *ts, guint32 id, gboolean create, ttc_pdu_rec_t *rec)
     if (!c && create) {
         if (ts->ncursors >= sqlnet_prefs()->max_cursors) {
             if (rec)
-                rec->cursor_dropped = id ? id : G_MAXUINT32;
+                ttc_pdu_more(rec)->cursor_dropped = id ? id : G_MAXUINT32;
             return NULL;
         }
         c = wmem_new0(wmem_file_scope(), ttc_cursor_t);

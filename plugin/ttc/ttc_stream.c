@@ -171,7 +171,7 @@ static void
 drop_pending(ttc_session_t *ts, ttc_stream_t *s, sqlnet_dir_t dir, ttc_pdu_rec_t *rec,
              guint32 size, gboolean total)
 {
-    rec->too_long = size;
+    ttc_pdu_more(rec)->too_long = size;
     rec->too_much_total = total;
     pending_drop(s);
     s->opaque = TRUE;
@@ -217,6 +217,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
     proto_tree *tt;
     ttc_state_t st;
     stop_t stop = STOP_END;
+    const ttc_pdu_more_t *seen;
     gint off;
 
     rec = rec_get(pinfo, payload);
@@ -226,11 +227,14 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
         if (dir == SQLNET_TO_SERVER && client_only_next_call(ts, sess, payload, pinfo))
             split_request(ts, pinfo, tns_len, data_flags);
         rec = wmem_new0(wmem_file_scope(), ttc_pdu_rec_t);
-        rec->body_off = rec->stop_off = rec->resync_off = -1;
-        rec->req = dir == SQLNET_TO_SERVER ? ts->req : NULL;
-        rec->resp = dir == SQLNET_TO_CLIENT ? ts->resp : NULL;
+        rec->body_off = rec->stop_off = -1;
+        rec->server = dir == SQLNET_TO_CLIENT;
+        if (rec->server)
+            rec->of.resp = ts->resp;
+        else
+            rec->of.req = ts->req;
         rec_add(ts, pinfo, payload, rec);
-        rec->start = s->state;
+        ttc_pdu_start_keep(rec, &s->state);
         rec->decoded = !s->opaque;
         rec->starts_request = dir == SQLNET_TO_SERVER && ts->req && ts->req->tns_packets == 1 &&
                               ts->req->first_frame == pinfo->num;
@@ -253,7 +257,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
         narrow_inferred_dialect(ts, sess, payload, pinfo);
         rec->start.dialect = s->state.dialect = ts->dialect_ptr;
         if (ts->infer_chosen != was)
-            rec->reinferred_from = ts->inferred_frame;
+            ttc_pdu_more(rec)->reinferred_from = ts->inferred_frame;
     }
     if (first && dir == SQLNET_TO_CLIENT && !ts->dialect.known && s->pending_len == 0 && !s->opaque &&
         infer_dialect_from_reply(ts, sess, payload, end, pinfo)) {
@@ -265,7 +269,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
         verify_inferred_dialect(ts, sess, payload, end, pinfo);
         rec->start.dialect = s->state.dialect = ts->dialect_ptr;
         if (ts->infer_chosen != was)
-            rec->reinferred_from = ts->inferred_frame;
+            ttc_pdu_more(rec)->reinferred_from = ts->inferred_frame;
     }
     if (first) {
         if (s->opaque) {
@@ -309,9 +313,10 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
                     rec->stop = STOP_BAD;
                     rec->stop_off = 0;
                 } else {
-                    rec->joined = (guint8 *)wmem_memdup(wmem_file_scope(), s->pending, (size_t)e);
-                    rec->joined_len = (guint32)e;
-                    rec->joined_prefix = prefix;
+                    ttc_pdu_more_t *more = ttc_pdu_more(rec);
+                    more->joined = (guint8 *)wmem_memdup(wmem_file_scope(), s->pending, (size_t)e);
+                    more->joined_len = (guint32)e;
+                    more->joined_prefix = prefix;
                     rec->body_off = e - (gint)prefix;
                     s->state = st;
                     pending_drop(s);
@@ -353,7 +358,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
                 st = s->state;
                 decode_range(payload, at, end, &st, NULL, pinfo, dir, ts, sess, rec, TRUE, &stop2, FALSE);
                 if (stop2 == STOP_END) {
-                    rec->resync_off = at;
+                    ttc_pdu_more(rec)->resync_off = at;
                     s->state = st;
                     s->opaque = FALSE;      /* at a message boundary again */
                 }
@@ -368,6 +373,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
     }
 
     /* Display (every pass): decode again from the record. */
+    seen = ttc_pdu_seen(rec);
     if (ts->inferred_frame == pinfo->num && rec->start.dialect) {
         const ttc_dialect_t *d = rec->start.dialect;
         char ptr[24] = "";
@@ -381,52 +387,52 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
         proto_item_append_text(ti, " [dialect inferred: %s integers%s, field version %u]",
                                d->native ? "native (OCI)" : "universal (thin)", ptr, d->fv);
     }
-    if (rec->reinferred_from && rec->start.dialect) {
+    if (seen->reinferred_from && rec->start.dialect) {
         const ttc_dialect_t *d = rec->start.dialect;
         char ptr[24] = "";
         if (d->native)
             snprintf(ptr, sizeof(ptr), ", %u-byte pointers", d->ptr_width ? d->ptr_width : 1u);
         expert_add_info_format(pinfo, ti, &ei_reinferred,
                                "The TTC dialect inferred at frame %u does not fit this %s: %s integers%s, "
-                               "field version %u from here on", rec->reinferred_from,
+                               "field version %u from here on", seen->reinferred_from,
                                dir == SQLNET_TO_SERVER ? "call" : "reply",
                                d->native ? "native (OCI)" : "universal (thin)", ptr, d->fv);
     }
-    if (rec->cursor_dropped) {
+    if (seen->cursor_dropped) {
         expert_add_info(pinfo, ti, &ei_cursor_cap);
         proto_item_append_text(ti, " [cursor %u not remembered: %u cursors kept]",
-                               rec->cursor_dropped == G_MAXUINT32 ? 0 : rec->cursor_dropped, ts->ncursors);
+                               seen->cursor_dropped == G_MAXUINT32 ? 0 : seen->cursor_dropped, ts->ncursors);
     }
-    if (rec->too_long && rec->too_much_total)
+    if (seen->too_long && rec->too_much_total)
         expert_add_info_format(pinfo, ti, &ei_too_long,
                                "TTC message not decoded: it would take the bytes held for unfinished "
                                "messages of all connections above their limit");
-    else if (rec->too_long) {
+    else if (seen->too_long) {
         expert_add_info_format(pinfo, ti, &ei_too_long,
                                "TTC message not decoded: too large or collected over too many packets");
         proto_item_append_text(ti, " [message of %u bytes so far not collected; limits %u bytes, %u bytes of "
-                               "decoding work]", rec->too_long, TTC_MAX_PENDING, TTC_MAX_PENDING_WORK);
+                               "decoding work]", seen->too_long, TTC_MAX_PENDING, TTC_MAX_PENDING_WORK);
     }
     if (!tree)
         return;
-    st = rec->start;
-    if (rec->joined) {
-        tvbuff_t *jt = tvb_new_child_real_data(payload, rec->joined, rec->joined_len, rec->joined_len);
+    ttc_pdu_start_get(rec, &st);
+    if (seen->joined) {
+        tvbuff_t *jt = tvb_new_child_real_data(payload, seen->joined, seen->joined_len, seen->joined_len);
         add_new_data_source(pinfo, jt, "Reassembled TTC message");
-        proto_tree_add_item(tt, hf_continuation, payload, 0, MIN((gint)(rec->joined_len - rec->joined_prefix), end), ENC_NA);
-        decode_range(jt, 0, (gint)rec->joined_len, &st, tt, pinfo, dir, ts, sess, rec, FALSE, &stop, TRUE);
+        proto_tree_add_item(tt, hf_continuation, payload, 0, MIN((gint)(seen->joined_len - seen->joined_prefix), end), ENC_NA);
+        decode_range(jt, 0, (gint)seen->joined_len, &st, tt, pinfo, dir, ts, sess, rec, FALSE, &stop, TRUE);
     }
     if (rec->body_off >= 0) {
         gint stop_at = rec->stop_off >= 0 ? rec->stop_off : end;
         if (rec->body_off < stop_at)
             decode_range(payload, rec->body_off, stop_at, &st, tt, pinfo, dir, ts, sess, rec, FALSE, &stop, FALSE);
     }
-    if (rec->stop_off >= 0 && !(rec->joined == NULL && rec->body_off < 0 && rec->stop == STOP_NEED_MORE))
-        add_stop_items(tt, payload, pinfo, rec->stop_off, rec->resync_off, (stop_t)rec->stop, rec->body_undecoded,
+    if (rec->stop_off >= 0 && !(seen->joined == NULL && rec->body_off < 0 && rec->stop == STOP_NEED_MORE))
+        add_stop_items(tt, payload, pinfo, rec->stop_off, seen->resync_off, (stop_t)rec->stop, rec->body_undecoded,
                        rec->start.dialect);
-    if (rec->resync_off >= 0) {
-        st = rec->start;
-        decode_range(payload, rec->resync_off, end, &st, tt, pinfo, dir, ts, sess, rec, FALSE, &stop, FALSE);
+    if (seen->resync_off >= 0) {
+        ttc_pdu_start_get(rec, &st);
+        decode_range(payload, seen->resync_off, end, &st, tt, pinfo, dir, ts, sess, rec, FALSE, &stop, FALSE);
     }
     else if (rec->stop == STOP_NEED_MORE)
         proto_tree_add_item(tt, hf_continuation, payload, 0, end, ENC_NA);
@@ -440,8 +446,8 @@ ttc_pdu_lookup(packet_info *pinfo, tvbuff_t *payload, ttc_request_t **req,
     ttc_pdu_rec_t *rec = rec_get(pinfo, payload);
     if (!rec)
         return FALSE;
-    *req = rec->req;
-    *resp = rec->resp;
+    *req = rec->server ? NULL : rec->of.req;
+    *resp = rec->server ? rec->of.resp : NULL;
     *completes = rec->completes;
     *carries_call = rec->carries_call;
     return TRUE;
