@@ -828,7 +828,8 @@ PATTERN_FAMILIES = {
                "goora": [("19", "wan50")]},
     "commit": {"python": ALL_PAIRS, "node": [("19", "wan50")]},
     "rowbyrow": {c: ALL_PAIRS for c in ("python", "node", "jdbc", "goora")},
-    "ping": {"python": [("19", "wan50")]},
+    # go-ora: none (docs/time.md: its cursor closes are OPINGs, one after each query)
+    "ping": {c: [("19", "wan50")] for c in ("python", "node", "jdbc")},
 }
 CLIENT_DRIVER = {"python": "python-oracledb", "node": "node-oracledb", "jdbc": "JDBC thin",
                  "goora": "go-ora"}
@@ -865,12 +866,14 @@ def pattern_steps(pattern: str, fixed: bool, client: str = "python") -> tuple[li
             return dml + [{"commit": True}], [table()]
         return [x for d in dml for x in (d, {"commit": True})], [table()]
     if pattern == "ping":
-        # a ping (conn.ping(): an OPING) before each piece of work, each query its own text
-        # (no N+1); the fix leaves the pings out (a pool's ping interval)
+        # a ping (an OPING: python's and node's connection.ping(), JDBC's Connection.isValid())
+        # before each piece of work, each query its own text (no N+1);
+        # the fix leaves the pings out (a pool's ping interval)
         work = [{"sql": f"SELECT /* work {i} */ * FROM sqlnet_one", "arraysize": 100} for i in range(1, n + 1)]
         if fixed:
             return work, [table(name="SQLNET_ONE", rows=1)]
-        return [x for w in work for x in ({"ping": True}, w)], [table(name="SQLNET_ONE", rows=1)]
+        ping = {"ping": "isValid"} if client == "jdbc" else {"ping": True}
+        return [x for w in work for x in (ping, w)], [table(name="SQLNET_ONE", rows=1)]
     raise ValueError(pattern)
 
 

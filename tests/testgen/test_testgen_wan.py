@@ -60,7 +60,8 @@ def test_catalogue_names():
     want |= {f"pattern_{p}_{r}_wan50_{c}" for p in ("rowbyrow", "rowbyrow_fix") for r in ("19", "23ai")
              for c in ("python", "node", "jdbc", "goora")}
     want |= {f"pattern_{q}_19_wan50_{c}" for p, cs in (("nplus1", ("node", "jdbc", "goora")),
-                                                       ("commit", ("node",)), ("ping", ("python",)))
+                                                       ("commit", ("node",)),
+                                                       ("ping", ("python", "node", "jdbc")))
              for c in cs for q in (p, p + "_fix")}
     # issue 23: one held-out sweep over a 4 ms link (named only where it is predicted)
     held_out = {n for n, s in WAN.items() if s.get("held_out")}

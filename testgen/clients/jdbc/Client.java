@@ -122,6 +122,11 @@ public class Client {
                 @SuppressWarnings("unchecked") Map<String, Object> step = (Map<String, Object>) so;
                 if (Boolean.TRUE.equals(step.get("commit"))) { conn.commit(); stmts.add("{\"action\":\"commit\"}"); continue; }
                 if (Boolean.TRUE.equals(step.get("ping"))) { ((oracle.jdbc.OracleConnection) conn).pingDatabase(); stmts.add("{\"action\":\"ping\"}"); continue; }
+                // {"ping": "isValid"}: the validation a pool makes on borrow (an OPING in the thin driver)
+                if ("isValid".equals(step.get("ping"))) {
+                    if (!conn.isValid(10)) throw new SQLException("isValid() returned false");
+                    stmts.add("{\"action\":\"ping\",\"api\":\"isValid\"}"); continue;
+                }
                 if (step.containsKey("plsql_out")) {
                     // CallableStatement with OUT parameters: NUMBER, VARCHAR2, REF CURSOR (read to its end)
                     String sql = (String) step.get("plsql_out");
