@@ -1063,8 +1063,12 @@ def test_advisor_shows_no_partial_counts(tshark, gui_tools, tmp_path):
     assert cli.count("\nStatement ") >= 5, cli[:400]
     assert copies and copies[-1] == cli, (len(copies), copies[-1][:400] if copies else "", log("driver.log"))
     for text in copies:
-        assert text == cli or text == "SQL*Net Advisor: Reading packets ... (the numbers appear when the capture " \
-            "has been read)", text[:400]
+        # (an empty clipboard is a copy that did not happen: on a loaded
+        # machine the keys can reach the window before it takes the focus;
+        # it shows nothing of what the window said)
+        assert text in ("", cli) or text == "SQL*Net Advisor: Reading packets ... (the numbers appear when the " \
+            "capture has been read)", text[:400]
+    assert sum(1 for text in copies if text) >= len(copies) // 2, "most copies empty"
     check_log(log("wireshark.log"), registered_fields(tshark))
 
 
