@@ -99,6 +99,8 @@ enum {
 #undef SQLNET_TIMING_PART_ENUM
     SQLNET_TIMING_NPARTS
 };
+/* The split's flags, copied as they are between the two forms. */
+#define SQLNET_TIMING_FLAGS(X) X(in_execution) X(known) X(rtt_known) X(has_gap) X(provisional) X(rtt_source) X(vantage)
 #define SQLNET_TIMING_MAX_SECS G_GINT64_CONSTANT(9000000000)  /* ~285 years: ns fit a gint64 */
 
 typedef struct sqlnet_timing_kept {
@@ -124,13 +126,9 @@ sqlnet_timing_get(const sqlnet_timing_kept_t *k, sqlnet_timing_t *t)
     t->p.nsecs = (int)(k->ns[SQLNET_TIMING_##p] % 1000000000u);
     SQLNET_TIMING_PARTS(SQLNET_TIMING_UNPACK)
 #undef SQLNET_TIMING_UNPACK
-    t->in_execution = k->in_execution;
-    t->known = k->known;
-    t->rtt_known = k->rtt_known;
-    t->has_gap = k->has_gap;
-    t->provisional = k->provisional;
-    t->rtt_source = k->rtt_source;
-    t->vantage = k->vantage;
+#define SQLNET_TIMING_FLAG_GET(f) t->f = k->f;
+    SQLNET_TIMING_FLAGS(SQLNET_TIMING_FLAG_GET)
+#undef SQLNET_TIMING_FLAG_GET
 }
 
 static inline gboolean
@@ -156,13 +154,9 @@ sqlnet_timing_keep(sqlnet_timing_kept_t *k, const sqlnet_timing_t *t, wmem_alloc
     } else {
         k->wide = (const sqlnet_timing_t *)wmem_memdup(scope, t, sizeof(*t));
     }
-    k->in_execution = t->in_execution;
-    k->known = t->known;
-    k->rtt_known = t->rtt_known;
-    k->has_gap = t->has_gap;
-    k->provisional = t->provisional;
-    k->rtt_source = t->rtt_source;
-    k->vantage = t->vantage;
+#define SQLNET_TIMING_FLAG_KEEP(f) k->f = t->f;
+    SQLNET_TIMING_FLAGS(SQLNET_TIMING_FLAG_KEEP)
+#undef SQLNET_TIMING_FLAG_KEEP
 }
 
 /* The gap part is zero (nstime_is_zero of the whole's). */
