@@ -213,18 +213,17 @@ def _shard_keep(items, root):
     for item in items:
         cap = _capture_of(item)
         rel = Path(str(item.fspath)).resolve().relative_to(root).as_posix()
+        # the host runs these whole: the build roots leave them to it
+        whole = host and (rel.startswith(RELEASE_INDEPENDENT) or item.get_closest_marker("host_only") is not None)
         if cap is not None:
             spec = cap_spec
             if spec and str(Path(cap).resolve()).startswith(public):
                 first = int(spec.split("/")[0].split(",")[0])
                 spec = "" if host else f"{first % 2}/2"
-            elif host and (rel.startswith(RELEASE_INDEPENDENT)
-                           or item.get_closest_marker("host_only") is not None):
-                spec = ""   # the build roots leave these to the host
+            elif whole:
+                spec = ""
             ok = not spec or _share(Path(cap).stem, spec)
         else:
-            whole = host and (rel.startswith(RELEASE_INDEPENDENT)
-                              or item.get_closest_marker("host_only") is not None)
             ok = not mod_spec or whole or rel.startswith(EVERY_RELEASE) or _share(rel, mod_spec)
         (keep if ok else drop).append(item)
     return keep, drop
