@@ -41,12 +41,18 @@ xdotool mousemove --window "$win" 718 685 click 1; sleep 0.6
 xdotool type --delay 80 "SQL*Net"; sleep 0.3; xdotool key Return; sleep 1
 settle "$win"
 import -window "$win" "$OUT/flow.png"
-# Export: files of type ASCII (the dialog is centred on the window at 0,0), the name, Save
-xdotool mousemove --window "$win" 1142 716 click 1; sleep 1.5
+# Export: the Save dialog (waited for: under load it opens late and a click
+# meant for it lands on the graph), files of type ASCII (the dialog is centred
+# on the window at 0,0), the name, Save; the file waited for
+xdotool mousemove --window "$win" 1142 716 click 1
+dlg=$(wait_window "Save Graph" 30) || { import -window root "$OUT/export_failed.png"; echo "no save dialog" >>"$OUT/driver.log"; exit 0; }
+settle "$dlg"
 xdotool mousemove 673 514 click 1; sleep 0.6
 xdotool type --delay 80 "A"; sleep 0.2; xdotool key Return; sleep 0.5
 xdotool mousemove 673 483 click 1; sleep 0.3
-xdotool type --delay 20 "$OUT/flow_export.txt"; sleep 0.3; xdotool key Return; sleep 1.5
+xdotool type --delay 20 "$OUT/flow_export.txt"; sleep 0.3; xdotool key Return
+i=0; while [ $i -lt 120 ] && [ ! -s "$OUT/flow_export.txt" ]; do sleep 0.25; i=$((i + 1)); done
+sleep 0.5  # the file is written in one go, but let a slow writer finish
 [ -s "$OUT/flow_export.txt" ] || { import -window root "$OUT/export_failed.png"; echo "no export" >>"$OUT/driver.log"; }
 exit 0
 """
