@@ -27,7 +27,7 @@ import re
 
 import pytest
 
-from tshark import PUBLIC, TEST_CAPTURES
+from tshark import PUBLIC, ROOT, TEST_CAPTURES
 from test_gui import gui_tools  # noqa: F401  (the fixture)
 
 NAME = {"nplus1": "repeated_query", "commit": "commit", "rowbyrow": "row_by_row_dml", "ping": "ping"}
@@ -187,6 +187,11 @@ def test_goora_closes_priced_with_their_query(tshark):
     fman = json.loads(fix_of(cap).with_suffix(".json").read_text())
     assert len(goora_closes(fman, sql)) == 1
     assert (int(fst["round_trips"]), int(fst["executions"])) == (2, 1)
+    # docs/time.md quotes this pair's prediction and measured saving
+    measured = total_elapsed(rows) - total_elapsed(fix)
+    doc = (ROOT / "docs" / "time.md").read_text()
+    assert f"(`{cap.stem}`: {st['pattern_saved_ms']} ms predicted, {measured:.3f}" in " ".join(doc.split()), \
+        (st["pattern_saved_ms"], measured)
 
 
 def total_elapsed(rows):
