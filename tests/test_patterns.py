@@ -194,6 +194,36 @@ def test_goora_closes_priced_with_their_query(tshark):
         (st["pattern_saved_ms"], measured)
 
 
+def test_goora_close_of_an_unknown_cursor(tshark, tmp_path):
+    """The go-ora N+1 capture cut (editcap) at its first close: that close
+    names a cursor whose execute the capture does not hold, so its round trip
+    belongs to no statement and is not a ping (docs/time.md); the closes after
+    it are their queries'.  Evidence: the server's log (the closes after each
+    execution, the cursor each execution's answer named) and arithmetic on
+    the cut (frames shift by the cut's first frame less one)."""
+    import subprocess
+    cap = TEST_CAPTURES / "pattern_nplus1_19_wan50_goora.pcapng"
+    man = json.loads(cap.with_suffix(".json").read_text())
+    sql = "SELECT /* one row */ * FROM sqlnet_one"
+    pairs = goora_closes(man, sql)
+    first = pairs[0][1]["request_first_frame"]
+    out = tmp_path / "cut.pcapng"
+    subprocess.run(["editcap", "-F", "pcapng", "-r", str(cap), str(out), f"{first}-1000000"], check=True,
+                   capture_output=True)
+    shift = first - 1
+    rows = tshark.fields(out, ["frame.number", "sqlnet.close_cursor", "sqlnet.rt.sql", "sqlnet.pattern"], "sqlnet",
+                         extra=("-2",))
+    by_frame = {int(r[0]): r[1:] for r in rows}
+    assert by_frame[first - shift][0] == str(pairs[0][0]["response"]["cursor"])
+    assert by_frame[pairs[0][1]["response"]["last_frame"] - shift][1:] == ["", ""]
+    for ex, close in pairs[1:]:
+        assert by_frame[close["response"]["last_frame"] - shift][1] == sql
+    csv_rows = list(csv.DictReader(io.StringIO(tshark.run(out, ["-2", "-q", "-z", "sqlnet,stmt,format=csv"]).stdout)))
+    assert [r["pattern"] for r in csv_rows if r["pattern"]] == ["repeated_query"]
+    st = [r for r in csv_rows if r["sql"] == sql][0]
+    assert (int(st["executions"]), int(st["round_trips"])) == (len(pairs) - 1, 2 * (len(pairs) - 1))
+
+
 def total_elapsed(rows):
     return sum(float(r["elapsed_ms"] or 0) for r in rows)
 
