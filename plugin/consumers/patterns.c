@@ -40,6 +40,7 @@ typedef struct {
     guint32 first_frame;
     guint32 length;            /* calls */
     guint32 saved_rts;         /* round trips of its calls after the first */
+    guint32 closes;            /* cursor closes of its own (go-ora) in it so far */
 } run_t;
 
 /* One SQL text of the conversation. */
@@ -84,8 +85,9 @@ struct sqlnet_patterns {
     wmem_map_t *sqls;          /* statement text -> sql_t */
     wmem_map_t *execs;         /* execution number -> exec_t: what its round trips read */
     wmem_map_t *marks;         /* const ttc_response_t * -> mark_t: only the calls in a
-                                * conversation-wide run (commit, ping, LOB), so that a capture
-                                * of fetches keeps nothing per round trip */
+                                * conversation-wide run (commit, ping, LOB) and go-ora's cursor
+                                * closes in a run (OPINGs: their place among its closes), so
+                                * that a capture of fetches keeps nothing per round trip */
     conv_run_t commit, ping, lob;
     guint32 upto;              /* round trips (sqlnet.rt.number) classified so far */
 };
@@ -260,7 +262,7 @@ classify(struct sqlnet_patterns *p, const ttc_response_t *resp, mark_t *m)
         m->expert = m->run && m->pos == PATTERN_MIN_RUN;
         return;
     }
-    if (func == TTC_FN_PING) {
+    if (func == TTC_FN_PING && !req->closes_cursor) {
         conv_call(&p->ping, SQLNET_PATTERN_PING, req, resp, PATTERN_PING_SPAN_MS, TRUE, m);
         m->expert = m->pos == PATTERN_MIN_RUN;
         return;
@@ -327,9 +329,16 @@ classify(struct sqlnet_patterns *p, const ttc_response_t *resp, mark_t *m)
         m->exec_number = e->exec_number;
         m->run = e->run;
         m->pos = e->pos;
+        if (req->closes_cursor && e->run)
+            /* go-ora's close of a cursor (an OPING of its own, never a
+             * ping): its place among the run's closes, since the one call
+             * instead still closes one (an N+1 opens a cursor per query: a
+             * close per execution; row by row on one prepared statement
+             * closes it once) */
+            m->pos = ++e->run->closes;
         e->sql->last_rows += resp->rows;
         e->sql->last_end = resp->last_time;
-        if (e->run && e->pos > 1)
+        if (e->run && m->pos > 1)
             e->run->saved_rts++;
     }
 }

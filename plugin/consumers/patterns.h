@@ -18,7 +18,9 @@
  *                    piece of work would do
  *   ping             a ping (OPING) or a validation query (SELECT 1 FROM
  *                    DUAL) before each piece of work: a pool ping interval
- *                    would do
+ *                    would do; go-ora's cursor close (an OPING carrying it,
+ *                    ttc_request_t.closes_cursor) is no ping but a call of
+ *                    the execution it closes, in that execution's run
  *   lob_per_row      one LOB call after another (a read per row): LOB
  *                    prefetch or fetching LOBs as strings/bytes would do
  *   reparse          a statement whose executions each carry a parse (an

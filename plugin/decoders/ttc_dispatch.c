@@ -297,6 +297,11 @@ msg_piggyback(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result
         if (ttc_rd_ok(&body) &&
             (body.off == body.end || tvb_get_uint8(body.tvb, body.off) == TTC_MSG_FUNCTION ||
              tvb_get_uint8(body.tvb, body.off) == TTC_MSG_PIGGYBACK)) {
+            if (pb.func == TTC_FN_CLOSE_CURSORS) {
+                /* the cursors it closes, for the call that carries it */
+                ttc_rd_t ids = *r;
+                ttc_pb_close_cursors_note(&ids, pb.seq, res);
+            }
             decode(r, tree, scope);
             return;
         }

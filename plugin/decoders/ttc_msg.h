@@ -134,6 +134,7 @@ void ttc_msg_warning(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_result_t *
 /* ttc_piggyback.c */
 void ttc_piggyback_register(int proto);
 void ttc_pb_close_cursors(ttc_rd_t *, proto_tree *, wmem_allocator_t *);
+void ttc_pb_close_cursors_note(ttc_rd_t *, guint8 seq, ttc_msg_result_t *);
 void ttc_pb_session_state(ttc_rd_t *, proto_tree *, wmem_allocator_t *);
 void ttc_pb_client_features(ttc_rd_t *, proto_tree *, wmem_allocator_t *);
 void ttc_pb_set_schema(ttc_rd_t *, proto_tree *, wmem_allocator_t *);

@@ -36,10 +36,12 @@ static const value_string spb_vals[] = {
 /* The bodies of the piggybacked calls whose layout is known (the function
  * table in ttc_dispatch.c names them for their function codes). */
 
-void
-ttc_pb_close_cursors(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope _U_)
+/* OCCA: PTR, the count, the cursor ids; with res, the ids are kept there
+ * too (the first TTC_MAX_CLOSED). */
+static void
+close_cursors(ttc_rd_t *r, proto_tree *tree, ttc_msg_result_t *res)
 {
-    guint32 n, i;
+    guint32 n, i, id;
     gint s;
 
     ttc_rd_ptr(r);
@@ -50,8 +52,28 @@ ttc_pb_close_cursors(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope _U_)
     }
     for (i = 0; i < n && ttc_rd_ok(r); i++) {
         s = r->off;
-        ttc_add_uint(tree, hf_close_cursor, r, s, ttc_rd_ub4(r));
+        id = ttc_rd_ub4(r);
+        ttc_add_uint(tree, hf_close_cursor, r, s, id);
+        if (res && ttc_rd_ok(r) && res->nclosed < TTC_MAX_CLOSED)
+            res->closed[res->nclosed++] = id;
     }
+}
+
+void
+ttc_pb_close_cursors(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope _U_)
+{
+    close_cursors(r, tree, NULL);
+}
+
+/* The cursors a close-cursors piggyback names, into res (a reader on a
+ * copy: the body is decoded for the tree by ttc_pb_close_cursors). */
+void
+ttc_pb_close_cursors_note(ttc_rd_t *r, guint8 seq, ttc_msg_result_t *res)
+{
+    res->nclosed = 0;
+    close_cursors(r, NULL, res);
+    res->closes_cursors = ttc_rd_ok(r);
+    res->close_seq = seq;
 }
 
 void

@@ -238,6 +238,10 @@ typedef struct ttc_request {
     guint8  negotiates;            /* PRO/DTY before its call in one request (ojdbc 23's connection
                                     * cookie): their replies lead its response */
     guint8  partial;               /* ttc_partial_t of the request's own packets */
+    guint8  closes_cursor;         /* its call is a cursor close of its own: an OPING carrying a
+                                    * close-cursors piggyback with the OPING's own sequence number
+                                    * (go-ora's statement Close); `execution` and `stmt_sql` are
+                                    * then those of the first cursor it names that was known */
 } ttc_request_t;
 
 /* The call executes a statement (starts an execution): OALL8 with the

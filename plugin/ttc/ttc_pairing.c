@@ -330,6 +330,27 @@ ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
         close_response(ts, pinfo, pinfo->num, &pinfo->abs_ts, TRUE);
 }
 
+/* A close-cursors piggyback of req: the first cursor it names that the map
+ * knows with an execution, for the call that carries it. */
+static void
+note_close(ttc_session_t *ts, const ttc_request_t *req, const ttc_msg_result_t *res)
+{
+    guint32 i;
+
+    ts->close_req = req;
+    ts->close_seq = res->close_seq;
+    ts->close_execution = 0;
+    ts->close_sql = NULL;
+    for (i = 0; i < res->nclosed; i++) {
+        const ttc_cursor_t *cur = cursor_get(ts, res->closed[i], FALSE, NULL);
+        if (cur && cur->execution) {
+            ts->close_execution = cur->execution;
+            ts->close_sql = cur->sql;
+            return;
+        }
+    }
+}
+
 void
 apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info *pinfo,
                     ttc_msg_result_t *res, ttc_pdu_rec_t *rec)
@@ -338,6 +359,8 @@ apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
 
     if (res->dialect_update)
         set_dialect(ts, sess, &res->dialect);
+    if (res->closes_cursors && req && !req->response)
+        note_close(ts, req, res);
     if (!res->is_call || !req || req->response)
         return;
     /* PRO (and DTY) followed by a call in the same request: ojdbc 23 with a
@@ -416,6 +439,17 @@ apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
              * fetch it, so the latest execution whose rows carried locators. */
             req->execution = ts->lob_execution;
             req->stmt_sql = ts->lob_sql;
+        }
+        if (ts->close_req == req && req->call.func == TTC_FN_PING && req->call.seq == ts->close_seq &&
+            !req->execution) {
+            /* go-ora's statement Close: an OPING of its own carrying the
+             * close (the same sequence number, 0: go-ora numbers no call; a
+             * client that numbers its calls gives a piggybacked close a
+             * number of its own, and JDBC's isValid() OPING that carries one
+             * is a ping).  The round trip is part of the execution it ends. */
+            req->closes_cursor = TRUE;
+            req->execution = ts->close_execution;
+            req->stmt_sql = ts->close_sql;
         }
         req->frame = pinfo->num;
         rec->carries_call = TRUE;

@@ -60,6 +60,13 @@ typedef struct ttc_msg_result {
     guint8 pb_skipped;         /* piggybacks whose body did not fit the dialect's layout and were
                                 * skipped to the next call header (dialect inference prefers the
                                 * dialect under which fewer are) */
+    /* a close-cursors piggyback (OCCA, message 17): its sequence number and
+     * the cursors it names (the first TTC_MAX_CLOSED of them) */
+    gboolean closes_cursors;
+    guint8 close_seq;
+#define TTC_MAX_CLOSED 8
+    guint32 nclosed;
+    guint32 closed[TTC_MAX_CLOSED];
     /* cursors a reply opens (REF cursor out binds and columns, implicit results) */
 #define TTC_MAX_NEW_CURSORS 8
     guint32 ncursors;

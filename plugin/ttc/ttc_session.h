@@ -83,6 +83,14 @@ typedef struct ttc_session {
     guint32 rec_frame;                 /* the frame of this session's latest TTC record:
                                         * its first record is kept by key, the others in
                                         * the frame's map (ttc_stream.c) */
+    /* The close-cursors piggyback of the request being received (close_req):
+     * its sequence number and the execution and statement of the first
+     * cursor it names that the map knows (0, NULL: none), for the call that
+     * carries it (ttc_pairing.c: go-ora's close, an OPING of its own) */
+    const ttc_request_t *close_req;
+    guint8 close_seq;
+    guint32 close_execution;
+    const char *close_sql;
     ttc_request_t *unbound;            /* last execute whose response named no cursor
                                         * (cut or undecoded): the next call on an
                                         * unknown cursor is taken to be on its cursor */

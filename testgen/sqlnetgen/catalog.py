@@ -828,8 +828,9 @@ PATTERN_FAMILIES = {
                "goora": [("19", "wan50")]},
     "commit": {"python": ALL_PAIRS, "node": [("19", "wan50")]},
     "rowbyrow": {c: ALL_PAIRS for c in ("python", "node", "jdbc", "goora")},
-    # go-ora: none (docs/time.md: its cursor closes are OPINGs, one after each query)
-    "ping": {c: [("19", "wan50")] for c in ("python", "node", "jdbc")},
+    # go-ora: db.Ping() before each query, a bare OPING; its cursor closes are OPINGs
+    # too (one after each query, carrying the close: part of the query, docs/time.md)
+    "ping": {c: [("19", "wan50")] for c in ("python", "node", "jdbc", "goora")},
 }
 CLIENT_DRIVER = {"python": "python-oracledb", "node": "node-oracledb", "jdbc": "JDBC thin",
                  "goora": "go-ora"}
@@ -866,7 +867,8 @@ def pattern_steps(pattern: str, fixed: bool, client: str = "python") -> tuple[li
             return dml + [{"commit": True}], [table()]
         return [x for d in dml for x in (d, {"commit": True})], [table()]
     if pattern == "ping":
-        # a ping (an OPING: python's and node's connection.ping(), JDBC's Connection.isValid())
+        # a ping (an OPING: python's and node's connection.ping(), JDBC's Connection.isValid(),
+        # go-ora's db.Ping() through database/sql: the driver's Ping, an OPING)
         # before each piece of work, each query its own text (no N+1);
         # the fix leaves the pings out (a pool's ping interval)
         work = [{"sql": f"SELECT /* work {i} */ * FROM sqlnet_one", "arraysize": 100} for i in range(1, n + 1)]

@@ -61,7 +61,7 @@ def test_catalogue_names():
              for c in ("python", "node", "jdbc", "goora")}
     want |= {f"pattern_{q}_19_wan50_{c}" for p, cs in (("nplus1", ("node", "jdbc", "goora")),
                                                        ("commit", ("node",)),
-                                                       ("ping", ("python", "node", "jdbc")))
+                                                       ("ping", ("python", "node", "jdbc", "goora")))
              for c in cs for q in (p, p + "_fix")}
     # issue 23: one held-out sweep over a 4 ms link (named only where it is predicted)
     held_out = {n for n, s in WAN.items() if s.get("held_out")}
