@@ -726,8 +726,10 @@ local function profile(st, s, models)
         local to, from, time, gap, paused = rt.to, rt.from, rt.time, rt.gap, rt.paused
         o_to, o_from = o_to + to, o_from + from
         o_packets, o_tns_to, o_segments = o_packets + rt.packets, o_tns_to + rt.tns_to, o_segments + rt.segments
-        -- measured: with the pauses M.mark_pauses took out of the round trip
-        o_elapsed = o_elapsed + time + gap + (paused or 0)
+        -- measured: with the pauses M.mark_pauses took out of the round trip,
+        -- and the network round trip before an execution's first call
+        -- captured near the server (as -z sqlnet,stmt's elapsed has it)
+        o_elapsed = o_elapsed + time + gap + (paused or 0) + (rt.net_before or 0)
         local raw = rt.raw
         o_rt_time = o_rt_time + (raw and raw.time or time)
         o_client_time = o_client_time + (raw and raw.gap or gap)
@@ -805,13 +807,18 @@ local function profile(st, s, models)
             if rt.fixed then
                 -- outside the fetch plan (account.c's account_rt_fixed: a LOB
                 -- read of the execution, one per LOB value the client reads by
-                -- its locator): as many round trips whatever the array size, at
-                -- their observed bytes and time (an OALL8 that fetches a REF
-                -- CURSOR or an implicit result is a fetch)
+                -- its locator; go-ora's close of the cursor): as many round
+                -- trips whatever the array size, at their observed bytes and
+                -- time: their own and the client's before them (charged to the
+                -- round trip before; captured near the server it holds the
+                -- network round trip), which the fetch plan does not count
+                -- (a gap follows each fetch but the last, none the execute
+                -- that no fetch follows) (an OALL8 that fetches a REF CURSOR or
+                -- an implicit result is a fetch)
                 p.fixed_rts = p.fixed_rts + 1
                 p.fixed_to, p.fixed_from = p.fixed_to + rt.to, p.fixed_from + rt.from
                 fixed_sizes[#fixed_sizes + 1] = rt.to
-                t_other = t_other + rt.time + rt.gap + (rt.net_before or 0)
+                t_other = t_other + rt.time + e.rts[i - 1].gap + (rt.net_before or 0)
                 goto next_rt
             end
             last_fetch = rt
@@ -890,10 +897,22 @@ local function profile(st, s, models)
         p.t_rt, p.t_row, p.t_byte = m.timing.t_call, m.timing.t_row, m.timing.t_byte
         p.time_source = "fitted on the connection's round trips"
     else
+        if n_first == 0 then
+            -- no fetch: a fetch would cost what an execute round trip cost
+            -- (its first byte, and the network round trip before it captured
+            -- near the server)
+            for _, e in ipairs(execs) do
+                local ex = e.rts[1]
+                n_first = n_first + 1
+                first_rts[n_first] = ex.first + (ex.net_before or 0)
+                if ex.net_before then p.t_rt_net = true end
+            end
+            if n_first > 0 then p.time_source = "this statement's execute calls: no fetch" end
+        end
         p.t_rt = median(first_rts)
         p.t_row = 0
         p.t_byte = transfer_bytes > 0 and transfer / transfer_bytes or 0
-        p.time_source = "this statement's fetches"
+        p.time_source = p.time_source or "this statement's fetches"
     end
     if m then p.tied, p.tied_why = m.tied, m.why end
     if p.tied and not p.array_size then
@@ -1103,7 +1122,10 @@ local function advise_statement(out, s, p, opts, rec)
     -- answer near the client; the fit holds it in that term, shown without it
     local rt_call, gap_call, net = p.t_rt, tm and tm.g_call or 0, ""
     if p.rtt and p.rtt > 0 and (p.vantage == 1 or p.vantage == 2) then
-        if p.vantage == 1 then gap_call = max(0, gap_call - p.rtt) else rt_call = max(0, rt_call - p.rtt) end
+        -- (near the server without a fit, from the execute calls: the
+        -- round trip holds the RTT taken from the gap before each)
+        if p.vantage == 1 and not p.t_rt_net then gap_call = max(0, gap_call - p.rtt)
+        else rt_call = max(0, rt_call - p.rtt) end
         net = string.format("network round trip %s ms (RTT, captured near the %s) + ", ms(p.rtt),
             p.vantage == 1 and "server" or "client")
     end

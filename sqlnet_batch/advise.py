@@ -25,6 +25,11 @@ SPDX-License-Identifier: GPL-2.0-or-later
 """
 
 FETCH = 5
+# outside the fetch plan (account.c's account_rt_fixed, the Lua model's
+# rt.fixed): an execution's LOB operations (a LOB read per row) and its OPING
+# (go-ora's close of the cursor): as many round trips at every array size
+LOB_OP = 96
+PING = 147
 DEFAULT_SIZES = (1, 10, 100, 1000)
 
 
@@ -34,8 +39,9 @@ def _cur(dialect):
 
 def _round_trips(dialect):
     """The records with the execution they belong to across files
-    (conversation, cursor, exec_seq), exec_start (its execute call), is_fetch,
-    and from_end (1: the execution's last round trip)."""
+    (conversation, cursor, exec_seq), exec_start (its execute call), is_fetch
+    (not its LOB operations and cursor closes: LOB_OP, PING), and from_end (1:
+    the execution's last round trip, of its fetches the last fetch)."""
     cur = _cur(dialect)
     return f"""
 WITH p AS (
@@ -58,8 +64,10 @@ WITH p AS (
   FROM g
 ), y AS (
   SELECT *,
-         CASE WHEN in_exec = 1 AND exec_start = 0 THEN 1 ELSE 0 END AS is_fetch,
-         row_number() OVER (PARTITION BY conversation, {cur}, exec_seq, in_exec
+         CASE WHEN in_exec = 1 AND exec_start = 0 AND coalesce(call, -1) NOT IN ({LOB_OP}, {PING})
+              THEN 1 ELSE 0 END AS is_fetch,
+         row_number() OVER (PARTITION BY conversation, {cur}, exec_seq, in_exec,
+                                         coalesce(call, -1) IN ({LOB_OP}, {PING})
                             ORDER BY file_index DESC, frame DESC) AS from_end
   FROM x
 )"""

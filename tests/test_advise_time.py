@@ -404,3 +404,49 @@ def test_lob_reads_are_round_trips_at_every_size(tshark, name):
         for a in sizes:
             need = lobs + 1 + -(-st["rows"] // a)
             assert table[a][0] >= need, (st["sql"], a, table[a], lobs)
+
+
+def _request_sqls(man):
+    # (an execute: OALL8, or python-oracledb's re-execute on its cursor, OEXFEN)
+    return [r.get("sql") for c in man["connections"] for r in c["requests"]
+            if r.get("function") in ("OALL8", "OEXFEN", "OEXEC")]
+
+
+@pytest.mark.parametrize("family", ["jdbc", "goora"])
+def test_statement_without_fetches_predicts_its_observed_time(tshark, family):
+    """A statement whose executions bring their one row with the execute (no
+    fetch call: the N+1 captures over WAN50, the same query once per row) is
+    predicted at its own array size as observed: the model's time is the
+    observed one (it left out the network round trip before each execute,
+    which -z sqlnet,stmt counts when captured near the server: JDBC's 614.9
+    ms observed against 11.9 ms predicted at every size), and at array size 1,
+    where each execution needs a fetch more (one row each, as the scripted
+    server sent it), the round trips added cost at least the link's round
+    trip each.  go-ora's close of each query's cursor (an OPING of its own
+    after each execution in the server's log) stays a round trip at every
+    array size.  Evidence: the scripted server's request log and the WAN
+    link's round-trip time (the manifest's netem); the observed time is
+    -z sqlnet,stmt's.  (python-oracledb's and node-oracledb's prefetch is not
+    their array size: no array size is predicted for their N+1.)"""
+    from test_advise import HEADER_TAIL
+    from test_patterns import goora_closes
+    m = json.loads((TEST_CAPTURES / f"pattern_nplus1_19_wan50_{family}.json").read_text())
+    cap = TEST_CAPTURES / m["capture"]
+    sqls = [s for s in _request_sqls(m) if s]
+    sql = max(set(sqls), key=sqls.count)
+    n = sqls.count(sql)
+    assert n >= 10
+    out = tshark.run(cap, ["-q", "-z", "sqlnet,advise"]).stdout
+    blocks = {re.sub(HEADER_TAIL, "", b.splitlines()[0].strip()): b
+              for b in re.split(r"^Statement \d+: ", out, flags=re.M)[1:]}
+    block = blocks[sql]
+    obs_line = next(ln for ln in block.splitlines() if re.match(r"\s+\d+\s+\d+\s.* observed", ln))
+    assert "(model:" not in obs_line, obs_line
+    observed = int(obs_line.split()[0])
+    table = predictions(block)
+    closes = goora_closes(m, sql) if family == "goora" else []
+    assert len(closes) == (n if family == "goora" else 0)
+    for a, (rts, _ms) in table.items():
+        assert rts >= n + len(closes), (a, rts)
+    assert table[1][0] == table[observed][0] + n
+    assert table[1][1] - table[observed][1] >= n * m["netem"]["rtt_ms"] * 0.9, (table[1], table[observed])

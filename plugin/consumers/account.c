@@ -200,8 +200,10 @@ is_fetch(const sqlnet_rt_t *rt)
 gboolean
 account_rt_fixed(const sqlnet_rt_t *rt)
 {
-    /* (a LOB operation never executes: not an execution's execute) */
-    return rt->req && sqlnet_rt_execution(rt) != 0 && sqlnet_rt_func(rt) == TTC_FN_LOB_OP;
+    /* (a LOB operation and an OPING never execute: not an execution's
+     * execute; an OPING has an execution only when it closes its cursor) */
+    return rt->req && sqlnet_rt_execution(rt) != 0 &&
+           (sqlnet_rt_func(rt) == TTC_FN_LOB_OP || sqlnet_rt_func(rt) == TTC_FN_PING);
 }
 
 static void

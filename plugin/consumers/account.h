@@ -97,7 +97,9 @@ account_pattern_saved_ns(const sqlnet_acct_stmt_t *st)
 
 /* A round trip outside the fetch plan: a call of an execution that is
  * neither its execute nor a fetch of its rows - a LOB operation (a LOB read
- * per row by its locator).  The advisor's model keeps it as a round trip at
+ * per row by its locator) or a cursor close of its own (go-ora's OPING that
+ * carries the close: the one OPING with an execution, ttc_pairing.c).  The
+ * advisor's model keeps it as a round trip at
  * every array size, at its observed bytes and time (an OALL8 that fetches a
  * REF CURSOR or an implicit result, or python-oracledb's define re-execute,
  * is a fetch).  One rule for the C accounts and the Lua model (lua_records.c
