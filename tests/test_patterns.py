@@ -30,11 +30,12 @@ import pytest
 from tshark import PUBLIC, ROOT, TEST_CAPTURES
 from test_gui import gui_tools  # noqa: F401  (the fixture)
 
-NAME = {"nplus1": "repeated_query", "commit": "commit", "rowbyrow": "row_by_row_dml", "ping": "ping"}
+NAME = {"nplus1": "repeated_query", "commit": "commit", "rowbyrow": "row_by_row_dml", "ping": "ping",
+        "lob": "lob_per_row"}
 # the calls of each anti-pattern's client script (testgen/sqlnetgen/catalog.py
 # PATTERN_CALLS, PATTERN_SMALL_CALLS, PATTERN_DML_ROWS), written here as the
 # scripts make them: python's N+1 and commit 32, the other families' 12, row by row 16
-CALLS = {"nplus1": 32, "commit": 32, "rowbyrow": 16, "ping": 12}
+CALLS = {"nplus1": 32, "commit": 32, "rowbyrow": 16, "ping": 12, "lob": 12}
 SMALL_CALLS = 12
 DRIVER = {"python": "python-oracledb", "node": "node-oracledb", "jdbc": "JDBC", "goora": "go-ora"}
 # the ping pattern's fix in each client's words: the setting that client's
@@ -88,6 +89,9 @@ def manifest_count(man, pattern):
         return max(sqls.count(q) for q in set(sqls))
     if pattern == "ping":
         return sum(1 for s in stmts if s.get("action") == "ping")
+    if pattern == "lob":
+        # the LOB reads the client made, one per locator it read (its report)
+        return sum(s.get("lob_reads", 0) for s in stmts)
     return sum(1 for s in stmts if s.get("action") == "commit")
 
 
@@ -118,7 +122,8 @@ def test_anti_pattern_named_with_its_count(tshark, cap):
                        if (pattern == "commit" and q.get("function") == "OCOMMIT")
                        or (pattern == "ping" and q.get("function") == "OPING" and not q.get("piggybacks"))
                        or (pattern == "ping" and family == "jdbc" and q.get("function") == "OPING")
-                       or (pattern in ("nplus1", "rowbyrow") and q.get("sql") == r["sql"]))
+                       or (pattern in ("nplus1", "rowbyrow") and q.get("sql") == r["sql"])
+                       or (pattern == "lob" and (q.get("response") or {}).get("lob_operation") == 2))
     assert server_calls == count
     # the advisor's line, the same numbers as the CSV
     m = re.search(r'\(sqlnet\.pattern == "%s", from frame (\d+)\).*\n.*one call instead: (\d+) round trips and '

@@ -831,6 +831,9 @@ PATTERN_FAMILIES = {
     # go-ora: db.Ping() before each query, a bare OPING; its cursor closes are OPINGs
     # too (one after each query, carrying the close: part of the query, docs/time.md)
     "ping": {c: [("19", "wan50")] for c in ("python", "node", "jdbc", "goora")},
+    # a LOB read per row: python-oracledb and node-oracledb read CLOB locators one by one
+    # (JDBC prefetches the data with the row; go-ora's script has no LOB)
+    "lob": {c: [("19", "wan50")] for c in ("python", "node")},
 }
 CLIENT_DRIVER = {"python": "python-oracledb", "node": "node-oracledb", "jdbc": "JDBC thin",
                  "goora": "go-ora"}
@@ -839,7 +842,7 @@ CLIENT_DRIVER = {"python": "python-oracledb", "node": "node-oracledb", "jdbc": "
 def pattern_calls(pattern: str, client: str = "python") -> int:
     if pattern == "rowbyrow":
         return PATTERN_DML_ROWS
-    return PATTERN_CALLS if client == "python" and pattern != "ping" else PATTERN_SMALL_CALLS
+    return PATTERN_CALLS if client == "python" and pattern not in ("ping", "lob") else PATTERN_SMALL_CALLS
 
 
 def pattern_steps(pattern: str, fixed: bool, client: str = "python") -> tuple[list[dict], list[dict]]:
@@ -866,6 +869,13 @@ def pattern_steps(pattern: str, fixed: bool, client: str = "python") -> tuple[li
         if fixed:
             return dml + [{"commit": True}], [table()]
         return [x for d in dml for x in (d, {"commit": True})], [table()]
+    if pattern == "lob":
+        # a CLOB per row read by its locator, one LOB read call each (as lob_19_python);
+        # the fix: the text with the row (python-oracledb fetch_lobs=False, node-oracledb
+        # fetchAsString: the client defines the column as LONG), same rows
+        docs = [table(name="SQLNET_DOCS", rows=n, columns="with_clob", lob_chars=700)]
+        q = {"sql": "SELECT * FROM sqlnet_docs", "arraysize": 100}
+        return [dict(q, fetch_lobs=False, lob_columns=["DOC"]) if fixed else q, {"commit": True}], docs
     if pattern == "ping":
         # a ping (an OPING: python's and node's connection.ping(), JDBC's Connection.isValid(),
         # go-ora's db.Ping() through database/sql: the driver's Ping, an OPING)
