@@ -820,13 +820,13 @@ PATTERN_RELEASES = ["19", "23ai"]
 PATTERN_LINKS = {"lan": None, "wan50": 50}   # 50 ms: the handshake check holds on a loaded host
 # the families whose client script makes the pattern and its fix, and on which
 # (release, link) pairs: every pair for python-oracledb and for row-by-row DML, 19 over
-# the WAN for the others (the captures' budget); docs/time.md says why JDBC and go-ora
-# have no commit pair
+# the WAN and 23ai over the LAN for the others' N+1 and commit (the captures' budget)
 ALL_PAIRS = [(rel, link) for rel in PATTERN_RELEASES for link in PATTERN_LINKS]
+# a second release and a LAN for the others: 23ai over the LAN
+SMALL_PAIRS = [("19", "wan50"), ("23ai", "lan")]
 PATTERN_FAMILIES = {
-    "nplus1": {"python": ALL_PAIRS, "node": [("19", "wan50")], "jdbc": [("19", "wan50")],
-               "goora": [("19", "wan50")]},
-    "commit": {"python": ALL_PAIRS, "node": [("19", "wan50")]},
+    "nplus1": {"python": ALL_PAIRS, "node": SMALL_PAIRS, "jdbc": SMALL_PAIRS, "goora": SMALL_PAIRS},
+    "commit": {"python": ALL_PAIRS, "node": SMALL_PAIRS},
     "rowbyrow": {c: ALL_PAIRS for c in ("python", "node", "jdbc", "goora")},
     # go-ora: db.Ping() before each query, a bare OPING; its cursor closes are OPINGs
     # too (one after each query, carrying the close: part of the query, docs/time.md)
