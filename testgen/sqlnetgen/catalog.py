@@ -826,7 +826,10 @@ ALL_PAIRS = [(rel, link) for rel in PATTERN_RELEASES for link in PATTERN_LINKS]
 SMALL_PAIRS = [("19", "wan50"), ("23ai", "lan")]
 PATTERN_FAMILIES = {
     "nplus1": {"python": ALL_PAIRS, "node": SMALL_PAIRS, "jdbc": SMALL_PAIRS, "goora": SMALL_PAIRS},
-    "commit": {"python": ALL_PAIRS, "node": SMALL_PAIRS},
+    # JDBC: setAutoCommit(false), commit() after each statement (ojdbc sends its commit
+    # call only when the server's end-of-call status says a transaction is open: the
+    # server's txn_status); go-ora: a transaction per statement (Begin, Exec, Commit)
+    "commit": {"python": ALL_PAIRS, "node": SMALL_PAIRS, "jdbc": SMALL_PAIRS, "goora": SMALL_PAIRS},
     "rowbyrow": {c: ALL_PAIRS for c in ("python", "node", "jdbc", "goora")},
     # go-ora: db.Ping() before each query, a bare OPING; its cursor closes are OPINGs
     # too (one after each query, carrying the close: part of the query, docs/time.md)
@@ -866,9 +869,12 @@ def pattern_steps(pattern: str, fixed: bool, client: str = "python") -> tuple[li
         extra = {"binds": []} if client == "node" else {}
         dml = [dict({"sql": f"INSERT INTO sqlnet_rows (id) VALUES ({i})", "dml": True}, **extra)
                for i in range(1, n + 1)]
+        # go-ora: outside a transaction it commits on execute (no commit call), so each
+        # statement is a transaction of its own (Begin, Exec, Commit); the fix one for all
+        begin = [{"begin": True}] if client == "goora" else []
         if fixed:
-            return dml + [{"commit": True}], [table()]
-        return [x for d in dml for x in (d, {"commit": True})], [table()]
+            return begin + dml + [{"commit": True}], [table()]
+        return [x for d in dml for x in begin + [d, {"commit": True}]], [table()]
     if pattern == "lob":
         # a CLOB per row read by its locator, one LOB read call each (as lob_19_python);
         # the fix: the text with the row (python-oracledb fetch_lobs=False, node-oracledb
@@ -903,7 +909,9 @@ def pattern_scenarios() -> list[dict]:
                           "description": f"chatty application (issue 36): {pattern}"
                                          f"{' fixed' if fixed else ''}, {CLIENT_DRIVER[client]} "
                                          f"against {rel}, {link}",
-                          "server": server(release=rel, sdu_limit=8192, tables=tables),
+                          "server": server(release=rel, sdu_limit=8192, tables=tables,
+                                           **({"txn_status": True} if pattern == "commit" and
+                                              client in ("jdbc", "goora") else {})),
                           # go-ora fetches PREFETCH_ROWS (the plan's prefetchrows) per call:
                           # the fix's one query brings its rows in one call, as the others'
                           "plan": plan(sdu=8192, arraysize=100, steps=steps,
