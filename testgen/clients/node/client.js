@@ -195,7 +195,8 @@ async function runSession(plan, idx) {
                   texts.push(valueText(v));
                 }
               }
-              if (step.fetch_lobs === false) entry.lob_chars = (entry.lob_chars || 0) + String(r[r.length - 1] || '').length;
+              // the CLOB (last column) with the row, no LOB read
+              if (step.fetch_lobs === false) entry.lob_text_chars = (entry.lob_text_chars || 0) + String(r[r.length - 1] || '').length;
               if (entry.values) entry.values.push(texts);
             }
           }

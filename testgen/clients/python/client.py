@@ -320,7 +320,8 @@ def run_session(plan, idx, out):
                                     entry["lob_reads"] = entry.get("lob_reads", 0) + 1
                                 nbytes += len(str(v))
                             if step.get("fetch_lobs") is False:
-                                lob_chars += len(r[-1] or "")   # the CLOB (last column) with the row
+                                # the CLOB (last column) with the row, no LOB read
+                                entry["lob_text_chars"] = entry.get("lob_text_chars", 0) + len(r[-1] or "")
                     if lob_chars:
                         entry["lob_chars"] = lob_chars
                     entry["rows"] = n
