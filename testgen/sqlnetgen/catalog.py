@@ -820,17 +820,23 @@ PATTERN_RELEASES = ["19", "23ai"]
 PATTERN_LINKS = {"lan": None, "wan50": 50}   # 50 ms: the handshake check holds on a loaded host
 # the families whose client script makes the pattern and its fix, and on which
 # (release, link) pairs: every pair for python-oracledb and for row-by-row DML, 19 over
-# the WAN for the others (the captures' budget); docs/time.md says why JDBC and go-ora
-# have no commit pair
+# the WAN and 23ai over the LAN for the others' N+1 and commit (the captures' budget)
 ALL_PAIRS = [(rel, link) for rel in PATTERN_RELEASES for link in PATTERN_LINKS]
+# a second release and a LAN for the others: 23ai over the LAN
+SMALL_PAIRS = [("19", "wan50"), ("23ai", "lan")]
 PATTERN_FAMILIES = {
-    "nplus1": {"python": ALL_PAIRS, "node": [("19", "wan50")], "jdbc": [("19", "wan50")],
-               "goora": [("19", "wan50")]},
-    "commit": {"python": ALL_PAIRS, "node": [("19", "wan50")]},
+    "nplus1": {"python": ALL_PAIRS, "node": SMALL_PAIRS, "jdbc": SMALL_PAIRS, "goora": SMALL_PAIRS},
+    # JDBC: setAutoCommit(false), commit() after each statement (ojdbc sends its commit
+    # call only when the server's end-of-call status says a transaction is open: the
+    # server's txn_status); go-ora: a transaction per statement (Begin, Exec, Commit)
+    "commit": {"python": ALL_PAIRS, "node": SMALL_PAIRS, "jdbc": SMALL_PAIRS, "goora": SMALL_PAIRS},
     "rowbyrow": {c: ALL_PAIRS for c in ("python", "node", "jdbc", "goora")},
     # go-ora: db.Ping() before each query, a bare OPING; its cursor closes are OPINGs
     # too (one after each query, carrying the close: part of the query, docs/time.md)
     "ping": {c: [("19", "wan50")] for c in ("python", "node", "jdbc", "goora")},
+    # a LOB read per row: python-oracledb and node-oracledb read CLOB locators one by one
+    # (JDBC prefetches the data with the row; go-ora's script has no LOB)
+    "lob": {c: [("19", "wan50")] for c in ("python", "node")},
 }
 CLIENT_DRIVER = {"python": "python-oracledb", "node": "node-oracledb", "jdbc": "JDBC thin",
                  "goora": "go-ora"}
@@ -839,7 +845,7 @@ CLIENT_DRIVER = {"python": "python-oracledb", "node": "node-oracledb", "jdbc": "
 def pattern_calls(pattern: str, client: str = "python") -> int:
     if pattern == "rowbyrow":
         return PATTERN_DML_ROWS
-    return PATTERN_CALLS if client == "python" and pattern != "ping" else PATTERN_SMALL_CALLS
+    return PATTERN_CALLS if client == "python" and pattern not in ("ping", "lob") else PATTERN_SMALL_CALLS
 
 
 def pattern_steps(pattern: str, fixed: bool, client: str = "python") -> tuple[list[dict], list[dict]]:
@@ -863,9 +869,19 @@ def pattern_steps(pattern: str, fixed: bool, client: str = "python") -> tuple[li
         extra = {"binds": []} if client == "node" else {}
         dml = [dict({"sql": f"INSERT INTO sqlnet_rows (id) VALUES ({i})", "dml": True}, **extra)
                for i in range(1, n + 1)]
+        # go-ora: outside a transaction it commits on execute (no commit call), so each
+        # statement is a transaction of its own (Begin, Exec, Commit); the fix one for all
+        begin = [{"begin": True}] if client == "goora" else []
         if fixed:
-            return dml + [{"commit": True}], [table()]
-        return [x for d in dml for x in (d, {"commit": True})], [table()]
+            return begin + dml + [{"commit": True}], [table()]
+        return [x for d in dml for x in begin + [d, {"commit": True}]], [table()]
+    if pattern == "lob":
+        # a CLOB per row read by its locator, one LOB read call each (as lob_19_python);
+        # the fix: the text with the row (python-oracledb fetch_lobs=False, node-oracledb
+        # fetchAsString: the client defines the column as LONG), same rows
+        docs = [table(name="SQLNET_DOCS", rows=n, columns="with_clob", lob_chars=700)]
+        q = {"sql": "SELECT * FROM sqlnet_docs", "arraysize": 100}
+        return [dict(q, fetch_lobs=False, lob_columns=["DOC"]) if fixed else q, {"commit": True}], docs
     if pattern == "ping":
         # a ping (an OPING: python's and node's connection.ping(), JDBC's Connection.isValid(),
         # go-ora's db.Ping() through database/sql: the driver's Ping, an OPING)
@@ -893,7 +909,9 @@ def pattern_scenarios() -> list[dict]:
                           "description": f"chatty application (issue 36): {pattern}"
                                          f"{' fixed' if fixed else ''}, {CLIENT_DRIVER[client]} "
                                          f"against {rel}, {link}",
-                          "server": server(release=rel, sdu_limit=8192, tables=tables),
+                          "server": server(release=rel, sdu_limit=8192, tables=tables,
+                                           **({"txn_status": True} if pattern == "commit" and
+                                              client in ("jdbc", "goora") else {})),
                           # go-ora fetches PREFETCH_ROWS (the plan's prefetchrows) per call:
                           # the fix's one query brings its rows in one call, as the others'
                           "plan": plan(sdu=8192, arraysize=100, steps=steps,

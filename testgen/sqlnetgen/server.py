@@ -50,6 +50,9 @@ FUNC_NAMES = {
 }
 
 EXEC_PARSE, EXEC_EXECUTE, EXEC_FETCH = 0x01, 0x20, 0x40
+EXEC_COMMIT = 0x100                 # commit on success (autocommit)
+EOCS_TXN_IN_PROGRESS = 0x02         # end-of-call status: a transaction is open (python-oracledb
+                                    # TNS_EOCS_FLAGS_TXN_IN_PROGRESS)
 
 CCAP_LOGON_TYPES = 4
 CCAP_FIELD_VERSION = 7
@@ -148,6 +151,7 @@ class Cursor:
     last_values: list | None = None
     failed: bool = False
     lob_prefetch: dict | None = None     # column -> prefetch size the client's define asked
+    lob_as_long: set | None = None       # LOB columns the client defined as LONG (text with the row)
 
 
 @dataclass
@@ -163,6 +167,7 @@ class Session:
     seq: int = 0                 # end-to-end seq counter for OER/STA
     cursors: dict = field(default_factory=dict)
     dml_cursors: dict = field(default_factory=dict)   # cursor id -> (SQL text, table, binds) of a DML
+    txn_open: bool = False       # a DML not yet committed (said only with the txn_status option)
     next_cursor: int = 2
     verifier_salt: bytes = b""
     server_sesskey: bytes = b""
@@ -755,6 +760,8 @@ class Connection:
         fv = self.s.fv
         if call_status is None:
             call_status = 0x10001 if error not in (0, 1403) else 1
+            if self.s.txn_open:
+                call_status |= EOCS_TXN_IN_PROGRESS
         b = bytearray(b"\x04")
         b += ub4(call_status) + ub2(self.next_seq()) + ub4(rowcount & 0xFFFFFFFF) + ub2(error & 0xFFFF)
         b += b"\x00\x00"                          # array elem errors
@@ -898,6 +905,11 @@ class Connection:
                 vals = table.row_values(i)
                 for k, size in cursor.lob_prefetch.items():
                     row[k] = table.encode_lob(vals[k], size)
+            if cursor.lob_as_long:
+                row = list(row)
+                vals = table.row_values(i)
+                for k in cursor.lob_as_long:
+                    row[k] = table.encode_long(vals[k])
             if table.bvc and prev is not None:
                 present = [row[k] != prev[k] for k in range(ncols)]
             else:
@@ -1180,6 +1192,7 @@ class Connection:
             elif func in (0x0E, 0x0F):
                 if func == 0x0E:
                     self.stats["user_commits"] += 1
+                self.s.txn_open = False
                 resp = self.send_response(self.sta(), rec)
             elif func == 0x93:
                 resp = self.send_response(self.sta(), rec)
@@ -1456,6 +1469,10 @@ class Connection:
             # the attribute values of the objects sent (verify compares the client's)
             ks = [k for k, c in enumerate(t.columns) if c.type == "object"]
             meta["objects"] = [[t.row_values(i)[k] for k in ks] for i in range(first, first + sent)]
+        if cursor.lob_as_long and sent:
+            # the CLOB characters sent with the rows (verify compares the client's)
+            meta["long_lob_chars"] = sum(len(t.row_values(i)[k] or "") for k in cursor.lob_as_long
+                                         for i in range(first, first + sent))
         return resp, meta
 
     def do_oall8(self, m: dict, rec: dict):
@@ -1568,6 +1585,12 @@ class Connection:
             resp = self.send_error_with_markers(body)
             return resp, {"rows_sent": 0, "cursor": cid, "rowcount": count, "ora_error": 2290,
                           "ora_message": ORA_MESSAGES[2290] + "\n"}
+        if self.cfg.get("txn_status") and not dml_error:
+            # the end-of-call status says a transaction is open after a DML the call did
+            # not commit (no commit-on-success option): what a real server says, and
+            # what ojdbc waits for before it sends a commit call
+            self.s.txn_open = not m.get("options", 0) & EXEC_COMMIT
+            rec["txn_open"] = self.s.txn_open
         body += self.rpa_execute(dml_cursor, counts) + self.oer(
             cursor=cid, call_seq=seq, rowcount=count, rowid=rid, error=dml_error,
             batch=batch, call_status=1 if batch else None, success_iters=len(rows) if rows else 0)
@@ -1626,6 +1649,13 @@ class Connection:
             # LOB columns defined with a prefetch size (JDBC): their values carry the data
             cursor.lob_prefetch = {k: d["max_chars"] for k, d in enumerate(m["defines"])
                                    if d["type"] == 112 and d["cont_flags"] & 0x2000000 and d["max_chars"]}
+            # a CLOB defined as LONG (python-oracledb fetch_lobs=False, node-oracledb
+            # fetchAsString): the text comes with the row, no locator, no LOB reads
+            if cursor.table is not None:
+                cursor.lob_as_long = {k for k, d in enumerate(m["defines"])
+                                      if d["type"] == 8 and k < len(cursor.table.columns)
+                                      and cursor.table.columns[k].type == "clob"}
+                rec["lob_as_long"] = sorted(cursor.lob_as_long)
         if len(al) > 11 and al[9] & 0x02 and cursor.table is not None:
             # scrollable cursor (python-oracledb ExecuteMessage: exec flag 0x02, fetch
             # orientation al8i4[10], position al8i4[11], from 1): rows from that position;

@@ -314,6 +314,14 @@ class Table:
         img = self.object_image(value)
         return ub4(len(toid)) + dalc(toid) + b"\x00\x00\x00" + ub4(len(img)) + b"\x01\x01" + dalc(img)
 
+    @staticmethod
+    def encode_long(text: str | None) -> bytes:
+        """A value fetched as LONG (a CLOB the client defined as LONG): the text (long
+        form past 252 bytes), the null indicator sb4 and the return code ub4."""
+        if text is None:
+            return b"\x00"
+        return dalc(text.encode()) + b"\x00" + b"\x00"
+
     def encode_lob(self, text: str | None, prefetch: int = 0) -> bytes:
         """A LOB value with prefetched data (JDBC T4CClobAccessor.unmarshalPrefetchData):
         locator length, size, chunk size, a flag (1: the charset follows), the charset,

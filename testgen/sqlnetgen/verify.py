@@ -159,6 +159,12 @@ def verify(manifest: dict, pcap: Path | None = None) -> list[str]:
                    for st in sess.get("statements", []))
     if lob_read != lob_sent:
         problems.append(f"LOB characters: client read {lob_read} != server sent {lob_sent}")
+    # a CLOB the client defined as LONG (fetch_lobs=False, fetchInfo): its text with the rows
+    text_sent = sum(r["response"].get("long_lob_chars", 0) for c in conns for r in c["requests"])
+    text_read = sum(st.get("lob_text_chars", 0) for rep in reports for sess in rep.get("sessions", [])
+                    for st in sess.get("statements", []))
+    if text_read != text_sent:
+        problems.append(f"CLOB text with the rows: client read {text_read} != server sent {text_sent}")
     for c in conns:
         st = c["stats"]
         sdu = c["negotiated_sdu"]

@@ -56,12 +56,14 @@ def test_catalogue_names():
     # issue 36: the N+1 and commit-per-statement patterns and their fixes over a 50 ms link
     want |= {f"pattern_{p}_{r}_wan50_python" for p in ("nplus1", "nplus1_fix", "commit", "commit_fix")
              for r in ("19", "23ai")}
-    # row-by-row DML for every family; N+1, commit and ping for the others on 19 only
+    # row-by-row DML for every family; N+1, commit, ping and LOB per row for the others
+    # on 19 only over the WAN (their second release is 23ai over the LAN)
     want |= {f"pattern_{p}_{r}_wan50_{c}" for p in ("rowbyrow", "rowbyrow_fix") for r in ("19", "23ai")
              for c in ("python", "node", "jdbc", "goora")}
     want |= {f"pattern_{q}_19_wan50_{c}" for p, cs in (("nplus1", ("node", "jdbc", "goora")),
-                                                       ("commit", ("node",)),
-                                                       ("ping", ("python", "node", "jdbc", "goora")))
+                                                       ("commit", ("node", "jdbc", "goora")),
+                                                       ("ping", ("python", "node", "jdbc", "goora")),
+                                                       ("lob", ("python", "node")))
              for c in cs for q in (p, p + "_fix")}
     # issue 23: one held-out sweep over a 4 ms link (named only where it is predicted)
     held_out = {n for n, s in WAN.items() if s.get("held_out")}

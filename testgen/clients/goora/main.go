@@ -35,6 +35,9 @@ type step struct {
 	// report every fetched value as text (valueText)
 	ReportValues bool `json:"report_values"`
 	Commit bool   `json:"commit"`
+	// begin a transaction (database/sql Begin): the DML steps run in it (no commit on
+	// execute) until a commit step commits it (go-ora's Commit: an OCOMMIT)
+	Begin bool `json:"begin"`
 	// DML: one execution with these binds ([type, value], NUMBER only) on a statement
 	// prepared once per text and kept across the steps (row by row, issue 36)
 	DML   bool       `json:"dml"`
@@ -175,11 +178,32 @@ func runSession(p plan, idx int) (*sessionResult, error) {
 			st.Close()
 		}
 	}()
+	var tx *sql.Tx
+	defer func() {
+		if tx != nil {
+			tx.Rollback()
+		}
+	}()
 	for _, s := range p.Steps {
+		if s.Begin {
+			var err error
+			if tx, err = conn.Begin(); err != nil {
+				return res, err
+			}
+			res.Statements = append(res.Statements, stmtResult{Action: "begin"})
+			continue
+		}
 		if s.Commit {
-			tx, err := conn.Begin()
-			if err == nil {
+			var err error
+			if tx != nil {
 				err = tx.Commit()
+				tx = nil
+			} else {
+				var t *sql.Tx
+				t, err = conn.Begin()
+				if err == nil {
+					err = t.Commit()
+				}
 			}
 			if err != nil {
 				return res, err
@@ -237,6 +261,19 @@ func runSession(p plan, idx int) (*sessionResult, error) {
 					}
 				}
 				result, err = conn.Exec(s.SQL, cols...)
+			} else if tx != nil {
+				// in the transaction: the statement on the transaction's connection
+				args := []interface{}{}
+				for _, b := range s.Binds {
+					v, perr := strconv.ParseInt(b[1], 10, 64)
+					if perr != nil {
+						err = perr
+					}
+					args = append(args, v)
+				}
+				if err == nil {
+					result, err = tx.Exec(s.SQL, args...)
+				}
 			} else {
 				st, ok := prepared[s.SQL]
 				if !ok {

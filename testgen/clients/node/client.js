@@ -168,6 +168,12 @@ async function runSession(plan, idx) {
             opts.fetchTypeHandler = (md) => (md.dbType === oracledb.DB_TYPE_NUMBER ? { type: oracledb.STRING } : undefined);
             entry.values = [];
           }
+          if (step.fetch_lobs === false) {
+            // the CLOB columns as strings with the rows (fetchInfo: no LOB read calls)
+            opts.fetchInfo = {};
+            for (const c of step.lob_columns || ['DOC']) opts.fetchInfo[c] = { type: oracledb.STRING };
+            entry.fetch_lobs = false;
+          }
           const result = await conn.execute(step.sql, [], opts);
           const rs = result.resultSet;
           let chars = 0;
@@ -181,6 +187,7 @@ async function runSession(plan, idx) {
                 if (v instanceof oracledb.Lob) {
                   const text = await v.getData();   // LOB read operations
                   entry.lob_chars = (entry.lob_chars || 0) + text.length;
+                  entry.lob_reads = (entry.lob_reads || 0) + 1;
                   chars += text.length;
                   texts.push(`LOB ${v.type === oracledb.DB_TYPE_BLOB ? 'DB_TYPE_BLOB' : 'DB_TYPE_CLOB'} ${text.length}`);
                 } else {
@@ -188,6 +195,8 @@ async function runSession(plan, idx) {
                   texts.push(valueText(v));
                 }
               }
+              // the CLOB (last column) with the row, no LOB read
+              if (step.fetch_lobs === false) entry.lob_text_chars = (entry.lob_text_chars || 0) + String(r[r.length - 1] || '').length;
               if (entry.values) entry.values.push(texts);
             }
           }

@@ -278,7 +278,13 @@ def run_session(plan, idx, out):
                     if report:
                         entry["values"] = []
                         cur.outputtypehandler = decimal_numbers
-                    cur.execute(step["sql"])
+                    # fetch_lobs False: the LOB columns come as strings with the rows
+                    # (python-oracledb defines them as LONG: no LOB read calls)
+                    if step.get("fetch_lobs") is False:
+                        cur.execute(step["sql"], fetch_lobs=False)
+                        entry["fetch_lobs"] = False
+                    else:
+                        cur.execute(step["sql"])
                     lob_chars = 0
                     while True:
                         rows = cur.fetchmany(cur.arraysize)
@@ -311,7 +317,11 @@ def run_session(plan, idx, out):
                                 if isinstance(v, oracledb.LOB):
                                     v = v.read()           # one LOB read operation each
                                     lob_chars += len(v)
+                                    entry["lob_reads"] = entry.get("lob_reads", 0) + 1
                                 nbytes += len(str(v))
+                            if step.get("fetch_lobs") is False:
+                                # the CLOB (last column) with the row, no LOB read
+                                entry["lob_text_chars"] = entry.get("lob_text_chars", 0) + len(r[-1] or "")
                     if lob_chars:
                         entry["lob_chars"] = lob_chars
                     entry["rows"] = n
