@@ -8,6 +8,7 @@ segments per response from the capture's TCP layer (tcp.len, no Oracle
 dissector involved).
 """
 import json
+import re
 from collections import defaultdict
 
 import pytest
@@ -340,6 +341,43 @@ def test_lob_reads_as_the_client_read_them(tshark, manifest):
     # are not read: the values scenarios)
     assert len(reads) == sum(sum(1 for row in st["values"] for v in row if v.startswith("LOB "))
                              if "values" in st else st["rows"] for st in stmts if st.get("lob_chars"))
+
+
+LOB_TEXT_MANIFESTS = [m for m in MANIFESTS
+                      if any(st.get("lob_text_chars") for rep in ([m.values[0]["client"]["report"]]
+                                                                  if isinstance(m.values[0]["client"]["report"], dict)
+                                                                  else m.values[0]["client"]["report"])
+                             for s in rep.get("sessions", []) for st in s.get("statements", []))]
+
+
+@pytest.mark.parametrize("manifest", LOB_TEXT_MANIFESTS)
+def test_lob_fetched_as_text_comes_with_its_row(tshark, manifest):
+    """A CLOB the client fetches as text (python-oracledb fetch_lobs=False,
+    node-oracledb fetchInfo as a string) is defined as LONG in its re-execute
+    and comes as one with the row, no locator and no LOB call: every row is
+    decoded and the CLOB column's values hold the characters the client
+    reports it got with the rows (ASCII text: one byte each; a value longer
+    than the tree keeps is shown cut with its length).  Evidence: the
+    client's report (rows, lob_text_chars)."""
+    cap = TEST_CAPTURES / manifest["capture"]
+    assert tshark.fields(cap, ["frame.number"], "sqlnet && (_ws.expert.group == 0x05000000 || _ws.malformed)") == []
+    rep = manifest["client"]["report"]
+    stmts = [st for r in (rep if isinstance(rep, list) else [rep]) for s in r["sessions"] for st in s["statements"]
+             if st.get("lob_text_chars")]
+    assert not tshark.fields(cap, ["frame.number"], "sqlnet.lob.operation")
+    # every row's values and types (one aggregated field a frame: a byte no value holds between them)
+    out = tshark.run(cap, ["-T", "fields", "-E", "occurrence=a", "-E", "aggregator=\x1f", "-e", "sqlnet.row.type",
+                           "-e", "sqlnet.row.value", "-Y", "sqlnet.row.type == 8"]).stdout
+    longs = []
+    for line in out.splitlines():
+        types, values = line.split("\t")
+        longs += [v for t, v in zip(types.split("\x1f"), values.split("\x1f")) if t == "8"]
+    assert len(longs) == sum(st["rows"] for st in stmts)
+
+    def chars(v):
+        m = re.search(r"\.\.\. \((\d+) bytes\)$", v)
+        return int(m.group(1)) if m else len(v)
+    assert sum(chars(v) for v in longs) == sum(st["lob_text_chars"] for st in stmts)
 
 
 SCROLL_MANIFESTS = [m for m in MANIFESTS

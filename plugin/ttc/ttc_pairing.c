@@ -162,15 +162,31 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
             ts->dir[SQLNET_TO_CLIENT].state.describe = c->describe;
     }
     /* A define call: the cursor's columns as the client defined them (what
-     * its LOB values carry: JDBC's LOB prefetch). */
+     * its LOB values carry: JDBC's LOB prefetch; a LOB the client fetches as
+     * LONG or LONG RAW, python-oracledb's fetch_lobs=False and
+     * node-oracledb's fetchInfo as a string or buffer, comes as one: its
+     * text with the row, not a locator - the clients decode a row by the
+     * types they defined). */
     if (resp->req && resp->req->call.defines && ts->dir[SQLNET_TO_CLIENT].state.describe) {
         const ttc_describe_t *cur = ts->dir[SQLNET_TO_CLIENT].state.describe;
         const ttc_describe_t *def = resp->req->call.defines;
         if (cur->kind == TTC_ROWS_COLUMNS && cur->has_lob) {
             ttc_describe_t *m = (ttc_describe_t *)describe_keep(cur);
             guint32 i;
-            for (i = 0; i < m->ncols && i < def->ncols; i++)
-                m->cols[i].lob_prefetch = def->cols[i].lob_prefetch;
+            m->has_lob = FALSE;
+            for (i = 0; i < m->ncols; i++) {
+                ttc_column_t *col = &m->cols[i];
+                if (i < def->ncols) {
+                    col->lob_prefetch = def->cols[i].lob_prefetch;
+                    if ((col->type == ORA_CLOB || col->type == ORA_BLOB) &&
+                        (def->cols[i].type == ORA_LONG || def->cols[i].type == ORA_LONG_RAW)) {
+                        col->type = def->cols[i].type;
+                        col->buffer_size = def->cols[i].buffer_size;
+                    }
+                }
+                if (col->type == ORA_CLOB || col->type == ORA_BLOB || col->type == ORA_BFILE)
+                    m->has_lob = TRUE;
+            }
             ts->dir[SQLNET_TO_CLIENT].state.describe = m;
             if (resp->req->call.has_cursor && resp->req->call.cursor) {
                 ttc_cursor_t *c = cursor_get(ts, resp->req->call.cursor, FALSE, NULL);
