@@ -15,11 +15,16 @@
 #include <string.h>
 
 #include <epan/packet.h>
+#include <epan/tap.h>
 
 #include "sqlnet.h"
 #include "ttc_msg.h"
 
 #define MAX_PAIRS     256
+
+/* SQLNET_AUTH_TAP (ttc_msg.h): the values sqlnet.auth.value shows, also
+ * without a tree, while a listener is registered */
+static int auth_tap = -1;
 
 static int hf_user = -1;
 static int hf_auth_key = -1;
@@ -65,6 +70,16 @@ static const struct { const char *key; int *hf; } named_keys[] = {
     { "AUTH_VERSION_NO", &hf_auth_version_no },
 };
 
+/* A value the tree shows as sqlnet.auth.value (not a secret's), to the
+ * SQLNET_AUTH_TAP listeners (a copy in the packet's scope); pinfo NULL: a
+ * trial decode, nothing published. */
+static void
+publish_value(packet_info *pinfo, const char *value)
+{
+    if (pinfo && auth_tap >= 0 && have_tap_listener(auth_tap))
+        tap_queue_packet(auth_tap, pinfo, wmem_strdup(pinfo->pool, value));
+}
+
 /* python-oracledb constants.pxi TNS_VERIFIER_TYPE_* (the flags of the
  * AUTH_VFR_DATA pair in an OSESSKEY reply). */
 static const value_string verifier_types[] = {
@@ -95,7 +110,7 @@ key_field(const char *key)
 }
 
 static void
-decode_auth(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope)
+decode_auth(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, wmem_allocator_t *scope)
 {
     guint32 user_ptr, user_len, npairs, i;
     gint s, l;
@@ -146,7 +161,11 @@ decode_auth(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope)
         if (ttc_rd_ub4(r) > 0)
             value = ttc_rd_dalc_str(r, scope, &vs, &vl);
         ttc_rd_ub4(r);                 /* flags */
-        if (!tree || !ttc_rd_ok(r) || !key)
+        if (!ttc_rd_ok(r) || !key)
+            continue;
+        if (value && !key_is_secret(key))
+            publish_value(pinfo, value);
+        if (!tree)
             continue;
         proto_tree_add_string(tree, hf_auth_key, r->tvb, ks, kl, key);
         if (!value)
@@ -175,18 +194,25 @@ decode_auth(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope)
  * seen, or a call that continues in the next packet) is shown as call data,
  * as before. */
 void
-ttc_call_auth(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call _U_, ttc_msg_result_t *res,
-              wmem_allocator_t *scope)
+ttc_call_auth_values(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, ttc_call_t *call _U_,
+                     ttc_msg_result_t *res, wmem_allocator_t *scope)
 {
     if (r->d->native) {
         ttc_rd_t trial = *r;
-        decode_auth(&trial, NULL, scope);
+        decode_auth(&trial, NULL, NULL, scope);
         if (!ttc_rd_ok(&trial)) {     /* not this layout, or cut: as call data */
             res->stop = TRUE;
             return;
         }
     }
-    decode_auth(r, tree, scope);
+    decode_auth(r, tree, pinfo, scope);
+}
+
+void
+ttc_call_auth(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_t *res,
+              wmem_allocator_t *scope)
+{
+    ttc_call_auth_values(r, tree, NULL, call, res, scope);
 }
 
 /* Return parameters of authentication (OSESSKEY's and OAUTH's replies): key/
@@ -197,7 +223,14 @@ ttc_call_auth(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call _U_, ttc_msg_resul
  * that have one); a secret (AUTH_SESSKEY, AUTH_VFR_DATA, the salts ...) only
  * as its length in bytes. */
 void
-ttc_rpa_auth(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req _U_, wmem_allocator_t *scope)
+ttc_rpa_auth(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_allocator_t *scope)
+{
+    ttc_rpa_auth_values(r, tree, NULL, req, scope);
+}
+
+void
+ttc_rpa_auth_values(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, const ttc_request_t *req _U_,
+                    wmem_allocator_t *scope)
 {
     guint32 n, i;
 
@@ -222,7 +255,11 @@ ttc_rpa_auth(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req _U_, wmem_a
         }
         s = r->off;
         flags = ttc_rd_ub4(r);
-        if (!tree || !ttc_rd_ok(r) || !key)
+        if (!ttc_rd_ok(r) || !key)
+            continue;
+        if (value)
+            publish_value(pinfo, value);
+        if (!tree)
             continue;
         if (secret && vl > 0) {
             proto_tree_add_uint(tree, hf_auth_secret_length, r->tvb, vs, vl, secret_len);
@@ -355,4 +392,5 @@ ttc_auth_register(int proto)
     };
 
     proto_register_field_array(proto, hf, array_length(hf));
+    auth_tap = register_tap(SQLNET_AUTH_TAP);
 }
