@@ -19,8 +19,8 @@
  *                acknowledges and the time since, as TCP shows them)
  *   window       tcp.analysis.zero_window || tcp.analysis.window_update
  *   segment      tls && tcp.len > 0
- *   auth         sqlnet.auth.value: the decoder's tap of the values it shows
- *                (SQLNET_AUTH_TAP, ttc_auth.c)
+ *   auth         sqlnet.auth.value: the values the decoder kept with the
+ *                frame on the first pass (ttc_auth_frame_values, ttc_auth.c)
  *   accept       sqlnet.type == 2: the frame whose ACCEPT set the session's
  *                accept_frame (tns_connect.c)
  *   undecrypted  sqlnet.tls.undecrypted: the estimate tap's notice
@@ -39,7 +39,7 @@
 #include <epan/packet.h>
 #include <epan/tap.h>
 #include <epan/conversation.h>
-#include <epan/addr_resolv.h>
+#include <epan/to_str.h>
 #include <epan/epan_dissect.h>
 #include <epan/dissectors/packet-tcp.h>
 
@@ -66,10 +66,9 @@ struct lua_facts {
     GArray *facts;             /* lua_fact_t */
     int proto_tcp, proto_tls;
     guint32 tcp_frame;         /* the frame whose first TCP header was taken */
-    guint32 auth_frame;        /* the frame of the last auth record */
     gboolean listening;
     /* the listeners' identities */
-    int tcp_key, est_key, auth_key;
+    int tcp_key, est_key;
 };
 
 static const char *const kind_names[LUA_FACT_NKINDS] = {
@@ -113,7 +112,6 @@ lua_facts_clear(lua_facts_t *f)
 {
     g_array_set_size(f->facts, 0);
     f->tcp_frame = 0;
-    f->auth_frame = 0;
 }
 
 guint
@@ -151,7 +149,7 @@ add_fact(lua_facts_t *f, guint8 kind, packet_info *pinfo, gboolean have_stream, 
     return &g_array_index(f->facts, lua_fact_t, f->facts->len - 1);
 }
 
-/* tcp.stream of the frame's conversation (the auth and estimate taps give
+/* tcp.stream of the frame's conversation (the estimate tap gives
  * no TCP header) */
 static gboolean
 frame_stream(const lua_facts_t *f, packet_info *pinfo, gint64 *stream)
@@ -219,6 +217,24 @@ lua_nstime(const nstime_t *t)
     return g_ascii_strtod(buf, NULL);
 }
 
+static guint32
+driver_bits(const char *value)
+{
+    char *low = g_ascii_strdown(value, -1);
+    guint32 bits = 0;
+
+    if (strstr(low, "jdbc"))
+        bits |= LUA_FACT_DRIVER_JDBC;
+    if (strstr(low, "oracleclientgo"))
+        bits |= LUA_FACT_DRIVER_GOORA;
+    if (strstr(low, "node-oracledb"))
+        bits |= LUA_FACT_DRIVER_NODE;
+    if (strstr(low, "python-oracledb"))
+        bits |= LUA_FACT_DRIVER_PYTHON;
+    g_free(low);
+    return bits;
+}
+
 static tap_packet_status
 tcp_packet(void *key, packet_info *pinfo, epan_dissect_t *edt, const void *p, tap_flags_t flags _U_)
 {
@@ -227,6 +243,7 @@ tcp_packet(void *key, packet_info *pinfo, epan_dissect_t *edt, const void *p, ta
     const struct tcp_acked *ta = NULL;
     sqlnet_session_t *sess;
     conversation_t *conv;
+    wmem_list_t *vals;
     lua_fact_t *rec;
     gint64 stream;
 
@@ -270,6 +287,14 @@ tcp_packet(void *key, packet_info *pinfo, epan_dissect_t *edt, const void *p, ta
         rec->b = edt && edt->tvb ? tvb_captured_length(edt->tvb) : 0;
         rec->c = th->th_seglen;
     }
+    /* the logon's values this frame carried (the decoder keeps them) */
+    vals = ttc_auth_frame_values(pinfo);
+    if (vals && wmem_list_count(vals) > 0) {
+        wmem_list_frame_t *v;
+        rec = add_fact(f, LUA_FACT_AUTH, pinfo, TRUE, stream);
+        for (v = wmem_list_head(vals); v; v = wmem_list_frame_next(v))
+            rec->a |= driver_bits((const char *)wmem_list_frame_data(v));
+    }
     /* the ACCEPT of this frame (a session's accept_frame is the frame that
      * carried its ACCEPT) */
     sess = session_of_packet(pinfo, th->th_sport, th->th_dport);
@@ -283,49 +308,6 @@ tcp_packet(void *key, packet_info *pinfo, epan_dissect_t *edt, const void *p, ta
     return TAP_PACKET_DONT_REDRAW;
 }
 
-static guint32
-driver_bits(const char *value)
-{
-    char *low = g_ascii_strdown(value, -1);
-    guint32 bits = 0;
-
-    if (strstr(low, "jdbc"))
-        bits |= LUA_FACT_DRIVER_JDBC;
-    if (strstr(low, "oracleclientgo"))
-        bits |= LUA_FACT_DRIVER_GOORA;
-    if (strstr(low, "node-oracledb"))
-        bits |= LUA_FACT_DRIVER_NODE;
-    if (strstr(low, "python-oracledb"))
-        bits |= LUA_FACT_DRIVER_PYTHON;
-    g_free(low);
-    return bits;
-}
-
-static tap_packet_status
-auth_packet(void *key, packet_info *pinfo, epan_dissect_t *edt _U_, const void *p, tap_flags_t flags _U_)
-{
-    lua_facts_t *f = of_key(key, G_STRUCT_OFFSET(lua_facts_t, auth_key));
-    const char *value = (const char *)p;
-    lua_fact_t *rec;
-    gint64 stream = -1;
-    gboolean have;
-
-    if (!value)
-        return TAP_PACKET_DONT_REDRAW;
-    /* one record per frame, as the listener had one call per frame */
-    if (f->auth_frame == pinfo->num && f->facts->len > 0) {
-        rec = &g_array_index(f->facts, lua_fact_t, f->facts->len - 1);
-        if (rec->kind == LUA_FACT_AUTH && rec->frame == pinfo->num) {
-            rec->a |= driver_bits(value);
-            return TAP_PACKET_DONT_REDRAW;
-        }
-    }
-    f->auth_frame = pinfo->num;
-    have = frame_stream(f, pinfo, &stream);
-    rec = add_fact(f, LUA_FACT_AUTH, pinfo, have, stream);
-    rec->a = driver_bits(value);
-    return TAP_PACKET_DONT_REDRAW;
-}
 
 static tap_packet_status
 est_packet(void *key, packet_info *pinfo, epan_dissect_t *edt _U_, const void *p, tap_flags_t flags _U_)
@@ -357,7 +339,6 @@ lua_facts_start(lua_facts_t *f, char **err)
         tap_packet_cb packet;
     } taps[] = {
         { "tcp", G_STRUCT_OFFSET(lua_facts_t, tcp_key), tcp_packet },
-        { SQLNET_AUTH_TAP, G_STRUCT_OFFSET(lua_facts_t, auth_key), auth_packet },
         { SQLNET_EST_TAP, G_STRUCT_OFFSET(lua_facts_t, est_key), est_packet },
     };
     guint i, j;
@@ -385,7 +366,6 @@ lua_facts_stop(lua_facts_t *f)
 {
     if (f && f->listening) {
         remove_tap_listener(&f->tcp_key);
-        remove_tap_listener(&f->auth_key);
         remove_tap_listener(&f->est_key);
         f->listening = FALSE;
     }

@@ -15,16 +15,16 @@
 #include <string.h>
 
 #include <epan/packet.h>
-#include <epan/tap.h>
+#include <epan/proto_data.h>
 
 #include "sqlnet.h"
 #include "ttc_msg.h"
 
 #define MAX_PAIRS     256
 
-/* SQLNET_AUTH_TAP (ttc_msg.h): the values sqlnet.auth.value shows, also
- * without a tree, while a listener is registered */
-static int auth_tap = -1;
+/* The protocol whose per-frame data keeps the values sqlnet.auth.value
+ * shows (ttc_auth_frame_values); set at registration. */
+static int auth_proto = -1;
 
 static int hf_user = -1;
 static int hf_auth_key = -1;
@@ -70,14 +70,31 @@ static const struct { const char *key; int *hf; } named_keys[] = {
     { "AUTH_VERSION_NO", &hf_auth_version_no },
 };
 
-/* A value the tree shows as sqlnet.auth.value (not a secret's), to the
- * SQLNET_AUTH_TAP listeners (a copy in the packet's scope); pinfo NULL: a
- * trial decode, nothing published. */
+/* A value the tree shows as sqlnet.auth.value (not a secret's), kept with
+ * its frame on the first pass (with or without a tree: a later pass without
+ * one does not decode the message again); pinfo NULL: a trial decode,
+ * nothing kept. */
 static void
 publish_value(packet_info *pinfo, const char *value)
 {
-    if (pinfo && auth_tap >= 0 && have_tap_listener(auth_tap))
-        tap_queue_packet(auth_tap, pinfo, wmem_strdup(pinfo->pool, value));
+    wmem_list_t *vals;
+
+    if (!pinfo || PINFO_FD_VISITED(pinfo) || auth_proto < 0)
+        return;
+    vals = (wmem_list_t *)p_get_proto_data(wmem_file_scope(), pinfo, auth_proto, SQLNET_KEY_AUTH_VALUES);
+    if (!vals) {
+        vals = wmem_list_new(wmem_file_scope());
+        p_add_proto_data(wmem_file_scope(), pinfo, auth_proto, SQLNET_KEY_AUTH_VALUES, vals);
+    }
+    wmem_list_append(vals, wmem_strdup(wmem_file_scope(), value));
+}
+
+wmem_list_t *
+ttc_auth_frame_values(packet_info *pinfo)
+{
+    if (auth_proto < 0)
+        return NULL;
+    return (wmem_list_t *)p_get_proto_data(wmem_file_scope(), pinfo, auth_proto, SQLNET_KEY_AUTH_VALUES);
 }
 
 /* python-oracledb constants.pxi TNS_VERIFIER_TYPE_* (the flags of the
@@ -392,5 +409,5 @@ ttc_auth_register(int proto)
     };
 
     proto_register_field_array(proto, hf, array_length(hf));
-    auth_tap = register_tap(SQLNET_AUTH_TAP);
+    auth_proto = proto;
 }

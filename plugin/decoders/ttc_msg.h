@@ -87,11 +87,12 @@ void ttc_msg_cookie_request(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_res
 void ttc_auth_register(int proto);
 void ttc_call_auth(ttc_rd_t *, proto_tree *, ttc_call_t *, ttc_msg_result_t *, wmem_allocator_t *);
 void ttc_rpa_auth(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_allocator_t *);
-/* The same with the packet: the values sqlnet.auth.value shows go to the
- * tap SQLNET_AUTH_TAP too (its record: the value, a string), with or without
- * a tree, while a listener is registered (the dispatch calls these for the
- * authentication calls and their return parameters). */
-#define SQLNET_AUTH_TAP "sqlnet_auth_value"
+/* The same with the packet: the values sqlnet.auth.value shows are kept
+ * with their frame on the first pass, with or without a tree (the dispatch
+ * calls these for the authentication calls and their return parameters);
+ * ttc_auth_frame_values gives them (strings, file scope; NULL: none), on
+ * any pass, to readers that build no tree (consumers/lua_facts.c). */
+wmem_list_t *ttc_auth_frame_values(packet_info *pinfo);
 void ttc_call_auth_values(ttc_rd_t *, proto_tree *, packet_info *, ttc_call_t *, ttc_msg_result_t *,
                           wmem_allocator_t *);
 void ttc_rpa_auth_values(ttc_rd_t *, proto_tree *, packet_info *, const ttc_request_t *, wmem_allocator_t *);
