@@ -19,8 +19,8 @@
  *                acknowledges and the time since, as TCP shows them)
  *   window       tcp.analysis.zero_window || tcp.analysis.window_update
  *   segment      tls && tcp.len > 0
- *   auth         sqlnet.auth.value: the values the decoder kept with the
- *                frame on the first pass (ttc_auth_frame_values, ttc_auth.c)
+ *   auth         sqlnet.auth.value: what the values the decoder saw in the
+ *                frame on the first pass name (ttc_auth_frame_drivers, ttc_auth.c)
  *   accept       sqlnet.type == 2: the frame whose ACCEPT set the session's
  *                accept_frame (tns_connect.c)
  *   undecrypted  sqlnet.tls.undecrypted: the estimate tap's notice
@@ -217,23 +217,6 @@ lua_nstime(const nstime_t *t)
     return g_ascii_strtod(buf, NULL);
 }
 
-static guint32
-driver_bits(const char *value)
-{
-    char *low = g_ascii_strdown(value, -1);
-    guint32 bits = 0;
-
-    if (strstr(low, "jdbc"))
-        bits |= LUA_FACT_DRIVER_JDBC;
-    if (strstr(low, "oracleclientgo"))
-        bits |= LUA_FACT_DRIVER_GOORA;
-    if (strstr(low, "node-oracledb"))
-        bits |= LUA_FACT_DRIVER_NODE;
-    if (strstr(low, "python-oracledb"))
-        bits |= LUA_FACT_DRIVER_PYTHON;
-    g_free(low);
-    return bits;
-}
 
 static tap_packet_status
 tcp_packet(void *key, packet_info *pinfo, epan_dissect_t *edt, const void *p, tap_flags_t flags _U_)
@@ -243,7 +226,7 @@ tcp_packet(void *key, packet_info *pinfo, epan_dissect_t *edt, const void *p, ta
     const struct tcp_acked *ta = NULL;
     sqlnet_session_t *sess;
     conversation_t *conv;
-    wmem_list_t *vals;
+    guint32 drivers;
     lua_fact_t *rec;
     gint64 stream;
 
@@ -287,13 +270,15 @@ tcp_packet(void *key, packet_info *pinfo, epan_dissect_t *edt, const void *p, ta
         rec->b = edt && edt->tvb ? tvb_captured_length(edt->tvb) : 0;
         rec->c = th->th_seglen;
     }
-    /* the logon's values this frame carried (the decoder keeps them) */
-    vals = ttc_auth_frame_values(pinfo);
-    if (vals && wmem_list_count(vals) > 0) {
-        wmem_list_frame_t *v;
+    /* the logon's values this frame carried: the drivers they name (the
+     * decoder keeps them) */
+    drivers = ttc_auth_frame_drivers(pinfo);
+    if (drivers & TTC_AUTH_VALUES) {
         rec = add_fact(f, LUA_FACT_AUTH, pinfo, TRUE, stream);
-        for (v = wmem_list_head(vals); v; v = wmem_list_frame_next(v))
-            rec->a |= driver_bits((const char *)wmem_list_frame_data(v));
+        rec->a = (drivers & TTC_AUTH_DRIVER_JDBC ? LUA_FACT_DRIVER_JDBC : 0) |
+                 (drivers & TTC_AUTH_DRIVER_GOORA ? LUA_FACT_DRIVER_GOORA : 0) |
+                 (drivers & TTC_AUTH_DRIVER_NODE ? LUA_FACT_DRIVER_NODE : 0) |
+                 (drivers & TTC_AUTH_DRIVER_PYTHON ? LUA_FACT_DRIVER_PYTHON : 0);
     }
     /* the ACCEPT of this frame (a session's accept_frame is the frame that
      * carried its ACCEPT) */

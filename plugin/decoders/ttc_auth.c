@@ -22,8 +22,8 @@
 
 #define MAX_PAIRS     256
 
-/* The protocol whose per-frame data keeps the values sqlnet.auth.value
- * shows (ttc_auth_frame_values); set at registration. */
+/* The protocol whose per-frame data keeps what the logon's values name
+ * (ttc_auth_frame_drivers); set at registration. */
 static int auth_proto = -1;
 
 static int hf_user = -1;
@@ -70,31 +70,49 @@ static const struct { const char *key; int *hf; } named_keys[] = {
     { "AUTH_VERSION_NO", &hf_auth_version_no },
 };
 
-/* A value the tree shows as sqlnet.auth.value (not a secret's), kept with
- * its frame on the first pass (with or without a tree: a later pass without
- * one does not decode the message again); pinfo NULL: a trial decode,
- * nothing kept. */
+/* The client drivers a value names (TTC_AUTH_DRIVER_*: "jdbc" in JDBC's
+ * program and driver names, "oracleclientgo" in go-ora's driver name,
+ * node-oracledb's and python-oracledb's driver names; any case). */
+static guint32
+driver_bits(const char *value)
+{
+    char *low = g_ascii_strdown(value, -1);
+    guint32 bits = 0;
+
+    if (strstr(low, "jdbc"))
+        bits |= TTC_AUTH_DRIVER_JDBC;
+    if (strstr(low, "oracleclientgo"))
+        bits |= TTC_AUTH_DRIVER_GOORA;
+    if (strstr(low, "node-oracledb"))
+        bits |= TTC_AUTH_DRIVER_NODE;
+    if (strstr(low, "python-oracledb"))
+        bits |= TTC_AUTH_DRIVER_PYTHON;
+    g_free(low);
+    return bits;
+}
+
+/* A value the tree shows as sqlnet.auth.value (not a secret's): what it
+ * names is kept with its frame on the first pass, with or without a tree (a
+ * later pass without one does not decode the message again); pinfo NULL: a
+ * trial decode, nothing kept.  A few bits per frame, no allocation. */
 static void
 publish_value(packet_info *pinfo, const char *value)
 {
-    wmem_list_t *vals;
+    guint32 bits;
 
     if (!pinfo || PINFO_FD_VISITED(pinfo) || auth_proto < 0)
         return;
-    vals = (wmem_list_t *)p_get_proto_data(wmem_file_scope(), pinfo, auth_proto, SQLNET_KEY_AUTH_VALUES);
-    if (!vals) {
-        vals = wmem_list_new(wmem_file_scope());
-        p_add_proto_data(wmem_file_scope(), pinfo, auth_proto, SQLNET_KEY_AUTH_VALUES, vals);
-    }
-    wmem_list_append(vals, wmem_strdup(wmem_file_scope(), value));
+    bits = GPOINTER_TO_UINT(p_get_proto_data(wmem_file_scope(), pinfo, auth_proto, SQLNET_KEY_AUTH_VALUES));
+    bits |= TTC_AUTH_VALUES | driver_bits(value);
+    p_set_proto_data(wmem_file_scope(), pinfo, auth_proto, SQLNET_KEY_AUTH_VALUES, GUINT_TO_POINTER(bits));
 }
 
-wmem_list_t *
-ttc_auth_frame_values(packet_info *pinfo)
+guint32
+ttc_auth_frame_drivers(packet_info *pinfo)
 {
     if (auth_proto < 0)
-        return NULL;
-    return (wmem_list_t *)p_get_proto_data(wmem_file_scope(), pinfo, auth_proto, SQLNET_KEY_AUTH_VALUES);
+        return 0;
+    return GPOINTER_TO_UINT(p_get_proto_data(wmem_file_scope(), pinfo, auth_proto, SQLNET_KEY_AUTH_VALUES));
 }
 
 /* python-oracledb constants.pxi TNS_VERIFIER_TYPE_* (the flags of the
