@@ -66,13 +66,23 @@ end
 -- compare both).
 -- The statements' accounts (records.accounts: the observed figures) come
 -- from the same module whichever way the round trips are read.
-local RECORDS, ACCOUNTS
+-- With the module's per-packet facts (records.events: lua_facts.c) the
+-- advisor registers no Lua listener and no field extractor at all: the
+-- plugin's C listeners collect the TCP facts, the logon's driver, the
+-- ACCEPT's endpoints and the undecrypted TLS conversations as well, and call
+-- the report's draw and reset, so that a -z sqlnet,advise run (and the
+-- window's retap) needs no protocol tree (a Lua Listener makes Wireshark
+-- build one for every packet; docs/performance.md).
+local RECORDS, ACCOUNTS, EVENTS
 do
     local ok, open = pcall(package.loadlib, "sqlnet.so", "luaopen_sqlnet_records")
     if ok and type(open) == "function" then
         local ok2, mod = pcall(open)
         if ok2 and type(mod) == "table" and mod.open then
-            if os.getenv("SQLNET_LUA_RECORDS") ~= "0" then RECORDS = mod end
+            if os.getenv("SQLNET_LUA_RECORDS") ~= "0" then
+                RECORDS = mod
+                EVENTS = mod.events and true or nil
+            end
             if mod.accounts and mod.statements then ACCOUNTS = mod end
         end
     end
@@ -91,7 +101,7 @@ end
 -- one made while the scripts load makes tshark build a protocol tree for
 -- every packet of the run (M.wants_extractors, docs/performance.md "The
 -- hidden tree"); the report's functions below then never run.
-local EXTRACTORS = M.wants_extractors({ "sqlnet,advise" })
+local EXTRACTORS = not EVENTS and M.wants_extractors({ "sqlnet,advise" })
 -- the fields the listeners other than the round trips' read
 for _, n in ipairs(EXTRACTORS and { "tcp.stream", "tcp.len", "tcp.options.mss_val", "tcp.options.timestamp.tsval",
                                     "sqlnet.auth.value", "sqlnet.tls.undecrypted", "tcp.analysis.ack_rtt",
@@ -112,6 +122,7 @@ if EXTRACTORS and not RECORDS then
     end
 end
 -- neither: a plugin older than this script (no sqlnet.rt.values)
+-- (with EVENTS no field at all: F stays empty)
 local NO_RECORDS = not RECORDS and not F["sqlnet.rt.values"] and
     "-z sqlnet,advise needs the plugin's round-trip records (the sqlnet.rt.values field): the sqlnet plugin " ..
     "loaded is older than this script"
@@ -403,6 +414,65 @@ function C.rt(st, pinfo)
 end
 
 
+-- The per-packet facts the plugin collected (lua_facts.c), in frame order,
+-- into the state as the listeners above took them: one handler per kind,
+-- each the listener's own (C.syn ...) on the fact's values.
+local E = {}
+function E.syn(st, stream, _frame, _t, mss, ts)
+    local c = stream_of(st, stream or -1)
+    if mss and (not c.mss_syn or mss < c.mss_syn) then c.mss_syn = mss end
+    if ts == 1 then c.ts = true end
+end
+function E.retrans(st, stream, _frame, t)
+    local c = stream_of(st, stream or -1)
+    c.retrans = c.retrans or {}
+    c.retrans[#c.retrans + 1] = t
+end
+function E.late_ack(st, stream, frame, t, key, _b, _c, ack_rtt)
+    local c = stream_of(st, stream or -1)
+    c.late_acks = c.late_acks or {}
+    c.late_acks[#c.late_acks + 1] = { t = t, ack_rtt = ack_rtt, frame = frame, key = key }
+end
+function E.window(st, stream, frame, t, src, zero)
+    local c = stream_of(st, stream or -1)
+    c.windows = c.windows or {}
+    c.windows[#c.windows + 1] = { t = t, frame = frame, src = src, zero = zero == 1 }
+end
+function E.segment(st, _stream, _frame, _t, key, flen, len)
+    if flen > (st.seg_frame[key] or 0) then
+        st.seg_frame[key] = flen
+        if len and len > (st.seg[key] or 0) then st.seg[key] = len end
+    end
+end
+function E.auth(st, stream, _frame, _t, bits)
+    local c = stream_of(st, stream or -1)
+    bits = bits or 0
+    -- the driver names the values held (lua_facts.h LUA_FACT_DRIVER_*): see C.auth
+    if bits % 2 == 1 then c.jdbc = true end
+    if math.floor(bits / 2) % 2 == 1 then c.goora = true end
+    if math.floor(bits / 4) % 2 == 1 then c.node = true end
+    if math.floor(bits / 8) % 2 == 1 then c.python = true end
+end
+local function addr_port(a, port)
+    a = tostring(a)
+    return (a:find(":", 1, true) and ("[" .. a .. "]") or a) .. ":" .. tostring(port)
+end
+function E.accept(st, stream, _frame, _t, sport, dport, _c, _x, src, dst)
+    local c = stream_of(st, stream or -1)
+    c.server, c.client = addr_port(src, sport), addr_port(dst, dport)
+end
+function E.undecrypted(st, stream, _frame, _t, port)
+    if port and stream then st.undecrypted[stream] = port end
+end
+
+local function take_events(st, col)
+    for i = 1, col:event_count() do
+        local kind, frame, t, stream, a, b, c, x, s1, s2 = col:event(i)
+        local fn = E[kind]
+        if fn then fn(st, stream, frame, t, a, b, c, x, s1, s2) end
+    end
+end
+
 -- a collector's records into the state (then forgotten by the collector)
 local function take_records(st, col, texts)
     local cur = {}
@@ -444,7 +514,20 @@ local function listeners(get, filter, reset)
         { "accept", "sqlnet.type == 2" },
     }
     local col
-    if RECORDS then
+    local taps = {}
+    if EVENTS then
+        -- every listener in C (lua_facts.c, lua_records.c): no filter without
+        -- the user's (the collector takes the packets that complete a round
+        -- trip itself), no Lua listener, the draw and reset called from C
+        local err
+        list = {}
+        col, err = RECORDS.open(filter and f("sqlnet.request_in && sqlnet.rows") or nil, {
+            facts = true,
+            draw = function() if taps.draw then taps.draw() end end,
+            reset = function() reset() end,
+        })
+        if not col then error(err) end
+    elseif RECORDS then
         local err
         col, err = RECORDS.open(f("sqlnet.request_in && sqlnet.rows"))
         if not col then error(err) end
@@ -452,30 +535,36 @@ local function listeners(get, filter, reset)
         list[#list + 1] = { "rt", f("sqlnet.request_in && sqlnet.rows") }
     end
     -- pauses (M.mark_pauses): late ACKs, zero windows
-    if F["tcp.analysis.ack_rtt"] then
+    if not EVENTS and F["tcp.analysis.ack_rtt"] then
         list[#list + 1] = { "late_ack", "tcp.len == 0 && tcp.analysis.ack_rtt >= 0.025" }
         list[#list + 1] = { "window", "tcp.analysis.zero_window || tcp.analysis.window_update" }
     end
     -- the largest segment per direction: from the record (over TLS the
     -- plugin does not know it: a listener on TLS segments)
-    list[#list + 1] = { "segment", "tls && tcp.len > 0" }
-    if F["sqlnet.tls.undecrypted"] then list[#list + 1] = { "undecrypted", "sqlnet.tls.undecrypted" } end
+    if not EVENTS then list[#list + 1] = { "segment", "tls && tcp.len > 0" } end
+    if not EVENTS and F["sqlnet.tls.undecrypted"] then
+        list[#list + 1] = { "undecrypted", "sqlnet.tls.undecrypted" }
+    end
     -- the statements' observed numbers: the plugin's accounts (account.c,
     -- -z sqlnet,stmt's), never summed here (issue 34)
     local acct = ACCOUNTS and ACCOUNTS.statements("open", filter)
-    local taps = {}
     for i, l in ipairs(list) do
         local tap = Listener.new("frame", l[2])
         local fn = C[l[1]]
         function tap.packet(pinfo, tvb) fn(get(), pinfo, tvb) end
-        -- one reset for the instance (the first listener's)
-        if i == 1 then function tap.reset() reset() end end
+        -- one reset and one draw for the instance (the first listener's):
+        -- the draw is taps.draw, which the caller sets
+        if i == 1 then
+            function tap.reset() reset() end
+            function tap.draw() if taps.draw then taps.draw() end end
+        end
         taps[i] = tap
     end
-    -- before a report reads the state: the records the plugin has kept
-    -- since (none to take without the records module)
+    -- before a report reads the state: the facts and records the plugin has
+    -- kept since (none to take without the records module)
     local texts = {}
     function taps.collect()
+        if col and EVENTS then take_events(get(), col) end
         if col then take_records(get(), col, texts) end
         if acct then get().accounts = ACCOUNTS.accounts(acct) end
     end
@@ -2091,7 +2180,7 @@ local function tshark_advise(arg)
     if rest then opts, filter = M.parse_args(rest) end
     local st = new_state()
     local taps = listeners(function() return st end, filter, function() st = new_state() end)
-    taps[1].draw = function()
+    taps.draw = function()
         taps.collect()
         if opts.format == "json" or opts.format == "csv" then
             print(render_advice(st, filter, opts))
@@ -2137,7 +2226,7 @@ if gui_enabled() then
                 end
             end
             taps = listeners(function() return st end, nil, function() st = new_state() end)
-            taps[1].draw = function() show() end
+            taps.draw = function() show() end
             win:set_atclose(function()
                 closed = true
                 taps.close()

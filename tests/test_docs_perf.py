@@ -31,6 +31,20 @@ def test_ratio_table_is_the_formatters_output_of_the_saved_run():
     assert saved["machine"] in DOC
 
 
+def test_other_saved_ratio_runs_are_shown():
+    """Every other saved run of bench/ratios.py (bench/saved/ratios_*.json: a
+    branch's rows measured before and after its change) appears on the page
+    as the formatter prints it, at 5 pairs per row or more."""
+    import ratios
+    for path in sorted(SAVED.glob("ratios_*.json")):
+        saved = json.loads(path.read_text())
+        assert saved["pairs"] >= 5, path.name
+        for row in saved["rows"].values():
+            assert len(row["c_cpu"]) == len(row["b_cpu"]) == saved["pairs"], path.name
+        assert ratios.format_table(saved) in DOC, path.name
+        assert saved["machine"] in DOC, path.name
+
+
 def test_scaling_and_memory_tables_are_saved_outputs():
     """The packets-per-segment table and the long-conversation memory table
     are the saved outputs of bench/scaling.py and bench/memory.py --long-session."""

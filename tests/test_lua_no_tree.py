@@ -66,6 +66,21 @@ def test_report_run_has_its_tree(tshark, probe):
     assert "SQL*Net array sizes" in proc.stdout
 
 
+def test_advise_run_builds_no_tree(tshark, probe):
+    """-z sqlnet,advise without a filter: its facts come from the plugin's C
+    listeners (lua_facts.c), it registers no Lua listener (every one needs the
+    tree) and no field extractor, so no packet has a tree; the report is
+    printed all the same.  With a filter (sqlnet,advise,FILTER) the filter
+    needs the tree: every packet has one (the probe sees trees)."""
+    proc = tshark.run(CAPTURE, ["-q", "-z", "sqlnet,advise"] + probe)
+    seen, with_tree = counts(proc)
+    assert seen == frames(tshark) > 0
+    assert with_tree == 0
+    assert "SQL*Net array-size and SDU advisor" in proc.stdout and "Statement 1: " in proc.stdout
+    seen, with_tree = counts(tshark.run(CAPTURE, ["-q", "-z", "sqlnet,advise,sqlnet"] + probe))
+    assert seen == with_tree == frames(tshark)
+
+
 @pytest.mark.parametrize("lua", ["lua5.2", "lua5.4"])
 def test_which_command_lines_make_extractors(lua, tmp_path):
     """M.wants_extractors on hand-made command lines: tshark with a -z naming the

@@ -17,15 +17,30 @@
  * Wireshark 4.0, 5.4 on 4.4 and 4.6).
  *
  * The module:
- *   records.open(filter)  a collector: a listener on the "sqlnet" tap with
- *                         that display filter (nil, or the error text)
+ *   records.open(filter[, options])  a collector: a listener on the "sqlnet"
+ *                         tap with that display filter (nil, or the error
+ *                         text); options (a table): facts = true also
+ *                         collects the advisor's per-packet facts
+ *                         (lua_facts.c: col:event), draw and reset = Lua
+ *                         functions the listener calls when Wireshark draws
+ *                         and resets it (a Lua Listener needs the protocol
+ *                         tree of every packet; these do not); a collector
+ *                         with draw or reset stays alive until col:close()
+ *   col:event_count()     the facts taken so far (options.facts)
+ *   col:event(i)          fact i: kind ("syn", "retrans", "late_ack",
+ *                         "window", "segment", "auth", "accept",
+ *                         "undecrypted"), frame, abs_ts, tcp.stream (nil when
+ *                         unknown), a (nil when absent), b, c, x, s1, s2
+ *                         (lua_facts.h)
  *   col:count()           the records taken so far
  *   col:get(i)            record i's values (1-based; see l_get)
  *   col:fact(i, name)     record i's column by name (sqlnet_rt.h), nil when absent
  *   col:record(i)         record i's present columns as a table by name
  *   records.columns()     the column names
+ *   records.events        true: records.open takes options (this module's
+ *                         version has col:event)
  *   col:text(k)           an interned SQL text or SQL_ID (k > 0)
- *   col:clear()           forget the records (the texts stay)
+ *   col:clear()           forget the records and facts (the texts stay)
  *   col:close()           remove the listener (also on garbage collection)
  * A retap resets the collector (its records, not its texts).
  *   records.statements("open"[, filter])   -z sqlnet,stmt's report on a
@@ -42,6 +57,7 @@
  */
 #define WS_LOG_DOMAIN "sqlnet"
 
+#include <stdio.h>
 #include <string.h>
 
 #include <epan/packet.h>
@@ -55,6 +71,7 @@
 #include "stmt.h"
 #include "account.h"
 #include "sqlnet_rt.h"
+#include "lua_facts.h"
 
 #define COLLECTOR_MT "sqlnet_records_collector"   /* a Lua metatable name, not a field */
 
@@ -77,6 +94,9 @@ typedef struct {
     GPtrArray *texts;        /* index - 1 -> text (owned) */
     guint32 last_frame;      /* the frame of the last record taken */
     gboolean registered;
+    lua_facts_t *facts;      /* options.facts: the advisor's per-packet facts */
+    lua_State *L;            /* the main thread, for draw and reset */
+    int draw_ref, reset_ref, self_ref;
 } collector_t;
 
 static guint32
@@ -96,6 +116,23 @@ intern(collector_t *c, const char *text)
     return c->texts->len;
 }
 
+/* A Lua function the collector was given (draw, reset), called as Wireshark
+ * calls a Lua Listener's: an error is printed, not raised. */
+static void
+call_lua(collector_t *c, int ref)
+{
+    lua_State *L = c->L;
+
+    if (!L || ref == LUA_NOREF || ref == LUA_REFNIL)
+        return;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+    if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
+        fprintf(stderr, "sqlnet records: Lua error in a listener's callback: %s\n",
+                lua_tostring(L, -1) ? lua_tostring(L, -1) : "?");
+        lua_pop(L, 1);
+    }
+}
+
 static void
 collector_reset(void *data)
 {
@@ -103,6 +140,17 @@ collector_reset(void *data)
 
     g_array_set_size(c->records, 0);
     c->last_frame = 0;
+    if (c->facts)
+        lua_facts_clear(c->facts);
+    call_lua(c, c->reset_ref);
+}
+
+static void
+collector_draw(void *data)
+{
+    collector_t *c = (collector_t *)data;
+
+    call_lua(c, c->draw_ref);
 }
 
 /* The records the report's field reader would see: one per packet that
@@ -159,6 +207,28 @@ collector_close(collector_t *c)
         remove_tap_listener(c);
         c->registered = FALSE;
     }
+    lua_facts_stop(c->facts);
+    if (c->L) {
+        luaL_unref(c->L, LUA_REGISTRYINDEX, c->draw_ref);
+        luaL_unref(c->L, LUA_REGISTRYINDEX, c->reset_ref);
+        luaL_unref(c->L, LUA_REGISTRYINDEX, c->self_ref);
+        c->draw_ref = c->reset_ref = c->self_ref = LUA_NOREF;
+    }
+}
+
+/* options[name] as a registry reference to a function (LUA_NOREF without) */
+static int
+option_function(lua_State *L, int opts, const char *name)
+{
+    int ref = LUA_NOREF;
+
+    if (lua_istable(L, opts)) {
+        lua_getfield(L, opts, name);
+        if (lua_isfunction(L, -1))
+            return luaL_ref(L, LUA_REGISTRYINDEX);
+        lua_pop(L, 1);
+    }
+    return ref;
 }
 
 static int
@@ -166,22 +236,53 @@ l_open(lua_State *L)
 {
     const char *filter = luaL_optstring(L, 1, NULL);
     collector_t *c = (collector_t *)lua_newuserdata(L, sizeof(collector_t));
+    int ud = lua_gettop(L);
+    gboolean with_facts = FALSE;
     GString *err;
+    char *ferr = NULL;
 
     memset(c, 0, sizeof(*c));
+    c->draw_ref = c->reset_ref = c->self_ref = LUA_NOREF;
     c->records = g_array_new(FALSE, FALSE, sizeof(rt_record_t));
     c->text_index = g_hash_table_new(g_str_hash, g_str_equal);
     c->texts = g_ptr_array_new_with_free_func(g_free);
     luaL_setmetatable(L, COLLECTOR_MT);
+    if (lua_istable(L, 2)) {
+        lua_getfield(L, 2, "facts");
+        with_facts = lua_toboolean(L, -1);
+        lua_pop(L, 1);
+    }
+    if (with_facts) {
+        c->facts = lua_facts_new();
+        if (!lua_facts_start(c->facts, &ferr)) {
+            lua_pushnil(L);
+            lua_pushstring(L, ferr ? ferr : "no listener");
+            g_free(ferr);
+            return 2;
+        }
+    }
     err = register_tap_listener(SQLNET_TAP_NAME, c, filter, TL_REQUIRES_NOTHING, collector_reset,
-                                collector_packet, NULL, NULL);
+                                collector_packet, collector_draw, NULL);
     if (err) {
+        lua_facts_stop(c->facts);
         lua_pushnil(L);
         lua_pushstring(L, err->str);
         g_string_free(err, TRUE);
         return 2;
     }
     c->registered = TRUE;
+    c->draw_ref = option_function(L, 2, "draw");
+    c->reset_ref = option_function(L, 2, "reset");
+    if (c->draw_ref != LUA_NOREF || c->reset_ref != LUA_NOREF) {
+        /* Wireshark calls them from C, later: the main thread, and the
+         * collector kept (nothing in Lua need hold it) until col:close() */
+        lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
+        c->L = lua_tothread(L, -1);
+        lua_pop(L, 1);
+        lua_pushvalue(L, ud);
+        c->self_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+    lua_settop(L, ud);
     return 1;
 }
 
@@ -351,7 +452,49 @@ l_clear(lua_State *L)
     collector_t *c = check_collector(L);
     if (c->records)
         g_array_set_size(c->records, 0);
+    if (c->facts)
+        lua_facts_clear(c->facts);
     return 0;
+}
+
+static int
+l_event_count(lua_State *L)
+{
+    collector_t *c = check_collector(L);
+    lua_pushinteger(L, (lua_Integer)lua_facts_count(c->facts));
+    return 1;
+}
+
+static void
+push_opt_string(lua_State *L, const char *s)
+{
+    if (s)
+        lua_pushstring(L, s);
+    else
+        lua_pushnil(L);
+}
+
+/* col:event(i): kind, frame, abs_ts, stream, a, b, c, x, s1, s2 (lua_facts.h) */
+static int
+l_event(lua_State *L)
+{
+    collector_t *c = check_collector(L);
+    lua_Integer i = luaL_checkinteger(L, 2);
+    const lua_fact_t *f;
+
+    if (i < 1 || !(f = lua_facts_get(c->facts, (guint)(i - 1))))
+        return 0;
+    lua_pushstring(L, lua_fact_kind_name(f->kind));
+    lua_pushinteger(L, (lua_Integer)f->frame);
+    lua_pushnumber(L, f->t);
+    push_int(L, f->have_stream, (guint64)f->stream);
+    push_int(L, f->have_a, f->a);
+    lua_pushinteger(L, (lua_Integer)f->b);
+    lua_pushinteger(L, (lua_Integer)f->c);
+    lua_pushnumber(L, f->x);
+    push_opt_string(L, f->s1);
+    push_opt_string(L, f->s2);
+    return 10;
 }
 
 static int
@@ -367,6 +510,8 @@ l_gc(lua_State *L)
     collector_t *c = check_collector(L);
 
     collector_close(c);
+    lua_facts_free(c->facts);
+    c->facts = NULL;
     if (c->records)
         g_array_free(c->records, TRUE);
     if (c->text_index)
@@ -512,6 +657,8 @@ static const luaL_Reg collector_methods[] = {
     { "record", l_record },
     { "text", l_text },
     { "clear", l_clear },
+    { "event_count", l_event_count },
+    { "event", l_event },
     { "close", l_close },
     { NULL, NULL }
 };
@@ -538,5 +685,8 @@ luaopen_sqlnet_records(lua_State *L)
     }
     lua_pop(L, 1);
     luaL_newlib(L, module_functions);
+    /* records.open takes options (facts, draw, reset): col:event */
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, "events");
     return 1;
 }

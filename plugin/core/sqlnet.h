@@ -38,6 +38,9 @@
 #define SQLNET_KEY_NNE_NOTICE   12u                  /* packet scope: nne.c queued its notice in this frame */
 #define SQLNET_KEY_TLS_WATCH    10u                  /* packet scope: tls.c noted this frame's undecrypted TLS */
 #define SQLNET_KEY_RESYNC       14u                  /* packet scope: bytes tns.c's resynchronisation may still scan */
+/* file scope: what the values sqlnet.auth.value shows in this frame name
+ * (ttc_auth.c, bits); the even key of a raw offset no frame reaches */
+#define SQLNET_KEY_AUTH_VALUES  0xFFFFFFFEu
 #define SQLNET_KEY_PDU(raw_off)  ((((guint32)(raw_off)) << 1) | 1u)
 #define SQLNET_KEY_TNS_PDU(raw_off) ((((guint32)(raw_off)) + 8u) << 1)   /* file scope: tns_pdu_first() */
 

@@ -15,11 +15,16 @@
 #include <string.h>
 
 #include <epan/packet.h>
+#include <epan/proto_data.h>
 
 #include "sqlnet.h"
 #include "ttc_msg.h"
 
 #define MAX_PAIRS     256
+
+/* The protocol whose per-frame data keeps what the logon's values name
+ * (ttc_auth_frame_drivers); set at registration. */
+static int auth_proto = -1;
 
 static int hf_user = -1;
 static int hf_auth_key = -1;
@@ -65,6 +70,51 @@ static const struct { const char *key; int *hf; } named_keys[] = {
     { "AUTH_VERSION_NO", &hf_auth_version_no },
 };
 
+/* The client drivers a value names (TTC_AUTH_DRIVER_*: "jdbc" in JDBC's
+ * program and driver names, "oracleclientgo" in go-ora's driver name,
+ * node-oracledb's and python-oracledb's driver names; any case). */
+static guint32
+driver_bits(const char *value)
+{
+    char *low = g_ascii_strdown(value, -1);
+    guint32 bits = 0;
+
+    if (strstr(low, "jdbc"))
+        bits |= TTC_AUTH_DRIVER_JDBC;
+    if (strstr(low, "oracleclientgo"))
+        bits |= TTC_AUTH_DRIVER_GOORA;
+    if (strstr(low, "node-oracledb"))
+        bits |= TTC_AUTH_DRIVER_NODE;
+    if (strstr(low, "python-oracledb"))
+        bits |= TTC_AUTH_DRIVER_PYTHON;
+    g_free(low);
+    return bits;
+}
+
+/* A value the tree shows as sqlnet.auth.value (not a secret's): what it
+ * names is kept with its frame on the first pass, with or without a tree (a
+ * later pass without one does not decode the message again); pinfo NULL: a
+ * trial decode, nothing kept.  A few bits per frame, no allocation. */
+static void
+publish_value(packet_info *pinfo, const char *value)
+{
+    guint32 bits;
+
+    if (!pinfo || PINFO_FD_VISITED(pinfo) || auth_proto < 0)
+        return;
+    bits = GPOINTER_TO_UINT(p_get_proto_data(wmem_file_scope(), pinfo, auth_proto, SQLNET_KEY_AUTH_VALUES));
+    bits |= TTC_AUTH_VALUES | driver_bits(value);
+    p_set_proto_data(wmem_file_scope(), pinfo, auth_proto, SQLNET_KEY_AUTH_VALUES, GUINT_TO_POINTER(bits));
+}
+
+guint32
+ttc_auth_frame_drivers(packet_info *pinfo)
+{
+    if (auth_proto < 0)
+        return 0;
+    return GPOINTER_TO_UINT(p_get_proto_data(wmem_file_scope(), pinfo, auth_proto, SQLNET_KEY_AUTH_VALUES));
+}
+
 /* python-oracledb constants.pxi TNS_VERIFIER_TYPE_* (the flags of the
  * AUTH_VFR_DATA pair in an OSESSKEY reply). */
 static const value_string verifier_types[] = {
@@ -95,7 +145,7 @@ key_field(const char *key)
 }
 
 static void
-decode_auth(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope)
+decode_auth(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, wmem_allocator_t *scope)
 {
     guint32 user_ptr, user_len, npairs, i;
     gint s, l;
@@ -146,7 +196,11 @@ decode_auth(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope)
         if (ttc_rd_ub4(r) > 0)
             value = ttc_rd_dalc_str(r, scope, &vs, &vl);
         ttc_rd_ub4(r);                 /* flags */
-        if (!tree || !ttc_rd_ok(r) || !key)
+        if (!ttc_rd_ok(r) || !key)
+            continue;
+        if (value && !key_is_secret(key))
+            publish_value(pinfo, value);
+        if (!tree)
             continue;
         proto_tree_add_string(tree, hf_auth_key, r->tvb, ks, kl, key);
         if (!value)
@@ -175,18 +229,25 @@ decode_auth(ttc_rd_t *r, proto_tree *tree, wmem_allocator_t *scope)
  * seen, or a call that continues in the next packet) is shown as call data,
  * as before. */
 void
-ttc_call_auth(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call _U_, ttc_msg_result_t *res,
-              wmem_allocator_t *scope)
+ttc_call_auth_values(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, ttc_call_t *call _U_,
+                     ttc_msg_result_t *res, wmem_allocator_t *scope)
 {
     if (r->d->native) {
         ttc_rd_t trial = *r;
-        decode_auth(&trial, NULL, scope);
+        decode_auth(&trial, NULL, NULL, scope);
         if (!ttc_rd_ok(&trial)) {     /* not this layout, or cut: as call data */
             res->stop = TRUE;
             return;
         }
     }
-    decode_auth(r, tree, scope);
+    decode_auth(r, tree, pinfo, scope);
+}
+
+void
+ttc_call_auth(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call, ttc_msg_result_t *res,
+              wmem_allocator_t *scope)
+{
+    ttc_call_auth_values(r, tree, NULL, call, res, scope);
 }
 
 /* Return parameters of authentication (OSESSKEY's and OAUTH's replies): key/
@@ -197,7 +258,14 @@ ttc_call_auth(ttc_rd_t *r, proto_tree *tree, ttc_call_t *call _U_, ttc_msg_resul
  * that have one); a secret (AUTH_SESSKEY, AUTH_VFR_DATA, the salts ...) only
  * as its length in bytes. */
 void
-ttc_rpa_auth(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req _U_, wmem_allocator_t *scope)
+ttc_rpa_auth(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_allocator_t *scope)
+{
+    ttc_rpa_auth_values(r, tree, NULL, req, scope);
+}
+
+void
+ttc_rpa_auth_values(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, const ttc_request_t *req _U_,
+                    wmem_allocator_t *scope)
 {
     guint32 n, i;
 
@@ -222,7 +290,11 @@ ttc_rpa_auth(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req _U_, wmem_a
         }
         s = r->off;
         flags = ttc_rd_ub4(r);
-        if (!tree || !ttc_rd_ok(r) || !key)
+        if (!ttc_rd_ok(r) || !key)
+            continue;
+        if (value)
+            publish_value(pinfo, value);
+        if (!tree)
             continue;
         if (secret && vl > 0) {
             proto_tree_add_uint(tree, hf_auth_secret_length, r->tvb, vs, vl, secret_len);
@@ -355,4 +427,5 @@ ttc_auth_register(int proto)
     };
 
     proto_register_field_array(proto, hf, array_length(hf));
+    auth_proto = proto;
 }

@@ -213,8 +213,8 @@ call_empty(ttc_rd_t *r _U_, proto_tree *tree _U_, ttc_call_t *call _U_, ttc_msg_
  * said not decoded (with the SQL text it holds in the long form, when there
  * is one). */
 static void
-msg_function(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_t *res,
-             wmem_allocator_t *scope)
+function_message(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, ttc_msg_result_t *res,
+                 wmem_allocator_t *scope)
 {
     ttc_call_t *call = &res->call;
     ttc_call_fn decode;
@@ -227,7 +227,9 @@ msg_function(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_
     call->kind = TTC_REQ_FUNCTION;
     body = r->off;
     decode = functions[call->func].call;
-    if (decode) {
+    if (decode == ttc_call_auth) {
+        ttc_call_auth_values(r, tree, pinfo, call, res, scope);   /* its values to the tap too */
+    } else if (decode) {
         decode(r, tree, call, res, scope);
     } else {
         /* named, body shown as call data (no expert, as for bind data) */
@@ -253,6 +255,14 @@ msg_function(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_
         if (sql)
             call->sql = sql;
     }
+}
+
+/* The table's entry (no packet: nothing published) */
+static void
+msg_function(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_t *res,
+             wmem_allocator_t *scope)
+{
+    function_message(r, tree, NULL, res, scope);
 }
 
 /* After a piggyback we cannot walk: find the next call header. */
@@ -332,7 +342,8 @@ client_flush_out_binds(ttc_rd_t *r _U_, proto_tree *tree _U_, ttc_state_t *st _U
 
 /* The body of one client message whose type byte has been read. */
 static void
-decode_body(ttc_rd_t *r, proto_tree *mt, guint8 type, ttc_msg_result_t *res, wmem_allocator_t *scope)
+decode_body(ttc_rd_t *r, proto_tree *mt, packet_info *pinfo, guint8 type, ttc_msg_result_t *res,
+            wmem_allocator_t *scope)
 {
     ttc_msg_fn decode = messages[type].client;
 
@@ -340,7 +351,10 @@ decode_body(ttc_rd_t *r, proto_tree *mt, guint8 type, ttc_msg_result_t *res, wme
         r->bad = TRUE;
         return;
     }
-    decode(r, mt, NULL, res, scope);
+    if (decode == msg_function)
+        function_message(r, mt, pinfo, res, scope);
+    else
+        decode(r, mt, NULL, res, scope);
 }
 
 /* Type byte and tree item of a message; FALSE when the byte is not there. */
@@ -368,7 +382,8 @@ start_message(ttc_rd_t *r, proto_tree *tree, gint ett, guint8 *type, proto_item 
  * or the authentication call, which piggybacks may precede).  Not
  * recursive: a fast-auth byte here is an error, whatever the wire says. */
 static void
-decode_nested(ttc_rd_t *r, proto_tree *tree, guint8 want, ttc_msg_result_t *res, wmem_allocator_t *scope)
+decode_nested(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, guint8 want, ttc_msg_result_t *res,
+              wmem_allocator_t *scope)
 {
     guint n;
 
@@ -384,7 +399,7 @@ decode_nested(ttc_rd_t *r, proto_tree *tree, guint8 want, ttc_msg_result_t *res,
             r->bad = TRUE;
             return;
         }
-        decode_body(r, mt, type, res, scope);
+        decode_body(r, mt, pinfo, type, res, scope);
         if (mi && ttc_rd_ok(r))
             proto_item_set_len(mi, r->off - start);
         if (type == want || !ttc_rd_ok(r))
@@ -397,7 +412,7 @@ decode_nested(ttc_rd_t *r, proto_tree *tree, guint8 want, ttc_msg_result_t *res,
  * flags, then PRO, the server's charsets, the field version the rest is
  * written in, DTY and the OSESSKEY call, in that order. */
 static void
-decode_fast_auth(ttc_rd_t *r, proto_tree *mt, ttc_msg_result_t *res, wmem_allocator_t *scope)
+decode_fast_auth(ttc_rd_t *r, proto_tree *mt, packet_info *pinfo, ttc_msg_result_t *res, wmem_allocator_t *scope)
 {
     ttc_dialect_t fa = *r->d;
     ttc_rd_t sub;
@@ -407,20 +422,20 @@ decode_fast_auth(ttc_rd_t *r, proto_tree *mt, ttc_msg_result_t *res, wmem_alloca
     if (!ttc_rd_ok(r))
         return;
     memset(&part, 0, sizeof(part));
-    decode_nested(r, mt, TTC_MSG_PROTOCOL, &part, scope);
+    decode_nested(r, mt, pinfo, TTC_MSG_PROTOCOL, &part, scope);
     ttc_rd_skip(r, 5);                 /* server charset, flag, ncharset (unused) */
     fa.fv = ttc_rd_u8(r);
     if (!ttc_rd_ok(r))
         return;
     ttc_rd_init(&sub, r->tvb, r->off, r->end, &fa);
     memset(&part, 0, sizeof(part));
-    decode_nested(&sub, mt, TTC_MSG_DATA_TYPES, &part, scope);
+    decode_nested(&sub, mt, pinfo, TTC_MSG_DATA_TYPES, &part, scope);
     if (part.dialect_update)
         res->dialect_update = TRUE, res->dialect = part.dialect;
     if (ttc_rd_ok(&sub)) {
         ttc_msg_result_t call;
         memset(&call, 0, sizeof(call));
-        decode_nested(&sub, mt, TTC_MSG_FUNCTION, &call, scope);
+        decode_nested(&sub, mt, pinfo, TTC_MSG_FUNCTION, &call, scope);
         res->stop = call.stop;
     }
     r->off = sub.off;
@@ -445,9 +460,9 @@ ttc_decode_client(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
         return;
     res->type = type;
     if (type == TTC_MSG_FAST_AUTH)
-        decode_fast_auth(r, mt, res, scope);
+        decode_fast_auth(r, mt, pinfo, res, scope);
     else
-        decode_body(r, mt, type, res, scope);
+        decode_body(r, mt, pinfo, type, res, scope);
     if (type == TTC_MSG_FUNCTION)
         ttc_carry_binds(r, mt, pinfo, st, res, scope);
     if (mi && ttc_rd_ok(r))
@@ -524,8 +539,8 @@ guess_rpa(const ttc_rd_t *r, wmem_allocator_t *scope)
 
 /* Return parameters (message 8): their layout is the call's. */
 static void
-msg_parameters(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res _U_,
-               wmem_allocator_t *scope)
+parameters_message(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, ttc_state_t *st,
+                   wmem_allocator_t *scope)
 {
     guint8 func = st->req ? st->req->call.func : 0;
     ttc_rpa_fn decode;
@@ -549,11 +564,22 @@ msg_parameters(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t 
         r->bad = TRUE;                /* layout depends on a call we do not decode */
         return;
     }
-    decode(r, tree, st->req, scope);
+    if (decode == ttc_rpa_auth)
+        ttc_rpa_auth_values(r, tree, pinfo, st->req, scope);   /* its values to the tap too */
+    else
+        decode(r, tree, st->req, scope);
+}
+
+/* The table's entry (no packet: nothing published) */
+static void
+msg_parameters(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res _U_,
+               wmem_allocator_t *scope)
+{
+    parameters_message(r, tree, NULL, st, scope);
 }
 
 void
-ttc_decode_server(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo _U_,
+ttc_decode_server(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
                   ttc_state_t *st, ttc_msg_result_t *res, wmem_allocator_t *scope)
 {
     gint start = r->off;
@@ -570,7 +596,10 @@ ttc_decode_server(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo _U_,
         r->bad = TRUE;
         return;
     }
-    decode(r, mt, st, res, scope);
+    if (decode == msg_parameters)
+        parameters_message(r, mt, pinfo, st, scope);
+    else
+        decode(r, mt, st, res, scope);
     if (mi && ttc_rd_ok(r))
         proto_item_set_len(mi, r->off - start);
 }

@@ -87,6 +87,22 @@ void ttc_msg_cookie_request(ttc_rd_t *, proto_tree *, ttc_state_t *, ttc_msg_res
 void ttc_auth_register(int proto);
 void ttc_call_auth(ttc_rd_t *, proto_tree *, ttc_call_t *, ttc_msg_result_t *, wmem_allocator_t *);
 void ttc_rpa_auth(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_allocator_t *);
+/* The same with the packet: what the values sqlnet.auth.value shows name
+ * is kept with their frame on the first pass, with or without a tree (the
+ * dispatch calls these for the authentication calls and their return
+ * parameters); ttc_auth_frame_drivers gives it on any pass, to readers that
+ * build no tree (consumers/lua_facts.c): 0 for a frame without such values,
+ * else TTC_AUTH_VALUES and the drivers a value names (any case: "jdbc",
+ * "oracleclientgo", "node-oracledb", "python-oracledb"). */
+#define TTC_AUTH_DRIVER_JDBC   0x01u
+#define TTC_AUTH_DRIVER_GOORA  0x02u
+#define TTC_AUTH_DRIVER_NODE   0x04u
+#define TTC_AUTH_DRIVER_PYTHON 0x08u
+#define TTC_AUTH_VALUES        0x10u
+guint32 ttc_auth_frame_drivers(packet_info *pinfo);
+void ttc_call_auth_values(ttc_rd_t *, proto_tree *, packet_info *, ttc_call_t *, ttc_msg_result_t *,
+                          wmem_allocator_t *);
+void ttc_rpa_auth_values(ttc_rd_t *, proto_tree *, packet_info *, const ttc_request_t *, wmem_allocator_t *);
 void ttc_call_version(ttc_rd_t *, proto_tree *, ttc_call_t *, ttc_msg_result_t *, wmem_allocator_t *);
 void ttc_rpa_version(ttc_rd_t *, proto_tree *, const ttc_request_t *, wmem_allocator_t *);
 
