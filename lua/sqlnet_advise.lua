@@ -40,7 +40,7 @@ local M = sqlnet_model()
 local floor, ceil, max, min = math.floor, math.ceil, math.max, math.min
 local round, median, group_by_stream = M.round, M.median, M.group_by_stream
 local fit_connection_cols = M.fit_connection_cols
-local FETCH, NO_DATA, LOB_OP = M.TTC_FN_FETCH, M.ORA_NO_DATA_FOUND, M.TTC_FN_LOB_OP
+local FETCH, NO_DATA, LOB_OP, PING = M.TTC_FN_FETCH, M.ORA_NO_DATA_FOUND, M.TTC_FN_LOB_OP, M.TTC_FN_PING
 if not register_stat_cmd_arg then
     return M           -- plain Lua: the model only
 end
@@ -408,8 +408,9 @@ function C.rt(st, pinfo)
            FIELD_SOURCE, V[2], V[3], V[4], V[6], V[7], V[8], V[9], V[11], V[12], V[13], V[15], V[16], V[17],
            V[18], V[19], V[20], V[22],
            -- account_rt_fixed's rule, on the fields (only without the plugin's
-           -- records module): a LOB operation of an execution
-           V[3] == LOB_OP and (V[4] or 0) ~= 0)
+           -- records module): a LOB operation or an OPING (go-ora's cursor
+           -- close) of an execution
+           (V[3] == LOB_OP or V[3] == PING) and (V[4] or 0) ~= 0)
     if st.n_rts > n0 and f_bind_values then st.rts[st.n_rts].bind_values = n(f_bind_values) end
 end
 

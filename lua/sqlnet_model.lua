@@ -44,6 +44,7 @@ local M = {}
 -- The numbers the reports compare with (plugin/core/ttc_protocol.h's names):
 M.TTC_FN_FETCH = 5               -- TTC_FN_FETCH: a fetch call (OFETCH)
 M.TTC_FN_LOB_OP = 96             -- TTC_FN_LOB_OP: a LOB operation (a LOB read)
+M.TTC_FN_PING = 147              -- TTC_FN_PING: OPING (with an execution: go-ora's cursor close)
 M.ORA_NO_DATA_FOUND = 1403       -- TTC_ERR_NO_DATA_FOUND: the end of a result, not an error
 local FETCH = M.TTC_FN_FETCH
 

@@ -138,7 +138,9 @@ def advise(tshark, capture, args, records):
 def both_ways_cases():
     cases = [(TEST_CAPTURES / f"{n}.pcapng", "") for n in
              ("sweep_arraysize", "wan_rtt10_arraysize", "pauses_stall", "prefetch_tied_19_python",
-              "tls12_arraysize")]
+              "tls12_arraysize",
+              # round trips outside the fetch plan: LOB reads, go-ora's cursor closes
+              "lob_19_python", "pattern_nplus1_19_wan50_goora")]
     cases.append((TEST_CAPTURES / "sweep_arraysize.pcapng", ",format=json"))
     cases.append((TEST_CAPTURES / "sweep_arraysize.pcapng", ",sqlnet.fetch.rows >= 10 || sqlnet.rt.call != 5"))
     # real captures: the 11g SQL*Plus session, JDBC, and a session with an
