@@ -674,11 +674,11 @@ metrics_add_summary(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
     ttc_response_t *resp;
     gboolean completes, carries_call;
 
-    if (!ttc_pdu_lookup(pinfo, payload, &req, &resp, &completes, &carries_call))
+    if (!ttc_pdu_lookup(sess, pinfo, payload, &req, &resp, &completes, &carries_call))
         return;
     if (dir == SQLNET_TO_SERVER) {
         /* A response the next request cut short is still a round trip. */
-        if (req && req->closed && !req->closed->complete && ttc_pdu_starts_request(pinfo, payload)) {
+        if (req && req->closed && !req->closed->complete && ttc_pdu_starts_request(sess, pinfo, payload)) {
             if (sess->ttc)
                 timing_revisit(pinfo, (ttc_session_t *)sess->ttc, req->closed);
             number_round_trip(pinfo, sess, req->closed);

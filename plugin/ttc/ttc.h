@@ -92,7 +92,7 @@ void ttc_set_observer(const ttc_observer_t *observer);
  * the first time its record is published (in frame order, first pass). */
 guint32 ttc_round_trip_number(ttc_session_t *ts, ttc_response_t *resp);
 /* The request/response a DATA payload belongs to (from the first pass). */
-gboolean ttc_pdu_lookup(packet_info *pinfo, tvbuff_t *payload, ttc_request_t **req,
+gboolean ttc_pdu_lookup(const sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *payload, ttc_request_t **req,
                         ttc_response_t **resp, gboolean *completes, gboolean *carries_call);
 /* Partial reason of a round trip: its response's, else its request's. */
 static inline guint8
@@ -103,7 +103,7 @@ ttc_round_trip_partial(const ttc_response_t *resp)
     return resp->req ? resp->req->partial : TTC_PARTIAL_NONE;
 }
 /* This PDU is the first packet of its request. */
-gboolean ttc_pdu_starts_request(packet_info *pinfo, tvbuff_t *payload);
+gboolean ttc_pdu_starts_request(const sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *payload);
 
 /* Fields of both directions' messages, registered once by ttc_register(). */
 extern int hf_ttc_msg;         /* sqlnet.ttc.msg */

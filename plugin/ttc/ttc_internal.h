@@ -112,6 +112,14 @@ ttc_cursor_t *cursor_get(ttc_session_t *ts, guint32 id, gboolean create, ttc_pdu
 const ttc_describe_t *describe_keep(const ttc_describe_t *d);
 void state_keep(ttc_stream_t *s);
 
+/* ttc_records.c: the session's TTC records by frame and payload offset
+ * (ttc_rec_new: a zeroed one, first pass, in frame order), and its server
+ * frames' segment markers (0: none). */
+ttc_pdu_rec_t *ttc_rec_find(const ttc_session_t *ts, guint32 frame, guint32 key);
+ttc_pdu_rec_t *ttc_rec_new(ttc_session_t *ts, guint32 frame, guint32 key);
+guint ttc_seg_mark(const ttc_session_t *ts, guint32 frame);
+void ttc_seg_mark_set(ttc_session_t *ts, guint32 frame, guint mark);
+
 /* ttc_pending.c: a message collected across packets. */
 void ttc_pending_init(void);
 void ttc_pending_cleanup(void);

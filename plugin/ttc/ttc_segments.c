@@ -75,13 +75,12 @@ ttc_count_segment(packet_info *pinfo, ttc_session_t *ts, gboolean unseen, guint3
     /* The marker: SEG_LEN_KNOWN once the segment's length has been counted,
      * SEG_LEN_PENDING while only the tap can still give it (one lookup more,
      * once, for those frames only). */
-    switch (GPOINTER_TO_UINT(p_get_proto_data(wmem_file_scope(), pinfo, sqlnet_proto(), SQLNET_KEY_SEGMENT))) {
+    switch (ttc_seg_mark(ts, pinfo->num)) {
     case SEG_LEN_KNOWN:
         return;
     case SEG_LEN_PENDING:
         if (seglen > 0) {
-            p_set_proto_data(wmem_file_scope(), pinfo, sqlnet_proto(), SQLNET_KEY_SEGMENT,
-                             GUINT_TO_POINTER(SEG_LEN_KNOWN));
+            ttc_seg_mark_set(ts, pinfo->num, SEG_LEN_KNOWN);
             resp = response_covering(ts, pinfo->num);
             if (resp && seglen > resp->largest_segment)
                 resp->largest_segment = seglen;
@@ -92,8 +91,7 @@ ttc_count_segment(packet_info *pinfo, ttc_session_t *ts, gboolean unseen, guint3
     default:
         break;
     }
-    p_add_proto_data(wmem_file_scope(), pinfo, sqlnet_proto(), SQLNET_KEY_SEGMENT,
-                     GUINT_TO_POINTER(seglen > 0 ? SEG_LEN_KNOWN : SEG_LEN_PENDING));
+    ttc_seg_mark_set(ts, pinfo->num, seglen > 0 ? SEG_LEN_KNOWN : SEG_LEN_PENDING);
     resp = response_covering(ts, pinfo->num);
     if (resp) {
         resp->segments++;
@@ -129,11 +127,11 @@ static gboolean
 retransmitted(packet_info *pinfo, sqlnet_session_t *sess, const struct tcpheader *th)
 {
     guint32 end = th->th_rawseq + th->th_seglen;
-    gboolean fresh = p_get_proto_data(wmem_file_scope(), pinfo, sqlnet_proto(), SQLNET_KEY_SEGMENT) == NULL;
+    ttc_session_t *ts = (ttc_session_t *)sess->ttc;
+    gboolean fresh = ttc_seg_mark(ts, pinfo->num) == 0;
 
     if (fresh && sess->srv_seq_known && (gint32)(end - sess->srv_seq_next) <= 0) {
-        p_add_proto_data(wmem_file_scope(), pinfo, sqlnet_proto(), SQLNET_KEY_SEGMENT,
-                         GUINT_TO_POINTER(SEG_LEN_KNOWN));
+        ttc_seg_mark_set(ts, pinfo->num, SEG_LEN_KNOWN);
         return TRUE;
     }
     if (!sess->srv_seq_known || (gint32)(end - sess->srv_seq_next) > 0) {

@@ -36,6 +36,19 @@ typedef struct ttc_cursor {
     gboolean exhausted;                /* its last end-of-call status said no more rows (1403) */
 } ttc_cursor_t;
 
+/* A session's TTC records and server-segment markers (ttc_records.c). */
+struct ttc_rec_chunk;
+typedef struct ttc_rec_store {
+    struct ttc_rec_chunk **chunks;     /* records by (frame, payload offset), in key order */
+    guint32 nchunks, chunks_cap;
+    guint32 nrecs;                     /* records in the chunks */
+    wmem_tree_t *later;                /* records whose key came below the latest one's */
+    guint32 *seg_frames;               /* server frames marked (ttc_segments.c), ascending, */
+    guint8 *seg_marks;                 /* ... their marks */
+    guint32 nsegs, segs_cap;
+    wmem_tree_t *segs_later;           /* frames marked after a later one */
+} ttc_rec_store_t;
+
 typedef struct ttc_session {
     nstime_t last_resp_end;            /* last byte of the latest response (or the ACCEPT) */
     guint32  ack_from;                 /* the frame that made the session (observers count from there) */
@@ -80,9 +93,7 @@ typedef struct ttc_session {
     guint32 round_trips;               /* round-trip records published so far (metrics.c numbers them) */
     wmem_map_t *sql_ids;               /* statement text -> its SQL_ID (ttc_sql_id), made once per text */
     struct timing_conv *timing;        /* timing's own state (consumers/timing.c), opaque here */
-    guint32 rec_frame;                 /* the frame of this session's latest TTC record:
-                                        * its first record is kept by key, the others in
-                                        * the frame's map (ttc_stream.c) */
+    ttc_rec_store_t recs;              /* its TTC records and segment markers */
     /* The close-cursors piggyback of the request being received (close_req):
      * its sequence number and the execution and statement of the first
      * cursor it names that the map knows (0, NULL: none), for the call that

@@ -125,43 +125,12 @@ rec_key(tvbuff_t *tvb)
     return SQLNET_KEY_PDU(tvb_raw_offset(tvb));
 }
 
-/* The TTC records of a frame (file scope), by the raw offset of their
- * payload: a session's first record in the frame under its own key, the
- * frame's further ones in one map under KEY_FRAME_MAP.  One entry per TNS
- * packet made every lookup walk a list as long as the frame's packets
- * (quadratic in TNS packets per TCP segment). */
-#define KEY_FRAME_MAP 0u                /* record keys are odd (SQLNET_KEY_PDU) */
-
+/* The TTC record of a payload: in its session's store (ttc_records.c), by
+ * its frame and the raw offset of its payload. */
 static ttc_pdu_rec_t *
-rec_get(packet_info *pinfo, tvbuff_t *payload)
+rec_get(const ttc_session_t *ts, packet_info *pinfo, tvbuff_t *payload)
 {
-    guint32 key = rec_key(payload);
-    ttc_pdu_rec_t *rec = (ttc_pdu_rec_t *)p_get_proto_data(wmem_file_scope(), pinfo, proto_ttc_layer, key);
-    wmem_map_t *more;
-
-    if (rec)
-        return rec;
-    more = (wmem_map_t *)p_get_proto_data(wmem_file_scope(), pinfo, proto_ttc_layer, KEY_FRAME_MAP);
-    return more ? (ttc_pdu_rec_t *)wmem_map_lookup(more, GUINT_TO_POINTER(key)) : NULL;
-}
-
-static void
-rec_add(ttc_session_t *ts, packet_info *pinfo, tvbuff_t *payload, ttc_pdu_rec_t *rec)
-{
-    guint32 key = rec_key(payload);
-    wmem_map_t *more;
-
-    if (ts->rec_frame != pinfo->num) {
-        ts->rec_frame = pinfo->num;
-        p_add_proto_data(wmem_file_scope(), pinfo, proto_ttc_layer, key, rec);
-        return;
-    }
-    more = (wmem_map_t *)p_get_proto_data(wmem_file_scope(), pinfo, proto_ttc_layer, KEY_FRAME_MAP);
-    if (!more) {
-        more = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
-        p_add_proto_data(wmem_file_scope(), pinfo, proto_ttc_layer, KEY_FRAME_MAP, more);
-    }
-    wmem_map_insert(more, GUINT_TO_POINTER(key), rec);
+    return ttc_rec_find(ts, pinfo->num, rec_key(payload));
 }
 
 /* First pass: a message could not be collected (too long, or all
@@ -220,20 +189,19 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
     const ttc_pdu_more_t *seen;
     gint off;
 
-    rec = rec_get(pinfo, payload);
+    rec = rec_get(ts, pinfo, payload);
     if (!rec) {
         if (!first)
             return;                    /* not seen on the first pass (e.g. capture gap) */
         if (dir == SQLNET_TO_SERVER && client_only_next_call(ts, sess, payload, pinfo))
             split_request(ts, pinfo, tns_len, data_flags);
-        rec = wmem_new0(wmem_file_scope(), ttc_pdu_rec_t);
+        rec = ttc_rec_new(ts, pinfo->num, rec_key(payload));
         rec->body_off = rec->stop_off = -1;
         rec->server = dir == SQLNET_TO_CLIENT;
         if (rec->server)
             rec->of.resp = ts->resp;
         else
             rec->of.req = ts->req;
-        rec_add(ts, pinfo, payload, rec);
         ttc_pdu_start_keep(rec, &s->state);
         rec->decoded = !s->opaque;
         rec->starts_request = dir == SQLNET_TO_SERVER && ts->req && ts->req->tns_packets == 1 &&
@@ -440,10 +408,10 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
 
 /* Record lookup for metrics.c (the request or response of this PDU). */
 gboolean
-ttc_pdu_lookup(packet_info *pinfo, tvbuff_t *payload, ttc_request_t **req,
+ttc_pdu_lookup(const sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *payload, ttc_request_t **req,
                ttc_response_t **resp, gboolean *completes, gboolean *carries_call)
 {
-    ttc_pdu_rec_t *rec = rec_get(pinfo, payload);
+    ttc_pdu_rec_t *rec = sess->ttc ? rec_get((const ttc_session_t *)sess->ttc, pinfo, payload) : NULL;
     if (!rec)
         return FALSE;
     *req = rec->server ? NULL : rec->of.req;
@@ -453,9 +421,9 @@ ttc_pdu_lookup(packet_info *pinfo, tvbuff_t *payload, ttc_request_t **req,
     return TRUE;
 }
 gboolean
-ttc_pdu_starts_request(packet_info *pinfo, tvbuff_t *payload)
+ttc_pdu_starts_request(const sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *payload)
 {
-    ttc_pdu_rec_t *rec = rec_get(pinfo, payload);
+    ttc_pdu_rec_t *rec = sess->ttc ? rec_get((const ttc_session_t *)sess->ttc, pinfo, payload) : NULL;
     return rec && rec->starts_request;
 }
 

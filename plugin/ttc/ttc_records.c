@@ -1,0 +1,186 @@
+/* ttc_records.c - a session's TTC records (one per TNS packet) and its
+ * server-segment markers (one per server frame), in the session's own
+ * store: no per-frame proto-data entry for either.
+ *
+ * The first pass adds them in frame order, so a record's key (its frame,
+ * then the raw offset of its payload) nearly always sorts after the
+ * latest one's: such a record goes into the current chunk of the store,
+ * inline beside its 8-byte key, and is found again by a binary search over
+ * the chunks and then within one.  Chunks never move (a record's address
+ * stays valid) and grow with the store (twice the records so far, within
+ * bounds), so a short conversation keeps small chunks.  A key that does not
+ * sort after the latest one (a frame whose payloads come from two buffers:
+ * a reassembled TNS packet and the segment's own bytes) goes into a tree,
+ * looked up as well.  The segment markers are kept the same way: an array
+ * of frames in the order they come, and a tree for a frame that comes late
+ * (tshark -2 runs the "tcp" tap on its second pass only).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define WS_LOG_DOMAIN "sqlnet"
+
+#include <epan/packet.h>
+
+#include "sqlnet.h"
+#include "ttc.h"
+#include "ttc_internal.h"
+
+#define CHUNK_MIN 8u
+#define CHUNK_MAX 1024u
+
+typedef struct rec_key {
+    guint32 frame;
+    guint32 key;
+} rec_key_t;
+
+/* One allocation: the header, `cap` keys, `cap` records. */
+struct ttc_rec_chunk {
+    guint32 n, cap;
+    ttc_pdu_rec_t *recs;
+    rec_key_t keys[];
+};
+
+static int
+key_cmp(guint32 f1, guint32 k1, const rec_key_t *b)
+{
+    if (f1 != b->frame)
+        return f1 < b->frame ? -1 : 1;
+    if (k1 != b->key)
+        return k1 < b->key ? -1 : 1;
+    return 0;
+}
+
+ttc_pdu_rec_t *
+ttc_rec_find(const ttc_session_t *ts, guint32 frame, guint32 key)
+{
+    const ttc_rec_store_t *st = &ts->recs;
+    guint32 lo = 0, hi = st->nchunks;
+    const struct ttc_rec_chunk *c;
+
+    while (lo < hi) {                  /* the first chunk whose first key is above */
+        guint32 mid = lo + (hi - lo) / 2;
+        if (key_cmp(frame, key, &st->chunks[mid]->keys[0]) >= 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo > 0) {
+        c = st->chunks[lo - 1];
+        lo = 0;
+        hi = c->n;
+        while (lo < hi) {
+            guint32 mid = lo + (hi - lo) / 2;
+            int cmp = key_cmp(frame, key, &c->keys[mid]);
+            if (cmp == 0)
+                return &c->recs[mid];
+            if (cmp > 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+    }
+    if (st->later) {
+        guint32 k[2] = { frame, key };
+        wmem_tree_key_t tk[2] = { { 2, k }, { 0, NULL } };
+        return (ttc_pdu_rec_t *)wmem_tree_lookup32_array(st->later, tk);
+    }
+    return NULL;
+}
+
+ttc_pdu_rec_t *
+ttc_rec_new(ttc_session_t *ts, guint32 frame, guint32 key)
+{
+    ttc_rec_store_t *st = &ts->recs;
+    struct ttc_rec_chunk *c = st->nchunks ? st->chunks[st->nchunks - 1] : NULL;
+    ttc_pdu_rec_t *rec;
+
+    if (c && key_cmp(frame, key, &c->keys[c->n - 1]) <= 0) {
+        guint32 k[2] = { frame, key };
+        wmem_tree_key_t tk[2] = { { 2, k }, { 0, NULL } };
+        if (!st->later)
+            st->later = wmem_tree_new(wmem_file_scope());
+        rec = wmem_new0(wmem_file_scope(), ttc_pdu_rec_t);
+        wmem_tree_insert32_array(st->later, tk, rec);
+        return rec;
+    }
+    if (!c || c->n == c->cap) {
+        guint32 cap = CLAMP(st->nrecs, CHUNK_MIN, CHUNK_MAX);
+        gsize head = sizeof(struct ttc_rec_chunk) + (gsize)cap * sizeof(rec_key_t);
+        if (st->nchunks == st->chunks_cap) {
+            st->chunks_cap = st->chunks_cap ? st->chunks_cap * 2 : 4;
+            st->chunks = (struct ttc_rec_chunk **)wmem_realloc(wmem_file_scope(), st->chunks,
+                                                               st->chunks_cap * sizeof(*st->chunks));
+        }
+        c = (struct ttc_rec_chunk *)wmem_alloc(wmem_file_scope(), head + (gsize)cap * sizeof(ttc_pdu_rec_t));
+        c->n = 0;
+        c->cap = cap;
+        c->recs = (ttc_pdu_rec_t *)(void *)((guint8 *)c + head);
+        st->chunks[st->nchunks++] = c;
+    }
+    c->keys[c->n].frame = frame;
+    c->keys[c->n].key = key;
+    rec = &c->recs[c->n++];
+    memset(rec, 0, sizeof(*rec));
+    st->nrecs++;
+    return rec;
+}
+
+/* Server-segment markers: frames in an array (with their marks beside), in
+ * the order they come; a frame below the latest in a tree. */
+static gboolean
+seg_index(const ttc_rec_store_t *st, guint32 frame, guint32 *at)
+{
+    guint32 lo = 0, hi = st->nsegs;
+
+    while (lo < hi) {
+        guint32 mid = lo + (hi - lo) / 2;
+        if (st->seg_frames[mid] == frame) {
+            *at = mid;
+            return TRUE;
+        }
+        if (st->seg_frames[mid] < frame)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return FALSE;
+}
+
+guint
+ttc_seg_mark(const ttc_session_t *ts, guint32 frame)
+{
+    const ttc_rec_store_t *st = &ts->recs;
+    guint32 at;
+
+    if (seg_index(st, frame, &at))
+        return st->seg_marks[at];
+    if (st->segs_later)
+        return GPOINTER_TO_UINT(wmem_tree_lookup32(st->segs_later, frame));
+    return 0;
+}
+
+void
+ttc_seg_mark_set(ttc_session_t *ts, guint32 frame, guint mark)
+{
+    ttc_rec_store_t *st = &ts->recs;
+    guint32 at;
+
+    if (seg_index(st, frame, &at)) {
+        st->seg_marks[at] = (guint8)mark;
+        return;
+    }
+    if (st->nsegs && frame < st->seg_frames[st->nsegs - 1]) {
+        if (!st->segs_later)
+            st->segs_later = wmem_tree_new(wmem_file_scope());
+        wmem_tree_insert32(st->segs_later, frame, GUINT_TO_POINTER(mark));
+        return;
+    }
+    if (st->nsegs == st->segs_cap) {
+        st->segs_cap = st->segs_cap ? st->segs_cap * 2 : 8;
+        st->seg_frames = (guint32 *)wmem_realloc(wmem_file_scope(), st->seg_frames,
+                                                 st->segs_cap * sizeof(guint32));
+        st->seg_marks = (guint8 *)wmem_realloc(wmem_file_scope(), st->seg_marks, st->segs_cap);
+    }
+    st->seg_frames[st->nsegs] = frame;
+    st->seg_marks[st->nsegs++] = (guint8)mark;
+}
