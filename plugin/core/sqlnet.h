@@ -25,14 +25,12 @@
 #define SQLNET_DEFAULT_PORTS "1521,1522,1526"
 
 /* Keys of the data sqlnet keeps per frame (p_add_proto_data), one namespace
- * for the protocol: even keys below 16 name one datum, odd ones the TTC record
- * of the TNS packet whose payload starts at a raw offset of the frame (a
- * session's first in the frame; the frame's others in one map, key 0 of the
- * TTC layer: ttc_stream.c), even ones from 16 on the framing's record of the
- * TNS packet that starts there. */
+ * for the protocol: even keys below 16 name one datum, even ones from 16 on
+ * the framing's record of the TNS packet that starts at a raw offset of the
+ * frame.  The odd ones (SQLNET_KEY_PDU) key a TTC record by that offset in
+ * its session's own store (ttc_records.c), not in the frame's data. */
 #define SQLNET_KEY_SESSION_CACHE 0u                  /* packet scope: session of this frame */
 #define SQLNET_KEY_CUT           2u                  /* file scope: bytes continuing a cut packet */
-#define SQLNET_KEY_SEGMENT       6u                  /* file scope: this server segment is counted */
 #define SQLNET_KEY_COLUMNS       4u                  /* packet scope: the Info column as sqlnet left it (coltext.c) */
 #define SQLNET_KEY_NNE_INDEX     8u                  /* packet scope: TNS packets of an NNE session in this frame */
 #define SQLNET_KEY_NNE_NOTICE   12u                  /* packet scope: nne.c queued its notice in this frame */

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include <epan/packet.h>
-#include <epan/proto_data.h>
 #include <epan/tap.h>
 #include <epan/dissectors/packet-tcp.h>
 
