@@ -65,10 +65,24 @@ def statement_key(req):
     return one_line(sql) if sql else OTHER
 
 
+def closes_its_cursor(req):
+    """go-ora's close of a statement's cursor (docs/time.md): an OPING of its
+    own carrying a close-cursors piggyback (OCCA) with the OPING's sequence
+    number; go-ora numbers no call (0), JDBC's isValid() OPING with a close
+    is numbered and stays a ping.  It belongs to the statement whose cursor
+    it closes: go-ora closes right after the statement's last call."""
+    return req["function"] == "OPING" and req.get("piggybacks") == ["OCCA"] and req.get("seq") == 0
+
+
 def expected_by_statement(manifest):
     exp = defaultdict(Counter)
+    prev = {}
     for conn, req, resp in calls(manifest):
         key = statement_key(req)
+        before = prev.get(id(conn))
+        if closes_its_cursor(req) and before is not None:
+            key = before
+        prev[id(conn)] = key
         e = exp[key]
         e["round trips"] += 1
         e["rows"] += resp["rows_sent"]
