@@ -178,7 +178,7 @@ def test_plugin_has_no_recursion(tmp_path):
     # the stream reaches the decoders through ttc_decoder_ops, the server's
     # dispatcher the return-parameter decoders through the function table
     assert ("ttc_dispatch.c", "ttc_decode_client") in tables[("ttc_decode.c", "decode_range")], tables
-    assert ("ttc_dispatch.c", "ttc_rpa_execute") in tables[("ttc_dispatch.c", "msg_parameters")], tables
+    assert ("ttc_dispatch.c", "ttc_rpa_execute") in tables[("ttc_dispatch.c", "parameters_message")], tables
     found = cycles(call_graphs(tmp_path), tables)
     assert found == [], f"recursive call chains in plugin/: {found}"
 
@@ -187,8 +187,8 @@ def test_finds_a_planted_cycle(tmp_path):
     """The check itself: a copy of ttc_dispatch.c whose fast-auth decoder calls
     the message decoder again (as before issue 11) is reported."""
     src = (ROOT / "plugin" / "decoders" / "ttc_dispatch.c").read_text()
-    planted = src.replace("decode_nested(r, mt, TTC_MSG_PROTOCOL, &part, scope);",
-                          "ttc_decode_client(r, mt, NULL, NULL, &part, scope);", 1)
+    planted = src.replace("decode_nested(r, mt, pinfo, TTC_MSG_PROTOCOL, &part, scope);",
+                          "ttc_decode_client(r, mt, pinfo, NULL, &part, scope);", 1)
     assert planted != src
     copy = tmp_path / "src" / "ttc_dispatch.c"
     copy.parent.mkdir()
