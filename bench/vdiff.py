@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,41 +32,55 @@ def captures():
     return out
 
 
-def snapshot(so, outdir):
+# the runs per capture, by name: tshark's arguments after -n -r CAPTURE
+V_MODES = {"V": ["-V"], "2V": ["-2", "-V"]}
+
+
+def snapshot(outdir, modes=V_MODES, so=None, plugins=None, jobs=1):
+    """Each capture through tshark once per mode, with the plugin `so` (and
+    lua/) or a whole staged plugin folder `plugins` (<release>/epan/sqlnet.so
+    and the Lua scripts); outputs kept gzipped, their SHA-256 in index.tsv.
+    bench/advise_diff.py takes it with its own modes."""
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     sandbox = Path(tempfile.mkdtemp(prefix="sqlnet-vdiff-"))
-    release = Path(so).resolve().parent.parent.name
-    plug = sandbox / "plugins" / release / "epan"
-    plug.mkdir(parents=True)
-    shutil.copy2(so, plug / "sqlnet.so")
-    for f in (ROOT / "lua").glob("*.lua"):
-        shutil.copy2(f, sandbox / "plugins" / f.name)
+    if plugins:
+        shutil.copytree(plugins, sandbox / "plugins")
+    else:
+        release = Path(so).resolve().parent.parent.name
+        plug = sandbox / "plugins" / release / "epan"
+        plug.mkdir(parents=True)
+        shutil.copy2(so, plug / "sqlnet.so")
+        for f in (ROOT / "lua").glob("*.lua"):
+            shutil.copy2(f, sandbox / "plugins" / f.name)
     home = sandbox / "home"
     home.mkdir()
     caps = sandbox / "caps"
     caps.mkdir()
-    for d in [sandbox, *sandbox.rglob("*")]:
-        os.chmod(d, 0o777 if d == home else (0o755 if d.is_dir() else 0o644))
-    env = dict(os.environ, WIRESHARK_PLUGIN_DIR=str(sandbox / "plugins"), HOME=str(home))
-    pre = []
-    if os.geteuid() == 0:
-        pre = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "env",
-               f"WIRESHARK_PLUGIN_DIR={sandbox / 'plugins'}", f"HOME={home}"]
-    lines = []
+    work = []
     for i, cap in enumerate(captures()):
         local = caps / f"{i:04d}{''.join(cap.suffixes[-1:])}"
         shutil.copy2(cap, local)
-        os.chmod(local, 0o644)
         name = str(cap.relative_to(ROOT)) if cap.is_relative_to(ROOT) else f"public/{cap.parent.name}/{cap.name}"
-        for mode, extra in (("V", ["-V"]), ("2V", ["-2", "-V"])):
-            p = subprocess.run(pre + ["tshark", "-n", "-r", str(local), *extra],
-                               env=env, capture_output=True)
-            digest = hashlib.sha256(p.stdout + b"\0" + p.stderr).hexdigest()
-            fn = f"{i:04d}.{mode}.gz"
-            with gzip.open(outdir / fn, "wb") as fh:
-                fh.write(p.stdout + b"\n--- stderr ---\n" + p.stderr)
-            lines.append(f"{name}\t{mode}\t{digest}\t{fn}\n")
+        work += [(i, name, local, mode) for mode in modes]
+    for d in [sandbox, *sandbox.rglob("*")]:
+        os.chmod(d, 0o777 if d == home else (0o755 if d.is_dir() else 0o644))
+    vars_ = [f"WIRESHARK_PLUGIN_DIR={sandbox / 'plugins'}", f"HOME={home}", "LC_ALL=C.UTF-8"]
+    env = dict(os.environ, **dict(v.split("=", 1) for v in vars_))
+    pre = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "env", *vars_] \
+        if os.geteuid() == 0 else []
+
+    def one(w):
+        i, name, local, mode = w
+        p = subprocess.run(pre + ["tshark", "-n", "-r", str(local), *modes[mode]], env=env, capture_output=True)
+        digest = hashlib.sha256(p.stdout + b"\0" + p.stderr).hexdigest()
+        fn = f"{i:04d}.{mode}.gz"
+        with gzip.open(outdir / fn, "wb") as fh:
+            fh.write(p.stdout + b"\n--- stderr ---\n" + p.stderr)
+        return f"{name}\t{mode}\t{digest}\t{fn}\n"
+
+    with ThreadPoolExecutor(max_workers=jobs) as ex:
+        lines = list(ex.map(one, work))
     (outdir / "index.tsv").write_text("".join(lines))
     shutil.rmtree(sandbox, ignore_errors=True)
     print(f"{len(lines)} outputs in {outdir}")
@@ -89,12 +104,13 @@ def main():
     s = sub.add_parser("snapshot")
     s.add_argument("--so", required=True)
     s.add_argument("--out", required=True)
+    s.add_argument("--jobs", type=int, default=1)
     c = sub.add_parser("compare")
     c.add_argument("a")
     c.add_argument("b")
     args = ap.parse_args()
     if args.cmd == "snapshot":
-        snapshot(args.so, args.out)
+        snapshot(args.out, so=args.so, jobs=args.jobs)
         return 0
     return compare(args.a, args.b)
 
