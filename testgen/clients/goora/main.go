@@ -263,15 +263,8 @@ func runSession(p plan, idx int) (*sessionResult, error) {
 				result, err = conn.Exec(s.SQL, cols...)
 			} else if tx != nil {
 				// in the transaction: the statement on the transaction's connection
-				args := []interface{}{}
-				for _, b := range s.Binds {
-					v, perr := strconv.ParseInt(b[1], 10, 64)
-					if perr != nil {
-						err = perr
-					}
-					args = append(args, v)
-				}
-				if err == nil {
+				var args []interface{}
+				if args, err = intArgs(s.Binds); err == nil {
 					result, err = tx.Exec(s.SQL, args...)
 				}
 			} else {
@@ -283,15 +276,8 @@ func runSession(p plan, idx int) (*sessionResult, error) {
 					}
 				}
 				if err == nil {
-					args := []interface{}{}
-					for _, b := range s.Binds {
-						v, perr := strconv.ParseInt(b[1], 10, 64)
-						if perr != nil {
-							err = perr
-						}
-						args = append(args, v)
-					}
-					if err == nil {
+					var args []interface{}
+					if args, err = intArgs(s.Binds); err == nil {
 						result, err = st.Exec(args...)
 					}
 				}
@@ -482,4 +468,17 @@ func main() {
 	if len(fatal) > 0 {
 		os.Exit(1)
 	}
+}
+
+// intArgs: a statement's binds (name, value) as the integers the scripts bind.
+func intArgs(binds [][]string) ([]interface{}, error) {
+	args := []interface{}{}
+	for _, b := range binds {
+		v, err := strconv.ParseInt(b[1], 10, 64)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, v)
+	}
+	return args, nil
 }
