@@ -316,11 +316,19 @@ def test_batch_errors_as_the_client_read_them(tshark, manifest):
     assert checked == (1 if manifest["capture"].startswith("pattern_rowbyrow_fix_") else 2)
 
 
-LOB_MANIFESTS = [m for m in MANIFESTS
-                 if any(st.get("lob_chars") for rep in ([m.values[0]["client"]["report"]]
-                                                        if isinstance(m.values[0]["client"]["report"], dict)
-                                                        else m.values[0]["client"]["report"])
-                        for s in rep.get("sessions", []) for st in s.get("statements", []))]
+def client_statements(manifest):
+    """The statements of every session the client reported (one report, or one per client)."""
+    rep = manifest["client"]["report"]
+    return [st for r in ([rep] if isinstance(rep, dict) else rep)
+            for s in r.get("sessions", []) for st in s.get("statements", [])]
+
+
+def manifests_with(key):
+    """The manifests with a statement whose report holds key."""
+    return [m for m in MANIFESTS if any(st.get(key) for st in client_statements(m.values[0]))]
+
+
+LOB_MANIFESTS = manifests_with("lob_chars")
 
 
 @pytest.mark.parametrize("manifest", LOB_MANIFESTS)
@@ -330,8 +338,7 @@ def test_lob_reads_as_the_client_read_them(tshark, manifest):
     chunk size, locator); each read is a LOB operation answered by a LOB data message."""
     cap = TEST_CAPTURES / manifest["capture"]
     assert tshark.fields(cap, ["frame.number"], "sqlnet && (_ws.expert.group == 0x05000000 || _ws.malformed)") == []
-    rep = manifest["client"]["report"]
-    stmts = [st for r in (rep if isinstance(rep, list) else [rep]) for s in r["sessions"] for st in s["statements"]]
+    stmts = client_statements(manifest)
     want = sum(st.get("lob_chars", 0) for st in stmts)
     data = tshark.fields(cap, ["sqlnet.lob.data_length", "sqlnet.lob.amount"], "sqlnet.lob.data_length")
     assert sum(int(d) for d, _ in data) == want
@@ -343,11 +350,7 @@ def test_lob_reads_as_the_client_read_them(tshark, manifest):
                              if "values" in st else st["rows"] for st in stmts if st.get("lob_chars"))
 
 
-LOB_TEXT_MANIFESTS = [m for m in MANIFESTS
-                      if any(st.get("lob_text_chars") for rep in ([m.values[0]["client"]["report"]]
-                                                                  if isinstance(m.values[0]["client"]["report"], dict)
-                                                                  else m.values[0]["client"]["report"])
-                             for s in rep.get("sessions", []) for st in s.get("statements", []))]
+LOB_TEXT_MANIFESTS = manifests_with("lob_text_chars")
 
 
 @pytest.mark.parametrize("manifest", LOB_TEXT_MANIFESTS)
@@ -361,9 +364,7 @@ def test_lob_fetched_as_text_comes_with_its_row(tshark, manifest):
     client's report (rows, lob_text_chars)."""
     cap = TEST_CAPTURES / manifest["capture"]
     assert tshark.fields(cap, ["frame.number"], "sqlnet && (_ws.expert.group == 0x05000000 || _ws.malformed)") == []
-    rep = manifest["client"]["report"]
-    stmts = [st for r in (rep if isinstance(rep, list) else [rep]) for s in r["sessions"] for st in s["statements"]
-             if st.get("lob_text_chars")]
+    stmts = [st for st in client_statements(manifest) if st.get("lob_text_chars")]
     assert not tshark.fields(cap, ["frame.number"], "sqlnet.lob.operation")
     # every row's values and types (one aggregated field a frame: a byte no value holds between them)
     out = tshark.run(cap, ["-T", "fields", "-E", "occurrence=a", "-E", "aggregator=\x1f", "-e", "sqlnet.row.type",
@@ -380,11 +381,7 @@ def test_lob_fetched_as_text_comes_with_its_row(tshark, manifest):
     assert sum(chars(v) for v in longs) == sum(st["lob_text_chars"] for st in stmts)
 
 
-SCROLL_MANIFESTS = [m for m in MANIFESTS
-                    if any(st.get("scrollable") for rep in ([m.values[0]["client"]["report"]]
-                                                            if isinstance(m.values[0]["client"]["report"], dict)
-                                                            else m.values[0]["client"]["report"])
-                           for s in rep.get("sessions", []) for st in s.get("statements", []))]
+SCROLL_MANIFESTS = manifests_with("scrollable")
 
 
 @pytest.mark.parametrize("manifest", SCROLL_MANIFESTS)
@@ -395,9 +392,7 @@ def test_scrollable_cursor_positions(tshark, manifest):
     row to start from; none of them starts a new execution."""
     cap = TEST_CAPTURES / manifest["capture"]
     assert tshark.fields(cap, ["frame.number"], "sqlnet && (_ws.expert.group == 0x05000000 || _ws.malformed)") == []
-    rep = manifest["client"]["report"]
-    st = next(st for r in (rep if isinstance(rep, list) else [rep]) for s in r["sessions"]
-              for st in s["statements"] if st.get("scrollable"))
+    st = next(st for st in client_statements(manifest) if st.get("scrollable"))
     orient = {"absolute": 0x20, "relative": 0x40, "first": 0x04, "last": 0x08}
     got = [(int(o, 16), int(p)) for o, p in tshark.fields(cap, ["sqlnet.oall8.fetch_orientation",
                                                                  "sqlnet.oall8.fetch_pos"],
