@@ -252,8 +252,12 @@ classify(struct sqlnet_patterns *p, const ttc_response_t *resp, mark_t *m)
 
     if (func == TTC_FN_COMMIT) {
         /* a commit call right after one statement (one execution since the
-         * previous commit or the logon) */
-        if (p->commit.execs_since == 1) {
+         * previous commit); the first of a run may close more (the session's
+         * own setup queries after the logon: go-ora's), so more than one
+         * execution before a commit ends a run and starts the next */
+        if (p->commit.execs_since >= 1) {
+            if (p->commit.execs_since > 1)
+                p->commit.run = NULL;
             conv_call(&p->commit, SQLNET_PATTERN_COMMIT, req, resp, PATTERN_SPAN_MS, FALSE, m);
         } else {
             p->commit.run = NULL;
