@@ -836,7 +836,7 @@ PATTERN_FAMILIES = {
     "ping": {c: [("19", "wan50")] for c in ("python", "node", "jdbc", "goora")},
     # a LOB read per row: python-oracledb and node-oracledb read CLOB locators one by one
     # (JDBC prefetches the data with the row; go-ora's script has no LOB)
-    "lob": {c: [("19", "wan50")] for c in ("python", "node")},
+    "lob": {c: [("19", "wan50")] for c in ("python", "node", "jdbc", "goora")},
 }
 CLIENT_DRIVER = {"python": "python-oracledb", "node": "node-oracledb", "jdbc": "JDBC thin",
                  "goora": "go-ora"}
@@ -881,6 +881,14 @@ def pattern_steps(pattern: str, fixed: bool, client: str = "python") -> tuple[li
         # fetchAsString: the client defines the column as LONG), same rows
         docs = [table(name="SQLNET_DOCS", rows=n, columns="with_clob", lob_chars=700)]
         q = {"sql": "SELECT * FROM sqlnet_docs", "arraysize": 100}
+        if client in ("jdbc", "goora"):
+            # go-ora: the anti-pattern's LOB FETCH=POST keeps the locators and reads each
+            # LOB with a call of its own; the fix is its default (PRE: the CLOB defined as
+            # LONG, the text with the row).  JDBC: the anti-pattern turns LOB prefetch off (pattern_plan), so each CLOB
+            # comes as a bare locator and getString reads it (a get-chunk-size and a read
+            # call each); the fix is the default prefetch, the text with the row
+            fix = dict(q, lob_columns=["DOC"]) if client == "goora" else q
+            return [fix if fixed else dict(q, lob_locators=True), {"commit": True}], docs
         return [dict(q, fetch_lobs=False, lob_columns=["DOC"]) if fixed else q, {"commit": True}], docs
     if pattern == "ping":
         # a ping (an OPING: python's and node's connection.ping(), JDBC's Connection.isValid(),
@@ -893,6 +901,16 @@ def pattern_steps(pattern: str, fixed: bool, client: str = "python") -> tuple[li
         ping = {"ping": "isValid"} if client == "jdbc" else {"ping": True}
         return [x for w in work for x in (ping, w)], [table(name="SQLNET_ONE", rows=1)]
     raise ValueError(pattern)
+
+
+def pattern_plan(pattern: str, fixed: bool, client: str) -> dict:
+    """Plan keys of one pattern's client run beyond its steps: JDBC's LOB prefetch off
+    (defaultLobPrefetchSize -1) for its LOB anti-pattern; the fix keeps the default."""
+    if (pattern, client, fixed) == ("lob", "jdbc", False):
+        return {"jdbc_properties": {"oracle.jdbc.defaultLobPrefetchSize": "-1"}}
+    if (pattern, client, fixed) == ("lob", "goora", False):
+        return {"lob_fetch": "POST"}
+    return {}
 
 
 def pattern_scenarios() -> list[dict]:
@@ -913,9 +931,11 @@ def pattern_scenarios() -> list[dict]:
                                            **({"txn_status": True} if pattern == "commit" and
                                               client in ("jdbc", "goora") else {})),
                           # go-ora fetches PREFETCH_ROWS (the plan's prefetchrows) per call:
-                          # the fix's one query brings its rows in one call, as the others'
+                          # the fix's one query (and the LOB query) brings its rows in one
+                          # call, as the others'
                           "plan": plan(sdu=8192, arraysize=100, steps=steps,
-                                       prefetchrows=100 if (client, pattern) == ("goora", "nplus1") else 2)}
+                                       prefetchrows=100 if client == "goora" and pattern in ("nplus1", "lob") else 2,
+                                       **pattern_plan(pattern, fixed, client))}
                     if rtt:
                         sc["netem"] = wan(rtt)
                     out.append(sc)

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 # and nne) in the middle of a connection would delay that answer by tens of ms
 from . import ano, nne, releases, tns
 from .auth import aes_cbc_decrypt, aes_cbc_encrypt
-from .tables import DUAL, CHARSET_AL32UTF8, TYPED, Table
+from .tables import DUAL, CHARSET_AL32UTF8, LOB_CHUNK_SIZE, TYPED, Table
 from .ttc import (NeedMore, Reader, bytes_with_length, dalc, enc_sint, keyword_value,
                   oracle_date, oracle_number, str_with_length, ub1, ub2, ub4, ub8)
 
@@ -152,6 +152,7 @@ class Cursor:
     failed: bool = False
     lob_prefetch: dict | None = None     # column -> prefetch size the client's define asked
     lob_as_long: set | None = None       # LOB columns the client defined as LONG (text with the row)
+    defined: bool = False                # the client sent column defines (a LOB define's prefetch flag)
 
 
 @dataclass
@@ -564,7 +565,7 @@ class Connection:
             m["locator"] = r.raw(src_len)
             r.raw(dst_len)
             if m["charset_ptr"]:
-                r.ub4()
+                m["charset"] = r.ub4()      # go-ora's CLOB read passes its charset
             if r.remaining() and r.data[r.pos] == 0x0E:
                 r.u8()
                 m["data"] = r.dalc()
@@ -910,6 +911,14 @@ class Connection:
                 vals = table.row_values(i)
                 for k in cursor.lob_as_long:
                     row[k] = table.encode_long(vals[k])
+            if table.has_lob and not cursor.defined:
+                # fetched without defines (JDBC with defaultLobPrefetchSize -1: no LOB
+                # prefetch flag): the bare locator, no size or chunk size before it
+                row = list(row)
+                vals = table.row_values(i)
+                for k, c in enumerate(table.columns):
+                    if c.type == "clob":
+                        row[k] = table.encode_lob_locator(vals[k])
             if table.bvc and prev is not None:
                 present = [row[k] != prev[k] for k in range(ncols)]
             else:
@@ -1619,6 +1628,7 @@ class Connection:
         cursor = Cursor(self.s.next_cursor, m.get("sql", ""), table)
         self.s.next_cursor += 1
         self.s.cursors[cursor.cid] = cursor
+        cursor.defined = bool(m.get("num_defines"))
         n = m.get("prefetch_rows", 0)
         rec["rows_requested"] = n
         rec["cursor"] = 0
@@ -1646,14 +1656,16 @@ class Connection:
         n = al[1] if len(al) > 1 and al[1] else m.get("prefetch_rows", 0)
         rec["rows_requested"] = n
         if m.get("defines"):
+            cursor.defined = True
             # LOB columns defined with a prefetch size (JDBC): their values carry the data
             cursor.lob_prefetch = {k: d["max_chars"] for k, d in enumerate(m["defines"])
                                    if d["type"] == 112 and d["cont_flags"] & 0x2000000 and d["max_chars"]}
             # a CLOB defined as LONG (python-oracledb fetch_lobs=False, node-oracledb
-            # fetchAsString): the text comes with the row, no locator, no LOB reads
+            # fetchAsString) or LONG VARCHAR (94: go-ora's LOB FETCH=PRE, its default,
+            # command.go writeDefine): the text comes with the row, no locator, no LOB reads
             if cursor.table is not None:
                 cursor.lob_as_long = {k for k, d in enumerate(m["defines"])
-                                      if d["type"] == 8 and k < len(cursor.table.columns)
+                                      if d["type"] in (8, 94) and k < len(cursor.table.columns)
                                       and cursor.table.columns[k].type == "clob"}
                 rec["lob_as_long"] = sorted(cursor.lob_as_long)
         if len(al) > 11 and al[9] & 0x02 and cursor.table is not None:
@@ -1748,7 +1760,8 @@ class Connection:
                                                "opened_cursors": opened}
 
     def do_lob_op(self, m: dict, rec: dict):
-        """LOB read (operation 2) and get length (1) on a locator this server sent: LOB data
+        """LOB read (operation 2), get length (1) and get chunk size (0x4000) on a locator
+        this server sent: LOB data
         message (14) with the characters, then the RPA (the locator again, the amount as
         ub8 when the call passed one) and the OER (python-oracledb LobOpMessage, go-ora
         Lob.read)."""
@@ -1765,21 +1778,27 @@ class Connection:
                 break
         op = m.get("operation")
         rec["lob_operation"] = op
-        if text is None or op not in (1, 2):
+        if text is None or op not in (1, 2, 0x4000):
             body = self.oer(error=22922, call_seq=seq, message="ORA-22922: nonexistent LOB value")
             return self.send_error_with_markers(body), {"ora_error": 22922,
                                                         "ora_message": "ORA-22922: nonexistent LOB value\n"}
         body = b""
         if op == 2:
             start = max(1, m.get("offset", 1)) - 1
-            data = text[start:start + m.get("amount", len(text))]
+            # amount 0 (go-ora's getData): to the end
+            data = text[start:start + (m.get("amount") or len(text))]
             body += b"\x0e" + dalc(data.encode())
             amount = len(data)
             self.stats.setdefault("lob_chars_sent", 0)
             self.stats["lob_chars_sent"] += amount
+        elif op == 0x4000:
+            # get chunk size (JDBC asks it first for a locator that came without it)
+            amount = LOB_CHUNK_SIZE
         else:
             amount = len(text)
         body += b"\x08" + loc
+        if m.get("charset_ptr"):
+            body += ub2(m.get("charset") or CHARSET_AL32UTF8)    # the charset, echoed (go-ora Lob.read)
         if m.get("amount_ptr"):
             body += ub8(amount)
         if m.get("null_ptr"):

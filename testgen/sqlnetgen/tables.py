@@ -334,6 +334,14 @@ class Table:
             head += b"\x01" + ub4(CHARSET_AL32UTF8) + b"\x01" + dalc(text[:prefetch].encode())
         return head + dalc(loc)
 
+    def encode_lob_locator(self, text: str | None) -> bytes:
+        """A LOB value without the prefetch metadata (a column the client did not define
+        with the LOB prefetch flag): the locator length, then the locator."""
+        if text is None:
+            return b"\x00"
+        loc = self.lob_locator(text)
+        return ub4(len(loc)) + dalc(loc)
+
     def lob_locator(self, text: str) -> bytes:
         """A 40-byte locator naming the LOB (the server finds the text by it)."""
         if not hasattr(self, "_lobs"):

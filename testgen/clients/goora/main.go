@@ -45,6 +45,13 @@ type step struct {
 	// array DML: the rows as one execution of arrays (go-ora's array binds)
 	Many [][]int64 `json:"many"`
 	Ping   bool   `json:"ping"`
+	// the CLOBs come as locators (LOB FETCH=POST): go-ora reads each non-NULL one with
+	// a call of its own before the row is scanned; counted as lob_reads, their
+	// characters as lob_chars (the server's log has the reads: testgen verify compares)
+	LobLocators bool `json:"lob_locators"`
+	// CLOB columns that come as text with the row (LOB FETCH=PRE, go-ora's default:
+	// defined as LONG VARCHAR): their characters counted as lob_text_chars
+	LobColumns []string `json:"lob_columns"`
 }
 
 type plan struct {
@@ -58,6 +65,9 @@ type plan struct {
 	PrefetchRows int    `json:"prefetchrows"`
 	Sessions     int    `json:"sessions"`
 	Steps        []step `json:"steps"`
+	// go-ora's LOB FETCH URL option: PRE/INLINE (the default: LOB columns defined as
+	// LONG, the data with the row) or POST/STREAM (locators, each LOB read by a call)
+	LobFetch string `json:"lob_fetch"`
 	TLS          *struct {
 		CA      string `json:"ca"`
 		Version string `json:"version"`
@@ -88,6 +98,9 @@ type stmtResult struct {
 	DML          bool    `json:"dml,omitempty"`
 	Many         int     `json:"many,omitempty"`
 	Rowcount     *int64  `json:"rowcount,omitempty"`
+	LobReads     int     `json:"lob_reads,omitempty"`
+	LobChars     int     `json:"lob_chars,omitempty"`
+	LobTextChars int     `json:"lob_text_chars,omitempty"`
 }
 
 // pointT receives an object of type SQLNET_POINT (x NUMBER, y NUMBER, label VARCHAR2):
@@ -162,6 +175,9 @@ func runSession(p plan, idx int) (*sessionResult, error) {
 		if p.NNE.Integrity != "" {
 			opts["DATA INTEGRITY"] = p.NNE.Integrity
 		}
+	}
+	if p.LobFetch != "" {
+		opts["LOB FETCH"] = p.LobFetch
 	}
 	url := go_ora.BuildUrl(p.Host, p.Port, service, p.User, p.Password, opts)
 	db, err := sql.Open("oracle", url)
@@ -378,6 +394,23 @@ func runSession(p plan, idx int) (*sessionResult, error) {
 							texts[i] = valueText(v, dbType)
 						}
 						r.Values = append(r.Values, texts)
+					}
+					for i, v := range vals {
+						if str, ok := v.(string); ok {
+							for _, c := range s.LobColumns {
+								if strings.EqualFold(c, cols[i]) {
+									r.LobTextChars += utf8.RuneCountInString(str)
+								}
+							}
+						}
+					}
+					if s.LobLocators {
+						for i, v := range vals {
+							if str, ok := v.(string); ok && i < len(ctypes) && ctypes[i].DatabaseTypeName() == "OCIClobLocator" {
+								r.LobReads++
+								r.LobChars += utf8.RuneCountInString(str)
+							}
+						}
 					}
 					var objs []map[string]interface{}
 					for _, v := range vals {

@@ -236,7 +236,12 @@ public class Client {
                     String sql = (String) step.get("sql");
                     int fetch = -1;
                     if (step.containsKey("arraysize") || !tiedPrefetch) fetch = num(step, "arraysize", num(plan, "arraysize", 10));
-                    long n = 0, chars = 0; String err = null, msg = null;
+                    long n = 0, chars = 0, lobReads = 0, lobChars = 0; String err = null, msg = null;
+                    // step key "lob_locators": the CLOB values come as bare locators (LOB
+                    // prefetch off, oracle.jdbc.defaultLobPrefetchSize -1), so each non-NULL
+                    // value getString reads is a LOB read: counted as lob_reads, its characters
+                    // as lob_chars (the server's log has the reads: testgen verify compares)
+                    boolean lobLocators = Boolean.TRUE.equals(step.get("lob_locators"));
                     List<String> values = new ArrayList<>();
                     try (Statement st = conn.createStatement()) {
                         if (fetch > 0) st.setFetchSize(fetch);
@@ -254,7 +259,14 @@ public class Client {
                                             values.add("[" + String.join(",", row) + "]");
                                             continue;
                                         }
-                                        for (int c = 1; c <= cols; c++) { String v = rs.getString(c); if (v != null) chars += v.length(); }
+                                        for (int c = 1; c <= cols; c++) {
+                                            String v = rs.getString(c);
+                                            if (v == null) continue;
+                                            chars += v.length();
+                                            if (lobLocators && "CLOB".equals(rs.getMetaData().getColumnTypeName(c))) {
+                                                lobReads++; lobChars += v.length();
+                                            }
+                                        }
                                     }
                                 } catch (SQLException e) { err = String.format("ORA-%05d", e.getErrorCode()); msg = e.getMessage(); }
                             }
@@ -267,6 +279,7 @@ public class Client {
                     total += Math.max(n, 0);
                     stmts.add("{\"sql\":" + q(sql) + ",\"arraysize\":" + fetch + ",\"prefetchrows\":" + fetch
                             + ",\"rows\":" + n + ",\"value_chars\":" + chars + ",\"error\":" + q(err)
+                            + (lobLocators ? ",\"lob_reads\":" + lobReads + ",\"lob_chars\":" + lobChars : "")
                             + (Boolean.TRUE.equals(step.get("report_values")) ? ",\"values\":[" + String.join(",", values) + "]" : "")
                             + (msg != null ? ",\"error_message\":" + q(msg) : "") + "}");
                 }
