@@ -819,8 +819,8 @@ PATTERN_SMALL_CALLS = 12      # N+1 and commit for node, JDBC, go-ora (the captu
 PATTERN_RELEASES = ["19", "23ai"]
 PATTERN_LINKS = {"lan": None, "wan50": 50}   # 50 ms: the handshake check holds on a loaded host
 # the families whose client script makes the pattern and its fix, and on which
-# (release, link) pairs: every pair for python-oracledb and for row-by-row DML, 19 over
-# the WAN and 23ai over the LAN for the others' N+1 and commit (the captures' budget)
+# (release, link) pairs: every pair for python-oracledb's N+1 and commit and for row-by-row
+# DML, 19 over the WAN and 23ai over the LAN for the rest (the captures' budget)
 ALL_PAIRS = [(rel, link) for rel in PATTERN_RELEASES for link in PATTERN_LINKS]
 # a second release and a LAN for the others: 23ai over the LAN
 SMALL_PAIRS = [("19", "wan50"), ("23ai", "lan")]
@@ -833,10 +833,10 @@ PATTERN_FAMILIES = {
     "rowbyrow": {c: ALL_PAIRS for c in ("python", "node", "jdbc", "goora")},
     # go-ora: db.Ping() before each query, a bare OPING; its cursor closes are OPINGs
     # too (one after each query, carrying the close: part of the query, docs/time.md)
-    "ping": {c: [("19", "wan50")] for c in ("python", "node", "jdbc", "goora")},
-    # a LOB read per row: python-oracledb and node-oracledb read CLOB locators one by one
-    # (JDBC prefetches the data with the row; go-ora's script has no LOB)
-    "lob": {c: [("19", "wan50")] for c in ("python", "node", "jdbc", "goora")},
+    "ping": {c: SMALL_PAIRS for c in ("python", "node", "jdbc", "goora")},
+    # a LOB read per row: python-oracledb and node-oracledb read CLOB locators one by one;
+    # JDBC with its LOB prefetch off and go-ora with LOB FETCH=POST too (pattern_plan)
+    "lob": {c: SMALL_PAIRS for c in ("python", "node", "jdbc", "goora")},
 }
 CLIENT_DRIVER = {"python": "python-oracledb", "node": "node-oracledb", "jdbc": "JDBC thin",
                  "goora": "go-ora"}
