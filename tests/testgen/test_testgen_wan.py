@@ -63,7 +63,7 @@ def test_catalogue_names():
     want |= {f"pattern_{q}_19_wan50_{c}" for p, cs in (("nplus1", ("node", "jdbc", "goora")),
                                                        ("commit", ("node", "jdbc", "goora")),
                                                        ("ping", ("python", "node", "jdbc", "goora")),
-                                                       ("lob", ("python", "node")))
+                                                       ("lob", ("python", "node", "jdbc", "goora")))
              for c in cs for q in (p, p + "_fix")}
     # issue 23: one held-out sweep over a 4 ms link (named only where it is predicted)
     held_out = {n for n, s in WAN.items() if s.get("held_out")}
