@@ -1765,7 +1765,7 @@ local PATTERN_FIX = {
     lob_per_row = {
         python = "oracledb.defaults.fetch_lobs = False (LOBs as str/bytes with the row)",
         node = "fetchAsString / fetchAsBuffer for the LOB columns", jdbc = "a LOB prefetch size (defaultLobPrefetchSize)",
-        goora = "LOBs as strings/bytes with the row", all = "LOB prefetch, or LOBs fetched as strings/bytes",
+        goora = "the connection option LOB FETCH=PRE (the default; not POST): the LOB data with the row", all = "LOB prefetch, or LOBs fetched as strings/bytes",
     },
 }
 local PATTERN_WHAT = {

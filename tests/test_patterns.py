@@ -47,9 +47,9 @@ PING_FIX = {"python": "ping_interval", "node": "poolPingInterval", "jdbc": "seco
             "goora": "no Ping() before each use"}
 # the LOB pattern's fix in each client's words: python-oracledb's fetch_lobs,
 # node-oracledb's fetchAsString, ojdbc's defaultLobPrefetchSize connection
-# property (go-ora's is its LOB FETCH URL option, PRE its default: the
-# advisor's line names no option for it yet)
-LOB_FIX = {"python": "fetch_lobs", "node": "fetchAsString", "jdbc": "defaultLobPrefetchSize"}
+# property, go-ora's LOB FETCH URL option (PRE, its default: go-ora v2
+# configurations, the connection string's "LOB FETCH")
+LOB_FIX = {"python": "fetch_lobs", "node": "fetchAsString", "jdbc": "defaultLobPrefetchSize", "goora": "LOB FETCH=PRE"}
 
 
 def anti_captures():

@@ -172,6 +172,8 @@
 #define ORA_LONG        8
 #define ORA_ROWID       11
 #define ORA_LONG_RAW    24
+#define ORA_LONG_VARCHAR 94
+#define ORA_LONG_VARRAW 95
 #define ORA_CURSOR      102
 #define ORA_OBJECT      109
 #define ORA_CLOB        112

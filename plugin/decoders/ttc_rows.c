@@ -43,13 +43,32 @@ static gint ett_row_value = -1;
 /* ... and at most this many characters of it in the item text */
 #define ROW_TEXT_SHOWN  100
 
+/* A LOB column the client did not define with the LOB prefetch flag (no
+ * define: JDBC with LOB prefetch off, go-ora's LOB FETCH=POST) comes as the
+ * bare locator: its length, then the locator (go-ora decodePrimValue reads
+ * two CLRs; ojdbc refuses the sized form there).  Without the flag the
+ * byte after the length tells: the locator's own length byte repeats it
+ * (a locator is longer than 8 bytes), where the sized form has the size's
+ * length byte (at most 8). */
+static gboolean
+lob_is_bare(const ttc_rd_t *r, const ttc_column_t *col, guint32 n)
+{
+    guint8 next;
+
+    if (col->lob_prefetch != 0 || n <= 8 || r->off >= r->end)
+        return FALSE;
+    next = tvb_get_guint8(r->tvb, r->off);
+    return next == n || (n >= 0xFE && next == 0xFE);
+}
+
 /* A LOB value in a row: locator length ub4 (0: NULL), then (not for a
- * BFILE) the size sb8 and chunk size ub4, then with JDBC's LOB prefetch a
- * flag byte (1: a charset ub2 follows), the form of use and the prefetched
- * data, then the locator (python-oracledb read_lob_with_length; JDBC
- * T4CClobAccessor.unmarshalBytes / unmarshalPrefetchData).  With `want`,
- * its text: the prefetched data when there is some, else the locator's
- * length and the LOB's size (characters of a CLOB, bytes of a BLOB). */
+ * BFILE, nor a bare locator: above) the size sb8 and chunk size ub4, then
+ * with JDBC's LOB prefetch a flag byte (1: a charset ub2 follows), the form
+ * of use and the prefetched data, then the locator (python-oracledb
+ * read_lob_with_length; JDBC T4CClobAccessor.unmarshalBytes /
+ * unmarshalPrefetchData).  With `want`, its text: the prefetched data when
+ * there is some, else the locator's length and the LOB's size (characters
+ * of a CLOB, bytes of a BLOB; a bare locator has none). */
 static const char *
 lob_value(ttc_rd_t *r, const ttc_column_t *col, gboolean want, wmem_allocator_t *scope)
 {
@@ -57,10 +76,12 @@ lob_value(ttc_rd_t *r, const ttc_column_t *col, gboolean want, wmem_allocator_t 
     guint32 n = ttc_rd_ub4(r);
     guint64 size = 0;
     const char *data = NULL;
+    gboolean bare;
 
     if (!ttc_rd_ok(r) || n == 0)
         return "NULL";
-    if (col->type != ORA_BFILE) {
+    bare = lob_is_bare(r, col, n);
+    if (col->type != ORA_BFILE && !bare) {
         size = ttc_rd_ub8(r);         /* size */
         ttc_rd_ub4(r);                /* chunk size */
         if (col->lob_prefetch == 2) {
@@ -87,7 +108,7 @@ lob_value(ttc_rd_t *r, const ttc_column_t *col, gboolean want, wmem_allocator_t 
         return NULL;
     if (data)
         return data;
-    if (col->type == ORA_BFILE)
+    if (col->type == ORA_BFILE || bare)
         return wmem_strdup_printf(scope, "%s locator (%u bytes)", tname, n);
     return wmem_strdup_printf(scope, "%s locator (%u bytes), size %" PRIu64, tname, n, size);
 }

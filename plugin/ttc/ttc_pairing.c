@@ -177,10 +177,16 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
             for (i = 0; i < m->ncols; i++) {
                 ttc_column_t *col = &m->cols[i];
                 if (i < def->ncols) {
+                    guint8 dt = def->cols[i].type;
                     col->lob_prefetch = def->cols[i].lob_prefetch;
-                    if ((col->type == ORA_CLOB || col->type == ORA_BLOB) &&
-                        (def->cols[i].type == ORA_LONG || def->cols[i].type == ORA_LONG_RAW)) {
-                        col->type = def->cols[i].type;
+                    /* go-ora's LOB FETCH=PRE defines a CLOB as LONG VARCHAR and
+                     * reads it as a LONG (command.go writeDefine; isLongType) */
+                    if (dt == ORA_LONG_VARCHAR)
+                        dt = ORA_LONG;
+                    else if (dt == ORA_LONG_VARRAW)
+                        dt = ORA_LONG_RAW;
+                    if ((col->type == ORA_CLOB || col->type == ORA_BLOB) && (dt == ORA_LONG || dt == ORA_LONG_RAW)) {
+                        col->type = dt;
                         col->buffer_size = def->cols[i].buffer_size;
                     }
                 }
