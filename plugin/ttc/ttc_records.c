@@ -184,3 +184,102 @@ ttc_seg_mark_set(ttc_session_t *ts, guint32 frame, guint mark)
     st->seg_frames[st->nsegs] = frame;
     st->seg_marks[st->nsegs++] = (guint8)mark;
 }
+
+/* Start states: chunk k holds 8 << k states up to 1,024 (k = 7), then 1,024
+ * each; a state's index gives its chunk and place without a search. */
+#define START_SMALL_CHUNKS 8u                       /* chunks of 8 .. 1,024 */
+#define START_SMALL_TOTAL (CHUNK_MIN * ((1u << START_SMALL_CHUNKS) - 1u))   /* 2,040 */
+
+static void
+start_place(guint32 idx, guint32 *chunk, guint32 *at)
+{
+    if (idx < START_SMALL_TOTAL) {
+        *chunk = (guint32)g_bit_storage(idx / CHUNK_MIN + 1) - 1;
+        *at = idx - CHUNK_MIN * ((1u << *chunk) - 1u);
+    } else {
+        *chunk = START_SMALL_CHUNKS + (idx - START_SMALL_TOTAL) / CHUNK_MAX;
+        *at = (idx - START_SMALL_TOTAL) % CHUNK_MAX;
+    }
+}
+
+const ttc_state_kept_t *
+ttc_start_at(const ttc_session_t *ts, guint32 idx)
+{
+    guint32 chunk, at;
+
+    start_place(idx, &chunk, &at);
+    return &ts->recs.starts[chunk][at];
+}
+
+static gboolean
+start_equal(const ttc_state_kept_t *a, const ttc_state_kept_t *b)
+{
+    return a->dialect == b->dialect && a->describe == b->describe && a->bitvec == b->bitvec &&
+           a->last_row == b->last_row && a->bitvec_len == b->bitvec_len &&
+           a->rxh_columns == b->rxh_columns && a->rxh_bv_bytes == b->rxh_bv_bytes;
+}
+
+/* The index of a start state: the latest one of the direction's records or
+ * the latest kept when equal (a client packet nearly always starts from the
+ * state the response before it left, and a response from its request's),
+ * else a new one. */
+guint32
+ttc_start_intern(ttc_session_t *ts, gboolean server, const ttc_state_kept_t *k)
+{
+    ttc_rec_store_t *st = &ts->recs;
+    guint32 *last = &st->start_last[server ? 1 : 0];
+    guint32 chunk, at;
+
+    if (st->nstarts) {
+        if (start_equal(ttc_start_at(ts, *last), k))
+            return *last;
+        if (start_equal(ttc_start_at(ts, st->nstarts - 1), k))
+            return *last = st->nstarts - 1;
+    }
+    start_place(st->nstarts, &chunk, &at);
+    if (at == 0) {
+        guint32 cap = chunk < START_SMALL_CHUNKS ? CHUNK_MIN << chunk : CHUNK_MAX;
+        if (chunk == st->starts_cap) {
+            st->starts_cap = st->starts_cap ? st->starts_cap * 2 : 4;
+            st->starts = (ttc_state_kept_t **)wmem_realloc(wmem_file_scope(), st->starts,
+                                                           st->starts_cap * sizeof(*st->starts));
+        }
+        st->starts[chunk] = wmem_alloc_array(wmem_file_scope(), ttc_state_kept_t, cap);
+    }
+    st->starts[chunk][at] = *k;
+    return *last = st->nstarts++;
+}
+
+/* Requests and responses (one each per round trip): bumped out of chunks of
+ * 8 to 1,024 (as many as the session has so far), zeroed, with no
+ * allocator header each; a chunk is never moved or freed before the file. */
+static void *
+slab_new(guint8 **slab, guint32 *left, guint32 *count, gsize size)
+{
+    void *p;
+
+    if (*left == 0) {
+        guint32 n = CLAMP(*count, CHUNK_MIN, CHUNK_MAX);
+        *slab = (guint8 *)wmem_alloc0(wmem_file_scope(), size * n);
+        *left = n;
+    }
+    p = *slab;
+    *slab += size;
+    (*left)--;
+    (*count)++;
+    return p;
+}
+
+ttc_request_t *
+ttc_request_new(ttc_session_t *ts)
+{
+    ttc_rec_store_t *st = &ts->recs;
+    return (ttc_request_t *)slab_new(&st->req_slab, &st->req_slab_left, &st->nreqs, sizeof(ttc_request_t));
+}
+
+ttc_response_t *
+ttc_response_new(ttc_session_t *ts)
+{
+    ttc_rec_store_t *st = &ts->recs;
+    return (ttc_response_t *)slab_new(&st->resp_slab, &st->resp_slab_left, &st->nresps, sizeof(ttc_response_t));
+}
