@@ -7,7 +7,7 @@
  * latest one's: such a record goes into the current chunk of the store,
  * inline beside its 8-byte key, and is found again by a binary search over
  * the chunks and then within one.  Chunks never move (a record's address
- * stays valid) and grow with the store (twice the records so far, within
+ * stays valid) and grow with the store (a quarter of the records so far, within
  * bounds), so a short conversation keeps small chunks.  A key that does not
  * sort after the latest one (a frame whose payloads come from two buffers:
  * a reassembled TNS packet and the segment's own bytes) goes into a tree,
@@ -25,7 +25,8 @@
 #include "ttc.h"
 #include "ttc_internal.h"
 
-#define CHUNK_MIN 8u
+#define CHUNK_MIN 4u
+#define SLAB_MIN 2u
 #define CHUNK_MAX 1024u
 
 typedef struct rec_key {
@@ -104,7 +105,7 @@ ttc_rec_new(ttc_session_t *ts, guint32 frame, guint32 key)
         return rec;
     }
     if (!c || c->n == c->cap) {
-        guint32 cap = CLAMP(st->nrecs, CHUNK_MIN, CHUNK_MAX);
+        guint32 cap = CLAMP(st->nrecs / 4, CHUNK_MIN, CHUNK_MAX);
         gsize head = sizeof(struct ttc_rec_chunk) + (gsize)cap * sizeof(rec_key_t);
         if (st->nchunks == st->chunks_cap) {
             st->chunks_cap = st->chunks_cap ? st->chunks_cap * 2 : 4;
@@ -185,17 +186,30 @@ ttc_seg_mark_set(ttc_session_t *ts, guint32 frame, guint mark)
     st->seg_marks[st->nsegs++] = (guint8)mark;
 }
 
-/* Start states: chunk k holds 8 << k states up to 1,024 (k = 7), then 1,024
- * each; a state's index gives its chunk and place without a search. */
-#define START_SMALL_CHUNKS 8u                       /* chunks of 8 .. 1,024 */
-#define START_SMALL_TOTAL (CHUNK_MIN * ((1u << START_SMALL_CHUNKS) - 1u))   /* 2,040 */
+/* Start states: chunks of 4, 4, 8, 8, 16, 16 ... 1,024 states (a short
+ * session's last chunk wastes little), then 1,024 each; a state's index
+ * gives its chunk and place without a search (a walk over the 16 first
+ * chunks at most). */
+#define START_SMALL_CHUNKS 16u                      /* chunks of 4 .. 512 */
+#define START_SMALL_TOTAL 2040u                     /* the states they hold */
+
+static guint32
+start_chunk_cap(guint32 chunk)
+{
+    return chunk < START_SMALL_CHUNKS ? 4u << (chunk / 2) : CHUNK_MAX;
+}
 
 static void
 start_place(guint32 idx, guint32 *chunk, guint32 *at)
 {
     if (idx < START_SMALL_TOTAL) {
-        *chunk = (guint32)g_bit_storage(idx / CHUNK_MIN + 1) - 1;
-        *at = idx - CHUNK_MIN * ((1u << *chunk) - 1u);
+        guint32 k = 0;
+        while (idx >= start_chunk_cap(k)) {
+            idx -= start_chunk_cap(k);
+            k++;
+        }
+        *chunk = k;
+        *at = idx;
     } else {
         *chunk = START_SMALL_CHUNKS + (idx - START_SMALL_TOTAL) / CHUNK_MAX;
         *at = (idx - START_SMALL_TOTAL) % CHUNK_MAX;
@@ -238,7 +252,7 @@ ttc_start_intern(ttc_session_t *ts, gboolean server, const ttc_state_kept_t *k)
     }
     start_place(st->nstarts, &chunk, &at);
     if (at == 0) {
-        guint32 cap = chunk < START_SMALL_CHUNKS ? CHUNK_MIN << chunk : CHUNK_MAX;
+        guint32 cap = start_chunk_cap(chunk);
         if (chunk == st->starts_cap) {
             st->starts_cap = st->starts_cap ? st->starts_cap * 2 : 4;
             st->starts = (ttc_state_kept_t **)wmem_realloc(wmem_file_scope(), st->starts,
@@ -251,7 +265,8 @@ ttc_start_intern(ttc_session_t *ts, gboolean server, const ttc_state_kept_t *k)
 }
 
 /* Requests and responses (one each per round trip): bumped out of chunks of
- * 8 to 1,024 (as many as the session has so far), zeroed, with no
+ * 2 to 1,024 (a quarter of those the session has so far: a short session
+ * wastes little), zeroed, with no
  * allocator header each; a chunk is never moved or freed before the file. */
 static void *
 slab_new(guint8 **slab, guint32 *left, guint32 *count, gsize size)
@@ -259,7 +274,7 @@ slab_new(guint8 **slab, guint32 *left, guint32 *count, gsize size)
     void *p;
 
     if (*left == 0) {
-        guint32 n = CLAMP(*count, CHUNK_MIN, CHUNK_MAX);
+        guint32 n = CLAMP(*count / 4, SLAB_MIN, CHUNK_MAX);
         *slab = (guint8 *)wmem_alloc0(wmem_file_scope(), size * n);
         *left = n;
     }
