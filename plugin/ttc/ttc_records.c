@@ -241,14 +241,16 @@ guint32
 ttc_start_intern(ttc_session_t *ts, gboolean server, const ttc_state_kept_t *k)
 {
     ttc_rec_store_t *st = &ts->recs;
-    guint32 *last = &st->start_last[server ? 1 : 0];
+    guint d = server ? 1 : 0;
     guint32 chunk, at;
 
     if (st->nstarts) {
-        if (start_equal(ttc_start_at(ts, *last), k))
-            return *last;
-        if (start_equal(ttc_start_at(ts, st->nstarts - 1), k))
-            return *last = st->nstarts - 1;
+        if (start_equal(st->start_last_p[d], k))
+            return st->start_last[d];
+        if (start_equal(st->start_newest, k)) {
+            st->start_last_p[d] = st->start_newest;
+            return st->start_last[d] = st->nstarts - 1;
+        }
     }
     start_place(st->nstarts, &chunk, &at);
     if (at == 0) {
@@ -261,7 +263,11 @@ ttc_start_intern(ttc_session_t *ts, gboolean server, const ttc_state_kept_t *k)
         st->starts[chunk] = wmem_alloc_array(wmem_file_scope(), ttc_state_kept_t, cap);
     }
     st->starts[chunk][at] = *k;
-    return *last = st->nstarts++;
+    /* the other direction's latest, when there is none yet, is this one too */
+    if (!st->nstarts)
+        st->start_last_p[1 - d] = &st->starts[chunk][at];
+    st->start_last_p[d] = st->start_newest = &st->starts[chunk][at];
+    return st->start_last[d] = st->nstarts++;
 }
 
 /* Requests and responses (one each per round trip): bumped out of chunks of
