@@ -88,10 +88,11 @@ sqlnet_timing_elapsed(const sqlnet_timing_t *t)
 }
 
 /* What a response keeps of its timing (one per round trip): every part in
- * nanoseconds, and the flags.  The parts are spans, never negative; a
- * split with a part beyond what the nanoseconds hold (timestamps centuries
- * apart) or below zero is kept whole in `wide` instead.  Read a part with
- * sqlnet_timing_part_ns(), the whole with sqlnet_timing_get(). */
+ * nanoseconds, in 40 bits (a low 32 and a high 8: up to 1,099 s), and the
+ * flags.  The parts are spans, never negative; a split with a part beyond
+ * what the 40 bits hold (an idle gap of more than 18 minutes, timestamps
+ * centuries apart) or below zero is kept whole in `wide` instead.  Read a
+ * part with sqlnet_timing_part_ns(), the whole with sqlnet_timing_get(). */
 #define SQLNET_TIMING_PARTS(X) X(network) X(server) X(transfer) X(client) X(idle) X(rtt) X(wait) X(gap)
 enum {
 #define SQLNET_TIMING_PART_ENUM(p) SQLNET_TIMING_##p,
@@ -101,17 +102,22 @@ enum {
 };
 /* The split's flags, copied as they are between the two forms. */
 #define SQLNET_TIMING_FLAGS(X) X(in_execution) X(known) X(rtt_known) X(has_gap) X(provisional) X(rtt_source) X(vantage)
-#define SQLNET_TIMING_MAX_SECS G_GINT64_CONSTANT(9000000000)  /* ~285 years: ns fit a gint64 */
+#define SQLNET_TIMING_MAX_SECS G_GINT64_CONSTANT(1100)       /* then the 40 bits decide */
+#define SQLNET_TIMING_MAX_NS G_GUINT64_CONSTANT(0xFFFFFFFFFF) /* 2^40 - 1 ns, ~1,099.5 s */
 
 typedef struct sqlnet_timing_kept {
-    const sqlnet_timing_t *wide;   /* the whole split when a part does not fit `ns` (else NULL) */
-    guint64 ns[SQLNET_TIMING_NPARTS];
+    const sqlnet_timing_t *wide;   /* the whole split when a part does not fit (else NULL) */
+    guint32 ns_lo[SQLNET_TIMING_NPARTS];   /* each part's nanoseconds: bits 0-31 */
+    guint8  ns_hi[SQLNET_TIMING_NPARTS];   /* ... bits 32-39 */
     guint8  in_execution, known, rtt_known, has_gap, provisional, rtt_source, vantage;
 } sqlnet_timing_kept_t;
 
+/* A part of a packed split in nanoseconds. */
+#define SQLNET_TIMING_NS(kept, i) (((guint64)(kept)->ns_hi[i] << 32) | (guint64)(kept)->ns_lo[i])
+
 /* A part in nanoseconds (0 when negative), as sqlnet_timing_ns() of the whole. */
 #define sqlnet_timing_part_ns(kept, part) \
-    ((kept)->wide ? sqlnet_timing_ns(&(kept)->wide->part) : (kept)->ns[SQLNET_TIMING_##part])
+    ((kept)->wide ? sqlnet_timing_ns(&(kept)->wide->part) : SQLNET_TIMING_NS(kept, SQLNET_TIMING_##part))
 
 /* The whole split of a kept timing. */
 static inline void
@@ -122,8 +128,8 @@ sqlnet_timing_get(const sqlnet_timing_kept_t *k, sqlnet_timing_t *t)
         return;
     }
 #define SQLNET_TIMING_UNPACK(p) \
-    t->p.secs = (time_t)(k->ns[SQLNET_TIMING_##p] / 1000000000u); \
-    t->p.nsecs = (int)(k->ns[SQLNET_TIMING_##p] % 1000000000u);
+    t->p.secs = (time_t)(SQLNET_TIMING_NS(k, SQLNET_TIMING_##p) / 1000000000u); \
+    t->p.nsecs = (int)(SQLNET_TIMING_NS(k, SQLNET_TIMING_##p) % 1000000000u);
     SQLNET_TIMING_PARTS(SQLNET_TIMING_UNPACK)
 #undef SQLNET_TIMING_UNPACK
 #define SQLNET_TIMING_FLAG_GET(f) t->f = k->f;
@@ -134,7 +140,8 @@ sqlnet_timing_get(const sqlnet_timing_kept_t *k, sqlnet_timing_t *t)
 static inline gboolean
 sqlnet_timing_part_fits(const nstime_t *t)
 {
-    return t->secs >= 0 && t->secs < SQLNET_TIMING_MAX_SECS && t->nsecs >= 0 && t->nsecs < 1000000000;
+    return t->secs >= 0 && t->secs < SQLNET_TIMING_MAX_SECS && t->nsecs >= 0 && t->nsecs < 1000000000 &&
+           (guint64)t->secs * 1000000000u + (guint64)t->nsecs <= SQLNET_TIMING_MAX_NS;
 }
 
 /* Keep a split: packed, or (a part that does not fit) whole in `scope`. */
@@ -145,10 +152,14 @@ sqlnet_timing_keep(sqlnet_timing_kept_t *k, const sqlnet_timing_t *t, wmem_alloc
 #define SQLNET_TIMING_FITS(p) fits = fits && sqlnet_timing_part_fits(&t->p);
     SQLNET_TIMING_PARTS(SQLNET_TIMING_FITS)
 #undef SQLNET_TIMING_FITS
-    memset(k->ns, 0, sizeof(k->ns));
+    memset(k->ns_lo, 0, sizeof(k->ns_lo));
+    memset(k->ns_hi, 0, sizeof(k->ns_hi));
     k->wide = NULL;
     if (fits) {
-#define SQLNET_TIMING_PACK(p) k->ns[SQLNET_TIMING_##p] = (guint64)t->p.secs * 1000000000u + (guint64)t->p.nsecs;
+#define SQLNET_TIMING_PACK(p) { \
+        guint64 ns_ = (guint64)t->p.secs * 1000000000u + (guint64)t->p.nsecs; \
+        k->ns_lo[SQLNET_TIMING_##p] = (guint32)ns_; \
+        k->ns_hi[SQLNET_TIMING_##p] = (guint8)(ns_ >> 32); }
         SQLNET_TIMING_PARTS(SQLNET_TIMING_PACK)
 #undef SQLNET_TIMING_PACK
     } else {
@@ -163,7 +174,7 @@ sqlnet_timing_keep(sqlnet_timing_kept_t *k, const sqlnet_timing_t *t, wmem_alloc
 static inline gboolean
 sqlnet_timing_gap_is_zero(const sqlnet_timing_kept_t *k)
 {
-    return k->wide ? nstime_is_zero(&k->wide->gap) : k->ns[SQLNET_TIMING_gap] == 0;
+    return k->wide ? nstime_is_zero(&k->wide->gap) : SQLNET_TIMING_NS(k, SQLNET_TIMING_gap) == 0;
 }
 
 /* Why a round trip's figures are lower bounds (sqlnet.ttc.partial). */

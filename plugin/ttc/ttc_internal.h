@@ -47,7 +47,9 @@ typedef struct ttc_pdu_more {
 
 /* A decoder state as a TTC record keeps it: ttc_state_t without its request
  * and response, which are nearly always the packet's own (the record's
- * `of`), else in ttc_pdu_more_t. */
+ * `of`), else in ttc_pdu_more_t.  Kept in the session's store, once while
+ * consecutive records of a direction start from the same one
+ * (ttc_start_intern); a record holds its index. */
 typedef struct ttc_state_kept {
     const ttc_dialect_t *dialect;
     const ttc_describe_t *describe;
@@ -59,7 +61,6 @@ typedef struct ttc_state_kept {
 } ttc_state_kept_t;
 
 typedef struct ttc_pdu_rec {
-    ttc_state_kept_t start;    /* decoder state before this packet's messages (ttc_pdu_start_get) */
     union {                    /* the round trip's record this packet belongs to */
         ttc_request_t *req;    /* client packets (!server) */
         ttc_response_t *resp;  /* server packets */
@@ -67,17 +68,19 @@ typedef struct ttc_pdu_rec {
     ttc_pdu_more_t *more;      /* NULL: none of what it holds */
     gint32   body_off;         /* first message starting in this payload; -1 none */
     gint32   stop_off;         /* where decoding stopped; -1 = end of payload */
-    /* One of these per TNS packet of the capture: the flags are bytes
-     * (every assignment is TRUE, FALSE or a logical expression). */
-    guint8   server;           /* a server packet: `of` is its response */
-    guint8   start_rt_apart;   /* the start state's request and response are in `more` */
-    guint8   stop;             /* stop_t */
-    guint8   decoded;          /* TTC decoding applies to this packet */
-    guint8   completes;        /* completes its response (server side) */
-    guint8   carries_call;     /* the request's main call was decoded here */
-    guint8   starts_request;   /* first TNS packet of its request */
-    guint8   too_much_total;   /* ... dropped because all conversations together hold too much */
-    guint8   body_undecoded;   /* its call data is a call body that could not be read */
+    guint32  start;            /* decoder state before this packet's messages: its index in
+                                * the session's store (ttc_pdu_start_get) */
+    /* One of these per TNS packet of the capture: the flags are bits (every
+     * assignment is TRUE, FALSE or a logical expression). */
+    guint    stop : 3;         /* stop_t */
+    guint    server : 1;       /* a server packet: `of` is its response */
+    guint    start_rt_apart : 1;   /* the start state's request and response are in `more` */
+    guint    decoded : 1;      /* TTC decoding applies to this packet */
+    guint    completes : 1;    /* completes its response (server side) */
+    guint    carries_call : 1; /* the request's main call was decoded here */
+    guint    starts_request : 1;   /* first TNS packet of its request */
+    guint    too_much_total : 1;   /* ... dropped because all conversations together hold too much */
+    guint    body_undecoded : 1;   /* its call data is a call body that could not be read */
 } ttc_pdu_rec_t;
 
 static const ttc_pdu_more_t ttc_pdu_none = { NULL, 0, 0, -1, 0, 0, 0, NULL, NULL };
@@ -117,6 +120,10 @@ void state_keep(ttc_stream_t *s);
  * frames' segment markers (0: none). */
 ttc_pdu_rec_t *ttc_rec_find(const ttc_session_t *ts, guint32 frame, guint32 key);
 ttc_pdu_rec_t *ttc_rec_new(ttc_session_t *ts, guint32 frame, guint32 key);
+guint32 ttc_start_intern(ttc_session_t *ts, gboolean server, const ttc_state_kept_t *k);
+const ttc_state_kept_t *ttc_start_at(const ttc_session_t *ts, guint32 idx);
+ttc_request_t *ttc_request_new(ttc_session_t *ts);
+ttc_response_t *ttc_response_new(ttc_session_t *ts);
 guint ttc_seg_mark(const ttc_session_t *ts, guint32 frame);
 void ttc_seg_mark_set(ttc_session_t *ts, guint32 frame, guint mark);
 
@@ -175,18 +182,20 @@ ttc_pdu_own(const ttc_pdu_rec_t *rec, ttc_request_t **req, ttc_response_t **resp
 /* Keep the decoder state before the packet (after rec->of and rec->server
  * are set: its request and response are compared with the packet's own). */
 static inline void
-ttc_pdu_start_keep(ttc_pdu_rec_t *rec, const ttc_state_t *st)
+ttc_pdu_start_keep(ttc_session_t *ts, ttc_pdu_rec_t *rec, const ttc_state_t *st)
 {
     ttc_request_t *req;
     ttc_response_t *resp;
+    ttc_state_kept_t k;
 
-    rec->start.dialect = st->dialect;
-    rec->start.describe = st->describe;
-    rec->start.bitvec = st->bitvec;
-    rec->start.last_row = st->last_row;
-    rec->start.bitvec_len = st->bitvec_len;
-    rec->start.rxh_columns = st->rxh_columns;
-    rec->start.rxh_bv_bytes = st->rxh_bv_bytes;
+    k.dialect = st->dialect;
+    k.describe = st->describe;
+    k.bitvec = st->bitvec;
+    k.last_row = st->last_row;
+    k.bitvec_len = st->bitvec_len;
+    k.rxh_columns = st->rxh_columns;
+    k.rxh_bv_bytes = st->rxh_bv_bytes;
+    rec->start = ttc_start_intern(ts, rec->server, &k);
     ttc_pdu_own(rec, &req, &resp);
     rec->start_rt_apart = st->req != req || st->resp != resp;
     if (rec->start_rt_apart) {
@@ -196,17 +205,36 @@ ttc_pdu_start_keep(ttc_pdu_rec_t *rec, const ttc_state_t *st)
     }
 }
 
+/* The dialect of the state before the packet. */
+static inline const ttc_dialect_t *
+ttc_pdu_start_dialect(const ttc_session_t *ts, const ttc_pdu_rec_t *rec)
+{
+    return ttc_start_at(ts, rec->start)->dialect;
+}
+
+/* ... changed on the first pass (a dialect inferred at this packet). */
+static inline void
+ttc_pdu_start_set_dialect(ttc_session_t *ts, ttc_pdu_rec_t *rec, const ttc_dialect_t *d)
+{
+    ttc_state_kept_t k = *ttc_start_at(ts, rec->start);
+
+    k.dialect = d;
+    rec->start = ttc_start_intern(ts, rec->server, &k);
+}
+
 /* The decoder state before the packet, whole. */
 static inline void
-ttc_pdu_start_get(const ttc_pdu_rec_t *rec, ttc_state_t *st)
+ttc_pdu_start_get(const ttc_session_t *ts, const ttc_pdu_rec_t *rec, ttc_state_t *st)
 {
-    st->dialect = rec->start.dialect;
-    st->describe = rec->start.describe;
-    st->bitvec = rec->start.bitvec;
-    st->last_row = rec->start.last_row;
-    st->bitvec_len = rec->start.bitvec_len;
-    st->rxh_columns = rec->start.rxh_columns;
-    st->rxh_bv_bytes = rec->start.rxh_bv_bytes;
+    const ttc_state_kept_t *k = ttc_start_at(ts, rec->start);
+
+    st->dialect = k->dialect;
+    st->describe = k->describe;
+    st->bitvec = k->bitvec;
+    st->last_row = k->last_row;
+    st->bitvec_len = k->bitvec_len;
+    st->rxh_columns = k->rxh_columns;
+    st->rxh_bv_bytes = k->rxh_bv_bytes;
     if (rec->start_rt_apart) {
         st->req = rec->more->start_req;
         st->resp = rec->more->start_resp;

@@ -109,7 +109,7 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
 
     if (ts->resp)
         return ts->resp;
-    resp = wmem_new0(wmem_file_scope(), ttc_response_t);
+    resp = ttc_response_new(ts);
     resp->first_frame = pinfo->num;
     resp->first_time = pinfo->abs_ts;
     if (ts->pending_segments > 0) {
@@ -223,7 +223,7 @@ open_request(ttc_session_t *ts, packet_info *pinfo, ttc_req_kind_t kind)
 
     if (ts->req && !ts->req->response && !ts->req->ended)
         return ts->req;                /* still the same request */
-    req = wmem_new0(wmem_file_scope(), ttc_request_t);
+    req = ttc_request_new(ts);
     /* A new request cuts the open response short, unless the client is
      * pipelining (23ai: each request ended by the end-of-request flag, the
      * responses follow in order, each ended by the end-of-response flag). */

@@ -7,7 +7,7 @@
  * latest one's: such a record goes into the current chunk of the store,
  * inline beside its 8-byte key, and is found again by a binary search over
  * the chunks and then within one.  Chunks never move (a record's address
- * stays valid) and grow with the store (twice the records so far, within
+ * stays valid) and grow with the store (a quarter of the records so far, within
  * bounds), so a short conversation keeps small chunks.  A key that does not
  * sort after the latest one (a frame whose payloads come from two buffers:
  * a reassembled TNS packet and the segment's own bytes) goes into a tree,
@@ -25,7 +25,8 @@
 #include "ttc.h"
 #include "ttc_internal.h"
 
-#define CHUNK_MIN 8u
+#define CHUNK_MIN 4u
+#define SLAB_MIN 2u
 #define CHUNK_MAX 1024u
 
 typedef struct rec_key {
@@ -104,7 +105,7 @@ ttc_rec_new(ttc_session_t *ts, guint32 frame, guint32 key)
         return rec;
     }
     if (!c || c->n == c->cap) {
-        guint32 cap = CLAMP(st->nrecs, CHUNK_MIN, CHUNK_MAX);
+        guint32 cap = CLAMP(st->nrecs / 4, CHUNK_MIN, CHUNK_MAX);
         gsize head = sizeof(struct ttc_rec_chunk) + (gsize)cap * sizeof(rec_key_t);
         if (st->nchunks == st->chunks_cap) {
             st->chunks_cap = st->chunks_cap ? st->chunks_cap * 2 : 4;
@@ -183,4 +184,123 @@ ttc_seg_mark_set(ttc_session_t *ts, guint32 frame, guint mark)
     }
     st->seg_frames[st->nsegs] = frame;
     st->seg_marks[st->nsegs++] = (guint8)mark;
+}
+
+/* Start states: chunks of 4, 4, 8, 8, 16, 16 ... 1,024 states (a short
+ * session's last chunk wastes little), then 1,024 each; a state's index
+ * gives its chunk and place without a search (a walk over the 16 first
+ * chunks at most). */
+#define START_SMALL_CHUNKS 16u                      /* chunks of 4 .. 512 */
+#define START_SMALL_TOTAL 2040u                     /* the states they hold */
+
+static guint32
+start_chunk_cap(guint32 chunk)
+{
+    return chunk < START_SMALL_CHUNKS ? 4u << (chunk / 2) : CHUNK_MAX;
+}
+
+static void
+start_place(guint32 idx, guint32 *chunk, guint32 *at)
+{
+    if (idx < START_SMALL_TOTAL) {
+        guint32 k = 0;
+        while (idx >= start_chunk_cap(k)) {
+            idx -= start_chunk_cap(k);
+            k++;
+        }
+        *chunk = k;
+        *at = idx;
+    } else {
+        *chunk = START_SMALL_CHUNKS + (idx - START_SMALL_TOTAL) / CHUNK_MAX;
+        *at = (idx - START_SMALL_TOTAL) % CHUNK_MAX;
+    }
+}
+
+const ttc_state_kept_t *
+ttc_start_at(const ttc_session_t *ts, guint32 idx)
+{
+    guint32 chunk, at;
+
+    start_place(idx, &chunk, &at);
+    return &ts->recs.starts[chunk][at];
+}
+
+static gboolean
+start_equal(const ttc_state_kept_t *a, const ttc_state_kept_t *b)
+{
+    return a->dialect == b->dialect && a->describe == b->describe && a->bitvec == b->bitvec &&
+           a->last_row == b->last_row && a->bitvec_len == b->bitvec_len &&
+           a->rxh_columns == b->rxh_columns && a->rxh_bv_bytes == b->rxh_bv_bytes;
+}
+
+/* The index of a start state: the latest one of the direction's records or
+ * the latest kept when equal (a client packet nearly always starts from the
+ * state the response before it left, and a response from its request's),
+ * else a new one. */
+guint32
+ttc_start_intern(ttc_session_t *ts, gboolean server, const ttc_state_kept_t *k)
+{
+    ttc_rec_store_t *st = &ts->recs;
+    guint d = server ? 1 : 0;
+    guint32 chunk, at;
+
+    if (st->nstarts) {
+        if (start_equal(st->start_last_p[d], k))
+            return st->start_last[d];
+        if (start_equal(st->start_newest, k)) {
+            st->start_last_p[d] = st->start_newest;
+            return st->start_last[d] = st->nstarts - 1;
+        }
+    }
+    start_place(st->nstarts, &chunk, &at);
+    if (at == 0) {
+        guint32 cap = start_chunk_cap(chunk);
+        if (chunk == st->starts_cap) {
+            st->starts_cap = st->starts_cap ? st->starts_cap * 2 : 4;
+            st->starts = (ttc_state_kept_t **)wmem_realloc(wmem_file_scope(), st->starts,
+                                                           st->starts_cap * sizeof(*st->starts));
+        }
+        st->starts[chunk] = wmem_alloc_array(wmem_file_scope(), ttc_state_kept_t, cap);
+    }
+    st->starts[chunk][at] = *k;
+    /* the other direction's latest, when there is none yet, is this one too */
+    if (!st->nstarts)
+        st->start_last_p[1 - d] = &st->starts[chunk][at];
+    st->start_last_p[d] = st->start_newest = &st->starts[chunk][at];
+    return st->start_last[d] = st->nstarts++;
+}
+
+/* Requests and responses (one each per round trip): bumped out of chunks of
+ * 2 to 1,024 (a quarter of those the session has so far: a short session
+ * wastes little), zeroed, with no
+ * allocator header each; a chunk is never moved or freed before the file. */
+static void *
+slab_new(guint8 **slab, guint32 *left, guint32 *count, gsize size)
+{
+    void *p;
+
+    if (*left == 0) {
+        guint32 n = CLAMP(*count / 4, SLAB_MIN, CHUNK_MAX);
+        *slab = (guint8 *)wmem_alloc0(wmem_file_scope(), size * n);
+        *left = n;
+    }
+    p = *slab;
+    *slab += size;
+    (*left)--;
+    (*count)++;
+    return p;
+}
+
+ttc_request_t *
+ttc_request_new(ttc_session_t *ts)
+{
+    ttc_rec_store_t *st = &ts->recs;
+    return (ttc_request_t *)slab_new(&st->req_slab, &st->req_slab_left, &st->nreqs, sizeof(ttc_request_t));
+}
+
+ttc_response_t *
+ttc_response_new(ttc_session_t *ts)
+{
+    ttc_rec_store_t *st = &ts->recs;
+    return (ttc_response_t *)slab_new(&st->resp_slab, &st->resp_slab_left, &st->nresps, sizeof(ttc_response_t));
 }

@@ -47,6 +47,14 @@ typedef struct ttc_rec_store {
     guint8 *seg_marks;                 /* ... their marks */
     guint32 nsegs, segs_cap;
     wmem_tree_t *segs_later;           /* frames marked after a later one */
+    struct ttc_state_kept **starts;    /* the records' start states, each kept once while */
+    guint32 nstarts, starts_cap;       /* ... it repeats (ttc_start_intern): chunks of 8, 16, */
+    guint32 start_last[2];             /* ... 32 ... 1,024; the latest index per direction, */
+    const struct ttc_state_kept *start_last_p[2], *start_newest;   /* ... it, and the newest */
+    /* its requests and responses, side by side in chunks without an
+     * allocator header each (ttc_rt_slab_new) */
+    guint8 *req_slab, *resp_slab;
+    guint32 req_slab_left, resp_slab_left, nreqs, nresps;
 } ttc_rec_store_t;
 
 typedef struct ttc_session {

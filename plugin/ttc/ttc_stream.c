@@ -141,7 +141,7 @@ drop_pending(ttc_session_t *ts, ttc_stream_t *s, sqlnet_dir_t dir, ttc_pdu_rec_t
              guint32 size, gboolean total)
 {
     ttc_pdu_more(rec)->too_long = size;
-    rec->too_much_total = total;
+    rec->too_much_total = total != FALSE;
     pending_drop(s);
     s->opaque = TRUE;
     s->opaque_cut = FALSE;
@@ -202,7 +202,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
             rec->of.resp = ts->resp;
         else
             rec->of.req = ts->req;
-        ttc_pdu_start_keep(rec, &s->state);
+        ttc_pdu_start_keep(ts, rec, &s->state);
         rec->decoded = !s->opaque;
         rec->starts_request = dir == SQLNET_TO_SERVER && ts->req && ts->req->tns_packets == 1 &&
                               ts->req->first_frame == pinfo->num;
@@ -215,7 +215,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
 
     if (first && dir == SQLNET_TO_SERVER && !ts->dialect.known && s->pending_len == 0 && !s->opaque) {
         if (infer_dialect(ts, sess, payload, pinfo)) {
-            rec->start.dialect = s->state.dialect = ts->dialect_ptr;
+            ttc_pdu_start_set_dialect(ts, rec, s->state.dialect = ts->dialect_ptr);
             ts->infer_verify = TRUE;
         }
     }
@@ -223,19 +223,19 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
         s->pending_len == 0 && !s->opaque && ts->inferred_frame != pinfo->num) {
         guint8 was = ts->infer_chosen;
         narrow_inferred_dialect(ts, sess, payload, pinfo);
-        rec->start.dialect = s->state.dialect = ts->dialect_ptr;
+        ttc_pdu_start_set_dialect(ts, rec, s->state.dialect = ts->dialect_ptr);
         if (ts->infer_chosen != was)
             ttc_pdu_more(rec)->reinferred_from = ts->inferred_frame;
     }
     if (first && dir == SQLNET_TO_CLIENT && !ts->dialect.known && s->pending_len == 0 && !s->opaque &&
         infer_dialect_from_reply(ts, sess, payload, end, pinfo)) {
         /* no call before it: the reply is the evidence (server-only captures) */
-        rec->start.dialect = s->state.dialect = ts->dialect_ptr;
+        ttc_pdu_start_set_dialect(ts, rec, s->state.dialect = ts->dialect_ptr);
         ts->infer_verify = (ts->infer_fits & (ts->infer_fits - 1)) != 0;
     } else if (first && dir == SQLNET_TO_CLIENT && ts->infer_verify && s->pending_len == 0 && !s->opaque) {
         guint8 was = ts->infer_chosen;
         verify_inferred_dialect(ts, sess, payload, end, pinfo);
-        rec->start.dialect = s->state.dialect = ts->dialect_ptr;
+        ttc_pdu_start_set_dialect(ts, rec, s->state.dialect = ts->dialect_ptr);
         if (ts->infer_chosen != was)
             ttc_pdu_more(rec)->reinferred_from = ts->inferred_frame;
     }
@@ -305,7 +305,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
             s->state = st;
             if (cut && (stop == STOP_NEED_MORE || stop == STOP_END))
                 stop = STOP_CUT;       /* what follows the cut is unknown */
-            rec->stop = (guint8)stop;
+            rec->stop = (guint)stop;
             rec->stop_off = stop == STOP_END ? -1 : off;
             if (stop == STOP_NEED_MORE) {
                 pending_drop(s);
@@ -342,8 +342,8 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
 
     /* Display (every pass): decode again from the record. */
     seen = ttc_pdu_seen(rec);
-    if (ts->inferred_frame == pinfo->num && rec->start.dialect) {
-        const ttc_dialect_t *d = rec->start.dialect;
+    if (ts->inferred_frame == pinfo->num && ttc_pdu_start_dialect(ts, rec)) {
+        const ttc_dialect_t *d = ttc_pdu_start_dialect(ts, rec);
         char ptr[24] = "";
         if (d->native)
             snprintf(ptr, sizeof(ptr), ", %u-byte pointers", d->ptr_width ? d->ptr_width : 1u);
@@ -355,8 +355,8 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
         proto_item_append_text(ti, " [dialect inferred: %s integers%s, field version %u]",
                                d->native ? "native (OCI)" : "universal (thin)", ptr, d->fv);
     }
-    if (seen->reinferred_from && rec->start.dialect) {
-        const ttc_dialect_t *d = rec->start.dialect;
+    if (seen->reinferred_from && ttc_pdu_start_dialect(ts, rec)) {
+        const ttc_dialect_t *d = ttc_pdu_start_dialect(ts, rec);
         char ptr[24] = "";
         if (d->native)
             snprintf(ptr, sizeof(ptr), ", %u-byte pointers", d->ptr_width ? d->ptr_width : 1u);
@@ -383,7 +383,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
     }
     if (!tree)
         return;
-    ttc_pdu_start_get(rec, &st);
+    ttc_pdu_start_get(ts, rec, &st);
     if (seen->joined) {
         tvbuff_t *jt = tvb_new_child_real_data(payload, seen->joined, seen->joined_len, seen->joined_len);
         add_new_data_source(pinfo, jt, "Reassembled TTC message");
@@ -397,9 +397,9 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
     }
     if (rec->stop_off >= 0 && !(seen->joined == NULL && rec->body_off < 0 && rec->stop == STOP_NEED_MORE))
         add_stop_items(tt, payload, pinfo, rec->stop_off, seen->resync_off, (stop_t)rec->stop, rec->body_undecoded,
-                       rec->start.dialect);
+                       ttc_pdu_start_dialect(ts, rec));
     if (seen->resync_off >= 0) {
-        ttc_pdu_start_get(rec, &st);
+        ttc_pdu_start_get(ts, rec, &st);
         decode_range(payload, seen->resync_off, end, &st, tt, pinfo, dir, ts, sess, rec, FALSE, &stop, FALSE);
     }
     else if (rec->stop == STOP_NEED_MORE)
