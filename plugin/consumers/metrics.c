@@ -490,7 +490,16 @@ add_round_trip(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet
                 add_sql(tr, tvb, sess, hf_rt_sql, hf_rt_sql_id, req->stmt_sql);
             sql_done = TRUE;
         }
-        if (sqlnet_rt_column_kind(k) == SQLNET_RT_KIND_NONE || !sqlnet_rt_column(&rt, k, &v))
+        if (sqlnet_rt_column_kind(k) == SQLNET_RT_KIND_NONE)
+            continue;
+        /* A tree that is not shown (columns, filters, taps) fakes the items
+         * nobody references: skip them before their value is computed.  The
+         * rows asked (its expert info) and the segments (the SDU fill after
+         * it) are added always. */
+        if (k != SQLNET_RT_COL_rows_asked && k != SQLNET_RT_COL_resp_segments &&
+            !proto_field_is_referenced(tr, hf_rt_col[k]))
+            continue;
+        if (!sqlnet_rt_column(&rt, k, &v))
             continue;
         pi = add_rt_column(tr, tvb, k, v);
         if (k == SQLNET_RT_COL_rows_asked) {

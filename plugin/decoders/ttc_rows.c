@@ -17,6 +17,7 @@
 #include "sqlnet.h"
 #include "ttc_msg.h"
 #include "ttc_values.h"
+#include "coltext.h"
 
 static int hf_rxh_flags = -1;
 static int hf_rxh_nreq = -1;
@@ -180,7 +181,6 @@ static void
 column_value(ttc_rd_t *r, proto_tree *tree, const ttc_column_t *col, ttc_msg_result_t *res,
              wmem_allocator_t *scope, gboolean want, const char **value, const char **shown)
 {
-    const char *tname = val_to_str_const(col->type, ttc_ora_type_vals, "type");
     guint8 n;
 
     *value = NULL;
@@ -217,7 +217,8 @@ column_value(ttc_rd_t *r, proto_tree *tree, const ttc_column_t *col, ttc_msg_res
             len = ttc_rd_dalc(r, NULL);
             ttc_rd_dalc(r, NULL);
             if (want)
-                *value = wmem_strdup_printf(scope, "%s value (%u bytes, not decoded)", tname, len);
+                *value = wmem_strdup_printf(scope, "%s value (%u bytes, not decoded)",
+                                            val_to_str_const(col->type, ttc_ora_type_vals, "type"), len);
         } else {
             *value = "NULL";
         }
@@ -427,8 +428,11 @@ add_row_items(ttc_rd_t *r, proto_item *row, const ttc_describe_t *desc, const ro
             shown = wmem_strdup_printf(scope, "%.*s... (%zu bytes)", (int)(cut - shown), shown,
                                        strlen(value));
         }
-        pi = proto_tree_add_string_format(rt, hf_row_value, r->tvb, it[i].off, it[i].len, value, "%s: %s%s",
-                                          name, shown ? shown : value, it[i].repeated ? " (repeated)" : "");
+        /* the label joined without printf's parsing: the same text as
+         * "%s: %s%s" of the three (Wireshark cuts it alike) */
+        pi = proto_tree_add_string_format(rt, hf_row_value, r->tvb, it[i].off, it[i].len, value, "%s",
+                                          wmem_strconcat(scope, name, ": ", shown ? shown : value,
+                                                         it[i].repeated ? " (repeated)" : "", NULL));
         vt = proto_item_add_subtree(pi, ett_row_value);
         proto_item_set_generated(proto_tree_add_string(vt, hf_row_column, r->tvb, it[i].off, 0, name));
         proto_item_set_generated(proto_tree_add_uint(vt, hf_row_column_number, r->tvb, it[i].off, 0, i + 1));
@@ -554,7 +558,14 @@ ttc_msg_row_data(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_
         return;
     if (tree) {
         proto_item *pi = proto_tree_add_item(tree, hf_row, r->tvb, SPAN(r, s), ENC_NA);
-        proto_item_append_text(pi, ": %u of %u columns", sent, MAX(ncols, sent));
+        sqlnet_coltext_t t;           /* ": %u of %u columns" without printf's parsing */
+        coltext_init(&t);
+        coltext_str(&t, ": ");
+        coltext_uint(&t, sent);
+        coltext_str(&t, " of ");
+        coltext_uint(&t, MAX(ncols, sent));
+        coltext_str(&t, " columns");
+        proto_item_append_text(pi, "%s", t.buf);
         if (items)
             add_row_items(r, pi, desc, items, scope);
         else if (desc && !sqlnet_prefs()->show_bind_values)

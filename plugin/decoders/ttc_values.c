@@ -25,6 +25,7 @@
 #include "sqlnet.h"
 #include "ttc_msg.h"
 #include "ttc_values.h"
+#include "coltext.h"
 
 #define ORA_BINARY_INTEGER 3
 #define ORA_DATE          12
@@ -339,6 +340,19 @@ text_of_bytes(const guint8 *b, guint got, gboolean utf16, wmem_allocator_t *scop
         got &= ~1u;
     if (got == 0)
         return wmem_strdup(scope, "");
+    if (!utf16) {
+        /* printable ASCII (most values): UTF-8 as it is, the same text as
+         * the decoding below, without a tvb and a conversion per value */
+        guint k;
+        for (k = 0; k < got && b[k] >= 0x20 && b[k] < 0x7f; k++)
+            ;
+        if (k == got) {
+            s = (char *)wmem_alloc(scope, (gsize)got + 1);
+            memcpy(s, b, got);
+            s[got] = '\0';
+            return s;
+        }
+    }
     t = tvb_new_real_data(b, got, (gint)got);
     s = (char *)tvb_get_string_enc(scope, t, 0, (gint)got, utf16 ? (ENC_UTF_16 | ENC_BIG_ENDIAN) : ENC_UTF_8);
     tvb_free(t);
@@ -403,7 +417,7 @@ void
 ttc_value_format(guint8 type, guint8 csfrm, const guint8 *b, guint got, guint32 total,
                  wmem_allocator_t *scope, const char **value, const char **shown)
 {
-    const char *tname = val_to_str_const(type, ttc_ora_type_vals, "type");
+    const char *tname;
     char fixed[256];
 
     *value = NULL;
@@ -413,7 +427,7 @@ ttc_value_format(guint8 type, guint8 csfrm, const guint8 *b, guint got, guint32 
         char *t = text_of_bytes(b, got, csfrm == CSFRM_NCHAR, scope);
         *value = t;
         *shown = got < total ? wmem_strdup_printf(scope, "'%s'... (%u bytes)", t, total)
-                             : wmem_strdup_printf(scope, "'%s'", t);
+                             : wmem_strconcat(scope, "'", t, "'", NULL);
         break;
     }
     case ORA_UROWID:
@@ -422,8 +436,14 @@ ttc_value_format(guint8 type, guint8 csfrm, const guint8 *b, guint got, guint32 
     case ORA_RAW: case ORA_LONG_RAW: {
         char *hex = hex_of_bytes(b, got, scope);
         *value = hex;
-        *shown = got < total ? wmem_strdup_printf(scope, "%s... (%u bytes)", hex, total)
-                             : wmem_strdup_printf(scope, "%s (%u bytes)", hex, total);
+        if (got < total) {
+            *shown = wmem_strdup_printf(scope, "%s... (%u bytes)", hex, total);
+        } else {
+            sqlnet_coltext_t n;
+            coltext_init(&n);
+            coltext_uint(&n, total);
+            *shown = wmem_strconcat(scope, hex, " (", n.buf, " bytes)", NULL);
+        }
         break;
     }
     case ORA_NUMBER: case ORA_BINARY_INTEGER:
@@ -446,10 +466,13 @@ ttc_value_format(guint8 type, guint8 csfrm, const guint8 *b, guint got, guint32 
         *value = (got > 0 && b[got - 1]) ? "TRUE" : "FALSE";
         break;
     default:
+        tname = val_to_str_const(type, ttc_ora_type_vals, "type");
         *shown = wmem_strdup_printf(scope, "%s not decoded (%u bytes)", tname, total);
         break;
     }
-    if (!*value && !*shown)
+    if (!*value && !*shown) {
+        tname = val_to_str_const(type, ttc_ora_type_vals, "type");
         *shown = wmem_strdup_printf(scope, "%u byte%s that %s not a %s value", total,
                                     total == 1 ? "" : "s", total == 1 ? "is" : "are", tname);
+    }
 }
