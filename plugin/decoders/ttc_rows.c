@@ -58,7 +58,7 @@ lob_is_bare(const ttc_rd_t *r, const ttc_column_t *col, guint32 n)
 
     if (col->lob_prefetch != 0 || n <= 8 || r->off >= r->end)
         return FALSE;
-    next = tvb_get_guint8(r->tvb, r->off);
+    next = tvb_get_uint8(r->tvb, r->off);
     return next == n || (n >= 0xFE && next == 0xFE);
 }
 
