@@ -192,10 +192,16 @@ rm -f "$GUI_LOG"
 if [ "${SQLNET_BUILDROOT_GUI_BESIDE:-0}" = 1 ]; then
   # built and set up once, before the two runs (with the tests' selection: a
   # root leaves the release-independent ones, Spark's Java among them, to the host)
-  in_chroot SQLNET_BUILD_DIR="$BUILD_DIR" SQLNET_VENV="$VENV_DIR" SQLNET_FUZZ_TOOLS=0 \
+  # A failed build (or set-up) stops here: the tests would otherwise run on
+  # the plugin an earlier build left in the folder and blame the decoding.
+  if ! in_chroot SQLNET_BUILD_DIR="$BUILD_DIR" SQLNET_VENV="$VENV_DIR" SQLNET_FUZZ_TOOLS=0 \
     SQLNET_RELEASE_DEPENDENT_ONLY="${SQLNET_RELEASE_DEPENDENT_ONLY-1}" \
-    bash "$ROOT/run.sh" test --collect-only -q >"$BUILD_DIR/prepare.log" 2>&1 ||
-    echo "sqlnet build root $RELEASE: setting up the tests failed (log $BUILD_DIR/prepare.log)"
+    bash "$ROOT/run.sh" test --collect-only -q >"$BUILD_DIR/prepare.log" 2>&1; then
+    echo "sqlnet build root $RELEASE: building the plugin or setting up the tests failed; no test run (log $BUILD_DIR/prepare.log):"
+    { grep -E 'error|Error|ERROR' "$BUILD_DIR/prepare.log" || tail -20 "$BUILD_DIR/prepare.log"; } | head -20
+    echo "sqlnet on Debian $RELEASE, Wireshark $WS_VERSION: build or set-up failed (exit 1, $((SECONDS - start)) s; log $BUILD_DIR/prepare.log)"
+    exit 1
+  fi
   RUNNER=("$VENV_DIR/bin/python" -m pytest "$ROOT/tests" -q -rfEs)
   run_tests only "$@" >"$GUI_LOG" 2>&1 &
   gui_pid=$!
