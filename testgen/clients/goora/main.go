@@ -28,13 +28,13 @@ type step struct {
 	RegisterType string `json:"register_type"`
 	// collection types registered before it: [element type, collection type] pairs
 	ArrayTypes [][2]string `json:"array_types"`
-	PlsqlOut string   `json:"plsql_out"`
-	Types    []string `json:"types"`
-	SQL      string   `json:"sql"`
-	Repeat int    `json:"repeat"`
+	PlsqlOut   string      `json:"plsql_out"`
+	Types      []string    `json:"types"`
+	SQL        string      `json:"sql"`
+	Repeat     int         `json:"repeat"`
 	// report every fetched value as text (valueText)
 	ReportValues bool `json:"report_values"`
-	Commit bool   `json:"commit"`
+	Commit       bool `json:"commit"`
 	// begin a transaction (database/sql Begin): the DML steps run in it (no commit on
 	// execute) until a commit step commits it (go-ora's Commit: an OCOMMIT)
 	Begin bool `json:"begin"`
@@ -44,7 +44,7 @@ type step struct {
 	Binds [][]string `json:"binds"`
 	// array DML: the rows as one execution of arrays (go-ora's array binds)
 	Many [][]int64 `json:"many"`
-	Ping   bool   `json:"ping"`
+	Ping bool      `json:"ping"`
 	// the CLOBs come as locators (LOB FETCH=POST): go-ora reads each non-NULL one with
 	// a call of its own before the row is scanned; counted as lob_reads, their
 	// characters as lob_chars (the server's log has the reads: testgen verify compares)
@@ -68,7 +68,7 @@ type plan struct {
 	// go-ora's LOB FETCH URL option: PRE/INLINE (the default: LOB columns defined as
 	// LONG, the data with the row) or POST/STREAM (locators, each LOB read by a call)
 	LobFetch string `json:"lob_fetch"`
-	TLS          *struct {
+	TLS      *struct {
 		CA      string `json:"ca"`
 		Version string `json:"version"`
 	} `json:"tls"`
@@ -84,23 +84,23 @@ type stmtResult struct {
 	Plsql        string        `json:"plsql,omitempty"`
 	Out          []interface{} `json:"out,omitempty"`
 	SQL          string        `json:"sql,omitempty"`
-	Action       string  `json:"action,omitempty"`
-	PrefetchRows int     `json:"prefetchrows,omitempty"`
-	ArraySize    int     `json:"arraysize,omitempty"`
-	Rows         int     `json:"rows"`
-	ValueChars   int     `json:"value_chars"`
+	Action       string        `json:"action,omitempty"`
+	PrefetchRows int           `json:"prefetchrows,omitempty"`
+	ArraySize    int           `json:"arraysize,omitempty"`
+	Rows         int           `json:"rows"`
+	ValueChars   int           `json:"value_chars"`
 	// per row, the attribute values of each object column (X, Y, LABEL)
-	Objects      [][]map[string]interface{} `json:"objects,omitempty"`
+	Objects [][]map[string]interface{} `json:"objects,omitempty"`
 	// per row, each value as go-ora gave it, as text (report_values)
 	Values       [][]string `json:"values,omitempty"`
-	Error        *string `json:"error"`
-	ErrorMessage string  `json:"error_message,omitempty"`
-	DML          bool    `json:"dml,omitempty"`
-	Many         int     `json:"many,omitempty"`
-	Rowcount     *int64  `json:"rowcount,omitempty"`
-	LobReads     int     `json:"lob_reads,omitempty"`
-	LobChars     int     `json:"lob_chars,omitempty"`
-	LobTextChars int     `json:"lob_text_chars,omitempty"`
+	Error        *string    `json:"error"`
+	ErrorMessage string     `json:"error_message,omitempty"`
+	DML          bool       `json:"dml,omitempty"`
+	Many         int        `json:"many,omitempty"`
+	Rowcount     *int64     `json:"rowcount,omitempty"`
+	LobReads     int        `json:"lob_reads,omitempty"`
+	LobChars     int        `json:"lob_chars,omitempty"`
+	LobTextChars int        `json:"lob_text_chars,omitempty"`
 }
 
 // pointT receives an object of type SQLNET_POINT (x NUMBER, y NUMBER, label VARCHAR2):
