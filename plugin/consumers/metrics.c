@@ -113,26 +113,6 @@ metrics_note_multi_segment(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_di
         ttc_response_note_multi_segment(ts->resp);
 }
 
-/* A generated item of the summary, added only where it can be seen or
- * matched: every item in a tree that is shown (-V, the GUI's details); in
- * a tree that is not (the profile's columns, a filter, a tap, a Lua
- * extractor) only the items of fields someone references, skipped before
- * Wireshark's work on an item it would fake (a field lookup costs a tenth
- * of that).  Items that carry an expert info are added always. */
-static void
-gen_uint(proto_tree *tree, int hf, tvbuff_t *tvb, guint32 v)
-{
-    if (proto_field_is_referenced(tree, hf))
-        proto_item_set_generated(proto_tree_add_uint(tree, hf, tvb, 0, 0, v));
-}
-
-static void
-gen_time(proto_tree *tree, int hf, tvbuff_t *tvb, const nstime_t *t)
-{
-    if (proto_field_is_referenced(tree, hf))
-        proto_item_set_generated(proto_tree_add_time(tree, hf, tvb, 0, 0, t));
-}
-
 static const char *
 func_name(const ttc_request_t *req)
 {
@@ -147,14 +127,12 @@ func_name(const ttc_request_t *req)
 }
 
 /* A statement text as a generated field, with its SQL_ID next to it (made
- * once per text, kept in the session; only when someone looks at it: the
- * text too, see gen_uint()). */
+ * once per text, kept in the session; only when someone looks at it). */
 static void
 add_sql(proto_tree *tree, tvbuff_t *tvb, const sqlnet_session_t *sess, int hf_text, int hf_id,
         const char *sql)
 {
-    if (proto_field_is_referenced(tree, hf_text))
-        proto_item_set_generated(proto_tree_add_string(tree, hf_text, tvb, 0, 0, sql));
+    proto_item_set_generated(proto_tree_add_string(tree, hf_text, tvb, 0, 0, sql));
     if (sess->ttc && proto_field_is_referenced(tree, hf_id))
         proto_item_set_generated(proto_tree_add_string(tree, hf_id, tvb, 0, 0,
                                                        ttc_sql_id((ttc_session_t *)sess->ttc, sql)));
@@ -164,6 +142,7 @@ static void
 add_request(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_session_t *sess,
             const ttc_request_t *req)
 {
+    proto_item *pi;
     sqlnet_coltext_t info;
 
     /* Fetches are most packets of a capture: one column call, no printf. */
@@ -179,21 +158,26 @@ add_request(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_se
         coltext_uint(&info, req->call.fetch_rows);
     }
     sqlnet_col_append(pinfo, info.buf);
-    if (req->call.kind == TTC_REQ_FUNCTION || req->call.kind == TTC_REQ_FAST_AUTH)
-        gen_uint(tree, hf_req_func, tvb, req->call.func);
+    if (req->call.kind == TTC_REQ_FUNCTION || req->call.kind == TTC_REQ_FAST_AUTH) {
+        pi = proto_tree_add_uint(tree, hf_req_func, tvb, 0, 0, req->call.func);
+        proto_item_set_generated(pi);
+    }
     if (req->call.has_fetch_rows) {
-        gen_uint(tree, hf_fetch_rows, tvb, req->call.fetch_rows);
+        pi = proto_tree_add_uint(tree, hf_fetch_rows, tvb, 0, 0, req->call.fetch_rows);
+        proto_item_set_generated(pi);
         /* the same number under the name a user searches for */
-        gen_uint(tree, hf_array_size, tvb, req->call.fetch_rows);
+        proto_item_set_generated(proto_tree_add_uint(tree, hf_array_size, tvb, 0, 0, req->call.fetch_rows));
     }
     if (req->execution)
-        gen_uint(tree, hf_execution, tvb, req->execution);
+        proto_item_set_generated(proto_tree_add_uint(tree, hf_execution, tvb, 0, 0, req->execution));
     if (req->stmt_sql && req->stmt_sql != req->call.sql)
         add_sql(tree, tvb, sess, hf_ttc_sql, hf_ttc_sql_id, req->stmt_sql);
     if (req->call.sql)
         sqlnet_col_append(pinfo, wmem_strdup_printf(pinfo->pool, " %s", sqlnet_format_text(pinfo->pool, req->call.sql, MIN(strlen(req->call.sql), 60))));
-    if (req->response && req->response->complete && req->response->last_frame)
-        gen_uint(tree, hf_response_in, tvb, req->response->last_frame);
+    if (req->response && req->response->complete && req->response->last_frame) {
+        pi = proto_tree_add_uint(tree, hf_response_in, tvb, 0, 0, req->response->last_frame);
+        proto_item_set_generated(pi);
+    }
 }
 
 /* A round trip's number in its conversation, given when its record is
@@ -577,71 +561,73 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
         /* Only the completing packet links back to the request (so that
          * counting sqlnet.request_in counts responses); the other packets of
          * the response link forward to it once it is known (two passes, GUI). */
-        if (resp->complete && resp->last_frame > pinfo->num)
-            gen_uint(tree, hf_resp_last_in, tvb, resp->last_frame);
+        if (resp->complete && resp->last_frame > pinfo->num) {
+            pi = proto_tree_add_uint(tree, hf_resp_last_in, tvb, 0, 0, resp->last_frame);
+            proto_item_set_generated(pi);
+        }
         return;
     }
     number_round_trip(pinfo, sess, resp);
     if (req) {
-        gen_uint(tree, hf_request_in, tvb, req->frame);
+        pi = proto_tree_add_uint(tree, hf_request_in, tvb, 0, 0, req->frame);
+        proto_item_set_generated(pi);
         /* The call this response answers, as on the request. */
         if (req->call.kind == TTC_REQ_FUNCTION || req->call.kind == TTC_REQ_FAST_AUTH)
-            gen_uint(tree, hf_req_func, tvb, req->call.func);
+            proto_item_set_generated(proto_tree_add_uint(tree, hf_req_func, tvb, 0, 0, req->call.func));
         if (req->call.has_fetch_rows) {
-            gen_uint(tree, hf_fetch_rows, tvb, req->call.fetch_rows);
-            gen_uint(tree, hf_array_size, tvb, req->call.fetch_rows);
+            proto_item_set_generated(proto_tree_add_uint(tree, hf_fetch_rows, tvb, 0, 0, req->call.fetch_rows));
+            proto_item_set_generated(proto_tree_add_uint(tree, hf_array_size, tvb, 0, 0, req->call.fetch_rows));
         }
     }
 
-    gen_uint(tree, hf_rows, tvb, resp->rows);
+    pi = proto_tree_add_uint(tree, hf_rows, tvb, 0, 0, resp->rows);
+    proto_item_set_generated(pi);
     if (ttc_round_trip_partial(resp)) {
         proto_item *pp = proto_tree_add_uint(tree, hf_partial, tvb, 0, 0, ttc_round_trip_partial(resp));
         proto_item_set_generated(pp);
         expert_add_info(pinfo, pp, &ei_partial);
     }
     if (resp->has_oer) {
-        gen_uint(tree, hf_resp_cursor, tvb, resp->cursor);
-        if (proto_field_is_referenced(tree, hf_rowcount))
-            proto_item_set_generated(proto_tree_add_uint64(tree, hf_rowcount, tvb, 0, 0, resp->rowcount));
+        proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_cursor, tvb, 0, 0, resp->cursor));
+        proto_item_set_generated(proto_tree_add_uint64(tree, hf_rowcount, tvb, 0, 0, resp->rowcount));
         pi = proto_tree_add_uint(tree, hf_ora_error, tvb, 0, 0, resp->ora_error);
         proto_item_set_generated(pi);
-        if (resp->ora_error != 0 && proto_field_is_referenced(tree, hf_ora))
-            /* as a user writes it: ORA-01403 too, as sqlnet.ora_error */
+        if (resp->ora_error != 0)      /* as a user writes it: ORA-01403 too, as sqlnet.ora_error */
             proto_item_set_generated(proto_tree_add_string(tree, hf_ora, tvb, 0, 0,
                                                            ora_name(pinfo, resp->ora_error)));
         if (resp->ora_error != 0 && resp->ora_error != TTC_ERR_NO_DATA_FOUND)
             add_ora_error_expert(pinfo, pi, resp);
-        if (resp->ora_message && proto_field_is_referenced(tree, hf_ora_error_msg))
+        if (resp->ora_message)
             proto_item_set_generated(proto_tree_add_string(tree, hf_ora_error_msg, tvb, 0, 0, resp->ora_message));
     } else if (req && req->call.has_cursor && req->call.cursor != 0) {
         /* No end-of-call status: the cursor the call named. */
-        gen_uint(tree, hf_resp_cursor, tvb, req->call.cursor);
+        proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_cursor, tvb, 0, 0, req->call.cursor));
     }
-    gen_uint(tree, hf_resp_packets, tvb, resp->packets);
+    proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_packets, tvb, 0, 0, resp->packets));
     pi = proto_tree_add_uint(tree, hf_resp_data_packets, tvb, 0, 0, resp->data_packets);
     proto_item_set_generated(pi);
     if (resp->data_packets > 1)
         expert_add_info(pinfo, pi, &ei_more_data);
-    gen_uint(tree, hf_resp_markers, tvb, resp->markers);
+    proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_markers, tvb, 0, 0, resp->markers));
     segs = resp->segments;
     queue_round_trip(pinfo, sess, resp);
     pi = proto_tree_add_uint(tree, hf_resp_segments, tvb, 0, 0, segs);
     proto_item_set_generated(pi);
     if (resp->multi_segment_packet)
         expert_add_info(pinfo, pi, &ei_multi_segment);
-    gen_uint(tree, hf_resp_bytes, tvb, resp->bytes);
-    gen_uint(tree, hf_resp_ttc_bytes, tvb, resp->ttc_bytes);
-    gen_uint(tree, hf_resp_row_bytes, tvb, resp->row_bytes);
-    gen_uint(tree, hf_resp_bvc_bytes, tvb, resp->bvc_bytes);
+    proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_bytes, tvb, 0, 0, resp->bytes));
+    proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_ttc_bytes, tvb, 0, 0, resp->ttc_bytes));
+    proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_row_bytes, tvb, 0, 0, resp->row_bytes));
+    proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_bvc_bytes, tvb, 0, 0, resp->bvc_bytes));
     if (req) {
-        gen_uint(tree, hf_req_bytes, tvb, req->tns_bytes);
-        gen_uint(tree, hf_req_ttc_bytes, tvb, req->ttc_bytes);
+        proto_item_set_generated(proto_tree_add_uint(tree, hf_req_bytes, tvb, 0, 0, req->tns_bytes));
+        proto_item_set_generated(proto_tree_add_uint(tree, hf_req_ttc_bytes, tvb, 0, 0, req->ttc_bytes));
         if (req->execution)
-            gen_uint(tree, hf_execution, tvb, req->execution);
+            proto_item_set_generated(proto_tree_add_uint(tree, hf_execution, tvb, 0, 0, req->execution));
         nstime_delta(&rt, &resp->last_time, &req->last_time);
-        gen_time(tree, hf_time, tvb, &rt);
+        proto_item_set_generated(proto_tree_add_time(tree, hf_time, tvb, 0, 0, &rt));
         nstime_delta(&dt, &resp->first_time, &req->last_time);
-        gen_time(tree, hf_time_first, tvb, &dt);
+        proto_item_set_generated(proto_tree_add_time(tree, hf_time_first, tvb, 0, 0, &dt));
         if (req->stmt_sql)
             add_sql(tree, tvb, sess, hf_ttc_sql, hf_ttc_sql_id, req->stmt_sql);
         timing_add_fields(tree, tvb, resp);
