@@ -14,6 +14,10 @@ Rows (sqlnet configuration / reference configuration, target):
   fields      -T fields, 11 sqlnet fields     / b, -T fields, 11 fields <= 1.10
   verbose     -V                              / b -V                    <= 1.15
   profile     -C SQLNet (profiles/ installed) / b, default profile      <= 1.15
+  profile_floor  -C SQLNet / b with the profile's columns, its 8 custom
+              columns naming tns and tcp fields (FLOOR_FIELDS): the cost of
+              Wireshark's custom columns themselves (docs/performance.md,
+              "The tree's floor")                                   <= 1.15
   advise      -q -z sqlnet,advise             / -q -z sqlnet,stmt       <= 1.30
 Each pair runs the two commands one after the other (their order alternates
 from pair to pair); CPU = user + system of the tshark process (wait4), peak
@@ -49,6 +53,27 @@ TNS_FIELDS = ["frame.number", "tns.type", "tns.length", "tns.packet_checksum", "
 assert len(TNS_FIELDS) == len(FIELDS)
 
 
+# The SQLNet profile's 8 custom columns with tns and tcp fields in place of
+# the sqlnet ones, in order (the reference of the profile_floor row).
+FLOOR_FIELDS = ["tns.type:0:R", "tns.length:0:U", "tns.data_flag:0:U", "tcp.seq:0:U", "tcp.ack:0:U",
+                "tcp.len:0:U", "tcp.window_size:0:R", "tcp.stream:0:U"]
+
+
+def floor_columns():
+    """-o gui.column.format:... : profiles/SQLNet's columns, each custom one
+    replaced by the next of FLOOR_FIELDS."""
+    import re
+    text = (ROOT / "profiles" / "SQLNet" / "preferences").read_text()
+    block = text.split("gui.column.format:", 1)[1].split("\n\n", 1)[0]
+    vals, k = re.findall(r'"([^"]*)"', block), 0
+    for i, v in enumerate(vals):
+        if v.startswith("%Cus:"):
+            vals[i] = "%Cus:" + FLOOR_FIELDS[k]
+            k += 1
+    assert k == len(FLOOR_FIELDS), k
+    return ["-o", "gui.column.format:" + ",".join(f'"{v}"' for v in vals)]
+
+
 def fields(names):
     return ["-T", "fields"] + [x for f in names for x in ("-e", f)]
 
@@ -63,6 +88,8 @@ ROWS = [
     ("fields", "-T fields, 11 fields each", fields(FIELDS), BUILTIN + fields(TNS_FIELDS), 1.10),
     ("verbose", "-V", ["-V"], BUILTIN + ["-V"], 1.15),
     ("profile", "-C SQLNet vs the default profile with tns", ["-C", "SQLNet"], BUILTIN, 1.15),
+    ("profile_floor", "-C SQLNet vs tns with 8 custom columns of tns/tcp fields", ["-C", "SQLNet"],
+     BUILTIN + floor_columns(), 1.15),
     ("advise", "-z sqlnet,advise vs -z sqlnet,stmt", ["-q", "-z", "sqlnet,advise"],
      ["-q", "-z", "sqlnet,stmt"], 1.30),
 ]
