@@ -300,6 +300,29 @@ column_value(ttc_rd_t *r, proto_tree *tree, const ttc_column_t *col, ttc_msg_res
     }
 }
 
+/* Is a column's value one DALC and nothing else (column_value()'s default
+ * case, not LONG)?  The row walk then skips it without column_value(). */
+static inline gboolean
+plain_value(const ttc_column_t *col)
+{
+    switch (col->type) {
+    case ORA_ROWID:
+    case ORA_CLOB:
+    case ORA_BLOB:
+    case ORA_BFILE:
+    case ORA_JSON:
+    case ORA_VECTOR:
+    case ORA_CURSOR:
+    case ORA_OBJECT:
+    case ORA_UROWID:
+    case ORA_LONG:
+    case ORA_LONG_RAW:
+        return FALSE;
+    default:
+        return col->buffer_size != 0;
+    }
+}
+
 static void
 skip_column_value(ttc_rd_t *r, proto_tree *tree, const ttc_column_t *col, ttc_msg_result_t *res,
                   wmem_allocator_t *scope)
@@ -560,7 +583,9 @@ ttc_msg_row_data(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_
             }
             continue;
         }
-        if (desc)
+        if (desc && !items && plain_value(&desc->cols[i]))
+            skip_value(r);
+        else if (desc)
             column_value(r, tree, &desc->cols[i], res, scope, items != NULL, &value, &shown);
         else
             skip_column_value(r, tree, &plain, res, scope);
