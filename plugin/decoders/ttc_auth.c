@@ -73,35 +73,52 @@ static const struct { const char *key; int *hf; } named_keys[] = {
 /* The client drivers a value names (TTC_AUTH_DRIVER_*: "jdbc" in JDBC's
  * program and driver names, "oracleclientgo" in go-ora's driver name,
  * node-oracledb's and python-oracledb's driver names; any case). */
-/* Does `value` contain the lower-case ASCII `low`, in any case?  (as
- * strstr() on g_ascii_strdown() of it, without the copy) */
-static gboolean
-contains_ci(const char *value, const char *low)
+static inline char
+ascii_lower(char c)
 {
-    gsize n = strlen(low), i;
-
-    for (; *value; value++) {
-        for (i = 0; i < n && value[i] && g_ascii_tolower(value[i]) == low[i]; i++)
-            ;
-        if (i == n)
-            return TRUE;
-    }
-    return FALSE;
+    return c >= 'A' && c <= 'Z' ? (char)(c + ('a' - 'A')) : c;
 }
 
+/* Does `p` start with the lower-case ASCII `low`, in any case? */
+static gboolean
+starts_ci(const char *p, const char *low)
+{
+    for (; *low; p++, low++)
+        if (ascii_lower(*p) != *low)
+            return FALSE;
+    return TRUE;
+}
+
+/* The drivers a value names, in any case: the same as strstr() on its
+ * g_ascii_strdown(), in one pass without the copy. */
 static guint32
 driver_bits(const char *value)
 {
     guint32 bits = 0;
+    const char *p;
 
-    if (contains_ci(value, "jdbc"))
-        bits |= TTC_AUTH_DRIVER_JDBC;
-    if (contains_ci(value, "oracleclientgo"))
-        bits |= TTC_AUTH_DRIVER_GOORA;
-    if (contains_ci(value, "node-oracledb"))
-        bits |= TTC_AUTH_DRIVER_NODE;
-    if (contains_ci(value, "python-oracledb"))
-        bits |= TTC_AUTH_DRIVER_PYTHON;
+    for (p = value; *p; p++) {
+        switch (ascii_lower(*p)) {
+        case 'j':
+            if (starts_ci(p, "jdbc"))
+                bits |= TTC_AUTH_DRIVER_JDBC;
+            break;
+        case 'o':
+            if (starts_ci(p, "oracleclientgo"))
+                bits |= TTC_AUTH_DRIVER_GOORA;
+            break;
+        case 'n':
+            if (starts_ci(p, "node-oracledb"))
+                bits |= TTC_AUTH_DRIVER_NODE;
+            break;
+        case 'p':
+            if (starts_ci(p, "python-oracledb"))
+                bits |= TTC_AUTH_DRIVER_PYTHON;
+            break;
+        default:
+            break;
+        }
+    }
     return bits;
 }
 
