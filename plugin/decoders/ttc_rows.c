@@ -553,8 +553,11 @@ ttc_msg_row_data(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_
      * walking every bit the vector has skips them. */
     if (!desc && st->bitvec && (guint32)st->bitvec_len * 8 > walk)
         walk = (guint32)st->bitvec_len * 8;
-    if (desc) {
-        /* this row's values, kept for the columns the next row repeats */
+    /* This row's values, kept for the columns the next row repeats: on the
+     * first pass (no tree: the state moves on to later packets), and on a
+     * display pass whose values are shown (a repeated column's text); a
+     * display pass that shows none (a hidden tree) never reads them. */
+    if (desc && (!tree || show)) {
         sig = describe_sig(desc);
         if (st->last_row && st->last_row->sig == sig && st->last_row->ncols == ncols)
             prev = st->last_row;
