@@ -40,8 +40,13 @@ colstate(packet_info *pinfo)
 gboolean
 sqlnet_col_take(packet_info *pinfo)
 {
-    colstate_t *c = colstate(pinfo);
+    colstate_t *c;
 
+    /* No columns in this pass (tshark -q, a tap's pass): nothing to set,
+     * and no state to look up (a frame's proto-data lookup each time). */
+    if (!pinfo->cinfo)
+        return FALSE;
+    c = colstate(pinfo);
     if (c->taken)
         return FALSE;
     c->taken = TRUE;

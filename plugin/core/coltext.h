@@ -69,7 +69,8 @@ coltext_tenths(sqlnet_coltext_t *t, guint64 tenths)
  * shown is the same as with col_append_str(). */
 
 /* sqlnet takes the Protocol and Info columns of this frame: TRUE the first
- * time per frame (the caller then sets them), FALSE afterwards. */
+ * time per frame (the caller then sets them), FALSE afterwards and in a
+ * pass without columns (pinfo->cinfo NULL: nothing to set). */
 gboolean sqlnet_col_take(packet_info *pinfo);
 /* The Info column may have been changed by another dissector (tls.c calls
  * Wireshark's TLS dissector): measure it again at the next append. */

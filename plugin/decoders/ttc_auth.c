@@ -73,38 +73,109 @@ static const struct { const char *key; int *hf; } named_keys[] = {
 /* The client drivers a value names (TTC_AUTH_DRIVER_*: "jdbc" in JDBC's
  * program and driver names, "oracleclientgo" in go-ora's driver name,
  * node-oracledb's and python-oracledb's driver names; any case). */
+static inline char
+ascii_lower(char c)
+{
+    return c >= 'A' && c <= 'Z' ? (char)(c + ('a' - 'A')) : c;
+}
+
+/* Does `p` start with the lower-case ASCII `low`, in any case? */
+static gboolean
+starts_ci(const char *p, const char *low)
+{
+    for (; *low; p++, low++)
+        if (ascii_lower(*p) != *low)
+            return FALSE;
+    return TRUE;
+}
+
+/* The drivers a value names, in any case: the same as strstr() on its
+ * g_ascii_strdown(), in one pass without the copy. */
 static guint32
 driver_bits(const char *value)
 {
-    char *low = g_ascii_strdown(value, -1);
     guint32 bits = 0;
+    const char *p;
 
-    if (strstr(low, "jdbc"))
-        bits |= TTC_AUTH_DRIVER_JDBC;
-    if (strstr(low, "oracleclientgo"))
-        bits |= TTC_AUTH_DRIVER_GOORA;
-    if (strstr(low, "node-oracledb"))
-        bits |= TTC_AUTH_DRIVER_NODE;
-    if (strstr(low, "python-oracledb"))
-        bits |= TTC_AUTH_DRIVER_PYTHON;
-    g_free(low);
+    for (p = value; *p; p++) {
+        switch (ascii_lower(*p)) {
+        case 'j':
+            if (starts_ci(p, "jdbc"))
+                bits |= TTC_AUTH_DRIVER_JDBC;
+            break;
+        case 'o':
+            if (starts_ci(p, "oracleclientgo"))
+                bits |= TTC_AUTH_DRIVER_GOORA;
+            break;
+        case 'n':
+            if (starts_ci(p, "node-oracledb"))
+                bits |= TTC_AUTH_DRIVER_NODE;
+            break;
+        case 'p':
+            if (starts_ci(p, "python-oracledb"))
+                bits |= TTC_AUTH_DRIVER_PYTHON;
+            break;
+        default:
+            break;
+        }
+    }
     return bits;
 }
 
 /* A value the tree shows as sqlnet.auth.value (not a secret's): what it
  * names is kept with its frame on the first pass, with or without a tree (a
  * later pass without one does not decode the message again); pinfo NULL: a
- * trial decode, nothing kept.  A few bits per frame, no allocation. */
+ * trial decode, nothing kept.  A message's values are noted in *bits, kept
+ * once at its end (publish_bits): a few bits per frame, no allocation. */
 static void
-publish_value(packet_info *pinfo, const char *value)
+publish_value(packet_info *pinfo, const char *value, guint32 *bits)
 {
-    guint32 bits;
-
     if (!pinfo || PINFO_FD_VISITED(pinfo) || auth_proto < 0)
         return;
-    bits = GPOINTER_TO_UINT(p_get_proto_data(wmem_file_scope(), pinfo, auth_proto, SQLNET_KEY_AUTH_VALUES));
-    bits |= TTC_AUTH_VALUES | driver_bits(value);
+    *bits |= TTC_AUTH_VALUES | driver_bits(value);
+}
+
+static void
+publish_bits(packet_info *pinfo, guint32 bits)
+{
+    if (!pinfo || bits == 0)
+        return;
+    bits |= GPOINTER_TO_UINT(p_get_proto_data(wmem_file_scope(), pinfo, auth_proto, SQLNET_KEY_AUTH_VALUES));
     p_set_proto_data(wmem_file_scope(), pinfo, auth_proto, SQLNET_KEY_AUTH_VALUES, GUINT_TO_POINTER(bits));
+}
+
+/* ttc_rd_dalc_str() (start and length of the whole DALC), with a short
+ * form of printable ASCII copied as it is: the same text as its UTF-8
+ * decoding, without the conversion (a logon has dozens of keys and values);
+ * anything else through ttc_rd_dalc_str(). */
+static char *
+auth_dalc_str(ttc_rd_t *r, wmem_allocator_t *scope, gint *start, gint *len)
+{
+    gint begin = r->off;
+    guint8 n;
+    const guint8 *p;
+    char *s;
+    guint k;
+
+    if (!ttc_rd_ok(r) || r->off >= r->end)
+        return ttc_rd_dalc_str(r, scope, start, len);
+    n = tvb_get_uint8(r->tvb, begin);
+    if (n == 0 || n >= 0xFE || n > r->end - begin - 1)
+        return ttc_rd_dalc_str(r, scope, start, len);
+    p = tvb_get_ptr(r->tvb, begin + 1, n);
+    for (k = 0; k < n && p[k] >= 0x20 && p[k] < 0x7f; k++)
+        ;
+    if (k < n)
+        return ttc_rd_dalc_str(r, scope, start, len);
+    s = (char *)wmem_alloc(scope, (gsize)n + 1);
+    memcpy(s, p, n);
+    s[n] = '\0';
+    r->off = begin + 1 + n;
+    if (start)
+        *start = begin;
+    if (len)
+        *len = 1 + n;
+    return s;
 }
 
 guint32
@@ -147,7 +218,7 @@ key_field(const char *key)
 static void
 decode_auth(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, wmem_allocator_t *scope)
 {
-    guint32 user_ptr, user_len, npairs, i;
+    guint32 user_ptr, user_len, npairs, i, bits = 0;
     gint s, l;
 
     user_ptr = ttc_rd_ptr(r);
@@ -192,14 +263,14 @@ decode_auth(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, wmem_allocator_t 
         const char *key = NULL, *value = NULL;
         gint ks = 0, kl = 0, vs = 0, vl = 0;
         if (ttc_rd_ub4(r) > 0)
-            key = ttc_rd_dalc_str(r, scope, &ks, &kl);
+            key = auth_dalc_str(r, scope, &ks, &kl);
         if (ttc_rd_ub4(r) > 0)
-            value = ttc_rd_dalc_str(r, scope, &vs, &vl);
+            value = auth_dalc_str(r, scope, &vs, &vl);
         ttc_rd_ub4(r);                 /* flags */
         if (!ttc_rd_ok(r) || !key)
             continue;
         if (value && !key_is_secret(key))
-            publish_value(pinfo, value);
+            publish_value(pinfo, value, &bits);
         if (!tree)
             continue;
         proto_tree_add_string(tree, hf_auth_key, r->tvb, ks, kl, key);
@@ -216,6 +287,7 @@ decode_auth(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, wmem_allocator_t 
             proto_tree_add_item(tree, hf_auth_secret, r->tvb, vs, vl, ENC_NA);
         }
     }
+    publish_bits(pinfo, bits);
 }
 
 /* Authentication call body (functions 118 and 115).  OCI's native layout is
@@ -267,7 +339,7 @@ void
 ttc_rpa_auth_values(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, const ttc_request_t *req _U_,
                     wmem_allocator_t *scope)
 {
-    guint32 n, i;
+    guint32 n, i, bits = 0;
 
     n = ttc_rd_ub2(r);
     if (n > TTC_MAX_KV_PAIRS) { r->bad = TRUE; return; }
@@ -276,7 +348,7 @@ ttc_rpa_auth_values(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, const ttc
         const char *value = NULL;
         guint32 secret_len = 0, flags;
         gboolean secret;
-        char *key = ttc_rd_str_with_length(r, scope);
+        char *key = ttc_rd_ub4(r) > 0 && ttc_rd_ok(r) ? auth_dalc_str(r, scope, NULL, NULL) : NULL;
         if (tree && ttc_rd_ok(r) && key)
             proto_tree_add_string(tree, hf_rpa_key, r->tvb, SPAN(r, s), key);
         secret = !key || key_is_secret(key);
@@ -285,7 +357,7 @@ ttc_rpa_auth_values(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, const ttc
             if (secret)
                 secret_len = ttc_rd_dalc(r, NULL);
             else
-                value = ttc_rd_dalc_str(r, scope, NULL, NULL);
+                value = auth_dalc_str(r, scope, NULL, NULL);
             vl = r->off - vs;
         }
         s = r->off;
@@ -293,7 +365,7 @@ ttc_rpa_auth_values(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, const ttc
         if (!ttc_rd_ok(r) || !key)
             continue;
         if (value)
-            publish_value(pinfo, value);
+            publish_value(pinfo, value, &bits);
         if (!tree)
             continue;
         if (secret && vl > 0) {
@@ -307,6 +379,7 @@ ttc_rpa_auth_values(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, const ttc
         if (strcmp(key, "AUTH_VFR_DATA") == 0)
             proto_tree_add_uint(tree, hf_auth_verifier_type, r->tvb, SPAN(r, s), flags);
     }
+    publish_bits(pinfo, bits);
 }
 
 /* OVERSION (function 59): a pointer to the buffer for the banner, the

@@ -172,6 +172,25 @@ skip_cursor_value(ttc_rd_t *r, ttc_msg_result_t *res, wmem_allocator_t *scope)
     return id;
 }
 
+/* A value's bytes skipped: ttc_rd_dalc() inline for the short form (a
+ * length byte, then that many bytes: most values of most rows), the call
+ * for the long form of chunks. */
+static inline void
+skip_value(ttc_rd_t *r)
+{
+    gint at = r->off;
+    guint8 len = ttc_rd_u8(r);
+
+    if (!ttc_rd_ok(r) || len == 0 || len == 0xFF)
+        return;                       /* NULL: nothing follows */
+    if (len != 0xFE) {
+        ttc_rd_skip(r, len);
+        return;
+    }
+    r->off = at;                      /* the long form */
+    ttc_rd_dalc(r, NULL);
+}
+
 /* One column value of a row (python-oracledb _process_column_data with
  * in_fetch true, node-oracledb processColumnData): the bytes consumed; with
  * `want` (or a value too long to keep as bytes) its text in *value and the
@@ -271,13 +290,36 @@ column_value(ttc_rd_t *r, proto_tree *tree, const ttc_column_t *col, ttc_msg_res
             else if (b)
                 ttc_value_format(col->type, col->csfrm, b, got, total, scope, value, shown);
         } else {
-            ttc_rd_dalc(r, NULL);
+            skip_value(r);
         }
         if (col->type == ORA_LONG || col->type == ORA_LONG_RAW) {
             ttc_rd_sb4(r);            /* null indicator */
             ttc_rd_ub4(r);            /* return code */
         }
         break;
+    }
+}
+
+/* Is a column's value one DALC and nothing else (column_value()'s default
+ * case, not LONG)?  The row walk then skips it without column_value(). */
+static inline gboolean
+plain_value(const ttc_column_t *col)
+{
+    switch (col->type) {
+    case ORA_ROWID:
+    case ORA_CLOB:
+    case ORA_BLOB:
+    case ORA_BFILE:
+    case ORA_JSON:
+    case ORA_VECTOR:
+    case ORA_CURSOR:
+    case ORA_OBJECT:
+    case ORA_UROWID:
+    case ORA_LONG:
+    case ORA_LONG_RAW:
+        return FALSE;
+    default:
+        return col->buffer_size != 0;
     }
 }
 
@@ -457,6 +499,27 @@ row_items_wanted(proto_tree *tree)
            proto_field_is_referenced(tree, hf_row_type) || proto_field_is_referenced(tree, hf_row_repeated);
 }
 
+/* The bytes of a row's kept values (the ones short enough to keep as
+ * bytes): one copy of the row for all of them, or, for a long row (a long
+ * value not kept as bytes, LOB data), one copy of each. */
+#define ROW_COPY_MAX  (8 * TTC_ROW_KEEP_BYTES)
+
+static void
+keep_row_bytes(const ttc_rd_t *r, gint s, ttc_row_values_t *now, const guint32 *kept_at, wmem_allocator_t *scope)
+{
+    const guint8 *row = NULL;
+    guint32 i;
+
+    if (r->off - s <= ROW_COPY_MAX)
+        row = (const guint8 *)tvb_memdup(scope, r->tvb, s, (size_t)(r->off - s));
+    for (i = 0; i < now->ncols; i++) {
+        if (kept_at[i] == 0)
+            continue;
+        now->v[i].raw = row ? row + kept_at[i] - 1
+                            : (const guint8 *)tvb_memdup(scope, r->tvb, s + (gint)kept_at[i] - 1, now->v[i].len);
+    }
+}
+
 void
 ttc_msg_row_data(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res,
                  wmem_allocator_t *scope)
@@ -471,6 +534,8 @@ ttc_msg_row_data(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_
     gboolean show = tree && desc && sqlnet_prefs()->show_bind_values && row_items_wanted(tree);
     const ttc_row_values_t *prev = NULL;
     ttc_row_values_t *now = NULL;
+    guint32 *kept_at = NULL;          /* 1 + a kept value's offset in the row, 0: none */
+    gboolean kept = FALSE;
     row_item_t *items = NULL;
 
     if (desc && desc->kind != TTC_ROWS_COLUMNS) {
@@ -488,15 +553,21 @@ ttc_msg_row_data(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_
      * walking every bit the vector has skips them. */
     if (!desc && st->bitvec && (guint32)st->bitvec_len * 8 > walk)
         walk = (guint32)st->bitvec_len * 8;
-    if (desc) {
-        /* this row's values, kept for the columns the next row repeats */
+    /* This row's values, kept for the columns the next row repeats: on the
+     * first pass (no tree: the state moves on to later packets), and on a
+     * display pass whose values are shown (a repeated column's text); a
+     * display pass that shows none (a hidden tree) never reads them. */
+    if (desc && (!tree || show)) {
         sig = describe_sig(desc);
         if (st->last_row && st->last_row->sig == sig && st->last_row->ncols == ncols)
             prev = st->last_row;
-        now = wmem_new(scope, ttc_row_values_t);
+        /* one allocation: the row, its values, where each value's bytes start */
+        now = (ttc_row_values_t *)wmem_alloc0(scope, sizeof(ttc_row_values_t) +
+                                                     MAX(ncols, 1u) * (sizeof(ttc_kept_value_t) + sizeof(guint32)));
         now->ncols = ncols;
         now->sig = sig;
-        now->v = wmem_alloc0_array(scope, ttc_kept_value_t, MAX(ncols, 1u));
+        now->v = (ttc_kept_value_t *)(now + 1);
+        kept_at = (guint32 *)(now->v + MAX(ncols, 1u));
         if (show)
             items = wmem_alloc0_array(scope, row_item_t, MAX(ncols, 1u));
     }
@@ -515,15 +586,21 @@ ttc_msg_row_data(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_
             }
             continue;
         }
-        if (desc)
+        if (desc && !items && plain_value(&desc->cols[i]))
+            skip_value(r);
+        else if (desc)
             column_value(r, tree, &desc->cols[i], res, scope, items != NULL, &value, &shown);
         else
             skip_column_value(r, tree, &plain, res, scope);
         if (now && ttc_rd_ok(r)) {
             guint32 len = (guint32)(r->off - cs);
             if (len <= 2 * TTC_ROW_KEEP_BYTES) {
-                now->v[i].raw = (const guint8 *)tvb_memdup(scope, r->tvb, cs, len);
+                /* its bytes are copied with the row's, below */
                 now->v[i].len = len;
+                if (len > 0) {
+                    kept_at[i] = (guint32)(cs - s) + 1;
+                    kept = TRUE;
+                }
             } else {
                 /* too long to keep as bytes: its text, cut */
                 ttc_rd_t again;
@@ -556,6 +633,8 @@ ttc_msg_row_data(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_
     }
     if (!ttc_rd_ok(r))
         return;
+    if (kept)
+        keep_row_bytes(r, s, now, kept_at, scope);
     if (tree) {
         proto_item *pi = proto_tree_add_item(tree, hf_row, r->tvb, SPAN(r, s), ENC_NA);
         sqlnet_coltext_t t;           /* ": %u of %u columns" without printf's parsing */
