@@ -624,9 +624,11 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
         proto_item_set_generated(proto_tree_add_uint(tree, hf_req_ttc_bytes, tvb, 0, 0, req->ttc_bytes));
         if (req->execution)
             proto_item_set_generated(proto_tree_add_uint(tree, hf_execution, tvb, 0, 0, req->execution));
-        nstime_delta(&rt, &resp->last_time, &req->last_time);
+        nstime_t req_last = ttc_req_last_time(req), resp_first = ttc_resp_first_time(resp),
+                 resp_last = ttc_resp_last_time(resp);
+        nstime_delta(&rt, &resp_last, &req_last);
         proto_item_set_generated(proto_tree_add_time(tree, hf_time, tvb, 0, 0, &rt));
-        nstime_delta(&dt, &resp->first_time, &req->last_time);
+        nstime_delta(&dt, &resp_first, &req_last);
         proto_item_set_generated(proto_tree_add_time(tree, hf_time_first, tvb, 0, 0, &dt));
         if (req->stmt_sql)
             add_sql(tree, tvb, sess, hf_ttc_sql, hf_ttc_sql_id, req->stmt_sql);

@@ -129,7 +129,7 @@ sqlnet_rt_abs_request(const sqlnet_rt_t *rt)
 {
     nstime_t t = NSTIME_INIT_ZERO;
     if (rt->req)
-        t = rt->req->last_time;
+        t = ttc_req_last_time(rt->req);
     return t;
 }
 
@@ -138,8 +138,10 @@ static inline nstime_t
 sqlnet_rt_time(const sqlnet_rt_t *rt)
 {
     nstime_t d = NSTIME_INIT_ZERO;
-    if (rt->req)
-        nstime_delta(&d, &rt->resp->last_time, &rt->req->last_time);
+    if (rt->req) {
+        nstime_t a = ttc_resp_last_time(rt->resp), b = ttc_req_last_time(rt->req);
+        nstime_delta(&d, &a, &b);
+    }
     return d;
 }
 
@@ -148,8 +150,10 @@ static inline nstime_t
 sqlnet_rt_time_first(const sqlnet_rt_t *rt)
 {
     nstime_t d = NSTIME_INIT_ZERO;
-    if (rt->req)
-        nstime_delta(&d, &rt->resp->first_time, &rt->req->last_time);
+    if (rt->req) {
+        nstime_t a = ttc_resp_first_time(rt->resp), b = ttc_req_last_time(rt->req);
+        nstime_delta(&d, &a, &b);
+    }
     return d;
 }
 

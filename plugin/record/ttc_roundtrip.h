@@ -13,6 +13,33 @@
 #include "ttc_columns.h"
 #include "ttc_protocol.h"
 
+/* A moment as kept by a request or a response: nanoseconds since the epoch
+ * in 64 bits (8 bytes where an nstime_t takes 16).  Exact for every time
+ * from 1678 to 2262; a capture's timestamp beyond that wraps (modulo 2^64,
+ * so the spans between two of them stay exact).  Read with the accessors
+ * below (ttc_req_first_time() ...), which give the nstime_t back. */
+typedef guint64 sqlnet_ns_t;
+
+static inline sqlnet_ns_t
+sqlnet_ns_pack(const nstime_t *t)
+{
+    return (guint64)(gint64)t->secs * 1000000000u + (guint64)(gint64)t->nsecs;
+}
+
+static inline nstime_t
+sqlnet_ns_unpack(sqlnet_ns_t v)
+{
+    nstime_t t;
+    gint64 ns = (gint64)v;
+    t.secs = (time_t)(ns / 1000000000);
+    t.nsecs = (int)(ns % 1000000000);
+    if (t.nsecs < 0) {
+        t.nsecs += 1000000000;
+        t.secs--;
+    }
+    return t;
+}
+
 /* Kinds of client request. */
 typedef enum {
     TTC_REQ_NONE,
@@ -231,9 +258,9 @@ typedef struct ttc_call {
 /* Members in order of size, the flags as bytes: one per round trip. */
 typedef struct ttc_request {
     ttc_call_t call;           /* the request's main call (call.kind: the request's kind) */
-    nstime_t last_time;        /* when the request was complete (its last packet) */
-    nstime_t first_time;       /* its first packet */
-    nstime_t prev_end;         /* last byte of the response before it (has_prev_end) */
+    sqlnet_ns_t last_ns;       /* when the request was complete (its last packet): ttc_req_last_time() */
+    sqlnet_ns_t first_ns;      /* its first packet: ttc_req_first_time() */
+    sqlnet_ns_t prev_end_ns;   /* last byte of the response before it (has_prev_end): ttc_req_prev_end() */
     const char *stmt_sql;      /* statement the call belongs to (cursor's SQL) */
     struct ttc_response *response;
     struct ttc_response *closed;   /* previous response this request cut short */
@@ -284,8 +311,8 @@ typedef struct ttc_response {
     const char *ora_message;
     const ttc_describe_t *describe;
     guint64 rowcount;
-    nstime_t first_time;
-    nstime_t last_time;
+    sqlnet_ns_t first_ns;      /* its first byte: ttc_resp_first_time() */
+    sqlnet_ns_t last_ns;       /* its last: ttc_resp_last_time() */
     sqlnet_timing_kept_t timing; /* where its time went (first pass, at its end) */
     guint32 number;            /* round trip number in the conversation (1-based, sqlnet.rt.number):
                                 * given when its record is first published (ttc_round_trip_number), 0 before */
@@ -310,6 +337,14 @@ typedef struct ttc_response {
     guint8  multi_segment_packet;
     guint8  partial;           /* ttc_partial_t: not decoded to its end */
 } ttc_response_t;
+
+/* ---- a request's and a response's moments --------------------------------- */
+
+static inline nstime_t ttc_req_first_time(const ttc_request_t *req) { return sqlnet_ns_unpack(req->first_ns); }
+static inline nstime_t ttc_req_last_time(const ttc_request_t *req) { return sqlnet_ns_unpack(req->last_ns); }
+static inline nstime_t ttc_req_prev_end(const ttc_request_t *req) { return sqlnet_ns_unpack(req->prev_end_ns); }
+static inline nstime_t ttc_resp_first_time(const ttc_response_t *resp) { return sqlnet_ns_unpack(resp->first_ns); }
+static inline nstime_t ttc_resp_last_time(const ttc_response_t *resp) { return sqlnet_ns_unpack(resp->last_ns); }
 
 /* ---- what consumers add to a record before it is published --------------
  * (the stream and the decoders fill the rest in place) */

@@ -53,12 +53,12 @@ close_response(ttc_session_t *ts, packet_info *pinfo, guint32 frame, const nstim
     if (!resp)
         return;
     resp->last_frame = frame;
-    resp->last_time = *when;
+    resp->last_ns = sqlnet_ns_pack(when);
     resp->complete = complete;
     ts->last_close_frame = frame;
     ts->resp = NULL;
     /* the next call's client time starts here */
-    ts->last_resp_end = resp->last_time;
+    ts->last_resp_end = *when;
     ts->has_last_resp_end = TRUE;
     if (stream_observer && stream_observer->response_closed)
         stream_observer->response_closed(pinfo, ts, resp);
@@ -111,13 +111,13 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
         return ts->resp;
     resp = ttc_response_new(ts);
     resp->first_frame = pinfo->num;
-    resp->first_time = pinfo->abs_ts;
+    resp->first_ns = sqlnet_ns_pack(&pinfo->abs_ts);
     if (ts->pending_segments > 0) {
         /* it began in an earlier segment (its first TNS packet spanned
          * segments): those segments and its first byte's time */
         resp->segments = ts->pending_segments;
         resp->first_frame = ts->next_first_frame;
-        resp->first_time = ts->next_first_time;
+        resp->first_ns = sqlnet_ns_pack(&ts->next_first_time);
         resp->multi_segment_packet = ts->pending_unseen;
         resp->largest_segment = ts->pending_largest_segment;
         ts->pending_segments = 0;
@@ -228,9 +228,9 @@ open_request(ttc_session_t *ts, packet_info *pinfo, ttc_req_kind_t kind)
      * pipelining (23ai: each request ended by the end-of-request flag, the
      * responses follow in order, each ended by the end-of-response flag). */
     if (ts->resp && !pipelined) {
+        nstime_t last = ttc_resp_last_time(ts->resp);
         req->closed = ts->resp;
-        close_response(ts, pinfo, ts->resp->last_frame ? ts->resp->last_frame : pinfo->num,
-                       &ts->resp->last_time, FALSE);
+        close_response(ts, pinfo, ts->resp->last_frame ? ts->resp->last_frame : pinfo->num, &last, FALSE);
     }
     if (!pipelined)
         ts->waiting = ts->waiting_last = NULL;   /* unanswered requests stay so */
@@ -241,8 +241,8 @@ open_request(ttc_session_t *ts, packet_info *pinfo, ttc_req_kind_t kind)
     ts->waiting_last = req;
     req->call.kind = kind;
     req->first_frame = req->frame = pinfo->num;
-    req->last_time = req->first_time = pinfo->abs_ts;
-    req->prev_end = ts->last_resp_end;
+    req->last_ns = req->first_ns = sqlnet_ns_pack(&pinfo->abs_ts);
+    req->prev_end_ns = sqlnet_ns_pack(&ts->last_resp_end);
     req->has_prev_end = ts->has_last_resp_end;
     ts->req = req;
     ts->nrequests++;
@@ -287,7 +287,7 @@ static void
 request_add_packet(ttc_request_t *req, packet_info *pinfo, guint32 tns_len, guint16 data_flags)
 {
     req->frame = pinfo->num;
-    req->last_time = pinfo->abs_ts;
+    req->last_ns = sqlnet_ns_pack(&pinfo->abs_ts);
     req->tns_packets++;
     req->tns_bytes += tns_len;
     req->ttc_bytes += tns_data_bytes(tns_len);
@@ -324,7 +324,7 @@ ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
             return;                    /* markers answer a break; EOF ends the session */
         req = open_request(ts, pinfo, is_ano ? TTC_REQ_ANO : TTC_REQ_NONE);
         ts->client_prev_frame = req->frame;
-        ts->client_prev_time = req->last_time;
+        ts->client_prev_time = ttc_req_last_time(req);
         ts->pending_segments = 0;          /* what the server sends next answers it */
         ts->pending_largest_segment = 0;
         ts->pending_unseen = FALSE;
@@ -346,7 +346,7 @@ ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
     if (tns_len > resp->largest_packet)
         resp->largest_packet = tns_len;
     resp->last_frame = pinfo->num;     /* provisional until it completes */
-    resp->last_time = pinfo->abs_ts;
+    resp->last_ns = sqlnet_ns_pack(&pinfo->abs_ts);
     /* An ANO reply is the whole answer to an ANO request. */
     if (is_ano && ts->req && ts->req->call.kind == TTC_REQ_ANO)
         close_response(ts, pinfo, pinfo->num, &pinfo->abs_ts, TRUE);
@@ -570,7 +570,7 @@ split_request(ttc_session_t *ts, packet_info *pinfo, guint32 tns_len, guint16 da
     old->tns_bytes -= tns_len;
     old->ttc_bytes -= tns_data_bytes(tns_len);
     old->frame = ts->client_prev_frame;
-    old->last_time = ts->client_prev_time;
+    old->last_ns = sqlnet_ns_pack(&ts->client_prev_time);
     old->ended = TRUE;                 /* over: the next one starts here */
     /* An execute on a new cursor: no reply names its cursor, so the next
      * call on a cursor not seen before is taken to be on it (as after a

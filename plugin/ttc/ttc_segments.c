@@ -100,7 +100,7 @@ ttc_count_segment(packet_info *pinfo, ttc_session_t *ts, gboolean unseen, guint3
             resp->multi_segment_packet = TRUE;
         if (pinfo->num < resp->first_frame) {
             resp->first_frame = pinfo->num;     /* a later pass that runs the taps (tshark -2) */
-            resp->first_time = pinfo->abs_ts;
+            resp->first_ns = sqlnet_ns_pack(&pinfo->abs_ts);
         }
         return;
     }
