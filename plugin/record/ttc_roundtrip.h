@@ -255,16 +255,49 @@ typedef struct ttc_call {
     guint8  lob_charset, lob_amount, lob_null;
 } ttc_call_t;
 
+/* The facts few calls have (the bind and define metadata, DML RETURNING,
+ * a scroll's orientation and position, a LOB operation's): a request keeps
+ * them apart, allocated only when one is non-zero (ttc_call_keep). */
+typedef struct ttc_call_rare {
+    const ttc_describe_t *binds;
+    const ttc_describe_t *defines;
+    guint32 fetch_orientation, fetch_pos;
+    guint32 returning_binds;
+    guint32 lob_op, lob_src_len, lob_dst_len;
+    guint8  lob_charset, lob_amount, lob_null;
+} ttc_call_rare_t;
+
+/* What a request keeps of its call: ttc_call_t's members by the same names,
+ * the rare ones behind `rare` (NULL: all zero), read with ttc_req_rare(). */
+typedef struct ttc_call_kept {
+    const char *sql;
+    const ttc_call_rare_t *rare;
+    guint32 cursor;
+    guint32 fetch_rows;
+    guint32 options;
+    guint32 exec_count;
+    guint32 prefetch;
+    guint32 exec_flags;
+#define TTC_CALL_FACT_MEMBER(m, abbrev, name, desc) guint32 m;
+    TTC_CALL_FACTS(TTC_CALL_FACT_MEMBER)
+#undef TTC_CALL_FACT_MEMBER
+    guint8  kind;
+    guint8  func;
+    guint8  seq;
+    guint8  has_cursor;
+    guint8  has_fetch_rows;
+    guint8  is_query;
+} ttc_call_kept_t;
+
 /* Members in order of size, the flags as bytes: one per round trip. */
 typedef struct ttc_request {
-    ttc_call_t call;           /* the request's main call (call.kind: the request's kind) */
+    ttc_call_kept_t call;      /* the request's main call (call.kind: the request's kind) */
     sqlnet_ns_t last_ns;       /* when the request was complete (its last packet): ttc_req_last_time() */
     sqlnet_ns_t first_ns;      /* its first packet: ttc_req_first_time() */
     sqlnet_ns_t prev_end_ns;   /* last byte of the response before it (has_prev_end): ttc_req_prev_end() */
     const char *stmt_sql;      /* statement the call belongs to (cursor's SQL) */
     struct ttc_response *response;
     struct ttc_response *closed;   /* previous response this request cut short */
-    struct ttc_request *next_waiting;  /* next request sent before this one's response */
     guint32 frame;             /* frame of the (last) request packet */
     guint32 first_frame;
     guint32 tns_packets, tns_bytes, segments;
@@ -282,16 +315,64 @@ typedef struct ttc_request {
                                     * then those of the first cursor it names that was known */
 } ttc_request_t;
 
+/* A kept call's rare facts (all zero when it has none). */
+static inline const ttc_call_rare_t *
+ttc_call_rare(const ttc_call_kept_t *c)
+{
+    static const ttc_call_rare_t none;
+    return c->rare ? c->rare : &none;
+}
+
+static inline const ttc_call_rare_t *
+ttc_req_rare(const ttc_request_t *req)
+{
+    return ttc_call_rare(&req->call);
+}
+
+/* Keep a decoded call in a request: its rare facts apart when it has any
+ * (allocated in scope); the pointers as they are (the caller copies what
+ * lives in packet scope). */
+static inline void
+ttc_call_keep(ttc_call_kept_t *k, const ttc_call_t *c, wmem_allocator_t *scope)
+{
+    k->sql = c->sql;
+    k->rare = NULL;
+    if (c->binds || c->defines || c->fetch_orientation || c->fetch_pos || c->returning_binds || c->lob_op ||
+        c->lob_src_len || c->lob_dst_len || c->lob_charset || c->lob_amount || c->lob_null) {
+        ttc_call_rare_t *r = wmem_new(scope, ttc_call_rare_t);
+        r->binds = c->binds;
+        r->defines = c->defines;
+        r->fetch_orientation = c->fetch_orientation;
+        r->fetch_pos = c->fetch_pos;
+        r->returning_binds = c->returning_binds;
+        r->lob_op = c->lob_op;
+        r->lob_src_len = c->lob_src_len;
+        r->lob_dst_len = c->lob_dst_len;
+        r->lob_charset = c->lob_charset;
+        r->lob_amount = c->lob_amount;
+        r->lob_null = c->lob_null;
+        k->rare = r;
+    }
+#define TTC_CALL_KEEP(m) k->m = c->m;
+    TTC_CALL_KEEP(cursor) TTC_CALL_KEEP(fetch_rows) TTC_CALL_KEEP(options) TTC_CALL_KEEP(exec_count)
+    TTC_CALL_KEEP(prefetch) TTC_CALL_KEEP(exec_flags) TTC_CALL_KEEP(kind) TTC_CALL_KEEP(func) TTC_CALL_KEEP(seq)
+    TTC_CALL_KEEP(has_cursor) TTC_CALL_KEEP(has_fetch_rows) TTC_CALL_KEEP(is_query)
+#undef TTC_CALL_KEEP
+#define TTC_CALL_FACT_KEEP(m, abbrev, name, desc) k->m = c->m;
+    TTC_CALL_FACTS(TTC_CALL_FACT_KEEP)
+#undef TTC_CALL_FACT_KEEP
+}
+
 /* The call executes a statement (starts an execution): OALL8 with the
  * execute option, re-execute (and fetch), OALL7 with the execute option. */
 static inline gboolean
-ttc_call_executes(const ttc_call_t *c)
+ttc_call_executes(const ttc_call_kept_t *c)
 {
     /* python-oracledb fetches from a scrollable cursor with an execute
      * positioned at the next row (orientation "current", position > 1):
      * that continues the execution, it does not start one. */
     if (c->func == TTC_FN_OALL8 && (c->exec_flags & TTC_EXEC_FLAG_SCROLLABLE) && c->cursor != 0 &&
-        c->fetch_pos > 1)
+        ttc_call_rare(c)->fetch_pos > 1)
         return FALSE;
     /* OALL7: with the execute option (options 0: a body not decoded) */
     return (c->func == TTC_FN_OALL8 && (c->options & TTC_OPT_EXECUTE)) ||

@@ -101,6 +101,27 @@ responses_add(ttc_session_t *ts, ttc_response_t *resp)
     ts->responses[ts->nresponses++] = resp;
 }
 
+/* A request joins the queue of those awaiting their response.  When the
+ * queue reaches its end it is doubled if more than half full, and its
+ * requests moved to its front: a move of n leaves at least n free places
+ * (amortized constant time per request, whatever the pipeline's depth). */
+static void
+waiting_add(ttc_session_t *ts, ttc_request_t *req)
+{
+    if (ts->wait_head + ts->wait_n == ts->wait_cap) {
+        if (ts->wait_n * 2 >= ts->wait_cap) {
+            ts->wait_cap = ts->wait_cap ? ts->wait_cap * 2 : 2;
+            ts->waitq = (ttc_request_t **)wmem_realloc(wmem_file_scope(), ts->waitq,
+                                                       ts->wait_cap * sizeof(ttc_request_t *));
+        }
+        if (ts->wait_head > 0) {
+            memmove(ts->waitq, ts->waitq + ts->wait_head, ts->wait_n * sizeof(ttc_request_t *));
+            ts->wait_head = 0;
+        }
+    }
+    ts->waitq[ts->wait_head + ts->wait_n++] = req;
+}
+
 ttc_response_t *
 open_response(ttc_session_t *ts, packet_info *pinfo)
 {
@@ -125,12 +146,12 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
         ts->pending_largest_segment = 0;
     }
     /* Responses answer requests in the order they were sent. */
-    if (ts->waiting) {
-        resp->req = ts->waiting;
-        ts->waiting->response = resp;
-        ts->waiting = ts->waiting->next_waiting;
-        if (!ts->waiting)
-            ts->waiting_last = NULL;
+    if (ts->wait_n > 0) {
+        resp->req = ts->waitq[ts->wait_head];
+        resp->req->response = resp;
+        ts->wait_head++;
+        if (--ts->wait_n == 0)
+            ts->wait_head = 0;
     }
     /* The frames from the one after its request (or after the previous
      * response) on are its: a later pass finds its segments there. */
@@ -167,9 +188,9 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
      * node-oracledb's fetchInfo as a string or buffer, comes as one: its
      * text with the row, not a locator - the clients decode a row by the
      * types they defined). */
-    if (resp->req && resp->req->call.defines && ts->dir[SQLNET_TO_CLIENT].state.describe) {
+    if (resp->req && ttc_req_rare(resp->req)->defines && ts->dir[SQLNET_TO_CLIENT].state.describe) {
         const ttc_describe_t *cur = ts->dir[SQLNET_TO_CLIENT].state.describe;
-        const ttc_describe_t *def = resp->req->call.defines;
+        const ttc_describe_t *def = ttc_req_rare(resp->req)->defines;
         if (cur->kind == TTC_ROWS_COLUMNS && cur->has_lob) {
             ttc_describe_t *m = (ttc_describe_t *)describe_keep(cur);
             guint32 i;
@@ -203,11 +224,11 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
     }
     /* DML RETURNING: the rows that come back are the return binds' values
      * (python-oracledb ExecuteMessage.preprocess: out vars = return binds). */
-    if (resp->req && resp->req->call.binds && resp->req->call.returning_binds) {
-        const ttc_describe_t *b = resp->req->call.binds;
+    if (resp->req && ttc_req_rare(resp->req)->binds && ttc_req_rare(resp->req)->returning_binds) {
+        const ttc_describe_t *b = ttc_req_rare(resp->req)->binds;
         ttc_describe_t *rb = wmem_new0(wmem_file_scope(), ttc_describe_t);
         rb->kind = TTC_ROWS_RETURNING;
-        rb->ncols = resp->req->call.returning_binds;
+        rb->ncols = ttc_req_rare(resp->req)->returning_binds;
         rb->cols = b->cols + (b->ncols - rb->ncols);
         ts->dir[SQLNET_TO_CLIENT].state.describe = rb;
     }
@@ -233,12 +254,8 @@ open_request(ttc_session_t *ts, packet_info *pinfo, ttc_req_kind_t kind)
         close_response(ts, pinfo, ts->resp->last_frame ? ts->resp->last_frame : pinfo->num, &last, FALSE);
     }
     if (!pipelined)
-        ts->waiting = ts->waiting_last = NULL;   /* unanswered requests stay so */
-    if (ts->waiting_last)
-        ts->waiting_last->next_waiting = req;
-    else
-        ts->waiting = req;
-    ts->waiting_last = req;
+        ts->wait_head = ts->wait_n = 0;   /* unanswered requests stay so */
+    waiting_add(ts, req);
     req->call.kind = kind;
     req->first_frame = req->frame = pinfo->num;
     req->last_ns = req->first_ns = sqlnet_ns_pack(&pinfo->abs_ts);
@@ -273,7 +290,7 @@ ttc_sides_changed(sqlnet_session_t *sess)
     }
     ts->req = NULL;
     ts->resp = NULL;
-    ts->waiting = ts->waiting_last = NULL;
+    ts->wait_head = ts->wait_n = 0;
     if (ts->dialect.inferred) {
         /* inferred from a server packet taken for a call: infer again */
         ts->dialect.known = ts->dialect.inferred = FALSE;
@@ -398,14 +415,17 @@ apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
         const ttc_call_t *c = &res->call;
         if (req->call.kind == TTC_REQ_FUNCTION)
             return;                    /* keep the first call of a request */
-        req->call = *c;
+        ttc_call_keep(&req->call, c, wmem_file_scope());
         /* what the decoder found lives in packet scope */
         if (c->sql)
             req->call.sql = wmem_strdup(wmem_file_scope(), c->sql);
-        if (c->binds)
-            req->call.binds = describe_keep(c->binds);
-        if (c->defines)
-            req->call.defines = describe_keep(c->defines);
+        if (c->binds || c->defines) {
+            ttc_call_rare_t *rare = (ttc_call_rare_t *)req->call.rare;
+            if (c->binds)
+                rare->binds = describe_keep(c->binds);
+            if (c->defines)
+                rare->defines = describe_keep(c->defines);
+        }
         req->stmt_sql = req->call.sql;
         if (req->call.has_cursor && req->call.cursor && ts->unbound && !ttc_req_executes(req) &&
             (!cursor_get(ts, req->call.cursor, FALSE, NULL) || (!ts->server_seen && !sess->accept_frame))) {
@@ -532,11 +552,11 @@ apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
                     c->execution = req->execution;   /* cursor id known only now */
                 if (req && req->call.sql)
                     c->sql = req->call.sql;
-                if (req && req->call.func == TTC_FN_OALL8 && (req->call.sql || req->call.binds)) {
+                if (req && req->call.func == TTC_FN_OALL8 && (req->call.sql || ttc_req_rare(req)->binds)) {
                     /* the binds its execute laid out (none: NULL), for the
                      * re-executes that send the values alone */
-                    c->binds = req->call.binds;
-                    c->returning_binds = req->call.returning_binds;
+                    c->binds = ttc_req_rare(req)->binds;
+                    c->returning_binds = ttc_req_rare(req)->returning_binds;
                 }
                 if (st->describe && req && req->call.func == TTC_FN_OALL8)
                     c->describe = st->describe;
@@ -577,7 +597,7 @@ split_request(ttc_session_t *ts, packet_info *pinfo, guint32 tns_len, guint16 da
      * response cut before its end-of-call status). */
     if (ttc_req_executes(old) && !(old->call.has_cursor && old->call.cursor != 0))
         ts->unbound = old;
-    ts->waiting = ts->waiting_last = NULL;   /* no answer to wait for */
+    ts->wait_head = ts->wait_n = 0;   /* no answer to wait for */
     req = open_request(ts, pinfo, TTC_REQ_NONE);
     request_add_packet(req, pinfo, tns_len, data_flags);
 }

@@ -73,9 +73,12 @@ typedef struct ttc_session {
     const ttc_dialect_t *dialect_ptr;  /* immutable snapshot of it */
     ttc_stream_t dir[2];               /* [SQLNET_TO_SERVER], [SQLNET_TO_CLIENT] */
     ttc_request_t *req;                /* latest request */
-    ttc_request_t *waiting, *waiting_last; /* requests without a response yet, oldest first:
-                                        * one, or several in a pipeline (each ended by the
-                                        * end-of-request flag), answered in order */
+    /* requests without a response yet, oldest first (waitq[wait_head] on,
+     * wait_n of them): one, or several in a pipeline (each ended by the
+     * end-of-request flag), answered in order; a queue of the session's
+     * rather than a link in each request (which keeps it after it is answered) */
+    ttc_request_t **waitq;
+    guint32 wait_head, wait_n, wait_cap;
     ttc_response_t *resp;              /* open response, NULL between them */
     /* Its responses in the order they opened, by cover_from (segment
      * counting: ttc_segments.c), which never decreases from one to the next
