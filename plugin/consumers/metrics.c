@@ -604,9 +604,9 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
         proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_cursor, tvb, 0, 0, req->call.cursor));
     }
     proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_packets, tvb, 0, 0, resp->packets));
-    pi = proto_tree_add_uint(tree, hf_resp_data_packets, tvb, 0, 0, resp->data_packets);
+    pi = proto_tree_add_uint(tree, hf_resp_data_packets, tvb, 0, 0, ttc_resp_data_packets(resp));
     proto_item_set_generated(pi);
-    if (resp->data_packets > 1)
+    if (ttc_resp_data_packets(resp) > 1)
         expert_add_info(pinfo, pi, &ei_more_data);
     proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_markers, tvb, 0, 0, resp->markers));
     segs = resp->segments;

@@ -261,7 +261,7 @@ sqlnet_rt_has_ora_error(const sqlnet_rt_t *rt)
       "All TNS packets of the response, markers included (as sqlnet.response.packets)", V, \
       TRUE, rt->resp->packets) \
     X(resp_data_packets, "response.data_packets", UINT, "response.data_packets", "Response TNS DATA packets", \
-      "TNS DATA packets of the response (as sqlnet.response.data_packets)", V, TRUE, rt->resp->data_packets) \
+      "TNS DATA packets of the response (as sqlnet.response.data_packets)", V, TRUE, ttc_resp_data_packets(rt->resp)) \
     X(resp_segments, "response.segments", UINT, "response.segments", "Response TCP segments", \
       "TCP segments with payload that carried the response (as sqlnet.response.segments; a " \
       "retransmission is not one more): its " \

@@ -133,25 +133,36 @@ enum {
 #define SQLNET_TIMING_MAX_NS G_GUINT64_CONSTANT(0xFFFFFFFFFF) /* 2^40 - 1 ns, ~1,099.5 s */
 
 typedef struct sqlnet_timing_kept {
-    const sqlnet_timing_t *wide;   /* the whole split when a part does not fit (else NULL) */
-    guint32 ns_lo[SQLNET_TIMING_NPARTS];   /* each part's nanoseconds: bits 0-31 */
-    guint8  ns_hi[SQLNET_TIMING_NPARTS];   /* ... bits 32-39 */
-    guint8  in_execution, known, rtt_known, has_gap, provisional, rtt_source, vantage;
+    union {
+        struct {
+            guint32 lo[SQLNET_TIMING_NPARTS];  /* each part's nanoseconds: bits 0-31 */
+            guint8  hi[SQLNET_TIMING_NPARTS];  /* ... bits 32-39 */
+        } ns;
+        const sqlnet_timing_t *wide;   /* (is_wide) the whole split, when a part does not fit */
+    } u;
+    /* the flags as bits (every assignment is TRUE, FALSE or a logical
+     * expression; rtt_source and vantage: enums of three values) */
+    guint   in_execution : 1, known : 1, rtt_known : 1, has_gap : 1, provisional : 1;
+    guint   rtt_source : 3, vantage : 3;
+    guint   is_wide : 1;
 } sqlnet_timing_kept_t;
 
 /* A part of a packed split in nanoseconds. */
-#define SQLNET_TIMING_NS(kept, i) (((guint64)(kept)->ns_hi[i] << 32) | (guint64)(kept)->ns_lo[i])
+#define SQLNET_TIMING_NS(kept, i) (((guint64)(kept)->u.ns.hi[i] << 32) | (guint64)(kept)->u.ns.lo[i])
+
+/* The whole split of a kept timing that does not fit (else NULL). */
+#define SQLNET_TIMING_WIDE(kept) ((kept)->is_wide ? (kept)->u.wide : NULL)
 
 /* A part in nanoseconds (0 when negative), as sqlnet_timing_ns() of the whole. */
 #define sqlnet_timing_part_ns(kept, part) \
-    ((kept)->wide ? sqlnet_timing_ns(&(kept)->wide->part) : SQLNET_TIMING_NS(kept, SQLNET_TIMING_##part))
+    ((kept)->is_wide ? sqlnet_timing_ns(&(kept)->u.wide->part) : SQLNET_TIMING_NS(kept, SQLNET_TIMING_##part))
 
 /* The whole split of a kept timing. */
 static inline void
 sqlnet_timing_get(const sqlnet_timing_kept_t *k, sqlnet_timing_t *t)
 {
-    if (k->wide) {
-        *t = *k->wide;
+    if (k->is_wide) {
+        *t = *k->u.wide;
         return;
     }
 #define SQLNET_TIMING_UNPACK(p) \
@@ -179,18 +190,17 @@ sqlnet_timing_keep(sqlnet_timing_kept_t *k, const sqlnet_timing_t *t, wmem_alloc
 #define SQLNET_TIMING_FITS(p) fits = fits && sqlnet_timing_part_fits(&t->p);
     SQLNET_TIMING_PARTS(SQLNET_TIMING_FITS)
 #undef SQLNET_TIMING_FITS
-    memset(k->ns_lo, 0, sizeof(k->ns_lo));
-    memset(k->ns_hi, 0, sizeof(k->ns_hi));
-    k->wide = NULL;
+    memset(&k->u, 0, sizeof(k->u));
+    k->is_wide = !fits;
     if (fits) {
 #define SQLNET_TIMING_PACK(p) { \
         guint64 ns_ = (guint64)t->p.secs * 1000000000u + (guint64)t->p.nsecs; \
-        k->ns_lo[SQLNET_TIMING_##p] = (guint32)ns_; \
-        k->ns_hi[SQLNET_TIMING_##p] = (guint8)(ns_ >> 32); }
+        k->u.ns.lo[SQLNET_TIMING_##p] = (guint32)ns_; \
+        k->u.ns.hi[SQLNET_TIMING_##p] = (guint8)(ns_ >> 32); }
         SQLNET_TIMING_PARTS(SQLNET_TIMING_PACK)
 #undef SQLNET_TIMING_PACK
     } else {
-        k->wide = (const sqlnet_timing_t *)wmem_memdup(scope, t, sizeof(*t));
+        k->u.wide = (const sqlnet_timing_t *)wmem_memdup(scope, t, sizeof(*t));
     }
 #define SQLNET_TIMING_FLAG_KEEP(f) k->f = t->f;
     SQLNET_TIMING_FLAGS(SQLNET_TIMING_FLAG_KEEP)
@@ -201,7 +211,7 @@ sqlnet_timing_keep(sqlnet_timing_kept_t *k, const sqlnet_timing_t *t, wmem_alloc
 static inline gboolean
 sqlnet_timing_gap_is_zero(const sqlnet_timing_kept_t *k)
 {
-    return k->wide ? nstime_is_zero(&k->wide->gap) : SQLNET_TIMING_NS(k, SQLNET_TIMING_gap) == 0;
+    return k->is_wide ? nstime_is_zero(&k->u.wide->gap) : SQLNET_TIMING_NS(k, SQLNET_TIMING_gap) == 0;
 }
 
 /* Why a round trip's figures are lower bounds (sqlnet.ttc.partial). */
@@ -401,7 +411,7 @@ typedef struct ttc_response {
     guint32 last_frame;        /* frame completing it; 0 while open */
     guint32 ora_error;
     guint32 packets, bytes;    /* TNS packets and bytes (markers included) */
-    guint32 data_packets, markers;
+    guint32 markers;           /* the DATA packets are the others: ttc_resp_data_packets() */
     guint32 ttc_bytes;         /* DATA payload after the data flags ("bytes via SQL*Net") */
     guint32 rows;              /* row data messages */
     guint32 row_bytes;         /* bytes of row data (RXD) and bit vector (BVC) messages */
@@ -426,6 +436,9 @@ static inline nstime_t ttc_req_last_time(const ttc_request_t *req) { return sqln
 static inline nstime_t ttc_req_prev_end(const ttc_request_t *req) { return sqlnet_ns_unpack(req->prev_end_ns); }
 static inline nstime_t ttc_resp_first_time(const ttc_response_t *resp) { return sqlnet_ns_unpack(resp->first_ns); }
 static inline nstime_t ttc_resp_last_time(const ttc_response_t *resp) { return sqlnet_ns_unpack(resp->last_ns); }
+
+/* A response's TNS DATA packets (its packets are DATA or markers). */
+static inline guint32 ttc_resp_data_packets(const ttc_response_t *resp) { return resp->packets - resp->markers; }
 
 /* ---- what consumers add to a record before it is published --------------
  * (the stream and the decoders fill the rest in place) */

@@ -357,7 +357,6 @@ ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
     if (type == TNS_TYPE_MARKER) {
         resp->markers++;
     } else {
-        resp->data_packets++;
         resp->ttc_bytes += tns_data_bytes(tns_len);
     }
     if (tns_len > resp->largest_packet)
