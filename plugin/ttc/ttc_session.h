@@ -43,6 +43,7 @@ typedef struct ttc_rec_store {
     guint32 nchunks, chunks_cap;
     guint32 nrecs;                     /* records in the chunks */
     wmem_tree_t *later;                /* records whose key came below the latest one's */
+    wmem_map_t *more;                  /* what few records have (ttc_pdu_more_t), by record */
     guint32 *seg_frames;               /* server frames marked (ttc_segments.c), ascending, */
     guint8 *seg_marks;                 /* ... their marks */
     guint32 nsegs, segs_cap;
