@@ -689,14 +689,15 @@ metrics_add_summary(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
         return;
     if (dir == SQLNET_TO_SERVER) {
         /* A response the next request cut short is still a round trip. */
-        if (req && req->closed && !req->closed->complete && ttc_pdu_starts_request(sess, pinfo, payload)) {
+        ttc_response_t *closed = req ? ttc_req_closed(sess, req) : NULL;
+        if (closed && !closed->complete && ttc_pdu_starts_request(sess, pinfo, payload)) {
             if (sess->ttc)
-                timing_revisit(pinfo, (ttc_session_t *)sess->ttc, req->closed);
-            number_round_trip(pinfo, sess, req->closed);
-            queue_round_trip(pinfo, sess, req->closed);
+                timing_revisit(pinfo, (ttc_session_t *)sess->ttc, closed);
+            number_round_trip(pinfo, sess, closed);
+            queue_round_trip(pinfo, sess, closed);
             /* no packet of the response knew it was the last (one pass):
              * its record goes with the packet that ended it, as the tap's */
-            add_round_trip(payload, pinfo, tree, sess, req->closed);
+            add_round_trip(payload, pinfo, tree, sess, closed);
         }
         if (req && carries_call)
             add_request(payload, pinfo, tree, sess, req);

@@ -278,7 +278,8 @@ typedef struct ttc_call_rare {
 } ttc_call_rare_t;
 
 /* What a request keeps of its call: ttc_call_t's members by the same names,
- * the rare ones behind `rare` (NULL: all zero), read with ttc_req_rare(). */
+ * the rare ones behind `rare` (NULL: all zero), read with ttc_req_rare();
+ * not the prefetch and is_query, which only the decoding reads. */
 typedef struct ttc_call_kept {
     const char *sql;
     const ttc_call_rare_t *rare;
@@ -286,7 +287,6 @@ typedef struct ttc_call_kept {
     guint32 fetch_rows;
     guint32 options;
     guint32 exec_count;
-    guint32 prefetch;
     guint32 exec_flags;
 #define TTC_CALL_FACT_MEMBER(m, abbrev, name, desc) guint32 m;
     TTC_CALL_FACTS(TTC_CALL_FACT_MEMBER)
@@ -296,7 +296,6 @@ typedef struct ttc_call_kept {
     guint8  seq;
     guint8  has_cursor;
     guint8  has_fetch_rows;
-    guint8  is_query;
 } ttc_call_kept_t;
 
 /* Members in order of size, the flags as bytes: one per round trip. */
@@ -307,22 +306,24 @@ typedef struct ttc_request {
     sqlnet_ns_t prev_end_ns;   /* last byte of the response before it (has_prev_end): ttc_req_prev_end() */
     const char *stmt_sql;      /* statement the call belongs to (cursor's SQL) */
     struct ttc_response *response;
-    struct ttc_response *closed;   /* previous response this request cut short */
     guint32 frame;             /* frame of the (last) request packet */
     guint32 first_frame;
     guint32 tns_packets, tns_bytes, segments;
     guint32 ttc_bytes;         /* DATA payload after the data flags */
     guint32 execution;             /* statement execution this call belongs to (0 = none) */
-    guint8  has_prev_end;
-    guint8  fetch_more;            /* a fetch (no execute) on a result set with rows still to come */
-    guint8  ended;                 /* its last packet had the end-of-request flag (23ai pipelines) */
-    guint8  negotiates;            /* PRO/DTY before its call in one request (ojdbc 23's connection
+    /* the flags as bits (every assignment is TRUE, FALSE or a logical
+     * expression; partial: a ttc_partial_t) */
+    guint8  has_prev_end : 1;
+    guint8  fetch_more : 1;        /* a fetch (no execute) on a result set with rows still to come */
+    guint8  ended : 1;             /* its last packet had the end-of-request flag (23ai pipelines) */
+    guint8  negotiates : 1;        /* PRO/DTY before its call in one request (ojdbc 23's connection
                                     * cookie): their replies lead its response */
-    guint8  partial;               /* ttc_partial_t of the request's own packets */
-    guint8  closes_cursor;         /* its call is a cursor close of its own: an OPING carrying a
+    guint8  partial : 2;           /* ttc_partial_t of the request's own packets */
+    guint8  closes_cursor : 1;     /* its call is a cursor close of its own: an OPING carrying a
                                     * close-cursors piggyback with the OPING's own sequence number
                                     * (go-ora's statement Close); `execution` and `stmt_sql` are
                                     * then those of the first cursor it names that was known */
+    guint8  cut_short : 1;         /* it cut the response before it short: ttc_req_closed() */
 } ttc_request_t;
 
 /* A kept call's rare facts (all zero when it has none). */
@@ -365,8 +366,8 @@ ttc_call_keep(ttc_call_kept_t *k, const ttc_call_t *c, wmem_allocator_t *scope)
     }
 #define TTC_CALL_KEEP(m) k->m = c->m;
     TTC_CALL_KEEP(cursor) TTC_CALL_KEEP(fetch_rows) TTC_CALL_KEEP(options) TTC_CALL_KEEP(exec_count)
-    TTC_CALL_KEEP(prefetch) TTC_CALL_KEEP(exec_flags) TTC_CALL_KEEP(kind) TTC_CALL_KEEP(func) TTC_CALL_KEEP(seq)
-    TTC_CALL_KEEP(has_cursor) TTC_CALL_KEEP(has_fetch_rows) TTC_CALL_KEEP(is_query)
+    TTC_CALL_KEEP(exec_flags) TTC_CALL_KEEP(kind) TTC_CALL_KEEP(func) TTC_CALL_KEEP(seq)
+    TTC_CALL_KEEP(has_cursor) TTC_CALL_KEEP(has_fetch_rows)
 #undef TTC_CALL_KEEP
 #define TTC_CALL_FACT_KEEP(m, abbrev, name, desc) k->m = c->m;
     TTC_CALL_FACTS(TTC_CALL_FACT_KEEP)

@@ -122,6 +122,18 @@ waiting_add(ttc_session_t *ts, ttc_request_t *req)
     ts->waitq[ts->wait_head + ts->wait_n++] = req;
 }
 
+/* The response a request cut short (it came before the response's end):
+ * few do, so the session keeps them by request. */
+ttc_response_t *
+ttc_req_closed(const sqlnet_session_t *sess, const ttc_request_t *req)
+{
+    const ttc_session_t *ts = (const ttc_session_t *)sess->ttc;
+
+    if (!req->cut_short || !ts || !ts->closed)
+        return NULL;
+    return (ttc_response_t *)wmem_map_lookup(ts->closed, req);
+}
+
 ttc_response_t *
 open_response(ttc_session_t *ts, packet_info *pinfo)
 {
@@ -250,7 +262,10 @@ open_request(ttc_session_t *ts, packet_info *pinfo, ttc_req_kind_t kind)
      * responses follow in order, each ended by the end-of-response flag). */
     if (ts->resp && !pipelined) {
         nstime_t last = ttc_resp_last_time(ts->resp);
-        req->closed = ts->resp;
+        if (!ts->closed)
+            ts->closed = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
+        wmem_map_insert(ts->closed, req, ts->resp);
+        req->cut_short = TRUE;
         close_response(ts, pinfo, ts->resp->last_frame ? ts->resp->last_frame : pinfo->num, &last, FALSE);
     }
     if (!pipelined)

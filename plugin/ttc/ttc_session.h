@@ -87,6 +87,7 @@ typedef struct ttc_session {
     struct ttc_response **responses;
     guint32 nresponses, responses_cap;
     wmem_tree_t *responses_later;
+    wmem_map_t *closed;                /* the response each request that cut one short cut (ttc_req_closed) */
     wmem_map_t *cursors;               /* cursor id -> ttc_cursor_t */
     guint32 ncursors;
     ttc_req_kind_t pending_kind;       /* kind of the request being received */
