@@ -401,7 +401,6 @@ ttc_req_executes(const ttc_request_t *req)
 typedef struct ttc_response {
     ttc_request_t *req;
     const char *ora_message;
-    const ttc_describe_t *describe;
     guint64 rowcount;
     sqlnet_ns_t first_ns;      /* its first byte: ttc_resp_first_time() */
     sqlnet_ns_t last_ns;       /* its last: ttc_resp_last_time() */
