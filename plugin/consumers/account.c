@@ -222,7 +222,7 @@ sums_add(sqlnet_acct_sums_t *s, const sqlnet_rt_t *rt)
     s->row_bytes += resp->row_bytes;
     s->packets_to_client += resp->packets;
     s->segments_to_client += rt->segments;
-    if (resp->data_packets > 1)
+    if (ttc_resp_data_packets(resp) > 1)
         s->more_data++;
     if (!resp->complete)
         s->incomplete++;

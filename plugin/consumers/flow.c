@@ -144,7 +144,7 @@ flow_packet(void *tapdata, packet_info *pinfo, epan_dissect_t *edt _U_, const vo
             req->src_addr = req->dst_addr;
             req->dst_addr = tmp;
             g_free(req->time_str);
-            req->time_str = time_text(pinfo, rt->req->last_time);
+            req->time_str = time_text(pinfo, ttc_req_last_time(rt->req));
             item_fill(req, rt->req->frame, (guint16)pinfo->destport, (guint16)pinfo->srcport,
                       rt_text_request(rt, FLOW_SQL_MAX), g_strdup(group), sqlnet_rt_execution(rt));
         }

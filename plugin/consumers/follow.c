@@ -393,7 +393,7 @@ request_text(GString *s, const sqlnet_rt_t *rt, packet_info *pinfo, struct sqlne
     char *req = rt_text_request(rt, 0), *group = rt_text_group(rt);
     guint32 from = rt->req->first_frame ? rt->req->first_frame : rt->req->frame;
 
-    stamp(s, pinfo, rt->req->last_time);
+    stamp(s, pinfo, ttc_req_last_time(rt->req));
     g_string_append_printf(s, "%s\n", req);
     g_string_append_printf(s, "    (%s, frame %u)\n", group, rt->req->frame);
     if (fc && fc->logon_frame >= from && fc->logon_frame <= rt->req->frame && (fc->user || fc->program))
@@ -420,7 +420,7 @@ response_text(GString *s, const sqlnet_rt_t *rt, packet_info *pinfo, struct sqln
     GString *rows = g_string_new(NULL);
     guint32 shown;
 
-    stamp(s, pinfo, rt->resp->last_time);
+    stamp(s, pinfo, ttc_resp_last_time(rt->resp));
     g_string_append_printf(s, "%s\n", resp);
     if (sqlnet_rt_has_ora_error(rt) && rt->resp->ora_message && *rt->resp->ora_message)
         g_string_append_printf(s, "    %s\n", rt->resp->ora_message);
@@ -471,7 +471,7 @@ follow_packet(void *tapdata, packet_info *pinfo, epan_dissect_t *edt _U_, const 
     }
     if (rt->req) {
         request_text(s, rt, pinfo, ev->fc);
-        record_add(fi, FALSE, rt->req->frame, rt->req->last_time, s);
+        record_add(fi, FALSE, rt->req->frame, ttc_req_last_time(rt->req), s);
         g_string_truncate(s, 0);
     }
     response_text(s, rt, pinfo, ev->fc);

@@ -604,9 +604,9 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
         proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_cursor, tvb, 0, 0, req->call.cursor));
     }
     proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_packets, tvb, 0, 0, resp->packets));
-    pi = proto_tree_add_uint(tree, hf_resp_data_packets, tvb, 0, 0, resp->data_packets);
+    pi = proto_tree_add_uint(tree, hf_resp_data_packets, tvb, 0, 0, ttc_resp_data_packets(resp));
     proto_item_set_generated(pi);
-    if (resp->data_packets > 1)
+    if (ttc_resp_data_packets(resp) > 1)
         expert_add_info(pinfo, pi, &ei_more_data);
     proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_markers, tvb, 0, 0, resp->markers));
     segs = resp->segments;
@@ -624,9 +624,11 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
         proto_item_set_generated(proto_tree_add_uint(tree, hf_req_ttc_bytes, tvb, 0, 0, req->ttc_bytes));
         if (req->execution)
             proto_item_set_generated(proto_tree_add_uint(tree, hf_execution, tvb, 0, 0, req->execution));
-        nstime_delta(&rt, &resp->last_time, &req->last_time);
+        nstime_t req_last = ttc_req_last_time(req), resp_first = ttc_resp_first_time(resp),
+                 resp_last = ttc_resp_last_time(resp);
+        nstime_delta(&rt, &resp_last, &req_last);
         proto_item_set_generated(proto_tree_add_time(tree, hf_time, tvb, 0, 0, &rt));
-        nstime_delta(&dt, &resp->first_time, &req->last_time);
+        nstime_delta(&dt, &resp_first, &req_last);
         proto_item_set_generated(proto_tree_add_time(tree, hf_time_first, tvb, 0, 0, &dt));
         if (req->stmt_sql)
             add_sql(tree, tvb, sess, hf_ttc_sql, hf_ttc_sql_id, req->stmt_sql);
@@ -687,14 +689,15 @@ metrics_add_summary(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
         return;
     if (dir == SQLNET_TO_SERVER) {
         /* A response the next request cut short is still a round trip. */
-        if (req && req->closed && !req->closed->complete && ttc_pdu_starts_request(sess, pinfo, payload)) {
+        ttc_response_t *closed = req ? ttc_req_closed(sess, req) : NULL;
+        if (closed && !closed->complete && ttc_pdu_starts_request(sess, pinfo, payload)) {
             if (sess->ttc)
-                timing_revisit(pinfo, (ttc_session_t *)sess->ttc, req->closed);
-            number_round_trip(pinfo, sess, req->closed);
-            queue_round_trip(pinfo, sess, req->closed);
+                timing_revisit(pinfo, (ttc_session_t *)sess->ttc, closed);
+            number_round_trip(pinfo, sess, closed);
+            queue_round_trip(pinfo, sess, closed);
             /* no packet of the response knew it was the last (one pass):
              * its record goes with the packet that ended it, as the tap's */
-            add_round_trip(payload, pinfo, tree, sess, req->closed);
+            add_round_trip(payload, pinfo, tree, sess, closed);
         }
         if (req && carries_call)
             add_request(payload, pinfo, tree, sess, req);

@@ -103,6 +103,14 @@ ms_between(const nstime_t *a, const nstime_t *b)
     return nstime_to_msec(&d);
 }
 
+/* From a to the request's first packet in ms. */
+static double
+ms_between_req(const nstime_t *a, const ttc_request_t *req)
+{
+    nstime_t first = ttc_req_first_time(req);
+    return ms_between(a, &first);
+}
+
 /* The statement's first word, case-insensitively, after blanks and comments. */
 static gboolean
 first_word_is(const char *sql, const char *word)
@@ -219,14 +227,14 @@ static void
 conv_call(conv_run_t *c, guint8 kind, const ttc_request_t *req, const ttc_response_t *resp, double span_ms,
           gboolean needs_work_between, mark_t *m)
 {
-    gboolean goes_on = c->run != NULL && ms_between(&c->last_end, &req->first_time) <= span_ms &&
+    gboolean goes_on = c->run != NULL && ms_between_req(&c->last_end, req) <= span_ms &&
                        (!needs_work_between || c->execs_since >= 1);
 
     if (!goes_on)
         c->run = run_new(kind, req->first_frame ? req->first_frame : req->frame);
     m->run = c->run;
     m->pos = run_add(c->run);
-    c->last_end = resp->last_time;
+    c->last_end = ttc_resp_last_time(resp);
     c->execs_since = 0;
 }
 
@@ -310,7 +318,7 @@ classify(struct sqlnet_patterns *p, const ttc_response_t *resp, mark_t *m)
             e->pos = m->pos;
         } else if (kind != SQLNET_PATTERN_NONE) {
             gboolean goes_on = s->run != NULL && s->run->kind == kind &&
-                               ms_between(&s->last_end, &req->first_time) <= PATTERN_SPAN_MS &&
+                               ms_between_req(&s->last_end, req) <= PATTERN_SPAN_MS &&
                                (kind != SQLNET_PATTERN_REPEATED_QUERY || s->last_rows <= PATTERN_FEW_ROWS);
             if (!goes_on)
                 s->run = run_new(kind, req->first_frame ? req->first_frame : req->frame);
@@ -322,7 +330,7 @@ classify(struct sqlnet_patterns *p, const ttc_response_t *resp, mark_t *m)
             s->run = NULL;
         }
         s->last_rows = resp->rows;
-        s->last_end = resp->last_time;
+        s->last_end = ttc_resp_last_time(resp);
         wmem_map_insert(p->execs, GUINT_TO_POINTER(req->execution), e);
         m->exec_number = e->exec_number;
         m->expert = m->run && m->pos == PATTERN_MIN_RUN;
@@ -341,7 +349,7 @@ classify(struct sqlnet_patterns *p, const ttc_response_t *resp, mark_t *m)
              * closes it once) */
             m->pos = ++e->run->closes;
         e->sql->last_rows += resp->rows;
-        e->sql->last_end = resp->last_time;
+        e->sql->last_end = ttc_resp_last_time(resp);
         if (e->run && m->pos > 1)
             e->run->saved_rts++;
     }

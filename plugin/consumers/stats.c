@@ -266,8 +266,8 @@ tree_packet(stats_tree *st, packet_info *pinfo _U_, epan_dissect_t *edt _U_, con
     tick_range_and_group(st, st_rows, (int)MIN(rt->resp->rows, G_MAXINT));
     /* DATA packets, as sqlnet.response.data_packets, the "more data" expert
      * and -z sqlnet,stmt count them: a BREAK/RESET marker is not more data. */
-    if (rt->resp->data_packets > 0)
-        tick_range_and_group(st, st_packets, (int)rt->resp->data_packets);
+    if (ttc_resp_data_packets(rt->resp) > 0)
+        tick_range_and_group(st, st_packets, (int)ttc_resp_data_packets(rt->resp));
     if (rt->resp->packets > 0) {
         tick_range_and_group(st, st_segs,
                              (int)((rt->segments + rt->resp->packets - 1) / rt->resp->packets));

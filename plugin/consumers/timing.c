@@ -267,12 +267,18 @@ timing_close_response(packet_info *pinfo _U_, ttc_session_t *ts, ttc_response_t 
         return;
     sqlnet_timing_get(&resp->timing, &t);
     tc = timing_conv(ts);
-    span(&req_xfer, &req->last_time, &req->first_time);
-    span(&t.wait, &resp->first_time, &req->last_time);
-    span(&resp_xfer, &resp->last_time, &resp->first_time);
+    {
+        nstime_t req_first = ttc_req_first_time(req), req_last = ttc_req_last_time(req);
+        nstime_t resp_first = ttc_resp_first_time(resp), resp_last = ttc_resp_last_time(resp);
+        span(&req_xfer, &req_last, &req_first);
+        span(&t.wait, &resp_first, &req_last);
+        span(&resp_xfer, &resp_last, &resp_first);
+    }
     t.has_gap = req->has_prev_end;
-    if (req->has_prev_end)
-        span(&t.gap, &req->first_time, &req->prev_end);
+    if (req->has_prev_end) {
+        nstime_t req_first = ttc_req_first_time(req), prev_end = ttc_req_prev_end(req);
+        span(&t.gap, &req_first, &prev_end);
+    }
     else
         nstime_set_zero(&t.gap);
     nstime_sum(&t.transfer, &req_xfer, &resp_xfer);

@@ -442,8 +442,8 @@ ttc_carry_binds(const ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, const t
             plsql = is_plsql(c->sql, call->options);
         }
     } else if (st->req && st->req->call.func == call->func && st->req->call.cursor == call->cursor) {
-        binds = st->req->call.binds;
-        returning = st->req->call.returning_binds;
+        binds = ttc_req_rare(st->req)->binds;
+        returning = ttc_req_rare(st->req)->returning_binds;
         plsql = is_plsql(st->req->stmt_sql, call->options);
     }
     if (!binds || returning > binds->ncols || (plsql && call->func != TTC_FN_OALL8))
@@ -808,7 +808,7 @@ ttc_rpa_execute(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_al
 static void
 decode_io_vector_dirs(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, guint32 nbinds, wmem_allocator_t *scope)
 {
-    const ttc_describe_t *binds = st->req ? st->req->call.binds : NULL;
+    const ttc_describe_t *binds = st->req ? ttc_req_rare(st->req)->binds : NULL;
     ttc_describe_t *out = NULL;
     guint32 i;
 

@@ -116,7 +116,7 @@ ttc_rpa_lob_op(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_all
      * field version 3, go-ora), the NULL-LOB / boolean flag.  python-
      * oracledb reads that flag as ub1, go-ora as ub2: the same byte for
      * false; python's reading is taken. */
-    const ttc_call_t *q = req ? &req->call : NULL;
+    const ttc_call_rare_t *q = req ? ttc_req_rare(req) : NULL;
     if (!q) { r->bad = TRUE; return; }
     ttc_rd_skip(r, (gint)q->lob_src_len);
     ttc_rd_skip(r, (gint)q->lob_dst_len);

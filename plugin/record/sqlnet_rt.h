@@ -129,7 +129,7 @@ sqlnet_rt_abs_request(const sqlnet_rt_t *rt)
 {
     nstime_t t = NSTIME_INIT_ZERO;
     if (rt->req)
-        t = rt->req->last_time;
+        t = ttc_req_last_time(rt->req);
     return t;
 }
 
@@ -138,8 +138,10 @@ static inline nstime_t
 sqlnet_rt_time(const sqlnet_rt_t *rt)
 {
     nstime_t d = NSTIME_INIT_ZERO;
-    if (rt->req)
-        nstime_delta(&d, &rt->resp->last_time, &rt->req->last_time);
+    if (rt->req) {
+        nstime_t a = ttc_resp_last_time(rt->resp), b = ttc_req_last_time(rt->req);
+        nstime_delta(&d, &a, &b);
+    }
     return d;
 }
 
@@ -148,8 +150,10 @@ static inline nstime_t
 sqlnet_rt_time_first(const sqlnet_rt_t *rt)
 {
     nstime_t d = NSTIME_INIT_ZERO;
-    if (rt->req)
-        nstime_delta(&d, &rt->resp->first_time, &rt->req->last_time);
+    if (rt->req) {
+        nstime_t a = ttc_resp_first_time(rt->resp), b = ttc_req_last_time(rt->req);
+        nstime_delta(&d, &a, &b);
+    }
     return d;
 }
 
@@ -257,7 +261,7 @@ sqlnet_rt_has_ora_error(const sqlnet_rt_t *rt)
       "All TNS packets of the response, markers included (as sqlnet.response.packets)", V, \
       TRUE, rt->resp->packets) \
     X(resp_data_packets, "response.data_packets", UINT, "response.data_packets", "Response TNS DATA packets", \
-      "TNS DATA packets of the response (as sqlnet.response.data_packets)", V, TRUE, rt->resp->data_packets) \
+      "TNS DATA packets of the response (as sqlnet.response.data_packets)", V, TRUE, ttc_resp_data_packets(rt->resp)) \
     X(resp_segments, "response.segments", UINT, "response.segments", "Response TCP segments", \
       "TCP segments with payload that carried the response (as sqlnet.response.segments; a " \
       "retransmission is not one more): its " \

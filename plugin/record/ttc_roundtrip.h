@@ -13,6 +13,33 @@
 #include "ttc_columns.h"
 #include "ttc_protocol.h"
 
+/* A moment as kept by a request or a response: nanoseconds since the epoch
+ * in 64 bits (8 bytes where an nstime_t takes 16).  Exact for every time
+ * from 1678 to 2262; a capture's timestamp beyond that wraps (modulo 2^64,
+ * so the spans between two of them stay exact).  Read with the accessors
+ * below (ttc_req_first_time() ...), which give the nstime_t back. */
+typedef guint64 sqlnet_ns_t;
+
+static inline sqlnet_ns_t
+sqlnet_ns_pack(const nstime_t *t)
+{
+    return (guint64)(gint64)t->secs * 1000000000u + (guint64)(gint64)t->nsecs;
+}
+
+static inline nstime_t
+sqlnet_ns_unpack(sqlnet_ns_t v)
+{
+    nstime_t t;
+    gint64 ns = (gint64)v;
+    t.secs = (time_t)(ns / 1000000000);
+    t.nsecs = (int)(ns % 1000000000);
+    if (t.nsecs < 0) {
+        t.nsecs += 1000000000;
+        t.secs--;
+    }
+    return t;
+}
+
 /* Kinds of client request. */
 typedef enum {
     TTC_REQ_NONE,
@@ -106,25 +133,36 @@ enum {
 #define SQLNET_TIMING_MAX_NS G_GUINT64_CONSTANT(0xFFFFFFFFFF) /* 2^40 - 1 ns, ~1,099.5 s */
 
 typedef struct sqlnet_timing_kept {
-    const sqlnet_timing_t *wide;   /* the whole split when a part does not fit (else NULL) */
-    guint32 ns_lo[SQLNET_TIMING_NPARTS];   /* each part's nanoseconds: bits 0-31 */
-    guint8  ns_hi[SQLNET_TIMING_NPARTS];   /* ... bits 32-39 */
-    guint8  in_execution, known, rtt_known, has_gap, provisional, rtt_source, vantage;
+    union {
+        struct {
+            guint32 lo[SQLNET_TIMING_NPARTS];  /* each part's nanoseconds: bits 0-31 */
+            guint8  hi[SQLNET_TIMING_NPARTS];  /* ... bits 32-39 */
+        } ns;
+        const sqlnet_timing_t *wide;   /* (is_wide) the whole split, when a part does not fit */
+    } u;
+    /* the flags as bits (every assignment is TRUE, FALSE or a logical
+     * expression; rtt_source and vantage: enums of three values) */
+    guint   in_execution : 1, known : 1, rtt_known : 1, has_gap : 1, provisional : 1;
+    guint   rtt_source : 3, vantage : 3;
+    guint   is_wide : 1;
 } sqlnet_timing_kept_t;
 
 /* A part of a packed split in nanoseconds. */
-#define SQLNET_TIMING_NS(kept, i) (((guint64)(kept)->ns_hi[i] << 32) | (guint64)(kept)->ns_lo[i])
+#define SQLNET_TIMING_NS(kept, i) (((guint64)(kept)->u.ns.hi[i] << 32) | (guint64)(kept)->u.ns.lo[i])
+
+/* The whole split of a kept timing that does not fit (else NULL). */
+#define SQLNET_TIMING_WIDE(kept) ((kept)->is_wide ? (kept)->u.wide : NULL)
 
 /* A part in nanoseconds (0 when negative), as sqlnet_timing_ns() of the whole. */
 #define sqlnet_timing_part_ns(kept, part) \
-    ((kept)->wide ? sqlnet_timing_ns(&(kept)->wide->part) : SQLNET_TIMING_NS(kept, SQLNET_TIMING_##part))
+    ((kept)->is_wide ? sqlnet_timing_ns(&(kept)->u.wide->part) : SQLNET_TIMING_NS(kept, SQLNET_TIMING_##part))
 
 /* The whole split of a kept timing. */
 static inline void
 sqlnet_timing_get(const sqlnet_timing_kept_t *k, sqlnet_timing_t *t)
 {
-    if (k->wide) {
-        *t = *k->wide;
+    if (k->is_wide) {
+        *t = *k->u.wide;
         return;
     }
 #define SQLNET_TIMING_UNPACK(p) \
@@ -152,18 +190,17 @@ sqlnet_timing_keep(sqlnet_timing_kept_t *k, const sqlnet_timing_t *t, wmem_alloc
 #define SQLNET_TIMING_FITS(p) fits = fits && sqlnet_timing_part_fits(&t->p);
     SQLNET_TIMING_PARTS(SQLNET_TIMING_FITS)
 #undef SQLNET_TIMING_FITS
-    memset(k->ns_lo, 0, sizeof(k->ns_lo));
-    memset(k->ns_hi, 0, sizeof(k->ns_hi));
-    k->wide = NULL;
+    memset(&k->u, 0, sizeof(k->u));
+    k->is_wide = !fits;
     if (fits) {
 #define SQLNET_TIMING_PACK(p) { \
         guint64 ns_ = (guint64)t->p.secs * 1000000000u + (guint64)t->p.nsecs; \
-        k->ns_lo[SQLNET_TIMING_##p] = (guint32)ns_; \
-        k->ns_hi[SQLNET_TIMING_##p] = (guint8)(ns_ >> 32); }
+        k->u.ns.lo[SQLNET_TIMING_##p] = (guint32)ns_; \
+        k->u.ns.hi[SQLNET_TIMING_##p] = (guint8)(ns_ >> 32); }
         SQLNET_TIMING_PARTS(SQLNET_TIMING_PACK)
 #undef SQLNET_TIMING_PACK
     } else {
-        k->wide = (const sqlnet_timing_t *)wmem_memdup(scope, t, sizeof(*t));
+        k->u.wide = (const sqlnet_timing_t *)wmem_memdup(scope, t, sizeof(*t));
     }
 #define SQLNET_TIMING_FLAG_KEEP(f) k->f = t->f;
     SQLNET_TIMING_FLAGS(SQLNET_TIMING_FLAG_KEEP)
@@ -174,7 +211,7 @@ sqlnet_timing_keep(sqlnet_timing_kept_t *k, const sqlnet_timing_t *t, wmem_alloc
 static inline gboolean
 sqlnet_timing_gap_is_zero(const sqlnet_timing_kept_t *k)
 {
-    return k->wide ? nstime_is_zero(&k->wide->gap) : SQLNET_TIMING_NS(k, SQLNET_TIMING_gap) == 0;
+    return k->is_wide ? nstime_is_zero(&k->u.wide->gap) : SQLNET_TIMING_NS(k, SQLNET_TIMING_gap) == 0;
 }
 
 /* Why a round trip's figures are lower bounds (sqlnet.ttc.partial). */
@@ -228,43 +265,125 @@ typedef struct ttc_call {
     guint8  lob_charset, lob_amount, lob_null;
 } ttc_call_t;
 
+/* The facts few calls have (the bind and define metadata, DML RETURNING,
+ * a scroll's orientation and position, a LOB operation's): a request keeps
+ * them apart, allocated only when one is non-zero (ttc_call_keep). */
+typedef struct ttc_call_rare {
+    const ttc_describe_t *binds;
+    const ttc_describe_t *defines;
+    guint32 fetch_orientation, fetch_pos;
+    guint32 returning_binds;
+    guint32 lob_op, lob_src_len, lob_dst_len;
+    guint8  lob_charset, lob_amount, lob_null;
+} ttc_call_rare_t;
+
+/* What a request keeps of its call: ttc_call_t's members by the same names,
+ * the rare ones behind `rare` (NULL: all zero), read with ttc_req_rare();
+ * not the prefetch and is_query, which only the decoding reads. */
+typedef struct ttc_call_kept {
+    const char *sql;
+    const ttc_call_rare_t *rare;
+    guint32 cursor;
+    guint32 fetch_rows;
+    guint32 options;
+    guint32 exec_count;
+    guint32 exec_flags;
+#define TTC_CALL_FACT_MEMBER(m, abbrev, name, desc) guint32 m;
+    TTC_CALL_FACTS(TTC_CALL_FACT_MEMBER)
+#undef TTC_CALL_FACT_MEMBER
+    guint8  kind;
+    guint8  func;
+    guint8  seq;
+    guint8  has_cursor;
+    guint8  has_fetch_rows;
+} ttc_call_kept_t;
+
 /* Members in order of size, the flags as bytes: one per round trip. */
 typedef struct ttc_request {
-    ttc_call_t call;           /* the request's main call (call.kind: the request's kind) */
-    nstime_t last_time;        /* when the request was complete (its last packet) */
-    nstime_t first_time;       /* its first packet */
-    nstime_t prev_end;         /* last byte of the response before it (has_prev_end) */
+    ttc_call_kept_t call;      /* the request's main call (call.kind: the request's kind) */
+    sqlnet_ns_t last_ns;       /* when the request was complete (its last packet): ttc_req_last_time() */
+    sqlnet_ns_t first_ns;      /* its first packet: ttc_req_first_time() */
+    sqlnet_ns_t prev_end_ns;   /* last byte of the response before it (has_prev_end): ttc_req_prev_end() */
     const char *stmt_sql;      /* statement the call belongs to (cursor's SQL) */
     struct ttc_response *response;
-    struct ttc_response *closed;   /* previous response this request cut short */
-    struct ttc_request *next_waiting;  /* next request sent before this one's response */
     guint32 frame;             /* frame of the (last) request packet */
     guint32 first_frame;
     guint32 tns_packets, tns_bytes, segments;
     guint32 ttc_bytes;         /* DATA payload after the data flags */
     guint32 execution;             /* statement execution this call belongs to (0 = none) */
-    guint8  has_prev_end;
-    guint8  fetch_more;            /* a fetch (no execute) on a result set with rows still to come */
-    guint8  ended;                 /* its last packet had the end-of-request flag (23ai pipelines) */
-    guint8  negotiates;            /* PRO/DTY before its call in one request (ojdbc 23's connection
+    /* the flags as bits (every assignment is TRUE, FALSE or a logical
+     * expression; partial: a ttc_partial_t) */
+    guint8  has_prev_end : 1;
+    guint8  fetch_more : 1;        /* a fetch (no execute) on a result set with rows still to come */
+    guint8  ended : 1;             /* its last packet had the end-of-request flag (23ai pipelines) */
+    guint8  negotiates : 1;        /* PRO/DTY before its call in one request (ojdbc 23's connection
                                     * cookie): their replies lead its response */
-    guint8  partial;               /* ttc_partial_t of the request's own packets */
-    guint8  closes_cursor;         /* its call is a cursor close of its own: an OPING carrying a
+    guint8  partial : 2;           /* ttc_partial_t of the request's own packets */
+    guint8  closes_cursor : 1;     /* its call is a cursor close of its own: an OPING carrying a
                                     * close-cursors piggyback with the OPING's own sequence number
                                     * (go-ora's statement Close); `execution` and `stmt_sql` are
                                     * then those of the first cursor it names that was known */
+    guint8  cut_short : 1;         /* it cut the response before it short: ttc_req_closed() */
 } ttc_request_t;
+
+/* A kept call's rare facts (all zero when it has none). */
+static inline const ttc_call_rare_t *
+ttc_call_rare(const ttc_call_kept_t *c)
+{
+    static const ttc_call_rare_t none;
+    return c->rare ? c->rare : &none;
+}
+
+static inline const ttc_call_rare_t *
+ttc_req_rare(const ttc_request_t *req)
+{
+    return ttc_call_rare(&req->call);
+}
+
+/* Keep a decoded call in a request: its rare facts apart when it has any
+ * (allocated in scope); the pointers as they are (the caller copies what
+ * lives in packet scope). */
+static inline void
+ttc_call_keep(ttc_call_kept_t *k, const ttc_call_t *c, wmem_allocator_t *scope)
+{
+    k->sql = c->sql;
+    k->rare = NULL;
+    if (c->binds || c->defines || c->fetch_orientation || c->fetch_pos || c->returning_binds || c->lob_op ||
+        c->lob_src_len || c->lob_dst_len || c->lob_charset || c->lob_amount || c->lob_null) {
+        ttc_call_rare_t *r = wmem_new(scope, ttc_call_rare_t);
+        r->binds = c->binds;
+        r->defines = c->defines;
+        r->fetch_orientation = c->fetch_orientation;
+        r->fetch_pos = c->fetch_pos;
+        r->returning_binds = c->returning_binds;
+        r->lob_op = c->lob_op;
+        r->lob_src_len = c->lob_src_len;
+        r->lob_dst_len = c->lob_dst_len;
+        r->lob_charset = c->lob_charset;
+        r->lob_amount = c->lob_amount;
+        r->lob_null = c->lob_null;
+        k->rare = r;
+    }
+#define TTC_CALL_KEEP(m) k->m = c->m;
+    TTC_CALL_KEEP(cursor) TTC_CALL_KEEP(fetch_rows) TTC_CALL_KEEP(options) TTC_CALL_KEEP(exec_count)
+    TTC_CALL_KEEP(exec_flags) TTC_CALL_KEEP(kind) TTC_CALL_KEEP(func) TTC_CALL_KEEP(seq)
+    TTC_CALL_KEEP(has_cursor) TTC_CALL_KEEP(has_fetch_rows)
+#undef TTC_CALL_KEEP
+#define TTC_CALL_FACT_KEEP(m, abbrev, name, desc) k->m = c->m;
+    TTC_CALL_FACTS(TTC_CALL_FACT_KEEP)
+#undef TTC_CALL_FACT_KEEP
+}
 
 /* The call executes a statement (starts an execution): OALL8 with the
  * execute option, re-execute (and fetch), OALL7 with the execute option. */
 static inline gboolean
-ttc_call_executes(const ttc_call_t *c)
+ttc_call_executes(const ttc_call_kept_t *c)
 {
     /* python-oracledb fetches from a scrollable cursor with an execute
      * positioned at the next row (orientation "current", position > 1):
      * that continues the execution, it does not start one. */
     if (c->func == TTC_FN_OALL8 && (c->exec_flags & TTC_EXEC_FLAG_SCROLLABLE) && c->cursor != 0 &&
-        c->fetch_pos > 1)
+        ttc_call_rare(c)->fetch_pos > 1)
         return FALSE;
     /* OALL7: with the execute option (options 0: a body not decoded) */
     return (c->func == TTC_FN_OALL8 && (c->options & TTC_OPT_EXECUTE)) ||
@@ -282,10 +401,9 @@ ttc_req_executes(const ttc_request_t *req)
 typedef struct ttc_response {
     ttc_request_t *req;
     const char *ora_message;
-    const ttc_describe_t *describe;
     guint64 rowcount;
-    nstime_t first_time;
-    nstime_t last_time;
+    sqlnet_ns_t first_ns;      /* its first byte: ttc_resp_first_time() */
+    sqlnet_ns_t last_ns;       /* its last: ttc_resp_last_time() */
     sqlnet_timing_kept_t timing; /* where its time went (first pass, at its end) */
     guint32 number;            /* round trip number in the conversation (1-based, sqlnet.rt.number):
                                 * given when its record is first published (ttc_round_trip_number), 0 before */
@@ -293,7 +411,7 @@ typedef struct ttc_response {
     guint32 last_frame;        /* frame completing it; 0 while open */
     guint32 ora_error;
     guint32 packets, bytes;    /* TNS packets and bytes (markers included) */
-    guint32 data_packets, markers;
+    guint32 markers;           /* the DATA packets are the others: ttc_resp_data_packets() */
     guint32 ttc_bytes;         /* DATA payload after the data flags ("bytes via SQL*Net") */
     guint32 rows;              /* row data messages */
     guint32 row_bytes;         /* bytes of row data (RXD) and bit vector (BVC) messages */
@@ -310,6 +428,17 @@ typedef struct ttc_response {
     guint8  multi_segment_packet;
     guint8  partial;           /* ttc_partial_t: not decoded to its end */
 } ttc_response_t;
+
+/* ---- a request's and a response's moments --------------------------------- */
+
+static inline nstime_t ttc_req_first_time(const ttc_request_t *req) { return sqlnet_ns_unpack(req->first_ns); }
+static inline nstime_t ttc_req_last_time(const ttc_request_t *req) { return sqlnet_ns_unpack(req->last_ns); }
+static inline nstime_t ttc_req_prev_end(const ttc_request_t *req) { return sqlnet_ns_unpack(req->prev_end_ns); }
+static inline nstime_t ttc_resp_first_time(const ttc_response_t *resp) { return sqlnet_ns_unpack(resp->first_ns); }
+static inline nstime_t ttc_resp_last_time(const ttc_response_t *resp) { return sqlnet_ns_unpack(resp->last_ns); }
+
+/* A response's TNS DATA packets (its packets are DATA or markers). */
+static inline guint32 ttc_resp_data_packets(const ttc_response_t *resp) { return resp->packets - resp->markers; }
 
 /* ---- what consumers add to a record before it is published --------------
  * (the stream and the decoders fill the rest in place) */

@@ -105,6 +105,9 @@ ttc_round_trip_partial(const ttc_response_t *resp)
 /* This PDU is the first packet of its request. */
 gboolean ttc_pdu_starts_request(const sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *payload);
 
+/* The response a request cut short (it came before that one's end), or NULL. */
+ttc_response_t *ttc_req_closed(const sqlnet_session_t *sess, const ttc_request_t *req);
+
 /* Fields of both directions' messages, registered once by ttc_register(). */
 extern int hf_ttc_msg;         /* sqlnet.ttc.msg */
 extern int hf_ttc_cursor;      /* sqlnet.cursor */

@@ -65,7 +65,6 @@ typedef struct ttc_pdu_rec {
         ttc_request_t *req;    /* client packets (!server) */
         ttc_response_t *resp;  /* server packets */
     } of;
-    ttc_pdu_more_t *more;      /* NULL: none of what it holds */
     gint32   body_off;         /* first message starting in this payload; -1 none */
     gint32   stop_off;         /* where decoding stopped; -1 = end of payload */
     guint32  start;            /* decoder state before this packet's messages: its index in
@@ -81,26 +80,34 @@ typedef struct ttc_pdu_rec {
     guint    starts_request : 1;   /* first TNS packet of its request */
     guint    too_much_total : 1;   /* ... dropped because all conversations together hold too much */
     guint    body_undecoded : 1;   /* its call data is a call body that could not be read */
+    guint    has_more : 1;     /* it has a ttc_pdu_more_t, in the session's store by record */
 } ttc_pdu_rec_t;
 
 static const ttc_pdu_more_t ttc_pdu_none = { NULL, 0, 0, -1, 0, 0, 0, NULL, NULL };
 
-/* What a record holds apart, for reading (never NULL) */
+/* What a record holds apart, for reading (never NULL): in the session's
+ * store, by the record's address (records never move), when it has any. */
 static inline const ttc_pdu_more_t *
-ttc_pdu_seen(const ttc_pdu_rec_t *rec)
+ttc_pdu_seen(const ttc_session_t *ts, const ttc_pdu_rec_t *rec)
 {
-    return rec->more ? rec->more : &ttc_pdu_none;
+    return rec->has_more ? (const ttc_pdu_more_t *)wmem_map_lookup(ts->recs.more, rec) : &ttc_pdu_none;
 }
 
 /* ... and for writing (made on the first write, in file scope). */
 static inline ttc_pdu_more_t *
-ttc_pdu_more(ttc_pdu_rec_t *rec)
+ttc_pdu_more(ttc_session_t *ts, ttc_pdu_rec_t *rec)
 {
-    if (!rec->more) {
-        rec->more = wmem_new(wmem_file_scope(), ttc_pdu_more_t);
-        *rec->more = ttc_pdu_none;
-    }
-    return rec->more;
+    ttc_pdu_more_t *more;
+
+    if (rec->has_more)
+        return (ttc_pdu_more_t *)wmem_map_lookup(ts->recs.more, rec);
+    if (!ts->recs.more)
+        ts->recs.more = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
+    more = wmem_new(wmem_file_scope(), ttc_pdu_more_t);
+    *more = ttc_pdu_none;
+    wmem_map_insert(ts->recs.more, rec, more);
+    rec->has_more = TRUE;
+    return more;
 }
 
 
@@ -199,7 +206,7 @@ ttc_pdu_start_keep(ttc_session_t *ts, ttc_pdu_rec_t *rec, const ttc_state_t *st)
     ttc_pdu_own(rec, &req, &resp);
     rec->start_rt_apart = st->req != req || st->resp != resp;
     if (rec->start_rt_apart) {
-        ttc_pdu_more_t *more = ttc_pdu_more(rec);
+        ttc_pdu_more_t *more = ttc_pdu_more(ts, rec);
         more->start_req = st->req;
         more->start_resp = st->resp;
     }
@@ -236,8 +243,9 @@ ttc_pdu_start_get(const ttc_session_t *ts, const ttc_pdu_rec_t *rec, ttc_state_t
     st->rxh_columns = k->rxh_columns;
     st->rxh_bv_bytes = k->rxh_bv_bytes;
     if (rec->start_rt_apart) {
-        st->req = rec->more->start_req;
-        st->resp = rec->more->start_resp;
+        const ttc_pdu_more_t *more = ttc_pdu_seen(ts, rec);
+        st->req = more->start_req;
+        st->resp = more->start_resp;
     } else {
         ttc_pdu_own(rec, &st->req, &st->resp);
     }

@@ -53,12 +53,12 @@ close_response(ttc_session_t *ts, packet_info *pinfo, guint32 frame, const nstim
     if (!resp)
         return;
     resp->last_frame = frame;
-    resp->last_time = *when;
+    resp->last_ns = sqlnet_ns_pack(when);
     resp->complete = complete;
     ts->last_close_frame = frame;
     ts->resp = NULL;
     /* the next call's client time starts here */
-    ts->last_resp_end = resp->last_time;
+    ts->last_resp_end = *when;
     ts->has_last_resp_end = TRUE;
     if (stream_observer && stream_observer->response_closed)
         stream_observer->response_closed(pinfo, ts, resp);
@@ -101,6 +101,39 @@ responses_add(ttc_session_t *ts, ttc_response_t *resp)
     ts->responses[ts->nresponses++] = resp;
 }
 
+/* A request joins the queue of those awaiting their response.  When the
+ * queue reaches its end it is doubled if more than half full, and its
+ * requests moved to its front: a move of n leaves at least n free places
+ * (amortized constant time per request, whatever the pipeline's depth). */
+static void
+waiting_add(ttc_session_t *ts, ttc_request_t *req)
+{
+    if (ts->wait_head + ts->wait_n == ts->wait_cap) {
+        if (ts->wait_n * 2 >= ts->wait_cap) {
+            ts->wait_cap = ts->wait_cap ? ts->wait_cap * 2 : 2;
+            ts->waitq = (ttc_request_t **)wmem_realloc(wmem_file_scope(), ts->waitq,
+                                                       ts->wait_cap * sizeof(ttc_request_t *));
+        }
+        if (ts->wait_head > 0) {
+            memmove(ts->waitq, ts->waitq + ts->wait_head, ts->wait_n * sizeof(ttc_request_t *));
+            ts->wait_head = 0;
+        }
+    }
+    ts->waitq[ts->wait_head + ts->wait_n++] = req;
+}
+
+/* The response a request cut short (it came before the response's end):
+ * few do, so the session keeps them by request. */
+ttc_response_t *
+ttc_req_closed(const sqlnet_session_t *sess, const ttc_request_t *req)
+{
+    const ttc_session_t *ts = (const ttc_session_t *)sess->ttc;
+
+    if (!req->cut_short || !ts || !ts->closed)
+        return NULL;
+    return (ttc_response_t *)wmem_map_lookup(ts->closed, req);
+}
+
 ttc_response_t *
 open_response(ttc_session_t *ts, packet_info *pinfo)
 {
@@ -111,13 +144,13 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
         return ts->resp;
     resp = ttc_response_new(ts);
     resp->first_frame = pinfo->num;
-    resp->first_time = pinfo->abs_ts;
+    resp->first_ns = sqlnet_ns_pack(&pinfo->abs_ts);
     if (ts->pending_segments > 0) {
         /* it began in an earlier segment (its first TNS packet spanned
          * segments): those segments and its first byte's time */
         resp->segments = ts->pending_segments;
         resp->first_frame = ts->next_first_frame;
-        resp->first_time = ts->next_first_time;
+        resp->first_ns = sqlnet_ns_pack(&ts->next_first_time);
         resp->multi_segment_packet = ts->pending_unseen;
         resp->largest_segment = ts->pending_largest_segment;
         ts->pending_segments = 0;
@@ -125,12 +158,12 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
         ts->pending_largest_segment = 0;
     }
     /* Responses answer requests in the order they were sent. */
-    if (ts->waiting) {
-        resp->req = ts->waiting;
-        ts->waiting->response = resp;
-        ts->waiting = ts->waiting->next_waiting;
-        if (!ts->waiting)
-            ts->waiting_last = NULL;
+    if (ts->wait_n > 0) {
+        resp->req = ts->waitq[ts->wait_head];
+        resp->req->response = resp;
+        ts->wait_head++;
+        if (--ts->wait_n == 0)
+            ts->wait_head = 0;
     }
     /* The frames from the one after its request (or after the previous
      * response) on are its: a later pass finds its segments there. */
@@ -167,9 +200,9 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
      * node-oracledb's fetchInfo as a string or buffer, comes as one: its
      * text with the row, not a locator - the clients decode a row by the
      * types they defined). */
-    if (resp->req && resp->req->call.defines && ts->dir[SQLNET_TO_CLIENT].state.describe) {
+    if (resp->req && ttc_req_rare(resp->req)->defines && ts->dir[SQLNET_TO_CLIENT].state.describe) {
         const ttc_describe_t *cur = ts->dir[SQLNET_TO_CLIENT].state.describe;
-        const ttc_describe_t *def = resp->req->call.defines;
+        const ttc_describe_t *def = ttc_req_rare(resp->req)->defines;
         if (cur->kind == TTC_ROWS_COLUMNS && cur->has_lob) {
             ttc_describe_t *m = (ttc_describe_t *)describe_keep(cur);
             guint32 i;
@@ -203,11 +236,11 @@ open_response(ttc_session_t *ts, packet_info *pinfo)
     }
     /* DML RETURNING: the rows that come back are the return binds' values
      * (python-oracledb ExecuteMessage.preprocess: out vars = return binds). */
-    if (resp->req && resp->req->call.binds && resp->req->call.returning_binds) {
-        const ttc_describe_t *b = resp->req->call.binds;
+    if (resp->req && ttc_req_rare(resp->req)->binds && ttc_req_rare(resp->req)->returning_binds) {
+        const ttc_describe_t *b = ttc_req_rare(resp->req)->binds;
         ttc_describe_t *rb = wmem_new0(wmem_file_scope(), ttc_describe_t);
         rb->kind = TTC_ROWS_RETURNING;
-        rb->ncols = resp->req->call.returning_binds;
+        rb->ncols = ttc_req_rare(resp->req)->returning_binds;
         rb->cols = b->cols + (b->ncols - rb->ncols);
         ts->dir[SQLNET_TO_CLIENT].state.describe = rb;
     }
@@ -228,21 +261,20 @@ open_request(ttc_session_t *ts, packet_info *pinfo, ttc_req_kind_t kind)
      * pipelining (23ai: each request ended by the end-of-request flag, the
      * responses follow in order, each ended by the end-of-response flag). */
     if (ts->resp && !pipelined) {
-        req->closed = ts->resp;
-        close_response(ts, pinfo, ts->resp->last_frame ? ts->resp->last_frame : pinfo->num,
-                       &ts->resp->last_time, FALSE);
+        nstime_t last = ttc_resp_last_time(ts->resp);
+        if (!ts->closed)
+            ts->closed = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
+        wmem_map_insert(ts->closed, req, ts->resp);
+        req->cut_short = TRUE;
+        close_response(ts, pinfo, ts->resp->last_frame ? ts->resp->last_frame : pinfo->num, &last, FALSE);
     }
     if (!pipelined)
-        ts->waiting = ts->waiting_last = NULL;   /* unanswered requests stay so */
-    if (ts->waiting_last)
-        ts->waiting_last->next_waiting = req;
-    else
-        ts->waiting = req;
-    ts->waiting_last = req;
+        ts->wait_head = ts->wait_n = 0;   /* unanswered requests stay so */
+    waiting_add(ts, req);
     req->call.kind = kind;
     req->first_frame = req->frame = pinfo->num;
-    req->last_time = req->first_time = pinfo->abs_ts;
-    req->prev_end = ts->last_resp_end;
+    req->last_ns = req->first_ns = sqlnet_ns_pack(&pinfo->abs_ts);
+    req->prev_end_ns = sqlnet_ns_pack(&ts->last_resp_end);
     req->has_prev_end = ts->has_last_resp_end;
     ts->req = req;
     ts->nrequests++;
@@ -273,7 +305,7 @@ ttc_sides_changed(sqlnet_session_t *sess)
     }
     ts->req = NULL;
     ts->resp = NULL;
-    ts->waiting = ts->waiting_last = NULL;
+    ts->wait_head = ts->wait_n = 0;
     if (ts->dialect.inferred) {
         /* inferred from a server packet taken for a call: infer again */
         ts->dialect.known = ts->dialect.inferred = FALSE;
@@ -287,7 +319,7 @@ static void
 request_add_packet(ttc_request_t *req, packet_info *pinfo, guint32 tns_len, guint16 data_flags)
 {
     req->frame = pinfo->num;
-    req->last_time = pinfo->abs_ts;
+    req->last_ns = sqlnet_ns_pack(&pinfo->abs_ts);
     req->tns_packets++;
     req->tns_bytes += tns_len;
     req->ttc_bytes += tns_data_bytes(tns_len);
@@ -324,7 +356,7 @@ ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
             return;                    /* markers answer a break; EOF ends the session */
         req = open_request(ts, pinfo, is_ano ? TTC_REQ_ANO : TTC_REQ_NONE);
         ts->client_prev_frame = req->frame;
-        ts->client_prev_time = req->last_time;
+        ts->client_prev_time = ttc_req_last_time(req);
         ts->pending_segments = 0;          /* what the server sends next answers it */
         ts->pending_largest_segment = 0;
         ts->pending_unseen = FALSE;
@@ -340,13 +372,12 @@ ttc_note_packet(packet_info *pinfo, sqlnet_session_t *sess, sqlnet_dir_t dir,
     if (type == TNS_TYPE_MARKER) {
         resp->markers++;
     } else {
-        resp->data_packets++;
         resp->ttc_bytes += tns_data_bytes(tns_len);
     }
     if (tns_len > resp->largest_packet)
         resp->largest_packet = tns_len;
     resp->last_frame = pinfo->num;     /* provisional until it completes */
-    resp->last_time = pinfo->abs_ts;
+    resp->last_ns = sqlnet_ns_pack(&pinfo->abs_ts);
     /* An ANO reply is the whole answer to an ANO request. */
     if (is_ano && ts->req && ts->req->call.kind == TTC_REQ_ANO)
         close_response(ts, pinfo, pinfo->num, &pinfo->abs_ts, TRUE);
@@ -398,14 +429,17 @@ apply_client_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
         const ttc_call_t *c = &res->call;
         if (req->call.kind == TTC_REQ_FUNCTION)
             return;                    /* keep the first call of a request */
-        req->call = *c;
+        ttc_call_keep(&req->call, c, wmem_file_scope());
         /* what the decoder found lives in packet scope */
         if (c->sql)
             req->call.sql = wmem_strdup(wmem_file_scope(), c->sql);
-        if (c->binds)
-            req->call.binds = describe_keep(c->binds);
-        if (c->defines)
-            req->call.defines = describe_keep(c->defines);
+        if (c->binds || c->defines) {
+            ttc_call_rare_t *rare = (ttc_call_rare_t *)req->call.rare;
+            if (c->binds)
+                rare->binds = describe_keep(c->binds);
+            if (c->defines)
+                rare->defines = describe_keep(c->defines);
+        }
         req->stmt_sql = req->call.sql;
         if (req->call.has_cursor && req->call.cursor && ts->unbound && !ttc_req_executes(req) &&
             (!cursor_get(ts, req->call.cursor, FALSE, NULL) || (!ts->server_seen && !sess->accept_frame))) {
@@ -502,8 +536,6 @@ apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
         resp->row_bytes += (guint32)msg_len;
     if (res->type == TTC_MSG_BIT_VECTOR && msg_len > 0)
         resp->bvc_bytes += (guint32)msg_len;
-    if (st->describe)
-        resp->describe = st->describe;
     /* Cursors the reply opened (REF cursors, implicit results): their
      * fetches walk rows with the describe that came with them and count
      * as an execution of the statement that opened them. */
@@ -532,11 +564,11 @@ apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
                     c->execution = req->execution;   /* cursor id known only now */
                 if (req && req->call.sql)
                     c->sql = req->call.sql;
-                if (req && req->call.func == TTC_FN_OALL8 && (req->call.sql || req->call.binds)) {
+                if (req && req->call.func == TTC_FN_OALL8 && (req->call.sql || ttc_req_rare(req)->binds)) {
                     /* the binds its execute laid out (none: NULL), for the
                      * re-executes that send the values alone */
-                    c->binds = req->call.binds;
-                    c->returning_binds = req->call.returning_binds;
+                    c->binds = ttc_req_rare(req)->binds;
+                    c->returning_binds = ttc_req_rare(req)->returning_binds;
                 }
                 if (st->describe && req && req->call.func == TTC_FN_OALL8)
                     c->describe = st->describe;
@@ -570,14 +602,14 @@ split_request(ttc_session_t *ts, packet_info *pinfo, guint32 tns_len, guint16 da
     old->tns_bytes -= tns_len;
     old->ttc_bytes -= tns_data_bytes(tns_len);
     old->frame = ts->client_prev_frame;
-    old->last_time = ts->client_prev_time;
+    old->last_ns = sqlnet_ns_pack(&ts->client_prev_time);
     old->ended = TRUE;                 /* over: the next one starts here */
     /* An execute on a new cursor: no reply names its cursor, so the next
      * call on a cursor not seen before is taken to be on it (as after a
      * response cut before its end-of-call status). */
     if (ttc_req_executes(old) && !(old->call.has_cursor && old->call.cursor != 0))
         ts->unbound = old;
-    ts->waiting = ts->waiting_last = NULL;   /* no answer to wait for */
+    ts->wait_head = ts->wait_n = 0;   /* no answer to wait for */
     req = open_request(ts, pinfo, TTC_REQ_NONE);
     request_add_packet(req, pinfo, tns_len, data_flags);
 }

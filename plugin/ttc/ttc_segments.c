@@ -83,7 +83,7 @@ ttc_count_segment(packet_info *pinfo, ttc_session_t *ts, gboolean unseen, guint3
             resp = response_covering(ts, pinfo->num);
             if (resp && seglen > resp->largest_segment)
                 resp->largest_segment = seglen;
-            else if (!resp && !ts->resp && ts->waiting && seglen > ts->pending_largest_segment)
+            else if (!resp && !ts->resp && ts->wait_n > 0 && seglen > ts->pending_largest_segment)
                 ts->pending_largest_segment = seglen;
         }
         return;
@@ -100,11 +100,11 @@ ttc_count_segment(packet_info *pinfo, ttc_session_t *ts, gboolean unseen, guint3
             resp->multi_segment_packet = TRUE;
         if (pinfo->num < resp->first_frame) {
             resp->first_frame = pinfo->num;     /* a later pass that runs the taps (tshark -2) */
-            resp->first_time = pinfo->abs_ts;
+            resp->first_ns = sqlnet_ns_pack(&pinfo->abs_ts);
         }
         return;
     }
-    if (ts->resp || ts->waiting == NULL)
+    if (ts->resp || ts->wait_n == 0)
         return;                        /* no answer awaited: not a response's */
     if (ts->pending_segments++ == 0) {
         ts->next_first_frame = pinfo->num;

@@ -43,6 +43,7 @@ typedef struct ttc_rec_store {
     guint32 nchunks, chunks_cap;
     guint32 nrecs;                     /* records in the chunks */
     wmem_tree_t *later;                /* records whose key came below the latest one's */
+    wmem_map_t *more;                  /* what few records have (ttc_pdu_more_t), by record */
     guint32 *seg_frames;               /* server frames marked (ttc_segments.c), ascending, */
     guint8 *seg_marks;                 /* ... their marks */
     guint32 nsegs, segs_cap;
@@ -73,9 +74,12 @@ typedef struct ttc_session {
     const ttc_dialect_t *dialect_ptr;  /* immutable snapshot of it */
     ttc_stream_t dir[2];               /* [SQLNET_TO_SERVER], [SQLNET_TO_CLIENT] */
     ttc_request_t *req;                /* latest request */
-    ttc_request_t *waiting, *waiting_last; /* requests without a response yet, oldest first:
-                                        * one, or several in a pipeline (each ended by the
-                                        * end-of-request flag), answered in order */
+    /* requests without a response yet, oldest first (waitq[wait_head] on,
+     * wait_n of them): one, or several in a pipeline (each ended by the
+     * end-of-request flag), answered in order; a queue of the session's
+     * rather than a link in each request (which keeps it after it is answered) */
+    ttc_request_t **waitq;
+    guint32 wait_head, wait_n, wait_cap;
     ttc_response_t *resp;              /* open response, NULL between them */
     /* Its responses in the order they opened, by cover_from (segment
      * counting: ttc_segments.c), which never decreases from one to the next
@@ -83,6 +87,7 @@ typedef struct ttc_session {
     struct ttc_response **responses;
     guint32 nresponses, responses_cap;
     wmem_tree_t *responses_later;
+    wmem_map_t *closed;                /* the response each request that cut one short cut (ttc_req_closed) */
     wmem_map_t *cursors;               /* cursor id -> ttc_cursor_t */
     guint32 ncursors;
     ttc_req_kind_t pending_kind;       /* kind of the request being received */

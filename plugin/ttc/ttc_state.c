@@ -127,7 +127,7 @@ cursor_get(ttc_session_t *ts, guint32 id, gboolean create, ttc_pdu_rec_t *rec)
     if (!c && create) {
         if (ts->ncursors >= sqlnet_prefs()->max_cursors) {
             if (rec)
-                ttc_pdu_more(rec)->cursor_dropped = id ? id : G_MAXUINT32;
+                ttc_pdu_more(ts, rec)->cursor_dropped = id ? id : G_MAXUINT32;
             return NULL;
         }
         c = wmem_new0(wmem_file_scope(), ttc_cursor_t);

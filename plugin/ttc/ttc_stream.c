@@ -140,7 +140,7 @@ static void
 drop_pending(ttc_session_t *ts, ttc_stream_t *s, sqlnet_dir_t dir, ttc_pdu_rec_t *rec,
              guint32 size, gboolean total)
 {
-    ttc_pdu_more(rec)->too_long = size;
+    ttc_pdu_more(ts, rec)->too_long = size;
     rec->too_much_total = total != FALSE;
     pending_drop(s);
     s->opaque = TRUE;
@@ -225,7 +225,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
         narrow_inferred_dialect(ts, sess, payload, pinfo);
         ttc_pdu_start_set_dialect(ts, rec, s->state.dialect = ts->dialect_ptr);
         if (ts->infer_chosen != was)
-            ttc_pdu_more(rec)->reinferred_from = ts->inferred_frame;
+            ttc_pdu_more(ts, rec)->reinferred_from = ts->inferred_frame;
     }
     if (first && dir == SQLNET_TO_CLIENT && !ts->dialect.known && s->pending_len == 0 && !s->opaque &&
         infer_dialect_from_reply(ts, sess, payload, end, pinfo)) {
@@ -237,7 +237,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
         verify_inferred_dialect(ts, sess, payload, end, pinfo);
         ttc_pdu_start_set_dialect(ts, rec, s->state.dialect = ts->dialect_ptr);
         if (ts->infer_chosen != was)
-            ttc_pdu_more(rec)->reinferred_from = ts->inferred_frame;
+            ttc_pdu_more(ts, rec)->reinferred_from = ts->inferred_frame;
     }
     if (first) {
         if (s->opaque) {
@@ -281,7 +281,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
                     rec->stop = STOP_BAD;
                     rec->stop_off = 0;
                 } else {
-                    ttc_pdu_more_t *more = ttc_pdu_more(rec);
+                    ttc_pdu_more_t *more = ttc_pdu_more(ts, rec);
                     more->joined = (guint8 *)wmem_memdup(wmem_file_scope(), s->pending, (size_t)e);
                     more->joined_len = (guint32)e;
                     more->joined_prefix = prefix;
@@ -326,7 +326,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
                 st = s->state;
                 decode_range(payload, at, end, &st, NULL, pinfo, dir, ts, sess, rec, TRUE, &stop2, FALSE);
                 if (stop2 == STOP_END) {
-                    ttc_pdu_more(rec)->resync_off = at;
+                    ttc_pdu_more(ts, rec)->resync_off = at;
                     s->state = st;
                     s->opaque = FALSE;      /* at a message boundary again */
                 }
@@ -341,7 +341,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
     }
 
     /* Display (every pass): decode again from the record. */
-    seen = ttc_pdu_seen(rec);
+    seen = ttc_pdu_seen(ts, rec);
     if (ts->inferred_frame == pinfo->num && ttc_pdu_start_dialect(ts, rec)) {
         const ttc_dialect_t *d = ttc_pdu_start_dialect(ts, rec);
         char ptr[24] = "";
