@@ -39,8 +39,10 @@ what tns keeps:
 
     python3 bench/memory.py --long-session 25000,50000,100000,200000 [--runs 3] [--out FILE]
 """
+import atexit
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -190,6 +192,7 @@ def main():
     a = ap.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="sqlnet-mem-"))
+    atexit.register(shutil.rmtree, work, True)   # its captures: hundreds of MB
     os.chmod(work, 0o755)
     if a.long_session:
         return long_session(a, work)
