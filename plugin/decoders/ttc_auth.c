@@ -144,40 +144,6 @@ publish_bits(packet_info *pinfo, guint32 bits)
     p_set_proto_data(wmem_file_scope(), pinfo, auth_proto, SQLNET_KEY_AUTH_VALUES, GUINT_TO_POINTER(bits));
 }
 
-/* ttc_rd_dalc_str() (start and length of the whole DALC), with a short
- * form of printable ASCII copied as it is: the same text as its UTF-8
- * decoding, without the conversion (a logon has dozens of keys and values);
- * anything else through ttc_rd_dalc_str(). */
-static char *
-auth_dalc_str(ttc_rd_t *r, wmem_allocator_t *scope, gint *start, gint *len)
-{
-    gint begin = r->off;
-    guint8 n;
-    const guint8 *p;
-    char *s;
-    guint k;
-
-    if (!ttc_rd_ok(r) || r->off >= r->end)
-        return ttc_rd_dalc_str(r, scope, start, len);
-    n = tvb_get_uint8(r->tvb, begin);
-    if (n == 0 || n >= 0xFE || n > r->end - begin - 1)
-        return ttc_rd_dalc_str(r, scope, start, len);
-    p = tvb_get_ptr(r->tvb, begin + 1, n);
-    for (k = 0; k < n && p[k] >= 0x20 && p[k] < 0x7f; k++)
-        ;
-    if (k < n)
-        return ttc_rd_dalc_str(r, scope, start, len);
-    s = (char *)wmem_alloc(scope, (gsize)n + 1);
-    memcpy(s, p, n);
-    s[n] = '\0';
-    r->off = begin + 1 + n;
-    if (start)
-        *start = begin;
-    if (len)
-        *len = 1 + n;
-    return s;
-}
-
 guint32
 ttc_auth_frame_drivers(packet_info *pinfo)
 {
@@ -263,9 +229,9 @@ decode_auth(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, wmem_allocator_t 
         const char *key = NULL, *value = NULL;
         gint ks = 0, kl = 0, vs = 0, vl = 0;
         if (ttc_rd_ub4(r) > 0)
-            key = auth_dalc_str(r, scope, &ks, &kl);
+            key = ttc_rd_dalc_str(r, scope, &ks, &kl);
         if (ttc_rd_ub4(r) > 0)
-            value = auth_dalc_str(r, scope, &vs, &vl);
+            value = ttc_rd_dalc_str(r, scope, &vs, &vl);
         ttc_rd_ub4(r);                 /* flags */
         if (!ttc_rd_ok(r) || !key)
             continue;
@@ -348,7 +314,7 @@ ttc_rpa_auth_values(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, const ttc
         const char *value = NULL;
         guint32 secret_len = 0, flags;
         gboolean secret;
-        char *key = ttc_rd_ub4(r) > 0 && ttc_rd_ok(r) ? auth_dalc_str(r, scope, NULL, NULL) : NULL;
+        char *key = ttc_rd_str_with_length(r, scope);
         if (tree && ttc_rd_ok(r) && key)
             proto_tree_add_string(tree, hf_rpa_key, r->tvb, SPAN(r, s), key);
         secret = !key || key_is_secret(key);
@@ -357,7 +323,7 @@ ttc_rpa_auth_values(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, const ttc
             if (secret)
                 secret_len = ttc_rd_dalc(r, NULL);
             else
-                value = auth_dalc_str(r, scope, NULL, NULL);
+                value = ttc_rd_dalc_str(r, scope, NULL, NULL);
             vl = r->off - vs;
         }
         s = r->off;

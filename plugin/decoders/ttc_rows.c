@@ -172,25 +172,6 @@ skip_cursor_value(ttc_rd_t *r, ttc_msg_result_t *res, wmem_allocator_t *scope)
     return id;
 }
 
-/* A value's bytes skipped: ttc_rd_dalc() inline for the short form (a
- * length byte, then that many bytes: most values of most rows), the call
- * for the long form of chunks. */
-static inline void
-skip_value(ttc_rd_t *r)
-{
-    gint at = r->off;
-    guint8 len = ttc_rd_u8(r);
-
-    if (!ttc_rd_ok(r) || len == 0 || len == 0xFF)
-        return;                       /* NULL: nothing follows */
-    if (len != 0xFE) {
-        ttc_rd_skip(r, len);
-        return;
-    }
-    r->off = at;                      /* the long form */
-    ttc_rd_dalc(r, NULL);
-}
-
 /* One column value of a row (python-oracledb _process_column_data with
  * in_fetch true, node-oracledb processColumnData): the bytes consumed; with
  * `want` (or a value too long to keep as bytes) its text in *value and the
@@ -290,7 +271,7 @@ column_value(ttc_rd_t *r, proto_tree *tree, const ttc_column_t *col, ttc_msg_res
             else if (b)
                 ttc_value_format(col->type, col->csfrm, b, got, total, scope, value, shown);
         } else {
-            skip_value(r);
+            ttc_rd_skip_dalc(r);
         }
         if (col->type == ORA_LONG || col->type == ORA_LONG_RAW) {
             ttc_rd_sb4(r);            /* null indicator */
@@ -587,7 +568,7 @@ ttc_msg_row_data(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_
             continue;
         }
         if (desc && !items && plain_value(&desc->cols[i]))
-            skip_value(r);
+            ttc_rd_skip_dalc(r);
         else if (desc)
             column_value(r, tree, &desc->cols[i], res, scope, items != NULL, &value, &shown);
         else

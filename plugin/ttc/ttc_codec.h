@@ -127,6 +127,23 @@ guint32  ttc_rd_ptr(ttc_rd_t *r);         /* 0 = null pointer, 1 = present */
 /* DALC ("CLR"): returns the total data length (0 for NULL/empty); *first is
  * the offset of the first data byte.  Long form (0xFE) chunks are skipped. */
 guint32  ttc_rd_dalc(ttc_rd_t *r, gint *first);
+/* A DALC skipped: the short form (a length byte, then that many bytes: most
+ * values of most rows) inline, the long form of chunks by ttc_rd_dalc(). */
+static inline void
+ttc_rd_skip_dalc(ttc_rd_t *r)
+{
+    gint at = r->off;
+    guint8 len = ttc_rd_u8(r);
+
+    if (!ttc_rd_ok(r) || len == 0 || len == 0xFF)
+        return;                       /* NULL: nothing follows */
+    if (len != 0xFE) {
+        ttc_rd_skip(r, len);
+        return;
+    }
+    r->off = at;                      /* the long form */
+    ttc_rd_dalc(r, NULL);
+}
 /* DALC as a string in `scope` (chunks joined), NULL when empty/NULL. */
 char    *ttc_rd_dalc_str(ttc_rd_t *r, wmem_allocator_t *scope, gint *start, gint *len);
 /* ub4 length, then a DALC when the length is not 0 (str_with_length). */
