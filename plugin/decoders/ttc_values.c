@@ -349,19 +349,10 @@ text_of_bytes(const guint8 *b, guint got, gboolean utf16, wmem_allocator_t *scop
         got &= ~1u;
     if (got == 0)
         return wmem_strdup(scope, "");
-    if (!utf16) {
-        /* printable ASCII (most values): UTF-8 as it is, the same text as
-         * the decoding below, without a tvb and a conversion per value */
-        guint k;
-        for (k = 0; k < got && b[k] >= 0x20 && b[k] < 0x7f; k++)
-            ;
-        if (k == got) {
-            s = (char *)wmem_alloc(scope, (gsize)got + 1);
-            memcpy(s, b, got);
-            s[got] = '\0';
-            return s;
-        }
-    }
+    /* printable ASCII (most values): the same text as the decoding below,
+     * without a tvb and a conversion per value */
+    if (!utf16 && (s = ttc_ascii_dup(scope, b, got)) != NULL)
+        return s;
     t = tvb_new_real_data(b, got, (gint)got);
     s = (char *)tvb_get_string_enc(scope, t, 0, (gint)got, utf16 ? (ENC_UTF_16 | ENC_BIG_ENDIAN) : ENC_UTF_8);
     tvb_free(t);
@@ -380,11 +371,8 @@ text_and_quoted(const guint8 *b, guint got, gboolean utf16, wmem_allocator_t *sc
     const char *t = got ? (const char *)b : "";
     gsize n = got;
     char *buf;
-    guint k;
 
-    for (k = 0; !utf16 && k < got && b[k] >= 0x20 && b[k] < 0x7f; k++)
-        ;
-    if (utf16 || k < got) {
+    if (utf16 || !ttc_is_printable_ascii(b, got)) {
         t = text_of_bytes(b, got, utf16, scope);
         n = strlen(t);
     }

@@ -256,20 +256,9 @@ ttc_rd_dalc_str(ttc_rd_t *r, wmem_allocator_t *scope, gint *start, gint *len)
     if (!ttc_rd_ok(r) || total == 0)
         return NULL;
     if (lenbyte != DALC_LONG) {
-        /* printable ASCII (most keys, values and names) copied as it is:
-         * the same text as its UTF-8 decoding, without the conversion */
-        const guint8 *p = tvb_get_ptr(r->tvb, first, (gint)total);
-        guint32 k;
-        char *s;
-
-        for (k = 0; k < total && p[k] >= 0x20 && p[k] < 0x7f; k++)
-            ;
-        if (k < total)
-            return (char *)tvb_get_string_enc(scope, r->tvb, first, total, ENC_UTF_8);
-        s = (char *)wmem_alloc(scope, (gsize)total + 1);
-        memcpy(s, p, total);
-        s[total] = '\0';
-        return s;
+        /* printable ASCII (most keys, values and names): no conversion */
+        char *s = ttc_ascii_dup(scope, tvb_get_ptr(r->tvb, first, (gint)total), total);
+        return s ? s : (char *)tvb_get_string_enc(scope, r->tvb, first, total, ENC_UTF_8);
     }
 
     /* Long form: join the chunks. */

@@ -17,6 +17,8 @@
 #ifndef SQLNET_TTC_CODEC_H
 #define SQLNET_TTC_CODEC_H
 
+#include <string.h>
+
 #include <epan/packet.h>
 
 #include "compat.h"
@@ -123,6 +125,33 @@ gint32   ttc_rd_sb2(ttc_rd_t *r);
 gint32   ttc_rd_sb4(ttc_rd_t *r);
 gint32   ttc_rd_sb1(ttc_rd_t *r);
 guint32  ttc_rd_ptr(ttc_rd_t *r);         /* 0 = null pointer, 1 = present */
+
+/* Printable ASCII (0x20-0x7E): its UTF-8 decoding is the bytes as they are,
+ * so text of it is copied without a conversion (most names and values). */
+static inline gboolean
+ttc_is_printable_ascii(const guint8 *p, gsize n)
+{
+    gsize k;
+
+    for (k = 0; k < n && p[k] >= 0x20 && p[k] < 0x7f; k++)
+        ;
+    return k == n;
+}
+
+/* n bytes of printable ASCII as a string in `scope`; NULL when they are not
+ * printable ASCII (the caller decodes them). */
+static inline char *
+ttc_ascii_dup(wmem_allocator_t *scope, const guint8 *p, gsize n)
+{
+    char *s;
+
+    if (!ttc_is_printable_ascii(p, n))
+        return NULL;
+    s = (char *)wmem_alloc(scope, n + 1);
+    memcpy(s, p, n);
+    s[n] = '\0';
+    return s;
+}
 
 /* DALC ("CLR"): returns the total data length (0 for NULL/empty); *first is
  * the offset of the first data byte.  Long form (0xFE) chunks are skipped. */
