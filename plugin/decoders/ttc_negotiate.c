@@ -74,6 +74,40 @@ rep_width(guint16 rep, guint8 fallback)
     }
 }
 
+/* The type table's ub2 entries (some 1,300 per logon) read from one view of
+ * the bytes left instead of one bounds-checked tvb read each.  A ub2 the view
+ * does not hold goes through ttc_rd_u16be(): past the message's end it sets
+ * need_more, past the captured bytes it throws, as every read did before. */
+typedef struct {
+    const guint8 *p;          /* the bytes [from, to) of the reader's tvb */
+    gint from, to;
+} dty_view_t;
+
+static void
+dty_view_init(dty_view_t *v, ttc_rd_t *r)
+{
+    gint left = ttc_rd_left(r), avail = tvb_captured_length_remaining(r->tvb, r->off);
+
+    v->from = v->to = r->off;
+    v->p = NULL;
+    if (left > 0 && avail > 0) {
+        v->p = tvb_get_ptr(r->tvb, r->off, MIN(left, avail));
+        v->to = r->off + MIN(left, avail);
+    }
+}
+
+static inline guint16
+dty_u16(ttc_rd_t *r, const dty_view_t *v)
+{
+    guint16 u;
+
+    if (!ttc_rd_ok(r) || r->off < v->from || r->off + 2 > v->to)
+        return ttc_rd_u16be(r);
+    u = (guint16)(v->p[r->off - v->from] << 8 | v->p[r->off - v->from + 1]);
+    r->off += 2;
+    return u;
+}
+
 void
 ttc_msg_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, ttc_msg_result_t *res,
                            wmem_allocator_t *scope _U_)
@@ -84,6 +118,7 @@ ttc_msg_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, t
     ttc_dialect_t d = *r->d;
     guint32 n;
     guint16 rep_ub4 = 1, rep_sb1 = 10, rep_ptr = 1;
+    dty_view_t view = { NULL, 0, 0 };
 
     res->is_call = TRUE;
     res->call.kind = TTC_REQ_DATA_TYPES;
@@ -132,17 +167,19 @@ ttc_msg_data_types_request(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st _U_, t
      * server.  (A DTY cut by a TNS packet boundary exactly here would be
      * taken for this; the 69-byte message never is.) */
     d.structs = ttc_rd_left(r) == 0;
+    if (ub2_dty && !d.structs)
+        dty_view_init(&view, r);
     for (n = 0; n < 4096 && ttc_rd_ok(r) && !d.structs; n++) {
-        guint16 dty = ub2_dty ? ttc_rd_u16be(r) : ttc_rd_u8(r);
+        guint16 dty = ub2_dty ? dty_u16(r, &view) : ttc_rd_u8(r);
         guint16 conv, rep;
         if (!ttc_rd_ok(r) || dty == 0)
             break;
-        conv = ub2_dty ? ttc_rd_u16be(r) : ttc_rd_u8(r);
+        conv = ub2_dty ? dty_u16(r, &view) : ttc_rd_u8(r);
         if (conv == 0)
             continue;
-        rep = ub2_dty ? ttc_rd_u16be(r) : ttc_rd_u8(r);
+        rep = ub2_dty ? dty_u16(r, &view) : ttc_rd_u8(r);
         if (ub2_dty) {
-            ttc_rd_u16be(r);
+            dty_u16(r, &view);
         } else {
             /* u8 entries: natively represented primitives (OCI 10g) carry
              * extra bytes up to the entry's zero terminator. */
