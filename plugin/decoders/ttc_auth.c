@@ -49,12 +49,6 @@ static int hf_version_format = -1;
 static int hf_version_number = -1;
 static int hf_version_release = -1;
 
-/* Keys whose values are secrets (session keys, verifiers and their salts,
- * the encrypted password, tokens): a key name holding one of these. */
-static const char *const secret_marks[] = {
-    "PASSWORD", "KEY", "VFR", "SALT", "TOKEN", "PROOF", "RESPONSE", "SECRET", "NONCE", "SIGNATURE",
-    "HEADER", "CHALLENGE", NULL
-};
 
 /* Keys that also have a field of their own. */
 static const struct { const char *key; int *hf; } named_keys[] = {
@@ -161,13 +155,40 @@ static const value_string verifier_types[] = {
     { 0, NULL }
 };
 
+/* Whether the text at p starts with the mark's letters after its first. */
+static inline gboolean
+mark_at(const char *p, const char *rest)
+{
+    for (p++; *rest; p++, rest++)
+        if (*p != *rest)
+            return FALSE;
+    return TRUE;
+}
+
+/* Keys whose values are secrets (session keys, verifiers and their salts,
+ * the encrypted password, tokens): a key name holding one of the marks
+ * PASSWORD, KEY, VFR, SALT, TOKEN, PROOF, RESPONSE, SECRET, NONCE,
+ * SIGNATURE, HEADER or CHALLENGE.  One pass over the key: a mark is compared
+ * only where its first letter is. */
 static gboolean
 key_is_secret(const char *key)
 {
-    guint i;
-    for (i = 0; secret_marks[i]; i++)
-        if (strstr(key, secret_marks[i]))
-            return TRUE;
+    const char *p;
+
+    for (p = key; *p; p++) {
+        switch (*p) {
+        case 'C': if (mark_at(p, "HALLENGE")) return TRUE; break;
+        case 'H': if (mark_at(p, "EADER")) return TRUE; break;
+        case 'K': if (mark_at(p, "EY")) return TRUE; break;
+        case 'N': if (mark_at(p, "ONCE")) return TRUE; break;
+        case 'P': if (mark_at(p, "ASSWORD") || mark_at(p, "ROOF")) return TRUE; break;
+        case 'R': if (mark_at(p, "ESPONSE")) return TRUE; break;
+        case 'S': if (mark_at(p, "ALT") || mark_at(p, "ECRET") || mark_at(p, "IGNATURE")) return TRUE; break;
+        case 'T': if (mark_at(p, "OKEN")) return TRUE; break;
+        case 'V': if (mark_at(p, "FR")) return TRUE; break;
+        default: break;
+        }
+    }
     return FALSE;
 }
 
