@@ -81,6 +81,8 @@ typedef struct ttc_session {
      * rather than a link in each request (which keeps it after it is answered) */
     ttc_request_t **waitq;
     guint32 wait_head, wait_n, wait_cap;
+    guint32 client_prev_frame;         /* the latest request's last frame and time (client_prev_time) before
+                                        * the client packet being noted (client-only captures) */
     ttc_response_t *resp;              /* open response, NULL between them */
     /* Its responses in the order they opened, by cover_from (segment
      * counting: ttc_segments.c), which never decreases from one to the next
@@ -98,7 +100,6 @@ typedef struct ttc_session {
     gboolean infer_verify;             /* calls and replies still check the choice */
     guint32 infer_replies;             /* calls narrowed and replies verified so far */
     gboolean server_seen;              /* a server DATA or marker packet was seen */
-    guint32 client_prev_frame;         /* the latest request's last frame and time before the */
     nstime_t client_prev_time;         /* client packet being noted (client-only captures) */
     guint32 executions;                /* statement executions seen */
     guint32 lob_execution;             /* latest execution whose rows carried LOB locators */
