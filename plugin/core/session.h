@@ -42,6 +42,10 @@ typedef struct sqlnet_session {
     guint32  srv_port;
     gboolean srv_known;
     guint8   srv_source;             /* sqlnet_side_source_t */
+    /* (the one-byte members side by side: no padding between them) */
+    guint8   guessed_width;          /* no handshake: the length-field width, 2 or 4 (0 = undecided) */
+    guint8   nne_algorithm;          /* ANO (below): encryption algorithm id, 0 = none */
+    guint8   integrity_algorithm;    /* ANO (below): data integrity algorithm id, 0 = none */
     /* The endpoint before srv_since (a port guess the content corrected):
      * revisits of earlier frames see what the first pass saw. */
     guint32  srv_since;
@@ -75,20 +79,21 @@ typedef struct sqlnet_session {
     gboolean refuse_data_deferred;
     guint32  refuse_data_len;
 
-    /* No handshake in the capture: length-field width decided once. */
-    guint8   guessed_width;          /* 2 or 4; 0 = undecided */
+
+    /* No handshake in the capture: the frame where guessed_width was decided. */
     guint32  guess_frame;
 
-    /* Advanced Networking Option negotiation (DE AD BE EF). */
+    /* Advanced Networking Option negotiation (DE AD BE EF); the algorithms above. */
     guint32  ano_reply_frame;        /* server reply that settled ANO */
-    guint8   nne_algorithm;          /* encryption algorithm id, 0 = none */
-    guint8   integrity_algorithm;    /* data integrity algorithm id, 0 = none */
 
     /* A TNS packet cut short by the capture's snaplen (not reassembled):
      * the TCP sequence number where the next one begins, per direction. */
     guint32  cut_next_seq[2];
     gboolean cut_pending[2];
     gboolean cut_unknown[2];         /* its end was not captured either */
+
+    /* TCPS (tls.c): the conversation reached sqlnet through TLS */
+    gboolean tls;
 
     /* The conversation's first payload, when its SYN is in the capture:
      * TNS, or another protocol on an Oracle port (sqlnet_first_t, tns.c). */
@@ -97,8 +102,6 @@ typedef struct sqlnet_session {
     /* TTC layer state (ttc_session_t, ttc_stream.c), created on first use. */
     struct ttc_session *ttc;
 
-    /* TCPS (tls.c): the conversation reached sqlnet through TLS */
-    gboolean tls;
     struct tls_conv *tls_est;        /* tls.c: the watch, the estimate from TLS record sizes (no secrets) */
 
     /* nne.c: with native network encryption, the estimate from TNS packet sizes */

@@ -434,8 +434,7 @@ ttc_carry_binds(const ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, const t
         return;
     if (!PINFO_FD_VISITED(pinfo)) {
         sqlnet_session_t *sess = session_of_packet(pinfo, pinfo->srcport, pinfo->destport);
-        const ttc_cursor_t *c = sess && sess->ttc && sess->ttc->cursors
-            ? (const ttc_cursor_t *)wmem_map_lookup(sess->ttc->cursors, GUINT_TO_POINTER(call->cursor)) : NULL;
+        const ttc_cursor_t *c = sess && sess->ttc ? ttc_cursor_find(sess->ttc, call->cursor) : NULL;
         if (c) {
             binds = c->binds;
             returning = c->returning_binds;

@@ -139,6 +139,7 @@ void ttc_pending_init(void);
 void ttc_pending_cleanup(void);
 gboolean pending_append(ttc_stream_t *s, tvbuff_t *tvb, gint off, guint32 len);
 void pending_drop(ttc_stream_t *s);
+void ttc_pending_free_at_end(ttc_stream_t *s);   /* ttc_state.c */
 
 /* ttc_pairing.c: requests and responses (first pass). */
 void mark_partial(ttc_session_t *ts, sqlnet_dir_t dir, ttc_partial_t why);

@@ -50,6 +50,7 @@ pending_append(ttc_stream_t *s, tvbuff_t *tvb, gint off, guint32 len)
         if (pending_budget && pending_budget->held - s->pending_cap + cap > TTC_MAX_PENDING_TOTAL)
             return FALSE;
         s->pending = (guint8 *)g_realloc(s->pending, cap);
+        ttc_pending_free_at_end(s);
         if (pending_budget)
             pending_budget->held = pending_budget->held - s->pending_cap + cap;
         s->pending_cap = cap;

@@ -17,6 +17,7 @@ typedef struct ttc_stream {
     guint64  pending_work;     /* bytes decoded so far trying to complete it */
     const guint8 *bitvec_kept; /* last bit vector copied into file scope (reused when equal) */
     guint16  bitvec_kept_len;
+    guint8   pending_cb;               /* the file scope frees `pending` at its end (ttc_pending_free_at_end) */
     const ttc_row_values_t *last_row_kept; /* last row values copied into file scope */
     ttc_state_t state;
     gboolean opaque;           /* undecodable until the next request/response */
@@ -80,6 +81,8 @@ typedef struct ttc_session {
      * rather than a link in each request (which keeps it after it is answered) */
     ttc_request_t **waitq;
     guint32 wait_head, wait_n, wait_cap;
+    guint32 client_prev_frame;         /* the latest request's last frame and time (client_prev_time) before
+                                        * the client packet being noted (client-only captures) */
     ttc_response_t *resp;              /* open response, NULL between them */
     /* Its responses in the order they opened, by cover_from (segment
      * counting: ttc_segments.c), which never decreases from one to the next
@@ -88,7 +91,7 @@ typedef struct ttc_session {
     guint32 nresponses, responses_cap;
     wmem_tree_t *responses_later;
     wmem_map_t *closed;                /* the response each request that cut one short cut (ttc_req_closed) */
-    wmem_map_t *cursors;               /* cursor id -> ttc_cursor_t */
+    wmem_tree_t *cursors;              /* cursor id -> ttc_cursor_t (ttc_cursor_find), made with the first */
     guint32 ncursors;
     ttc_req_kind_t pending_kind;       /* kind of the request being received */
     guint32 inferred_frame;            /* where the dialect was inferred (no handshake) */
@@ -97,14 +100,13 @@ typedef struct ttc_session {
     gboolean infer_verify;             /* calls and replies still check the choice */
     guint32 infer_replies;             /* calls narrowed and replies verified so far */
     gboolean server_seen;              /* a server DATA or marker packet was seen */
-    guint32 client_prev_frame;         /* the latest request's last frame and time before the */
     nstime_t client_prev_time;         /* client packet being noted (client-only captures) */
     guint32 executions;                /* statement executions seen */
     guint32 lob_execution;             /* latest execution whose rows carried LOB locators */
     const char *lob_sql;               /* ... and its statement */
     guint32 nrequests;
     guint32 round_trips;               /* round-trip records published so far (metrics.c numbers them) */
-    wmem_map_t *sql_ids;               /* statement text -> its SQL_ID (ttc_sql_id), made once per text */
+    struct ttc_sql_ids *sql_ids;       /* statement text -> its SQL_ID (ttc_sql_id), made once per text */
     struct timing_conv *timing;        /* timing's own state (consumers/timing.c), opaque here */
     ttc_rec_store_t recs;              /* its TTC records and segment markers */
     /* The close-cursors piggyback of the request being received (close_req):
@@ -119,5 +121,8 @@ typedef struct ttc_session {
                                         * (cut or undecoded): the next call on an
                                         * unknown cursor is taken to be on its cursor */
 } ttc_session_t;
+
+/* The session's cursor `id`, NULL when it knows none (ttc_state.c). */
+const ttc_cursor_t *ttc_cursor_find(const ttc_session_t *ts, guint32 id);
 
 #endif /* SQLNET_TTC_SESSION_H */

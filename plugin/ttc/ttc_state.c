@@ -54,15 +54,25 @@ ttc_set_decoders(const ttc_decoder_ops_t *ops)
 /* ---- session ------------------------------------------------------------ */
 
 /* Pending-message buffers are plain heap memory (they grow and shrink);
- * they go with the file scope. */
+ * they go with the file scope: a stream registers this when it first holds
+ * one (ttc_pending_free_at_end), so that a session that never holds one
+ * costs the file scope no callback. */
 static sqlnet_wmem_cb_result_t
-free_pending_buffers(wmem_allocator_t *allocator _U_, wmem_cb_event_t event _U_, void *user_data)
+free_pending_buffer(wmem_allocator_t *allocator _U_, wmem_cb_event_t event _U_, void *user_data)
 {
-    ttc_session_t *ts = (ttc_session_t *)user_data;
-    g_free(ts->dir[0].pending);
-    g_free(ts->dir[1].pending);
-    ts->dir[0].pending = ts->dir[1].pending = NULL;
+    ttc_stream_t *s = (ttc_stream_t *)user_data;
+    g_free(s->pending);
+    s->pending = NULL;
     return FALSE;
+}
+
+void
+ttc_pending_free_at_end(ttc_stream_t *s)
+{
+    if (!s->pending_cb) {
+        s->pending_cb = TRUE;
+        wmem_register_callback(wmem_file_scope(), free_pending_buffer, s);
+    }
 }
 
 ttc_session_t *
@@ -71,13 +81,11 @@ ttc_session(sqlnet_session_t *sess)
     ttc_session_t *ts = (ttc_session_t *)sess->ttc;
     if (!ts) {
         ts = wmem_new0(wmem_file_scope(), ttc_session_t);
-        wmem_register_callback(wmem_file_scope(), free_pending_buffers, ts);
         /* Until the handshake says otherwise: thin, universal, 12.1 fields. */
         ttc_dialect_init_universal(&ts->dialect, 7);
         ts->dialect.known = FALSE;
         ts->dialect.fv_client = ts->dialect.fv_server = 0;   /* not negotiated yet */
         ts->dialect_ptr = wmem_memdup(wmem_file_scope(), &ts->dialect, sizeof(ts->dialect));
-        ts->cursors = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
         ts->dir[0].state.dialect = ts->dir[1].state.dialect = ts->dialect_ptr;
         sess->ttc = ts;
     }
@@ -114,24 +122,37 @@ void
 set_dialect(ttc_session_t *ts, const sqlnet_session_t *sess, const ttc_dialect_t *d)
 {
     resolve_dialect(&ts->dialect, sess, d);
-    ts->dialect_ptr = wmem_memdup(wmem_file_scope(), &ts->dialect, sizeof(ts->dialect));
+    /* a snapshot equal to the one in force is that one (memcmp: padding
+     * that differs only costs a copy) */
+    if (memcmp(&ts->dialect, ts->dialect_ptr, sizeof(ts->dialect)) != 0)
+        ts->dialect_ptr = wmem_memdup(wmem_file_scope(), &ts->dialect, sizeof(ts->dialect));
     ts->dir[0].state.dialect = ts->dir[1].state.dialect = ts->dialect_ptr;
 }
 
-/* The cursor map is capped (preference max_cursors): a cursor beyond the
- * cap is not remembered, and the packet that met the cap says so. */
+/* The cursors by id, in a tree made with the first one (a session that
+ * names none pays nothing, one that names a few pays a node each, not a
+ * hash table); capped (preference max_cursors): a cursor beyond the cap is
+ * not remembered, and the packet that met the cap says so. */
+const ttc_cursor_t *
+ttc_cursor_find(const ttc_session_t *ts, guint32 id)
+{
+    return ts->cursors ? (const ttc_cursor_t *)wmem_tree_lookup32(ts->cursors, id) : NULL;
+}
+
 ttc_cursor_t *
 cursor_get(ttc_session_t *ts, guint32 id, gboolean create, ttc_pdu_rec_t *rec)
 {
-    ttc_cursor_t *c = (ttc_cursor_t *)wmem_map_lookup(ts->cursors, GUINT_TO_POINTER(id));
+    ttc_cursor_t *c = ts->cursors ? (ttc_cursor_t *)wmem_tree_lookup32(ts->cursors, id) : NULL;
     if (!c && create) {
         if (ts->ncursors >= sqlnet_prefs()->max_cursors) {
             if (rec)
                 ttc_pdu_more(ts, rec)->cursor_dropped = id ? id : G_MAXUINT32;
             return NULL;
         }
+        if (!ts->cursors)
+            ts->cursors = wmem_tree_new(wmem_file_scope());
         c = wmem_new0(wmem_file_scope(), ttc_cursor_t);
-        wmem_map_insert(ts->cursors, GUINT_TO_POINTER(id), c);
+        wmem_tree_insert32(ts->cursors, id, c);
         ts->ncursors++;
     }
     return c;
@@ -187,6 +208,8 @@ last_row_keep(ttc_stream_t *s)
     ttc_row_values_t *k;
     guint32 i;
     gboolean same;
+    gsize need;
+    guint8 *at;
 
     if (!st->last_row || st->last_row == old)
         return;
@@ -197,10 +220,20 @@ last_row_keep(ttc_stream_t *s)
         st->last_row = old;
         return;
     }
-    k = wmem_new(wmem_file_scope(), ttc_row_values_t);
+    /* one allocation: the row, its values, then the bytes and texts of
+     * those not shared with the row kept before */
+    need = sizeof(ttc_row_values_t) + (gsize)MAX(st->last_row->ncols, 1u) * sizeof(ttc_kept_value_t);
+    for (i = 0; i < st->last_row->ncols; i++) {
+        const ttc_kept_value_t *v = &st->last_row->v[i];
+        if (old && i < old->ncols && old->sig == st->last_row->sig && kept_value_equal(&old->v[i], v))
+            continue;
+        need += v->len * (v->raw != NULL) + (v->text ? strlen(v->text) + 1 : 0);
+    }
+    k = (ttc_row_values_t *)wmem_alloc(wmem_file_scope(), need);
     k->ncols = st->last_row->ncols;
     k->sig = st->last_row->sig;
-    k->v = wmem_alloc_array(wmem_file_scope(), ttc_kept_value_t, MAX(k->ncols, 1u));
+    k->v = (ttc_kept_value_t *)(void *)(k + 1);
+    at = (guint8 *)(k->v + MAX(k->ncols, 1u));
     for (i = 0; i < k->ncols; i++) {
         const ttc_kept_value_t *v = &st->last_row->v[i];
         if (old && i < old->ncols && old->sig == k->sig && kept_value_equal(&old->v[i], v)) {
@@ -208,8 +241,19 @@ last_row_keep(ttc_stream_t *s)
             continue;
         }
         k->v[i].len = v->len;
-        k->v[i].raw = v->raw ? (const guint8 *)wmem_memdup(wmem_file_scope(), v->raw, v->len) : NULL;
-        k->v[i].text = v->text ? wmem_strdup(wmem_file_scope(), v->text) : NULL;
+        k->v[i].raw = NULL;
+        k->v[i].text = NULL;
+        if (v->raw && v->len) {        /* (an empty one was kept as NULL) */
+            memcpy(at, v->raw, v->len);
+            k->v[i].raw = at;
+            at += v->len;
+        }
+        if (v->text) {
+            gsize n = strlen(v->text) + 1;
+            memcpy(at, v->text, n);
+            k->v[i].text = (const char *)at;
+            at += n;
+        }
     }
     s->last_row_kept = k;
     st->last_row = k;
@@ -233,21 +277,46 @@ state_keep(ttc_stream_t *s)
     st->bitvec = s->bitvec_kept;
 }
 
+/* A session's SQL_IDs: the first few texts side by side (found by pointer,
+ * else by comparison), the rest in a map made when they do not fit. */
+#define SQL_IDS_SMALL 4u
+struct ttc_sql_ids {
+    guint32 n;
+    const char *sql[SQL_IDS_SMALL];
+    char id[SQL_IDS_SMALL][SQLNET_SQL_ID_LEN + 1];
+    wmem_map_t *more;                  /* text -> its SQL_ID, beyond the first few */
+};
+
 const char *
 ttc_sql_id(ttc_session_t *ts, const char *sql)
 {
+    struct ttc_sql_ids *ids = ts->sql_ids;
     char *id;
+    guint32 i;
 
     if (!sql)
         return NULL;
-    if (!ts->sql_ids)
-        ts->sql_ids = wmem_map_new(wmem_file_scope(), g_str_hash, g_str_equal);
-    id = (char *)wmem_map_lookup(ts->sql_ids, sql);
+    if (!ids)
+        ids = ts->sql_ids = wmem_new0(wmem_file_scope(), struct ttc_sql_ids);
+    for (i = 0; i < ids->n; i++)
+        if (ids->sql[i] == sql)
+            return ids->id[i];
+    for (i = 0; i < ids->n; i++)
+        if (strcmp(ids->sql[i], sql) == 0)
+            return ids->id[i];
+    if (ids->n < SQL_IDS_SMALL) {
+        ids->sql[ids->n] = sql;        /* the texts a session keeps live in file scope */
+        sqlnet_sql_id(sql, strlen(sql), ids->id[ids->n]);
+        return ids->id[ids->n++];
+    }
+    if (!ids->more)
+        ids->more = wmem_map_new(wmem_file_scope(), g_str_hash, g_str_equal);
+    id = (char *)wmem_map_lookup(ids->more, sql);
     if (!id) {
         /* the texts a session keeps live in file scope: the key needs no copy */
         id = (char *)wmem_alloc(wmem_file_scope(), SQLNET_SQL_ID_LEN + 1);
         sqlnet_sql_id(sql, strlen(sql), id);
-        wmem_map_insert(ts->sql_ids, sql, id);
+        wmem_map_insert(ids->more, sql, id);
     }
     return id;
 }
