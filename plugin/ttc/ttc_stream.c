@@ -54,11 +54,19 @@ static expert_field ei_reinferred = EI_INIT;
 static expert_field ei_capture_cut = EI_INIT;
 static int hf_cut = -1;
 
-/* Registered once (ttc_register): the expert infos' protocol and tap, which
- * see what the decoders' expert infos add; -1 when not found (then a
- * display pass always decodes). */
+/* The expert infos' protocol and tap, which see what the decoders' expert
+ * infos add: Wireshark registers them after the plugins, so they are
+ * looked up when a capture is opened (expert_lookup); not found (-1, 0): a
+ * display pass always decodes. */
 static int proto_expert_info = -1;
-static int expert_tap = -1;
+static int expert_tap = 0;
+
+static void
+expert_lookup(void)
+{
+    proto_expert_info = proto_get_id_by_filter_name("_ws.expert");
+    expert_tap = find_tap_id("expert");
+}
 
 /* Display pass: whether decoding the messages again into this tree adds
  * anything someone sees.  A tree that is not shown (the profile's columns, a
@@ -75,18 +83,19 @@ display_decode_wanted(proto_tree *tree, packet_info *pinfo, sqlnet_dir_t dir)
 {
     if (PTREE_DATA(tree)->visible)
         return TRUE;
+    if (proto_expert_info < 0 || expert_tap <= 0 || proto_field_is_referenced(tree, proto_expert_info) ||
+        have_tap_listener(expert_tap) || col_get_writable(pinfo->cinfo, COL_EXPERT))
+        return TRUE;
+    /* no field of the protocol referenced: none of the decoders' either */
+    if (!proto_field_is_referenced(tree, proto_ttc_layer))
+        return FALSE;
     if (proto_field_is_referenced(tree, hf_ttc_msg) || proto_field_is_referenced(tree, hf_ttc_cursor) ||
         proto_field_is_referenced(tree, hf_ttc_token))
         return TRUE;
     if (dir == SQLNET_TO_SERVER &&
         (proto_field_is_referenced(tree, hf_ttc_sql) || proto_field_is_referenced(tree, hf_ttc_sql_id)))
         return TRUE;
-    if (!ttc_decoders->fields_referenced || ttc_decoders->fields_referenced())
-        return TRUE;
-    if (proto_expert_info < 0 || expert_tap < 0 || proto_field_is_referenced(tree, proto_expert_info) ||
-        have_tap_listener(expert_tap) || col_get_writable(pinfo->cinfo, COL_EXPERT))
-        return TRUE;
-    return FALSE;
+    return !ttc_decoders->fields_referenced || ttc_decoders->fields_referenced();
 }
 
 static void
@@ -532,8 +541,7 @@ ttc_register(int proto)
     expert_module_t *expert;
 
     proto_ttc_layer = proto;
-    proto_expert_info = proto_get_id_by_filter_name("_ws.expert");
-    expert_tap = find_tap_id("expert");
+    register_init_routine(expert_lookup);
     register_init_routine(ttc_pending_init);
     register_cleanup_routine(ttc_pending_cleanup);
     proto_register_field_array(proto, hf, array_length(hf));
