@@ -20,15 +20,19 @@ from tshark import TEST_CAPTURES
 # rows (repeated columns), bind values, an ORA in the middle of a fetch
 CAPTURES = ["arraysize_10.pcapng", "binds_23ai_python.pcapng", "error_midfetch.pcapng"]
 FIELDS = ["frame.number", "sqlnet.row.value", "sqlnet.bind.value", "sqlnet.sql", "sqlnet.oer.error",
-          "_ws.expert.message"]
+          "_ws.expert.message", "sqlnet.fetch.rows"]
 
 # filter -> test of one frame's shown fields (a dict of field -> list of values)
 FILTERS = {
     'sqlnet.row.value contains "1"': lambda f: any("1" in v for v in f["sqlnet.row.value"]),
     "sqlnet.bind.value": lambda f: bool(f["sqlnet.bind.value"]),
+    # on calls the decoders' item; on responses the summary's (not decoded again)
     'sqlnet.sql contains "SELECT"': lambda f: any("SELECT" in v for v in f["sqlnet.sql"]),
     "sqlnet.oer.error > 0": lambda f: any(int(v) > 0 for v in f["sqlnet.oer.error"] if v),
     "_ws.expert.message": lambda f: bool(f["_ws.expert.message"]),
+    # the round trip's summary (consumers/metrics.c), no decoder field: the
+    # messages are not decoded again, and the frames are the same
+    "sqlnet.fetch.rows < 50": lambda f: any(int(v) < 50 for v in f["sqlnet.fetch.rows"] if v),
 }
 
 
@@ -72,7 +76,7 @@ def _frames(tshark, name, args):
 
 # every filter with -Y; the second pass and the profile's columns with two
 CASES = [(flt, "Y") for flt in sorted(FILTERS)] + \
-        [(flt, mode) for flt in ('sqlnet.row.value contains "1"', "sqlnet.oer.error > 0") for mode in ("2Y", "columns")]
+        [(flt, mode) for flt in ('sqlnet.row.value contains "1"', "sqlnet.fetch.rows < 50") for mode in ("2Y", "columns")]
 
 
 @pytest.mark.parametrize("flt,mode", CASES)
