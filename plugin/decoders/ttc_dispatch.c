@@ -606,11 +606,34 @@ ttc_decode_server(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo,
 
 /* ---- registration --------------------------------------------------------- */
 
+/* The fields the decoders registered (their expert infos' fields too), by
+ * their header_field_info, which lives as long as the registration: made
+ * once by ttc_decoders_register(), read per TNS packet by
+ * fields_referenced(). */
+static header_field_info **decoder_fields;
+static guint decoder_nfields;
+
+/* Any of them referenced by a filter, a custom column or a tap's field
+ * (a field's ref_type, which Wireshark sets when it primes a tree with the
+ * fields it needs and clears when it frees the tree: the test
+ * proto_field_is_referenced makes, without a call per field). */
+static gboolean
+fields_referenced(void)
+{
+    guint i;
+
+    for (i = 0; i < decoder_nfields; i++)
+        if (decoder_fields[i]->ref_type != HF_REF_TYPE_NONE)
+            return TRUE;
+    return FALSE;
+}
+
 const ttc_decoder_ops_t ttc_decoder_ops = {
     .decode_client = ttc_decode_client,
     .decode_server = ttc_decode_server,
     .message_name = message_name,
     .function_name = function_name,
+    .fields_referenced = fields_referenced,
 };
 
 /* Each family the tables name registers its fields once, in the order the
@@ -641,10 +664,28 @@ ttc_decoders_register(int proto)
     void (*done[2 * 256])(int proto);
     guint ndone = 0, i;
 
+    header_field_info *f;
+    void *cookie = NULL;
+    int first;
+
     proto_register_field_array(proto, hf, array_length(hf));
     proto_register_subtree_array(ett, array_length(ett));
     for (i = 0; i < G_N_ELEMENTS(messages); i++)
         register_family(messages[i].reg, done, &ndone, proto);
     for (i = 0; i < G_N_ELEMENTS(functions); i++)
         register_family(functions[i].reg, done, &ndone, proto);
+
+    /* Field ids are given in the order of registration: the decoders' are
+     * those of the protocol from hf_func (the first registered here) on. */
+    first = hf_func;
+    decoder_nfields = 0;
+    for (f = proto_get_first_protocol_field(proto, &cookie); f; f = proto_get_next_protocol_field(proto, &cookie))
+        if (f->id >= first)
+            decoder_nfields++;
+    decoder_fields = g_new(header_field_info *, decoder_nfields ? decoder_nfields : 1);
+    decoder_nfields = 0;
+    cookie = NULL;
+    for (f = proto_get_first_protocol_field(proto, &cookie); f; f = proto_get_next_protocol_field(proto, &cookie))
+        if (f->id >= first)
+            decoder_fields[decoder_nfields++] = f;
 }

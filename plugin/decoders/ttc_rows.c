@@ -472,12 +472,21 @@ add_row_items(ttc_rd_t *r, proto_item *row, const ttc_describe_t *desc, const ro
  * tree built only to match other fields (tshark's plain pass whenever a Lua
  * script has a Field extractor) would fake every value item after its text
  * was formatted: the formatting was most of a fetch's cost there. */
+static header_field_info *row_item_fields[5];   /* set once at registration */
+
 static gboolean
 row_items_wanted(proto_tree *tree)
 {
-    return proto_field_is_referenced(tree, hf_row_value) || proto_field_is_referenced(tree, hf_row_column) ||
-           proto_field_is_referenced(tree, hf_row_column_number) ||
-           proto_field_is_referenced(tree, hf_row_type) || proto_field_is_referenced(tree, hf_row_repeated);
+    guint i;
+
+    /* proto_field_is_referenced's test, without a call per field per row:
+     * a shown tree, or a field the tree was primed with (its ref_type) */
+    if (PTREE_DATA(tree)->visible)
+        return TRUE;
+    for (i = 0; i < G_N_ELEMENTS(row_item_fields); i++)
+        if (row_item_fields[i]->ref_type != HF_REF_TYPE_NONE)
+            return TRUE;
+    return FALSE;
 }
 
 /* The bytes of a row's kept values (the ones short enough to keep as
@@ -784,4 +793,9 @@ ttc_rows_register(int proto)
 
     proto_register_field_array(proto, hf, array_length(hf));
     proto_register_subtree_array(ett, array_length(ett));
+    row_item_fields[0] = proto_registrar_get_nth((guint)hf_row_value);
+    row_item_fields[1] = proto_registrar_get_nth((guint)hf_row_column);
+    row_item_fields[2] = proto_registrar_get_nth((guint)hf_row_column_number);
+    row_item_fields[3] = proto_registrar_get_nth((guint)hf_row_type);
+    row_item_fields[4] = proto_registrar_get_nth((guint)hf_row_repeated);
 }

@@ -46,6 +46,10 @@ typedef struct ttc_decoder_ops {
      * (NULL for others): the value strings below are made from them. */
     const char *(*message_name)(guint8 type);
     const char *(*function_name)(guint8 code);
+    /* Whether a filter, a column or a tap references any field the
+     * decoders add (their expert infos' fields included): a display pass
+     * with a tree that is not shown decodes only then (ttc_stream.c). */
+    gboolean (*fields_referenced)(void);
 } ttc_decoder_ops_t;
 
 void ttc_set_decoders(const ttc_decoder_ops_t *ops);

@@ -54,6 +54,50 @@ static expert_field ei_reinferred = EI_INIT;
 static expert_field ei_capture_cut = EI_INIT;
 static int hf_cut = -1;
 
+/* The expert infos' protocol and tap, which see what the decoders' expert
+ * infos add: Wireshark registers them after the plugins, so they are
+ * looked up when a capture is opened (expert_lookup); not found (-1, 0): a
+ * display pass always decodes. */
+static int proto_expert_info = -1;
+static int expert_tap = 0;
+
+static void
+expert_lookup(void)
+{
+    proto_expert_info = proto_get_id_by_filter_name("_ws.expert");
+    expert_tap = find_tap_id("expert");
+}
+
+/* Display pass: whether decoding the messages again into this tree adds
+ * anything someone sees.  A tree that is not shown (the profile's columns, a
+ * filter, a tap's fields) sees only the fields it references; the
+ * decoders' are asked as one (ttc_decoder_ops_t.fields_referenced); of
+ * this file's fields the decoders add the message type, cursor and token,
+ * and on calls the SQL text and its SQL_ID (on responses sqlnet.sql is the
+ * round-trip summary's, consumers/metrics.c).  Their expert infos reach
+ * the expert tap, the expert fields and the Expert column.  What the
+ * Info column and the round trip show comes from the first pass (a pass
+ * without a tree does not decode again either). */
+static gboolean
+display_decode_wanted(proto_tree *tree, packet_info *pinfo, sqlnet_dir_t dir)
+{
+    if (PTREE_DATA(tree)->visible)
+        return TRUE;
+    if (proto_expert_info < 0 || expert_tap <= 0 || proto_field_is_referenced(tree, proto_expert_info) ||
+        have_tap_listener(expert_tap) || col_get_writable(pinfo->cinfo, COL_EXPERT))
+        return TRUE;
+    /* no field of the protocol referenced: none of the decoders' either */
+    if (!proto_field_is_referenced(tree, proto_ttc_layer))
+        return FALSE;
+    if (proto_field_is_referenced(tree, hf_ttc_msg) || proto_field_is_referenced(tree, hf_ttc_cursor) ||
+        proto_field_is_referenced(tree, hf_ttc_token))
+        return TRUE;
+    if (dir == SQLNET_TO_SERVER &&
+        (proto_field_is_referenced(tree, hf_ttc_sql) || proto_field_is_referenced(tree, hf_ttc_sql_id)))
+        return TRUE;
+    return !ttc_decoders->fields_referenced || ttc_decoders->fields_referenced();
+}
+
 static void
 add_stop_items(proto_tree *tree, tvbuff_t *payload, packet_info *pinfo, gint off, gint upto, stop_t stop,
                gboolean body_undecoded, const ttc_dialect_t *d)
@@ -187,6 +231,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
     ttc_state_t st;
     stop_t stop = STOP_END;
     const ttc_pdu_more_t *seen;
+    gboolean wanted;
     gint off;
 
     rec = rec_get(ts, pinfo, payload);
@@ -383,14 +428,16 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
     }
     if (!tree)
         return;
+    wanted = display_decode_wanted(tree, pinfo, dir);
     ttc_pdu_start_get(ts, rec, &st);
     if (seen->joined) {
         tvbuff_t *jt = tvb_new_child_real_data(payload, seen->joined, seen->joined_len, seen->joined_len);
         add_new_data_source(pinfo, jt, "Reassembled TTC message");
         proto_tree_add_item(tt, hf_continuation, payload, 0, MIN((gint)(seen->joined_len - seen->joined_prefix), end), ENC_NA);
-        decode_range(jt, 0, (gint)seen->joined_len, &st, tt, pinfo, dir, ts, sess, rec, FALSE, &stop, TRUE);
+        if (wanted)
+            decode_range(jt, 0, (gint)seen->joined_len, &st, tt, pinfo, dir, ts, sess, rec, FALSE, &stop, TRUE);
     }
-    if (rec->body_off >= 0) {
+    if (rec->body_off >= 0 && wanted) {
         gint stop_at = rec->stop_off >= 0 ? rec->stop_off : end;
         if (rec->body_off < stop_at)
             decode_range(payload, rec->body_off, stop_at, &st, tt, pinfo, dir, ts, sess, rec, FALSE, &stop, FALSE);
@@ -399,8 +446,10 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
         add_stop_items(tt, payload, pinfo, rec->stop_off, seen->resync_off, (stop_t)rec->stop, rec->body_undecoded,
                        ttc_pdu_start_dialect(ts, rec));
     if (seen->resync_off >= 0) {
-        ttc_pdu_start_get(ts, rec, &st);
-        decode_range(payload, seen->resync_off, end, &st, tt, pinfo, dir, ts, sess, rec, FALSE, &stop, FALSE);
+        if (wanted) {
+            ttc_pdu_start_get(ts, rec, &st);
+            decode_range(payload, seen->resync_off, end, &st, tt, pinfo, dir, ts, sess, rec, FALSE, &stop, FALSE);
+        }
     }
     else if (rec->stop == STOP_NEED_MORE)
         proto_tree_add_item(tt, hf_continuation, payload, 0, end, ENC_NA);
@@ -492,6 +541,7 @@ ttc_register(int proto)
     expert_module_t *expert;
 
     proto_ttc_layer = proto;
+    register_init_routine(expert_lookup);
     register_init_routine(ttc_pending_init);
     register_cleanup_routine(ttc_pending_cleanup);
     proto_register_field_array(proto, hf, array_length(hf));
