@@ -82,7 +82,7 @@ session_tcp_tap_cache_new(void)
     return c;
 }
 
-static gboolean
+static sqlnet_wmem_cb_result_t
 tap_cache_forget(wmem_allocator_t *allocator _U_, wmem_cb_event_t event _U_, void *user_data)
 {
     sqlnet_tcp_tap_cache_t *c = (sqlnet_tcp_tap_cache_t *)user_data;
