@@ -49,7 +49,6 @@
 #include "timing.h"
 
 static int proto_tcp = -1;
-static int proto_timing_owner = -1;
 
 static int hf_rtt = -1;
 static int hf_rtt_source = -1;
@@ -153,7 +152,7 @@ timing_note_packet(packet_info *pinfo, ttc_session_t *ts)
 
 /* The listener on "tcp": data and the ACKs that cover it, per side. */
 static tap_packet_status
-tcp_ack_tap(void *tapdata _U_, packet_info *pinfo, epan_dissect_t *edt _U_, const void *data,
+tcp_ack_tap(void *tapdata, packet_info *pinfo, epan_dissect_t *edt _U_, const void *data,
             tap_flags_t flags _U_)
 {
     const struct tcpheader *th = (const struct tcpheader *)data;
@@ -167,7 +166,7 @@ tcp_ack_tap(void *tapdata _U_, packet_info *pinfo, epan_dissect_t *edt _U_, cons
      * frame is taken once, in order, by its number (`upto`). */
     if (!th)
         return TAP_PACKET_DONT_REDRAW;
-    sess = session_of_tcp_segment(pinfo, th);
+    sess = session_of_tcp_segment(pinfo, th, (sqlnet_tcp_tap_cache_t *)tapdata);
     if (!sess)
         return TAP_PACKET_DONT_REDRAW;
     ts = (ttc_session_t *)sess->ttc;
@@ -367,7 +366,6 @@ timing_register(int proto)
             HFILL } },
     };
 
-    proto_timing_owner = proto;
     proto_register_field_array(proto, hf, array_length(hf));
 }
 
@@ -377,7 +375,8 @@ timing_handoff(void)
     GString *err;
 
     proto_tcp = proto_get_id_by_filter_name("tcp");
-    err = register_tap_listener("tcp", &proto_timing_owner, NULL, TL_REQUIRES_NOTHING, NULL,
+    /* the tap data: the listener's sessions by TCP stream (session.c) */
+    err = register_tap_listener("tcp", session_tcp_tap_cache_new(), NULL, TL_REQUIRES_NOTHING, NULL,
                                 tcp_ack_tap, NULL, NULL);
     if (err)
         g_string_free(err, TRUE);

@@ -4,6 +4,8 @@
  */
 #define WS_LOG_DOMAIN "sqlnet"
 
+#include <string.h>
+
 #include <epan/packet.h>
 #include <epan/conversation.h>
 #include <epan/proto_data.h>
@@ -57,17 +59,77 @@ session_of_packet(packet_info *pinfo, guint32 srcport, guint32 destport)
     return NULL;
 }
 
-sqlnet_session_t *
-session_of_tcp_segment(packet_info *pinfo, const struct tcpheader *th)
-{
-    sqlnet_session_t *sess = session_of_packet(pinfo, th->th_sport, th->th_dport);
+/* A listener's sessions by TCP stream (th_stream, dense from 0), in file
+ * scope: NULL = not looked up yet, `no_session` = none when it was looked
+ * up.  A "none" is replaced by the frame's cached session when sqlnet
+ * dissected the frame, so a session made after it (its first payload comes
+ * after the SYN, the ACK) is taken at the frame that made it, which the tap
+ * sees before any later one of the stream; a stream's session, once found,
+ * does not change (one TCP conversation, one session).  Forgotten with the
+ * file scope (a second file, a redissection): the callback. */
+struct sqlnet_tcp_tap_cache {
+    protocol_t        *sqlnet;          /* proto_is_protocol_enabled() */
+    sqlnet_session_t **by_stream;       /* file scope, n slots */
+    guint32            n;
+    sqlnet_session_t   no_session;      /* the marker's address only */
+};
 
-    if (!sess) {
+sqlnet_tcp_tap_cache_t *
+session_tcp_tap_cache_new(void)
+{
+    sqlnet_tcp_tap_cache_t *c = wmem_new0(wmem_epan_scope(), sqlnet_tcp_tap_cache_t);
+    c->sqlnet = find_protocol_by_id(sqlnet_proto());
+    return c;
+}
+
+static sqlnet_wmem_cb_result_t
+tap_cache_forget(wmem_allocator_t *allocator _U_, wmem_cb_event_t event _U_, void *user_data)
+{
+    sqlnet_tcp_tap_cache_t *c = (sqlnet_tcp_tap_cache_t *)user_data;
+    c->by_stream = NULL;
+    c->n = 0;
+    return FALSE;                       /* once: registered again with the next file's array */
+}
+
+static sqlnet_session_t **
+tap_cache_slot(sqlnet_tcp_tap_cache_t *c, guint32 stream)
+{
+    if (stream >= c->n) {
+        guint32 n = c->n ? c->n : 64;
+        while (n <= stream && n < G_MAXUINT32 / 2)
+            n *= 2;
+        if (n <= stream)
+            return NULL;
+        if (!c->by_stream)
+            wmem_register_callback(wmem_file_scope(), tap_cache_forget, c);
+        c->by_stream = (sqlnet_session_t **)wmem_realloc(wmem_file_scope(), c->by_stream, n * sizeof *c->by_stream);
+        memset(c->by_stream + c->n, 0, (n - c->n) * sizeof *c->by_stream);
+        c->n = n;
+    }
+    return &c->by_stream[stream];
+}
+
+sqlnet_session_t *
+session_of_tcp_segment(packet_info *pinfo, const struct tcpheader *th, sqlnet_tcp_tap_cache_t *cache)
+{
+    sqlnet_session_t *sess, **slot;
+
+    if (!proto_is_protocol_enabled(cache->sqlnet))
+        return NULL;                    /* no session without the dissector */
+    slot = tap_cache_slot(cache, th->th_stream);
+    if (slot && *slot && *slot != &cache->no_session)
+        sess = *slot;                   /* a stream's session does not change */
+    else if ((sess = session_of_packet(pinfo, th->th_sport, th->th_dport)) != NULL) {
+        if (slot)
+            *slot = sess;
+    } else if (slot && *slot) {
+        sess = NULL;                    /* none when looked up, none made since */
+    } else {
         conversation_t *conv = find_conversation(pinfo->num, &th->ip_src, &th->ip_dst, CONVERSATION_TCP,
                                                  th->th_sport, th->th_dport, 0);
-        if (!conv)
-            return NULL;
-        sess = (sqlnet_session_t *)conversation_get_proto_data(conv, sqlnet_proto());
+        sess = conv ? (sqlnet_session_t *)conversation_get_proto_data(conv, sqlnet_proto()) : NULL;
+        if (slot)
+            *slot = sess ? sess : &cache->no_session;
     }
     if (!sess || !sess->ttc || !sess->srv_known)
         return NULL;

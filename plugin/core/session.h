@@ -125,10 +125,17 @@ sqlnet_session_t *session_of_packet(packet_info *pinfo, guint32 srcport, guint32
 
 /* For a listener on the "tcp" tap: the session of a TCP segment's
  * conversation once its TTC layer runs and its server side is known (the
- * frame's cached session when sqlnet dissected it), else NULL.  `th` is the
- * tap's struct tcpheader. */
+ * frame's cached session when sqlnet dissected it), else NULL; NULL at once
+ * when sqlnet is disabled.  `th` is the tap's struct tcpheader.  `cache` is
+ * the listener's own (session_tcp_tap_cache_new(), its tap data): the
+ * session of each TCP stream, so that a segment sqlnet did not dissect
+ * (an ACK, a segment TCP keeps inside a reassembly, another protocol's)
+ * costs one conversation lookup per stream, not one per segment. */
 struct tcpheader;
-sqlnet_session_t *session_of_tcp_segment(packet_info *pinfo, const struct tcpheader *th);
+typedef struct sqlnet_tcp_tap_cache sqlnet_tcp_tap_cache_t;
+sqlnet_tcp_tap_cache_t *session_tcp_tap_cache_new(void);
+sqlnet_session_t *session_of_tcp_segment(packet_info *pinfo, const struct tcpheader *th,
+                                         sqlnet_tcp_tap_cache_t *cache);
 
 /* Direction of this packet; learns the server endpoint when still unknown. */
 sqlnet_dir_t session_direction(sqlnet_session_t *sess, packet_info *pinfo);

@@ -27,10 +27,18 @@
 #include "tns_internal.h"
 
 
+/* What tns_dissect_tcp() hands its two callbacks through tcp_dissect_pdus():
+ * TCP's data for the segment and the session it looked up (one lookup per
+ * call, not one per callback). */
+typedef struct {
+    const struct tcpinfo *tcpi;
+    sqlnet_session_t *sess;
+} tns_pdus_data_t;
+
 static guint
-get_tns_pdu_len(packet_info *pinfo, tvbuff_t *tvb, int offset, void *data _U_)
+get_tns_pdu_len(packet_info *pinfo, tvbuff_t *tvb, int offset, void *data)
 {
-    sqlnet_session_t *sess = session_get(pinfo);
+    sqlnet_session_t *sess = ((const tns_pdus_data_t *)data)->sess;
     guint width;
 
     note_handshake_side(sess, pinfo, tvb, offset);
@@ -50,6 +58,32 @@ get_tns_pdu_len(packet_info *pinfo, tvbuff_t *tvb, int offset, void *data _U_)
 }
 
 
+/* A bitmask's items (the header field, its subtree, one item and one piece
+ * of label per bit) in a shown tree, or in a hidden one (custom columns, a
+ * filter, -T fields) when the field or one of its bits is referenced; else
+ * its value alone.  Per packet (filters change between passes). */
+/* An item without an expert info of its own: in a shown tree, or in a
+ * hidden one when referenced (else Wireshark fakes it, for about 200
+ * instructions). */
+static gboolean
+item_wanted(proto_tree *tree, int hf)
+{
+    return tree && proto_field_is_referenced(tree, hf);
+}
+
+static gboolean
+bitmask_wanted(proto_tree *tree, int hf, int * const *bits)
+{
+    if (!tree)
+        return FALSE;
+    if (proto_field_is_referenced(tree, hf))     /* TRUE in a shown tree */
+        return TRUE;
+    for (; *bits; bits++)
+        if (proto_field_is_referenced(tree, **bits))
+            return TRUE;
+    return FALSE;
+}
+
 static void
 dissect_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
              sqlnet_session_t *sess, sqlnet_dir_t dir, guint32 len)
@@ -66,12 +100,18 @@ dissect_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
                                      "DATA packet without data flags");
         return;
     }
-    proto_tree_add_bitmask_ret_uint64(tree, tvb, 8, hf_data_flags, ett_data_flags,
-                                      data_flags_bits, ENC_BIG_ENDIAN, &dflags);
+    if (bitmask_wanted(tree, hf_data_flags, data_flags_bits))
+        proto_tree_add_bitmask_ret_uint64(tree, tvb, 8, hf_data_flags, ett_data_flags,
+                                          data_flags_bits, ENC_BIG_ENDIAN, &dflags);
+    else
+        dflags = tvb_get_ntohs(tvb, 8);  /* what the bitmask reads (and throws) without its items */
     tns_layer_hooks->packet(tvb, pinfo, tree, sess, dir, TNS_TYPE_DATA, len, (guint16)dflags);
     payload_len = len - TNS_DATA_HDR_LEN;
-    pi = proto_tree_add_uint(tree, hf_data_len, tvb, TNS_DATA_HDR_LEN, payload_len, payload_len);
-    proto_item_set_generated(pi);
+    pi = NULL;
+    if (tree) {
+        pi = proto_tree_add_uint(tree, hf_data_len, tvb, TNS_DATA_HDR_LEN, payload_len, payload_len);
+        proto_item_set_generated(pi);
+    }
 
     if (dflags & TNS_DF_EOF)
         expert_add_info(pinfo, pi, &ei_eof);
@@ -145,14 +185,21 @@ add_session_summary(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
     tns_layer_hooks->session_summary(tvb, pinfo, tree, sess);
     if (!session_negotiated(sess, pinfo))
         return;
-    pi = proto_tree_add_uint(tree, hf_version, tvb, 0, 0, sess->version);
-    proto_item_set_generated(pi);
+    if (!tree) {
+        if (sess->sdu > 0 && len > sess->sdu && sess->accept_frame != pinfo->num)
+            expert_add_info(pinfo, NULL, &ei_exceeds_sdu);
+        return;
+    }
+    if (item_wanted(tree, hf_version)) {
+        pi = proto_tree_add_uint(tree, hf_version, tvb, 0, 0, sess->version);
+        proto_item_set_generated(pi);
+    }
     /* 0: the capture cut the ACCEPT before its SDU/TDU fields */
-    if (sess->sdu) {
+    if (sess->sdu && item_wanted(tree, hf_sdu)) {
         pi = proto_tree_add_uint(tree, hf_sdu, tvb, 0, 0, sess->sdu);
         proto_item_set_generated(pi);
     }
-    if (sess->tdu) {
+    if (sess->tdu && item_wanted(tree, hf_tdu)) {
         pi = proto_tree_add_uint(tree, hf_tdu, tvb, 0, 0, sess->tdu);
         proto_item_set_generated(pi);
     }
@@ -179,8 +226,8 @@ percent_rounded(guint32 num, guint32 den)
 static int
 dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
 {
-    const struct tcpinfo *tcpi = (const struct tcpinfo *)data;
-    sqlnet_session_t *sess = session_get(pinfo);
+    const struct tcpinfo *tcpi = ((const tns_pdus_data_t *)data)->tcpi;
+    sqlnet_session_t *sess = ((const tns_pdus_data_t *)data)->sess;
     sqlnet_dir_t dir;
     guint width;
 
@@ -193,10 +240,12 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
     proto_item *ti, *pi;
     proto_tree *tns_tree;
 
-    ti = proto_tree_add_item(tree, proto_tns_layer, tvb, 0, -1, ENC_NA);
+    ti = tree ? proto_tree_add_item(tree, proto_tns_layer, tvb, 0, -1, ENC_NA) : NULL;
     tns_tree = proto_item_add_subtree(ti, ett_tns);
-    pi = proto_tree_add_uint(tns_tree, hf_direction, tvb, 0, 0, dir == SQLNET_TO_CLIENT);
-    proto_item_set_generated(pi);
+    if (item_wanted(tns_tree, hf_direction)) {
+        pi = proto_tree_add_uint(tns_tree, hf_direction, tvb, 0, 0, dir == SQLNET_TO_CLIENT);
+        proto_item_set_generated(pi);
+    }
 
     claim_columns(pinfo);
     sqlnet_col_append_sep(pinfo, " | ", dir == SQLNET_TO_SERVER ? "C\u2192S" : "S\u2192C");
@@ -216,11 +265,14 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
         len = MIN(len, tns_read_length(tvb, 0, width));
     if (tcpi && tcpi->is_reassembled)
         tns_layer_hooks->multi_segment(pinfo, sess, dir, len);
-    type_name = sqlnet_val_to_str(pinfo->pool, type, tns_type_vals, "type %u");
+    type_name = try_val_to_str(type, tns_type_vals);    /* no copy of a known name */
+    if (!type_name)
+        type_name = sqlnet_val_to_str(pinfo->pool, type, tns_type_vals, "type %u");
     proto_item_append_text(ti, ", %s", type_name);
     /* One column call per packet, integer arithmetic and no printf: this runs
-     * for every TNS packet of the capture (see bench/). */
-    {
+     * for every TNS packet of the capture (see bench/); none in a pass
+     * without columns (tshark -q, a tap's pass). */
+    if (pinfo->cinfo) {
         sqlnet_coltext_t info;
         coltext_init(&info);
         coltext_str(&info, " ");
@@ -239,19 +291,26 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
         sqlnet_col_append(pinfo, info.buf);
     }
 
-    if (width == 4) {
-        proto_tree_add_item(tns_tree, hf_length, tvb, 0, 4, ENC_BIG_ENDIAN);
-    } else {
-        proto_tree_add_item(tns_tree, hf_length, tvb, 0, 2, ENC_BIG_ENDIAN);
-        proto_tree_add_item(tns_tree, hf_packet_checksum, tvb, 2, 2, ENC_BIG_ENDIAN);
+    pi = NULL;
+    if (tns_tree) {
+        if (item_wanted(tns_tree, hf_length))
+            proto_tree_add_item(tns_tree, hf_length, tvb, 0, width == 4 ? 4 : 2, ENC_BIG_ENDIAN);
+        if (width != 4 && item_wanted(tns_tree, hf_packet_checksum))
+            proto_tree_add_item(tns_tree, hf_packet_checksum, tvb, 2, 2, ENC_BIG_ENDIAN);
+        pi = proto_tree_add_uint(tns_tree, hf_length_width, tvb, 0, width, width);
+        proto_item_set_generated(pi);
     }
-    pi = proto_tree_add_uint(tns_tree, hf_length_width, tvb, 0, width, width);
-    proto_item_set_generated(pi);
     if (sess->guess_frame == pinfo->num && sess->guessed_width)
         expert_add_info(pinfo, pi, &ei_framing_guessed);   /* the width: sqlnet.length_width */
-    proto_tree_add_item(tns_tree, hf_type, tvb, 4, 1, ENC_NA);
-    proto_tree_add_bitmask(tns_tree, tvb, 5, hf_flags, ett_flags, flags_bits, ENC_NA);
-    proto_tree_add_item(tns_tree, hf_header_checksum, tvb, 6, 2, ENC_BIG_ENDIAN);
+    if (item_wanted(tns_tree, hf_type))
+        proto_tree_add_item(tns_tree, hf_type, tvb, 4, 1, ENC_NA);
+    if (bitmask_wanted(tns_tree, hf_flags, flags_bits))
+        proto_tree_add_bitmask(tns_tree, tvb, 5, hf_flags, ett_flags, flags_bits, ENC_NA);
+    if (item_wanted(tns_tree, hf_header_checksum))
+        proto_tree_add_item(tns_tree, hf_header_checksum, tvb, 6, 2, ENC_BIG_ENDIAN);
+    /* what the header's items check (and throw) in the order they check it:
+     * a no-op after them, the same exception without them */
+    tvb_ensure_bytes_exist(tvb, 0, TNS_HDR_LEN);
 
     switch (type) {
     case TNS_TYPE_CONNECT:  dissect_connect(tvb, pinfo, tns_tree, sess, len); break;
@@ -283,6 +342,7 @@ tns_dissect_tcp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
 {
     const struct tcpinfo *tcpi = (const struct tcpinfo *)data;
     sqlnet_session_t *sess = session_get(pinfo);
+    tns_pdus_data_t pdus;
     guint32 skip;
     int foreign;
 
@@ -312,8 +372,10 @@ tns_dissect_tcp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
         return tvb_captured_length(tvb);
     /* before the PDUs: dissecting a cut one ends in an exception */
     note_cut_packet(sess, pinfo, tvb, tcpi, skip);
+    pdus.tcpi = tcpi;
+    pdus.sess = sess;
     tcp_dissect_pdus(skip ? tvb_new_subset_remaining(tvb, skip) : tvb, pinfo, tree,
-                     sqlnet_prefs()->desegment, TNS_HDR_LEN, get_tns_pdu_len, dissect_tns_pdu, data);
+                     sqlnet_prefs()->desegment, TNS_HDR_LEN, get_tns_pdu_len, dissect_tns_pdu, &pdus);
     return tvb_captured_length(tvb);
 }
 

@@ -144,7 +144,7 @@ retransmitted(packet_info *pinfo, sqlnet_session_t *sess, const struct tcpheader
  * reassembly never reaches sqlnet; it is counted here (with those that do,
  * once per frame: ttc_count_segment). */
 static tap_packet_status
-tcp_segment_tap(void *tapdata _U_, packet_info *pinfo, epan_dissect_t *edt _U_,
+tcp_segment_tap(void *tapdata, packet_info *pinfo, epan_dissect_t *edt _U_,
                 const void *data, tap_flags_t flags _U_)
 {
     const struct tcpheader *th = (const struct tcpheader *)data;
@@ -152,7 +152,7 @@ tcp_segment_tap(void *tapdata _U_, packet_info *pinfo, epan_dissect_t *edt _U_,
 
     if (!th || !th->th_have_seglen || th->th_seglen == 0)
         return TAP_PACKET_DONT_REDRAW;
-    sess = session_of_tcp_segment(pinfo, th);
+    sess = session_of_tcp_segment(pinfo, th, (sqlnet_tcp_tap_cache_t *)tapdata);
     if (!sess)
         return TAP_PACKET_DONT_REDRAW;
     if (th->th_sport != sess->srv_port || !addresses_equal(&th->ip_src, &sess->srv_addr))
@@ -166,8 +166,9 @@ tcp_segment_tap(void *tapdata _U_, packet_info *pinfo, epan_dissect_t *edt _U_,
 void
 ttc_handoff(void)
 {
-    GString *err = register_tap_listener("tcp", NULL, NULL, TL_REQUIRES_NOTHING, NULL, tcp_segment_tap,
-                                         NULL, NULL);
+    /* the tap data: the listener's sessions by TCP stream (session.c) */
+    GString *err = register_tap_listener("tcp", session_tcp_tap_cache_new(), NULL, TL_REQUIRES_NOTHING, NULL,
+                                         tcp_segment_tap, NULL, NULL);
     if (err)
         g_string_free(err, TRUE);
 }
