@@ -146,18 +146,26 @@ add_request(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_se
     sqlnet_coltext_t info;
 
     /* Fetches are most packets of a capture: one column call, no printf. */
-    coltext_init(&info);
-    coltext_str(&info, " ");
-    coltext_str(&info, func_name(req));
-    if (req->call.has_cursor) {
-        coltext_str(&info, " cursor=");
-        coltext_uint(&info, req->call.cursor);
+    if (pinfo->cinfo) {
+        coltext_init(&info);
+        coltext_str(&info, " ");
+        coltext_str(&info, func_name(req));
+        if (req->call.has_cursor) {
+            coltext_str(&info, " cursor=");
+            coltext_uint(&info, req->call.cursor);
+        }
+        if (req->call.has_fetch_rows) {
+            coltext_str(&info, " rows=");
+            coltext_uint(&info, req->call.fetch_rows);
+        }
+        sqlnet_col_append(pinfo, info.buf);
     }
-    if (req->call.has_fetch_rows) {
-        coltext_str(&info, " rows=");
-        coltext_uint(&info, req->call.fetch_rows);
+    if (!tree) {
+        /* nothing more to show: the SQL text below only goes to the column */
+        if (req->call.sql && pinfo->cinfo)
+            sqlnet_col_append(pinfo, wmem_strdup_printf(pinfo->pool, " %s", sqlnet_format_text(pinfo->pool, req->call.sql, MIN(strlen(req->call.sql), 60))));
+        return;
     }
-    sqlnet_col_append(pinfo, info.buf);
     if (req->call.kind == TTC_REQ_FUNCTION || req->call.kind == TTC_REQ_FAST_AUTH) {
         pi = proto_tree_add_uint(tree, hf_req_func, tvb, 0, 0, req->call.func);
         proto_item_set_generated(pi);
@@ -172,7 +180,7 @@ add_request(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_se
         proto_item_set_generated(proto_tree_add_uint(tree, hf_execution, tvb, 0, 0, req->execution));
     if (req->stmt_sql && req->stmt_sql != req->call.sql)
         add_sql(tree, tvb, sess, hf_ttc_sql, hf_ttc_sql_id, req->stmt_sql);
-    if (req->call.sql)
+    if (req->call.sql && pinfo->cinfo)
         sqlnet_col_append(pinfo, wmem_strdup_printf(pinfo->pool, " %s", sqlnet_format_text(pinfo->pool, req->call.sql, MIN(strlen(req->call.sql), 60))));
     if (req->response && req->response->complete && req->response->last_frame) {
         pi = proto_tree_add_uint(tree, hf_response_in, tvb, 0, 0, req->response->last_frame);
@@ -183,14 +191,15 @@ add_request(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_se
 /* A round trip's number in its conversation, given when its record is
  * first published: the first pass publishes every record (tree or not), in
  * frame order, so the numbers are the same in every mode. */
-static void
+static const sqlnet_pattern_mark_t *
 number_round_trip(packet_info *pinfo, const sqlnet_session_t *sess, ttc_response_t *resp)
 {
     if (sess->ttc)
         ttc_round_trip_number((ttc_session_t *)sess->ttc, resp);
     /* the chatty-application runs: decided here, in the first pass, for
-     * every round trip (tree or not, tap or not) */
-    patterns_note(pinfo, (sqlnet_session_t *)sess, resp);
+     * every round trip (tree or not, tap or not); the mark it gives back is
+     * the one the record, the tap and the subtree read (looked up once) */
+    return patterns_note(pinfo, (sqlnet_session_t *)sess, resp);
 }
 
 /* The round-trip record of a response: the request and response by
@@ -200,7 +209,7 @@ number_round_trip(packet_info *pinfo, const sqlnet_session_t *sess, ttc_response
  * it, so they read the same columns. */
 static void
 fill_round_trip(sqlnet_rt_t *rt, packet_info *pinfo, const sqlnet_session_t *sess,
-                const ttc_response_t *resp, gboolean with_sql_id)
+                const ttc_response_t *resp, gboolean with_sql_id, const sqlnet_pattern_mark_t *m)
 {
     conversation_t *conv;
 
@@ -228,23 +237,21 @@ fill_round_trip(sqlnet_rt_t *rt, packet_info *pinfo, const sqlnet_session_t *ses
     if (!sess->tls)
         rt->largest_segment = resp->largest_segment;
     rt->multi_segment = resp->multi_segment_packet;
-    {
-        const sqlnet_pattern_mark_t *m = patterns_note(pinfo, (sqlnet_session_t *)sess, resp);
-        if (m) {
-            rt->exec_number = m->exec_number;
-            rt->pattern = m->pattern;
-            rt->run_kind = m->kind;
-            rt->run_first = m->run_first;
-            rt->run_index = m->run_index;
-            rt->reparse_first = m->reparse_first;
-            rt->reparse_index = m->reparse_index;
-        }
+    if (m) {
+        rt->exec_number = m->exec_number;
+        rt->pattern = m->pattern;
+        rt->run_kind = m->kind;
+        rt->run_first = m->run_first;
+        rt->run_index = m->run_index;
+        rt->reparse_first = m->reparse_first;
+        rt->reparse_index = m->reparse_index;
     }
 }
 
 /* Publish one round trip on the "sqlnet" tap (and the Follow tap). */
 static void
-queue_round_trip(packet_info *pinfo, const sqlnet_session_t *sess, const ttc_response_t *resp)
+queue_round_trip(packet_info *pinfo, const sqlnet_session_t *sess, const ttc_response_t *resp,
+                 const sqlnet_pattern_mark_t *m)
 {
     sqlnet_rt_t *rt;
     gboolean to_sqlnet = have_tap_listener(tap_sqlnet), to_follow = follow_listening();
@@ -252,7 +259,7 @@ queue_round_trip(packet_info *pinfo, const sqlnet_session_t *sess, const ttc_res
     if (!to_sqlnet && !to_follow)
         return;
     rt = wmem_new(pinfo->pool, sqlnet_rt_t);
-    fill_round_trip(rt, pinfo, sess, resp, TRUE);
+    fill_round_trip(rt, pinfo, sess, resp, TRUE, m);
     if (to_sqlnet)
         tap_queue_packet(tap_sqlnet, pinfo, rt);
     if (to_follow)   /* the Follow transcript's tap: the record with the conversation's values */
@@ -393,14 +400,12 @@ add_rt_column(proto_tree *tree, tvbuff_t *tvb, guint k, guint64 v)
  * the whole run).  Its time and the fix: -z sqlnet,advise, -z sqlnet,stmt. */
 static void
 add_pattern(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_session_t *sess,
-            const ttc_response_t *resp, const sqlnet_rt_t *rt)
+            const sqlnet_rt_t *rt, const sqlnet_pattern_mark_t *m)
 {
-    const sqlnet_pattern_mark_t *m;
     proto_item *pi;
 
     if (rt->exec_number)
         proto_item_set_generated(proto_tree_add_uint(tree, hf_stmt_exec_number, tvb, 0, 0, rt->exec_number));
-    m = patterns_note(pinfo, (sqlnet_session_t *)sess, resp);
     if (m && m->reparse_index >= PATTERN_MIN_RUN) {
         /* a run of its own: the execute may be in another kind's run too */
         pi = proto_tree_add_string(tree, hf_pattern, tvb, 0, 0, pattern_name(SQLNET_PATTERN_REPARSE));
@@ -450,7 +455,7 @@ small_fetch(packet_info *pinfo, proto_item *pi, const ttc_request_t *req, const 
  * after the TCP segments. */
 static void
 add_round_trip(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_session_t *sess,
-               const ttc_response_t *resp)
+               const ttc_response_t *resp, const sqlnet_pattern_mark_t *m)
 {
     const ttc_request_t *req = resp->req;
     proto_item *ti, *pi;
@@ -466,7 +471,6 @@ add_round_trip(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet
         /* No tree (a pass that only builds columns or feeds taps): of the
          * record's items only the expert infos have an effect (small fetch,
          * the call that makes a run a pattern). */
-        const sqlnet_pattern_mark_t *m = patterns_note(pinfo, (sqlnet_session_t *)sess, resp);
         memset(&rt, 0, sizeof(rt));
         rt.req = req;
         rt.resp = resp;
@@ -475,11 +479,11 @@ add_round_trip(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet
         if (m && (m->pattern || m->reparse_index >= PATTERN_MIN_RUN)) {
             rt.pattern = m->pattern;
             rt.exec_number = m->exec_number;
-            add_pattern(tvb, pinfo, NULL, sess, resp, &rt);
+            add_pattern(tvb, pinfo, NULL, sess, &rt, m);
         }
         return;
     }
-    fill_round_trip(&rt, pinfo, sess, resp, FALSE);
+    fill_round_trip(&rt, pinfo, sess, resp, FALSE, m);
     ti = proto_tree_add_item(tree, hf_rt, tvb, 0, 0, ENC_NA);
     proto_item_set_generated(ti);
     tr = proto_item_add_subtree(ti, ett_rt);
@@ -512,7 +516,7 @@ add_round_trip(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet
     }
     if (proto_field_is_referenced(tree, hf_rt_values))
         add_rt_values(tr, tvb, pinfo, &rt);
-    add_pattern(tvb, pinfo, tree, sess, resp, &rt);
+    add_pattern(tvb, pinfo, tree, sess, &rt, m);
 }
 
 /* bytes / 1024 in tenths, rounded like printf("%.1f", bytes / 1024.0):
@@ -551,7 +555,8 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
              ttc_response_t *resp, gboolean completes)
 {
     const ttc_request_t *req = resp->req;
-    proto_item *pi;
+    const sqlnet_pattern_mark_t *m;
+    proto_item *pi = NULL;
     nstime_t dt, rt;              /* rt: the response time */
     guint32 segs, kb10;
     sqlnet_coltext_t info;
@@ -561,14 +566,17 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
         /* Only the completing packet links back to the request (so that
          * counting sqlnet.request_in counts responses); the other packets of
          * the response link forward to it once it is known (two passes, GUI). */
-        if (resp->complete && resp->last_frame > pinfo->num) {
+        if (tree && resp->complete && resp->last_frame > pinfo->num) {
             pi = proto_tree_add_uint(tree, hf_resp_last_in, tvb, 0, 0, resp->last_frame);
             proto_item_set_generated(pi);
         }
         return;
     }
-    number_round_trip(pinfo, sess, resp);
-    if (req) {
+    m = number_round_trip(pinfo, sess, resp);
+    /* Without a tree (tshark -q, a tap's pass, columns only) the items
+     * below are not made; what has an effect there is kept, in the same
+     * order: the expert infos (on no item), the tap record, the column. */
+    if (tree && req) {
         pi = proto_tree_add_uint(tree, hf_request_in, tvb, 0, 0, req->frame);
         proto_item_set_generated(pi);
         /* The call this response answers, as on the request. */
@@ -580,53 +588,72 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
         }
     }
 
-    pi = proto_tree_add_uint(tree, hf_rows, tvb, 0, 0, resp->rows);
-    proto_item_set_generated(pi);
+    if (tree) {
+        pi = proto_tree_add_uint(tree, hf_rows, tvb, 0, 0, resp->rows);
+        proto_item_set_generated(pi);
+    }
     if (ttc_round_trip_partial(resp)) {
         proto_item *pp = proto_tree_add_uint(tree, hf_partial, tvb, 0, 0, ttc_round_trip_partial(resp));
         proto_item_set_generated(pp);
         expert_add_info(pinfo, pp, &ei_partial);
     }
     if (resp->has_oer) {
-        proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_cursor, tvb, 0, 0, resp->cursor));
-        proto_item_set_generated(proto_tree_add_uint64(tree, hf_rowcount, tvb, 0, 0, resp->rowcount));
-        pi = proto_tree_add_uint(tree, hf_ora_error, tvb, 0, 0, resp->ora_error);
-        proto_item_set_generated(pi);
-        if (resp->ora_error != 0)      /* as a user writes it: ORA-01403 too, as sqlnet.ora_error */
-            proto_item_set_generated(proto_tree_add_string(tree, hf_ora, tvb, 0, 0,
-                                                           ora_name(pinfo, resp->ora_error)));
+        if (tree) {
+            proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_cursor, tvb, 0, 0, resp->cursor));
+            proto_item_set_generated(proto_tree_add_uint64(tree, hf_rowcount, tvb, 0, 0, resp->rowcount));
+            pi = proto_tree_add_uint(tree, hf_ora_error, tvb, 0, 0, resp->ora_error);
+            proto_item_set_generated(pi);
+            if (resp->ora_error != 0)      /* as a user writes it: ORA-01403 too, as sqlnet.ora_error */
+                proto_item_set_generated(proto_tree_add_string(tree, hf_ora, tvb, 0, 0,
+                                                               ora_name(pinfo, resp->ora_error)));
+        } else {
+            pi = NULL;
+        }
         if (resp->ora_error != 0 && resp->ora_error != TTC_ERR_NO_DATA_FOUND)
             add_ora_error_expert(pinfo, pi, resp);
-        if (resp->ora_message)
+        if (tree && resp->ora_message)
             proto_item_set_generated(proto_tree_add_string(tree, hf_ora_error_msg, tvb, 0, 0, resp->ora_message));
-    } else if (req && req->call.has_cursor && req->call.cursor != 0) {
+    } else if (tree && req && req->call.has_cursor && req->call.cursor != 0) {
         /* No end-of-call status: the cursor the call named. */
         proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_cursor, tvb, 0, 0, req->call.cursor));
     }
-    proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_packets, tvb, 0, 0, resp->packets));
-    pi = proto_tree_add_uint(tree, hf_resp_data_packets, tvb, 0, 0, ttc_resp_data_packets(resp));
-    proto_item_set_generated(pi);
+    if (tree) {
+        proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_packets, tvb, 0, 0, resp->packets));
+        pi = proto_tree_add_uint(tree, hf_resp_data_packets, tvb, 0, 0, ttc_resp_data_packets(resp));
+        proto_item_set_generated(pi);
+    } else {
+        pi = NULL;
+    }
     if (ttc_resp_data_packets(resp) > 1)
         expert_add_info(pinfo, pi, &ei_more_data);
-    proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_markers, tvb, 0, 0, resp->markers));
+    if (tree)
+        proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_markers, tvb, 0, 0, resp->markers));
     segs = resp->segments;
-    queue_round_trip(pinfo, sess, resp);
-    pi = proto_tree_add_uint(tree, hf_resp_segments, tvb, 0, 0, segs);
-    proto_item_set_generated(pi);
+    queue_round_trip(pinfo, sess, resp, m);
+    if (tree) {
+        pi = proto_tree_add_uint(tree, hf_resp_segments, tvb, 0, 0, segs);
+        proto_item_set_generated(pi);
+    } else {
+        pi = NULL;
+    }
     if (resp->multi_segment_packet)
         expert_add_info(pinfo, pi, &ei_multi_segment);
-    proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_bytes, tvb, 0, 0, resp->bytes));
-    proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_ttc_bytes, tvb, 0, 0, resp->ttc_bytes));
-    proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_row_bytes, tvb, 0, 0, resp->row_bytes));
-    proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_bvc_bytes, tvb, 0, 0, resp->bvc_bytes));
-    if (req) {
+    if (tree) {
+        proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_bytes, tvb, 0, 0, resp->bytes));
+        proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_ttc_bytes, tvb, 0, 0, resp->ttc_bytes));
+        proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_row_bytes, tvb, 0, 0, resp->row_bytes));
+        proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_bvc_bytes, tvb, 0, 0, resp->bvc_bytes));
+    }
+    if (req && (tree || pinfo->cinfo)) {
+        nstime_t req_last = ttc_req_last_time(req), resp_last = ttc_resp_last_time(resp);
+        nstime_delta(&rt, &resp_last, &req_last);
+    }
+    if (req && tree) {
+        nstime_t req_last = ttc_req_last_time(req), resp_first = ttc_resp_first_time(resp);
         proto_item_set_generated(proto_tree_add_uint(tree, hf_req_bytes, tvb, 0, 0, req->tns_bytes));
         proto_item_set_generated(proto_tree_add_uint(tree, hf_req_ttc_bytes, tvb, 0, 0, req->ttc_bytes));
         if (req->execution)
             proto_item_set_generated(proto_tree_add_uint(tree, hf_execution, tvb, 0, 0, req->execution));
-        nstime_t req_last = ttc_req_last_time(req), resp_first = ttc_resp_first_time(resp),
-                 resp_last = ttc_resp_last_time(resp);
-        nstime_delta(&rt, &resp_last, &req_last);
         proto_item_set_generated(proto_tree_add_time(tree, hf_time, tvb, 0, 0, &rt));
         nstime_delta(&dt, &resp_first, &req_last);
         proto_item_set_generated(proto_tree_add_time(tree, hf_time_first, tvb, 0, 0, &dt));
@@ -634,7 +661,9 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
             add_sql(tree, tvb, sess, hf_ttc_sql, hf_ttc_sql_id, req->stmt_sql);
         timing_add_fields(tree, tvb, resp);
     }
-    add_round_trip(tvb, pinfo, tree, sess, resp);
+    add_round_trip(tvb, pinfo, tree, sess, resp, m);
+    if (!pinfo->cinfo)
+        return;                   /* no columns in this pass */
 
     /* One column call, KB and ms in integer tenths, no printf: this runs for
      * every response.  Text: " CALL response: R rows, P pkts, S segs, K.k KB[, M.m ms][ ORA-nnnnn]"
@@ -693,11 +722,11 @@ metrics_add_summary(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
         if (closed && !closed->complete && ttc_pdu_starts_request(sess, pinfo, payload)) {
             if (sess->ttc)
                 timing_revisit(pinfo, (ttc_session_t *)sess->ttc, closed);
-            number_round_trip(pinfo, sess, closed);
-            queue_round_trip(pinfo, sess, closed);
+            const sqlnet_pattern_mark_t *m = number_round_trip(pinfo, sess, closed);
+            queue_round_trip(pinfo, sess, closed, m);
             /* no packet of the response knew it was the last (one pass):
              * its record goes with the packet that ended it, as the tap's */
-            add_round_trip(payload, pinfo, tree, sess, closed);
+            add_round_trip(payload, pinfo, tree, sess, closed, m);
         }
         if (req && carries_call)
             add_request(payload, pinfo, tree, sess, req);

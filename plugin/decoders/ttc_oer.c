@@ -94,10 +94,12 @@ skip_batch_list(ttc_rd_t *r, proto_tree *tree, int hf, guint32 num, gboolean wid
  * read skip_ub1), a universal integer for JDBC and go-ora (go-ora reads flags
  * and options as GetInt(2, compress) from TTC field version 4 on, and
  * "fatal" as one byte: the two agree while it is 0).  `sb1u` picks the
- * universal reading.  Returns FALSE when the batch lists are implausible. */
+ * universal reading.  Returns FALSE when the batch lists are implausible.
+ * `tail_fits`: what oer_tail_fits() says at the end (1 or 0) when the
+ * 20.1 tail check already asked it, else -1. */
 static gboolean
 oer_fixed_rest(ttc_rd_t *r, proto_tree *tree, gboolean sb1u, guint32 err16, guint32 cur_row,
-               guint32 *error, guint64 *rowcount, gboolean *short_tail)
+               guint32 *error, guint64 *rowcount, gboolean *short_tail, gint *tail_fits)
 {
     const ttc_dialect_t *d = r->d;
     guint32 num, i;
@@ -105,6 +107,7 @@ oer_fixed_rest(ttc_rd_t *r, proto_tree *tree, gboolean sb1u, guint32 err16, guin
     char rowid[19];
 
     *short_tail = FALSE;
+    *tail_fits = -1;
     if (sb1u) {
         ttc_rd_ub2(r);                          /* fatal, SB1 universal */
         ttc_rd_ub2(r);                          /* flags */
@@ -167,10 +170,16 @@ oer_fixed_rest(ttc_rd_t *r, proto_tree *tree, gboolean sb1u, guint32 err16, guin
         ttc_rd_t full = *r, brief = *r;
         ttc_rd_ub4(&full);
         ttc_rd_ub4(&full);
-        if (!oer_tail_fits(&full, *error) && oer_tail_fits(&brief, *error))
-            *short_tail = TRUE;
-        else
+        if (oer_tail_fits(&full, *error)) {
             *r = full;
+            *tail_fits = 1;
+        } else if (oer_tail_fits(&brief, *error)) {
+            *short_tail = TRUE;
+            *tail_fits = 1;
+        } else {
+            *r = full;
+            *tail_fits = 0;
+        }
     }
     return TRUE;
 }
@@ -260,18 +269,33 @@ ttc_msg_error(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *
     } else {
         /* The negotiated SB1 representation first; the other one when only
          * it fits (a capture without the DTY exchange, where the dialect
-         * was inferred). */
+         * was inferred).  Without a tree the layout taken is decoded once:
+         * its reader and values are the decoding (the tree's items are the
+         * only thing a second decoding would add). */
         ttc_rd_t one = *r, two = *r;
-        gboolean ok_one, sb1u = d->sb1_universal, tail_two = FALSE;
+        gboolean ok, sb1u = d->sb1_universal, tail_two = FALSE;
         guint32 e2 = 0;
         guint64 rc2 = 0;
+        gint fits_one, fits_two;
 
-        ok_one = oer_fixed_rest(&one, NULL, sb1u, err16, cur_row, &error, &rowcount, &short_tail);
-        if (!d->native && !(ok_one && oer_tail_fits(&one, error)) &&
-            oer_fixed_rest(&two, NULL, !sb1u, err16, cur_row, &e2, &rc2, &tail_two) &&
-            oer_tail_fits(&two, e2))
+        ok = oer_fixed_rest(&one, NULL, sb1u, err16, cur_row, &error, &rowcount, &short_tail, &fits_one);
+        if (ok && fits_one < 0)
+            fits_one = oer_tail_fits(&one, error);
+        if (!d->native && !(ok && fits_one) &&
+            oer_fixed_rest(&two, NULL, !sb1u, err16, cur_row, &e2, &rc2, &tail_two, &fits_two) &&
+            (fits_two >= 0 ? fits_two : oer_tail_fits(&two, e2))) {
             sb1u = !sb1u;
-        if (!oer_fixed_rest(r, tree, sb1u, err16, cur_row, &error, &rowcount, &short_tail))
+            one = two;
+            ok = TRUE;
+            error = e2;
+            rowcount = rc2;
+            short_tail = tail_two;
+        }
+        if (tree)
+            ok = oer_fixed_rest(r, tree, sb1u, err16, cur_row, &error, &rowcount, &short_tail, &fits_one);
+        else
+            *r = one;
+        if (!ok)
             return;
         if (short_tail) {
             res->dialect_update = TRUE;
