@@ -19,7 +19,7 @@ import pytest
 import pcapgen as g
 from tshark import TEST_CAPTURES, Tshark
 
-CAP = TEST_CAPTURES / "heldout_node_wan4.pcapng"
+CAP = TEST_CAPTURES / "jdbc_fetchsize_sweep.pcapng"
 KEY = ["frame.time_epoch", "tcp.srcport", "tcp.seq_raw"]
 TAPPED = ["sqlnet.response.segments", "sqlnet.rtt", "sqlnet.rtt.source", "sqlnet.capture_point",
           "sqlnet.time.network", "sqlnet.time.server", "sqlnet.time.client", "sqlnet.time.idle"]
