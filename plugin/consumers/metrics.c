@@ -159,13 +159,12 @@ add_request(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_se
             coltext_uint(&info, req->call.fetch_rows);
         }
         sqlnet_col_append(pinfo, info.buf);
-    }
-    if (!tree) {
-        /* nothing more to show: the SQL text below only goes to the column */
-        if (req->call.sql && pinfo->cinfo)
+        /* the call's SQL text goes to the column only (the decoder shows it) */
+        if (req->call.sql)
             sqlnet_col_append(pinfo, wmem_strdup_printf(pinfo->pool, " %s", sqlnet_format_text(pinfo->pool, req->call.sql, MIN(strlen(req->call.sql), 60))));
-        return;
     }
+    if (!tree)
+        return;
     if (req->call.kind == TTC_REQ_FUNCTION || req->call.kind == TTC_REQ_FAST_AUTH) {
         pi = proto_tree_add_uint(tree, hf_req_func, tvb, 0, 0, req->call.func);
         proto_item_set_generated(pi);
@@ -180,8 +179,6 @@ add_request(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_se
         proto_item_set_generated(proto_tree_add_uint(tree, hf_execution, tvb, 0, 0, req->execution));
     if (req->stmt_sql && req->stmt_sql != req->call.sql)
         add_sql(tree, tvb, sess, hf_ttc_sql, hf_ttc_sql_id, req->stmt_sql);
-    if (req->call.sql && pinfo->cinfo)
-        sqlnet_col_append(pinfo, wmem_strdup_printf(pinfo->pool, " %s", sqlnet_format_text(pinfo->pool, req->call.sql, MIN(strlen(req->call.sql), 60))));
     if (req->response && req->response->complete && req->response->last_frame) {
         pi = proto_tree_add_uint(tree, hf_response_in, tvb, 0, 0, req->response->last_frame);
         proto_item_set_generated(pi);

@@ -79,7 +79,6 @@ typedef struct sqlnet_session {
     gboolean refuse_data_deferred;
     guint32  refuse_data_len;
 
-
     /* No handshake in the capture: the frame where guessed_width was decided. */
     guint32  guess_frame;
 

@@ -58,19 +58,19 @@ get_tns_pdu_len(packet_info *pinfo, tvbuff_t *tvb, int offset, void *data)
 }
 
 
-/* A bitmask's items (the header field, its subtree, one item and one piece
- * of label per bit) in a shown tree, or in a hidden one (custom columns, a
- * filter, -T fields) when the field or one of its bits is referenced; else
- * its value alone.  Per packet (filters change between passes). */
 /* An item without an expert info of its own: in a shown tree, or in a
  * hidden one when referenced (else Wireshark fakes it, for about 200
- * instructions). */
+ * instructions); none without a tree. */
 static gboolean
 item_wanted(proto_tree *tree, int hf)
 {
     return tree && proto_field_is_referenced(tree, hf);
 }
 
+/* A bitmask's items (the header field, its subtree, one item and one piece
+ * of label per bit) in a shown tree, or in a hidden one (custom columns, a
+ * filter, -T fields) when the field or one of its bits is referenced; else
+ * its value alone.  Per packet (filters change between passes). */
 static gboolean
 bitmask_wanted(proto_tree *tree, int hf, int * const *bits)
 {
@@ -185,11 +185,6 @@ add_session_summary(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
     tns_layer_hooks->session_summary(tvb, pinfo, tree, sess);
     if (!session_negotiated(sess, pinfo))
         return;
-    if (!tree) {
-        if (sess->sdu > 0 && len > sess->sdu && sess->accept_frame != pinfo->num)
-            expert_add_info(pinfo, NULL, &ei_exceeds_sdu);
-        return;
-    }
     if (item_wanted(tree, hf_version)) {
         pi = proto_tree_add_uint(tree, hf_version, tvb, 0, 0, sess->version);
         proto_item_set_generated(pi);
