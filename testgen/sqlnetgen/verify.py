@@ -217,12 +217,24 @@ def verify(manifest: dict, pcap: Path | None = None) -> list[str]:
         # 7. WAN: the handshake took the configured RTT (a link that did not delay would
         #    give a LAN capture under a WAN name)
         if manifest.get("netem"):
-            want = manifest["netem"]["rtt_ms"]
-            got = c.get("handshake_rtt_ms")
-            if got is None or abs(got - want) > 0.1 * want + 0.3:
-                problems.append(f"handshake RTT {got} ms, configured {want} ms")
+            why = handshake_rtt_problem(c.get("handshake_rtt_ms"), manifest["netem"]["rtt_ms"])
+            if why:
+                problems.append(why)
     return problems
 
+
+def handshake_rtt_problem(got, want):
+    """What is wrong with a WAN connection's handshake RTT `got` (ms, measured in the
+    capture) for a link configured to `want` ms, or None.  Never faster than configured
+    less 10 % + 0.3 ms: a link that did not delay (or delayed one direction only) fails.
+    Slower by up to half the RTT passes: a busy machine pauses the emulator or the
+    endpoints (the user-space link is a process; CI runs four lanes on two cores), which
+    only ever adds time; a link that delayed twice would still fail."""
+    if got is None:
+        return f"handshake RTT not measured, configured {want} ms"
+    if got < want - (0.1 * want + 0.3) or got > 1.5 * want + 0.3:
+        return f"handshake RTT {got} ms, configured {want} ms"
+    return None
 
 def main(argv=None):
     import argparse
