@@ -283,7 +283,7 @@ tcp_packet(void *key, packet_info *pinfo, epan_dissect_t *edt, const void *p, ta
     /* the ACCEPT of this frame (a session's accept_frame is the frame that
      * carried its ACCEPT) */
     sess = session_of_packet(pinfo, th->th_sport, th->th_dport);
-    if (sess && sess->accept_frame == pinfo->num) {
+    if (sess && session_frame_is(pinfo, sess->accept_frame, sess->accept_off)) {
         rec = add_fact(f, LUA_FACT_ACCEPT, pinfo, TRUE, stream);
         rec->s1 = address_to_display(NULL, &pinfo->src);
         rec->a = pinfo->srcport;

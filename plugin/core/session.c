@@ -188,6 +188,18 @@ session_direction(sqlnet_session_t *sess, packet_info *pinfo)
 }
 
 gboolean
+session_frame_is(const packet_info *pinfo, guint32 num, gint64 off)
+{
+    return pinfo->num == num && pinfo->fd->file_off == off;
+}
+
+gboolean
+session_frame_after(const packet_info *pinfo, guint32 num, gint64 off)
+{
+    return pinfo->num > num || (pinfo->num == num && pinfo->fd->file_off != off);
+}
+
+gboolean
 session_negotiated(const sqlnet_session_t *sess, const packet_info *pinfo)
 {
     return sess->accept_frame != 0 && pinfo->num >= sess->accept_frame;
@@ -197,18 +209,18 @@ gboolean
 session_ttc_active(const sqlnet_session_t *sess, const packet_info *pinfo)
 {
     if (sess->accept_frame)
-        return pinfo->num > sess->accept_frame;
+        return session_frame_after(pinfo, sess->accept_frame, sess->accept_off);
     return sess->guessed_width && !sess->connect_frame && pinfo->num >= sess->guess_frame;
 }
 
 gboolean
 session_encrypted(const sqlnet_session_t *sess, const packet_info *pinfo)
 {
-    return sess->nne_algorithm != 0 && pinfo->num > sess->ano_reply_frame;
+    return sess->nne_algorithm != 0 && session_frame_after(pinfo, sess->ano_reply_frame, sess->ano_reply_off);
 }
 
 gboolean
 session_integrity(const sqlnet_session_t *sess, const packet_info *pinfo)
 {
-    return sess->integrity_algorithm != 0 && pinfo->num > sess->ano_reply_frame;
+    return sess->integrity_algorithm != 0 && session_frame_after(pinfo, sess->ano_reply_frame, sess->ano_reply_off);
 }

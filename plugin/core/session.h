@@ -63,8 +63,10 @@ typedef struct sqlnet_session {
     guint32  connect_sdu, connect_tdu;
     gboolean connect_data_deferred;  /* descriptor > 230 bytes sent in a DATA packet */
 
-    /* ACCEPT: the negotiated values, valid from accept_frame on. */
+    /* ACCEPT: the negotiated values, valid from accept_frame on (its file
+     * offset: session_frame_after()). */
     guint32  accept_frame;
+    gint64   accept_off;
     guint32  version;
     guint32  sdu, tdu;
     guint32  accept_flags2;
@@ -84,6 +86,7 @@ typedef struct sqlnet_session {
 
     /* Advanced Networking Option negotiation (DE AD BE EF); the algorithms above. */
     guint32  ano_reply_frame;        /* server reply that settled ANO */
+    gint64   ano_reply_off;          /* ... its file offset */
 
     /* A TNS packet cut short by the capture's snaplen (not reassembled):
      * the TCP sequence number where the next one begins, per direction. */
@@ -115,6 +118,16 @@ typedef struct sqlnet_session {
      * listener runs, NULL otherwise */
     struct sqlnet_follow_conv *follow;
 } sqlnet_session_t;
+
+/* Frame order with a read filter: the first pass of tshark -2 -R (and of
+ * Wireshark's -R) gives a frame that fails the filter the number the next
+ * frame gets, so a later frame may carry the number of a frame the filter
+ * dropped.  A marker is then the frame number and the record's file offset
+ * (pinfo->fd->file_off, distinct for every record of a file):
+ * session_frame_is() is that frame, session_frame_after() is a later one
+ * (a higher number, or the same number at another offset). */
+gboolean session_frame_is(const packet_info *pinfo, guint32 num, gint64 off);
+gboolean session_frame_after(const packet_info *pinfo, guint32 num, gint64 off);
 
 /* The session of this packet's TCP conversation (created on first use). */
 sqlnet_session_t *session_get(packet_info *pinfo);

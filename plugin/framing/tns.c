@@ -201,7 +201,7 @@ add_session_summary(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
     if (sess->sdu > 0) {
         pi = proto_tree_add_double(tree, hf_sdu_fill, tvb, 0, 0, 100.0 * len / sess->sdu);
         proto_item_set_generated(pi);
-        if (len > sess->sdu && sess->accept_frame != pinfo->num)
+        if (len > sess->sdu && !session_frame_is(pinfo, sess->accept_frame, sess->accept_off))
             expert_add_info(pinfo, pi, &ei_exceeds_sdu);   /* sqlnet.length, sqlnet.sdu */
     }
 }

@@ -128,6 +128,7 @@ note_accept(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, guint32 l
         return;                        /* not an ACCEPT (sqlnet.version.implausible) */
     session_set_server(sess, pinfo, FALSE, SQLNET_SIDE_HANDSHAKE);
     sess->accept_frame = pinfo->num;
+    sess->accept_off = pinfo->fd->file_off;
     sess->version = version;
     sess->sdu = FITS(12, 2, avail) ? tvb_get_ntohs(tvb, 12) : 0;
     sess->tdu = FITS(14, 2, avail) ? tvb_get_ntohs(tvb, 14) : 0;

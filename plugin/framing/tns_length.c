@@ -35,7 +35,7 @@ tns_width_from_session(const sqlnet_session_t *sess, const packet_info *pinfo, g
 {
     if (tns_type_has_short_length(type))
         return 2;
-    if (sess->accept_frame && pinfo->num > sess->accept_frame)
+    if (sess->accept_frame && session_frame_after(pinfo, sess->accept_frame, sess->accept_off))
         return sess->version >= TNS_VERSION_MIN_LARGE_SDU ? 4 : 2;
     if (sess->connect_frame && pinfo->num >= sess->connect_frame)
         return 2;           /* between CONNECT and ACCEPT: still 16-bit */
@@ -98,7 +98,8 @@ tns_pdu_first(const sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, i
     guint32 key;
     tns_pdu_first_t *rec;
 
-    if (!sess->connect_frame || (sess->accept_frame && pinfo->num > sess->accept_frame))
+    if (!sess->connect_frame ||
+        (sess->accept_frame && session_frame_after(pinfo, sess->accept_frame, sess->accept_off)))
         return NULL;
     key = SQLNET_KEY_TNS_PDU((guint32)tvb_raw_offset(tvb) + (guint32)offset);
     rec = (tns_pdu_first_t *)p_get_proto_data(wmem_file_scope(), pinfo, proto_tns_layer, key);

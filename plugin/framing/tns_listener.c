@@ -190,7 +190,7 @@ dissect_deferred_listener_data(tvbuff_t *payload, packet_info *pinfo, proto_tree
     guint32 want, n;
     proto_item *pi;
 
-    if (sess->accept_frame && pinfo->num > sess->accept_frame)
+    if (sess->accept_frame && session_frame_after(pinfo, sess->accept_frame, sess->accept_off))
         return FALSE;
     if (redirect && refuse) {      /* the later one announced it */
         redirect = sess->redirect_frame > sess->refuse_frame;

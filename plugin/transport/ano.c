@@ -195,6 +195,7 @@ ano_dissect(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
         expert_add_info(pinfo, ti, &ei_nne_on);   /* the algorithm: sqlnet.nne */
     if (!PINFO_FD_VISITED(pinfo) && (encryption >= 0 || integrity >= 0)) {
         sess->ano_reply_frame = pinfo->num;
+        sess->ano_reply_off = pinfo->fd->file_off;
         if (encryption >= 0)
             sess->nne_algorithm = (guint8)encryption;
         if (integrity >= 0)

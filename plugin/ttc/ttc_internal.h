@@ -133,6 +133,11 @@ ttc_request_t *ttc_request_new(ttc_session_t *ts);
 ttc_response_t *ttc_response_new(ttc_session_t *ts);
 guint ttc_seg_mark(const ttc_session_t *ts, guint32 frame);
 void ttc_seg_mark_set(ttc_session_t *ts, guint32 frame, guint mark);
+/* First pass: the frame being dissected.  A frame with the number of the
+ * latest one but another file offset follows one that a read filter dropped
+ * (tshark -2 -R: session_frame_after()); the dropped frame's records and
+ * segment marker are forgotten, so that this one gets its own. */
+void ttc_rec_frame_seen(ttc_session_t *ts, const packet_info *pinfo);
 
 /* ttc_pending.c: a message collected across packets. */
 void ttc_pending_init(void);

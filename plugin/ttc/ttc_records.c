@@ -126,6 +126,33 @@ ttc_rec_new(ttc_session_t *ts, guint32 frame, guint32 key)
     return rec;
 }
 
+void
+ttc_rec_frame_seen(ttc_session_t *ts, const packet_info *pinfo)
+{
+    ttc_rec_store_t *st = &ts->recs;
+    guint32 frame = pinfo->num;
+
+    if (frame == st->seen_frame && pinfo->fd->file_off != st->seen_off) {
+        /* the dropped frame was the latest: its records end the last chunks */
+        while (st->nchunks) {
+            struct ttc_rec_chunk *c = st->chunks[st->nchunks - 1];
+            while (c->n && c->keys[c->n - 1].frame == frame) {
+                ttc_pdu_rec_t *rec = &c->recs[--c->n];
+                if (rec->has_more)
+                    wmem_map_remove(st->more, rec);
+                st->nrecs--;
+            }
+            if (c->n)
+                break;
+            st->nchunks--;             /* (its memory goes with the file scope) */
+        }
+        while (st->nsegs && st->seg_frames[st->nsegs - 1] == frame)
+            st->nsegs--;
+    }
+    st->seen_frame = frame;
+    st->seen_off = pinfo->fd->file_off;
+}
+
 /* Server-segment markers: frames in an array (with their marks beside), in
  * the order they come; a frame below the latest in a tree. */
 static gboolean

@@ -49,6 +49,8 @@ typedef struct ttc_rec_store {
     guint8 *seg_marks;                 /* ... their marks */
     guint32 nsegs, segs_cap;
     wmem_tree_t *segs_later;           /* frames marked after a later one */
+    guint32 seen_frame;                /* the first pass's latest frame (number, file */
+    gint64 seen_off;                   /* ... offset): ttc_rec_frame_seen() */
     struct ttc_state_kept **starts;    /* the records' start states, each kept once while */
     guint32 nstarts, starts_cap;       /* ... it repeats (ttc_start_intern): chunks of 8, 16, */
     guint32 start_last[2];             /* ... 32 ... 1,024; the latest index per direction, */

@@ -101,6 +101,8 @@ ttc_session_at(sqlnet_session_t *sess, packet_info *pinfo)
     ttc_session_t *ts = ttc_session(sess);
     if (!ts->ack_from)
         ts->ack_from = pinfo->num;
+    if (!PINFO_FD_VISITED(pinfo))
+        ttc_rec_frame_seen(ts, pinfo);
     return ts;
 }
 
