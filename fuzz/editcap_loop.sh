@@ -52,7 +52,7 @@ run_tshark() {  # capture -> stdout in $box/out, stderr in $box/err; returns tsh
   timeout 300 "${cmd[@]}" >"$box/out" 2>"$box/err"
 }
 
-# SQLNET_FUZZ_EDITCAP_STRIDE=N: every Nth capture only (CI: 24), the others
+# SQLNET_FUZZ_EDITCAP_STRIDE=N: every Nth capture only (CI: 32), the others
 # on the pass after (the seed is the pass number); SQLNET_FUZZ_EDITCAP_OFFSET=K
 # shifts which (CI: the day of the year, so that successive days mutate
 # other captures)
@@ -83,7 +83,7 @@ done
 # Fixed hostile inputs, unmutated: the crafted regression captures and every
 # capture cut at a 200-byte snaplen (issue 11); with a STRIDE, the captures
 # the first pass did not mutate (each capture once, mutated or cut);
-# SQLNET_FUZZ_CUT_STRIDE=M: of those, every Mth (CI: 12, shifted by the offset)
+# SQLNET_FUZZ_CUT_STRIDE=M: of those, every Mth (CI: 16, shifted by the offset)
 CUT_STRIDE=${SQLNET_FUZZ_CUT_STRIDE:-1}
 fixed=("$ROOT"/tests/regressions/*.pcap)
 i=0
