@@ -489,24 +489,19 @@ row_items_wanted(proto_tree *tree)
     return FALSE;
 }
 
-/* The bytes of a row's kept values (the ones short enough to keep as
- * bytes): one copy of the row for all of them, or, for a long row (a long
- * value not kept as bytes, LOB data), one copy of each. */
-#define ROW_COPY_MAX  (8 * TTC_ROW_KEEP_BYTES)
-
+/* The kept values (the ones short enough to keep as bytes) point into the row's bytes in place: the message's tvb
+ * lives until the end of the packet, and the stream copies the latest row
+ * into file scope before that (state_keep(), also before a joined message's
+ * bytes are freed). */
 static void
-keep_row_bytes(const ttc_rd_t *r, gint s, ttc_row_values_t *now, const guint32 *kept_at, wmem_allocator_t *scope)
+keep_row_bytes(const ttc_rd_t *r, gint s, ttc_row_values_t *now, const guint32 *kept_at)
 {
-    const guint8 *row = NULL;
+    const guint8 *row = tvb_get_ptr(r->tvb, s, r->off - s);
     guint32 i;
 
-    if (r->off - s <= ROW_COPY_MAX)
-        row = (const guint8 *)tvb_memdup(scope, r->tvb, s, (size_t)(r->off - s));
     for (i = 0; i < now->ncols; i++) {
-        if (kept_at[i] == 0)
-            continue;
-        now->v[i].raw = row ? row + kept_at[i] - 1
-                            : (const guint8 *)tvb_memdup(scope, r->tvb, s + (gint)kept_at[i] - 1, now->v[i].len);
+        if (kept_at[i] != 0)
+            now->v[i].raw = row + kept_at[i] - 1;
     }
 }
 
@@ -624,7 +619,7 @@ ttc_msg_row_data(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_
     if (!ttc_rd_ok(r))
         return;
     if (kept)
-        keep_row_bytes(r, s, now, kept_at, scope);
+        keep_row_bytes(r, s, now, kept_at);
     if (tree) {
         proto_item *pi = proto_tree_add_item(tree, hf_row, r->tvb, SPAN(r, s), ENC_NA);
         sqlnet_coltext_t t;           /* ": %u of %u columns" without printf's parsing */

@@ -332,6 +332,9 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
                     more->joined_prefix = prefix;
                     rec->body_off = e - (gint)prefix;
                     s->state = st;
+                    /* the latest row's values may point into the joined
+                     * bytes: kept (copied) before they are freed */
+                    state_keep(s);
                     pending_drop(s);
                     if (stop == STOP_CALL_DATA) {
                         go_opaque(ts, s, dir, STOP_CALL_DATA, rec->body_undecoded);
