@@ -208,12 +208,11 @@ static void
 fill_round_trip(sqlnet_rt_t *rt, packet_info *pinfo, const sqlnet_session_t *sess,
                 const ttc_response_t *resp, gboolean with_sql_id, const sqlnet_pattern_mark_t *m)
 {
-    conversation_t *conv;
+    const conversation_t *conv = sess->conv;
 
     memset(rt, 0, sizeof(*rt));
     rt->req = resp->req;
     rt->resp = resp;
-    conv = find_conversation_pinfo(pinfo, 0);
     rt->conversation = conv ? conv->conv_index : 0;
     if (conv && proto_tcp > 0) {
         const struct tcp_analysis *tcpd =

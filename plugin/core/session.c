@@ -37,6 +37,7 @@ session_get(packet_info *pinfo)
     sess = (sqlnet_session_t *)conversation_get_proto_data(conv, sqlnet_proto());
     if (!sess) {
         sess = wmem_new0(wmem_file_scope(), sqlnet_session_t);
+        sess->conv = conv;
         conversation_add_proto_data(conv, sqlnet_proto(), sess);
     }
     if (!c) {

@@ -101,6 +101,10 @@ typedef struct sqlnet_session {
      * TNS, or another protocol on an Oracle port (sqlnet_first_t, tns.c). */
     guint8   first_verdict;
 
+    /* The TCP conversation the session is kept in (its index and TCP's
+     * record of it are read once a round trip: no lookup). */
+    struct conversation *conv;
+
     /* TTC layer state (ttc_session_t, ttc_stream.c), created on first use. */
     struct ttc_session *ttc;
 
