@@ -83,7 +83,10 @@ typedef struct {
 
 struct sqlnet_patterns {
     wmem_map_t *sqls;          /* statement text -> sql_t */
-    wmem_map_t *execs;         /* execution number -> exec_t: what its round trips read */
+    exec_t **execs;            /* by execution number - 1 (the session's executions are
+                                * numbered 1, 2, ...: ttc_pairing.c): what its round trips
+                                * read, NULL for one that ran no statement; grown by doubling */
+    guint32 execs_cap;
     wmem_map_t *marks;         /* const ttc_response_t * -> mark_t: only the calls in a
                                 * conversation-wide run (commit, ping, LOB) and go-ora's cursor
                                 * closes in a run (OPINGs: their place among its closes), so
@@ -244,11 +247,30 @@ state_of(sqlnet_session_t *sess)
     if (!sess->patterns) {
         struct sqlnet_patterns *p = wmem_new0(wmem_file_scope(), struct sqlnet_patterns);
         p->sqls = wmem_map_new(wmem_file_scope(), g_str_hash, g_str_equal);
-        p->execs = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
         p->marks = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
         sess->patterns = p;
     }
     return sess->patterns;
+}
+
+static exec_t *
+exec_of(const struct sqlnet_patterns *p, guint32 execution)
+{
+    return execution >= 1 && execution <= p->execs_cap ? p->execs[execution - 1] : NULL;
+}
+
+static void
+exec_set(struct sqlnet_patterns *p, guint32 execution, exec_t *e)
+{
+    if (execution > p->execs_cap) {
+        guint32 cap = MAX(p->execs_cap * 2, 8u), old = p->execs_cap;
+        while (cap < execution)
+            cap *= 2;
+        p->execs = (exec_t **)wmem_realloc(wmem_file_scope(), p->execs, cap * sizeof(exec_t *));
+        memset(p->execs + old, 0, (cap - old) * sizeof(exec_t *));
+        p->execs_cap = cap;
+    }
+    p->execs[execution - 1] = e;
 }
 
 static void
@@ -280,7 +302,7 @@ classify(struct sqlnet_patterns *p, const ttc_response_t *resp, mark_t *m)
         return;
     }
     if (req->execution)
-        e = (exec_t *)wmem_map_lookup(p->execs, GUINT_TO_POINTER(req->execution));
+        e = exec_of(p, req->execution);
     if (func == TTC_FN_LOB_OP) {
         conv_call(&p->lob, SQLNET_PATTERN_LOB_PER_ROW, req, resp, PATTERN_SPAN_MS, FALSE, m);
         if (e)
@@ -331,7 +353,7 @@ classify(struct sqlnet_patterns *p, const ttc_response_t *resp, mark_t *m)
         }
         s->last_rows = resp->rows;
         s->last_end = ttc_resp_last_time(resp);
-        wmem_map_insert(p->execs, GUINT_TO_POINTER(req->execution), e);
+        exec_set(p, req->execution, e);
         m->exec_number = e->exec_number;
         m->expert = m->run && m->pos == PATTERN_MIN_RUN;
         return;
@@ -370,7 +392,7 @@ mark_of(struct sqlnet_patterns *p, const ttc_response_t *resp, mark_t *m)
     memset(m, 0, sizeof(*m));
     if (!resp->req->execution)
         return FALSE;
-    e = (const exec_t *)wmem_map_lookup(p->execs, GUINT_TO_POINTER(resp->req->execution));
+    e = exec_of(p, resp->req->execution);
     if (!e)
         return FALSE;
     m->exec_number = e->exec_number;
@@ -401,7 +423,7 @@ patterns_note(packet_info *pinfo, sqlnet_session_t *sess, const ttc_response_t *
         p->upto = resp->number;
         memset(&m, 0, sizeof(m));
         classify(p, resp, &m);
-        if (m.run && (!resp->req->execution || !wmem_map_lookup(p->execs, GUINT_TO_POINTER(resp->req->execution))
+        if (m.run && (!resp->req->execution || !exec_of(p, resp->req->execution)
                       || resp->req->call.func == TTC_FN_LOB_OP || resp->req->call.func == TTC_FN_COMMIT ||
                       resp->req->call.func == TTC_FN_PING)) {
             mark_t *kept = wmem_new(wmem_file_scope(), mark_t);
