@@ -83,7 +83,7 @@ done
 # Fixed hostile inputs, unmutated: the crafted regression captures and every
 # capture cut at a 200-byte snaplen (issue 11); with a STRIDE, the captures
 # the first pass did not mutate (each capture once, mutated or cut);
-# SQLNET_FUZZ_CUT_STRIDE=M: of those, every Mth (CI: 16, shifted by the offset)
+# SQLNET_FUZZ_CUT_STRIDE=M: of those, every Mth (CI: 32, shifted by the offset)
 CUT_STRIDE=${SQLNET_FUZZ_CUT_STRIDE:-1}
 fixed=("$ROOT"/tests/regressions/*.pcap)
 i=0
