@@ -19,6 +19,7 @@ frames kept.  And the manifest (the scripted server's log): the fetch
 calls kept ask for the client's array size.
 """
 import json
+import subprocess
 
 import pytest
 
@@ -63,6 +64,18 @@ def test_read_filter_fetch_calls_ask_for_the_array_size(tshark):
     asked = {r[1] for r in rows}
     assert str(client["arraysize"]) in asked, rows
     assert asked <= {str(client["arraysize"]), str(client["prefetchrows"])}, rows
+
+
+def test_read_filter_mid_stream(tshark, tmp_path):
+    """No handshake in the capture (its first 29 frames cut off): the
+    length-field width is guessed on the first DATA packet, which the
+    filter drops; the frames kept are not marked as where it was guessed."""
+    cut = tmp_path / "mid.pcapng"
+    subprocess.run(["editcap", "-r", str(TEST_CAPTURES / "arraysize_100.pcapng"), str(cut), "30-200"],
+                   check=True, capture_output=True)
+    for flt in ("sqlnet.fetch.rows", "sqlnet.rows > 0"):
+        shown, kept = views(tshark, cut, flt)
+        assert shown and kept == shown, (flt, len(kept), len(shown))
 
 
 @pytest.mark.skipif(not REAL.is_file(), reason="public corpus not available (../shared)")

@@ -81,8 +81,10 @@ typedef struct sqlnet_session {
     gboolean refuse_data_deferred;
     guint32  refuse_data_len;
 
-    /* No handshake in the capture: the frame where guessed_width was decided. */
+    /* No handshake in the capture: the frame where guessed_width was decided
+     * (its file offset: session_frame_is()). */
     guint32  guess_frame;
+    gint64   guess_off;
 
     /* Advanced Networking Option negotiation (DE AD BE EF); the algorithms above. */
     guint32  ano_reply_frame;        /* server reply that settled ANO */

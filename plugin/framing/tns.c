@@ -295,7 +295,7 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
         pi = proto_tree_add_uint(tns_tree, hf_length_width, tvb, 0, width, width);
         proto_item_set_generated(pi);
     }
-    if (sess->guess_frame == pinfo->num && sess->guessed_width)
+    if (sess->guessed_width && session_frame_is(pinfo, sess->guess_frame, sess->guess_off))
         expert_add_info(pinfo, pi, &ei_framing_guessed);   /* the width: sqlnet.length_width */
     if (item_wanted(tns_tree, hf_type))
         proto_tree_add_item(tns_tree, hf_type, tvb, 4, 1, ENC_NA);

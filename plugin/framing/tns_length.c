@@ -128,6 +128,7 @@ tns_width(sqlnet_session_t *sess, packet_info *pinfo, tvbuff_t *tvb, int offset)
         if (width) {
             sess->guessed_width = (guint8)width;
             sess->guess_frame = pinfo->num;
+            sess->guess_off = pinfo->fd->file_off;
         }
     }
     if (first && !PINFO_FD_VISITED(pinfo)) {
