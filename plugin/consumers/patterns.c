@@ -86,7 +86,7 @@ struct sqlnet_patterns {
     exec_t **execs;            /* by execution number - 1 (the session's executions are
                                 * numbered 1, 2, ...: ttc_pairing.c): what its round trips
                                 * read, NULL for one that ran no statement; grown by doubling */
-    guint32 execs_cap;
+    gsize execs_cap;
     wmem_map_t *marks;         /* const ttc_response_t * -> mark_t: only the calls in a
                                 * conversation-wide run (commit, ping, LOB) and go-ora's cursor
                                 * closes in a run (OPINGs: their place among its closes), so
@@ -263,7 +263,7 @@ static void
 exec_set(struct sqlnet_patterns *p, guint32 execution, exec_t *e)
 {
     if (execution > p->execs_cap) {
-        guint32 cap = MAX(p->execs_cap * 2, 8u), old = p->execs_cap;
+        gsize cap = MAX(p->execs_cap * 2, 8), old = p->execs_cap;   /* (64-bit: no wrap) */
         while (cap < execution)
             cap *= 2;
         p->execs = (exec_t **)wmem_realloc(wmem_file_scope(), p->execs, cap * sizeof(exec_t *));
