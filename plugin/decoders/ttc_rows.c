@@ -489,10 +489,10 @@ row_items_wanted(proto_tree *tree)
     return FALSE;
 }
 
-/* The kept values (the ones short enough to keep as bytes) point into the row's bytes in place: the message's tvb
- * lives until the end of the packet, and the stream copies the latest row
- * into file scope before that (state_keep(), also before a joined message's
- * bytes are freed). */
+/* The kept values (the ones short enough to keep as bytes) point into the
+ * row's bytes in place: the message's tvb lives until the end of the
+ * packet, and the stream copies the latest row into file scope before that
+ * (state_keep(), also before a joined message's bytes are freed). */
 static void
 keep_row_bytes(const ttc_rd_t *r, gint s, ttc_row_values_t *now, const guint32 *kept_at)
 {
