@@ -94,6 +94,7 @@ SQLNET_PLUGIN_DESCRIBE(WS_PLUGIN_DESC_DISSECTOR)
 #include "estimate.h"
 #include "tls.h"
 #include "nne.h"
+#include "expert_gate.h"
 #include "data.h"
 
 static int proto_sqlnet = -1;
@@ -173,6 +174,7 @@ void
 sqlnet_register(void)
 {
     proto_sqlnet = proto_register_protocol(SQLNET_PROTO_NAME, SQLNET_PROTO_SHORT, SQLNET_FILTER);
+    register_init_routine(sqlnet_expert_gate_init);
     tns_register(proto_sqlnet, &tns_hooks);
     transport_data_register(&data_hooks);
     ano_register(proto_sqlnet);

@@ -294,6 +294,28 @@ def test_small_fetch_only_where_rows_came_back(tshark, passes):
     assert all(0 < int(r[2]) < SMALL_FETCH and int(r[3]) > 0 for r in rows)
 
 
+@pytest.mark.parametrize("passes", [[], ["-2"]], ids=["1pass", "2pass"])
+def test_small_fetch_reaches_the_tap_and_the_column(tshark, passes):
+    """Passes without a tree still carry the small-fetch expert where it
+    shows (plugin/core/expert_gate.c skips it only where nothing sees it):
+    the expert tap (-q -z expert) counts one per small fetch of the
+    manifest (OFETCH asking fewer than 50 rows that got rows), and summary
+    lines with an Expert column say Warning on exactly those responses.
+    Evidence: the generator's manifest (what its server sent)."""
+    man = load(SWEEP.with_suffix(".json"))
+    want = {resp["last_frame"] for _, req, resp in completed(man)
+            if req["func_code"] == 5 and req["rows_requested"] < SMALL_FETCH and resp["rows_sent"] > 0}
+    assert len(want) > 100
+    out = tshark.run(SWEEP, [*passes, "-q", "-z", "expert"]).stdout
+    line = re.search(r"^\s+(\d+)\s+Protocol\s+SQL\*Net\s+Small fetch size:", out, re.M)
+    assert line, out
+    assert int(line.group(1)) == len(want)
+    cols = ["-o", 'gui.column.format:"No.","%m","Expert","%a"']
+    lines = tshark.run(SWEEP, [*passes, *cols]).stdout.splitlines()
+    warned = {int(x.split()[0]) for x in lines if x.split()[1:2] == ["Warning"]}
+    assert warned == want
+
+
 @pytest.mark.parametrize("manifest", small_fetch_cases())
 def test_no_small_fetch_without_rows(tshark, manifest):
     """Captures whose manifest has a small OFETCH answered with no rows: that

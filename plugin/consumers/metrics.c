@@ -33,6 +33,7 @@
 #include "ora_errors.h"
 #include "patterns.h"
 #include "follow.h"
+#include "expert_gate.h"
 
 static int hf_fetch_rows = -1;
 static int hf_pattern = -1;
@@ -76,6 +77,13 @@ static int hf_rt_values = -1;
  * by its column (a column without a field keeps 0 and is never added) */
 static int hf_rt_col[SQLNET_RT_NCOLUMNS];
 static gint ett_rt = -1;
+
+/* The severities of the expert infos a round trip may add, named once for
+ * their registration and for sqlnet_expert_wanted() (expert_gate.h). */
+#define SEV_SMALL_FETCH   PI_WARN
+#define SEV_MORE_DATA     PI_NOTE
+#define SEV_MULTI_SEGMENT PI_NOTE
+#define SEV_PARTIAL       PI_NOTE
 
 static expert_field ei_small_fetch = EI_INIT;
 static expert_field ei_more_data = EI_INIT;
@@ -436,7 +444,8 @@ static void
 small_fetch(packet_info *pinfo, proto_item *pi, const ttc_request_t *req, const ttc_response_t *resp,
             guint64 rows_asked)
 {
-    if (req->fetch_more && rows_asked > 0 && rows_asked < sqlnet_prefs()->small_fetch && resp->rows > 0)
+    if (req->fetch_more && rows_asked > 0 && rows_asked < sqlnet_prefs()->small_fetch && resp->rows > 0 &&
+        sqlnet_expert_wanted(pinfo, pi, SEV_SMALL_FETCH))
         expert_add_info(pinfo, pi, &ei_small_fetch);
 }
 
@@ -591,7 +600,8 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
     if (ttc_round_trip_partial(resp)) {
         proto_item *pp = proto_tree_add_uint(tree, hf_partial, tvb, 0, 0, ttc_round_trip_partial(resp));
         proto_item_set_generated(pp);
-        expert_add_info(pinfo, pp, &ei_partial);
+        if (sqlnet_expert_wanted(pinfo, pp, SEV_PARTIAL))
+            expert_add_info(pinfo, pp, &ei_partial);
     }
     if (resp->has_oer) {
         if (tree) {
@@ -620,7 +630,7 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
     } else {
         pi = NULL;
     }
-    if (ttc_resp_data_packets(resp) > 1)
+    if (ttc_resp_data_packets(resp) > 1 && sqlnet_expert_wanted(pinfo, pi, SEV_MORE_DATA))
         expert_add_info(pinfo, pi, &ei_more_data);
     if (tree)
         proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_markers, tvb, 0, 0, resp->markers));
@@ -632,7 +642,7 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
     } else {
         pi = NULL;
     }
-    if (resp->multi_segment_packet)
+    if (resp->multi_segment_packet && sqlnet_expert_wanted(pinfo, pi, SEV_MULTI_SEGMENT))
         expert_add_info(pinfo, pi, &ei_multi_segment);
     if (tree) {
         proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_bytes, tvb, 0, 0, resp->bytes));
@@ -861,7 +871,7 @@ metrics_register(int proto)
     };
     static gint *ett[] = { &ett_rt };
     static ei_register_info ei[] = {
-        { &ei_small_fetch, { "sqlnet.small_fetch", PI_PROTOCOL, PI_WARN,
+        { &ei_small_fetch, { "sqlnet.small_fetch", PI_PROTOCOL, SEV_SMALL_FETCH,
             "Small fetch size: this fetch asked for fewer rows than the small-fetch threshold and got rows "
             "while the statement had more to come; a larger array size saves round trips", EXPFILL } },
         { &ei_pattern, { "sqlnet.pattern.expert", PI_SEQUENCE, PI_WARN,
@@ -870,12 +880,12 @@ metrics_register(int proto)
         { &ei_reparse, { "sqlnet.pattern.reparse", PI_SEQUENCE, PI_NOTE,
             "Parsed on every execution: the tenth execution in a row of one statement that each carry its SQL "
             "text and a parse (no statement cache)", EXPFILL } },
-        { &ei_more_data, { "sqlnet.more_data", PI_PROTOCOL, PI_NOTE,
+        { &ei_more_data, { "sqlnet.more_data", PI_PROTOCOL, SEV_MORE_DATA,
             "Response spans several TNS DATA packets (SQL*Net more data to client)", EXPFILL } },
-        { &ei_multi_segment, { "sqlnet.multi_segment", PI_PROTOCOL, PI_NOTE,
+        { &ei_multi_segment, { "sqlnet.multi_segment", PI_PROTOCOL, SEV_MULTI_SEGMENT,
             "TNS packets of this response were cut into several TCP segments (SDU above the path MTU?)",
             EXPFILL } },
-        { &ei_partial, { "sqlnet.ttc.partial.expert", PI_UNDECODED, PI_NOTE,
+        { &ei_partial, { "sqlnet.ttc.partial.expert", PI_UNDECODED, SEV_PARTIAL,
             "Round trip not decoded to its end: its counts are lower bounds", EXPFILL } },
         { &ei_ora_error, { "sqlnet.ora_error.expert", PI_RESPONSE_CODE, PI_WARN,
             "Response carries an ORA error (number: sqlnet.ora_error, text: sqlnet.ora_error.msg)", EXPFILL } },

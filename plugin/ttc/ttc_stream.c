@@ -34,6 +34,7 @@
 #include "tns.h"
 #include "ttc.h"
 #include "sql_id.h"
+#include "expert_gate.h"
 #include "ttc_internal.h"
 
 static int proto_ttc_layer = -1;
@@ -54,20 +55,6 @@ static expert_field ei_reinferred = EI_INIT;
 static expert_field ei_capture_cut = EI_INIT;
 static int hf_cut = -1;
 
-/* The expert infos' protocol and tap, which see what the decoders' expert
- * infos add: Wireshark registers them after the plugins, so they are
- * looked up when a capture is opened (expert_lookup); not found (-1, 0): a
- * display pass always decodes. */
-static int proto_expert_info = -1;
-static int expert_tap = 0;
-
-static void
-expert_lookup(void)
-{
-    proto_expert_info = proto_get_id_by_filter_name("_ws.expert");
-    expert_tap = find_tap_id("expert");
-}
-
 /* Display pass: whether decoding the messages again into this tree adds
  * anything someone sees.  A tree that is not shown (the profile's columns, a
  * filter, a tap's fields) sees only the fields it references; the
@@ -83,8 +70,9 @@ display_decode_wanted(proto_tree *tree, packet_info *pinfo, sqlnet_dir_t dir)
 {
     if (PTREE_DATA(tree)->visible)
         return TRUE;
-    if (proto_expert_info < 0 || expert_tap <= 0 || proto_field_is_referenced(tree, proto_expert_info) ||
-        have_tap_listener(expert_tap) || col_get_writable(pinfo->cinfo, COL_EXPERT))
+    if (sqlnet_expert_proto() < 0 || sqlnet_expert_tap() <= 0 ||
+        proto_field_is_referenced(tree, sqlnet_expert_proto()) ||
+        have_tap_listener(sqlnet_expert_tap()) || col_get_writable(pinfo->cinfo, COL_EXPERT))
         return TRUE;
     /* no field of the protocol referenced: none of the decoders' either */
     if (!proto_field_is_referenced(tree, proto_ttc_layer))
@@ -544,7 +532,6 @@ ttc_register(int proto)
     expert_module_t *expert;
 
     proto_ttc_layer = proto;
-    register_init_routine(expert_lookup);
     register_init_routine(ttc_pending_init);
     register_cleanup_routine(ttc_pending_cleanup);
     proto_register_field_array(proto, hf, array_length(hf));

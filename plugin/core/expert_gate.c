@@ -1,0 +1,49 @@
+/* expert_gate.c - whether an expert info added now changes anything
+ * (expert_gate.h).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#define WS_LOG_DOMAIN "sqlnet"
+
+#include <epan/packet.h>
+#include <epan/expert.h>
+#include <epan/tap.h>
+#include <epan/column-utils.h>
+
+#include "expert_gate.h"
+
+/* Set when a capture is opened, from Wireshark's registries (read only
+ * afterwards, like a field's id). */
+static int expert_tap_id = 0;
+static int expert_proto_id = -1;
+
+void
+sqlnet_expert_gate_init(void)
+{
+    expert_proto_id = proto_get_id_by_filter_name("_ws.expert");
+    expert_tap_id = find_tap_id("expert");
+}
+
+int
+sqlnet_expert_tap(void)
+{
+    return expert_tap_id;
+}
+
+int
+sqlnet_expert_proto(void)
+{
+    return expert_proto_id;
+}
+
+gboolean
+sqlnet_expert_wanted(packet_info *pinfo, proto_item *pi, int severity)
+{
+    /* expert.c, expert_set_info_vformat(): an item gets the info's subtree
+     * and flags; else only the column, the tap and the highest severity */
+    if (pi != NULL || expert_tap_id <= 0 || have_tap_listener(expert_tap_id))
+        return TRUE;
+    if (pinfo->cinfo && col_get_writable(pinfo->cinfo, COL_EXPERT))
+        return TRUE;
+    return (int)expert_get_highest_severity() < severity;
+}

@@ -1,0 +1,33 @@
+/* expert_gate.h - whether an expert info added now changes anything.
+ *
+ * expert_add_info() on no item (a pass without a tree: tshark -q, a tap's
+ * pass) formats its summary and builds nothing; what it still does is set
+ * the Expert column, queue the info for the expert tap, and raise the
+ * file's highest severity (the GUI's status bar).  The round trip's notes
+ * (a small fetch, a response in several packets or segments) come with
+ * every round trip: gated by this, a pass where none of that is there
+ * skips them.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef SQLNET_EXPERT_GATE_H
+#define SQLNET_EXPERT_GATE_H
+
+#include <epan/packet.h>
+
+/* Looked up when a capture is opened (register_init_routine: Wireshark
+ * registers them after the plugins): the "expert" tap and the _ws.expert
+ * protocol.  Not found (0, -1): every expert info is wanted, and a display
+ * pass always decodes its messages again (ttc_stream.c). */
+void sqlnet_expert_gate_init(void);
+
+/* The expert tap's id (0: not found) and _ws.expert's protocol (-1). */
+int  sqlnet_expert_tap(void);
+int  sqlnet_expert_proto(void);
+
+/* Whether expert_add_info(pinfo, pi, ei) with ei of this severity
+ * (PI_NOTE, PI_WARN, ...) has an effect: an item, an Expert column, the
+ * expert tap listened to, or a severity above the highest so far. */
+gboolean sqlnet_expert_wanted(packet_info *pinfo, proto_item *pi, int severity);
+
+#endif /* SQLNET_EXPERT_GATE_H */
