@@ -34,6 +34,10 @@ def captures():
 
 # the runs per capture, by name: tshark's arguments after -n -r CAPTURE
 V_MODES = {"V": ["-V"], "2V": ["-2", "-V"]}
+# more runs, by --modes: passes without a tree (summary lines, the expert
+# tap in one pass and in two)
+MORE_MODES = {"S": [], "E": ["-q", "-z", "expert"], "2E": ["-2", "-q", "-z", "expert"]}
+ALL_MODES = {**V_MODES, **MORE_MODES}
 
 
 def snapshot(outdir, modes=V_MODES, so=None, plugins=None, jobs=1):
@@ -105,12 +109,17 @@ def main():
     s.add_argument("--so", required=True)
     s.add_argument("--out", required=True)
     s.add_argument("--jobs", type=int, default=1)
+    s.add_argument("--modes", default="V,2V", help="comma-separated, of " + ",".join(ALL_MODES))
     c = sub.add_parser("compare")
     c.add_argument("a")
     c.add_argument("b")
     args = ap.parse_args()
     if args.cmd == "snapshot":
-        snapshot(args.out, so=args.so, jobs=args.jobs)
+        names = args.modes.split(",")
+        unknown = [m for m in names if m not in ALL_MODES]
+        if unknown:
+            ap.error(f"unknown modes {unknown}")
+        snapshot(args.out, modes={m: ALL_MODES[m] for m in names}, so=args.so, jobs=args.jobs)
         return 0
     return compare(args.a, args.b)
 
