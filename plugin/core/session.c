@@ -14,9 +14,11 @@
 #include "sqlnet.h"
 #include "session.h"
 
-/* Per-packet cache of the session (packet scope): the PDU length callback
- * and every PDU of a segment ask again, one conversation lookup per packet
- * is enough.  The ports tell the (rare) frames with two TCP layers apart. */
+/* Per-packet cache of the session (packet scope): the TCP taps find the
+ * session of the packet here (session_of_packet: a stream the taps saw
+ * before its first TNS packet has none in their own cache), and TLS's
+ * plaintext asks again; one conversation lookup per packet is enough.  The
+ * ports tell the (rare) frames with two TCP layers apart. */
 
 typedef struct {
     sqlnet_session_t *sess;
