@@ -78,12 +78,10 @@ static int hf_rt_values = -1;
 static int hf_rt_col[SQLNET_RT_NCOLUMNS];
 static gint ett_rt = -1;
 
-/* The severities of the expert infos a round trip may add, named once for
- * their registration and for sqlnet_expert_wanted() (expert_gate.h). */
-#define SEV_SMALL_FETCH   PI_WARN
-#define SEV_MORE_DATA     PI_NOTE
-#define SEV_MULTI_SEGMENT PI_NOTE
-#define SEV_PARTIAL       PI_NOTE
+/* The severities of the expert infos a round trip may add, for
+ * sqlnet_expert_wanted() (expert_gate.h): where their registration keeps
+ * them (set once, in metrics_register). */
+static const int *sev_small_fetch, *sev_more_data, *sev_multi_segment, *sev_partial;
 
 static expert_field ei_small_fetch = EI_INIT;
 static expert_field ei_more_data = EI_INIT;
@@ -445,7 +443,7 @@ small_fetch(packet_info *pinfo, proto_item *pi, const ttc_request_t *req, const 
             guint64 rows_asked)
 {
     if (req->fetch_more && rows_asked > 0 && rows_asked < sqlnet_prefs()->small_fetch && resp->rows > 0 &&
-        sqlnet_expert_wanted(pinfo, pi, SEV_SMALL_FETCH))
+        sqlnet_expert_wanted(pinfo, pi, sev_small_fetch))
         expert_add_info(pinfo, pi, &ei_small_fetch);
 }
 
@@ -600,7 +598,7 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
     if (ttc_round_trip_partial(resp)) {
         proto_item *pp = proto_tree_add_uint(tree, hf_partial, tvb, 0, 0, ttc_round_trip_partial(resp));
         proto_item_set_generated(pp);
-        if (sqlnet_expert_wanted(pinfo, pp, SEV_PARTIAL))
+        if (sqlnet_expert_wanted(pinfo, pp, sev_partial))
             expert_add_info(pinfo, pp, &ei_partial);
     }
     if (resp->has_oer) {
@@ -630,7 +628,7 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
     } else {
         pi = NULL;
     }
-    if (ttc_resp_data_packets(resp) > 1 && sqlnet_expert_wanted(pinfo, pi, SEV_MORE_DATA))
+    if (ttc_resp_data_packets(resp) > 1 && sqlnet_expert_wanted(pinfo, pi, sev_more_data))
         expert_add_info(pinfo, pi, &ei_more_data);
     if (tree)
         proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_markers, tvb, 0, 0, resp->markers));
@@ -642,7 +640,7 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
     } else {
         pi = NULL;
     }
-    if (resp->multi_segment_packet && sqlnet_expert_wanted(pinfo, pi, SEV_MULTI_SEGMENT))
+    if (resp->multi_segment_packet && sqlnet_expert_wanted(pinfo, pi, sev_multi_segment))
         expert_add_info(pinfo, pi, &ei_multi_segment);
     if (tree) {
         proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_bytes, tvb, 0, 0, resp->bytes));
@@ -871,7 +869,7 @@ metrics_register(int proto)
     };
     static gint *ett[] = { &ett_rt };
     static ei_register_info ei[] = {
-        { &ei_small_fetch, { "sqlnet.small_fetch", PI_PROTOCOL, SEV_SMALL_FETCH,
+        { &ei_small_fetch, { "sqlnet.small_fetch", PI_PROTOCOL, PI_WARN,
             "Small fetch size: this fetch asked for fewer rows than the small-fetch threshold and got rows "
             "while the statement had more to come; a larger array size saves round trips", EXPFILL } },
         { &ei_pattern, { "sqlnet.pattern.expert", PI_SEQUENCE, PI_WARN,
@@ -880,12 +878,12 @@ metrics_register(int proto)
         { &ei_reparse, { "sqlnet.pattern.reparse", PI_SEQUENCE, PI_NOTE,
             "Parsed on every execution: the tenth execution in a row of one statement that each carry its SQL "
             "text and a parse (no statement cache)", EXPFILL } },
-        { &ei_more_data, { "sqlnet.more_data", PI_PROTOCOL, SEV_MORE_DATA,
+        { &ei_more_data, { "sqlnet.more_data", PI_PROTOCOL, PI_NOTE,
             "Response spans several TNS DATA packets (SQL*Net more data to client)", EXPFILL } },
-        { &ei_multi_segment, { "sqlnet.multi_segment", PI_PROTOCOL, SEV_MULTI_SEGMENT,
+        { &ei_multi_segment, { "sqlnet.multi_segment", PI_PROTOCOL, PI_NOTE,
             "TNS packets of this response were cut into several TCP segments (SDU above the path MTU?)",
             EXPFILL } },
-        { &ei_partial, { "sqlnet.ttc.partial.expert", PI_UNDECODED, SEV_PARTIAL,
+        { &ei_partial, { "sqlnet.ttc.partial.expert", PI_UNDECODED, PI_NOTE,
             "Round trip not decoded to its end: its counts are lower bounds", EXPFILL } },
         { &ei_ora_error, { "sqlnet.ora_error.expert", PI_RESPONSE_CODE, PI_WARN,
             "Response carries an ORA error (number: sqlnet.ora_error, text: sqlnet.ora_error.msg)", EXPFILL } },
@@ -906,6 +904,10 @@ metrics_register(int proto)
     proto_register_subtree_array(ett, array_length(ett));
     expert = expert_register_protocol(proto);
     expert_register_field_array(expert, ei, array_length(ei));
+    sev_small_fetch = sqlnet_expert_severity_of(ei, array_length(ei), &ei_small_fetch);
+    sev_more_data = sqlnet_expert_severity_of(ei, array_length(ei), &ei_more_data);
+    sev_multi_segment = sqlnet_expert_severity_of(ei, array_length(ei), &ei_multi_segment);
+    sev_partial = sqlnet_expert_severity_of(ei, array_length(ei), &ei_partial);
     for (i = 0; i < ORA_NERRORS; i++) {
         ora_known_ei[i] = ei_init;
         ora_reg[i] = ora_tmpl;

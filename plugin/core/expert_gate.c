@@ -36,8 +36,19 @@ sqlnet_expert_proto(void)
     return expert_proto_id;
 }
 
+const int *
+sqlnet_expert_severity_of(const ei_register_info *ei, gsize n, const expert_field *which)
+{
+    gsize i;
+
+    for (i = 0; i < n; i++)
+        if (ei[i].ids == which)
+            return &ei[i].eiinfo.severity;
+    return NULL;
+}
+
 gboolean
-sqlnet_expert_wanted(packet_info *pinfo, proto_item *pi, int severity)
+sqlnet_expert_wanted(packet_info *pinfo, proto_item *pi, const int *severity)
 {
     /* expert.c, expert_set_info_vformat(): an item gets the info's subtree
      * and flags; else only the column, the tap and the highest severity */
@@ -45,5 +56,5 @@ sqlnet_expert_wanted(packet_info *pinfo, proto_item *pi, int severity)
         return TRUE;
     if (pinfo->cinfo && col_get_writable(pinfo->cinfo, COL_EXPERT))
         return TRUE;
-    return (int)expert_get_highest_severity() < severity;
+    return !severity || expert_get_highest_severity() < *severity;
 }

@@ -14,6 +14,7 @@
 #define SQLNET_EXPERT_GATE_H
 
 #include <epan/packet.h>
+#include <epan/expert.h>
 
 /* Looked up when a capture is opened (register_init_routine: Wireshark
  * registers them after the plugins): the "expert" tap and the _ws.expert
@@ -25,9 +26,15 @@ void sqlnet_expert_gate_init(void);
 int  sqlnet_expert_tap(void);
 int  sqlnet_expert_proto(void);
 
-/* Whether expert_add_info(pinfo, pi, ei) with ei of this severity
- * (PI_NOTE, PI_WARN, ...) has an effect: an item, an Expert column, the
- * expert tap listened to, or a severity above the highest so far. */
-gboolean sqlnet_expert_wanted(packet_info *pinfo, proto_item *pi, int severity);
+/* The severity of the expert info `which` as registered in ei[0..n-1] (a
+ * static array: read where it is, so that a severity the user changed in
+ * the Expert Info Severity preferences counts), NULL if not there. */
+const int *sqlnet_expert_severity_of(const ei_register_info *ei, gsize n, const expert_field *which);
+
+/* Whether expert_add_info(pinfo, pi, ei) with ei of this severity (from
+ * sqlnet_expert_severity_of; NULL: unknown) has an effect: an item, an
+ * Expert column, the expert tap listened to, or a severity above the
+ * highest so far. */
+gboolean sqlnet_expert_wanted(packet_info *pinfo, proto_item *pi, const int *severity);
 
 #endif /* SQLNET_EXPERT_GATE_H */
