@@ -386,15 +386,27 @@ decode_bind_row(ttc_rd_t *r, proto_tree *tree, const ttc_describe_t *desc, ttc_m
 }
 
 /* The columns' types, for telling whether kept values belong to this
- * describe (the same table re-fetched keeps them; another one does not). */
-static guint32
-describe_sig(const ttc_describe_t *desc)
+ * describe (the same table re-fetched keeps them; another one does not),
+ * and whether every column is a plain value: worked out once per describe
+ * (its walk_* cache, ttc_columns.h), not for every row. */
+static void
+describe_facts(const ttc_describe_t *desc, guint32 *sig, gboolean *plain)
 {
-    guint32 h = desc->ncols, i;
+    if (!desc->walk_known) {
+        ttc_describe_t *m = (ttc_describe_t *)desc;   /* the cache, nothing else */
+        guint32 h = desc->ncols, i;
+        gboolean all = TRUE;
 
-    for (i = 0; i < desc->ncols; i++)
-        h = h * 31u + desc->cols[i].type * 7u + desc->cols[i].csfrm;
-    return h;
+        for (i = 0; i < desc->ncols; i++) {
+            h = h * 31u + desc->cols[i].type * 7u + desc->cols[i].csfrm;
+            all = all && plain_value(&desc->cols[i]);
+        }
+        m->walk_sig = h;
+        m->walk_plain = all ? 1 : 0;
+        m->walk_known = 1;
+    }
+    *sig = desc->walk_sig;
+    *plain = desc->walk_plain != 0;
 }
 
 /* A value decoded in a row, shown once the row is known to decode. */
@@ -505,6 +517,104 @@ keep_row_bytes(const ttc_rd_t *r, gint s, ttc_row_values_t *now, const guint32 *
     }
 }
 
+/* The row walk of the common row, in the bytes themselves: every column a
+ * plain value (one DALC: the caller checks, describe_facts()), each in the
+ * short form (a length byte, then that many bytes), nothing shown, not
+ * OCI's same-platform structs.  It reads the row from one pointer to its
+ * captured bytes instead of a tvb call per byte: the first pass walks every row of every fetch (bench/: most of a
+ * small array size's cost).  FALSE, with nothing moved or kept, when the row
+ * is not such a row or does not end in the captured bytes: the general walk
+ * below then reads it (and reports what it finds).  Otherwise r->off is
+ * past the row, *sent the columns sent, and `now` (when kept) holds every
+ * value's bytes in place or the previous row's for a repeated column. */
+static gboolean
+walk_plain_row(ttc_rd_t *r, const ttc_state_t *st, const ttc_describe_t *desc,
+               const ttc_row_values_t *prev, ttc_row_values_t *now, guint32 *sent)
+{
+    const guint8 *p;
+    guint32 i, o = 0, n, k = 0;
+    gint avail;
+
+    if (r->d->structs || !ttc_rd_ok(r) || r->off > r->end)
+        return FALSE;
+    if (r->base && r->off >= r->base_off && r->off < r->base_end) {
+        /* the messages' bytes already in view (ttc_rd_init_view) */
+        n = (guint32)(MIN(r->base_end, r->end) - r->off);
+        p = r->base + (r->off - r->base_off);
+    } else {
+        avail = tvb_captured_length_remaining(r->tvb, r->off);
+        if (avail <= 0)
+            return FALSE;
+        n = (guint32)MIN(avail, r->end - r->off);
+        p = tvb_get_ptr(r->tvb, r->off, (gint)n);
+    }
+    for (i = 0; i < desc->ncols; i++) {
+        guint32 len;
+        if (st->bitvec && (i / 8) < st->bitvec_len && !(st->bitvec[i / 8] & (1 << (i % 8)))) {
+            if (now && prev)
+                now->v[i] = prev->v[i];    /* same value as the previous row */
+            continue;
+        }
+        if (o >= n || p[o] == 0xFE)
+            break;                     /* past the captured bytes, or the long form */
+        len = (p[o] == 0 || p[o] == 0xFF) ? 1u : 1u + p[o];   /* NULL: the length byte alone */
+        if (len > n - o)
+            break;
+        if (now) {
+            now->v[i].raw = p + o;     /* at most 254 bytes: always kept as bytes */
+            now->v[i].len = len;
+        }
+        o += len;
+        k++;
+    }
+    if (i < desc->ncols) {
+        if (now)
+            memset(now->v, 0, desc->ncols * sizeof(ttc_kept_value_t));
+        return FALSE;
+    }
+    r->off += (gint)o;
+    *sent = k;
+    return TRUE;
+}
+
+/* First pass (r->runs): the row data messages right after a row walked by
+ * walk_plain_row(), taken here at once while each is such a row too (no
+ * bit vector comes between two of them, so each sends every column):
+ * res->more_rows counts them.  Only the last one's values are kept (the
+ * rows after it read no other); `first` is the first row's record, whose
+ * shape it copies.  A row that is not such a row, or does not end in the
+ * captured bytes, is left to the next message's decoding. */
+static void
+walk_row_run(ttc_rd_t *r, ttc_state_t *st, const ttc_describe_t *desc, const ttc_row_values_t *first,
+             ttc_msg_result_t *res, wmem_allocator_t *scope)
+{
+    gint last = -1;
+    guint32 sent;
+    ttc_rd_t t;
+    ttc_row_values_t *now;
+
+    while (r->off < r->end && ttc_rd_byte_in_view(r, r->off) == TTC_MSG_ROW_DATA) {
+        t = *r;
+        t.off++;
+        if (!walk_plain_row(&t, st, desc, NULL, NULL, &sent))
+            break;
+        last = r->off + 1;
+        r->off = t.off;
+        res->more_rows++;
+    }
+    if (last < 0)
+        return;
+    now = (ttc_row_values_t *)wmem_alloc0(scope, sizeof(ttc_row_values_t) +
+                                                 MAX(first->ncols, 1u) * sizeof(ttc_kept_value_t));
+    now->ncols = first->ncols;
+    now->sig = first->sig;
+    now->v = (ttc_kept_value_t *)(now + 1);
+    t = *r;
+    t.off = last;
+    if (walk_plain_row(&t, st, desc, NULL, now, &sent))
+        st->last_row = now;
+}
+
 void
 ttc_msg_row_data(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_t *res,
                  wmem_allocator_t *scope)
@@ -520,7 +630,7 @@ ttc_msg_row_data(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_
     const ttc_row_values_t *prev = NULL;
     ttc_row_values_t *now = NULL;
     guint32 *kept_at = NULL;          /* 1 + a kept value's offset in the row, 0: none */
-    gboolean kept = FALSE;
+    gboolean kept = FALSE, all_plain = FALSE, fast;
     row_item_t *items = NULL;
 
     if (desc && desc->kind != TTC_ROWS_COLUMNS) {
@@ -542,8 +652,9 @@ ttc_msg_row_data(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_
      * first pass (no tree: the state moves on to later packets), and on a
      * display pass whose values are shown (a repeated column's text); a
      * display pass that shows none (a hidden tree) never reads them. */
+    if (desc)
+        describe_facts(desc, &sig, &all_plain);
     if (desc && (!tree || show)) {
-        sig = describe_sig(desc);
         if (st->last_row && st->last_row->sig == sig && st->last_row->ncols == ncols)
             prev = st->last_row;
         /* one allocation: the row, its values, where each value's bytes start */
@@ -556,7 +667,9 @@ ttc_msg_row_data(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_
         if (show)
             items = wmem_alloc0_array(scope, row_item_t, MAX(ncols, 1u));
     }
-    for (i = 0; i < walk && ttc_rd_ok(r); i++) {
+    fast = desc && all_plain && !items && walk_plain_row(r, st, desc, prev, now, &sent);
+    i = fast ? walk : 0;              /* walked: nothing left for the loop below */
+    for (; i < walk && ttc_rd_ok(r); i++) {
         gint cs = r->off;
         const char *value = NULL, *shown = NULL;
         if (st->bitvec && (i / 8) < st->bitvec_len && !(st->bitvec[i / 8] & (1 << (i % 8)))) {
@@ -640,6 +753,8 @@ ttc_msg_row_data(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_
     st->bitvec = NULL;
     st->bitvec_len = 0;
     res->row = TRUE;
+    if (fast && r->runs && !tree && now)
+        walk_row_run(r, st, desc, now, res, scope);
 }
 
 static void

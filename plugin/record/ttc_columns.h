@@ -37,6 +37,13 @@ typedef struct ttc_describe {
     ttc_column_t *cols;
     guint8  kind;              /* ttc_rows_kind_t */
     gboolean has_lob;          /* a CLOB, BLOB or BFILE column: its rows carry locators */
+    /* The row walk's facts about these columns, worked out on the first row
+     * walked (decoders/ttc_rows.c) and kept: a describe's columns do not
+     * change once rows are walked with it (a change is made on a copy,
+     * describe_keep(), which starts without them). */
+    guint8  walk_known;        /* 0: not worked out yet */
+    guint8  walk_plain;        /* every column one plain value (one DALC) */
+    guint32 walk_sig;          /* the columns' types, a hash (ttc_row_values_t.sig) */
 } ttc_describe_t;
 
 #endif /* SQLNET_TTC_COLUMNS_H */

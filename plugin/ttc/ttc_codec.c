@@ -31,6 +31,34 @@ ttc_rd_init(ttc_rd_t *r, tvbuff_t *tvb, gint off, gint end, const ttc_dialect_t 
     r->need_more = FALSE;
     r->bad = FALSE;
     r->strict = FALSE;
+    r->runs = FALSE;
+    r->base = NULL;
+    r->base_off = r->base_end = 0;
+}
+
+void
+ttc_rd_init_view(ttc_rd_t *r, tvbuff_t *tvb, gint off, gint end, const ttc_dialect_t *d)
+{
+    gint have;
+
+    ttc_rd_init(r, tvb, off, end, d);
+    if (off < 0 || end <= off)
+        return;
+    have = tvb_captured_length_remaining(tvb, off);
+    if (have <= 0)
+        return;
+    have = MIN(have, end - off);
+    /* a composite tvb (a reassembled PDU) is flattened once and kept */
+    r->base = tvb_get_ptr(tvb, off, have);
+    r->base_off = off;
+    r->base_end = off + have;
+}
+
+/* `n` bytes at `at`, all in the view (the caller has reserved them). */
+static inline gboolean
+in_view(const ttc_rd_t *r, gint at, guint n)
+{
+    return r->base && at >= r->base_off && at <= r->base_end && n <= (guint)(r->base_end - at);
 }
 
 guint16
@@ -39,7 +67,10 @@ ttc_rd_u16be(ttc_rd_t *r)
     guint16 v;
     if (!ttc_rd_have(r, 2))
         return 0;
-    v = tvb_get_ntohs(r->tvb, r->off);
+    if (in_view(r, r->off, 2))
+        v = (guint16)(ttc_rd_byte(r, r->off) << 8 | ttc_rd_byte(r, r->off + 1));
+    else
+        v = tvb_get_ntohs(r->tvb, r->off);
     r->off += 2;
     return v;
 }
@@ -50,7 +81,10 @@ ttc_rd_u16le(ttc_rd_t *r)
     guint16 v;
     if (!ttc_rd_have(r, 2))
         return 0;
-    v = tvb_get_letohs(r->tvb, r->off);
+    if (in_view(r, r->off, 2))
+        v = (guint16)(ttc_rd_byte(r, r->off) | ttc_rd_byte(r, r->off + 1) << 8);
+    else
+        v = tvb_get_letohs(r->tvb, r->off);
     r->off += 2;
     return v;
 }
@@ -66,7 +100,7 @@ ttc_rd_universal(ttc_rd_t *r, guint maxlen, gboolean *negative)
         *negative = FALSE;
     if (!ttc_rd_have(r, 1))
         return 0;
-    len = tvb_get_uint8(r->tvb, r->off);
+    len = ttc_rd_byte(r, r->off);
     if (len & 0x80) {
         if (negative)
             *negative = TRUE;
@@ -78,6 +112,13 @@ ttc_rd_universal(ttc_rd_t *r, guint maxlen, gboolean *negative)
     }
     if (!ttc_rd_have(r, 1 + len))
         return 0;
+    if (in_view(r, r->off + 1, len)) {
+        const guint8 *p = r->base + (r->off + 1 - r->base_off);
+        for (i = 0; i < len; i++)
+            v = (v << 8) | p[i];
+        r->off += 1 + len;
+        return v;
+    }
     /* one accessor call for the common widths */
     switch (len) {
     case 0: break;
@@ -108,13 +149,13 @@ rd_native(ttc_rd_t *r, guint width)
     if (!ttc_rd_have(r, width))
         return 0;
     for (i = 0; i < width; i++)
-        v |= (guint64)tvb_get_uint8(r->tvb, r->off + i) << (8 * i);
+        v |= (guint64)ttc_rd_byte(r, r->off + (gint)i) << (8 * i);
     r->off += width;
     return v;
 }
 
 guint32
-ttc_rd_ub2(ttc_rd_t *r)
+ttc_rd_ub2_any(ttc_rd_t *r)
 {
     if (r->d->native)
         return (guint32)rd_native(r, r->d->ub2_width);
@@ -122,18 +163,11 @@ ttc_rd_ub2(ttc_rd_t *r)
 }
 
 guint32
-ttc_rd_ub4(ttc_rd_t *r)
+ttc_rd_ub4_any(ttc_rd_t *r)
 {
     if (r->d->native)
         return (guint32)rd_native(r, r->d->ub4_width);
     return (guint32)ttc_rd_universal(r, 4, NULL);
-}
-
-guint64
-ttc_rd_ub8(ttc_rd_t *r)
-{
-    /* OCI keeps ub8 universal too. */
-    return ttc_rd_universal(r, 8, NULL);
 }
 
 static gint32
@@ -247,7 +281,7 @@ ttc_rd_dalc_str(ttc_rd_t *r, wmem_allocator_t *scope, gint *start, gint *len)
 
     if (!ttc_rd_have(r, 1))
         return NULL;
-    lenbyte = tvb_get_uint8(r->tvb, r->off);
+    lenbyte = ttc_rd_byte(r, r->off);
     total = ttc_rd_dalc(r, &first);
     if (start)
         *start = begin;

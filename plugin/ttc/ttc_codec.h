@@ -71,9 +71,39 @@ typedef struct ttc_rd {
     gboolean  need_more;      /* ran past `end`: message continues later */
     gboolean  bad;            /* impossible value */
     gboolean  strict;         /* no fail-soft: a body that does not fit is bad */
+    gboolean  runs;           /* first pass, no tree, messages taken as many as come: a
+                               * decoder may take a run of like messages at once
+                               * (row data: ttc_rows.c), its result counting them */
+    /* The captured bytes [base_off, base_end) of tvb seen in place (NULL:
+     * none): the integer and length reads take their bytes from here, the
+     * rest from the tvb (which throws as it always did past the captured
+     * bytes).  The decoders read every byte of every message this way: one
+     * pointer for a range of messages instead of an accessor call a byte. */
+    const guint8 *base;
+    gint      base_off, base_end;
 } ttc_rd_t;
 
 void ttc_rd_init(ttc_rd_t *r, tvbuff_t *tvb, gint off, gint end, const ttc_dialect_t *d);
+/* The same, with the bytes of [off, end) that were captured seen in place
+ * (one tvb_get_ptr): for a reader that decodes a range of messages. */
+void ttc_rd_init_view(ttc_rd_t *r, tvbuff_t *tvb, gint off, gint end, const ttc_dialect_t *d);
+
+/* The byte at `at` (an offset in r->tvb the caller has reserved): from the
+ * view when it holds it, else from the tvb. */
+/* The byte at `at` when the view holds it, else -1 (nothing read). */
+static inline gint
+ttc_rd_byte_in_view(const ttc_rd_t *r, gint at)
+{
+    return r->base && at >= r->base_off && at < r->base_end ? r->base[at - r->base_off] : -1;
+}
+
+static inline guint8
+ttc_rd_byte(const ttc_rd_t *r, gint at)
+{
+    if (at >= r->base_off && at < r->base_end)
+        return r->base[at - r->base_off];
+    return tvb_get_uint8(r->tvb, at);
+}
 
 static inline gboolean ttc_rd_ok(const ttc_rd_t *r) { return !r->need_more && !r->bad; }
 static inline gint ttc_rd_left(const ttc_rd_t *r) { return r->end - r->off; }
@@ -107,7 +137,7 @@ ttc_rd_u8(ttc_rd_t *r)
     guint8 v;
     if (!ttc_rd_have(r, 1))
         return 0;
-    v = tvb_get_uint8(r->tvb, r->off);
+    v = ttc_rd_byte(r, r->off);
     r->off += 1;
     return v;
 }
@@ -118,9 +148,62 @@ guint16  ttc_rd_u16le(ttc_rd_t *r);
 guint64  ttc_rd_universal(ttc_rd_t *r, guint maxlen, gboolean *negative);
 
 /* Dialect-dependent primitives. */
-guint32  ttc_rd_ub2(ttc_rd_t *r);
-guint32  ttc_rd_ub4(ttc_rd_t *r);
-guint64  ttc_rd_ub8(ttc_rd_t *r);
+/* Any form, either layout (ttc_codec.c); the inline readers below take the
+ * common case first. */
+guint32  ttc_rd_ub2_any(ttc_rd_t *r);
+guint32  ttc_rd_ub4_any(ttc_rd_t *r);
+
+/* The common universal integer, inline: not negative, at most maxlen bytes,
+ * all in view and before the end.  FALSE (nothing read) otherwise: the
+ * complete reader then takes it, with its checks. */
+static inline gboolean
+ttc_rd_universal_quick(ttc_rd_t *r, guint maxlen, guint64 *out)
+{
+    gint at = r->off, stop = MIN(r->end, r->base_end);
+    guint len, i;
+    guint64 v = 0;
+    const guint8 *p;
+
+    if (r->need_more || r->bad || at < r->base_off || at >= stop)
+        return FALSE;
+    p = r->base + (at - r->base_off);
+    len = p[0];
+    if (len > maxlen || (gint)len >= stop - at)
+        return FALSE;                 /* negative (0x80 set), too long, or past the view */
+    for (i = 1; i <= len; i++)
+        v = (v << 8) | p[i];
+    r->off = at + 1 + (gint)len;
+    *out = v;
+    return TRUE;
+}
+
+static inline guint32
+ttc_rd_ub2(ttc_rd_t *r)
+{
+    guint64 v;
+    if (!r->d->native && ttc_rd_universal_quick(r, 2, &v))
+        return (guint32)v;
+    return ttc_rd_ub2_any(r);
+}
+
+static inline guint32
+ttc_rd_ub4(ttc_rd_t *r)
+{
+    guint64 v;
+    if (!r->d->native && ttc_rd_universal_quick(r, 4, &v))
+        return (guint32)v;
+    return ttc_rd_ub4_any(r);
+}
+
+static inline guint64
+ttc_rd_ub8(ttc_rd_t *r)
+{
+    guint64 v;
+    /* OCI keeps ub8 universal too. */
+    if (ttc_rd_universal_quick(r, 8, &v))
+        return v;
+    return ttc_rd_universal(r, 8, NULL);
+}
 gint32   ttc_rd_sb2(ttc_rd_t *r);
 gint32   ttc_rd_sb4(ttc_rd_t *r);
 gint32   ttc_rd_sb1(ttc_rd_t *r);

@@ -29,6 +29,7 @@ decode_range(tvbuff_t *tvb, gint off, gint end, ttc_state_t *st, proto_tree *tre
      * (a describe, the state at the end of the packet) is copied out. */
     wmem_allocator_t *scope = pinfo->pool;
     guint n = 0;
+    ttc_rd_t view;                    /* the range's bytes seen once (ttc_rd_init_view) */
 
     *stop = STOP_END;
     while (off < end) {
@@ -37,7 +38,15 @@ decode_range(tvbuff_t *tvb, gint off, gint end, ttc_state_t *st, proto_tree *tre
         ttc_state_t tmp = *st;
 
         memset(&res, 0, sizeof(res));
-        ttc_rd_init(&r, tvb, off, end, st->dialect);
+        if (n == 0) {
+            ttc_rd_init_view(&view, tvb, off, end, st->dialect);
+            view.runs = first_pass && !tree && !one_message;
+            r = view;
+        } else {
+            r = view;                 /* the same bytes in place, from here */
+            r.off = off;
+            r.d = st->dialect;
+        }
         /* The first pass finds message boundaries without a tree; display
          * passes decode ranges already known to hold whole messages. */
         if (dir == SQLNET_TO_SERVER)

@@ -525,7 +525,7 @@ apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
         return;
     req = resp->req;
     if (res->row) {
-        resp->rows++;
+        resp->rows += 1 + res->more_rows;
         if (st->describe && st->describe->has_lob && req && req->execution) {
             ts->lob_execution = req->execution;
             ts->lob_sql = req->stmt_sql;

@@ -46,6 +46,8 @@ typedef struct ttc_msg_result {
     gboolean terminal;         /* ends a response in classic (pre-EOR) mode */
     gboolean eor;              /* message 29 */
     gboolean row;              /* one row of data */
+    guint32 more_rows;         /* ... and this many more (row data messages that
+                                * followed it, taken at once: ttc_rd_t.runs) */
     gboolean has_oer;
     guint32 oer_cursor, oer_error, call_status;
     guint64 oer_rowcount;

@@ -174,6 +174,9 @@ describe_keep(const ttc_describe_t *d)
     k->ncols = d->ncols;
     k->kind = d->kind;
     k->has_lob = d->has_lob;
+    k->walk_known = 0;                /* a copy may be changed: worked out again */
+    k->walk_plain = 0;
+    k->walk_sig = 0;
     k->cols = (ttc_column_t *)wmem_memdup(wmem_file_scope(), d->cols,
                                           sizeof(ttc_column_t) * MAX(d->ncols, 1u));
     for (i = 0; i < d->ncols; i++) {
