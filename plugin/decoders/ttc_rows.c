@@ -577,42 +577,95 @@ walk_plain_row(ttc_rd_t *r, const ttc_state_t *st, const ttc_describe_t *desc,
     return TRUE;
 }
 
-/* First pass (r->runs): the row data messages right after a row walked by
- * walk_plain_row(), taken here at once while each is such a row too (no
- * bit vector comes between two of them, so each sends every column):
- * res->more_rows counts them.  Only the last one's values are kept (the
- * rows after it read no other); `first` is the first row's record, whose
- * shape it copies.  A row that is not such a row, or does not end in the
- * captured bytes, is left to the next message's decoding. */
+/* A row record like `like` (its columns and their hash), values unset. */
+static ttc_row_values_t *
+row_record_like(const ttc_row_values_t *like, wmem_allocator_t *scope)
+{
+    ttc_row_values_t *v = (ttc_row_values_t *)wmem_alloc0(scope, sizeof(ttc_row_values_t) +
+                                                               MAX(like->ncols, 1u) * sizeof(ttc_kept_value_t));
+    v->ncols = like->ncols;
+    v->sig = like->sig;
+    v->v = (ttc_kept_value_t *)(v + 1);
+    return v;
+}
+
+/* First pass (r->runs): the messages right after a row walked by
+ * walk_plain_row() that are such rows too, each alone or after its bit
+ * vector message (JDBC sends one before every row that repeats a column),
+ * taken here in one loop: res->more_rows counts the rows, more_bvc_bytes
+ * the bit vector messages' bytes.  `cur` is the first row's record; the
+ * values of the latest row taken end in st->last_row (a row after a bit
+ * vector reads the one before it: two records take turns; a row without
+ * one is walked again for its values only when a later row needs them or
+ * the run ends).  A message that is neither, a vector without its row, or
+ * a row that is not such a row or does not end in the captured bytes is
+ * left to the next message's decoding. */
 static void
-walk_row_run(ttc_rd_t *r, ttc_state_t *st, const ttc_describe_t *desc, const ttc_row_values_t *first,
+walk_row_run(ttc_rd_t *r, ttc_state_t *st, const ttc_describe_t *desc, ttc_row_values_t *cur,
              ttc_msg_result_t *res, wmem_allocator_t *scope)
 {
-    gint last = -1;
-    guint32 sent;
+    ttc_row_values_t *alt = NULL, *swap;
+    gint pending = -1;                /* a row taken without its values: where it starts */
+    guint32 sent, nbytes = (desc->ncols + 7) / 8;
     ttc_rd_t t;
-    ttc_row_values_t *now;
 
-    while (r->off < r->end && ttc_rd_byte_in_view(r, r->off) == TTC_MSG_ROW_DATA) {
+    for (;;) {
+        gint at = r->off, bv_at = -1;
+        gint type = ttc_rd_byte_in_view(r, at);
+
         t = *r;
-        t.off++;
-        if (!walk_plain_row(&t, st, desc, NULL, NULL, &sent))
+        if (type == TTC_MSG_BIT_VECTOR) {
+            t.off++;
+            ttc_rd_ub2(&t);           /* columns sent */
+            /* the vector and the row message's type byte, in view */
+            if (!ttc_rd_ok(&t) || nbytes > 512 || t.off > t.end - (gint)nbytes - 1 ||
+                ttc_rd_byte_in_view(&t, t.off + (gint)nbytes) != TTC_MSG_ROW_DATA)
+                break;
+            bv_at = t.off;
+            t.off += (gint)nbytes;
+        } else if (type != TTC_MSG_ROW_DATA) {
             break;
-        last = r->off + 1;
+        }
+        t.off++;                      /* the row message's type */
+        if (bv_at < 0) {
+            if (!walk_plain_row(&t, st, desc, NULL, NULL, &sent))
+                break;
+            pending = at + 1;
+        } else {
+            if (!alt)
+                alt = row_record_like(cur, scope);
+            if (pending >= 0) {
+                ttc_rd_t m = *r;
+                m.off = pending;
+                if (!walk_plain_row(&m, st, desc, NULL, alt, &sent))
+                    break;
+                swap = cur; cur = alt; alt = swap;
+                pending = -1;
+            }
+            st->bitvec = r->base + (bv_at - r->base_off);
+            st->bitvec_len = (guint16)nbytes;
+            if (!walk_plain_row(&t, st, desc, cur, alt, &sent)) {
+                st->bitvec = NULL;
+                st->bitvec_len = 0;
+                break;
+            }
+            st->bitvec = NULL;
+            st->bitvec_len = 0;
+            swap = cur; cur = alt; alt = swap;
+            res->more_bvc_bytes += (guint32)(bv_at - at + (gint)nbytes);
+        }
         r->off = t.off;
         res->more_rows++;
     }
-    if (last < 0)
-        return;
-    now = (ttc_row_values_t *)wmem_alloc0(scope, sizeof(ttc_row_values_t) +
-                                                 MAX(first->ncols, 1u) * sizeof(ttc_kept_value_t));
-    now->ncols = first->ncols;
-    now->sig = first->sig;
-    now->v = (ttc_kept_value_t *)(now + 1);
-    t = *r;
-    t.off = last;
-    if (walk_plain_row(&t, st, desc, NULL, now, &sent))
-        st->last_row = now;
+    if (pending >= 0) {
+        t = *r;
+        t.off = pending;
+        if (!alt)
+            alt = row_record_like(cur, scope);
+        if (walk_plain_row(&t, st, desc, NULL, alt, &sent))
+            cur = alt;
+    }
+    st->last_row = cur;
 }
 
 void

@@ -536,6 +536,7 @@ apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
         resp->row_bytes += (guint32)msg_len;
     if (res->type == TTC_MSG_BIT_VECTOR && msg_len > 0)
         resp->bvc_bytes += (guint32)msg_len;
+    resp->bvc_bytes += res->more_bvc_bytes;
     /* Cursors the reply opened (REF cursors, implicit results): their
      * fetches walk rows with the describe that came with them and count
      * as an execution of the statement that opened them. */

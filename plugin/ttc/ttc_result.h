@@ -48,6 +48,7 @@ typedef struct ttc_msg_result {
     gboolean row;              /* one row of data */
     guint32 more_rows;         /* ... and this many more (row data messages that
                                 * followed it, taken at once: ttc_rd_t.runs) */
+    guint32 more_bvc_bytes;    /* bytes of the bit vector messages among them */
     gboolean has_oer;
     guint32 oer_cursor, oer_error, call_status;
     guint64 oer_rowcount;
