@@ -560,6 +560,18 @@ apply_server_result(ttc_session_t *ts, const sqlnet_session_t *sess, packet_info
             resp->ora_message = wmem_strdup(wmem_file_scope(), res->oer_message);
         if (res->oer_cursor != 0) {
             ttc_cursor_t *c = cursor_get(ts, res->oer_cursor, TRUE, rec);
+            if (c && req && req->call.func == TTC_FN_DP_PREPARE) {
+                /* A direct path load's cursor (python-oracledb
+                 * DirectPathPrepareMessage: a table and its columns, no
+                 * SQL text; the reply names the cursor it opened): what an
+                 * earlier cursor of the same number ran is not its text,
+                 * nor are its binds, describe or execution its own. */
+                c->sql = NULL;
+                c->binds = NULL;
+                c->returning_binds = 0;
+                c->describe = NULL;
+                c->execution = 0;
+            }
             if (c) {
                 if (req && req->execution && req->call.func == TTC_FN_OALL8)
                     c->execution = req->execution;   /* cursor id known only now */
