@@ -7,6 +7,10 @@ before and after a change, compared byte for byte.
     bench/vdiff.py snapshot --so build/plugins/4.0/epan/sqlnet.so --out /tmp/after
     bench/vdiff.py compare /tmp/base /tmp/after
 
+--modes picks the runs (default V,2V): V and 2V (-V, -2 -V), S (the summary
+lines), E and 2E (-q -z expert in one pass and two): the last three are
+passes without a tree, where the first pass's shortcuts run.
+
 A snapshot keeps each output gzipped with its SHA-256 in index.tsv; compare
 lists the captures whose outputs differ (exit 1 if any).  As root tshark runs
 as nobody (root tshark ignores WIRESHARK_PLUGIN_DIR).
