@@ -25,7 +25,6 @@ DRIVERS = {"python-oracledb": "python-oracledb thin", "node-oracledb": "node-ora
            "jdbc-thin": "JDBC thin"}
 
 
-@pytest.mark.host_only      # scripts/coverage.py's report; every release decodes the captures elsewhere
 def in_share(cap):
     """The capture is in this run's share (SQLNET_CAPTURE_SHARD, tests/conftest.py)."""
     from conftest import _share
@@ -33,6 +32,7 @@ def in_share(cap):
     return not spec or _share(Path(cap).stem, spec)
 
 
+@pytest.mark.host_only      # scripts/coverage.py's report; every release decodes the captures elsewhere
 def test_generated_captures_fully_decoded_and_counted(tshark):
     caps = [str(c) for c in sorted(CAPS.glob("*.pcap*")) if in_share(c)]
     out = subprocess.run([sys.executable, str(ROOT / "scripts" / "coverage.py"), "--json",
