@@ -54,23 +54,13 @@ ttc_rd_init_view(ttc_rd_t *r, tvbuff_t *tvb, gint off, gint end, const ttc_diale
     r->base_end = off + have;
 }
 
-/* `n` bytes at `at`, all in the view (the caller has reserved them). */
-static inline gboolean
-in_view(const ttc_rd_t *r, gint at, guint n)
-{
-    return r->base && at >= r->base_off && at <= r->base_end && n <= (guint)(r->base_end - at);
-}
-
 guint16
 ttc_rd_u16be(ttc_rd_t *r)
 {
     guint16 v;
     if (!ttc_rd_have(r, 2))
         return 0;
-    if (in_view(r, r->off, 2))
-        v = (guint16)(ttc_rd_byte(r, r->off) << 8 | ttc_rd_byte(r, r->off + 1));
-    else
-        v = tvb_get_ntohs(r->tvb, r->off);
+    v = (guint16)(ttc_rd_byte(r, r->off) << 8 | ttc_rd_byte(r, r->off + 1));
     r->off += 2;
     return v;
 }
@@ -81,10 +71,7 @@ ttc_rd_u16le(ttc_rd_t *r)
     guint16 v;
     if (!ttc_rd_have(r, 2))
         return 0;
-    if (in_view(r, r->off, 2))
-        v = (guint16)(ttc_rd_byte(r, r->off) | ttc_rd_byte(r, r->off + 1) << 8);
-    else
-        v = tvb_get_letohs(r->tvb, r->off);
+    v = (guint16)(ttc_rd_byte(r, r->off) | ttc_rd_byte(r, r->off + 1) << 8);
     r->off += 2;
     return v;
 }
@@ -98,6 +85,8 @@ ttc_rd_universal(ttc_rd_t *r, guint maxlen, gboolean *negative)
 
     if (negative)
         *negative = FALSE;
+    if (ttc_rd_universal_quick(r, maxlen, &v))
+        return v;                     /* the common form, in view (ttc_codec.h) */
     if (!ttc_rd_have(r, 1))
         return 0;
     len = ttc_rd_byte(r, r->off);
@@ -112,13 +101,6 @@ ttc_rd_universal(ttc_rd_t *r, guint maxlen, gboolean *negative)
     }
     if (!ttc_rd_have(r, 1 + len))
         return 0;
-    if (in_view(r, r->off + 1, len)) {
-        const guint8 *p = r->base + (r->off + 1 - r->base_off);
-        for (i = 0; i < len; i++)
-            v = (v << 8) | p[i];
-        r->off += 1 + len;
-        return v;
-    }
     /* one accessor call for the common widths */
     switch (len) {
     case 0: break;

@@ -88,8 +88,6 @@ void ttc_rd_init(ttc_rd_t *r, tvbuff_t *tvb, gint off, gint end, const ttc_diale
  * (one tvb_get_ptr): for a reader that decodes a range of messages. */
 void ttc_rd_init_view(ttc_rd_t *r, tvbuff_t *tvb, gint off, gint end, const ttc_dialect_t *d);
 
-/* The byte at `at` (an offset in r->tvb the caller has reserved): from the
- * view when it holds it, else from the tvb. */
 /* The byte at `at` when the view holds it, else -1 (nothing read). */
 static inline gint
 ttc_rd_byte_in_view(const ttc_rd_t *r, gint at)
@@ -97,6 +95,8 @@ ttc_rd_byte_in_view(const ttc_rd_t *r, gint at)
     return r->base && at >= r->base_off && at < r->base_end ? r->base[at - r->base_off] : -1;
 }
 
+/* The byte at `at` (an offset in r->tvb the caller has reserved): from the
+ * view when it holds it, else from the tvb. */
 static inline guint8
 ttc_rd_byte(const ttc_rd_t *r, gint at)
 {

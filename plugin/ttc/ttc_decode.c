@@ -32,21 +32,17 @@ decode_range(tvbuff_t *tvb, gint off, gint end, ttc_state_t *st, proto_tree *tre
     ttc_rd_t view;                    /* the range's bytes seen once (ttc_rd_init_view) */
 
     *stop = STOP_END;
+    ttc_rd_init_view(&view, tvb, off, end, st->dialect);
+    view.runs = first_pass && !tree && !one_message;
     while (off < end) {
         ttc_rd_t r;
         ttc_msg_result_t res;
         ttc_state_t tmp = *st;
 
         memset(&res, 0, sizeof(res));
-        if (n == 0) {
-            ttc_rd_init_view(&view, tvb, off, end, st->dialect);
-            view.runs = first_pass && !tree && !one_message;
-            r = view;
-        } else {
-            r = view;                 /* the same bytes in place, from here */
-            r.off = off;
-            r.d = st->dialect;
-        }
+        r = view;                     /* the same bytes in place, from here */
+        r.off = off;
+        r.d = st->dialect;
         /* The first pass finds message boundaries without a tree; display
          * passes decode ranges already known to hold whole messages. */
         if (dir == SQLNET_TO_SERVER)
