@@ -521,10 +521,11 @@ keep_row_bytes(const ttc_rd_t *r, gint s, ttc_row_values_t *now, const guint32 *
  * plain value (one DALC: the caller checks, describe_facts()), each in the
  * short form (a length byte, then that many bytes), nothing shown, not
  * OCI's same-platform structs.  It reads the row from one pointer to its
- * captured bytes instead of a tvb call per byte: the first pass walks every row of every fetch (bench/: most of a
- * small array size's cost).  FALSE, with nothing moved or kept, when the row
- * is not such a row or does not end in the captured bytes: the general walk
- * below then reads it (and reports what it finds).  Otherwise r->off is
+ * captured bytes instead of a tvb call per byte: the first pass walks every
+ * row of every fetch (bench/: most of a small array size's cost).  FALSE,
+ * with nothing moved or kept, when the row is not such a row or does not
+ * end in the captured bytes: the general walk below then reads it (and
+ * reports what it finds).  Otherwise r->off is
  * past the row, *sent the columns sent, and `now` (when kept) holds every
  * value's bytes in place or the previous row's for a repeated column. */
 static gboolean
@@ -607,6 +608,7 @@ walk_row_run(ttc_rd_t *r, ttc_state_t *st, const ttc_describe_t *desc, ttc_row_v
     ttc_row_values_t *alt = NULL, *swap;
     gint pending = -1;                /* a row taken without its values: where it starts */
     guint32 sent, nbytes = (desc->ncols + 7) / 8;
+    gboolean walked;
     ttc_rd_t t;
 
     for (;;) {
@@ -644,13 +646,11 @@ walk_row_run(ttc_rd_t *r, ttc_state_t *st, const ttc_describe_t *desc, ttc_row_v
             }
             st->bitvec = r->base + (bv_at - r->base_off);
             st->bitvec_len = (guint16)nbytes;
-            if (!walk_plain_row(&t, st, desc, cur, alt, &sent)) {
-                st->bitvec = NULL;
-                st->bitvec_len = 0;
-                break;
-            }
-            st->bitvec = NULL;
+            walked = walk_plain_row(&t, st, desc, cur, alt, &sent);
+            st->bitvec = NULL;        /* a vector serves its row only */
             st->bitvec_len = 0;
+            if (!walked)
+                break;
             swap = cur; cur = alt; alt = swap;
             res->more_bvc_bytes += (guint32)(bv_at - at + (gint)nbytes);
         }
