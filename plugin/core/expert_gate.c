@@ -25,12 +25,6 @@ sqlnet_expert_gate_init(void)
 }
 
 int
-sqlnet_expert_tap(void)
-{
-    return expert_tap_id;
-}
-
-int
 sqlnet_expert_proto(void)
 {
     return expert_proto_id;
@@ -48,13 +42,18 @@ sqlnet_expert_severity_of(const ei_register_info *ei, gsize n, const expert_fiel
 }
 
 gboolean
+sqlnet_expert_listened(packet_info *pinfo)
+{
+    return expert_tap_id <= 0 || have_tap_listener(expert_tap_id) ||
+           (pinfo->cinfo && col_get_writable(pinfo->cinfo, COL_EXPERT));
+}
+
+gboolean
 sqlnet_expert_wanted(packet_info *pinfo, proto_item *pi, const int *severity)
 {
     /* expert.c, expert_set_info_vformat(): an item gets the info's subtree
      * and flags; else only the column, the tap and the highest severity */
-    if (pi != NULL || expert_tap_id <= 0 || have_tap_listener(expert_tap_id))
-        return TRUE;
-    if (pinfo->cinfo && col_get_writable(pinfo->cinfo, COL_EXPERT))
+    if (pi != NULL || sqlnet_expert_listened(pinfo))
         return TRUE;
     return !severity || expert_get_highest_severity() < *severity;
 }

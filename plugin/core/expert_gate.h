@@ -22,9 +22,13 @@
  * pass always decodes its messages again (ttc_stream.c). */
 void sqlnet_expert_gate_init(void);
 
-/* The expert tap's id (0: not found) and _ws.expert's protocol (-1). */
-int  sqlnet_expert_tap(void);
+/* _ws.expert's protocol (-1: not found). */
 int  sqlnet_expert_proto(void);
+
+/* Whether an expert info reaches anyone without a tree item: the expert
+ * tap is listened to, or the packet list has an Expert column (or the tap
+ * was not found: TRUE). */
+gboolean sqlnet_expert_listened(packet_info *pinfo);
 
 /* The severity of the expert info `which` as registered in ei[0..n-1] (a
  * static array: read where it is, so that a severity the user changed in

@@ -70,9 +70,8 @@ display_decode_wanted(proto_tree *tree, packet_info *pinfo, sqlnet_dir_t dir)
 {
     if (PTREE_DATA(tree)->visible)
         return TRUE;
-    if (sqlnet_expert_proto() < 0 || sqlnet_expert_tap() <= 0 ||
-        proto_field_is_referenced(tree, sqlnet_expert_proto()) ||
-        have_tap_listener(sqlnet_expert_tap()) || col_get_writable(pinfo->cinfo, COL_EXPERT))
+    if (sqlnet_expert_proto() < 0 || proto_field_is_referenced(tree, sqlnet_expert_proto()) ||
+        sqlnet_expert_listened(pinfo))
         return TRUE;
     /* no field of the protocol referenced: none of the decoders' either */
     if (!proto_field_is_referenced(tree, proto_ttc_layer))
