@@ -93,7 +93,7 @@ struct sqlnet_account {
     stmt_t *outside;
     GPtrArray *order;          /* stmt_t, first-seen order */
     GPtrArray *numbered;       /* the result: outside first, then by number */
-    GArray *rts;               /* acct_rt_t */
+    GArray *rts;               /* acct_rt_t: the round trips that are a sample */
     GHashTable *convs;         /* conversation + 1 -> conv_t */
     gboolean dirty;
 };
@@ -525,7 +525,10 @@ account_add(sqlnet_account_t *a, const sqlnet_rt_t *rt)
         if (sqlnet_rt_func(rt) == TTC_FN_FETCH && sqlnet_rt_execution(rt) != 0)
             r.sample |= SAMPLE_FETCH;
     }
-    g_array_append_val(a->rts, r);
+    /* only the samples: the pauses read nothing else (conv->last_rows
+     * carries the rows of the round trip before) */
+    if (r.sample)
+        g_array_append_val(a->rts, r);
 }
 
 /* ---- computing ----------------------------------------------------------- */

@@ -81,16 +81,28 @@ typedef struct {
     guint32 execs_since;       /* executions since its latest call */
 } conv_run_t;
 
+/* A kept mark and the round trip (sqlnet.rt.number) it is for. */
+typedef struct {
+    guint32 number;
+    mark_t m;
+} kept_mark_t;
+
+#define FIRST_SQLS 4           /* statement texts side by side before a map */
+
 struct sqlnet_patterns {
-    wmem_map_t *sqls;          /* statement text -> sql_t */
+    const char *first_sql[FIRST_SQLS];   /* the first texts (NULL: free slot) ... */
+    sql_t *first_s[FIRST_SQLS];          /* ... and theirs */
+    wmem_map_t *sqls;          /* statement text -> sql_t beyond those, NULL until needed */
     exec_t **execs;            /* by execution number - 1 (the session's executions are
                                 * numbered 1, 2, ...: ttc_pairing.c): what its round trips
                                 * read, NULL for one that ran no statement; grown by doubling */
     gsize execs_cap;
-    wmem_map_t *marks;         /* const ttc_response_t * -> mark_t: only the calls in a
+    kept_mark_t *marks;        /* by round-trip number, ascending (the first pass classifies
+                                * in that order): only the calls in a
                                 * conversation-wide run (commit, ping, LOB) and go-ora's cursor
                                 * closes in a run (OPINGs: their place among its closes), so
                                 * that a capture of fetches keeps nothing per round trip */
+    guint32 nmarks, marks_cap;
     conv_run_t commit, ping, lob;
     guint32 upto;              /* round trips (sqlnet.rt.number) classified so far */
 };
@@ -245,12 +257,62 @@ static struct sqlnet_patterns *
 state_of(sqlnet_session_t *sess)
 {
     if (!sess->patterns) {
-        struct sqlnet_patterns *p = wmem_new0(wmem_file_scope(), struct sqlnet_patterns);
-        p->sqls = wmem_map_new(wmem_file_scope(), g_str_hash, g_str_equal);
-        p->marks = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
-        sess->patterns = p;
+        sess->patterns = wmem_new0(wmem_file_scope(), struct sqlnet_patterns);
     }
     return sess->patterns;
+}
+
+/* The statement's state in the session (by text: a text repeated in a
+ * later call may be a copy), made when new. */
+static sql_t *
+sql_of(struct sqlnet_patterns *p, const char *sql)
+{
+    sql_t *s;
+    guint i;
+
+    for (i = 0; i < FIRST_SQLS && p->first_sql[i]; i++)
+        if (p->first_sql[i] == sql || strcmp(p->first_sql[i], sql) == 0)
+            return p->first_s[i];
+    if (p->sqls && (s = (sql_t *)wmem_map_lookup(p->sqls, sql)) != NULL)
+        return s;
+    s = wmem_new0(wmem_file_scope(), sql_t);
+    if (i < FIRST_SQLS) {
+        p->first_sql[i] = sql;
+        p->first_s[i] = s;
+        return s;
+    }
+    if (!p->sqls)
+        p->sqls = wmem_map_new(wmem_file_scope(), g_str_hash, g_str_equal);
+    wmem_map_insert(p->sqls, sql, s);
+    return s;
+}
+
+/* A mark kept for round trip `number` (numbers come in ascending order). */
+static void
+mark_keep(struct sqlnet_patterns *p, guint32 number, const mark_t *m)
+{
+    if (p->nmarks == p->marks_cap) {
+        p->marks_cap = p->marks_cap ? p->marks_cap * 2 : 2;
+        p->marks = (kept_mark_t *)wmem_realloc(wmem_file_scope(), p->marks, p->marks_cap * sizeof(*p->marks));
+    }
+    p->marks[p->nmarks].number = number;
+    p->marks[p->nmarks].m = *m;
+    p->nmarks++;
+}
+
+static const mark_t *
+mark_find(const struct sqlnet_patterns *p, guint32 number)
+{
+    guint32 lo = 0, hi = p->nmarks;
+
+    while (lo < hi) {
+        guint32 mid = lo + (hi - lo) / 2;
+        if (p->marks[mid].number < number)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < p->nmarks && p->marks[lo].number == number ? &p->marks[lo].m : NULL;
 }
 
 static exec_t *
@@ -311,13 +373,9 @@ classify(struct sqlnet_patterns *p, const ttc_response_t *resp, mark_t *m)
         return;
     }
     if (ttc_req_executes(req) && req->stmt_sql && req->execution) {
-        sql_t *s = (sql_t *)wmem_map_lookup(p->sqls, req->stmt_sql);
+        sql_t *s = sql_of(p, req->stmt_sql);
         guint8 kind = execution_kind(req);
 
-        if (!s) {
-            s = wmem_new0(wmem_file_scope(), sql_t);
-            wmem_map_insert(p->sqls, req->stmt_sql, s);
-        }
         e = wmem_new0(wmem_file_scope(), exec_t);
         e->sql = s;
         e->exec_number = ++s->executions;
@@ -382,7 +440,7 @@ classify(struct sqlnet_patterns *p, const ttc_response_t *resp, mark_t *m)
 static gboolean
 mark_of(struct sqlnet_patterns *p, const ttc_response_t *resp, mark_t *m)
 {
-    const mark_t *kept = (const mark_t *)wmem_map_lookup(p->marks, resp);
+    const mark_t *kept = mark_find(p, resp->number);
     const exec_t *e;
 
     if (kept) {
@@ -426,9 +484,7 @@ patterns_note(packet_info *pinfo, sqlnet_session_t *sess, const ttc_response_t *
         if (m.run && (!resp->req->execution || !exec_of(p, resp->req->execution)
                       || resp->req->call.func == TTC_FN_LOB_OP || resp->req->call.func == TTC_FN_COMMIT ||
                       resp->req->call.func == TTC_FN_PING)) {
-            mark_t *kept = wmem_new(wmem_file_scope(), mark_t);
-            *kept = m;
-            wmem_map_insert(p->marks, resp, kept);
+            mark_keep(p, resp->number, &m);
         }
     }
     if (!mark_of(p, resp, &m))
