@@ -58,6 +58,11 @@ ttc_rec_find(const ttc_session_t *ts, guint32 frame, guint32 key)
     guint32 lo = 0, hi = st->nchunks;
     const struct ttc_rec_chunk *c;
 
+    if (hi) {                          /* the newest: the first pass's own packet */
+        c = st->chunks[hi - 1];
+        if (c->n && c->keys[c->n - 1].frame == frame && c->keys[c->n - 1].key == key)
+            return &c->recs[c->n - 1];
+    }
     while (lo < hi) {                  /* the first chunk whose first key is above */
         guint32 mid = lo + (hi - lo) / 2;
         if (key_cmp(frame, key, &st->chunks[mid]->keys[0]) >= 0)
