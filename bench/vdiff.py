@@ -9,7 +9,9 @@ before and after a change, compared byte for byte.
 
 --modes picks the runs (default V,2V): V and 2V (-V, -2 -V), S (the summary
 lines), E and 2E (-q -z expert in one pass and two): the last three are
-passes without a tree, where the first pass's shortcuts run.
+passes without a tree, where the first pass's shortcuts run; Z (-q with the
+reports -z sqlnet,stmt, sqlnet,rt and sqlnet,conv: the statement account and
+the patterns behind them).
 
 A snapshot keeps each output gzipped with its SHA-256 in index.tsv; compare
 lists the captures whose outputs differ (exit 1 if any).  As root tshark runs
@@ -40,7 +42,8 @@ def captures():
 V_MODES = {"V": ["-V"], "2V": ["-2", "-V"]}
 # more runs, by --modes: passes without a tree (summary lines, the expert
 # tap in one pass and in two)
-MORE_MODES = {"S": [], "E": ["-q", "-z", "expert"], "2E": ["-2", "-q", "-z", "expert"]}
+MORE_MODES = {"S": [], "E": ["-q", "-z", "expert"], "2E": ["-2", "-q", "-z", "expert"],
+              "Z": ["-q", "-z", "sqlnet,stmt", "-z", "sqlnet,rt", "-z", "sqlnet,conv"]}
 ALL_MODES = {**V_MODES, **MORE_MODES}
 
 
