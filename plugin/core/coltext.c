@@ -12,29 +12,20 @@
 
 #include "sqlnet.h"
 #include "coltext.h"
+#include "pkt.h"
 
 #define LEN_UNKNOWN G_MAXSIZE
 
-/* What this frame's Info column held after sqlnet's last append (packet
- * scope): its text pointer and length, and whether nothing more fits. */
-typedef struct {
-    const char *text;
-    gsize len;
-    gboolean full;
-    gboolean taken;
-} colstate_t;
+typedef sqlnet_colstate_t colstate_t;     /* (pkt.h) */
+
+#define PEND_FIRST 256u
+
+static void flush(packet_info *pinfo, colstate_t *c);
 
 static colstate_t *
 colstate(packet_info *pinfo)
 {
-    colstate_t *c = (colstate_t *)p_get_proto_data(pinfo->pool, pinfo, sqlnet_proto(), SQLNET_KEY_COLUMNS);
-
-    if (!c) {
-        c = wmem_new0(pinfo->pool, colstate_t);
-        c->len = LEN_UNKNOWN;
-        p_add_proto_data(pinfo->pool, pinfo, sqlnet_proto(), SQLNET_KEY_COLUMNS, c);
-    }
-    return c;
+    return &sqlnet_pkt(pinfo)->col;
 }
 
 gboolean
@@ -49,6 +40,7 @@ sqlnet_col_take(packet_info *pinfo)
     c = colstate(pinfo);
     if (c->taken)
         return FALSE;
+    flush(pinfo, c);                   /* what was held goes where it would have, then is cleared */
     c->taken = TRUE;
     c->len = LEN_UNKNOWN;
     c->full = FALSE;
@@ -63,6 +55,7 @@ sqlnet_col_forget(packet_info *pinfo)
     if (!pinfo->cinfo)
         return;
     c = colstate(pinfo);
+    flush(pinfo, c);                   /* before what another dissector writes */
     c->len = LEN_UNKNOWN;
     c->full = FALSE;
 }
@@ -129,14 +122,97 @@ append(packet_info *pinfo, const char *sep, const char *s)
         note(c, col_get_text(pinfo->cinfo, COL_INFO), before, sep && before ? sep : s);
 }
 
+/* The held text to the column: one append. */
+static void
+flush(packet_info *pinfo, colstate_t *c)
+{
+    if (!c->pend_len)
+        return;
+    c->pend[c->pend_len] = '\0';
+    c->pend_len = 0;
+    append(pinfo, NULL, c->pend);
+}
+
+/* s onto the held text; what goes past a full column is dropped (the
+ * column's own append cuts there too). */
+static void
+pend(packet_info *pinfo, colstate_t *c, const char *s)
+{
+    gsize n = strlen(s);
+
+    if (c->pend_len + n >= COL_MAX_INFO_LEN) {
+        /* more than the column takes: cut, at a character's start */
+        n = COL_MAX_INFO_LEN - 1 - c->pend_len;
+        while (n > 0 && ((guchar)s[n] & 0xC0) == 0x80)
+            n--;
+    }
+    if (c->pend_len + n + 1 > c->pend_cap) {
+        gsize cap = c->pend_cap ? c->pend_cap : PEND_FIRST;
+        while (cap < c->pend_len + n + 1)
+            cap *= 2;
+        c->pend = (char *)wmem_realloc(pinfo->pool, c->pend, MIN(cap, COL_MAX_INFO_LEN));
+        c->pend_cap = MIN(cap, COL_MAX_INFO_LEN);
+    }
+    memcpy(c->pend + c->pend_len, s, n);
+    c->pend_len += n;
+}
+
+void
+sqlnet_col_hold(packet_info *pinfo)
+{
+    colstate_t *c;
+
+    if (!pinfo->cinfo)
+        return;
+    c = colstate(pinfo);
+    flush(pinfo, c);                   /* (a hold inside a hold: what came before first) */
+    c->hold++;
+}
+
+void
+sqlnet_col_release(packet_info *pinfo)
+{
+    colstate_t *c;
+
+    if (!pinfo->cinfo)
+        return;
+    c = colstate(pinfo);
+    flush(pinfo, c);
+    if (c->hold)
+        c->hold--;
+}
+
 void
 sqlnet_col_append(packet_info *pinfo, const char *s)
 {
-    append(pinfo, NULL, s);
+    colstate_t *c;
+
+    if (!pinfo->cinfo)
+        return;
+    c = colstate(pinfo);
+    if (!c->hold) {
+        append(pinfo, NULL, s);
+        return;
+    }
+    pend(pinfo, c, s);
 }
 
 void
 sqlnet_col_append_sep(packet_info *pinfo, const char *sep, const char *s)
 {
-    append(pinfo, sep, s);
+    colstate_t *c;
+    const char *t;
+
+    if (!pinfo->cinfo)
+        return;
+    c = colstate(pinfo);
+    if (!c->hold) {
+        append(pinfo, sep, s);
+        return;
+    }
+    /* the separator when the column will not be empty before s, as
+     * col_append_sep_str() decides */
+    if (c->pend_len || ((t = col_get_text(pinfo->cinfo, COL_INFO)) != NULL && t[0] != '\0'))
+        pend(pinfo, c, sep);
+    pend(pinfo, c, s);
 }

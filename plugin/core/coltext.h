@@ -75,6 +75,14 @@ gboolean sqlnet_col_take(packet_info *pinfo);
 /* The Info column may have been changed by another dissector (tls.c calls
  * Wireshark's TLS dissector): measure it again at the next append. */
 void sqlnet_col_forget(packet_info *pinfo);
+/* Between sqlnet_col_hold() and sqlnet_col_release() (nested: counted),
+ * the appends below wait in a packet-scope buffer and reach the column in
+ * one col_append_str() at the release (or before a take or a forget):
+ * col_append_str() re-scans the column each time (g_strlcat).  The caller
+ * releases also when an exception leaves (TRY/FINALLY), before anyone
+ * else writes the column (show_exception()'s "[Malformed Packet]"). */
+void sqlnet_col_hold(packet_info *pinfo);
+void sqlnet_col_release(packet_info *pinfo);
 /* col_append_str(pinfo->cinfo, COL_INFO, s) */
 void sqlnet_col_append(packet_info *pinfo, const char *s);
 /* col_append_sep_str(pinfo->cinfo, COL_INFO, sep, s) */

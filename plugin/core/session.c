@@ -13,27 +13,22 @@
 
 #include "sqlnet.h"
 #include "session.h"
+#include "pkt.h"
 
-/* Per-packet cache of the session (packet scope): the TCP taps find the
- * session of the packet here (session_of_packet: a stream the taps saw
+/* Per-packet cache of the session (pkt.h, packet scope): the TCP taps find
+ * the session of the packet here (session_of_packet: a stream the taps saw
  * before its first TNS packet has none in their own cache), and TLS's
  * plaintext asks again; one conversation lookup per packet is enough.  The
  * ports tell the (rare) frames with two TCP layers apart. */
 
-typedef struct {
-    sqlnet_session_t *sess;
-    guint32 srcport, destport;
-} session_cache_t;
-
 sqlnet_session_t *
 session_get(packet_info *pinfo)
 {
-    session_cache_t *c = (session_cache_t *)p_get_proto_data(pinfo->pool, pinfo, sqlnet_proto(),
-                                                             SQLNET_KEY_SESSION_CACHE);
+    sqlnet_pkt_t *c = sqlnet_pkt(pinfo);
     conversation_t *conv;
     sqlnet_session_t *sess;
 
-    if (c && c->srcport == pinfo->srcport && c->destport == pinfo->destport)
+    if (c->has_sess && c->srcport == pinfo->srcport && c->destport == pinfo->destport)
         return c->sess;
     conv = find_or_create_conversation(pinfo);
     sess = (sqlnet_session_t *)conversation_get_proto_data(conv, sqlnet_proto());
@@ -42,22 +37,19 @@ session_get(packet_info *pinfo)
         sess->conv = conv;
         conversation_add_proto_data(conv, sqlnet_proto(), sess);
     }
-    if (!c) {
-        c = wmem_new(pinfo->pool, session_cache_t);
-        p_add_proto_data(pinfo->pool, pinfo, sqlnet_proto(), SQLNET_KEY_SESSION_CACHE, c);
-    }
     c->sess = sess;
     c->srcport = pinfo->srcport;
     c->destport = pinfo->destport;
+    c->has_sess = TRUE;
     return sess;
 }
 
 sqlnet_session_t *
 session_of_packet(packet_info *pinfo, guint32 srcport, guint32 destport)
 {
-    session_cache_t *c = (session_cache_t *)p_get_proto_data(pinfo->pool, pinfo, sqlnet_proto(),
-                                                             SQLNET_KEY_SESSION_CACHE);
-    if (c && c->srcport == srcport && c->destport == destport)
+    const sqlnet_pkt_t *c = sqlnet_pkt_find(pinfo);
+
+    if (c && c->has_sess && c->srcport == srcport && c->destport == destport)
         return c->sess;
     return NULL;
 }

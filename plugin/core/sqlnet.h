@@ -29,9 +29,8 @@
  * the framing's record of the TNS packet that starts at a raw offset of the
  * frame.  The odd ones (SQLNET_KEY_PDU) key a TTC record by that offset in
  * its session's own store (ttc_records.c), not in the frame's data. */
-#define SQLNET_KEY_SESSION_CACHE 0u                  /* packet scope: session of this frame */
+#define SQLNET_KEY_PACKET        0u                  /* packet scope: pkt.h (session, Info column) */
 #define SQLNET_KEY_CUT           2u                  /* file scope: bytes continuing a cut packet */
-#define SQLNET_KEY_COLUMNS       4u                  /* packet scope: the Info column as sqlnet left it (coltext.c) */
 #define SQLNET_KEY_NNE_INDEX     8u                  /* packet scope: TNS packets of an NNE session in this frame */
 #define SQLNET_KEY_NNE_NOTICE   12u                  /* packet scope: nne.c queued its notice in this frame */
 #define SQLNET_KEY_TLS_WATCH    10u                  /* packet scope: tls.c noted this frame's undecrypted TLS */

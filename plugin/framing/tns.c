@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include <epan/packet.h>
+#include <epan/exceptions.h>
 #include <epan/expert.h>
 #include <epan/dissectors/packet-tcp.h>
 #include <epan/proto_data.h>
@@ -219,7 +220,7 @@ percent_rounded(guint32 num, guint32 den)
 }
 
 static int
-dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
+dissect_tns_pdu_body(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
 {
     const struct tcpinfo *tcpi = ((const tns_pdus_data_t *)data)->tcpi;
     sqlnet_session_t *sess = ((const tns_pdus_data_t *)data)->sess;
@@ -329,6 +330,27 @@ dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
 
     add_session_summary(tvb, pinfo, tns_tree, sess, len);
     return tvb_captured_length(tvb);
+}
+
+/* One TNS packet; its Info-column text goes to the column in one append
+ * (coltext.h), also when an exception leaves it: before tcp_dissect_pdus()
+ * adds "[Malformed Packet]". */
+static int
+dissect_tns_pdu(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
+{
+    volatile int ret = 0;             /* (set inside TRY: volatile for longjmp) */
+
+    if (!pinfo->cinfo)                 /* no columns: nothing to hold (tshark -q, a tap's pass) */
+        return dissect_tns_pdu_body(tvb, pinfo, tree, data);
+    sqlnet_col_hold(pinfo);
+    TRY {
+        ret = dissect_tns_pdu_body(tvb, pinfo, tree, data);
+    }
+    FINALLY {
+        sqlnet_col_release(pinfo);
+    }
+    ENDTRY;
+    return ret;
 }
 
 
