@@ -165,6 +165,11 @@ seg_index(const ttc_rec_store_t *st, guint32 frame, guint32 *at)
 {
     guint32 lo = 0, hi = st->nsegs;
 
+    if (hi && st->seg_frames[hi - 1] <= frame) {
+        /* the newest or after it: the first pass's own frame */
+        *at = hi - 1;
+        return st->seg_frames[hi - 1] == frame;
+    }
     while (lo < hi) {
         guint32 mid = lo + (hi - lo) / 2;
         if (st->seg_frames[mid] == frame) {
