@@ -97,9 +97,8 @@ note(colstate_t *c, const char *t, gsize before, const char *s)
 /* One append, with a separator (col_append_sep_str: the separator only
  * when the column is not empty) or without one (sep NULL: col_append_str). */
 static void
-append(packet_info *pinfo, const char *sep, const char *s)
+append(packet_info *pinfo, colstate_t *c, const char *sep, const char *s)
 {
-    colstate_t *c = NULL;
     const char *t;
     gsize before = 0;
 
@@ -107,7 +106,8 @@ append(packet_info *pinfo, const char *sep, const char *s)
         return;
     t = col_get_text(pinfo->cinfo, COL_INFO);
     if (t) {
-        c = colstate(pinfo);
+        if (!c)
+            c = colstate(pinfo);
         if (!room(c, t))
             return;
         before = measure(c, t);
@@ -130,7 +130,7 @@ flush(packet_info *pinfo, colstate_t *c)
         return;
     c->pend[c->pend_len] = '\0';
     c->pend_len = 0;
-    append(pinfo, NULL, c->pend);
+    append(pinfo, c, NULL, c->pend);
 }
 
 /* s onto the held text; what goes past a full column is dropped (the
@@ -191,7 +191,7 @@ sqlnet_col_append(packet_info *pinfo, const char *s)
         return;
     c = colstate(pinfo);
     if (!c->hold) {
-        append(pinfo, NULL, s);
+        append(pinfo, c, NULL, s);
         return;
     }
     pend(pinfo, c, s);
@@ -207,7 +207,7 @@ sqlnet_col_append_sep(packet_info *pinfo, const char *sep, const char *s)
         return;
     c = colstate(pinfo);
     if (!c->hold) {
-        append(pinfo, sep, s);
+        append(pinfo, c, sep, s);
         return;
     }
     /* the separator when the column will not be empty before s, as
