@@ -242,7 +242,7 @@ ttc_dissect_payload(tvbuff_t *payload, packet_info *pinfo, proto_tree *tree,
         first = FALSE;
     }
 
-    ti = proto_tree_add_item(tree, hf_ttc, payload, 0, -1, ENC_NA);
+    ti = tree ? proto_tree_add_item(tree, hf_ttc, payload, 0, -1, ENC_NA) : NULL;   /* (to the end: throws nothing) */
     tt = proto_item_add_subtree(ti, ett_ttc);
 
     if (first && dir == SQLNET_TO_SERVER && !ts->dialect.known && s->pending_len == 0 && !s->opaque) {
