@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tshark import corpus_file
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 import fetch_corpus  # noqa: E402
@@ -59,9 +61,7 @@ def as_dump(packets):
 
 
 def test_packet_dump_conversion_keeps_the_tns_bytes(public_dir, tmp_path):
-    src = public_dir / "rust-oracledb" / "tpc_session.pcap"
-    if not src.exists():
-        pytest.skip("rust-oracledb captures not in the corpus")
+    src = corpus_file(public_dir, "rust-oracledb/tpc_session.pcap", "rust-oracledb captures")
     want = streams(src)
     packets = []                                    # the capture's segments, as dumped packets
     out = subprocess.run(["tshark", "-r", str(src),
@@ -136,9 +136,7 @@ def test_net_trace_conversion_keeps_the_tns_bytes(public_dir, tmp_path, side_of_
     packets are written back as a trace, as a server or a client would
     write it, and converted again: the same two byte streams."""
     import nettrace2pcap
-    src = public_dir / "jkstill19c" / "cdb01_ora_26589.pcap"
-    if not src.exists():
-        pytest.skip("jkstill19c not in the corpus")
+    src = corpus_file(public_dir, "jkstill19c/cdb01_ora_26589.pcap", "jkstill19c")
     want = streams(src)
     packets = tns_packets_in_order(src)
     assert b"".join(p for s, p in packets if s == "C") == want["C"]
@@ -160,9 +158,7 @@ def test_fetcher_rebuilds_jkstill19c_from_its_trace_row(public_dir, tmp_path, mo
     file also has pure ACKs and other MAC addresses and sequence numbers)
     and the timestamps (the trace's, to the millisecond)."""
     import gzip
-    src = public_dir / "jkstill19c" / "cdb01_ora_26589.pcap"
-    if not src.exists():
-        pytest.skip("jkstill19c not in the corpus")
+    src = corpus_file(public_dir, "jkstill19c/cdb01_ora_26589.pcap", "jkstill19c")
     row = [r for r in ROWS if r[0] == "jkstill19c/cdb01_ora_26589.pcap"]
     assert len(row) == 1 and row[0][1] == "jkstill/sqlnet"
     assert row[0][2].startswith("timeout-examples/trace/cdb01_ora_26589.trc.gz ")

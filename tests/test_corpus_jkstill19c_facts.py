@@ -33,6 +33,8 @@ The test compares the dissector's fields (one tshark run) with these facts.
 """
 import pytest
 
+from tshark import corpus_file
+
 CAP = "jkstill19c/cdb01_ora_26589.pcap"
 FACTS = {
     "tns_version": 315, "sdu": 8192,
@@ -48,9 +50,7 @@ FIELDS = ["frame.number", "sqlnet.accept.version", "sqlnet.accept.sdu", "sqlnet.
 
 @pytest.fixture(scope="module")
 def seen(tshark, public_dir):
-    path = public_dir / CAP
-    if not path.exists():
-        pytest.skip("jkstill19c not in the corpus")
+    path = corpus_file(public_dir, CAP, "jkstill19c")
     rows = tshark.fields(path, FIELDS, "sqlnet")
     out = {f: [] for f in FIELDS}
     for row in rows:

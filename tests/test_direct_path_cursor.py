@@ -12,6 +12,8 @@ SQL text (OALL8, function 94) keep theirs.  One pass and two give the same.
 """
 import pytest
 
+from tshark import corpus_file
+
 CAP = "rust-oracledb/dpl_session.pcap"
 FIELDS = ["frame.number", "sqlnet.call", "sqlnet.cursor", "sqlnet.sql"]
 DIRECT_PATH = {"128", "129", "130"}
@@ -19,10 +21,7 @@ DIRECT_PATH = {"128", "129", "130"}
 
 @pytest.fixture(scope="module")
 def path(public_dir):
-    p = public_dir / CAP
-    if not p.exists():
-        pytest.skip("rust-oracledb captures not in the corpus")
-    return p
+    return corpus_file(public_dir, CAP, "rust-oracledb captures")
 
 
 @pytest.mark.parametrize("passes", [[], ["-2"]], ids=["1pass", "2pass"])

@@ -58,6 +58,8 @@ import struct
 
 import pytest
 
+from tshark import corpus_file
+
 CAP = "jkstill19c/cdb01_ora_26589.pcap"
 
 # (marker offset, type, buffer size, name) from the hand decoding above
@@ -80,10 +82,7 @@ def oracle_number(b):
 
 @pytest.fixture(scope="module")
 def cap(public_dir):
-    path = public_dir / CAP
-    if not path.exists():
-        pytest.skip("jkstill19c not in the corpus")
-    return path
+    return corpus_file(public_dir, CAP, "jkstill19c")
 
 
 @pytest.fixture(scope="module")

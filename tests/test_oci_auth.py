@@ -31,6 +31,8 @@ import struct
 
 import pytest
 
+from tshark import corpus_file
+
 # capture, frame, body offset, pointer width, 4 bytes after the pair count
 CALLS = [("dbbat/sqlplus_cursor_reexec.pcapng", 11, 0x0F, 8, False),
          ("dbbat/sqlplus_cursor_reexec.pcapng", 13, 0x0F, 8, False),
@@ -93,9 +95,7 @@ def dalc(b, o):
 
 @pytest.mark.parametrize("name,frame,body,ptr,pad", CALLS, ids=[f"{c[0]}#{c[1]}" for c in CALLS])
 def test_auth_keys_and_values(tshark, public_dir, name, frame, body, ptr, pad):
-    cap = public_dir / name
-    if not cap.exists():
-        pytest.skip(f"{name} not in the corpus")
+    cap = corpus_file(public_dir, name)
     (payload, whole), = tshark.fields(cap, ["tcp.payload", "tcp.reassembled.data"], f"frame.number == {frame}")
     b = bytes.fromhex((whole or payload).replace(":", ""))    # wsSC frame 30 ends a 3-segment PDU
     user, pairs, end = parse(b, body, ptr, pad)

@@ -51,6 +51,8 @@ from pathlib import Path
 
 import pytest
 
+from tshark import corpus_file
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 import fetch_corpus  # noqa: E402
@@ -83,9 +85,7 @@ def ints(value):
 
 @pytest.fixture(scope="module")
 def jk(tshark, public_dir):
-    path = public_dir / JK
-    if not path.exists():
-        pytest.skip("jkstill19c not in the corpus")
+    path = corpus_file(public_dir, JK, "jkstill19c")
     return frames(tshark, path)
 
 
@@ -135,9 +135,7 @@ def test_packed_native_entries(tshark, public_dir, cap, bind_frame, bind_at, def
     """OCI 10g/11g against another platform: 29-byte entries (hand decoding
     above), the bind's value after them as row data, shown as the bind's
     value; the define ends its packet."""
-    path = public_dir / cap
-    if not path.exists():
-        pytest.skip(f"{cap} not in the corpus")
+    path = corpus_file(public_dir, cap)
     fr = frames(tshark, path)
     b, d = fr[bind_frame], fr[define_frame]
     p = b["payload"]

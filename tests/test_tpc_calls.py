@@ -25,6 +25,8 @@ frame 46 started and frame 58 aborts it (operation 2).
 """
 import pytest
 
+from tshark import corpus_file
+
 CAP = "rust-oracledb/tpc_session.pcap"
 FIELDS = ["frame.number", "tcp.payload", "sqlnet.func", "sqlnet.txn.operation", "sqlnet.txn.format_id",
           "sqlnet.txn.gtrid", "sqlnet.txn.bqual", "sqlnet.txn.context", "sqlnet.txn.flags", "sqlnet.txn.timeout",
@@ -33,9 +35,7 @@ FIELDS = ["frame.number", "tcp.payload", "sqlnet.func", "sqlnet.txn.operation", 
 
 @pytest.fixture(scope="module")
 def calls(tshark, public_dir):
-    path = public_dir / CAP
-    if not path.exists():
-        pytest.skip("rust-oracledb captures not in the corpus")
+    path = corpus_file(public_dir, CAP, "rust-oracledb captures")
     out = {}
     for row in tshark.fields(path, FIELDS, "sqlnet.func == 103 || sqlnet.func == 104"):
         row += [""] * (len(FIELDS) - len(row))

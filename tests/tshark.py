@@ -28,6 +28,17 @@ TEST_CAPTURES = ROOT / "test-captures"
 TSHARK = os.environ.get("SQLNET_TSHARK", "tshark")
 
 
+def corpus_file(public_dir, name, what=None):
+    """public_dir / name (the public_dir fixture: the corpus is there), or a
+    skip saying that this copy of the corpus lacks it (`what`: how to name
+    it, default the path)."""
+    import pytest
+    path = Path(public_dir) / name
+    if not path.exists():
+        pytest.skip(f"{what or name} not in the corpus")
+    return path
+
+
 def staged_plugin():
     hits = sorted((BUILD / "plugins").glob("*/epan/sqlnet.so"))
     return hits[-1] if hits else None
