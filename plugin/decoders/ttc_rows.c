@@ -424,11 +424,11 @@ kept_text(ttc_rd_t *r, const ttc_kept_value_t *k, const ttc_column_t *col, wmem_
     ttc_rd_t kr;
     tvbuff_t *t;
 
-    *value = k->text;
+    *value = ttc_kept_text(k);
     *shown = NULL;
-    if (!k->raw)
+    if (!ttc_kept_raw(k))
         return;
-    t = tvb_new_child_real_data(r->tvb, k->raw, k->len, (gint)k->len);
+    t = tvb_new_child_real_data(r->tvb, ttc_kept_raw(k), k->len, (gint)k->len);
     ttc_rd_init(&kr, t, 0, (gint)k->len, r->d);
     column_value(&kr, NULL, col, NULL, scope, TRUE, value, shown);
     if (!ttc_rd_ok(&kr))
@@ -513,7 +513,7 @@ keep_row_bytes(const ttc_rd_t *r, gint s, ttc_row_values_t *now, const guint32 *
 
     for (i = 0; i < now->ncols; i++) {
         if (kept_at[i] != 0)
-            now->v[i].raw = row + kept_at[i] - 1;
+            ttc_kept_set_raw(&now->v[i], row + kept_at[i] - 1);
     }
 }
 
@@ -562,7 +562,7 @@ walk_plain_row(ttc_rd_t *r, const ttc_state_t *st, const ttc_describe_t *desc,
         if (len > n - o)
             break;
         if (now) {
-            now->v[i].raw = p + o;     /* at most 254 bytes: always kept as bytes */
+            ttc_kept_set_raw(&now->v[i], p + o);   /* at most 254 bytes: always kept as bytes */
             now->v[i].len = len;
         }
         o += len;
@@ -762,9 +762,9 @@ ttc_msg_row_data(ttc_rd_t *r, proto_tree *tree, ttc_state_t *st, ttc_msg_result_
                 }
                 if (v2) {
                     now->v[i].len = (guint32)strlen(v2);
-                    now->v[i].text = now->v[i].len > TTC_ROW_KEEP_BYTES
+                    ttc_kept_set_text(&now->v[i], now->v[i].len > TTC_ROW_KEEP_BYTES
                         ? wmem_strdup_printf(scope, "%.*s... (%u bytes)", TTC_ROW_KEEP_BYTES, v2, now->v[i].len)
-                        : v2;
+                        : v2);
                 }
             }
         }

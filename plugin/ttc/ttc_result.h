@@ -16,10 +16,41 @@
  * were too long to keep (cut at TTC_ROW_KEEP_BYTES). */
 #define TTC_ROW_KEEP_BYTES 256
 typedef struct ttc_kept_value {
-    const guint8 *raw;         /* the column's bytes as on the wire, NULL: see text */
-    const char *text;          /* its text when the bytes were too long to keep */
+    union {
+        const guint8 *raw;     /* the column's bytes as on the wire (is_text 0; NULL: none) */
+        const char *text;      /* its text when the bytes were too long to keep (is_text 1) */
+    } u;
     guint32 len;               /* length of raw, or the value's full length in bytes */
+    guint32 is_text;
 } ttc_kept_value_t;
+
+/* A kept value's bytes, NULL when it has none (or is kept as text). */
+static inline const guint8 *
+ttc_kept_raw(const ttc_kept_value_t *v)
+{
+    return v->is_text ? NULL : v->u.raw;
+}
+
+/* A kept value's text, NULL when it is kept as bytes (or has none). */
+static inline const char *
+ttc_kept_text(const ttc_kept_value_t *v)
+{
+    return v->is_text ? v->u.text : NULL;
+}
+
+static inline void
+ttc_kept_set_raw(ttc_kept_value_t *v, const guint8 *raw)
+{
+    v->u.raw = raw;
+    v->is_text = 0;
+}
+
+static inline void
+ttc_kept_set_text(ttc_kept_value_t *v, const char *text)
+{
+    v->u.text = text;
+    v->is_text = 1;
+}
 
 typedef struct ttc_row_values {
     guint32 ncols;

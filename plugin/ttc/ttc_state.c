@@ -195,11 +195,13 @@ describe_keep(const ttc_describe_t *d)
 static gboolean
 kept_value_equal(const ttc_kept_value_t *a, const ttc_kept_value_t *b)
 {
-    if (a->len != b->len || !a->raw != !b->raw)
+    const guint8 *ar = ttc_kept_raw(a), *br = ttc_kept_raw(b);
+
+    if (a->len != b->len || !ar != !br)
         return FALSE;
-    if (a->raw)
-        return a->raw == b->raw || memcmp(a->raw, b->raw, a->len) == 0;
-    return g_strcmp0(a->text, b->text) == 0;
+    if (ar)
+        return ar == br || memcmp(ar, br, a->len) == 0;
+    return g_strcmp0(ttc_kept_text(a), ttc_kept_text(b)) == 0;
 }
 
 /* The latest row's values (packet scope) into file scope; values equal to
@@ -232,7 +234,7 @@ last_row_keep(ttc_stream_t *s)
         const ttc_kept_value_t *v = &st->last_row->v[i];
         if (old && i < old->ncols && old->sig == st->last_row->sig && kept_value_equal(&old->v[i], v))
             continue;
-        need += v->len * (v->raw != NULL) + (v->text ? strlen(v->text) + 1 : 0);
+        need += v->len * (ttc_kept_raw(v) != NULL) + (ttc_kept_text(v) ? strlen(ttc_kept_text(v)) + 1 : 0);
     }
     k = (ttc_row_values_t *)wmem_alloc(wmem_file_scope(), need);
     k->ncols = st->last_row->ncols;
@@ -246,17 +248,16 @@ last_row_keep(ttc_stream_t *s)
             continue;
         }
         k->v[i].len = v->len;
-        k->v[i].raw = NULL;
-        k->v[i].text = NULL;
-        if (v->raw && v->len) {        /* (an empty one was kept as NULL) */
-            memcpy(at, v->raw, v->len);
-            k->v[i].raw = at;
+        ttc_kept_set_raw(&k->v[i], NULL);
+        if (ttc_kept_raw(v) && v->len) {        /* (an empty one was kept as NULL) */
+            memcpy(at, ttc_kept_raw(v), v->len);
+            ttc_kept_set_raw(&k->v[i], at);
             at += v->len;
         }
-        if (v->text) {
-            gsize n = strlen(v->text) + 1;
-            memcpy(at, v->text, n);
-            k->v[i].text = (const char *)at;
+        if (ttc_kept_text(v)) {
+            gsize n = strlen(ttc_kept_text(v)) + 1;
+            memcpy(at, ttc_kept_text(v), n);
+            ttc_kept_set_text(&k->v[i], (const char *)at);
             at += n;
         }
     }
