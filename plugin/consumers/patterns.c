@@ -16,6 +16,7 @@
 
 #include "ttc_protocol.h"
 #include "patterns.h"
+#include "textmap.h"
 
 const value_string sqlnet_pattern_vals[] = {
     { SQLNET_PATTERN_REPEATED_QUERY, "repeated_query" },
@@ -87,12 +88,8 @@ typedef struct {
     mark_t m;
 } kept_mark_t;
 
-#define FIRST_SQLS 4           /* statement texts side by side before a map */
-
 struct sqlnet_patterns {
-    const char *first_sql[FIRST_SQLS];   /* the first texts (NULL: free slot) ... */
-    sql_t *first_s[FIRST_SQLS];          /* ... and theirs */
-    wmem_map_t *sqls;          /* statement text -> sql_t beyond those, NULL until needed */
+    sqlnet_textmap_t sqls;     /* statement text -> sql_t (core/textmap.h) */
     exec_t **execs;            /* by execution number - 1 (the session's executions are
                                 * numbered 1, 2, ...: ttc_pairing.c): what its round trips
                                 * read, NULL for one that ran no statement; grown by doubling */
@@ -267,23 +264,12 @@ state_of(sqlnet_session_t *sess)
 static sql_t *
 sql_of(struct sqlnet_patterns *p, const char *sql)
 {
-    sql_t *s;
-    guint i;
+    sql_t *s = (sql_t *)sqlnet_textmap_lookup(&p->sqls, sql);
 
-    for (i = 0; i < FIRST_SQLS && p->first_sql[i]; i++)
-        if (p->first_sql[i] == sql || strcmp(p->first_sql[i], sql) == 0)
-            return p->first_s[i];
-    if (p->sqls && (s = (sql_t *)wmem_map_lookup(p->sqls, sql)) != NULL)
-        return s;
-    s = wmem_new0(wmem_file_scope(), sql_t);
-    if (i < FIRST_SQLS) {
-        p->first_sql[i] = sql;
-        p->first_s[i] = s;
-        return s;
+    if (!s) {
+        s = wmem_new0(wmem_file_scope(), sql_t);
+        sqlnet_textmap_insert(&p->sqls, sql, s);
     }
-    if (!p->sqls)
-        p->sqls = wmem_map_new(wmem_file_scope(), g_str_hash, g_str_equal);
-    wmem_map_insert(p->sqls, sql, s);
     return s;
 }
 

@@ -16,6 +16,7 @@
 #include "tns.h"
 #include "ttc.h"
 #include "sql_id.h"
+#include "textmap.h"
 #include "ttc_internal.h"
 
 /* The message decoders (plugin.c gives them once at registration) and the
@@ -283,46 +284,27 @@ state_keep(ttc_stream_t *s)
     st->bitvec = s->bitvec_kept;
 }
 
-/* A session's SQL_IDs: the first few texts side by side (found by pointer,
- * else by comparison), the rest in a map made when they do not fit. */
-#define SQL_IDS_SMALL 4u
+/* A session's SQL_IDs by statement text (core/textmap.h), each worked out
+ * once per text. */
 struct ttc_sql_ids {
-    guint32 n;
-    const char *sql[SQL_IDS_SMALL];
-    char id[SQL_IDS_SMALL][SQLNET_SQL_ID_LEN + 1];
-    wmem_map_t *more;                  /* text -> its SQL_ID, beyond the first few */
+    sqlnet_textmap_t ids;              /* text -> its SQL_ID (file scope) */
 };
 
 const char *
 ttc_sql_id(ttc_session_t *ts, const char *sql)
 {
-    struct ttc_sql_ids *ids = ts->sql_ids;
     char *id;
-    guint32 i;
 
     if (!sql)
         return NULL;
-    if (!ids)
-        ids = ts->sql_ids = wmem_new0(wmem_file_scope(), struct ttc_sql_ids);
-    for (i = 0; i < ids->n; i++)
-        if (ids->sql[i] == sql)
-            return ids->id[i];
-    for (i = 0; i < ids->n; i++)
-        if (strcmp(ids->sql[i], sql) == 0)
-            return ids->id[i];
-    if (ids->n < SQL_IDS_SMALL) {
-        ids->sql[ids->n] = sql;        /* the texts a session keeps live in file scope */
-        sqlnet_sql_id(sql, strlen(sql), ids->id[ids->n]);
-        return ids->id[ids->n++];
-    }
-    if (!ids->more)
-        ids->more = wmem_map_new(wmem_file_scope(), g_str_hash, g_str_equal);
-    id = (char *)wmem_map_lookup(ids->more, sql);
+    if (!ts->sql_ids)
+        ts->sql_ids = wmem_new0(wmem_file_scope(), struct ttc_sql_ids);
+    id = (char *)sqlnet_textmap_lookup(&ts->sql_ids->ids, sql);
     if (!id) {
         /* the texts a session keeps live in file scope: the key needs no copy */
         id = (char *)wmem_alloc(wmem_file_scope(), SQLNET_SQL_ID_LEN + 1);
         sqlnet_sql_id(sql, strlen(sql), id);
-        wmem_map_insert(ids->more, sql, id);
+        sqlnet_textmap_insert(&ts->sql_ids->ids, sql, id);
     }
     return id;
 }
