@@ -117,7 +117,6 @@ oer_fixed_rest(ttc_rd_t *r, proto_tree *tree, gboolean sb1u, guint32 err16, guin
     }
     ttc_rd_skip(r, 2);                          /* UPI parameter, warning flags */
     s = r->off;
-    rowid[0] = '\0';
     ttc_rd_rowid(r, tree ? rowid : NULL);       /* rowid: object, file, table, block, slot (text: shown only) */
     if (tree && rowid[0] && ttc_rd_ok(r))
         proto_tree_add_string(tree, hf_oer_rowid, r->tvb, SPAN(r, s), rowid);
