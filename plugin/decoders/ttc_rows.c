@@ -549,6 +549,21 @@ walk_plain_row(ttc_rd_t *r, const ttc_state_t *st, const ttc_describe_t *desc,
         n = (guint32)MIN(avail, r->end - r->off);
         p = tvb_get_ptr(r->tvb, r->off, (gint)n);
     }
+    if (!now && !st->bitvec) {
+        /* the rows of a run (walk_row_run): every column sent, nothing
+         * kept, the lengths alone */
+        for (i = 0; i < desc->ncols; i++) {
+            guint32 b;
+            if (o >= n || (b = p[o]) == 0xFE)
+                return FALSE;          /* past the captured bytes, or the long form */
+            o += (b == 0 || b == 0xFF) ? 1u : 1u + b;
+            if (o > n)
+                return FALSE;
+        }
+        r->off += (gint)o;
+        *sent = desc->ncols;
+        return TRUE;
+    }
     for (i = 0; i < desc->ncols; i++) {
         guint32 len;
         if (st->bitvec && (i / 8) < st->bitvec_len && !(st->bitvec[i / 8] & (1 << (i % 8)))) {

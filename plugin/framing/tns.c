@@ -30,25 +30,38 @@
 
 /* What tns_dissect_tcp() hands its two callbacks through tcp_dissect_pdus():
  * TCP's data for the segment and the session it looked up (one lookup per
- * call, not one per callback). */
+ * call, not one per callback), and what get_tns_pdu_len() found of the
+ * header it read last.  tcp_dissect_pdus() calls the dissector for a PDU
+ * right after the length callback read that PDU's header, nothing between
+ * them, so the dissector takes the header's facts from there instead of
+ * working them out again (`have_hdr`: set by the length callback, taken by
+ * the dissector). */
 typedef struct {
     const struct tcpinfo *tcpi;
     sqlnet_session_t *sess;
+    guint width;                      /* the header's length-field width (tns_width) */
+    gboolean hdr_valid;               /* tns_header_valid() of it */
+    gboolean have_hdr;
 } tns_pdus_data_t;
 
 static guint
 get_tns_pdu_len(packet_info *pinfo, tvbuff_t *tvb, int offset, void *data)
 {
-    sqlnet_session_t *sess = ((const tns_pdus_data_t *)data)->sess;
+    tns_pdus_data_t *pd = (tns_pdus_data_t *)data;
+    sqlnet_session_t *sess = pd->sess;
     guint width;
 
+    pd->have_hdr = FALSE;
     note_handshake_side(sess, pinfo, tvb, offset);
     width = tns_width(sess, pinfo, tvb, offset);
+    pd->width = width;
+    pd->hdr_valid = tns_header_valid(tvb, offset, width);
+    pd->have_hdr = TRUE;
 
     /* Not at a packet boundary or a corrupt header: take the rest of the
      * segment as one undecodable chunk so that the next segment starts afresh
      * instead of waiting for a bogus length to be reassembled. */
-    if (!tns_header_valid(tvb, offset, width)) {
+    if (!pd->hdr_valid) {
         /* Skip to the next certain header in the segment, else to its end. */
         int next = next_certain_header(sess, pinfo, tvb, offset);
         if (next >= offset + TNS_HDR_LEN)   /* a PDU shorter than a header is "malformed" to TCP */
@@ -222,14 +235,29 @@ percent_rounded(guint32 num, guint32 den)
 static int
 dissect_tns_pdu_body(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
 {
-    const struct tcpinfo *tcpi = ((const tns_pdus_data_t *)data)->tcpi;
-    sqlnet_session_t *sess = ((const tns_pdus_data_t *)data)->sess;
+    tns_pdus_data_t *pd = (tns_pdus_data_t *)data;
+    const struct tcpinfo *tcpi = pd->tcpi;
+    sqlnet_session_t *sess = pd->sess;
     sqlnet_dir_t dir;
     guint width;
+    gboolean hdr_valid;
 
-    note_handshake_side(sess, pinfo, tvb, 0);
+    /* The header's facts as get_tns_pdu_len() found them reading the same
+     * bytes.  The sides again when this PDU is shorter than what
+     * note_handshake_side() reads (12 bytes): the segment's bytes after it
+     * were in view there, this PDU's end is here. */
+    if (pd->have_hdr) {
+        pd->have_hdr = FALSE;
+        if (tvb_captured_length(tvb) < TNS_HDR_LEN + 4)
+            note_handshake_side(sess, pinfo, tvb, 0);
+        width = pd->width;
+        hdr_valid = pd->hdr_valid;
+    } else {
+        note_handshake_side(sess, pinfo, tvb, 0);
+        width = tns_width(sess, pinfo, tvb, 0);
+        hdr_valid = tns_header_valid(tvb, 0, width);
+    }
     dir = session_direction(sess, pinfo);
-    width = tns_width(sess, pinfo, tvb, 0);
     guint32 len = tvb_reported_length(tvb);
     guint8 type;
     const char *type_name;
@@ -246,7 +274,7 @@ dissect_tns_pdu_body(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *
     claim_columns(pinfo);
     sqlnet_col_append_sep(pinfo, " | ", dir == SQLNET_TO_SERVER ? "C\u2192S" : "S\u2192C");
 
-    if (!tns_header_valid(tvb, 0, width)) {
+    if (!hdr_valid) {
         pi = proto_tree_add_item(tns_tree, hf_unsync, tvb, 0, -1, ENC_NA);
         if (width == 0)
             expert_add_info(pinfo, pi, &ei_unsync);       /* bytes skipped: the item's length */
@@ -391,6 +419,7 @@ tns_dissect_tcp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
     note_cut_packet(sess, pinfo, tvb, tcpi, skip);
     pdus.tcpi = tcpi;
     pdus.sess = sess;
+    pdus.have_hdr = FALSE;
     tcp_dissect_pdus(skip ? tvb_new_subset_remaining(tvb, skip) : tvb, pinfo, tree,
                      sqlnet_prefs()->desegment, TNS_HDR_LEN, get_tns_pdu_len, dissect_tns_pdu, &pdus);
     return tvb_captured_length(tvb);

@@ -60,8 +60,16 @@ ttc_rec_find(const ttc_session_t *ts, guint32 frame, guint32 key)
 
     if (hi) {                          /* the newest: the first pass's own packet */
         c = st->chunks[hi - 1];
-        if (c->n && c->keys[c->n - 1].frame == frame && c->keys[c->n - 1].key == key)
-            return &c->recs[c->n - 1];
+        if (c->n) {
+            int cmp = key_cmp(frame, key, &c->keys[c->n - 1]);
+            if (cmp == 0)
+                return &c->recs[c->n - 1];
+            /* past the newest: a packet the first pass has not reached yet
+             * (its every lookup before ttc_rec_new); `later` holds only keys
+             * below the newest of their time, so none is there either */
+            if (cmp > 0)
+                return NULL;
+        }
     }
     while (lo < hi) {                  /* the first chunk whose first key is above */
         guint32 mid = lo + (hi - lo) / 2;
