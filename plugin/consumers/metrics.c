@@ -307,6 +307,7 @@ add_ora_error_expert(packet_info *pinfo, proto_item *pi, const ttc_response_t *r
     expert_field *ei = ora_expert(resp->ora_error);
 
     snprintf(number, sizeof(number), "ORA-%05u", resp->ora_error);
+    pi = sqlnet_expert_item(pi, ei);
     if (msg) {
         while (*msg == ' ' || *msg == '\t' || *msg == '\r' || *msg == '\n')
             msg++;
@@ -413,7 +414,7 @@ add_pattern(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_se
         pi = proto_tree_add_string(tree, hf_pattern, tvb, 0, 0, pattern_name(SQLNET_PATTERN_REPARSE));
         proto_item_set_generated(pi);
         if (m->reparse_expert)
-            expert_add_info_format(pinfo, pi, &ei_reparse,
+            expert_add_info_format(pinfo, sqlnet_expert_item(pi, &ei_reparse), &ei_reparse,
                                    "Parsed on every execution (reparse): %u executions in a row from frame %u, "
                                    "each with its SQL text and a parse; a statement cache saves no round trip, "
                                    "the SQL text sent again and the parses: -z sqlnet,advise",
@@ -426,7 +427,7 @@ add_pattern(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_se
     if (m && m->expert) {
         const char *sql_id = rt->req && rt->req->stmt_sql && sess->ttc
                              ? ttc_sql_id((ttc_session_t *)sess->ttc, rt->req->stmt_sql) : NULL;
-        expert_add_info_format(pinfo, pi, &ei_pattern,
+        expert_add_info_format(pinfo, sqlnet_expert_item(pi, &ei_pattern), &ei_pattern,
                                "Avoidable round trips (%s): %u calls in a row from frame %u%s%s, %u round trips "
                                "beyond the first call; the time they cost and the fix: -z sqlnet,advise",
                                pattern_name(rt->pattern), m->run_length, m->run_first,
@@ -442,9 +443,11 @@ static void
 small_fetch(packet_info *pinfo, proto_item *pi, const ttc_request_t *req, const ttc_response_t *resp,
             guint64 rows_asked)
 {
-    if (req->fetch_more && rows_asked > 0 && rows_asked < sqlnet_prefs()->small_fetch && resp->rows > 0 &&
-        sqlnet_expert_wanted(pinfo, pi, sev_small_fetch))
-        expert_add_info(pinfo, pi, &ei_small_fetch);
+    if (req->fetch_more && rows_asked > 0 && rows_asked < sqlnet_prefs()->small_fetch && resp->rows > 0) {
+        pi = sqlnet_expert_item(pi, &ei_small_fetch);
+        if (sqlnet_expert_wanted(pinfo, pi, sev_small_fetch))
+            expert_add_info(pinfo, pi, &ei_small_fetch);
+    }
 }
 
 /* One record per round trip: the "Round trip" subtree (sqlnet.rt), on the
@@ -598,6 +601,7 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
     if (ttc_round_trip_partial(resp)) {
         proto_item *pp = proto_tree_add_uint(tree, hf_partial, tvb, 0, 0, ttc_round_trip_partial(resp));
         proto_item_set_generated(pp);
+        pp = sqlnet_expert_item(pp, &ei_partial);
         if (sqlnet_expert_wanted(pinfo, pp, sev_partial))
             expert_add_info(pinfo, pp, &ei_partial);
     }
@@ -628,8 +632,11 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
     } else {
         pi = NULL;
     }
-    if (ttc_resp_data_packets(resp) > 1 && sqlnet_expert_wanted(pinfo, pi, sev_more_data))
-        expert_add_info(pinfo, pi, &ei_more_data);
+    if (ttc_resp_data_packets(resp) > 1) {
+        pi = sqlnet_expert_item(pi, &ei_more_data);
+        if (sqlnet_expert_wanted(pinfo, pi, sev_more_data))
+            expert_add_info(pinfo, pi, &ei_more_data);
+    }
     if (tree)
         proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_markers, tvb, 0, 0, resp->markers));
     segs = resp->segments;
@@ -640,8 +647,11 @@ add_response(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, const sqlnet_s
     } else {
         pi = NULL;
     }
-    if (resp->multi_segment_packet && sqlnet_expert_wanted(pinfo, pi, sev_multi_segment))
-        expert_add_info(pinfo, pi, &ei_multi_segment);
+    if (resp->multi_segment_packet) {
+        pi = sqlnet_expert_item(pi, &ei_multi_segment);
+        if (sqlnet_expert_wanted(pinfo, pi, sev_multi_segment))
+            expert_add_info(pinfo, pi, &ei_multi_segment);
+    }
     if (tree) {
         proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_bytes, tvb, 0, 0, resp->bytes));
         proto_item_set_generated(proto_tree_add_uint(tree, hf_resp_ttc_bytes, tvb, 0, 0, resp->ttc_bytes));

@@ -57,3 +57,13 @@ sqlnet_expert_wanted(packet_info *pinfo, proto_item *pi, const int *severity)
         return TRUE;
     return !severity || expert_get_highest_severity() < *severity;
 }
+
+proto_item *
+sqlnet_expert_item(proto_item *pi, const expert_field *ei)
+{
+    if (pi == NULL || PTREE_DATA(pi)->visible || expert_proto_id < 0)
+        return pi;
+    if (proto_field_is_referenced(pi, expert_proto_id) || (ei->hf > 0 && proto_field_is_referenced(pi, ei->hf)))
+        return pi;
+    return NULL;
+}

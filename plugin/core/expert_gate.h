@@ -41,4 +41,12 @@ const int *sqlnet_expert_severity_of(const ei_register_info *ei, gsize n, const 
  * highest so far. */
 gboolean sqlnet_expert_wanted(packet_info *pinfo, proto_item *pi, const int *severity);
 
+/* The item to put the expert info `ei` on: `pi`, or NULL when pi is in a
+ * tree that is not shown and nothing reads the info's items there (neither
+ * _ws.expert's fields nor ei's own field is referenced: a tree built for
+ * other fields, such as the profile's columns or a filter on sqlnet
+ * fields).  On NULL, expert_add_info() still sets the Expert column,
+ * queues the tap and raises the highest severity, as without a tree. */
+proto_item *sqlnet_expert_item(proto_item *pi, const expert_field *ei);
+
 #endif /* SQLNET_EXPERT_GATE_H */
