@@ -30,6 +30,12 @@ FILTERS = {
     'sqlnet.sql contains "SELECT"': lambda f: any("SELECT" in v for v in f["sqlnet.sql"]),
     "sqlnet.oer.error > 0": lambda f: any(int(v) > 0 for v in f["sqlnet.oer.error"] if v),
     "_ws.expert.message": lambda f: bool(f["_ws.expert.message"]),
+    # an expert info by its own name: on the round trip's record (metrics.c),
+    # which a tree that is not shown leaves without its item unless the
+    # info's field or _ws.expert's are referenced (sqlnet_expert_item)
+    "sqlnet.small_fetch": lambda f: any(v.startswith("Small fetch size") for v in f["_ws.expert.message"]),
+    # ORA-01722 has an expert field of its own (ora_errors.h)
+    "sqlnet.ora_error.ora01722": lambda f: any(v.startswith("ORA-01722") for v in f["_ws.expert.message"]),
     # the round trip's summary (consumers/metrics.c), no decoder field: the
     # messages are not decoded again, and the frames are the same
     "sqlnet.fetch.rows < 50": lambda f: any(int(v) < 50 for v in f["sqlnet.fetch.rows"] if v),
@@ -76,7 +82,8 @@ def _frames(tshark, name, args):
 
 # every filter with -Y; the second pass and the profile's columns with two
 CASES = [(flt, "Y") for flt in sorted(FILTERS)] + \
-        [(flt, mode) for flt in ('sqlnet.row.value contains "1"', "sqlnet.fetch.rows < 50") for mode in ("2Y", "columns")]
+        [(flt, mode) for flt in ('sqlnet.row.value contains "1"', "sqlnet.fetch.rows < 50", "sqlnet.small_fetch",
+                                 "sqlnet.ora_error.ora01722", "_ws.expert.message") for mode in ("2Y", "columns")]
 
 
 @pytest.mark.parametrize("flt,mode", CASES)
