@@ -43,7 +43,12 @@ V_MODES = {"V": ["-V"], "2V": ["-2", "-V"]}
 # more runs, by --modes: passes without a tree (summary lines, the expert
 # tap in one pass and in two)
 MORE_MODES = {"S": [], "E": ["-q", "-z", "expert"], "2E": ["-2", "-q", "-z", "expert"],
-              "Z": ["-q", "-z", "sqlnet,stmt", "-z", "sqlnet,rt", "-z", "sqlnet,conv"]}
+              "Z": ["-q", "-z", "sqlnet,stmt", "-z", "sqlnet,rt", "-z", "sqlnet,conv"],
+              # summary lines on the second pass; columns over a tree that is
+              # not shown (custom columns: an expert field and a round-trip one)
+              "2S": ["-2"],
+              "X": ["-o", 'gui.column.format:"No.","%m","Info","%i","Expert","%Cus:_ws.expert.message:0:R",'
+                          '"Rows","%Cus:sqlnet.rows:0:U","Wait","%Cus:sqlnet.rt.wait:0:R"']}
 ALL_MODES = {**V_MODES, **MORE_MODES}
 
 

@@ -122,14 +122,39 @@ append(packet_info *pinfo, colstate_t *c, const char *sep, const char *s)
         note(c, col_get_text(pinfo->cinfo, COL_INFO), before, sep && before ? sep : s);
 }
 
-/* The held text to the column: one append. */
+/* The held text to the column: one append.  An empty column (the frame's
+ * first TNS packet: claim_columns() cleared it) takes the text itself:
+ * col_set_str() keeps the pointer where col_append_str() would copy it byte
+ * by byte (g_strlcat), and an empty column has no fence to write after.  The
+ * buffer lives in packet scope, as long as the column's text is read; it is
+ * the column's from then on, so the next hold starts a buffer of its own
+ * (an append to the column copies the text into the column's buffer
+ * first). */
 static void
 flush(packet_info *pinfo, colstate_t *c)
 {
-    if (!c->pend_len)
+    const char *t;
+    gsize n = c->pend_len;
+
+    if (!n)
         return;
-    c->pend[c->pend_len] = '\0';
+    c->pend[n] = '\0';
     c->pend_len = 0;
+    t = col_get_text(pinfo->cinfo, COL_INFO);
+    if (t && t[0] == '\0') {
+        col_set_str(pinfo->cinfo, COL_INFO, c->pend);
+        c->text = col_get_text(pinfo->cinfo, COL_INFO);
+        if (c->text == c->pend) {
+            c->len = n;
+            c->full = n >= COL_MAX_INFO_LEN - 1;
+        } else {
+            c->len = LEN_UNKNOWN;      /* (not as expected: measured at the next append) */
+            c->full = FALSE;
+        }
+        c->pend = NULL;
+        c->pend_cap = 0;
+        return;
+    }
     append(pinfo, c, NULL, c->pend);
 }
 
