@@ -43,6 +43,8 @@ typedef struct {
     GArray *errors;            /* ora_count_t, first-seen order */
     GArray *xb;                /* exec_book_t, parallel to pub.execs */
     GHashTable *exec_index;    /* (conversation << 32 | execution) -> index + 1 in pub.execs */
+    gint64 last_exec_key;      /* the latest key exec_of() found and what it found (0: none; */
+    guint32 last_exec;         /* an execution is never 0): the fetches of one execution */
     GArray *runs;              /* run_book_t: its runs with a second call (patterns.h) */
     GHashTable *run_index;     /* (conversation << 32 | run's first frame) -> index + 1 in runs */
     GHashTable *reparse;       /* conversation -> sqlnet_reparse_run_t: its run of parsed executions there */
@@ -96,6 +98,13 @@ struct sqlnet_account {
     GArray *rts;               /* acct_rt_t: the round trips that are a sample */
     GHashTable *convs;         /* conversation + 1 -> conv_t */
     gboolean dirty;
+    /* the latest round trip's statement and conversation: a fetch loop
+     * asks for the same ones round trip after round trip (the SQL text by
+     * its pointer: the same pointer is the same text) */
+    const char *last_sql;
+    stmt_t *last_stmt;
+    guint32 last_conv_key;     /* conversation + 1, 0: none */
+    conv_t *last_conv;
 };
 
 /* ---- collecting --------------------------------------------------------- */
@@ -174,6 +183,10 @@ account_reset(sqlnet_account_t *a)
     g_array_set_size(a->rts, 0);
     g_hash_table_remove_all(a->convs);
     a->dirty = FALSE;
+    a->last_sql = NULL;
+    a->last_stmt = NULL;
+    a->last_conv_key = 0;
+    a->last_conv = NULL;
 }
 
 void
@@ -210,6 +223,7 @@ static void
 sums_add(sqlnet_acct_sums_t *s, const sqlnet_rt_t *rt)
 {
     const ttc_response_t *resp = rt->resp;
+    const sqlnet_timing_kept_t *k = &resp->timing;
     sqlnet_timing_t whole;
     const sqlnet_timing_t *t = &whole;
 
@@ -247,23 +261,45 @@ sums_add(sqlnet_acct_sums_t *s, const sqlnet_rt_t *rt)
         if (ns > s->response_time_max_ns)
             s->response_time_max_ns = ns;
     }
-    sqlnet_timing_get(&resp->timing, &whole);
-    if (t->known) {
-        s->timed++;
-        s->network_ns += sqlnet_timing_ns(&t->network);
-        s->server_ns += sqlnet_timing_ns(&t->server);
-        s->transfer_ns += sqlnet_timing_ns(&t->transfer);
-        s->client_ns += sqlnet_timing_ns(&t->client);
-        s->idle_ns += sqlnet_timing_ns(&t->idle);
-        s->wait_ns += sqlnet_timing_wait(t);
-        s->elapsed_ns += sqlnet_timing_elapsed(t);
-        if (t->rtt_known) {
-            s->rtt_ns = sqlnet_timing_ns(&t->rtt);
-            s->rtt_source = t->rtt_source;
-            s->vantage = t->vantage;
-            if (!nstime_is_zero(&t->network))
+    if (!k->known)
+        return;
+    s->timed++;
+    if (!k->is_wide) {
+        /* the packed parts as they are: their nanoseconds (what the
+         * nstime_t of the whole split gives back, without the divisions) */
+        guint64 network = SQLNET_TIMING_NS(k, SQLNET_TIMING_network);
+        guint64 wait = network + SQLNET_TIMING_NS(k, SQLNET_TIMING_server) +
+                       SQLNET_TIMING_NS(k, SQLNET_TIMING_transfer);
+        s->network_ns += network;
+        s->server_ns += SQLNET_TIMING_NS(k, SQLNET_TIMING_server);
+        s->transfer_ns += SQLNET_TIMING_NS(k, SQLNET_TIMING_transfer);
+        s->client_ns += SQLNET_TIMING_NS(k, SQLNET_TIMING_client);
+        s->idle_ns += SQLNET_TIMING_NS(k, SQLNET_TIMING_idle);
+        s->wait_ns += wait;
+        s->elapsed_ns += wait + SQLNET_TIMING_NS(k, SQLNET_TIMING_client);
+        if (k->rtt_known) {
+            s->rtt_ns = SQLNET_TIMING_NS(k, SQLNET_TIMING_rtt);
+            s->rtt_source = k->rtt_source;
+            s->vantage = k->vantage;
+            if (network != 0)
                 s->net_round_trips++;
         }
+        return;
+    }
+    sqlnet_timing_get(k, &whole);
+    s->network_ns += sqlnet_timing_ns(&t->network);
+    s->server_ns += sqlnet_timing_ns(&t->server);
+    s->transfer_ns += sqlnet_timing_ns(&t->transfer);
+    s->client_ns += sqlnet_timing_ns(&t->client);
+    s->idle_ns += sqlnet_timing_ns(&t->idle);
+    s->wait_ns += sqlnet_timing_wait(t);
+    s->elapsed_ns += sqlnet_timing_elapsed(t);
+    if (t->rtt_known) {
+        s->rtt_ns = sqlnet_timing_ns(&t->rtt);
+        s->rtt_source = t->rtt_source;
+        s->vantage = t->vantage;
+        if (!nstime_is_zero(&t->network))
+            s->net_round_trips++;
     }
 }
 
@@ -295,9 +331,14 @@ exec_of(stmt_t *s, const sqlnet_rt_t *rt)
 
     if (!ex)
         return 0;
+    if (s->last_exec && key == s->last_exec_key)
+        return s->last_exec;
     found = g_hash_table_lookup(s->exec_index, &key);
-    if (found)
-        return GPOINTER_TO_UINT(found);
+    if (found) {
+        s->last_exec_key = key;
+        s->last_exec = GPOINTER_TO_UINT(found);
+        return s->last_exec;
+    }
     if (s->pub.execs->len >= ACCOUNT_MAX_EXECS)
         return 0;
     {
@@ -454,7 +495,8 @@ void
 account_add(sqlnet_account_t *a, const sqlnet_rt_t *rt)
 {
     const char *sql = sqlnet_rt_sql(rt);
-    stmt_t *s = sql ? (stmt_t *)g_hash_table_lookup(a->by_sql, sql) : a->outside;
+    stmt_t *s = sql && sql == a->last_sql ? a->last_stmt
+                : sql ? (stmt_t *)g_hash_table_lookup(a->by_sql, sql) : a->outside;
     const sqlnet_timing_kept_t *t = &rt->resp->timing;
     conv_t *conv;
     acct_rt_t r;
@@ -469,6 +511,10 @@ account_add(sqlnet_account_t *a, const sqlnet_rt_t *rt)
             g_hash_table_insert(a->by_sql, (gpointer)s->pub.sql, s);
         else
             a->outside = s;
+    }
+    if (sql) {
+        a->last_sql = sql;
+        a->last_stmt = s;
     }
     frames_add(&s->pub.first_frame, &s->pub.last_frame, rt);
     sums_add(&s->pub.s, rt);
@@ -510,10 +556,16 @@ account_add(sqlnet_account_t *a, const sqlnet_rt_t *rt)
             b->fetches++;
         }
     }
-    conv = (conv_t *)g_hash_table_lookup(a->convs, GUINT_TO_POINTER(rt->conversation + 1));
-    if (!conv) {
-        conv = g_new0(conv_t, 1);
-        g_hash_table_insert(a->convs, GUINT_TO_POINTER(rt->conversation + 1), conv);
+    if (a->last_conv_key == rt->conversation + 1) {
+        conv = a->last_conv;
+    } else {
+        conv = (conv_t *)g_hash_table_lookup(a->convs, GUINT_TO_POINTER(rt->conversation + 1));
+        if (!conv) {
+            conv = g_new0(conv_t, 1);
+            g_hash_table_insert(a->convs, GUINT_TO_POINTER(rt->conversation + 1), conv);
+        }
+        a->last_conv_key = rt->conversation + 1;
+        a->last_conv = conv;
     }
     r.prev_rows = conv->last_rows;
     conv->last_rows = rt->resp->rows;
