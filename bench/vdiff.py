@@ -11,7 +11,12 @@ before and after a change, compared byte for byte.
 lines), E and 2E (-q -z expert in one pass and two): the last three are
 passes without a tree, where the first pass's shortcuts run; Z (-q with the
 reports -z sqlnet,stmt, sqlnet,rt and sqlnet,conv: the statement account and
-the patterns behind them).
+the patterns behind them); 2S (the summary lines of the second pass) and X
+(custom columns over a tree that is not shown: an expert field and two
+round-trip fields).
+
+The .so must sit in a folder named for its release (<release>/epan/sqlnet.so,
+as the build leaves it): the release is read from its path.
 
 A snapshot keeps each output gzipped with its SHA-256 in index.tsv; compare
 lists the captures whose outputs differ (exit 1 if any).  As root tshark runs
