@@ -73,40 +73,41 @@ ascii_lower(char c)
     return c >= 'A' && c <= 'Z' ? (char)(c + ('a' - 'A')) : c;
 }
 
-/* Does `p` start with the lower-case ASCII `low`, in any case? */
+/* Do the bytes at p (up to end) start with the lower-case ASCII `low`, in
+ * any case? */
 static gboolean
-starts_ci(const char *p, const char *low)
+starts_ci(const char *p, const char *end, const char *low)
 {
     for (; *low; p++, low++)
-        if (ascii_lower(*p) != *low)
+        if (p >= end || ascii_lower(*p) != *low)
             return FALSE;
     return TRUE;
 }
 
-/* The drivers a value names, in any case: the same as strstr() on its
- * g_ascii_strdown(), in one pass without the copy. */
+/* The drivers the n bytes of a value name, in any case: the same as
+ * strstr() on its g_ascii_strdown(), in one pass without the copy. */
 static guint32
-driver_bits(const char *value)
+driver_bits(const char *value, gsize n)
 {
     guint32 bits = 0;
-    const char *p;
+    const char *p, *end = value + n;
 
-    for (p = value; *p; p++) {
+    for (p = value; p < end; p++) {
         switch (ascii_lower(*p)) {
         case 'j':
-            if (starts_ci(p, "jdbc"))
+            if (starts_ci(p, end, "jdbc"))
                 bits |= TTC_AUTH_DRIVER_JDBC;
             break;
         case 'o':
-            if (starts_ci(p, "oracleclientgo"))
+            if (starts_ci(p, end, "oracleclientgo"))
                 bits |= TTC_AUTH_DRIVER_GOORA;
             break;
         case 'n':
-            if (starts_ci(p, "node-oracledb"))
+            if (starts_ci(p, end, "node-oracledb"))
                 bits |= TTC_AUTH_DRIVER_NODE;
             break;
         case 'p':
-            if (starts_ci(p, "python-oracledb"))
+            if (starts_ci(p, end, "python-oracledb"))
                 bits |= TTC_AUTH_DRIVER_PYTHON;
             break;
         default:
@@ -116,17 +117,26 @@ driver_bits(const char *value)
     return bits;
 }
 
-/* A value the tree shows as sqlnet.auth.value (not a secret's): what it
- * names is kept with its frame on the first pass, with or without a tree (a
- * later pass without one does not decode the message again); pinfo NULL: a
- * trial decode, nothing kept.  A message's values are noted in *bits, kept
- * once at its end (publish_bits): a few bits per frame, no allocation. */
-static void
-publish_value(packet_info *pinfo, const char *value, guint32 *bits)
+/* Whether the values are kept (publish_value): on the first pass, not in a
+ * trial decode (pinfo NULL). */
+static gboolean
+publishing(const packet_info *pinfo)
 {
-    if (!pinfo || PINFO_FD_VISITED(pinfo) || auth_proto < 0)
+    return pinfo && !PINFO_FD_VISITED(pinfo) && auth_proto >= 0;
+}
+
+/* A value the tree shows as sqlnet.auth.value (not a secret's), its n
+ * bytes: what it names is kept with its frame on the first pass, with or
+ * without a tree (a later pass without one does not decode the message
+ * again); pinfo NULL: a trial decode, nothing kept.  A message's values are
+ * noted in *bits, kept once at its end (publish_bits): a few bits per
+ * frame, no allocation. */
+static void
+publish_value(packet_info *pinfo, const char *value, gsize n, guint32 *bits)
+{
+    if (!publishing(pinfo))
         return;
-    *bits |= TTC_AUTH_VALUES | driver_bits(value);
+    *bits |= TTC_AUTH_VALUES | driver_bits(value, n);
 }
 
 static void
@@ -155,12 +165,13 @@ static const value_string verifier_types[] = {
     { 0, NULL }
 };
 
-/* Whether the text at p starts with the mark's letters after its first. */
+/* Whether the text at p (up to end) starts with the mark's letters after
+ * its first. */
 static inline gboolean
-mark_at(const char *p, const char *rest)
+mark_at(const char *p, const char *end, const char *rest)
 {
     for (p++; *rest; p++, rest++)
-        if (*p != *rest)
+        if (p >= end || *p != *rest)
             return FALSE;
     return TRUE;
 }
@@ -171,25 +182,78 @@ mark_at(const char *p, const char *rest)
  * SIGNATURE, HEADER or CHALLENGE.  One pass over the key: a mark is compared
  * only where its first letter is. */
 static gboolean
-key_is_secret(const char *key)
+key_is_secret_n(const char *key, gsize n)
 {
-    const char *p;
+    const char *p, *end = key + n;
 
-    for (p = key; *p; p++) {
+    for (p = key; p < end; p++) {
         switch (*p) {
-        case 'C': if (mark_at(p, "HALLENGE")) return TRUE; break;
-        case 'H': if (mark_at(p, "EADER")) return TRUE; break;
-        case 'K': if (mark_at(p, "EY")) return TRUE; break;
-        case 'N': if (mark_at(p, "ONCE")) return TRUE; break;
-        case 'P': if (mark_at(p, "ASSWORD") || mark_at(p, "ROOF")) return TRUE; break;
-        case 'R': if (mark_at(p, "ESPONSE")) return TRUE; break;
-        case 'S': if (mark_at(p, "ALT") || mark_at(p, "ECRET") || mark_at(p, "IGNATURE")) return TRUE; break;
-        case 'T': if (mark_at(p, "OKEN")) return TRUE; break;
-        case 'V': if (mark_at(p, "FR")) return TRUE; break;
+        case 'C': if (mark_at(p, end, "HALLENGE")) return TRUE; break;
+        case 'H': if (mark_at(p, end, "EADER")) return TRUE; break;
+        case 'K': if (mark_at(p, end, "EY")) return TRUE; break;
+        case 'N': if (mark_at(p, end, "ONCE")) return TRUE; break;
+        case 'P': if (mark_at(p, end, "ASSWORD") || mark_at(p, end, "ROOF")) return TRUE; break;
+        case 'R': if (mark_at(p, end, "ESPONSE")) return TRUE; break;
+        case 'S': if (mark_at(p, end, "ALT") || mark_at(p, end, "ECRET") || mark_at(p, end, "IGNATURE")) return TRUE; break;
+        case 'T': if (mark_at(p, end, "OKEN")) return TRUE; break;
+        case 'V': if (mark_at(p, end, "FR")) return TRUE; break;
         default: break;
         }
     }
     return FALSE;
+}
+
+static gboolean
+key_is_secret(const char *key)
+{
+    return key_is_secret_n(key, strlen(key));
+}
+
+/* A key or value of a pair without a tree: its bytes in place when they are
+ * a short DALC of printable ASCII in view (then the very text
+ * ttc_rd_dalc_str() would make), else that text; *n its length.  NULL (and
+ * the reader past it) when it is empty or NULL, as ttc_rd_dalc_str(). */
+static const char *
+pair_text(ttc_rd_t *r, wmem_allocator_t *scope, gsize *n)
+{
+    const guint8 *p;
+    const char *text;
+
+    if (ttc_rd_ascii_dalc_in_view(r, &p, n))
+        return (const char *)p;
+    text = ttc_rd_dalc_str(r, scope, NULL, NULL);
+    *n = text ? strlen(text) : 0;
+    return text;
+}
+
+/* One key/value pair of an authentication call without a tree: the reader
+ * moves as the shown decoding's, and on the first pass a value that is not
+ * a secret's is published; no text is made for a pass that keeps none. */
+static void
+auth_pair_no_tree(ttc_rd_t *r, packet_info *pinfo, wmem_allocator_t *scope, guint32 *bits)
+{
+    const char *key = NULL, *value = NULL;
+    gsize kn = 0, vn = 0;
+
+    if (!publishing(pinfo)) {
+        if (ttc_rd_ub4(r) > 0)
+            ttc_rd_dalc(r, NULL);
+        if (ttc_rd_ub4(r) > 0)
+            ttc_rd_dalc(r, NULL);
+        ttc_rd_ub4(r);                 /* flags */
+        return;
+    }
+    if (ttc_rd_ub4(r) > 0)
+        key = pair_text(r, scope, &kn);
+    if (ttc_rd_ub4(r) > 0) {
+        if (key && !key_is_secret_n(key, kn))
+            value = pair_text(r, scope, &vn);
+        else
+            ttc_rd_dalc(r, NULL);      /* a secret's (or a value without a key): never published */
+    }
+    ttc_rd_ub4(r);                     /* flags */
+    if (ttc_rd_ok(r) && key && value)
+        publish_value(pinfo, value, vn, bits);
 }
 
 static int
@@ -249,6 +313,10 @@ decode_auth(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, wmem_allocator_t 
     for (i = 0; i < npairs && ttc_rd_ok(r); i++) {
         const char *key = NULL, *value = NULL;
         gint ks = 0, kl = 0, vs = 0, vl = 0;
+        if (!tree) {
+            auth_pair_no_tree(r, pinfo, scope, &bits);
+            continue;
+        }
         if (ttc_rd_ub4(r) > 0)
             key = ttc_rd_dalc_str(r, scope, &ks, &kl);
         if (ttc_rd_ub4(r) > 0)
@@ -257,9 +325,7 @@ decode_auth(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, wmem_allocator_t 
         if (!ttc_rd_ok(r) || !key)
             continue;
         if (value && !key_is_secret(key))
-            publish_value(pinfo, value, &bits);
-        if (!tree)
-            continue;
+            publish_value(pinfo, value, strlen(value), &bits);
         proto_tree_add_string(tree, hf_auth_key, r->tvb, ks, kl, key);
         if (!value)
             continue;
@@ -322,6 +388,35 @@ ttc_rpa_auth(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_alloc
     ttc_rpa_auth_values(r, tree, NULL, req, scope);
 }
 
+/* One returned pair without a tree: the reader moves as the shown
+ * decoding's (a secret's value and every value of a pass that keeps none
+ * skipped, not made into text), and on the first pass a value that is not a
+ * secret's is published. */
+static void
+rpa_pair_no_tree(ttc_rd_t *r, packet_info *pinfo, wmem_allocator_t *scope, guint32 *bits)
+{
+    gboolean pub = publishing(pinfo);
+    const char *key = NULL, *value = NULL;
+    gsize kn = 0, vn = 0;
+    guint32 len = ttc_rd_ub4(r);
+
+    if (ttc_rd_ok(r) && len > 0) {     /* (ttc_rd_str_with_length) */
+        if (pub)
+            key = pair_text(r, scope, &kn);
+        else
+            ttc_rd_dalc(r, NULL);
+    }
+    if (ttc_rd_ub4(r) > 0 && ttc_rd_ok(r)) {
+        if (pub && key && !key_is_secret_n(key, kn))
+            value = pair_text(r, scope, &vn);
+        else
+            ttc_rd_dalc(r, NULL);
+    }
+    ttc_rd_ub4(r);                     /* flags */
+    if (ttc_rd_ok(r) && key && value)
+        publish_value(pinfo, value, vn, bits);
+}
+
 void
 ttc_rpa_auth_values(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, const ttc_request_t *req _U_,
                     wmem_allocator_t *scope)
@@ -335,7 +430,13 @@ ttc_rpa_auth_values(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, const ttc
         const char *value = NULL;
         guint32 secret_len = 0, flags;
         gboolean secret;
-        char *key = ttc_rd_str_with_length(r, scope);
+        char *key;
+
+        if (!tree) {
+            rpa_pair_no_tree(r, pinfo, scope, &bits);
+            continue;
+        }
+        key = ttc_rd_str_with_length(r, scope);
         if (tree && ttc_rd_ok(r) && key)
             proto_tree_add_string(tree, hf_rpa_key, r->tvb, SPAN(r, s), key);
         secret = !key || key_is_secret(key);
@@ -352,9 +453,7 @@ ttc_rpa_auth_values(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, const ttc
         if (!ttc_rd_ok(r) || !key)
             continue;
         if (value)
-            publish_value(pinfo, value, &bits);
-        if (!tree)
-            continue;
+            publish_value(pinfo, value, strlen(value), &bits);
         if (secret && vl > 0) {
             proto_tree_add_uint(tree, hf_auth_secret_length, r->tvb, vs, vl, secret_len);
         } else if (value) {

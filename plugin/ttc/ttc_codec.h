@@ -236,6 +236,31 @@ ttc_ascii_dup(wmem_allocator_t *scope, const guint8 *p, gsize n)
     return s;
 }
 
+/* A DALC in the short form (a length byte of 1 to 253, then that many
+ * bytes) whose bytes are printable ASCII, all in the view and before the
+ * end: *p and *n are its bytes in place (the text ttc_rd_dalc_str() would
+ * make of them, without its copy) and the reader moves past it.  FALSE,
+ * nothing read, for anything else (empty, NULL, the long form, bytes out of
+ * view or past the end, other bytes): ttc_rd_dalc_str() takes it. */
+static inline gboolean
+ttc_rd_ascii_dalc_in_view(ttc_rd_t *r, const guint8 **p, gsize *n)
+{
+    gint len = ttc_rd_byte_in_view(r, r->off);
+    const guint8 *b;
+
+    if (!ttc_rd_ok(r) || len <= 0 || len >= 0xFE)
+        return FALSE;
+    if (r->off > r->end - 1 - len || r->off > r->base_end - 1 - len)
+        return FALSE;
+    b = r->base + (r->off + 1 - r->base_off);
+    if (!ttc_is_printable_ascii(b, (gsize)len))
+        return FALSE;
+    *p = b;
+    *n = (gsize)len;
+    r->off += 1 + len;
+    return TRUE;
+}
+
 /* DALC ("CLR"): returns the total data length (0 for NULL/empty); *first is
  * the offset of the first data byte.  Long form (0xFE) chunks are skipped. */
 guint32  ttc_rd_dalc(ttc_rd_t *r, gint *first);
