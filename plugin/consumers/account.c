@@ -224,8 +224,7 @@ sums_add(sqlnet_acct_sums_t *s, const sqlnet_rt_t *rt)
 {
     const ttc_response_t *resp = rt->resp;
     const sqlnet_timing_kept_t *k = &resp->timing;
-    sqlnet_timing_t whole;
-    const sqlnet_timing_t *t = &whole;
+    guint64 wait;
 
     s->round_trips++;
     s->rows += resp->rows;
@@ -263,42 +262,22 @@ sums_add(sqlnet_acct_sums_t *s, const sqlnet_rt_t *rt)
     }
     if (!k->known)
         return;
+    /* the parts in nanoseconds as kept (sqlnet_timing_part_ns: no division
+     * into an nstime_t and back); wait and elapsed as sqlnet.rt.wait's */
     s->timed++;
-    if (!k->is_wide) {
-        /* the packed parts as they are: their nanoseconds (what the
-         * nstime_t of the whole split gives back, without the divisions) */
-        guint64 network = SQLNET_TIMING_NS(k, SQLNET_TIMING_network);
-        guint64 wait = network + SQLNET_TIMING_NS(k, SQLNET_TIMING_server) +
-                       SQLNET_TIMING_NS(k, SQLNET_TIMING_transfer);
-        s->network_ns += network;
-        s->server_ns += SQLNET_TIMING_NS(k, SQLNET_TIMING_server);
-        s->transfer_ns += SQLNET_TIMING_NS(k, SQLNET_TIMING_transfer);
-        s->client_ns += SQLNET_TIMING_NS(k, SQLNET_TIMING_client);
-        s->idle_ns += SQLNET_TIMING_NS(k, SQLNET_TIMING_idle);
-        s->wait_ns += wait;
-        s->elapsed_ns += wait + SQLNET_TIMING_NS(k, SQLNET_TIMING_client);
-        if (k->rtt_known) {
-            s->rtt_ns = SQLNET_TIMING_NS(k, SQLNET_TIMING_rtt);
-            s->rtt_source = k->rtt_source;
-            s->vantage = k->vantage;
-            if (network != 0)
-                s->net_round_trips++;
-        }
-        return;
-    }
-    sqlnet_timing_get(k, &whole);
-    s->network_ns += sqlnet_timing_ns(&t->network);
-    s->server_ns += sqlnet_timing_ns(&t->server);
-    s->transfer_ns += sqlnet_timing_ns(&t->transfer);
-    s->client_ns += sqlnet_timing_ns(&t->client);
-    s->idle_ns += sqlnet_timing_ns(&t->idle);
-    s->wait_ns += sqlnet_timing_wait(t);
-    s->elapsed_ns += sqlnet_timing_elapsed(t);
-    if (t->rtt_known) {
-        s->rtt_ns = sqlnet_timing_ns(&t->rtt);
-        s->rtt_source = t->rtt_source;
-        s->vantage = t->vantage;
-        if (!nstime_is_zero(&t->network))
+    wait = sqlnet_rt_wait_ns(rt);
+    s->network_ns += sqlnet_timing_part_ns(k, network);
+    s->server_ns += sqlnet_timing_part_ns(k, server);
+    s->transfer_ns += sqlnet_timing_part_ns(k, transfer);
+    s->client_ns += sqlnet_timing_part_ns(k, client);
+    s->idle_ns += sqlnet_timing_part_ns(k, idle);
+    s->wait_ns += wait;
+    s->elapsed_ns += wait + sqlnet_timing_part_ns(k, client);
+    if (k->rtt_known) {
+        s->rtt_ns = sqlnet_timing_part_ns(k, rtt);
+        s->rtt_source = k->rtt_source;
+        s->vantage = k->vantage;
+        if (!sqlnet_timing_part_is_zero(k, network))
             s->net_round_trips++;
     }
 }

@@ -226,11 +226,13 @@ pair_text(ttc_rd_t *r, wmem_allocator_t *scope, gsize *n)
     return text;
 }
 
-/* One key/value pair of an authentication call without a tree: the reader
- * moves as the shown decoding's, and on the first pass a value that is not
- * a secret's is published; no text is made for a pass that keeps none. */
+/* One key/value pair without a tree, of a call or of its reply (the same
+ * layout: key and value each a ub4 length then a DALC, then a ub4 of
+ * flags): the reader moves as the shown decoding's, and on the first pass a
+ * value that is not a secret's is published; no text is made for a secret's
+ * value or a pass that keeps none. */
 static void
-auth_pair_no_tree(ttc_rd_t *r, packet_info *pinfo, wmem_allocator_t *scope, guint32 *bits)
+pair_no_tree(ttc_rd_t *r, packet_info *pinfo, wmem_allocator_t *scope, guint32 *bits)
 {
     const char *key = NULL, *value = NULL;
     gsize kn = 0, vn = 0;
@@ -314,7 +316,7 @@ decode_auth(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, wmem_allocator_t 
         const char *key = NULL, *value = NULL;
         gint ks = 0, kl = 0, vs = 0, vl = 0;
         if (!tree) {
-            auth_pair_no_tree(r, pinfo, scope, &bits);
+            pair_no_tree(r, pinfo, scope, &bits);
             continue;
         }
         if (ttc_rd_ub4(r) > 0)
@@ -388,35 +390,6 @@ ttc_rpa_auth(ttc_rd_t *r, proto_tree *tree, const ttc_request_t *req, wmem_alloc
     ttc_rpa_auth_values(r, tree, NULL, req, scope);
 }
 
-/* One returned pair without a tree: the reader moves as the shown
- * decoding's (a secret's value and every value of a pass that keeps none
- * skipped, not made into text), and on the first pass a value that is not a
- * secret's is published. */
-static void
-rpa_pair_no_tree(ttc_rd_t *r, packet_info *pinfo, wmem_allocator_t *scope, guint32 *bits)
-{
-    gboolean pub = publishing(pinfo);
-    const char *key = NULL, *value = NULL;
-    gsize kn = 0, vn = 0;
-    guint32 len = ttc_rd_ub4(r);
-
-    if (ttc_rd_ok(r) && len > 0) {     /* (ttc_rd_str_with_length) */
-        if (pub)
-            key = pair_text(r, scope, &kn);
-        else
-            ttc_rd_dalc(r, NULL);
-    }
-    if (ttc_rd_ub4(r) > 0 && ttc_rd_ok(r)) {
-        if (pub && key && !key_is_secret_n(key, kn))
-            value = pair_text(r, scope, &vn);
-        else
-            ttc_rd_dalc(r, NULL);
-    }
-    ttc_rd_ub4(r);                     /* flags */
-    if (ttc_rd_ok(r) && key && value)
-        publish_value(pinfo, value, vn, bits);
-}
-
 void
 ttc_rpa_auth_values(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, const ttc_request_t *req _U_,
                     wmem_allocator_t *scope)
@@ -433,7 +406,7 @@ ttc_rpa_auth_values(ttc_rd_t *r, proto_tree *tree, packet_info *pinfo, const ttc
         char *key;
 
         if (!tree) {
-            rpa_pair_no_tree(r, pinfo, scope, &bits);
+            pair_no_tree(r, pinfo, scope, &bits);
             continue;
         }
         key = ttc_rd_str_with_length(r, scope);

@@ -528,6 +528,14 @@ keep_row_bytes(const ttc_rd_t *r, gint s, ttc_row_values_t *now, const guint32 *
  * reports what it finds).  Otherwise r->off is
  * past the row, *sent the columns sent, and `now` (when kept) holds every
  * value's bytes in place or the previous row's for a repeated column. */
+/* The bytes a short-form value takes, its length byte b included: NULL (0
+ * or 0xFF) is the length byte alone. */
+static inline guint32
+short_value_size(guint8 b)
+{
+    return (b == 0 || b == 0xFF) ? 1u : 1u + b;
+}
+
 static gboolean
 walk_plain_row(ttc_rd_t *r, const ttc_state_t *st, const ttc_describe_t *desc,
                const ttc_row_values_t *prev, ttc_row_values_t *now, guint32 *sent)
@@ -556,7 +564,7 @@ walk_plain_row(ttc_rd_t *r, const ttc_state_t *st, const ttc_describe_t *desc,
             guint32 b;
             if (o >= n || (b = p[o]) == 0xFE)
                 return FALSE;          /* past the captured bytes, or the long form */
-            o += (b == 0 || b == 0xFF) ? 1u : 1u + b;
+            o += short_value_size((guint8)b);
             if (o > n)
                 return FALSE;
         }
@@ -573,7 +581,7 @@ walk_plain_row(ttc_rd_t *r, const ttc_state_t *st, const ttc_describe_t *desc,
         }
         if (o >= n || p[o] == 0xFE)
             break;                     /* past the captured bytes, or the long form */
-        len = (p[o] == 0 || p[o] == 0xFF) ? 1u : 1u + p[o];   /* NULL: the length byte alone */
+        len = short_value_size(p[o]);
         if (len > n - o)
             break;
         if (now) {

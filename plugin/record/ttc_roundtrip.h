@@ -207,11 +207,14 @@ sqlnet_timing_keep(sqlnet_timing_kept_t *k, const sqlnet_timing_t *t, wmem_alloc
 #undef SQLNET_TIMING_FLAG_KEEP
 }
 
-/* The gap part is zero (nstime_is_zero of the whole's). */
+/* A part is zero (nstime_is_zero of the whole's). */
+#define sqlnet_timing_part_is_zero(kept, part) \
+    ((kept)->is_wide ? nstime_is_zero(&(kept)->u.wide->part) : SQLNET_TIMING_NS(kept, SQLNET_TIMING_##part) == 0)
+
 static inline gboolean
 sqlnet_timing_gap_is_zero(const sqlnet_timing_kept_t *k)
 {
-    return k->is_wide ? nstime_is_zero(&k->u.wide->gap) : SQLNET_TIMING_NS(k, SQLNET_TIMING_gap) == 0;
+    return sqlnet_timing_part_is_zero(k, gap);
 }
 
 /* Why a round trip's figures are lower bounds (sqlnet.ttc.partial). */
